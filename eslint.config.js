@@ -1,0 +1,39 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'docs/api/**', '**/test/fixtures/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.mjs', 'bench/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The main entry of every package is pure: I/O lives in adapter subpaths.
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['packages/*/src/node/**', 'packages/*/src/execa/**', 'packages/*/src/github/**', 'packages/cli/**', 'packages/*/src/**/*.test.ts', 'packages/*/src/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['node:fs', 'node:fs/*', 'fs', 'node:child_process', 'child_process', 'execa', 'node:net', 'node:http', 'node:https', 'node:timers', 'node:timers/*'], message: 'Pure module: do I/O through a port in an adapter subpath.' },
+      ] }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'Pure module: pass configuration in, do not read process.' }, { name: 'setTimeout', message: 'Pure module: use the Sleep port.' }, { name: 'setInterval', message: 'Pure module: use the Sleep port.' }],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Pure module: use the Clock port.' }],
+    },
+  },
+  {
+    files: ['**/*.test.ts', 'packages/*/test/**'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+);

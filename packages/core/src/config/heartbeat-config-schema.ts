@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+const MINUTE = 60_000;
+
+/**
+ * The validated heartbeat configuration: what `.claude/HEARTBEAT.md` says, with spec 000's
+ * defaults for everything it leaves out. Durations are milliseconds.
+ */
+export const heartbeatConfigSchema = z
+  .object({
+    activeHours: z
+      .object({
+        /** First active hour, 0–23. */
+        start: z.number().int().min(0).max(23).default(8),
+        /** Hour at which scanning pauses, 0–24; exclusive. `start > end` is an overnight window. */
+        end: z.number().int().min(0).max(24).default(22),
+        /** Scan on Saturday and Sunday. */
+        weekend: z.boolean().default(false),
+        /** IANA zone; absent = the system's zone (resolved by the caller, not here). */
+        timeZone: z.string().min(1).optional(),
+      })
+      .prefault({}),
+    /** Cycle interval (spec: 600 s). */
+    intervalMs: z.number().int().positive().default(600_000),
+    /** Orchestrator sessions that must exist (HEARTBEAT.md `Expected:`). */
+    expectedOrchestrators: z.array(z.string().min(1)).default([]),
+    /** Prefix of orchestrator session names. */
+    orchestratorPrefix: z.string().min(1).default('orch-'),
+    /** Uncommitted changes with a last commit older than this are GIT_STALE (1 h). */
+    gitStaleMs: z.number().int().positive().default(60 * MINUTE),
+    /** In progress this long with no commits is STALE_TASK (4 h). */
+    staleTaskMs: z.number().int().positive().default(240 * MINUTE),
+    /** A pane unchanged this long is ORCH_IDLE (30 min). */
+    orchIdleMs: z.number().int().positive().default(30 * MINUTE),
+    /** The operator is idle when its last message is older than this (5 min). */
+    operatorIdleMs: z.number().int().positive().default(5 * MINUTE),
+    /** A fingerprint reported within this window is not reported again (3 cycles = 30 min). */
+    dedupWindowMs: z.number().int().positive().default(30 * MINUTE),
+    /** A cycle above this many tokens sends COST_ALERT (20,000). */
+    costAlertTokens: z.number().int().positive().default(20_000),
+    /** Long reports are cut per category to stay under this many tokens (actionable, complex). */
+    actionableBudgetTokens: z.number().int().positive().default(20_000),
+    /** Alert when the number of in-progress beads changed since the last cycle (HEARTBEAT.md Beads). */
+    alertInProgressChanged: z.boolean().default(false),
+    /** argv of the GChat poll command; absent = the project's script when present. */
+    gchatPollCommand: z.array(z.string().min(1)).min(1).optional(),
+    /** argv prefix of a dashboard command run as `… <file.dot> --output json`; absent = native DOT reading. */
+    pipelineDashboardCommand: z.array(z.string().min(1)).min(1).optional(),
+  })
+  .strict();
+
+/** The validated heartbeat configuration. */
+export type HeartbeatConfig = z.infer<typeof heartbeatConfigSchema>;
+
+/** The configuration used when `.claude/HEARTBEAT.md` is missing or empty. */
+export const DEFAULT_HEARTBEAT_CONFIG: HeartbeatConfig = heartbeatConfigSchema.parse({});

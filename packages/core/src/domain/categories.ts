@@ -1,0 +1,82 @@
+/**
+ * Priority classes of spec 000's report table. Immediate findings are sent even while the
+ * operator is busy; Advisory and Normal wait until the operator has been idle for 5 minutes.
+ */
+export type PriorityClass = 'Immediate' | 'Advisory' | 'Normal';
+
+/** The closed set of CoBuilder report categories (reference cobuilder.md §2). */
+export const COBUILDER_CATEGORIES = [
+  'ORCH_FAILURE',
+  'P0_WORK_READY',
+  'P1_WORK_READY',
+  'GCHAT_REPLY_RECEIVED',
+  'PIPELINE_NODE_FAILED',
+  'PIPELINE_FINALIZED',
+  'GIT_STALE',
+  'STALE_TASK',
+  'ORCH_IDLE',
+  'PIPELINE_VALIDATION_STALLED',
+  'PIPELINE_STALLED',
+  'WORK_READY',
+] as const;
+
+/** One of the built-in CoBuilder categories. */
+export type CoBuilderCategory = (typeof COBUILDER_CATEGORIES)[number];
+
+/**
+ * A finding's category: a built-in one, or any UPPER_SNAKE name an embedder's own scanner uses
+ * (custom categories carry their priority class on the finding).
+ */
+export type FindingCategory = CoBuilderCategory | (string & Record<never, never>);
+
+/** Facts the decision needs about a built-in category. */
+export interface CategoryInfo {
+  readonly priority: PriorityClass;
+  /** Scanned and reported outside active hours (spec 000's critical exception plus GChat). */
+  readonly outsideActiveHours: boolean;
+  /** Consecutive cycles a finding must be seen before it is reportable (hysteresis). */
+  readonly confirmCycles: number;
+  /** Short noun phrase used in the Context Brief. */
+  readonly brief: string;
+}
+
+/**
+ * Total table of the built-in categories. `satisfies Record<…>` makes a new category fail to
+ * compile until it is described here.
+ */
+export const CATEGORY_INFO = {
+  ORCH_FAILURE: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'Orchestrator crash detected' },
+  P0_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P0 work ready' },
+  P1_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P1 work ready' },
+  GCHAT_REPLY_RECEIVED: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'GChat reply received' },
+  PIPELINE_NODE_FAILED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline node failed' },
+  PIPELINE_FINALIZED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline finalized' },
+  GIT_STALE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale uncommitted changes' },
+  STALE_TASK: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale in-progress task' },
+  ORCH_IDLE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'idle orchestrator' },
+  PIPELINE_VALIDATION_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline validation stalled' },
+  PIPELINE_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 2, brief: 'pipeline stalled' },
+  WORK_READY: { priority: 'Normal', outsideActiveHours: false, confirmCycles: 1, brief: 'work ready' },
+} as const satisfies Record<CoBuilderCategory, CategoryInfo>;
+
+const PRIORITY_RANK: Record<PriorityClass, number> = { Immediate: 0, Advisory: 1, Normal: 2 };
+
+/** True when `name` is one of the built-in CoBuilder categories. */
+export function isCoBuilderCategory(name: string): name is CoBuilderCategory {
+  return Object.hasOwn(CATEGORY_INFO, name);
+}
+
+/**
+ * Orders categories for a batched header: Immediate, Advisory, Normal, then table order
+ * (failures before new work, as in spec 000's `ORCH_FAILURE + P1_WORK_READY`), custom last by name.
+ */
+export function compareCategories(a: { category: FindingCategory; priority: PriorityClass }, b: { category: FindingCategory; priority: PriorityClass }): number {
+  const byPriority = PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority];
+  if (byPriority !== 0) return byPriority;
+  const ia = COBUILDER_CATEGORIES.indexOf(a.category as CoBuilderCategory);
+  const ib = COBUILDER_CATEGORIES.indexOf(b.category as CoBuilderCategory);
+  const ra = ia === -1 ? COBUILDER_CATEGORIES.length : ia;
+  const rb = ib === -1 ? COBUILDER_CATEGORIES.length : ib;
+  if (ra !== rb) return ra - rb;
+  return a.category < b.category ? -1 : a.category > b.category ? 1 : 0;
+}

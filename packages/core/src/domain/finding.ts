@@ -1,0 +1,55 @@
+import { CATEGORY_INFO, isCoBuilderCategory, type FindingCategory, type PriorityClass } from './categories.js';
+import type { JsonValue } from './json.js';
+
+/**
+ * Something a scanner found that may be worth a wake-up. Its identity is its fingerprint
+ * (category + subject); a changed subject is a new finding.
+ */
+export interface Finding {
+  readonly category: FindingCategory;
+  readonly priority: PriorityClass;
+  /** `CATEGORY:subject` — the dedup key. */
+  readonly fingerprint: string;
+  /** What the finding is about: bead id, session name, worktree path, `pipeline:stage`, … (raw, unsanitised). */
+  readonly subject: string;
+  /** One line for the Findings section, e.g. `CRASHED: orch-auth (bead beads-a3m9 still in_progress)`. */
+  readonly line: string;
+  /** One numbered step for the Recommended Action section. */
+  readonly action: string;
+  /** A few words for the summary line, e.g. `orch-auth crashed`. */
+  readonly short: string;
+  /** Structured facts for JSON output and custom renderers. */
+  readonly details: Readonly<Record<string, JsonValue>>;
+}
+
+/** Input of {@link createFinding}: everything but the derived fields. */
+export interface FindingInput {
+  readonly category: FindingCategory;
+  readonly subject: string;
+  readonly line: string;
+  readonly action: string;
+  readonly short: string;
+  readonly details?: Readonly<Record<string, JsonValue>>;
+  /** Needed for custom categories; built-in ones take theirs from the category table. */
+  readonly priority?: PriorityClass;
+}
+
+/** Builds the fingerprint of a finding: its category and subject. */
+export function fingerprintOf(category: FindingCategory, subject: string): string {
+  return `${category}:${subject}`;
+}
+
+/** Creates a finding, deriving priority (built-in categories) and fingerprint. */
+export function createFinding(input: FindingInput): Finding {
+  const priority = isCoBuilderCategory(input.category) ? CATEGORY_INFO[input.category].priority : (input.priority ?? 'Normal');
+  return {
+    category: input.category,
+    priority,
+    fingerprint: fingerprintOf(input.category, input.subject),
+    subject: input.subject,
+    line: input.line,
+    action: input.action,
+    short: input.short,
+    details: input.details ?? {},
+  };
+}

@@ -1,0 +1,45 @@
+import type { ResultAsync } from 'neverthrow';
+
+/** Who holds a lock and since when. */
+export interface LockRecord {
+  /** Unique id of the holder (a WoterClip beat id is `<epoch seconds>-<pid>`). */
+  readonly owner: string;
+  /** Acquisition time, epoch milliseconds. */
+  readonly acquiredAtMs: number;
+  /** Fencing number, when the store hands them out: grows with every acquisition. */
+  readonly fence?: number;
+}
+
+/** A request to take a lock. */
+export interface AcquireRequest {
+  readonly owner: string;
+  readonly nowMs: number;
+  /** A lock older than this is stale and may be taken over. */
+  readonly staleAfterMs: number;
+}
+
+/** The lock was taken; `tookOverFrom` is set when a stale holder was replaced. */
+export interface Acquired {
+  readonly kind: 'acquired';
+  readonly record: LockRecord;
+  readonly tookOverFrom?: LockRecord;
+}
+
+/** What releasing did: only the owner removes a lock. */
+export type ReleaseOutcome = 'released' | 'not-owner' | 'absent';
+
+/** Why a lock operation failed. `held` is the ordinary "someone else has it" answer. */
+export type LockError =
+  | { readonly kind: 'held'; readonly holder: LockRecord }
+  | { readonly kind: 'io'; readonly message: string }
+  | { readonly kind: 'corrupt'; readonly message: string };
+
+/**
+ * A mutual-exclusion lock with stale take-over. Acquisition is an exclusive create, never
+ * check-then-write; release removes the lock only when it still names the caller.
+ */
+export interface LockStore {
+  readonly acquire: (request: AcquireRequest) => ResultAsync<Acquired, LockError>;
+  readonly read: () => ResultAsync<LockRecord | undefined, LockError>;
+  readonly release: (owner: string) => ResultAsync<ReleaseOutcome, LockError>;
+}

@@ -1,0 +1,26 @@
+import type { ResultAsync } from 'neverthrow';
+
+/** The kinds of message a heartbeat sends. */
+export type MessageKind = 'online' | 'work_found' | 'cost_alert' | 'shutdown';
+
+/** One message to the operator: `content` is the body, `summary` the one-line preview. */
+export interface OutboundMessage {
+  readonly kind: MessageKind;
+  readonly content: string;
+  readonly summary: string;
+  /** Cycle number, when the message belongs to a cycle. */
+  readonly cycle?: number;
+  /** ISO instant the message was made. */
+  readonly at: string;
+}
+
+/** Why a delivery failed; the findings of a failed delivery stay unreported. */
+export interface SinkError {
+  readonly kind: 'delivery-failed';
+  readonly message: string;
+}
+
+/** Where messages go (stdout, a JSONL file, a webhook, a command, a team lead's inbox). */
+export interface Sink {
+  readonly deliver: (message: OutboundMessage) => ResultAsync<void, SinkError>;
+}
