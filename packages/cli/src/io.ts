@@ -1,0 +1,29 @@
+/**
+ * What a command needs from the outside world. `main` never calls `process.exit` or touches
+ * `process.stdout` directly, so tests can run every command in-process.
+ */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Resolves when the user asks to stop (SIGINT/SIGTERM in the real binary). */
+  readonly shutdownSignal: AbortSignal;
+  /** Standard input, when a command reads it. */
+  readonly stdin?: () => Promise<string>;
+}
+
+/** A subcommand: parses its own argv (after the subcommand name) and returns the exit code. */
+export type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+/** Exit codes every command uses. */
+export const EXIT = {
+  /** Success (including a quiet cycle and a cycle that reported). */
+  ok: 0,
+  /** The command ran and its answer is "no" (e.g. `runbook check` rejected the file). */
+  rejected: 1,
+  /** Bad usage or an invalid config file: a one-line error names the fix. */
+  usage: 2,
+  /** Something outside the user's input failed (I/O, a tool). */
+  failure: 3,
+} as const;

@@ -1,0 +1,35 @@
+import { EXIT, type CliIo, type Command } from './io.js';
+
+/** Subcommands by name. Each lives in `commands/`. */
+const COMMANDS: Record<string, { readonly summary: string; readonly load: () => Promise<Command> }> = {
+  // cycle, loop, init: filled in by the scanners/cycle issue
+  // woterclip: filled in by the woterclip issue
+  // runbook: filled in by the runbook issue
+};
+
+const VERSION = '0.1.0';
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)}${c.summary}`);
+  return ['Usage: heartbeat-kit <command> [options]', '', 'Commands:', ...lines, '', 'Run `heartbeat-kit <command> --help` for a command\'s options.', ''].join('\n');
+}
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(usage());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${VERSION}\n`);
+    return EXIT.ok;
+  }
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (entry === undefined) {
+    io.stderr(`heartbeat-kit: unknown command '${name}'. Run 'heartbeat-kit --help' for the list.\n`);
+    return EXIT.usage;
+  }
+  const command = await entry.load();
+  return command(rest, io);
+}
