@@ -10,3 +10,4 @@ export * from './domain/scan-result.js';
 export type * from './domain/json.js';
 export type * from './ports/index.js';
 export * from './config/heartbeat-config-schema.js';
+export * from './text/sanitize.js';
