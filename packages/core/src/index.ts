@@ -11,3 +11,5 @@ export type * from './domain/json.js';
 export type * from './ports/index.js';
 export * from './config/heartbeat-config-schema.js';
 export * from './text/sanitize.js';
+export * from './lock/lock-decisions.js';
+export * from './stop-reasons/stop-reasons.js';
