@@ -1,0 +1,2 @@
+export * from './active-hours.js';
+export * from './time-zone.js';

@@ -1,0 +1,47 @@
+import { err, ok, type Result } from 'neverthrow';
+
+/** A time-zone name that `Intl` does not know. */
+export interface InvalidTimeZoneError {
+  readonly kind: 'invalid-time-zone';
+  /** The name as given. */
+  readonly zone: string;
+  readonly message: string;
+}
+
+/**
+ * The canonical spelling of an IANA zone (`america/new_york` → `America/New_York`), or undefined
+ * when `Intl` rejects it. `Intl` is the arbiter because it is what the decision uses later: a
+ * name it accepts here cannot fail at cycle time.
+ */
+export function canonicalTimeZone(zone: string): string | undefined {
+  const trimmed = zone.trim();
+  if (trimmed === '') return undefined;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: trimmed }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `Intl.DateTimeFormat` accepts `zone` as a time zone. */
+export function isValidTimeZone(zone: string): boolean {
+  return canonicalTimeZone(zone) !== undefined;
+}
+
+/**
+ * The zone active hours are evaluated in: the configured one when set, else the system's
+ * (which the caller reads, e.g. `Intl.DateTimeFormat().resolvedOptions().timeZone`, so this
+ * stays pure). Either one that `Intl` rejects is an error rather than a silent UTC.
+ */
+export function resolveTimeZone(configured: string | undefined, systemZone: string): Result<string, InvalidTimeZoneError> {
+  const chosen = configured !== undefined && configured.trim() !== '' ? configured : systemZone;
+  const canonical = canonicalTimeZone(chosen);
+  if (canonical === undefined) {
+    return err({
+      kind: 'invalid-time-zone',
+      zone: chosen,
+      message: `"${chosen}" is not an IANA time zone (such as Europe/Berlin or America/New_York).`,
+    });
+  }
+  return ok(canonical);
+}
