@@ -1,2 +1,12 @@
-/** Placeholder entry; filled in by its package issue. @packageDocumentation */
-export {};
+/**
+ * @heartbeat-kit/core/node — the Node adapters of the core ports: system clock and sleep,
+ * an atomic JSON state file, a cross-process file lock, stdout and JSONL sinks, and operator
+ * activity from a file's mtime.
+ * @packageDocumentation
+ */
+export { systemClock, nodeSleep } from './system-clock.js';
+export { createFileStateStore, type FileStateStoreOptions } from './file-state-store.js';
+export { createFileLockStore, takeoverGuardPath, type FileLockStoreOptions } from './file-lock-store.js';
+export { createStdoutSink, createJsonlFileSink, type JsonlFileSinkOptions } from './sinks.js';
+export { createFileMtimeOperatorActivity } from './file-mtime-operator-activity.js';
+export { jsonLockCodec, woterclipLockCodec, formatWoterclipTimestamp, type LockCodec } from '../lock/lock-codecs.js';

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** The `code` of a Node system error, when there is one. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') return error.code;
+  return undefined;
+}
+
+/** A one-line description of a thrown value. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A fresh, unique sibling of `path`: same directory, so a rename or link never crosses devices. */
+export function uniqueSibling(path: string, tag: string): string {
+  return join(dirname(path), `.${basename(path)}.${tag}-${process.pid}-${randomUUID()}`);
+}
+
+/** Writes `text` to a new file (exclusive create), flushes it to disk and closes it. */
+export async function writeNewFileSynced(path: string, text: string): Promise<void> {
+  const handle = await open(path, 'wx', 0o644);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Flushes a directory entry change (create, rename, unlink) to disk. Some file systems refuse
+ * to fsync a directory; durability is then best effort rather than a failure.
+ */
+export async function syncDirectory(directory: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(directory, 'r');
+    await handle.sync();
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EBADF') throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Creates the parent directories of `path`. */
+export async function ensureParentDirectory(path: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+}
+
+/** Removes a file, ignoring "already gone". */
+export async function unlinkQuietly(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+  }
+}

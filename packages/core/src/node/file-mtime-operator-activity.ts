@@ -1,0 +1,24 @@
+import { stat } from 'node:fs/promises';
+import { ResultAsync } from 'neverthrow';
+import type { OperatorActivity } from '../ports/operator-activity.js';
+import { describeError, errorCode } from './durable-fs.js';
+
+/**
+ * {@link OperatorActivity} read from a file's modification time: point it at a file the
+ * operator's client touches on every message (an inbox, a chat log). A missing file means
+ * "unknown", which counts as idle.
+ */
+export function createFileMtimeOperatorActivity(path: string): OperatorActivity {
+  const read = async (): Promise<Date | undefined> => {
+    try {
+      return (await stat(path)).mtime;
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return undefined;
+      throw error;
+    }
+  };
+  return {
+    lastActiveAt: () =>
+      ResultAsync.fromPromise(read(), (error) => ({ kind: 'io' as const, message: `Could not read operator activity from ${path}: ${describeError(error)}` })),
+  };
+}

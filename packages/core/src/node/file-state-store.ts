@@ -1,0 +1,85 @@
+import { readFile, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ResultAsync } from 'neverthrow';
+import type { JsonValue } from '../domain/json.js';
+import type { Clock } from '../ports/clock.js';
+import type { LoadedState, StateStore, StateStoreError } from '../ports/state-store.js';
+import { describeError, ensureParentDirectory, errorCode, syncDirectory, uniqueSibling, unlinkQuietly, writeNewFileSynced } from './durable-fs.js';
+import { systemClock } from './system-clock.js';
+
+/** Options of {@link createFileStateStore}. */
+export interface FileStateStoreOptions {
+  /** The JSON file that holds the document. */
+  readonly path: string;
+  /** Told about every warning as it happens (they are also returned by `load`). */
+  readonly onWarning?: (warning: string) => void;
+  /** Names the `.corrupt-<timestamp>` copy of a bad file; defaults to the system clock. */
+  readonly clock?: Clock;
+}
+
+function ioError(action: string, path: string, error: unknown): StateStoreError {
+  return { kind: 'io', message: `Could not ${action} state file ${path}: ${describeError(error)}` };
+}
+
+/**
+ * A {@link StateStore} on one JSON file. A save writes a unique temp file beside the target,
+ * fsyncs it, renames it over the target and fsyncs the directory, so a crash at any point leaves
+ * the previous or the new document, never a torn one. A file that is not JSON is renamed aside to
+ * `<path>.corrupt-<timestamp>` and reported as a warning: the heartbeat starts from empty state
+ * instead of crashing or silently overwriting the evidence. `fence` is accepted and ignored: a
+ * single file on one host has no competing writers once the lock is held.
+ */
+export function createFileStateStore(options: FileStateStoreOptions): StateStore {
+  const { path, onWarning } = options;
+  const clock = options.clock ?? systemClock;
+
+  const setAside = async (reason: string): Promise<LoadedState> => {
+    const stamp = clock.now().toISOString().replace(/[:.]/g, '-');
+    const aside = `${path}.corrupt-${stamp}`;
+    try {
+      await rename(path, aside);
+    } catch (error) {
+      // Someone else already moved or replaced it; report what we saw and carry on empty.
+      if (errorCode(error) !== 'ENOENT') throw error;
+    }
+    const warning = `State file ${path} was unreadable (${reason}); moved it to ${aside} and started from empty state.`;
+    onWarning?.(warning);
+    return { document: undefined, warnings: [warning] };
+  };
+
+  const load = async (): Promise<LoadedState> => {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return { document: undefined, warnings: [] };
+      throw error;
+    }
+    let document: JsonValue;
+    try {
+      document = JSON.parse(text) as JsonValue;
+    } catch (error) {
+      return setAside(text.trim() === '' ? 'empty file' : `not valid JSON: ${describeError(error)}`);
+    }
+    return { document, warnings: [] };
+  };
+
+  const save = async (document: JsonValue): Promise<void> => {
+    const text = `${JSON.stringify(document)}\n`;
+    await ensureParentDirectory(path);
+    const temp = uniqueSibling(path, 'tmp');
+    try {
+      await writeNewFileSynced(temp, text);
+      await rename(temp, path);
+    } catch (error) {
+      await unlinkQuietly(temp).catch(() => undefined);
+      throw error;
+    }
+    await syncDirectory(dirname(path));
+  };
+
+  return {
+    load: () => ResultAsync.fromPromise(load(), (error) => ioError('read', path, error)),
+    save: (document) => ResultAsync.fromPromise(save(document), (error) => ioError('write', path, error)),
+  };
+}

@@ -1,0 +1,51 @@
+import { open } from 'node:fs/promises';
+import { ResultAsync } from 'neverthrow';
+import type { OutboundMessage, Sink, SinkError } from '../ports/sink.js';
+import { describeError, ensureParentDirectory } from './durable-fs.js';
+
+function deliveryFailed(where: string, error: unknown): SinkError {
+  return { kind: 'delivery-failed', message: `Could not deliver to ${where}: ${describeError(error)}` };
+}
+
+/**
+ * A {@link Sink} that prints each message's content followed by a newline. `write` defaults to
+ * `process.stdout.write`; pass your own to capture output. A quiet cycle's `HEARTBEAT_OK` is
+ * printed exactly as given.
+ */
+export function createStdoutSink(write?: (text: string) => void): Sink {
+  const out = write ?? ((text: string): void => void process.stdout.write(text));
+  return {
+    deliver: (message) =>
+      ResultAsync.fromPromise(
+        Promise.resolve().then(() => out(`${message.content}\n`)),
+        (error) => deliveryFailed('stdout', error),
+      ),
+  };
+}
+
+/** Options of {@link createJsonlFileSink}. */
+export interface JsonlFileSinkOptions {
+  /** The JSONL file; parent directories are created. */
+  readonly path: string;
+}
+
+/**
+ * A {@link Sink} that appends each message as one JSON line. The file is opened with O_APPEND
+ * for every message, so concurrent writers never interleave within a line, and fsynced before the
+ * delivery counts as done: a message reported delivered survives a crash.
+ */
+export function createJsonlFileSink(options: JsonlFileSinkOptions): Sink {
+  const { path } = options;
+  const append = async (message: OutboundMessage): Promise<void> => {
+    const line = `${JSON.stringify(message)}\n`;
+    await ensureParentDirectory(path);
+    const handle = await open(path, 'a', 0o644);
+    try {
+      await handle.write(line);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  };
+  return { deliver: (message) => ResultAsync.fromPromise(append(message), (error) => deliveryFailed(path, error)) };
+}

@@ -1,0 +1,54 @@
+import { errAsync, okAsync } from 'neverthrow';
+import { decideAcquire, decideRelease } from '../lock/lock-decisions.js';
+import type { LockRecord, LockStore } from '../ports/lock-store.js';
+
+/** An in-memory {@link LockStore} whose holder a test can inspect or plant. */
+export interface MemoryLockStore extends LockStore {
+  /** The current holder, or undefined. */
+  readonly current: () => LockRecord | undefined;
+  /** Replaces the holder without any checks (e.g. to plant a stale or foreign lock). */
+  readonly plant: (record: LockRecord | undefined) => void;
+}
+
+/** Options of {@link createMemoryLockStore}. */
+export interface MemoryLockStoreOptions {
+  /** The lock held at the start. */
+  readonly initial?: LockRecord;
+  /** Hand out a fencing number that grows with every acquisition. */
+  readonly fencing?: boolean;
+}
+
+/** An in-memory lock with the same decisions as the file lock; each call is atomic. */
+export function createMemoryLockStore(options: MemoryLockStoreOptions = {}): MemoryLockStore {
+  let holder = options.initial;
+  let lastFence = options.initial?.fence ?? 0;
+  return {
+    acquire: (request) => {
+      const decision = decideAcquire(holder, request);
+      if (decision === 'conflict' && holder !== undefined) return errAsync({ kind: 'held' as const, holder });
+      const previous = holder;
+      const base = { owner: request.owner, acquiredAtMs: request.nowMs };
+      if (options.fencing === true) lastFence += 1;
+      const record: LockRecord = options.fencing === true ? { ...base, fence: lastFence } : base;
+      holder = record;
+      return okAsync(
+        decision === 'take-over' && previous !== undefined
+          ? { kind: 'acquired' as const, record, tookOverFrom: previous }
+          : { kind: 'acquired' as const, record },
+      );
+    },
+    read: () => okAsync(holder),
+    release: (owner) => {
+      const decision = decideRelease(holder, owner);
+      if (decision === 'release') {
+        holder = undefined;
+        return okAsync('released' as const);
+      }
+      return okAsync(decision);
+    },
+    current: () => holder,
+    plant: (record) => {
+      holder = record;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { okAsync } from 'neverthrow';
+import type { JsonValue } from '../domain/json.js';
+import type { StateStore } from '../ports/state-store.js';
+
+/** An in-memory {@link StateStore} that also lets a test look at and count what was saved. */
+export interface MemoryStateStore extends StateStore {
+  /** The stored document (a copy), or undefined. */
+  readonly current: () => JsonValue | undefined;
+  /** How many saves succeeded. */
+  readonly saveCount: () => number;
+}
+
+/** Options of {@link createMemoryStateStore}. */
+export interface MemoryStateStoreOptions {
+  /** The document the store starts with. */
+  readonly initial?: JsonValue;
+  /** Warnings the first `load` reports, e.g. to simulate a corrupt file set aside. */
+  readonly loadWarnings?: readonly string[];
+}
+
+/**
+ * An in-memory state store. Documents are copied in and out (as JSON), so a caller mutating an
+ * object after saving it cannot change what is stored — the file store behaves the same way.
+ */
+export function createMemoryStateStore(options: MemoryStateStoreOptions = {}): MemoryStateStore {
+  const copy = (value: JsonValue | undefined): JsonValue | undefined => (value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as JsonValue));
+  let stored = copy(options.initial);
+  let pendingWarnings = [...(options.loadWarnings ?? [])];
+  let saves = 0;
+  return {
+    load: () => {
+      const warnings = pendingWarnings;
+      pendingWarnings = [];
+      return okAsync({ document: copy(stored), warnings });
+    },
+    save: (document) => {
+      stored = copy(document);
+      saves += 1;
+      return okAsync(undefined);
+    },
+    current: () => copy(stored),
+    saveCount: () => saves,
+  };
+}
