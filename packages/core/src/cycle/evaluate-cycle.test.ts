@@ -1,0 +1,239 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig } from '../config/heartbeat-config-schema.js';
+import { createFinding, type Finding } from '../domain/finding.js';
+import { scanOk, type ScanResult } from '../domain/scan-result.js';
+import { evaluateCycle, markDelivered, type CycleContext } from './evaluate-cycle.js';
+import { initialHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
+
+const MIN = 60_000;
+
+function ctx(now: string, overrides: Partial<CycleContext> = {}): CycleContext {
+  return { now: new Date(now), config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC', insideActiveHours: true, operatorLastActiveAt: undefined, ...overrides };
+}
+
+const crash = createFinding({
+  category: 'ORCH_FAILURE',
+  subject: 'orch-auth',
+  line: 'CRASHED: orch-auth (bead beads-a3m9 still in_progress)',
+  action: 'Re-launch orch-auth for beads-a3m9',
+  short: 'orch-auth crashed',
+});
+const p1 = createFinding({
+  category: 'P1_WORK_READY',
+  subject: 'beads-f7k2',
+  line: "P1 READY: beads-f7k2 'Implement JWT validation'",
+  action: 'Assign beads-f7k2 to existing or new orchestrator',
+  short: 'JWT validation ready',
+});
+const stale = createFinding({ category: 'GIT_STALE', subject: '/repo/wt', line: 'STALE: /repo/wt', action: 'Commit or stash /repo/wt', short: 'wt stale' });
+
+function stateAt(cycle: number): HeartbeatState {
+  return { ...initialHeartbeatState(), cycle };
+}
+
+describe('spec 000 example cycles', () => {
+  it('cycle #12: nothing actionable → HEARTBEAT_OK, zero tokens', () => {
+    const results: ScanResult[] = [
+      scanOk('beads', {}),
+      scanOk('orchestrators', {}),
+      scanOk('git', {}),
+      scanOk('stale-tasks', {}),
+      scanOk('idle-orchestrators', { observations: [{ kind: 'pane', session: 'orch-auth', hash: 'h1' }] }),
+    ];
+    const { decision, nextState } = evaluateCycle(stateAt(11), results, ctx('2026-02-19T14:20:00Z'));
+    expect(decision.cycle).toBe(12);
+    expect(decision.status).toBe('ok');
+    expect(decision.message).toBeNull();
+    expect(decision.estimatedTokens).toBe(0);
+    expect(nextState.panes['orch-auth']).toEqual({ hash: 'h1', sinceMs: Date.parse('2026-02-19T14:20:00Z') });
+  });
+
+  it('cycle #15: orchestrator crash + P1 ready → one WORK_FOUND message in the spec shape', () => {
+    const results: ScanResult[] = [scanOk('beads', { findings: [p1] }), scanOk('orchestrators', { findings: [crash] })];
+    // The operator is busy: both categories are Immediate, so they are sent anyway.
+    const { decision } = evaluateCycle(stateAt(14), results, ctx('2026-02-19T14:50:00Z', { operatorLastActiveAt: new Date('2026-02-19T14:49:00Z') }));
+    expect(decision.status).toBe('report');
+    expect(decision.operatorIdle).toBe(false);
+    expect(decision.categories).toEqual(['ORCH_FAILURE', 'P1_WORK_READY']);
+    const content = decision.message!.content;
+    const [body, costLine] = [content.slice(0, content.lastIndexOf('\n')), content.slice(content.lastIndexOf('\n') + 1)];
+    expect(body).toBe(
+      'WORK_FOUND: ORCH_FAILURE + P1_WORK_READY\n\n## Context Brief\nOrchestrator crash detected AND new P1 work ready.\n\n## Findings\nCRASHED: orch-auth (bead beads-a3m9 still in_progress)\nP1 READY: beads-f7k2 \'Implement JWT validation\'\n\n## Recommended Action\n1. Re-launch orch-auth for beads-a3m9\n2. Assign beads-f7k2 to existing or new orchestrator\n\n## Source\nHeartbeat cycle #15 at 2026-02-19T14:50:00',
+    );
+    expect(costLine).toBe(`Token cost this cycle: ~${Math.ceil(content.length / 4)} tokens`);
+    expect(decision.estimatedTokens).toBe(Math.ceil(content.length / 4));
+    expect(decision.message!.summary).toBe('ORCH_FAILURE + P1_WORK_READY -- orch-auth crashed, JWT validation ready');
+  });
+});
+
+describe('report rules', () => {
+  it('holds Advisory findings while the operator is busy and does not mark them reported', () => {
+    const busy = ctx('2026-02-19T15:00:00Z', { operatorLastActiveAt: new Date('2026-02-19T14:58:00Z') });
+    const first = evaluateCycle(stateAt(0), [scanOk('git', { findings: [stale] })], busy);
+    expect(first.decision.held.map((f) => f.fingerprint)).toEqual([stale.fingerprint]);
+    expect(first.decision.message).toBeNull();
+    const afterDelivery = markDelivered(first.nextState, first.decision, busy.now);
+    expect(afterDelivery.reported[stale.fingerprint]).toBeUndefined();
+    // Five minutes later the operator is idle: the held finding goes out.
+    const idle = ctx('2026-02-19T15:05:00Z', { operatorLastActiveAt: new Date('2026-02-19T14:58:00Z') });
+    const second = evaluateCycle(afterDelivery, [scanOk('git', { findings: [stale] })], idle);
+    expect(second.decision.reportable.map((f) => f.fingerprint)).toEqual([stale.fingerprint]);
+  });
+
+  it('unknown operator activity counts as idle', () => {
+    const { decision } = evaluateCycle(stateAt(0), [scanOk('git', { findings: [stale] })], ctx('2026-02-19T15:00:00Z'));
+    expect(decision.operatorIdle).toBe(true);
+    expect(decision.status).toBe('report');
+  });
+
+  it('outside active hours only the critical categories are reported', () => {
+    const { decision } = evaluateCycle(stateAt(0), [scanOk('x', { findings: [stale, crash] })], ctx('2026-02-19T23:00:00Z', { insideActiveHours: false }));
+    expect(decision.categories).toEqual(['ORCH_FAILURE']);
+    expect(decision.suppressed).toEqual([{ finding: stale, reason: 'outside-active-hours' }]);
+  });
+
+  it('dedups a delivered fingerprint for the window, then reports it again', () => {
+    const t0 = Date.parse('2026-02-19T10:00:00Z');
+    let state = stateAt(0);
+    const outcomes: string[] = [];
+    for (let i = 0; i <= 4; i++) {
+      const now = new Date(t0 + i * 10 * MIN);
+      const { decision, nextState } = evaluateCycle(state, [scanOk('orchestrators', { findings: [crash] })], ctx(now.toISOString()));
+      state = markDelivered(nextState, decision, now);
+      outcomes.push(decision.status);
+    }
+    // Reported at 0, suppressed at 10 and 20 min, reported again at 30 (window is [t, t+30min)), suppressed at 40.
+    expect(outcomes).toEqual(['report', 'ok', 'ok', 'report', 'ok']);
+  });
+
+  it('a failed delivery leaves findings unreported for the next cycle', () => {
+    const now = new Date('2026-02-19T10:00:00Z');
+    const first = evaluateCycle(stateAt(0), [scanOk('orchestrators', { findings: [crash] })], ctx(now.toISOString()));
+    // No markDelivered: delivery failed.
+    const second = evaluateCycle(first.nextState, [scanOk('orchestrators', { findings: [crash] })], ctx('2026-02-19T10:10:00Z'));
+    expect(second.decision.status).toBe('report');
+  });
+});
+
+describe('cross-cycle rules', () => {
+  it('PIPELINE_STALLED needs two consecutive confirming cycles', () => {
+    const stalled = createFinding({ category: 'PIPELINE_STALLED', subject: 'p:Implementation', line: 'STALLED', action: 'Check', short: 'p stalled' });
+    const a = evaluateCycle(stateAt(0), [scanOk('pipelines', { findings: [stalled] })], ctx('2026-02-19T10:00:00Z'));
+    expect(a.decision.status).toBe('ok');
+    expect(a.decision.unconfirmed).toEqual([{ finding: stalled, seenCycles: 1, neededCycles: 2 }]);
+    const b = evaluateCycle(a.nextState, [scanOk('pipelines', { findings: [stalled] })], ctx('2026-02-19T10:10:00Z'));
+    expect(b.decision.categories).toEqual(['PIPELINE_STALLED']);
+    // A cycle without it resets the count.
+    const c = evaluateCycle(b.nextState, [scanOk('pipelines', {})], ctx('2026-02-19T10:20:00Z'));
+    const d = evaluateCycle(c.nextState, [scanOk('pipelines', { findings: [stalled] })], ctx('2026-02-19T10:30:00Z'));
+    expect(d.decision.status).toBe('ok');
+  });
+
+  it('ORCH_IDLE when a pane hash stays unchanged for the threshold', () => {
+    const obs = (hash: string) => [scanOk('idle-orchestrators', { observations: [{ kind: 'pane', session: 'orch-a', hash }] })];
+    let state = stateAt(0);
+    const statuses: string[] = [];
+    for (const [minute, hash] of [[0, 'x'], [10, 'x'], [20, 'y'], [40, 'y'], [50, 'y']] as const) {
+      const r = evaluateCycle(state, obs(hash), ctx(new Date(Date.parse('2026-02-19T10:00:00Z') + minute * MIN).toISOString()));
+      state = r.nextState;
+      statuses.push(r.decision.categories.join('+') || 'ok');
+    }
+    // Changed at minute 20; idle from minute 50 (30 min unchanged).
+    expect(statuses).toEqual(['ok', 'ok', 'ok', 'ok', 'ORCH_IDLE']);
+  });
+
+  it('keeps pane memory when the idle scanner did not run', () => {
+    const state: HeartbeatState = { ...stateAt(3), panes: { 'orch-a': { hash: 'x', sinceMs: 5 } } };
+    const { nextState } = evaluateCycle(state, [{ scanner: 'idle-orchestrators', status: 'timeout', timeoutMs: 1, durationMs: 1 }], ctx('2026-02-19T10:00:00Z'));
+    expect(nextState.panes).toEqual(state.panes);
+  });
+
+  it('PIPELINE_FINALIZED on the transition only (first sight counts once)', () => {
+    const obs = (stage: 'Validation' | 'Finalized') => [scanOk('pipelines', { observations: [{ kind: 'pipeline', pipeline: 'P', prdRef: 'PRD-1', stage, validated: 1, total: 1 }] })];
+    const a = evaluateCycle(stateAt(0), obs('Validation'), ctx('2026-02-19T10:00:00Z'));
+    expect(a.decision.status).toBe('ok');
+    const b = evaluateCycle(a.nextState, obs('Finalized'), ctx('2026-02-19T10:10:00Z'));
+    expect(b.decision.categories).toEqual(['PIPELINE_FINALIZED']);
+    expect(b.decision.message!.content).toContain('Promise: 1/1 gates validated');
+    const c = evaluateCycle(markDelivered(b.nextState, b.decision, new Date('2026-02-19T10:10:00Z')), obs('Finalized'), ctx('2026-02-19T11:10:00Z'));
+    expect(c.decision.status).toBe('ok');
+    const firstSight = evaluateCycle(stateAt(0), obs('Finalized'), ctx('2026-02-19T10:00:00Z'));
+    expect(firstSight.decision.categories).toEqual(['PIPELINE_FINALIZED']);
+  });
+});
+
+describe('cost', () => {
+  const many = (n: number): Finding[] =>
+    Array.from({ length: n }, (_, i) => createFinding({ category: 'GIT_STALE', subject: `/wt/${i}`, line: `STALE: /wt/${i} ${'x'.repeat(150)}`, action: `Commit /wt/${i}`, short: `wt${i}` }));
+
+  it('cuts long reports per category with "+N more" to stay under the budget', () => {
+    const config: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, actionableBudgetTokens: 1_000 };
+    const { decision } = evaluateCycle(stateAt(0), [scanOk('git', { findings: many(100) })], ctx('2026-02-19T10:00:00Z', { config }));
+    expect(decision.estimatedTokens).toBeLessThanOrEqual(1_000);
+    expect(decision.message!.content).toMatch(/\+\d+ more GIT_STALE/);
+    expect(decision.reportable).toHaveLength(100);
+  });
+
+  it('sends COST_ALERT when a cycle exceeds the cost budget', () => {
+    const config: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, costAlertTokens: 100 };
+    const { decision } = evaluateCycle(stateAt(6), [scanOk('git', { findings: many(3) })], ctx('2026-02-19T10:00:00Z', { config }));
+    expect(decision.costAlert?.content).toBe(
+      `COST_ALERT: Heartbeat cycle #7 used ~${decision.estimatedTokens.toLocaleString('en-US')} tokens (budget: 100). Consider simplifying HEARTBEAT.md checks.`,
+    );
+    expect(decision.costAlert?.summary).toBe('Heartbeat cost exceeded budget');
+  });
+
+  it('sanitises hostile text in the message', () => {
+    const evil = createFinding({ category: 'P1_WORK_READY', subject: 'bd-1', line: "P1 READY: bd-1 '\u001b[31m@channel pwn\u202e'", action: 'Assign bd-1', short: 'x' });
+    const { decision } = evaluateCycle(stateAt(0), [scanOk('beads', { findings: [evil] })], ctx('2026-02-19T10:00:00Z'));
+    const content = decision.message!.content;
+    expect(content).not.toContain('\u001b');
+    expect(content).not.toContain('\u202e');
+    expect(content).not.toMatch(/@channel/);
+  });
+});
+
+describe('properties', () => {
+  const fingerprints = fc.constantFrom('a', 'b', 'c', 'd');
+  const category = fc.constantFrom('ORCH_FAILURE', 'P1_WORK_READY', 'GIT_STALE', 'WORK_READY', 'PIPELINE_STALLED');
+
+  it('never reports the same fingerprint twice inside the dedup window', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ gapMin: fc.integer({ min: 0, max: 25 }), findings: fc.array(fc.tuple(category, fingerprints), { maxLength: 6 }), busy: fc.boolean(), delivered: fc.boolean() }), { maxLength: 25 }),
+        (cycles) => {
+          let state = initialHeartbeatState();
+          let t = Date.parse('2026-02-19T10:00:00Z');
+          const lastSent = new Map<string, number>();
+          for (const c of cycles) {
+            t += c.gapMin * MIN;
+            const findings = c.findings.map(([cat, s]) => createFinding({ category: cat, subject: s, line: s, action: s, short: s }));
+            const now = new Date(t);
+            const { decision, nextState } = evaluateCycle(state, [scanOk('x', { findings })], ctx(now.toISOString(), { operatorLastActiveAt: c.busy ? now : undefined }));
+            for (const f of decision.reportable) {
+              const prev = lastSent.get(f.fingerprint);
+              if (prev !== undefined && t - prev < DEFAULT_HEARTBEAT_CONFIG.dedupWindowMs) return false;
+            }
+            state = c.delivered ? markDelivered(nextState, decision, now) : nextState;
+            if (c.delivered) for (const f of decision.reportable) lastSent.set(f.fingerprint, t);
+          }
+          return true;
+        },
+      ),
+    );
+  });
+
+  it('every confirmed finding is exactly one of reportable, suppressed or held', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(category, fingerprints), { maxLength: 10 }), fc.boolean(), fc.boolean(), (pairs, busy, inside) => {
+        const findings = pairs.map(([cat, s]) => createFinding({ category: cat, subject: s, line: s, action: s, short: s }));
+        const now = new Date('2026-02-19T10:00:00Z');
+        const { decision } = evaluateCycle(initialHeartbeatState(), [scanOk('x', { findings })], ctx(now.toISOString(), { insideActiveHours: inside, operatorLastActiveAt: busy ? now : undefined }));
+        const unique = new Set(findings.map((f) => f.fingerprint)).size;
+        const total = decision.reportable.length + decision.suppressed.length + decision.held.length + decision.unconfirmed.length;
+        return total === unique && (decision.message === null) === (decision.reportable.length === 0);
+      }),
+    );
+  });
+});

@@ -1,0 +1,126 @@
+import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
+import { isWithinActiveHours } from '../active-hours/active-hours.js';
+import type { Clock, Sleep } from '../ports/clock.js';
+import type { OperatorActivity } from '../ports/operator-activity.js';
+import type { Scanner } from '../ports/scanner.js';
+import type { Sink } from '../ports/sink.js';
+import type { StateStore } from '../ports/state-store.js';
+import type { TokenEstimator } from '../messages/token-estimate.js';
+import type { ScanResult } from '../domain/scan-result.js';
+import { evaluateCycle, markDelivered, type CycleDecision } from './evaluate-cycle.js';
+import { decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
+import { runScanners } from './run-scanners.js';
+
+/** The ports one cycle runs on. */
+export interface CycleDeps {
+  readonly clock: Clock;
+  readonly sleep: Sleep;
+  readonly stateStore: StateStore;
+  readonly sink: Sink;
+  readonly scanners: readonly Scanner[];
+  /** Absent = operator activity unknown (counts as idle). */
+  readonly operatorActivity?: OperatorActivity;
+}
+
+/** The settings of one cycle. */
+export interface CycleSettings {
+  readonly config: HeartbeatConfig;
+  /** Resolved IANA zone for active hours and timestamps. */
+  readonly timeZone: string;
+  /** Evaluate as at this instant instead of the clock's now. */
+  readonly now?: Date;
+  /** Overrides the operator-activity port (e.g. `--operator-last-active`). */
+  readonly operatorLastActiveAt?: Date;
+  readonly concurrency?: number;
+  readonly scannerTimeoutMs?: number;
+  readonly estimateTokens?: TokenEstimator;
+}
+
+/** What one cycle did, including what went wrong around it. */
+export interface CycleOutcome {
+  readonly decision: CycleDecision;
+  readonly scanResults: readonly ScanResult[];
+  /** The state the cycle started from (for recording and replay). */
+  readonly previousState: HeartbeatState;
+  readonly state: HeartbeatState;
+  /** `none` for a quiet cycle. A failed delivery leaves the findings unreported. */
+  readonly delivery: 'none' | 'delivered' | 'failed';
+  /** State-load warnings, operator-activity failures, delivery and save errors. */
+  readonly warnings: readonly string[];
+  /** Set when the new state could not be saved. */
+  readonly stateError?: string;
+  readonly operatorLastActiveAt: Date | undefined;
+}
+
+/**
+ * Runs one heartbeat cycle over ports: load state, scan, evaluate, deliver, remember. Never
+ * rejects; every failure ends up in the outcome's warnings.
+ */
+export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promise<CycleOutcome> {
+  const warnings: string[] = [];
+  const now = settings.now ?? deps.clock.now();
+
+  const loaded = await deps.stateStore.load();
+  let previousState: HeartbeatState;
+  if (loaded.isOk()) {
+    warnings.push(...loaded.value.warnings);
+    const decoded = decodeHeartbeatState(loaded.value.document);
+    warnings.push(...decoded.warnings);
+    previousState = decoded.state;
+  } else {
+    warnings.push(`could not load state: ${loaded.error.message}; starting with fresh state`);
+    previousState = decodeHeartbeatState(undefined).state;
+  }
+
+  let operatorLastActiveAt = settings.operatorLastActiveAt;
+  if (operatorLastActiveAt === undefined && deps.operatorActivity !== undefined) {
+    const activity = await deps.operatorActivity.lastActiveAt();
+    if (activity.isOk()) operatorLastActiveAt = activity.value;
+    else warnings.push(`operator activity unknown: ${activity.error.message}`);
+  }
+
+  const insideActiveHours = isWithinActiveHours(now, { ...settings.config.activeHours, timeZone: settings.timeZone });
+  const scanResults = await runScanners(deps.scanners, {
+    clock: deps.clock,
+    sleep: deps.sleep,
+    now,
+    config: settings.config,
+    insideActiveHours,
+    ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
+    ...(settings.scannerTimeoutMs === undefined ? {} : { timeoutMs: settings.scannerTimeoutMs }),
+  });
+
+  const { decision, nextState } = evaluateCycle(previousState, scanResults, {
+    now,
+    config: settings.config,
+    timeZone: settings.timeZone,
+    insideActiveHours,
+    operatorLastActiveAt,
+    ...(settings.estimateTokens ? { estimateTokens: settings.estimateTokens } : {}),
+  });
+
+  let state = nextState;
+  let delivery: CycleOutcome['delivery'] = 'none';
+  if (decision.message !== null) {
+    const sent = await deps.sink.deliver(decision.message);
+    if (sent.isOk()) {
+      delivery = 'delivered';
+      state = markDelivered(state, decision, now);
+    } else {
+      delivery = 'failed';
+      warnings.push(`delivery failed: ${sent.error.message}; the findings stay unreported and will be retried`);
+    }
+  }
+  if (decision.costAlert !== null) {
+    const sent = await deps.sink.deliver(decision.costAlert);
+    if (sent.isErr()) warnings.push(`cost alert delivery failed: ${sent.error.message}`);
+  }
+
+  const saved = await deps.stateStore.save(encodeHeartbeatState(state));
+  const base = { decision, scanResults, previousState, state, delivery, warnings, operatorLastActiveAt };
+  if (saved.isErr()) {
+    warnings.push(`could not save state: ${saved.error.message}`);
+    return { ...base, stateError: saved.error.message };
+  }
+  return base;
+}

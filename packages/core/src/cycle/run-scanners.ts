@@ -1,0 +1,68 @@
+import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
+import type { ScanResult } from '../domain/scan-result.js';
+import type { Clock, Sleep } from '../ports/clock.js';
+import type { Scanner } from '../ports/scanner.js';
+
+/** Options of {@link runScanners}. */
+export interface RunScannersOptions {
+  readonly clock: Clock;
+  readonly sleep: Sleep;
+  readonly now: Date;
+  readonly config: HeartbeatConfig;
+  readonly insideActiveHours: boolean;
+  /** Scanners running at once (default 4). */
+  readonly concurrency?: number;
+  /** A scanner still running after this long is abandoned as `timeout` (default 30 s). */
+  readonly timeoutMs?: number;
+}
+
+type Outcome = { readonly kind: 'done'; readonly result: ScanResult } | { readonly kind: 'timeout' } | { readonly kind: 'threw'; readonly error: unknown };
+
+async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: number): Promise<ScanResult> {
+  const started = options.clock.now().getTime();
+  const elapsed = (): number => Math.max(0, options.clock.now().getTime() - started);
+  if (!options.insideActiveHours && !scanner.runsOutsideActiveHours) {
+    return { scanner: scanner.name, status: 'skipped', reason: 'outside active hours', durationMs: 0 };
+  }
+  const controller = new AbortController();
+  const timer = new AbortController();
+  const scan: Promise<Outcome> = Promise.resolve()
+    .then(() => scanner.scan({ now: options.now, config: options.config, insideActiveHours: options.insideActiveHours, signal: controller.signal }))
+    .then(
+      (result): Outcome => ({ kind: 'done', result }),
+      (error: unknown): Outcome => ({ kind: 'threw', error }),
+    );
+  const deadline: Promise<Outcome> = options.sleep.sleep(timeoutMs, timer.signal).then((): Outcome => ({ kind: 'timeout' }));
+  const outcome = await Promise.race([scan, deadline]);
+  timer.abort();
+  switch (outcome.kind) {
+    case 'done':
+      return { ...outcome.result, scanner: scanner.name, durationMs: outcome.result.durationMs || elapsed() } as ScanResult;
+    case 'threw':
+      // The Scanner contract says scan never rejects; a buggy one must still not fail the cycle.
+      return { scanner: scanner.name, status: 'error', error: outcome.error instanceof Error ? outcome.error.message : String(outcome.error), durationMs: elapsed() };
+    case 'timeout':
+      controller.abort();
+      return { scanner: scanner.name, status: 'timeout', timeoutMs, durationMs: elapsed() };
+  }
+}
+
+/**
+ * Runs scanners concurrently with a bounded pool and a per-scanner timeout. Results come back
+ * in the scanners' order; a scanner that throws, hangs or is not allowed outside active hours
+ * yields an error, timeout or skipped result — never a failed cycle.
+ */
+export async function runScanners(scanners: readonly Scanner[], options: RunScannersOptions): Promise<ScanResult[]> {
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const results: ScanResult[] = new Array<ScanResult>(scanners.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < scanners.length) {
+      const index = next++;
+      results[index] = await runOne(scanners[index]!, options, timeoutMs);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, scanners.length) }, worker));
+  return results;
+}

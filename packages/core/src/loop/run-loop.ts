@@ -1,0 +1,75 @@
+import { renderOnline, renderShutdown } from '../messages/render-messages.js';
+import { runCycle, type CycleDeps, type CycleOutcome, type CycleSettings } from '../cycle/run-cycle.js';
+
+/** Settings of the loop; `settings` is re-read before every cycle so HEARTBEAT.md edits apply. */
+export interface LoopOptions {
+  readonly settings: () => Promise<CycleSettings> | CycleSettings;
+  /** Whether HEARTBEAT.md was found, for the online message. */
+  readonly configFound: boolean;
+  /** Stops the loop after the current cycle. */
+  readonly signal: AbortSignal;
+  /** Interval override; default the config's `intervalMs`. */
+  readonly intervalMs?: number;
+  /** A fixed offset in [0, interval) added to every slot, e.g. from {@link deterministicJitter}. */
+  readonly jitterMs?: number;
+  /** Called after every cycle (printing, recording). */
+  readonly onCycle?: (outcome: CycleOutcome) => void | Promise<void>;
+}
+
+/** What the loop did before it stopped. */
+export interface LoopSummary {
+  readonly cyclesCompleted: number;
+  readonly reportsSent: number;
+}
+
+/**
+ * The first slot strictly after `nowMs` on the grid `anchorMs + offset + k·interval`.
+ * Slots missed while a cycle overran collapse into this one.
+ */
+export function nextSlot(anchorMs: number, nowMs: number, intervalMs: number, offsetMs = 0): number {
+  const base = anchorMs + offsetMs;
+  if (nowMs < base) return base;
+  return base + (Math.floor((nowMs - base) / intervalMs) + 1) * intervalMs;
+}
+
+/** A stable offset in [0, maxMs) derived from an id, so many heartbeats spread out without randomness. */
+export function deterministicJitter(id: string, maxMs: number): number {
+  if (maxMs <= 0) return 0;
+  let hash = 2166136261;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 16777619) >>> 0;
+  }
+  return hash % Math.floor(maxMs);
+}
+
+/**
+ * Spec 000's loop: HEARTBEAT_ONLINE, a first cycle at once, then one cycle per interval anchored
+ * to the wall clock. Cycles never overlap. When `signal` aborts, the current cycle finishes and
+ * HEARTBEAT_SHUTDOWN reports cycles completed and reports sent.
+ */
+export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<LoopSummary> {
+  const first = await options.settings();
+  const anchorMs = deps.clock.now().getTime();
+  const intervalOf = (s: CycleSettings): number => options.intervalMs ?? s.config.intervalMs;
+  await deps.sink.deliver(renderOnline({ intervalMs: intervalOf(first), activeHours: first.config.activeHours, configFound: options.configFound, at: deps.clock.now() }));
+
+  let cyclesCompleted = 0;
+  let reportsSent = 0;
+  let settings = first;
+  while (!options.signal.aborted) {
+    const outcome = await runCycle(deps, settings);
+    cyclesCompleted++;
+    if (outcome.delivery === 'delivered') reportsSent++;
+    await options.onCycle?.(outcome);
+    if (options.signal.aborted) break;
+    const interval = intervalOf(settings);
+    const now = deps.clock.now().getTime();
+    const due = nextSlot(anchorMs, now, interval, (options.jitterMs ?? 0) % interval);
+    await deps.sleep.sleep(due - now, options.signal);
+    if (options.signal.aborted) break;
+    settings = await options.settings();
+  }
+  await deps.sink.deliver(renderShutdown({ cyclesCompleted, reportsSent, at: deps.clock.now() }));
+  return { cyclesCompleted, reportsSent };
+}

@@ -1,0 +1,196 @@
+import { CATEGORY_INFO, compareCategories, isCoBuilderCategory, type FindingCategory } from '../domain/categories.js';
+import type { Finding } from '../domain/finding.js';
+import type { OutboundMessage } from '../ports/sink.js';
+import { sanitizeForMessage } from '../text/sanitize.js';
+import { formatLocalTimestamp } from './local-time.js';
+import { estimateTokensByChars, type TokenEstimator } from './token-estimate.js';
+
+/** The exact text of a quiet cycle. */
+export const HEARTBEAT_OK = 'HEARTBEAT_OK';
+
+/** Inputs of {@link renderWorkFound}. */
+export interface WorkFoundInput {
+  readonly findings: readonly Finding[];
+  readonly cycle: number;
+  readonly at: Date;
+  readonly timeZone: string;
+  /** Cut the Findings section per category ("+N more") to stay under this many tokens. */
+  readonly budgetTokens: number;
+  readonly estimateTokens?: TokenEstimator;
+}
+
+/** A rendered report and what it costs. */
+export interface RenderedReport {
+  readonly message: OutboundMessage;
+  readonly categories: readonly FindingCategory[];
+  readonly estimatedTokens: number;
+  /** Findings left out of the text by the per-category cut (still part of the decision). */
+  readonly omitted: number;
+}
+
+/** Groups findings by category in header order (Immediate, Advisory, Normal, then table order). */
+export function groupByCategory(findings: readonly Finding[]): { category: FindingCategory; findings: Finding[] }[] {
+  const groups = new Map<FindingCategory, Finding[]>();
+  for (const finding of findings) {
+    const list = groups.get(finding.category);
+    if (list) list.push(finding);
+    else groups.set(finding.category, [finding]);
+  }
+  return [...groups.entries()]
+    .map(([category, list]) => ({ category, findings: list }))
+    .sort((a, b) => compareCategories(a.findings[0]!, b.findings[0]!));
+}
+
+function clean(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => sanitizeForMessage(line, { maxLength: 300 }))
+    .filter((line) => line.length > 0)
+    .join('\n');
+}
+
+function briefOf(category: FindingCategory, count: number): string {
+  const noun = isCoBuilderCategory(category) ? CATEGORY_INFO[category].brief : category;
+  return count > 1 ? `${noun} (${count})` : noun;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function buildContent(input: WorkFoundInput, groups: ReturnType<typeof groupByCategory>, perCategory: number, tokens: number): { content: string; omitted: number } {
+  const header = `WORK_FOUND: ${groups.map((g) => g.category).join(' + ')}`;
+  const brief = `${capitalise(groups.map((g) => briefOf(g.category, g.findings.length)).join(' AND '))}.`;
+  const lines: string[] = [];
+  const actions: string[] = [];
+  let omitted = 0;
+  for (const group of groups) {
+    const shown = group.findings.slice(0, perCategory);
+    for (const finding of shown) {
+      lines.push(clean(finding.line));
+      actions.push(clean(finding.action));
+    }
+    const rest = group.findings.length - shown.length;
+    if (rest > 0) {
+      omitted += rest;
+      lines.push(`+${rest} more ${group.category}`);
+    }
+  }
+  const uniqueActions = [...new Set(actions)];
+  const content = [
+    header,
+    '',
+    '## Context Brief',
+    brief,
+    '',
+    '## Findings',
+    ...lines,
+    '',
+    '## Recommended Action',
+    ...uniqueActions.map((a, i) => `${i + 1}. ${a}`),
+    '',
+    '## Source',
+    `Heartbeat cycle #${input.cycle} at ${formatLocalTimestamp(input.at, input.timeZone)}`,
+    `Token cost this cycle: ~${formatCount(tokens)} tokens`,
+  ].join('\n');
+  return { content, omitted };
+}
+
+/** Renders the cost line's number as a fixed point: the estimate of the text that contains it. */
+function renderWithCost(input: WorkFoundInput, groups: ReturnType<typeof groupByCategory>, perCategory: number): { content: string; tokens: number; omitted: number } {
+  const estimate = input.estimateTokens ?? estimateTokensByChars;
+  let tokens = 0;
+  let built = buildContent(input, groups, perCategory, tokens);
+  for (let i = 0; i < 4; i++) {
+    const next = estimate(built.content);
+    if (next === tokens) break;
+    tokens = next;
+    built = buildContent(input, groups, perCategory, tokens);
+  }
+  return { content: built.content, tokens: estimate(built.content), omitted: built.omitted };
+}
+
+function summaryOf(groups: ReturnType<typeof groupByCategory>): string {
+  const shorts = groups.flatMap((g) => g.findings.map((f) => sanitizeForMessage(f.short, { maxLength: 60 })));
+  const shown = shorts.slice(0, 3);
+  const more = shorts.length - shown.length;
+  const tail = more > 0 ? `${shown.join(', ')} +${more} more` : shown.join(', ');
+  return `${groups.map((g) => g.category).join(' + ')} -- ${tail}`;
+}
+
+/**
+ * Renders one WORK_FOUND message for every reportable finding of a cycle, in spec 000's shape.
+ * When the text would exceed the budget, each category is cut to its first findings plus
+ * a `+N more CATEGORY` line, as many per category as fit.
+ */
+export function renderWorkFound(input: WorkFoundInput): RenderedReport {
+  const groups = groupByCategory(input.findings);
+  const largest = Math.max(1, ...groups.map((g) => g.findings.length));
+  let perCategory = largest;
+  let rendered = renderWithCost(input, groups, perCategory);
+  if (rendered.tokens > input.budgetTokens) {
+    // Binary search the largest per-category count that fits; 1 is the floor.
+    let lo = 1;
+    let hi = largest - 1;
+    let best = renderWithCost(input, groups, 1);
+    let bestCount = 1;
+    while (lo <= hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      const attempt = renderWithCost(input, groups, mid);
+      if (attempt.tokens <= input.budgetTokens) {
+        best = attempt;
+        bestCount = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    perCategory = bestCount;
+    rendered = best;
+  }
+  return {
+    message: {
+      kind: 'work_found',
+      content: rendered.content,
+      summary: summaryOf(groups),
+      cycle: input.cycle,
+      at: input.at.toISOString(),
+    },
+    categories: groups.map((g) => g.category),
+    estimatedTokens: rendered.tokens,
+    omitted: rendered.omitted,
+  };
+}
+
+/** The startup message of spec 000. */
+export function renderOnline(input: { intervalMs: number; activeHours: { start: number; end: number }; configFound: boolean; at: Date }): OutboundMessage {
+  return {
+    kind: 'online',
+    content: `HEARTBEAT_ONLINE: Work-finder loop starting. Interval: ${Math.round(input.intervalMs / 1000)}s. Active hours: ${input.activeHours.start}-${input.activeHours.end}. HEARTBEAT.md: ${input.configFound ? 'found' : 'missing'}.`,
+    summary: 'Heartbeat online -- scanning starting',
+    at: input.at.toISOString(),
+  };
+}
+
+/** The final status message of spec 000's shutdown protocol. */
+export function renderShutdown(input: { cyclesCompleted: number; reportsSent: number; at: Date }): OutboundMessage {
+  return {
+    kind: 'shutdown',
+    content: `HEARTBEAT_SHUTDOWN: Final status -- ${input.cyclesCompleted} cycles completed, ${input.reportsSent} reports sent.`,
+    summary: 'Heartbeat shutting down',
+    at: input.at.toISOString(),
+  };
+}
+
+/** The cost warning sent when one cycle exceeds the token budget. */
+export function renderCostAlert(input: { cycle: number; tokens: number; budgetTokens: number; at: Date }): OutboundMessage {
+  return {
+    kind: 'cost_alert',
+    content: `COST_ALERT: Heartbeat cycle #${input.cycle} used ~${formatCount(input.tokens)} tokens (budget: ${formatCount(input.budgetTokens)}). Consider simplifying HEARTBEAT.md checks.`,
+    summary: 'Heartbeat cost exceeded budget',
+    cycle: input.cycle,
+    at: input.at.toISOString(),
+  };
+}
