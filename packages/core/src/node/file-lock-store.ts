@@ -27,6 +27,7 @@ const MAX_ATTEMPTS = 16;
 // An empty lock file can be seen while a foreign (non-atomic) writer is still writing it.
 const EMPTY_READ_RETRIES = 20;
 const EMPTY_READ_DELAY_MS = 5;
+const BUSY_DELAY_MS = 5;
 
 class LockFailure extends Error {
   constructor(readonly failure: LockError) {
@@ -181,18 +182,25 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
     if (stored.isErr()) throw new LockFailure({ kind: 'io', message: `Lock codec cannot encode owner ${JSON.stringify(request.owner)}: ${stored.error}` });
     await ensureParentDirectory(path);
     let tookOverFrom: LockRecord | undefined;
+    let busyHolder: LockRecord | undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       if (await createExclusive(path, text)) {
         await syncDirectory(directory);
         return tookOverFrom === undefined ? { kind: 'acquired', record: stored.value } : { kind: 'acquired', record: stored.value, tookOverFrom };
       }
       const current = await snapshot();
+      busyHolder = undefined;
       if (current.kind === 'absent') continue;
       if (decideAcquire(current.record, request) !== 'take-over') throw new LockFailure({ kind: 'held', holder: current.record });
       const outcome = await removeIfUnchanged(current, request.owner, request.nowMs, request.staleAfterMs);
-      if (outcome === 'busy') throw new LockFailure({ kind: 'held', holder: current.record });
       if (outcome === 'removed') tookOverFrom = current.record;
+      if (outcome === 'busy') {
+        // Another process is replacing this stale lock right now; look again once it is done.
+        busyHolder = current.record;
+        await delay(BUSY_DELAY_MS + Math.floor(Math.random() * BUSY_DELAY_MS));
+      }
     }
+    if (busyHolder !== undefined) throw new LockFailure({ kind: 'held', holder: busyHolder });
     throw new LockFailure({ kind: 'io', message: `Lock file ${path} kept changing during ${MAX_ATTEMPTS} attempts to acquire it; try again.` });
   };
 

@@ -1,0 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { createFileLockStore, createFileStateStore, woterclipLockCodec } from '../../src/node/index.js';
+import { lockStoreContract } from './lock-store-contract.js';
+import { stateStoreContract } from './state-store-contract.js';
+
+const root = mkdtempSync(join(tmpdir(), 'hb-core-contract-'));
+let counter = 0;
+const fresh = (name: string): string => join(root, `case-${(counter += 1)}`, name);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+stateStoreContract('file', () => createFileStateStore({ path: fresh('state.json') }));
+lockStoreContract('file (JSON codec)', () => createFileLockStore({ path: fresh('heartbeat.lock') }));
+lockStoreContract('file (WoterClip codec)', () => createFileLockStore({ path: fresh('.heartbeat-lock'), codec: woterclipLockCodec }));
