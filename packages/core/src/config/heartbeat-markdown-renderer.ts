@@ -1,0 +1,98 @@
+import { formatDuration } from './duration.js';
+import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig } from './heartbeat-config-schema.js';
+
+// `<` escaped so an argv word can never open an HTML comment the parser would skip.
+function commandJson(argv: readonly string[]): string {
+  return JSON.stringify(argv).replace(/</g, '\\u003c');
+}
+
+/**
+ * Writes a commented `.claude/HEARTBEAT.md` for `config` (defaults when omitted): spec 000's
+ * format plus heartbeat-kit's extra keys, explanations in HTML comments the parser skips.
+ * `parseHeartbeatConfig` reads the result back to the same configuration.
+ */
+export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTBEAT_CONFIG): string {
+  const { activeHours } = config;
+  const lines: string[] = [
+    '# Heartbeat Configuration',
+    '<!--',
+    '  Read by heartbeat-kit on every cycle. Text inside HTML comments like this one is ignored.',
+    '  Keys are case-insensitive. Unknown sections and keys are reported as warnings and skipped;',
+    '  a value that cannot be used stops the cycle with its line, key and fix.',
+    '  An empty or missing file means: the defaults written below.',
+    '  Durations: 90 min, 4h, 2h30m, 1 hour, 30 minutes (words after the duration are ignored).',
+    '-->',
+    '',
+    '## Active Hours',
+    '<!--',
+    '  Scanning runs from Start (inside) to End (outside), in whole hours: 8 or 08:00.',
+    '  End may be 24 (midnight). Start > End is an overnight window (22 to 6);',
+    '  Start = End means always active. Weekend: false keeps Saturday and Sunday outside,',
+    '  judged by the local calendar day. Timezone: an IANA name such as Europe/Berlin,',
+    '  or system for the machine’s zone. Outside active hours only P0/P1 beads,',
+    '  orchestrator failures and GChat replies are checked.',
+    '-->',
+    `- Start: ${activeHours.start}`,
+    `- End: ${activeHours.end}`,
+    `- Weekend: ${activeHours.weekend}`,
+    `- Timezone: ${activeHours.timeZone ?? 'system'}`,
+    '',
+    '## Scan Parameters',
+    '',
+    '### Beads',
+    '<!-- P0/P1 ready work is always reported. The in_progress line adds an alert when that count changes. -->',
+    '- Alert if: P0 or P1 tasks found',
+    config.alertInProgressChanged
+      ? '- Alert if: in_progress count changed since last check'
+      : '<!-- - Alert if: in_progress count changed since last check -->',
+    '',
+    '### Orchestrators',
+    '<!-- Expected: tmux sessions that must exist, comma-separated. Prefix: what orchestrator session names start with. -->',
+    config.expectedOrchestrators.length > 0
+      ? `- Expected: ${config.expectedOrchestrators.join(', ')}`
+      : '<!-- - Expected: orch-auth, orch-dashboard -->',
+    `- Prefix: ${config.orchestratorPrefix}`,
+    '- Alert if: expected session missing',
+    '',
+    '### Git',
+    '<!-- A worktree with uncommitted changes whose last commit is older than this is reported (bare number = hours). -->',
+    `- Alert if: uncommitted changes older than ${formatDuration(config.gitStaleMs)}`,
+    '',
+    '### Stale Tasks',
+    '<!-- An in-progress bead with no commits for this long is reported (bare number = hours). -->',
+    `- Threshold: ${formatDuration(config.staleTaskMs)} with no commits`,
+    '',
+    '### Idle Orchestrators',
+    '<!-- An orchestrator pane unchanged for this long is reported (bare number = minutes). -->',
+    `- Threshold: ${formatDuration(config.orchIdleMs)} with no tool calls`,
+    '',
+    '## Heartbeat',
+    '<!--',
+    '  heartbeat-kit settings the spec leaves implicit.',
+    '  Interval: time between cycles (bare number = seconds).',
+    '  Dedup window: a finding reported within this window is not reported again (bare number = minutes).',
+    '  Operator idle: Advisory and Normal findings wait until the operator has been quiet this long.',
+    '  Cost alert: a cycle estimated above this many tokens sends COST_ALERT.',
+    '  Actionable budget: long reports are cut per category to stay under this many tokens.',
+    '-->',
+    `- Interval: ${formatDuration(config.intervalMs)}`,
+    `- Dedup window: ${formatDuration(config.dedupWindowMs)}`,
+    `- Operator idle: ${formatDuration(config.operatorIdleMs)}`,
+    `- Cost alert: ${config.costAlertTokens} tokens`,
+    `- Actionable budget: ${config.actionableBudgetTokens} tokens`,
+    '',
+    '## GChat',
+    '<!-- Command that polls for replies, as a JSON array. Default: .claude/scripts/gchat-poll-replies.py when present. -->',
+    config.gchatPollCommand
+      ? `- Poll command: ${commandJson(config.gchatPollCommand)}`
+      : '<!-- - Poll command: ["python3", ".claude/scripts/gchat-poll-replies.py"] -->',
+    '',
+    '## Pipelines',
+    '<!-- Command run as `<command> <file.dot> --output json`. Default: read the DOT files natively. -->',
+    config.pipelineDashboardCommand
+      ? `- Dashboard command: ${commandJson(config.pipelineDashboardCommand)}`
+      : '<!-- - Dashboard command: ["python3", "cobuilder/pipeline/dashboard.py"] -->',
+    '',
+  ];
+  return lines.join('\n');
+}
