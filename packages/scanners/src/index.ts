@@ -1,2 +1,3 @@
 /** Placeholder entry; filled in by its package issue. @packageDocumentation */
 export {};
+export * from './pipelines/index.js';

@@ -1,0 +1,124 @@
+import { createFinding, sanitizeForMessage, type Finding, type Observation } from '@heartbeat-kit/core';
+import type { PipelineDashboard } from './dashboard-schema.js';
+import { classifyDashboardNode } from './pipeline-dashboard.js';
+
+/** The pipeline observation the cycle evaluator keeps across cycles (it derives PIPELINE_FINALIZED). */
+export type PipelineObservation = Extract<Observation, { kind: 'pipeline' }>;
+
+/** Names in messages are untrusted file content: sanitised and kept short. */
+function safe(text: string, maxLength = 80): string {
+  return sanitizeForMessage(text, { maxLength });
+}
+
+function listed(ids: readonly string[], max = 10): string {
+  const shown = ids.slice(0, max).map((id) => safe(id, 60));
+  return ids.length > max ? `${shown.join(', ')} (+${ids.length - max} more)` : shown.join(', ');
+}
+
+/** The observation of one pipeline's dashboard; `pipeline` is the name the findings use. */
+export function observePipeline(pipeline: string, dashboard: PipelineDashboard): PipelineObservation {
+  return {
+    kind: 'pipeline',
+    pipeline,
+    prdRef: dashboard.prd_ref,
+    stage: dashboard.pipeline_stage,
+    validated: dashboard.promise_progress.validated,
+    total: dashboard.promise_progress.total,
+  };
+}
+
+/**
+ * PIPELINE_NODE_FAILED when any node has status `failed`. The subject is the set of failed node ids
+ * (sorted), so a second failure in the same stage is a new finding (reference Q14).
+ */
+export function nodeFailedFinding(pipeline: string, dashboard: PipelineDashboard): Finding | undefined {
+  const failed = dashboard.nodes.filter((n) => n.status === 'failed');
+  if (failed.length === 0) return undefined;
+  const ids = [...new Set(failed.map((n) => n.node_id))].sort();
+  const beads = [...new Set(failed.map((n) => n.bead_id).filter((b) => b !== ''))].sort();
+  const name = safe(pipeline);
+  return createFinding({
+    category: 'PIPELINE_NODE_FAILED',
+    subject: `${pipeline}:${ids.join(',')}`,
+    line: `Pipeline: ${name} — Failed nodes: ${listed(ids)}`,
+    action: beads.length > 0 ? `Re-trigger failed nodes or inspect bead ${listed(beads)}` : `Re-trigger failed nodes of ${name}`,
+    short: `${name}: ${ids.length} node${ids.length === 1 ? '' : 's'} failed`,
+    details: { pipeline, prdRef: dashboard.prd_ref, stage: dashboard.pipeline_stage, failedNodes: ids, beadIds: beads },
+  });
+}
+
+/**
+ * PIPELINE_VALIDATION_STALLED (reference Q4, decided here): promise below 100 %, at least one codergen
+ * node and every one `impl_complete` or `validated` (validated work is done work), at least one
+ * `wait.human` gate `pending`, and no gate `active` (an active gate means validation is moving).
+ */
+export function validationStalledFinding(pipeline: string, dashboard: PipelineDashboard): Finding | undefined {
+  const codergen = dashboard.nodes.filter((n) => classifyDashboardNode(n.handler) === 'codergen');
+  const gates = dashboard.nodes.filter((n) => classifyDashboardNode(n.handler) === 'hexagon');
+  const pending = gates.filter((n) => n.status === 'pending').map((n) => n.node_id);
+  const stalled =
+    dashboard.promise_progress.percentage < 100 &&
+    codergen.length > 0 &&
+    codergen.every((n) => n.status === 'impl_complete' || n.status === 'validated') &&
+    pending.length > 0 &&
+    !gates.some((n) => n.status === 'active');
+  if (!stalled) return undefined;
+  const name = safe(pipeline);
+  const { validated, total } = dashboard.promise_progress;
+  return createFinding({
+    category: 'PIPELINE_VALIDATION_STALLED',
+    subject: `${pipeline}:${dashboard.pipeline_stage}`,
+    line: `Pipeline: ${name} — Stage: ${dashboard.pipeline_stage} — Promise: ${validated}/${total} gates validated — Pending gates: ${listed(pending)}`,
+    action: `Dispatch validation of the pending gates of ${name}: ${listed(pending)}`,
+    short: `${name} validation stalled`,
+    details: { pipeline, prdRef: dashboard.prd_ref, stage: dashboard.pipeline_stage, validated, total, pendingGates: pending },
+  });
+}
+
+/**
+ * PIPELINE_STALLED when the stage is Implementation and no node is `active`. Emitted on every cycle
+ * it holds; the cycle evaluator applies the 2-cycle confirmation from core's category table.
+ */
+export function pipelineStalledFinding(pipeline: string, dashboard: PipelineDashboard): Finding | undefined {
+  if (dashboard.pipeline_stage !== 'Implementation') return undefined;
+  if (dashboard.nodes.some((n) => n.status === 'active')) return undefined;
+  const name = safe(pipeline);
+  return createFinding({
+    category: 'PIPELINE_STALLED',
+    subject: `${pipeline}:${dashboard.pipeline_stage}`,
+    line: `Pipeline: ${name} — Stage: ${dashboard.pipeline_stage} — Active nodes: 0 (expected some)`,
+    action: `Check orchestrators and dispatch pending nodes of ${name}`,
+    short: `${name} stalled in ${dashboard.pipeline_stage}`,
+    details: { pipeline, prdRef: dashboard.prd_ref, stage: dashboard.pipeline_stage },
+  });
+}
+
+/** Every finding one dashboard gives this cycle (PIPELINE_FINALIZED needs history: see {@link pipelineFinalizedFinding}). */
+export function pipelineFindings(pipeline: string, dashboard: PipelineDashboard): Finding[] {
+  return [nodeFailedFinding, validationStalledFinding, pipelineStalledFinding]
+    .map((rule) => rule(pipeline, dashboard))
+    .filter((finding): finding is Finding => finding !== undefined);
+}
+
+/**
+ * The PIPELINE_FINALIZED finding for an observation, for the cycle evaluator to emit when the stage
+ * becomes Finalized. Subject `{pipeline}:Finalized`, the spec's Pipeline / PRD / Stage / Promise lines.
+ */
+export function pipelineFinalizedFinding(observation: PipelineObservation): Finding {
+  const name = safe(observation.pipeline);
+  const prd = observation.prdRef === '' ? '' : ` — PRD: ${safe(observation.prdRef)}`;
+  return createFinding({
+    category: 'PIPELINE_FINALIZED',
+    subject: `${observation.pipeline}:${observation.stage}`,
+    line: `Pipeline: ${name}${prd} — Stage: ${observation.stage} — Promise: ${observation.validated}/${observation.total} gates validated`,
+    action: `Review the finalized pipeline ${name} and close its PRD${observation.prdRef === '' ? '' : ` ${safe(observation.prdRef)}`}`,
+    short: `${name} finalized`,
+    details: {
+      pipeline: observation.pipeline,
+      prdRef: observation.prdRef,
+      stage: observation.stage,
+      validated: observation.validated,
+      total: observation.total,
+    },
+  });
+}

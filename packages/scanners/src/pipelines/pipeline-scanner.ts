@@ -1,0 +1,220 @@
+import {
+  sanitizeForMessage,
+  scanOk,
+  type CommandError,
+  type CommandRunner,
+  type Finding,
+  type Observation,
+  type ScanContext,
+  type ScanResult,
+  type ScanWarning,
+  type Scanner,
+} from '@heartbeat-kit/core';
+import { errAsync, okAsync, Result, ResultAsync } from 'neverthrow';
+import { pipelineDashboardSchema, type PipelineDashboard } from './dashboard-schema.js';
+import { describeDotParseError, parseDot, type DotParseError } from './dot-parser.js';
+import { computeDashboard } from './pipeline-dashboard.js';
+import { observePipeline, pipelineFindings } from './pipeline-findings.js';
+
+/**
+ * File access of the pipeline scanner, injected so this module stays pure. `list` resolves the
+ * entry names of a directory (an empty list when it does not exist); `read` resolves a file's text.
+ * The Node implementation is `createNodePipelineFiles` in `@heartbeat-kit/scanners/execa`.
+ */
+export interface PipelineFiles {
+  readonly list: (dir: string) => Promise<string[]>;
+  readonly read: (path: string) => Promise<string>;
+}
+
+/** Why one pipeline file gave no dashboard. The other pipelines are still scanned. */
+export type PipelineFileError =
+  | { readonly kind: 'read-failed'; readonly file: string; readonly message: string }
+  | { readonly kind: 'parse-failed'; readonly file: string; readonly error: DotParseError }
+  | { readonly kind: 'command-failed'; readonly file: string; readonly error: CommandError }
+  | { readonly kind: 'command-exit'; readonly file: string; readonly exitCode: number; readonly stderr: string }
+  | { readonly kind: 'invalid-output'; readonly file: string; readonly message: string };
+
+/** Renders a pipeline file error as one sanitised line. */
+export function describePipelineFileError(error: PipelineFileError): string {
+  const file = sanitizeForMessage(error.file, { maxLength: 120 });
+  const detail = ((): string => {
+    switch (error.kind) {
+      case 'read-failed':
+        return `cannot read: ${error.message}`;
+      case 'parse-failed':
+        return `cannot parse: ${describeDotParseError(error.error)}`;
+      case 'command-failed':
+        return `dashboard command failed (${error.error.kind})`;
+      case 'command-exit':
+        return `dashboard command exited ${error.exitCode}${error.stderr.trim() === '' ? '' : `: ${error.stderr.trim().split('\n')[0] ?? ''}`}`;
+      case 'invalid-output':
+        return `dashboard output unusable: ${error.message}`;
+    }
+  })();
+  return `${file}: ${sanitizeForMessage(detail, { maxLength: 200 })}`;
+}
+
+/** Dependencies of {@link createPipelineScanner}. */
+export interface PipelineScannerOptions {
+  /** Project root: pipelines are `<cwd>/.pipelines/pipelines/*.dot`. */
+  readonly cwd: string;
+  readonly files: PipelineFiles;
+  /** Needed only when `config.pipelineDashboardCommand` is set. */
+  readonly runner?: CommandRunner;
+  /** Pipelines beyond this many (by file name) are skipped with a warning. Default 200. */
+  readonly maxPipelines?: number;
+  /** Time limit of one dashboard command run. Default: the runner's. */
+  readonly commandTimeoutMs?: number;
+}
+
+/** Warning codes the pipeline scanner reports. */
+export const PIPELINE_WARNING_CODES = {
+  fileFailed: 'PIPELINE_FILE_FAILED',
+  duplicateName: 'PIPELINE_DUPLICATE_NAME',
+  tooMany: 'PIPELINE_TOO_MANY',
+} as const;
+
+/** The directory the scanner reads, relative to the project root (spec 000 Target 7). */
+export const PIPELINE_DIR = '.pipelines/pipelines';
+
+function joinPath(dir: string, name: string): string {
+  return dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`;
+}
+
+function messageOf(caught: unknown): string {
+  if (caught instanceof Error) return caught.message;
+  return typeof caught === 'string' ? caught : 'unknown error';
+}
+
+/** The graph name, or the file's base name for an anonymous graph, so every pipeline has an identity. */
+function pipelineName(dashboard: PipelineDashboard, file: string): string {
+  if (dashboard.graph_name !== '') return dashboard.graph_name;
+  return file.replace(/\.dot$/, '');
+}
+
+/** Turns a synchronous throw of an injected function into a rejection, so `scan` never rejects. */
+function attempt<T>(run: () => Promise<T>): Promise<T> {
+  return Promise.resolve().then(run);
+}
+
+const safeJsonParse = Result.fromThrowable(
+  (text: string): unknown => JSON.parse(text),
+  (caught) => messageOf(caught),
+);
+
+/**
+ * The Attractor pipeline scanner (spec 000 Target 7). For each `.pipelines/pipelines/*.dot` it reads
+ * the dashboard — natively, or through `config.pipelineDashboardCommand` run as
+ * `[...prefix, <file.dot>, '--output', 'json']` — and reports PIPELINE_NODE_FAILED,
+ * PIPELINE_VALIDATION_STALLED and PIPELINE_STALLED plus one `pipeline` observation (the evaluator
+ * derives PIPELINE_FINALIZED from those). A failing file is a warning; only all failing is an error.
+ */
+export function createPipelineScanner(options: PipelineScannerOptions): Scanner {
+  const dir = joinPath(options.cwd, PIPELINE_DIR);
+  const maxPipelines = options.maxPipelines ?? 200;
+
+  const readNative = (file: string, now: Date): ResultAsync<PipelineDashboard, PipelineFileError> =>
+    ResultAsync.fromPromise(attempt(() => options.files.read(joinPath(dir, file))), (caught): PipelineFileError => ({
+      kind: 'read-failed',
+      file,
+      message: messageOf(caught),
+    })).andThen((text) =>
+      parseDot(text)
+        .map((graph) => computeDashboard(graph, now))
+        .mapErr((error): PipelineFileError => ({ kind: 'parse-failed', file, error })),
+    );
+
+  const readByCommand = (
+    file: string,
+    prefix: readonly string[],
+    runner: CommandRunner,
+    signal: AbortSignal,
+  ): ResultAsync<PipelineDashboard, PipelineFileError> => {
+    const [command, ...rest] = prefix;
+    if (command === undefined) return errAsync({ kind: 'invalid-output', file, message: 'empty dashboard command' });
+    return runner
+      .run(
+        {
+          file: command,
+          args: [...rest, joinPath(dir, file), '--output', 'json'],
+          cwd: options.cwd,
+          ...(options.commandTimeoutMs === undefined ? {} : { timeoutMs: options.commandTimeoutMs }),
+        },
+        signal,
+      )
+      .mapErr((error): PipelineFileError => ({ kind: 'command-failed', file, error }))
+      .andThen((output) => {
+        if (output.exitCode !== 0) return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'command-exit', file, exitCode: output.exitCode, stderr: output.stderr });
+        const json = safeJsonParse(output.stdout);
+        if (json.isErr()) return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'invalid-output', file, message: `not JSON (${json.error})` });
+        const parsed = pipelineDashboardSchema.safeParse(json.value);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          const where = issue === undefined ? '' : `${issue.path.join('.')}: ${issue.message}`;
+          return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'invalid-output', file, message: `unexpected shape (${where})` });
+        }
+        return okAsync<PipelineDashboard, PipelineFileError>(parsed.data);
+      });
+  };
+
+  const scanUnguarded = async (context: ScanContext): Promise<ScanResult> => {
+    if (!context.insideActiveHours) return { scanner: 'pipelines', status: 'skipped', reason: 'outside active hours', durationMs: 0 };
+    const prefix = context.config.pipelineDashboardCommand;
+    const runner = options.runner;
+    if (prefix !== undefined && runner === undefined) {
+      return { scanner: 'pipelines', status: 'error', error: 'pipelineDashboardCommand is set but no CommandRunner was given', durationMs: 0 };
+    }
+    const listed = await ResultAsync.fromPromise(attempt(() => options.files.list(dir)), messageOf);
+    if (listed.isErr()) {
+      return { scanner: 'pipelines', status: 'error', error: `cannot list ${PIPELINE_DIR}: ${sanitizeForMessage(listed.error)}`, durationMs: 0 };
+    }
+    // The shell glob `*.dot` skips hidden files and sorts names.
+    const all = listed.value.filter((name) => name.endsWith('.dot') && !name.startsWith('.')).sort();
+    const warnings: ScanWarning[] = [];
+    if (all.length > maxPipelines) {
+      warnings.push({ code: PIPELINE_WARNING_CODES.tooMany, message: `${all.length} pipeline files; only the first ${maxPipelines} were read` });
+    }
+    const files = all.slice(0, maxPipelines);
+    const findings: Finding[] = [];
+    const observations: Observation[] = [];
+    const names = new Set<string>();
+    let failures = 0;
+    for (const file of files) {
+      if (context.signal.aborted) return { scanner: 'pipelines', status: 'error', error: 'aborted', durationMs: 0 };
+      const result =
+        prefix !== undefined && runner !== undefined ? await readByCommand(file, prefix, runner, context.signal) : await readNative(file, context.now);
+      if (result.isErr()) {
+        failures += 1;
+        warnings.push({ code: PIPELINE_WARNING_CODES.fileFailed, message: describePipelineFileError(result.error) });
+        continue;
+      }
+      const name = pipelineName(result.value, file);
+      if (names.has(name)) {
+        // Two files with one graph name would share fingerprints and flap the stage history.
+        warnings.push({
+          code: PIPELINE_WARNING_CODES.duplicateName,
+          message: `${sanitizeForMessage(file, { maxLength: 120 })}: pipeline ${sanitizeForMessage(name, { maxLength: 80 })} already read from another file; skipped`,
+        });
+        continue;
+      }
+      names.add(name);
+      observations.push(observePipeline(name, result.value));
+      findings.push(...pipelineFindings(name, result.value));
+    }
+    if (files.length > 0 && failures === files.length) {
+      return { scanner: 'pipelines', status: 'error', error: warnings.map((w) => w.message).join('; '), durationMs: 0 };
+    }
+    return scanOk('pipelines', { findings, observations, warnings });
+  };
+
+  // A misbehaving injected port (a synchronous throw) must not fail the cycle either.
+  const scan = (context: ScanContext): Promise<ScanResult> =>
+    scanUnguarded(context).catch((caught: unknown): ScanResult => ({
+      scanner: 'pipelines',
+      status: 'error',
+      error: sanitizeForMessage(messageOf(caught)),
+      durationMs: 0,
+    }));
+
+  return { name: 'pipelines', runsOutsideActiveHours: false, scan };
+}
