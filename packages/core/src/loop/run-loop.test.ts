@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
+import { createFinding } from '../domain/finding.js';
+import { scanOk } from '../domain/scan-result.js';
+import type { Scanner } from '../ports/scanner.js';
+import { createFakeClock, createMemoryStateStore, createRecordingSink } from '../testing/index.js';
+import { deterministicJitter, nextSlot, runLoop } from './run-loop.js';
+import fc from 'fast-check';
+
+const crash = createFinding({ category: 'ORCH_FAILURE', subject: 'orch-a', line: 'CRASHED: orch-a', action: 'Re-launch orch-a', short: 'orch-a crashed' });
+
+/** Lets pending promise callbacks run (the loop awaits between steps). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await new Promise((r) => setImmediate(r));
+}
+
+describe('nextSlot', () => {
+  it('collapses missed slots into the next one on the grid', () => {
+    expect(nextSlot(0, 0, 600)).toBe(600);
+    expect(nextSlot(0, 599, 600)).toBe(600);
+    expect(nextSlot(0, 600, 600)).toBe(1200);
+    expect(nextSlot(0, 2_500, 600)).toBe(3_000);
+    expect(nextSlot(0, 10, 600, 50)).toBe(50);
+  });
+
+  it('is always strictly after now, on the grid, and less than one interval away', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1e9 }), fc.integer({ min: 0, max: 1e9 }), fc.integer({ min: 1, max: 1e6 }), (anchor, delta, interval) => {
+        const now = anchor + delta;
+        const slot = nextSlot(anchor, now, interval);
+        return slot > now && slot - now <= interval && (slot - anchor) % interval === 0;
+      }),
+    );
+  });
+
+  it('jitter is stable per id and inside its range', () => {
+    expect(deterministicJitter('hb-1', 1000)).toBe(deterministicJitter('hb-1', 1000));
+    fc.assert(fc.property(fc.string(), fc.integer({ min: 1, max: 1e6 }), (id, max) => { const j = deterministicJitter(id, max); return j >= 0 && j < max; }));
+  });
+});
+
+describe('runLoop', () => {
+  it('sends ONLINE, cycles at once and on the wall-clock grid, then SHUTDOWN on abort', async () => {
+    const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
+    const sink = createRecordingSink();
+    const stateStore = createMemoryStateStore();
+    let scans = 0;
+    let running = 0;
+    let maxRunning = 0;
+    const scanner: Scanner = {
+      name: 'orchestrators',
+      runsOutsideActiveHours: true,
+      scan: async () => {
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        scans++;
+        // The first cycle overruns by 25 minutes: two slots are missed and must collapse into one.
+        if (scans === 1) clock.advance(25 * 60_000);
+        await Promise.resolve();
+        running--;
+        return scanOk('orchestrators', { findings: [crash] });
+      },
+    };
+    const controller = new AbortController();
+    const cycleTimes: string[] = [];
+    const loop = runLoop(
+      { clock, sleep: clock, stateStore, sink, scanners: [scanner] },
+      {
+        settings: () => ({ config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC', scannerTimeoutMs: 60 * 60_000 }),
+        configFound: false,
+        signal: controller.signal,
+        onCycle: (o) => void cycleTimes.push(o.decision.at),
+      },
+    );
+    await settle();
+    expect(scans).toBe(1);
+    // Next slot: 10:30 (10:10 and 10:20 were missed while the first cycle ran).
+    expect(clock.nextWakeAtMs()).toBe(Date.parse('2026-02-19T10:30:00Z'));
+    clock.set(new Date('2026-02-19T10:30:00Z'));
+    await settle();
+    expect(scans).toBe(2);
+    clock.set(new Date('2026-02-19T10:40:00Z'));
+    await settle();
+    expect(scans).toBe(3);
+    controller.abort();
+    const summary = await loop;
+    expect(maxRunning).toBe(1);
+    expect(cycleTimes).toEqual(['2026-02-19T10:00:00.000Z', '2026-02-19T10:30:00.000Z', '2026-02-19T10:40:00.000Z']);
+    const kinds = sink.delivered.map((m) => m.kind);
+    // Reported at 10:00; the dedup window counts from the cycle instant, so 10:30 reports again and 10:40 is
+    // inside the new window.
+    expect(kinds).toEqual(['online', 'work_found', 'work_found', 'shutdown']);
+    expect(sink.delivered[0]!.content).toBe('HEARTBEAT_ONLINE: Work-finder loop starting. Interval: 600s. Active hours: 8-22. HEARTBEAT.md: missing.');
+    expect(sink.delivered.at(-1)!.content).toBe('HEARTBEAT_SHUTDOWN: Final status -- 3 cycles completed, 2 reports sent.');
+    expect(summary).toEqual({ cyclesCompleted: 3, reportsSent: 2 });
+  });
+
+  it('finishes the current scan before shutting down', async () => {
+    const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
+    const sink = createRecordingSink();
+    const controller = new AbortController();
+    let release!: () => void;
+    let finished = false;
+    const scanner: Scanner = {
+      name: 'slow',
+      runsOutsideActiveHours: true,
+      scan: async () => {
+        await new Promise<void>((r) => (release = r));
+        finished = true;
+        return scanOk('slow', {});
+      },
+    };
+    const loop = runLoop({ clock, sleep: clock, stateStore: createMemoryStateStore(), sink, scanners: [scanner] }, { settings: () => ({ config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' }), configFound: true, signal: controller.signal, intervalMs: 60_000 });
+    await settle();
+    controller.abort();
+    await settle();
+    expect(sink.delivered.map((m) => m.kind)).toEqual(['online']);
+    release();
+    const summary = await loop;
+    expect(finished).toBe(true);
+    expect(summary.cyclesCompleted).toBe(1);
+    expect(sink.delivered.at(-1)!.content).toBe('HEARTBEAT_SHUTDOWN: Final status -- 1 cycles completed, 0 reports sent.');
+  });
+});

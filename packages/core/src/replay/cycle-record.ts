@@ -1,0 +1,144 @@
+import { err, ok, type Result } from 'neverthrow';
+import { z } from 'zod';
+import { heartbeatConfigSchema } from '../config/heartbeat-config-schema.js';
+import type { JsonValue } from '../domain/json.js';
+import type { ScanResult } from '../domain/scan-result.js';
+import { evaluateCycle, type CycleContext, type CycleDecision } from '../cycle/evaluate-cycle.js';
+import { heartbeatStateSchema, type HeartbeatState } from '../cycle/heartbeat-state.js';
+
+/** One recorded cycle: the inputs of `evaluateCycle` and the decision it gave. */
+export interface CycleRecord {
+  readonly version: 1;
+  readonly state: HeartbeatState;
+  readonly scanResults: readonly ScanResult[];
+  readonly context: {
+    readonly now: string;
+    readonly config: z.input<typeof heartbeatConfigSchema>;
+    readonly timeZone: string;
+    readonly insideActiveHours: boolean;
+    readonly operatorLastActiveAt: string | null;
+  };
+  readonly decision: CycleDecision;
+}
+
+const recordSchema = z.object({
+  version: z.literal(1),
+  state: heartbeatStateSchema,
+  // Scan results are replayed as recorded; their shape is checked by evaluateCycle's use.
+  scanResults: z.array(z.looseObject({ scanner: z.string(), status: z.enum(['ok', 'skipped', 'error', 'timeout']) })),
+  context: z.object({
+    now: z.iso.datetime(),
+    config: heartbeatConfigSchema,
+    timeZone: z.string(),
+    insideActiveHours: z.boolean(),
+    operatorLastActiveAt: z.iso.datetime().nullable(),
+  }),
+  decision: z.looseObject({ cycle: z.number() }),
+});
+
+/** Builds the record of one evaluated cycle (one JSONL line once stringified). */
+export function createCycleRecord(state: HeartbeatState, scanResults: readonly ScanResult[], context: CycleContext, decision: CycleDecision): CycleRecord {
+  return {
+    version: 1,
+    state,
+    scanResults,
+    context: {
+      now: context.now.toISOString(),
+      config: context.config,
+      timeZone: context.timeZone,
+      insideActiveHours: context.insideActiveHours,
+      operatorLastActiveAt: context.operatorLastActiveAt?.toISOString() ?? null,
+    },
+    decision,
+  };
+}
+
+/** A recorded decision that replaying did not reproduce. */
+export interface ReplayMismatch {
+  /** 1-based line of the JSONL input. */
+  readonly line: number;
+  readonly cycle: number;
+  /** JSON paths where the recorded and replayed decisions differ. */
+  readonly paths: readonly string[];
+}
+
+/** A line that is not a valid record. */
+export interface ReplayLineError {
+  readonly line: number;
+  readonly message: string;
+}
+
+/** The result of replaying a recording. */
+export interface ReplayReport {
+  readonly total: number;
+  readonly matched: number;
+  readonly mismatches: readonly ReplayMismatch[];
+  readonly errors: readonly ReplayLineError[];
+}
+
+function diffPaths(a: JsonValue | undefined, b: JsonValue | undefined, path: string, out: string[]): void {
+  if (out.length >= 20) return;
+  if (a === b) return;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+    out.push(path || '(root)');
+    return;
+  }
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    diffPaths((a as Record<string, JsonValue>)[key], (b as Record<string, JsonValue>)[key], path ? `${path}.${key}` : key, out);
+  }
+}
+
+function toJson(value: unknown): JsonValue {
+  return JSON.parse(JSON.stringify(value)) as JsonValue;
+}
+
+/** Parses one JSONL line into a record, or says why it is not one. */
+export function parseCycleRecord(line: string): Result<CycleRecord, string> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch (error) {
+    return err(`not JSON: ${(error as Error).message}`);
+  }
+  const parsed = recordSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return err(`not a cycle record: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}`);
+  }
+  return ok(raw as CycleRecord);
+}
+
+/**
+ * Re-runs every recorded cycle through `evaluateCycle` and compares its decision with the
+ * recorded one. Blank lines are skipped; a torn last line counts as an error, not a crash.
+ */
+export function replayCycleRecords(jsonl: string): ReplayReport {
+  const mismatches: ReplayMismatch[] = [];
+  const errors: ReplayLineError[] = [];
+  let total = 0;
+  let matched = 0;
+  jsonl.split('\n').forEach((text, index) => {
+    if (text.trim() === '') return;
+    const parsed = parseCycleRecord(text);
+    if (parsed.isErr()) {
+      errors.push({ line: index + 1, message: parsed.error });
+      return;
+    }
+    total++;
+    const record = parsed.value;
+    const context: CycleContext = {
+      now: new Date(record.context.now),
+      config: heartbeatConfigSchema.parse(record.context.config),
+      timeZone: record.context.timeZone,
+      insideActiveHours: record.context.insideActiveHours,
+      operatorLastActiveAt: record.context.operatorLastActiveAt === null ? undefined : new Date(record.context.operatorLastActiveAt),
+    };
+    const { decision } = evaluateCycle(record.state, record.scanResults, context);
+    const paths: string[] = [];
+    diffPaths(toJson(record.decision), toJson(decision), '', paths);
+    if (paths.length === 0) matched++;
+    else mismatches.push({ line: index + 1, cycle: record.decision.cycle, paths });
+  });
+  return { total, matched, mismatches, errors };
+}
