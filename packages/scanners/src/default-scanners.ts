@@ -1,0 +1,51 @@
+import type { CommandRunner, Scanner } from '@heartbeat-kit/core';
+import type { Bead } from './beads/bead.js';
+import { createBeadsScanner } from './beads/beads-scanner.js';
+import { createBeadsSource } from './beads/beads-source.js';
+import type { FileExists } from './file-exists.js';
+import { createGChatScanner } from './gchat/gchat-scanner.js';
+import { createGitScanner } from './git/git-scanner.js';
+import { createStaleTasksScanner } from './git/stale-tasks-scanner.js';
+import { createIdleOrchestratorsScanner } from './tmux/idle-orchestrators-scanner.js';
+import { createOrchestratorsScanner } from './tmux/orchestrators-scanner.js';
+
+/** Dependencies of {@link createDefaultScanners}. */
+export interface DefaultScannersDeps {
+  readonly runner: CommandRunner;
+  /** Project directory: bd workspace, git repository and `.claude/` live here. */
+  readonly cwd: string;
+  readonly fileExists: FileExists;
+  /** tmux socket selection, e.g. `['-L', 'work']`; default the user's server. */
+  readonly tmuxArgs?: readonly string[];
+  /** Branch of a bead when no worktree branch names its id. */
+  readonly branchForBead?: (bead: Bead) => string | undefined;
+  /** Executables, for installs off PATH. */
+  readonly bdFile?: string;
+  readonly tmuxFile?: string;
+  readonly gitFile?: string;
+  readonly python?: string;
+}
+
+/**
+ * The built-in scanners of spec 000 in scan-target order. One bd source is shared, so a cycle
+ * runs `bd list --status=in_progress` once for the orchestrator and stale-task scanners.
+ */
+export function createDefaultScanners(deps: DefaultScannersDeps): readonly Scanner[] {
+  const { runner, cwd } = deps;
+  const beads = createBeadsSource({ runner, cwd, ...(deps.bdFile === undefined ? {} : { bdFile: deps.bdFile }) });
+  const tmux = {
+    runner,
+    ...(deps.tmuxArgs === undefined ? {} : { tmuxArgs: deps.tmuxArgs }),
+    ...(deps.tmuxFile === undefined ? {} : { tmuxFile: deps.tmuxFile }),
+  };
+  const git = { runner, cwd, ...(deps.gitFile === undefined ? {} : { gitFile: deps.gitFile }) };
+  return [
+    createBeadsScanner({ source: beads }),
+    createOrchestratorsScanner({ ...tmux, beads }),
+    createGitScanner(git),
+    createStaleTasksScanner({ ...git, beads, ...(deps.branchForBead === undefined ? {} : { branchForBead: deps.branchForBead }) }),
+    createIdleOrchestratorsScanner(tmux),
+    createGChatScanner({ runner, cwd, fileExists: deps.fileExists, ...(deps.python === undefined ? {} : { python: deps.python }) }),
+    // --- pipelines scanner (scan target 7): added here by the pipelines helper ---
+  ];
+}

@@ -1,0 +1,68 @@
+import { err, ok, type Result } from 'neverthrow';
+import type { CommandOutput, CommandRunner } from '@heartbeat-kit/core';
+import { runTool, type DurationMeter } from '../scanner-support.js';
+import { classifyGitFailure, interpretCommitCount, interpretLastCommitEpoch, type GitFailure } from './parse-log.js';
+import { parseWorktreeList, type Worktree } from './parse-worktrees.js';
+import { parseStatusPorcelainZ, type StatusEntry } from './parse-status.js';
+
+/** How the scanners reach git. */
+export interface GitDeps {
+  readonly runner: CommandRunner;
+  /** The git executable (default `git`). */
+  readonly gitFile?: string;
+}
+
+/** Why a git call gave nothing usable. */
+export type GitClientError = GitFailure | { readonly kind: 'tool-missing'; readonly message: string } | { readonly kind: 'run-failed'; readonly message: string };
+
+// Read-only scans must not refresh the index (and take index.lock) under a running agent.
+const GIT_ENV = { GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' } as const;
+
+async function git(deps: GitDeps, repo: string, args: readonly string[], signal: AbortSignal, meter: DurationMeter): Promise<Result<CommandOutput, GitClientError>> {
+  const outcome = await runTool(deps.runner, { file: deps.gitFile ?? 'git', args: ['-C', repo, '--no-optional-locks', ...args], env: GIT_ENV }, signal, meter);
+  if (outcome.kind === 'missing') return err({ kind: 'tool-missing', message: outcome.reason });
+  if (outcome.kind === 'failed') return err({ kind: 'run-failed', message: outcome.reason });
+  return ok(outcome.output);
+}
+
+/** `git worktree list --porcelain -z` in `repo`. */
+export async function listWorktrees(deps: GitDeps, repo: string, signal: AbortSignal, meter: DurationMeter): Promise<Result<readonly Worktree[], GitClientError>> {
+  const out = await git(deps, repo, ['worktree', 'list', '--porcelain', '-z'], signal, meter);
+  return out.andThen((o) => (o.exitCode === 0 ? parseWorktreeList(o.stdout) : err(classifyGitFailure(o))));
+}
+
+/** `git status --porcelain=v1 -z` of one worktree. */
+export async function worktreeStatus(deps: GitDeps, path: string, signal: AbortSignal, meter: DurationMeter): Promise<Result<readonly StatusEntry[], GitClientError>> {
+  const out = await git(deps, path, ['status', '--porcelain=v1', '-z'], signal, meter);
+  return out.andThen((o) => (o.exitCode === 0 ? parseStatusPorcelainZ(o.stdout) : err(classifyGitFailure(o))));
+}
+
+/** Committer epoch of HEAD in a worktree; `undefined` when it has no commits. */
+export async function lastCommitEpoch(deps: GitDeps, path: string, signal: AbortSignal, meter: DurationMeter): Promise<Result<number | undefined, GitClientError>> {
+  const out = await git(deps, path, ['log', '-1', '--format=%ct'], signal, meter);
+  return out.andThen(interpretLastCommitEpoch);
+}
+
+/** Commits on `refs/heads/<branch>` since `sinceEpoch` (seconds); the branch is an outside value, so it follows `--end-of-options`. */
+export async function commitsSince(deps: GitDeps, repo: string, branch: string, sinceEpoch: number, signal: AbortSignal, meter: DurationMeter): Promise<Result<number, GitClientError>> {
+  const out = await git(deps, repo, ['log', `--since=@${Math.floor(sinceEpoch)}`, '--format=%H', '--end-of-options', `refs/heads/${branch}`, '--'], signal, meter);
+  return out.andThen(interpretCommitCount);
+}
+
+/** One line for a git failure. */
+export function describeGitError(error: GitClientError): string {
+  switch (error.kind) {
+    case 'tool-missing':
+    case 'run-failed':
+    case 'malformed-output':
+      return error.message;
+    case 'not-a-repo':
+      return 'not a git repository';
+    case 'unborn':
+      return 'no commits yet';
+    case 'unknown-revision':
+      return 'unknown revision';
+    case 'git-failed':
+      return `git exited ${error.exitCode}: ${error.stderr.split('\n')[0] ?? ''}`;
+  }
+}

@@ -1,0 +1,92 @@
+import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
+import { failed, formatAge, guardScan, skipped, type DurationMeter } from '../scanner-support.js';
+import { describeGitError, lastCommitEpoch, listWorktrees, worktreeStatus, type GitDeps } from './git-client.js';
+import { scannableWorktrees } from './parse-worktrees.js';
+
+/** Dependencies of {@link createGitScanner}. */
+export interface GitScannerDeps extends GitDeps {
+  /** Any path inside the repository (its worktrees are listed from here). */
+  readonly cwd: string;
+}
+
+/** What the git scanner learnt about one worktree. */
+export interface WorktreeState {
+  readonly path: string;
+  readonly branch: string | undefined;
+  /** Number of `git status --porcelain` entries. */
+  readonly changes: number;
+  /** Committer time of HEAD (epoch seconds); undefined when the branch has no commit. */
+  readonly lastCommitEpoch: number | undefined;
+}
+
+/**
+ * GIT_STALE decision (pure): dirty and the last commit older than `staleMs`. A worktree without
+ * a commit has no age and is never stale.
+ */
+export function isGitStale(state: WorktreeState, nowMs: number, staleMs: number): boolean {
+  return state.changes > 0 && state.lastCommitEpoch !== undefined && nowMs - state.lastCommitEpoch * 1000 > staleMs;
+}
+
+/** The GIT_STALE finding of one worktree (subject = its path). */
+export function gitStaleFinding(state: WorktreeState, nowMs: number): Finding {
+  const path = sanitizeForMessage(state.path, { maxLength: 160 });
+  const age = formatAge(nowMs - (state.lastCommitEpoch ?? 0) * 1000);
+  const base = state.path.split('/').filter((p) => p !== '').at(-1) ?? state.path;
+  return createFinding({
+    category: 'GIT_STALE',
+    subject: state.path,
+    line: `STALE: ${path} (${state.changes} uncommitted change${state.changes === 1 ? '' : 's'}, last commit ${age} ago)`,
+    action: `Commit or stash the changes in ${path}`,
+    short: `${sanitizeForMessage(base, { maxLength: 60 })} has stale changes`,
+    details: { path: state.path, changes: state.changes, ...(state.branch === undefined ? {} : { branch: state.branch }), ...(state.lastCommitEpoch === undefined ? {} : { lastCommitEpoch: state.lastCommitEpoch }) },
+  });
+}
+
+const NAME = 'git';
+
+/**
+ * Scan target 3: every worktree (the main one included; bare and prunable ones skipped) with
+ * uncommitted changes whose last commit is older than `gitStaleMs` → GIT_STALE.
+ */
+export function createGitScanner(deps: GitScannerDeps): Scanner {
+  return {
+    name: NAME,
+    runsOutsideActiveHours: false,
+    scan: (ctx) => {
+      const meter: DurationMeter = { ms: 0 };
+      return guardScan(NAME, meter, async () => {
+        const listed = await listWorktrees(deps, deps.cwd, ctx.signal, meter);
+        if (listed.isErr()) {
+          const e = listed.error;
+          if (e.kind === 'tool-missing') return skipped(NAME, e.message, meter);
+          if (e.kind === 'not-a-repo') return skipped(NAME, `not a git repository: ${sanitizeForMessage(deps.cwd, { maxLength: 160 })}`, meter);
+          return failed(NAME, `git worktree list: ${describeGitError(e)}`, meter);
+        }
+        const findings: Finding[] = [];
+        const warnings: ScanWarning[] = [];
+        const nowMs = ctx.now.getTime();
+        for (const worktree of scannableWorktrees(listed.value)) {
+          const where = sanitizeForMessage(worktree.path, { maxLength: 160 });
+          const status = await worktreeStatus(deps, worktree.path, ctx.signal, meter);
+          if (status.isErr()) {
+            warnings.push({ code: 'GIT_STATUS_FAILED', message: `${where}: ${describeGitError(status.error)}` });
+            continue;
+          }
+          if (status.value.length === 0) continue;
+          let epoch: number | undefined;
+          if (!worktree.unborn) {
+            const last = await lastCommitEpoch(deps, worktree.path, ctx.signal, meter);
+            if (last.isErr()) {
+              warnings.push({ code: 'GIT_LOG_FAILED', message: `${where}: ${describeGitError(last.error)}` });
+              continue;
+            }
+            epoch = last.value;
+          }
+          const state: WorktreeState = { path: worktree.path, branch: worktree.branch, changes: status.value.length, lastCommitEpoch: epoch };
+          if (isGitStale(state, nowMs, ctx.config.gitStaleMs)) findings.push(gitStaleFinding(state, nowMs));
+        }
+        return scanOk(NAME, { findings, warnings, durationMs: meter.ms });
+      });
+    },
+  };
+}

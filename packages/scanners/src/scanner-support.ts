@@ -1,0 +1,76 @@
+import { sanitizeForMessage, type CommandError, type CommandOutput, type CommandRequest, type CommandRunner, type ScanResult, type ScannerName } from '@heartbeat-kit/core';
+
+/** What running one tool gave, classified the way every scanner needs it (tools.md §1). */
+export type ToolOutcome =
+  | { readonly kind: 'output'; readonly output: CommandOutput }
+  | { readonly kind: 'missing'; readonly reason: string }
+  | { readonly kind: 'failed'; readonly reason: string };
+
+/** Adds up the time a scan spent in child processes (pure code has no clock of its own). */
+export interface DurationMeter {
+  ms: number;
+}
+
+/** A one-line description of a runner error, safe for a result or a log. */
+export function describeCommandError(error: CommandError): string {
+  switch (error.kind) {
+    case 'not-found':
+      return `${error.file} not found on PATH`;
+    case 'timeout':
+      return `${error.file} timed out after ${error.timeoutMs} ms`;
+    case 'output-limit':
+      return `${error.file} printed more than ${error.maxOutputBytes} bytes`;
+    case 'killed':
+      return `${error.file} was killed by ${error.signal}`;
+    case 'aborted':
+      return `${error.file} was aborted`;
+    case 'spawn-failed':
+      return `${error.file} could not start: ${sanitizeForMessage(error.message, { maxLength: 160 })}`;
+  }
+}
+
+/** Runs one command and classifies it: output (any exit code), tool missing, or failed to run. */
+export async function runTool(runner: CommandRunner, request: CommandRequest, signal: AbortSignal, meter: DurationMeter): Promise<ToolOutcome> {
+  const result = await runner.run(request, signal);
+  if (result.isOk()) {
+    meter.ms += result.value.durationMs;
+    return { kind: 'output', output: result.value };
+  }
+  const reason = describeCommandError(result.error);
+  return result.error.kind === 'not-found' ? { kind: 'missing', reason } : { kind: 'failed', reason };
+}
+
+/** The first meaningful stderr line, sanitised, for error reasons. */
+export function firstStderrLine(stderr: string): string {
+  const line = stderr.split('\n').find((l) => l.trim() !== '') ?? '';
+  return sanitizeForMessage(line, { maxLength: 160 });
+}
+
+/** Runs a scan body so that nothing it throws can reject: a throw becomes an error result. */
+export async function guardScan(name: ScannerName, meter: DurationMeter, body: () => Promise<ScanResult>): Promise<ScanResult> {
+  try {
+    return await body();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { scanner: name, status: 'error', error: sanitizeForMessage(message, { maxLength: 200 }), durationMs: meter.ms };
+  }
+}
+
+/** A skipped result. */
+export function skipped(name: ScannerName, reason: string, meter: DurationMeter): ScanResult {
+  return { scanner: name, status: 'skipped', reason, durationMs: meter.ms };
+}
+
+/** An error result. */
+export function failed(name: ScannerName, error: string, meter: DurationMeter): ScanResult {
+  return { scanner: name, status: 'error', error, durationMs: meter.ms };
+}
+
+/** Formats a duration the way report lines read: `45m`, `2h 5m`, `3d 4h`. */
+export function formatAge(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours}h ${minutes % 60}m`;
+  return `${Math.floor(hours / 24)}d ${hours % 24}h`;
+}

@@ -1,0 +1,35 @@
+import { scanOk, type Observation, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
+import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
+import { hashPaneCapture } from './normalise-pane.js';
+import { capturePane, listTmuxSessions, type TmuxDeps } from './tmux-client.js';
+
+const NAME = 'idle-orchestrators';
+
+/**
+ * Scan target 5: captures each orchestrator pane and reports a hash of its last 20 normalised
+ * lines as a `pane` observation. It emits no findings: ORCH_IDLE needs the hash history, which
+ * core's cycle evaluator keeps.
+ */
+export function createIdleOrchestratorsScanner(deps: TmuxDeps): Scanner {
+  return {
+    name: NAME,
+    runsOutsideActiveHours: false,
+    scan: (ctx) => {
+      const meter: DurationMeter = { ms: 0 };
+      return guardScan(NAME, meter, async () => {
+        const sessions = await listTmuxSessions(deps, ctx.signal, meter);
+        if (sessions.isErr()) return sessions.error.kind === 'tool-missing' ? skipped(NAME, sessions.error.message, meter) : failed(NAME, sessions.error.message, meter);
+        const observations: Observation[] = [];
+        const warnings: ScanWarning[] = [];
+        for (const session of sessions.value) {
+          if (!session.name.startsWith(ctx.config.orchestratorPrefix)) continue;
+          const captured = await capturePane(deps, session, ctx.signal, meter);
+          // A session can end between the listing and the capture; the others still count.
+          if (captured.isErr()) warnings.push({ code: 'PANE_CAPTURE_FAILED', message: captured.error.message });
+          else observations.push({ kind: 'pane', session: session.name, hash: hashPaneCapture(captured.value) });
+        }
+        return scanOk(NAME, { observations, warnings, durationMs: meter.ms });
+      });
+    },
+  };
+}

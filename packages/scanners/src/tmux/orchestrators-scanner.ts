@@ -1,0 +1,113 @@
+import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
+import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
+import type { Bead } from '../beads/bead.js';
+import type { BeadsSource } from '../beads/beads-source.js';
+import { listTmuxSessions, type TmuxDeps } from './tmux-client.js';
+
+/** Dependencies of {@link createOrchestratorsScanner}. */
+export interface OrchestratorsScannerDeps extends TmuxDeps {
+  readonly beads: BeadsSource;
+}
+
+const NAME = 'orchestrators';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The session a bead's orchestrator runs in: the bead's assignee when it names a session with the
+ * orchestrator prefix, else `<prefix><bead id>` (the engine's runner default).
+ */
+export function expectedSessionOf(bead: Bead, prefix: string): string {
+  return bead.assignee?.startsWith(prefix) === true ? bead.assignee : `${prefix}${bead.id}`;
+}
+
+/**
+ * True when the bead's orchestrator session is among `names` (exact comparison, never tmux's
+ * prefix matching). Besides the expected name, the spawn tool's `<prefix><id>-<pid>` form counts
+ * for beads mapped by id; an assignee-named session must exist under exactly that name.
+ */
+export function hasOrchestratorSession(bead: Bead, names: ReadonlySet<string>, prefix: string): boolean {
+  const expected = expectedSessionOf(bead, prefix);
+  if (names.has(expected)) return true;
+  if (expected !== `${prefix}${bead.id}`) return false;
+  const withPid = new RegExp(`^${escapeRegExp(expected)}-\\d+$`);
+  for (const name of names) if (withPid.test(name)) return true;
+  return false;
+}
+
+/** Decides ORCH_FAILURE findings from the session names and in-progress beads (pure). */
+export function orchestratorFindings(input: {
+  readonly sessionNames: readonly string[];
+  readonly inProgress: readonly Bead[];
+  readonly expected: readonly string[];
+  readonly prefix: string;
+}): readonly Finding[] {
+  const names = new Set(input.sessionNames);
+  const findings: Finding[] = [];
+  const reported = new Set<string>();
+  for (const bead of input.inProgress) {
+    if (bead.status !== undefined && bead.status !== 'in_progress') continue;
+    if (hasOrchestratorSession(bead, names, input.prefix)) continue;
+    const session = expectedSessionOf(bead, input.prefix);
+    if (reported.has(session)) continue;
+    reported.add(session);
+    const s = sanitizeForMessage(session, { maxLength: 80 });
+    const id = sanitizeForMessage(bead.id, { maxLength: 80 });
+    findings.push(
+      createFinding({
+        category: 'ORCH_FAILURE',
+        subject: session,
+        line: `CRASHED: ${s} (bead ${id} still in_progress)`,
+        action: `Re-launch ${s} for ${id}`,
+        short: `${s} crashed`,
+        details: { session, beadId: bead.id, title: bead.title, reason: 'crashed' },
+      }),
+    );
+  }
+  for (const session of input.expected) {
+    if (names.has(session) || reported.has(session)) continue;
+    reported.add(session);
+    const s = sanitizeForMessage(session, { maxLength: 80 });
+    findings.push(
+      createFinding({
+        category: 'ORCH_FAILURE',
+        subject: session,
+        line: `MISSING: ${s} (expected in HEARTBEAT.md)`,
+        action: `Launch ${s} (listed as expected in HEARTBEAT.md)`,
+        short: `${s} missing`,
+        details: { session, reason: 'missing' },
+      }),
+    );
+  }
+  return findings;
+}
+
+/**
+ * Scan target 2: an in-progress bead whose orchestrator tmux session is gone, or an expected
+ * session (HEARTBEAT.md `Expected:`) that is not running → ORCH_FAILURE.
+ */
+export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scanner {
+  return {
+    name: NAME,
+    runsOutsideActiveHours: true,
+    scan: (ctx) => {
+      const meter: DurationMeter = { ms: 0 };
+      return guardScan(NAME, meter, async () => {
+        const sessions = await listTmuxSessions(deps, ctx.signal, meter);
+        if (sessions.isErr()) return sessions.error.kind === 'tool-missing' ? skipped(NAME, sessions.error.message, meter) : failed(NAME, sessions.error.message, meter);
+        const expected = ctx.config.expectedOrchestrators;
+        const beads = await deps.beads.inProgress(ctx.now, ctx.signal, meter);
+        const warnings: ScanWarning[] = [];
+        let inProgress: readonly Bead[] = [];
+        if (beads.isOk()) inProgress = beads.value;
+        else if (expected.length === 0) return beads.error.kind === 'failed' ? failed(NAME, beads.error.message, meter) : skipped(NAME, beads.error.message, meter);
+        // Expected sessions can still be checked without bd.
+        else warnings.push({ code: 'BEADS_UNAVAILABLE', message: beads.error.message });
+        const findings = orchestratorFindings({ sessionNames: sessions.value.map((s) => s.name), inProgress, expected, prefix: ctx.config.orchestratorPrefix });
+        return scanOk(NAME, { findings, warnings, durationMs: meter.ms });
+      });
+    },
+  };
+}
