@@ -24,23 +24,29 @@ export interface ActiveHoursStatus {
   readonly localMinuteOfDay: number;
   /** Zone-local day of the week, 0 = Sunday … 6 = Saturday (NaN for an invalid Date). */
   readonly localWeekday: number;
-  /** The zone actually used (canonical; `UTC` when the given one was not a valid zone). */
+  /** The zone actually used: the given one, or `UTC` when it was not a valid zone. */
   readonly zone: string;
 }
 
 const WEEKDAYS: Readonly<Record<string, number>> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
 
-// Building a DateTimeFormat is far slower than formatting with one, and a loop asks every 10 min.
-const formatters = new Map<string, Intl.DateTimeFormat>();
+interface ZoneFormatter {
+  readonly format: Intl.DateTimeFormat;
+  /** The zone reported back: the one asked for, or `UTC` when it was not a valid zone. */
+  readonly zone: string;
+}
 
-function formatterFor(zone: string): Intl.DateTimeFormat {
+// Building a DateTimeFormat is far slower than formatting with one, and a loop asks every 10 min.
+const formatters = new Map<string, ZoneFormatter>();
+
+function formatterFor(zone: string): ZoneFormatter {
   const cached = formatters.get(zone);
   if (cached) return cached;
-  let made: Intl.DateTimeFormat;
+  let made: ZoneFormatter;
   try {
-    made = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit' });
+    made = { format: new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit' }), zone };
   } catch {
-    // An unvalidated zone must not crash a cycle; UTC is reported back through `zone`.
+    // An unvalidated zone must not crash a cycle; the UTC fallback is visible in the status.
     made = formatterFor('UTC');
   }
   formatters.set(zone, made);
@@ -54,13 +60,12 @@ interface LocalTime {
 }
 
 function localTime(instant: Date, zone: string): LocalTime {
-  const formatter = formatterFor(zone);
-  const resolvedZone = formatter.resolvedOptions().timeZone;
+  const { format, zone: resolvedZone } = formatterFor(zone);
   if (Number.isNaN(instant.getTime())) return { minuteOfDay: Number.NaN, weekday: Number.NaN, zone: resolvedZone };
   let hour = 0;
   let minute = 0;
   let weekday = Number.NaN;
-  for (const part of formatter.formatToParts(instant)) {
+  for (const part of format.formatToParts(instant)) {
     if (part.type === 'hour') hour = Number(part.value) % 24; // some ICU builds print 24 for midnight
     else if (part.type === 'minute') minute = Number(part.value);
     else if (part.type === 'weekday') weekday = WEEKDAYS[part.value] ?? Number.NaN;

@@ -1,23 +1,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalTimeZone, isValidTimeZone, resolveTimeZone } from './time-zone.js';
+import { normalizeTimeZone, isValidTimeZone, resolveTimeZone } from './time-zone.js';
 
 describe('time zones', () => {
-  it('canonicalises the spelling of a valid zone', () => {
-    expect(canonicalTimeZone('america/new_york')).toBe('America/New_York');
-    expect(canonicalTimeZone(' Europe/Berlin ')).toBe('Europe/Berlin');
+  it('corrects the letter case of a valid zone but keeps aliases as written', () => {
+    expect(normalizeTimeZone('Asia/Kolkata')).toBe('Asia/Kolkata');
+    expect(normalizeTimeZone('utc')).toBe('UTC');
+    expect(normalizeTimeZone('america/new_york')).toBe('America/New_York');
+    expect(normalizeTimeZone(' Europe/Berlin ')).toBe('Europe/Berlin');
     expect(isValidTimeZone('Australia/Lord_Howe')).toBe(true);
   });
 
   it('rejects unknown and empty names', () => {
-    expect(canonicalTimeZone('Mars/Olympus_Mons')).toBeUndefined();
-    expect(canonicalTimeZone('')).toBeUndefined();
+    expect(normalizeTimeZone('Mars/Olympus_Mons')).toBeUndefined();
+    expect(normalizeTimeZone('')).toBeUndefined();
     expect(isValidTimeZone('   ')).toBe(false);
   });
 
   it('never throws on arbitrary text', () => {
     fc.assert(fc.property(fc.string(), (text) => {
-      const zone = canonicalTimeZone(text);
+      const zone = normalizeTimeZone(text);
       expect(zone === undefined || typeof zone === 'string').toBe(true);
     }));
   });

@@ -9,15 +9,18 @@ export interface InvalidTimeZoneError {
 }
 
 /**
- * The canonical spelling of an IANA zone (`america/new_york` → `America/New_York`), or undefined
- * when `Intl` rejects it. `Intl` is the arbiter because it is what the decision uses later: a
- * name it accepts here cannot fail at cycle time.
+ * The spelling of an IANA zone to store, or undefined when `Intl` rejects it. `Intl` is the
+ * arbiter because it is what the decision uses later: a name it accepts here cannot fail at
+ * cycle time. Only the letter case is corrected (`america/new_york` → `America/New_York`); an
+ * alias is kept as written, because ICU may map a current name to an older one
+ * (`Asia/Kolkata` → `Asia/Calcutta`) that would surprise the user.
  */
-export function canonicalTimeZone(zone: string): string | undefined {
+export function normalizeTimeZone(zone: string): string | undefined {
   const trimmed = zone.trim();
   if (trimmed === '') return undefined;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: trimmed }).resolvedOptions().timeZone;
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: trimmed }).resolvedOptions().timeZone;
+    return resolved.toLowerCase() === trimmed.toLowerCase() ? resolved : trimmed;
   } catch {
     return undefined;
   }
@@ -25,7 +28,7 @@ export function canonicalTimeZone(zone: string): string | undefined {
 
 /** True when `Intl.DateTimeFormat` accepts `zone` as a time zone. */
 export function isValidTimeZone(zone: string): boolean {
-  return canonicalTimeZone(zone) !== undefined;
+  return normalizeTimeZone(zone) !== undefined;
 }
 
 /**
@@ -35,13 +38,13 @@ export function isValidTimeZone(zone: string): boolean {
  */
 export function resolveTimeZone(configured: string | undefined, systemZone: string): Result<string, InvalidTimeZoneError> {
   const chosen = configured !== undefined && configured.trim() !== '' ? configured : systemZone;
-  const canonical = canonicalTimeZone(chosen);
-  if (canonical === undefined) {
+  const normalized = normalizeTimeZone(chosen);
+  if (normalized === undefined) {
     return err({
       kind: 'invalid-time-zone',
       zone: chosen,
       message: `"${chosen}" is not an IANA time zone (such as Europe/Berlin or America/New_York).`,
     });
   }
-  return ok(canonical);
+  return ok(normalized);
 }

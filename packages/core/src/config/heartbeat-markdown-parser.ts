@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { canonicalTimeZone } from '../active-hours/time-zone.js';
+import { normalizeTimeZone } from '../active-hours/time-zone.js';
 import { stripTerminalEscapes } from '../text/sanitize.js';
 import { parseDuration, type DurationUnit } from './duration.js';
 import { heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
@@ -135,7 +135,7 @@ const timeZone: Setter = (value, { draft }) => {
     delete draft.activeHours.timeZone;
     return 'activeHours.timeZone';
   }
-  const zone = canonicalTimeZone(value);
+  const zone = normalizeTimeZone(value);
   if (zone === undefined) {
     return { message: 'is not an IANA time zone.', fix: 'use a name such as Europe/Berlin or America/New_York, or system for the machine’s zone.' };
   }

@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_HEARTBEAT_CONFIG } from './heartbeat-config-schema.js';
+import { formatHeartbeatConfigError, parseHeartbeatConfig } from './heartbeat-markdown-parser.js';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+const SPEC_EXAMPLE = `# Heartbeat Configuration
+
+## Active Hours
+- Start: 8
+- End: 22
+- Weekend: false
+
+## Scan Parameters
+
+### Beads
+- Alert if: P0 or P1 tasks found
+- Alert if: in_progress count changed since last check
+
+### Orchestrators
+- Expected: orch-auth, orch-dashboard
+- Alert if: expected session missing
+
+### Git
+- Alert if: uncommitted changes older than 1 hour
+
+### Stale Tasks
+- Threshold: 4 hours with no commits
+
+### Idle Orchestrators
+- Threshold: 30 minutes with no tool calls
+`;
+
+function parse(markdown: string) {
+  return parseHeartbeatConfig(markdown);
+}
+
+function errorOf(markdown: string) {
+  return parse(markdown)._unsafeUnwrapErr();
+}
+
+describe('parseHeartbeatConfig', () => {
+  it('reads spec 000’s example', () => {
+    const { config, found, warnings } = parse(SPEC_EXAMPLE)._unsafeUnwrap();
+    expect(found).toBe(true);
+    expect(warnings).toEqual([]);
+    expect(config).toEqual({
+      ...DEFAULT_HEARTBEAT_CONFIG,
+      expectedOrchestrators: ['orch-auth', 'orch-dashboard'],
+      alertInProgressChanged: true,
+    });
+  });
+
+  it.each(['', '   \n\t\n', '\uFEFF', undefined])('treats %j as missing: defaults, no warning', (text) => {
+    expect(parseHeartbeatConfig(text)._unsafeUnwrap()).toEqual({ config: DEFAULT_HEARTBEAT_CONFIG, found: false, warnings: [] });
+  });
+
+  it('reads non-default values, with case-insensitive keys and * bullets', () => {
+    const md = [
+      '## active hours',
+      '* START: 08:00',
+      '* end: 24',
+      '* WEEKEND: yes',
+      '* Time zone: america/new_york',
+      '### Stale Tasks',
+      '- Threshold: 2h30m',
+      '### Idle Orchestrators',
+      '- Threshold: 90 min',
+      '### Git',
+      '- Alert if: uncommitted changes older than 3 hours',
+      '## Heartbeat',
+      '- Interval: 300',
+      '- Dedup window: 1 hour',
+      '- Operator idle: 10 minutes',
+      '- Cost alert: 15,000 tokens',
+      '- Actionable budget: 12000',
+      '## GChat',
+      '- Poll command: ["python3", "poll.py", "--marker-dir", "/tmp/m d"]',
+      '## Pipelines',
+      '- Dashboard command: python3 tools/dashboard.py',
+    ].join('\n');
+    const { config, warnings } = parse(md)._unsafeUnwrap();
+    expect(warnings).toEqual([]);
+    expect(config).toEqual({
+      ...DEFAULT_HEARTBEAT_CONFIG,
+      activeHours: { start: 8, end: 24, weekend: true, timeZone: 'America/New_York' },
+      staleTaskMs: 150 * MIN,
+      orchIdleMs: 90 * MIN,
+      gitStaleMs: 3 * HOUR,
+      intervalMs: 300_000,
+      dedupWindowMs: HOUR,
+      operatorIdleMs: 10 * MIN,
+      costAlertTokens: 15_000,
+      actionableBudgetTokens: 12_000,
+      gchatPollCommand: ['python3', 'poll.py', '--marker-dir', '/tmp/m d'],
+      pipelineDashboardCommand: ['python3', 'tools/dashboard.py'],
+    });
+  });
+
+  it('accepts the old upstream keys anywhere', () => {
+    const md = [
+      '# Settings',
+      '- heartbeat_interval: 900',
+      '- active_hours_start: 07:00',
+      '- active_hours_end: 19:00',
+      '- weekend_active: true',
+      '- timezone: Europe/Berlin',
+      '- stale_threshold_hours: 2',
+      '- idle_threshold_minutes: 45',
+      '- cost_alert_threshold: 30000',
+    ].join('\n');
+    const { config } = parse(md)._unsafeUnwrap();
+    expect(config.intervalMs).toBe(900_000);
+    expect(config.activeHours).toEqual({ start: 7, end: 19, weekend: true, timeZone: 'Europe/Berlin' });
+    expect(config.staleTaskMs).toBe(2 * HOUR);
+    expect(config.orchIdleMs).toBe(45 * MIN);
+    expect(config.costAlertTokens).toBe(30_000);
+  });
+
+  it('dedups and trims expected sessions', () => {
+    const md = '### Orchestrators\n- Expected:  orch-a , orch-b,orch-a,, \n';
+    expect(parse(md)._unsafeUnwrap().config.expectedOrchestrators).toEqual(['orch-a', 'orch-b']);
+  });
+
+  it('ignores HTML comments, code fences and prose, keeping line numbers', () => {
+    const md = [
+      '## Active Hours',
+      '<!-- - Start: 99',
+      '- End: 99 -->',
+      '```',
+      '- Start: 77',
+      '```',
+      'Some prose: explaining things.',
+      '- Start: 9 <!-- nine -->',
+      '- End: 30',
+    ].join('\n');
+    const error = errorOf(md);
+    expect(error.line).toBe(9);
+    expect(error.key).toBe('Active Hours → End');
+  });
+
+  it('treats Timezone: system as the machine zone', () => {
+    const md = '## Active Hours\n- Timezone: Asia/Tokyo\n- Timezone: system\n';
+    const parsed = parse(md)._unsafeUnwrap();
+    expect(parsed.config.activeHours.timeZone).toBeUndefined();
+    expect(parsed.warnings).toEqual(['.claude/HEARTBEAT.md:3: "Timezone" also set on line 2; this line wins.']);
+  });
+
+  it('warns about unknown sections, keys and conditions without failing', () => {
+    const md = ['## Active Hours', '- Colour: blue', '## Mystery', '- Start: 99', '### Beads', '- Alert if: the moon is full', '- just words'].join('\n');
+    const { config, warnings } = parse(md)._unsafeUnwrap();
+    expect(config).toEqual(DEFAULT_HEARTBEAT_CONFIG);
+    expect(warnings).toEqual([
+      '.claude/HEARTBEAT.md:2: unknown key "Colour" under Active Hours — ignored.',
+      '.claude/HEARTBEAT.md:3: unknown section "Mystery" — its lines are ignored.',
+      '.claude/HEARTBEAT.md:6: condition "the moon is full" is not one heartbeat-kit checks — ignored.',
+      '.claude/HEARTBEAT.md:7: "just words" is not "Key: value" — ignored.',
+    ]);
+  });
+
+  it.each([
+    ['## Active Hours\n- Start: 25', 2, 'Active Hours → Start', '25', 'is not an hour 0–23.'],
+    ['## Active Hours\n- Start: 8:30', 2, 'Active Hours → Start', '8:30', 'is not a whole hour; active hours start and end on the hour.'],
+    ['## Active Hours\n- End: 25', 2, 'Active Hours → End', '25', 'is not an hour 0–24.'],
+    ['## Active Hours\n- End: eight', 2, 'Active Hours → End', 'eight', 'is not an hour 0–24.'],
+    ['## Active Hours\n- Weekend: sometimes', 2, 'Active Hours → Weekend', 'sometimes', 'is not true or false.'],
+    ['## Active Hours\n- Timezone: Mars/Base', 2, 'Active Hours → Timezone', 'Mars/Base', 'is not an IANA time zone.'],
+    ['### Git\n- Alert if: uncommitted changes', 2, 'Git → Alert if', 'uncommitted changes', 'has no duration (a number with a unit).'],
+    ['### Stale Tasks\n- Threshold: 4 hourz', 2, 'Stale Tasks → Threshold', '4 hourz', 'has an unknown unit "hourz".'],
+    ['## Heartbeat\n- Interval: 0', 2, 'Heartbeat → Interval', '0', 'must be longer than zero.'],
+    ['## Heartbeat\n- Cost alert: lots', 2, 'Heartbeat → Cost alert', 'lots', 'is not a positive number of tokens.'],
+    ['## GChat\n- Poll command: ["a", 1]', 2, 'GChat → Poll command', '["a", 1]', 'is not a command (a non-empty list of non-empty words).'],
+    ['## GChat\n- Poll command: [oops', 2, 'GChat → Poll command', '[oops', 'is not a valid JSON array.'],
+    ['### Orchestrators\n- Prefix: orch x', 2, 'Orchestrators → Prefix', 'orch x', 'is not a session-name prefix.'],
+    ['- active_hours_start: 24', 1, 'active_hours_start', '24', 'is not an hour 0–23.'],
+  ])('rejects %j with a located error', (md, line, key, value, message) => {
+    const error = errorOf(md);
+    expect(error).toMatchObject({ kind: 'invalid-heartbeat-config', file: '.claude/HEARTBEAT.md', line, key, value, message });
+    expect(error.fix.length).toBeGreaterThan(0);
+  });
+
+  it('uses the given file name', () => {
+    const error = parseHeartbeatConfig('## Active Hours\n- Start: 30', { file: 'x/HB.md' })._unsafeUnwrapErr();
+    expect(error.file).toBe('x/HB.md');
+  });
+
+  it('strips terminal escapes from values it reports', () => {
+    const error = errorOf('## Active Hours\n- Start: \u001b[31m25\u001b[0m');
+    expect(error.value).toBe('25');
+  });
+});
+
+describe('formatHeartbeatConfigError', () => {
+  it('writes one line with file, line, key, value and fix', () => {
+    const error = errorOf('# Heartbeat Configuration\n\n## Active Hours\n- Start: 25\n');
+    expect(formatHeartbeatConfigError(error)).toBe(
+      '.claude/HEARTBEAT.md:4: Active Hours → Start: "25" is not an hour 0–23. Fix: use a whole hour such as 8.',
+    );
+  });
+});

@@ -1,0 +1,102 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_HEARTBEAT_CONFIG, heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
+import { formatHeartbeatConfigError, parseHeartbeatConfig } from './heartbeat-markdown-parser.js';
+import { renderHeartbeatMarkdown } from './heartbeat-markdown-renderer.js';
+
+const HEADINGS = ['Heartbeat Configuration', 'Active Hours', 'Scan Parameters', 'Beads', 'Orchestrators', 'Git', 'Stale Tasks', 'Idle Orchestrators', 'Heartbeat', 'GChat', 'Pipelines', 'Other'];
+const KEYS = ['Start', 'End', 'Weekend', 'Timezone', 'Time zone', 'Expected', 'Prefix', 'Alert if', 'Threshold', 'Interval', 'Dedup window', 'Operator idle', 'Cost alert', 'Actionable budget', 'Poll command', 'Dashboard command', 'active_hours_start', 'stale_threshold_hours', 'heartbeat_interval', 'Colour'];
+const VALUES = ['8', '08:00', '8:30', '24', '-1', 'true', 'no', 'maybe', 'Europe/Berlin', 'Not/AZone', 'system', '1 hour', '2h30m', '0', '90 min', '10 minuts', '["a","b"]', '["', '[]', 'orch-a, orch-b', 'P0 or P1 tasks found', 'in_progress count changed', '20000 tokens', '<!--', '-->', '```', ''];
+
+/** Lines that look like HEARTBEAT.md: headings, list items with known/unknown keys and odd values, noise. */
+const markdownLine = fc.oneof(
+  fc.tuple(fc.integer({ min: 1, max: 7 }), fc.constantFrom(...HEADINGS)).map(([level, title]) => `${'#'.repeat(level)} ${title}`),
+  fc.tuple(fc.constantFrom('-', '*', '+', ''), fc.constantFrom(...KEYS), fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 20 }))).map(([bullet, key, value]) => `${bullet} ${key}: ${value}`),
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom('<!--', '-->', '```', '~~~', '', '\r', '\u001b[31m'),
+);
+
+const zones = fc.constantFrom('America/New_York', 'Europe/Berlin', 'Australia/Lord_Howe', 'Australia/Adelaide', 'Asia/Kolkata', 'UTC', 'Pacific/Chatham');
+const word = fc.stringMatching(/^[a-z][a-z0-9_-]{0,11}$/);
+const argvWord = fc.string({ minLength: 1, maxLength: 12 }).filter((w) => w.trim() === w && w.trim() !== '');
+const positiveMs = fc.oneof(
+  fc.integer({ min: 1, max: 48 }).map((h) => h * 3_600_000),
+  fc.integer({ min: 1, max: 600 }).map((m) => m * 60_000),
+  fc.integer({ min: 1, max: 10_000 }).map((s) => s * 1000),
+  fc.integer({ min: 1, max: 100_000_000 }),
+);
+
+/** Any valid configuration, built through the schema so it always is one. */
+const configArb: fc.Arbitrary<HeartbeatConfig> = fc
+  .record({
+    activeHours: fc.record(
+      { start: fc.integer({ min: 0, max: 23 }), end: fc.integer({ min: 0, max: 24 }), weekend: fc.boolean(), timeZone: zones },
+      { requiredKeys: ['start', 'end', 'weekend'] },
+    ),
+    intervalMs: positiveMs,
+    expectedOrchestrators: fc.uniqueArray(word, { maxLength: 4 }),
+    orchestratorPrefix: word,
+    gitStaleMs: positiveMs,
+    staleTaskMs: positiveMs,
+    orchIdleMs: positiveMs,
+    operatorIdleMs: positiveMs,
+    dedupWindowMs: positiveMs,
+    costAlertTokens: fc.integer({ min: 1, max: 10_000_000 }),
+    actionableBudgetTokens: fc.integer({ min: 1, max: 10_000_000 }),
+    alertInProgressChanged: fc.boolean(),
+    gchatPollCommand: fc.array(argvWord, { minLength: 1, maxLength: 4 }),
+    pipelineDashboardCommand: fc.array(argvWord, { minLength: 1, maxLength: 4 }),
+  }, { requiredKeys: ['activeHours', 'intervalMs', 'expectedOrchestrators', 'orchestratorPrefix', 'gitStaleMs', 'staleTaskMs', 'orchIdleMs', 'operatorIdleMs', 'dedupWindowMs', 'costAlertTokens', 'actionableBudgetTokens', 'alertInProgressChanged'] })
+  .map((input) => heartbeatConfigSchema.parse(input));
+
+function checkNeverThrows(text: string): void {
+  const result = parseHeartbeatConfig(text, { file: 'HB.md' });
+  if (result.isOk()) {
+    expect(heartbeatConfigSchema.safeParse(result.value.config).success).toBe(true);
+  } else {
+    const line = formatHeartbeatConfigError(result.error);
+    expect(line.startsWith(`HB.md:${result.error.line}: `)).toBe(true);
+    expect(line).not.toContain('\n');
+    expect(result.error.line).toBeGreaterThanOrEqual(1);
+    expect(result.error.line).toBeLessThanOrEqual(text.split(/\r\n|\r|\n/).length);
+  }
+}
+
+describe('parseHeartbeatConfig properties', () => {
+  it('never throws on arbitrary text, and every error is located', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), checkNeverThrows), { numRuns: 500 });
+  });
+
+  it('never throws on structured but random markdown', () => {
+    fc.assert(fc.property(fc.array(markdownLine, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), (lines, eol) => checkNeverThrows(lines.join(eol))), { numRuns: 1000 });
+  });
+
+  it('round-trips the defaults', () => {
+    const parsed = parseHeartbeatConfig(renderHeartbeatMarkdown())._unsafeUnwrap();
+    expect(parsed).toEqual({ config: DEFAULT_HEARTBEAT_CONFIG, found: true, warnings: [] });
+  });
+
+  it('round-trips any valid configuration through render and parse, without warnings', () => {
+    fc.assert(
+      fc.property(configArb, (config) => {
+        const parsed = parseHeartbeatConfig(renderHeartbeatMarkdown(config))._unsafeUnwrap();
+        expect(parsed.warnings).toEqual([]);
+        expect(parsed.config).toEqual(config);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a single wrong value in a rendered file is reported on its own line', () => {
+    fc.assert(
+      fc.property(configArb, fc.constantFrom(['- Start:', '- Start: 24'], ['- End:', '- End: 25'], ['- Weekend:', '- Weekend: perhaps']), (config, [prefix, replacement]) => {
+        const lines = renderHeartbeatMarkdown(config).split('\n');
+        const index = lines.findIndex((l) => l.startsWith(prefix));
+        lines[index] = replacement;
+        const error = parseHeartbeatConfig(lines.join('\n'))._unsafeUnwrapErr();
+        expect(error.line).toBe(index + 1);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
