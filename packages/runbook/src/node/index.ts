@@ -1,2 +1,7 @@
-/** Placeholder entry; filled in by its package issue. @packageDocumentation */
-export {};
+/**
+ * Node adapters of @heartbeat-kit/runbook: the command gate (execa), atomic runbook writes and a
+ * TaskStore over a JSON status file.
+ * @packageDocumentation
+ */
+export * from './command-gate.js';
+export * from './runbook-files.js';

@@ -1,0 +1,71 @@
+import type { CommandRunner } from '@heartbeat-kit/core';
+import { errAsync, okAsync } from 'neverthrow';
+import { z } from 'zod';
+import type { PullRequestRef } from '../model/runbook.js';
+import type { PullRequestState, PullRequestStateError, PullRequestStates } from '../ports/pull-request-states.js';
+
+/** Options of the gh adapter. */
+export interface GhPullRequestStatesOptions {
+  /** `owner/name` for refs that name no repository; gh's current-repo default when absent. */
+  readonly defaultRepo?: string;
+  readonly timeoutMs?: number;
+  readonly cwd?: string;
+}
+
+const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+// gh prints zero `time.Time` values for fields a PR does not have yet.
+const ZERO_TIME = /^0001-01-01T00:00:00Z$/;
+
+const ghPrSchema = z.object({
+  state: z.enum(['OPEN', 'CLOSED', 'MERGED']),
+  mergedAt: z.string().nullable().optional(),
+});
+
+/** Parses `gh pr view N --json state,mergedAt` stdout. */
+export function parseGhPrView(stdout: string): { ok: true; value: PullRequestState } | { ok: false; message: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    return { ok: false, message: 'gh pr view printed no JSON' };
+  }
+  const parsed = ghPrSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, message: `unexpected gh pr view JSON: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+  const mergedAt = parsed.data.mergedAt === undefined || parsed.data.mergedAt === null || ZERO_TIME.test(parsed.data.mergedAt) || parsed.data.mergedAt === '' ? null : parsed.data.mergedAt;
+  return { ok: true, value: { state: parsed.data.state, mergedAt } };
+}
+
+/**
+ * Reads PR states with `gh pr view N --json state,mergedAt` through the CommandRunner port. The
+ * number is an integer and the repo is checked against `owner/name` and passed as `--repo=…`, so no
+ * outside value can become an option.
+ */
+export function createGhPullRequestStates(runner: CommandRunner, options: GhPullRequestStatesOptions = {}): PullRequestStates {
+  return {
+    read: (ref: PullRequestRef) => {
+      if (!Number.isSafeInteger(ref.number) || ref.number <= 0) {
+        return errAsync<PullRequestState, PullRequestStateError>({ kind: 'not-found', ref, message: `#${ref.number} is not a pull request number` });
+      }
+      const repo = ref.repo ?? options.defaultRepo;
+      if (repo !== undefined && !REPO.test(repo)) {
+        return errAsync<PullRequestState, PullRequestStateError>({ kind: 'not-found', ref, message: `"${repo}" is not an owner/name repository` });
+      }
+      const args = ['pr', 'view', String(ref.number), '--json', 'state,mergedAt', ...(repo === undefined ? [] : [`--repo=${repo}`])];
+      return runner
+        .run({ file: 'gh', args, timeoutMs: options.timeoutMs ?? 30_000, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) })
+        .mapErr((e): PullRequestStateError => ({ kind: 'tool', message: e.kind === 'not-found' ? 'gh is not installed (not found on PATH)' : `gh failed: ${e.kind}` }))
+        .andThen((out) => {
+          if (out.exitCode === 4) return errAsync<PullRequestState, PullRequestStateError>({ kind: 'auth', message: 'gh is not authenticated; run gh auth login' });
+          if (out.exitCode !== 0) {
+            const firstLine = out.stderr.trim().split('\n')[0] ?? '';
+            if (/could not resolve to a (pullrequest|pull request)|no pull requests found/i.test(out.stderr)) {
+              return errAsync<PullRequestState, PullRequestStateError>({ kind: 'not-found', ref, message: firstLine });
+            }
+            return errAsync<PullRequestState, PullRequestStateError>({ kind: 'tool', message: `gh exited ${out.exitCode}: ${firstLine}` });
+          }
+          const parsed = parseGhPrView(out.stdout);
+          return parsed.ok ? okAsync<PullRequestState, PullRequestStateError>(parsed.value) : errAsync<PullRequestState, PullRequestStateError>({ kind: 'malformed', message: parsed.message });
+        });
+    },
+  };
+}
