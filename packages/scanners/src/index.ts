@@ -25,4 +25,5 @@ export * from './gchat/gchat-scanner.js';
 export * from './scanner-support.js';
 export type * from './file-exists.js';
 export * from './default-scanners.js';
-// --- pipelines (scan target 7): exports added by the pipelines helper ---
+// --- pipelines (scan target 7) ---
+export * from './pipelines/index.js';
