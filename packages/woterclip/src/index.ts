@@ -1,2 +1,18 @@
-/** Placeholder entry; filled in by its package issue. @packageDocumentation */
-export {};
+/**
+ * @heartbeat-kit/woterclip — the WoterClip GitHub-issue beat loop (spec 002) over the
+ * IssueTracker, Dispatcher, BeatLog and core LockStore ports. Pure: the gh adapter lives in
+ * `./github`, file and process adapters in `./node`, fakes in `./testing`.
+ * @packageDocumentation
+ */
+export type * from './ports/index.js';
+export * from './config/woterclip-config.js';
+export * from './beat/quiet-hours.js';
+export * from './beat/next-step.js';
+export * from './beat/run-beat.js';
+export * from './inbox/inbox.js';
+export * from './log/log-lines.js';
+export * from './report/comments.js';
+export * from './dispatch/outcome.js';
+export * from './dispatch/prompt.js';
+export * from './dispatch/command-dispatcher.js';
+export * from './subissues/sub-issues.js';

@@ -1,0 +1,479 @@
+import { ownsLock, sanitizeForMessage, STOP_REASON_TABLE, type Clock, type LockStore, type StopReason } from '@heartbeat-kit/core';
+import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow';
+import { parsePersonaConfig, parseWoterclipConfig, type PersonaConfig, type WoterclipConfig } from '../config/woterclip-config.js';
+import { composePrompt, parentReference } from '../dispatch/prompt.js';
+import type { Outcome } from '../dispatch/outcome.js';
+import { buildInbox, renderDryRun, STATUS_LABELS, type InboxEntry } from '../inbox/inbox.js';
+import { decomposedParents, type IssueLine, type IssueStatus } from '../log/log-lines.js';
+import type { BeatLog } from '../ports/beat-log.js';
+import type { Dispatcher, DispatchFailure, DispatchReport, ModelUsed } from '../ports/dispatcher.js';
+import type { IssueDetail, IssueSummary, IssueTracker, LabelEdit, TrackerError } from '../ports/issue-tracker.js';
+import type { ToolProbe, WorkspaceFiles } from '../ports/workspace.js';
+import {
+  commentsSinceLastAgent,
+  lastHeartbeatComment,
+  renderBlockedComment,
+  renderStaleCleanupComment,
+  renderStandardComment,
+} from '../report/comments.js';
+import { decompose, type ChildSpec } from '../subissues/sub-issues.js';
+import { decideNextStep } from './next-step.js';
+import { isQuietTime } from './quiet-hours.js';
+
+/** The ports a beat runs on. The CLI picks the concrete adapters; tests pass fakes. */
+export interface BeatDeps {
+  readonly tracker: IssueTracker;
+  readonly dispatcher: Dispatcher;
+  /** The `.woterclip/.heartbeat-lock` store (core's file lock store with the WoterClip codec). */
+  readonly lock: LockStore;
+  readonly log: BeatLog;
+  /** Reads files relative to `.woterclip/`. */
+  readonly files: WorkspaceFiles;
+  readonly tools: ToolProbe;
+  readonly clock: Clock;
+  /** Second half of the beat id `<epoch>-<pid>`. */
+  readonly pid: number;
+}
+
+/** Flags of one beat. */
+export interface BeatOptions {
+  readonly dryRun?: boolean;
+  readonly persona?: string;
+}
+
+/** How a beat ended: one entry per row of the reference's exit table, plus usage and I/O errors. */
+export type BeatExit =
+  | 'config-missing'
+  | 'config-invalid'
+  | 'usage'
+  | 'lock-conflict'
+  | 'lock-error'
+  | 'quiet-hours'
+  | 'dry-run'
+  | 'queue-empty'
+  | 'complete'
+  | 'blocked-exit'
+  | 'superseded'
+  | 'time-ceiling'
+  | 'issue-budget';
+
+/** One issue worked this beat. */
+export interface WorkedIssue {
+  readonly issue: number;
+  readonly persona: string;
+  readonly status: IssueStatus;
+  readonly heartbeat: number;
+}
+
+/** What a beat did. `messages` are for the operator; `exitCode` is the CLI's. */
+export interface BeatResult {
+  readonly exit: BeatExit;
+  readonly stopReason?: StopReason;
+  readonly exitCode: number;
+  readonly beatId?: string;
+  readonly messages: readonly string[];
+  readonly warnings: readonly string[];
+  readonly worked: readonly WorkedIssue[];
+  readonly suggestions: readonly string[];
+  /** The dry-run listing, when `dryRun`. */
+  readonly dryRun?: string;
+}
+
+/** Exit code of config and usage errors (the CLI's `EXIT.usage`). */
+export const EXIT_CONFIG = 2;
+/** Exit code of an I/O failure outside the user's input (the CLI's `EXIT.failure`). */
+export const EXIT_IO = 3;
+
+const EXIT_BY_REASON = {
+  complete: 'complete',
+  queue_empty: 'queue-empty',
+  issue_budget: 'issue-budget',
+  time_ceiling: 'time-ceiling',
+  blocked_exit: 'blocked-exit',
+  quiet_hours: 'quiet-hours',
+  lock_conflict: 'lock-conflict',
+} as const satisfies Record<StopReason, BeatExit>;
+
+interface LoadedPersona {
+  readonly name: string;
+  readonly label: string | null;
+  readonly config: PersonaConfig;
+  readonly soul: string;
+  readonly tools: string;
+}
+
+/** Why the beat stops mid-work: it lost its lock (silent), or GitHub is failing (`blocked_exit`). */
+type Halt = { readonly kind: 'superseded' } | { readonly kind: 'gh-failed'; readonly message: string };
+
+const clean = (text: string, max = 300): string => sanitizeForMessage(text, { maxLength: max });
+const isoSeconds = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Loads and validates the repo config and every persona; errors name the file, key and fix. */
+export async function loadWoterclipConfig(files: WorkspaceFiles): Promise<Result<{ config: WoterclipConfig; personas: Map<string, LoadedPersona> }, { readonly kind: 'config-missing' | 'config-invalid' | 'io'; readonly message: string }>> {
+  const text = await files.readText('config.yaml');
+  if (text.isErr()) return err({ kind: 'io', message: `.woterclip/config.yaml: ${text.error.message}` });
+  const config = parseWoterclipConfig(text.value);
+  if (config.isErr()) return err({ kind: config.error.kind, message: config.error.message });
+  const personas = new Map<string, LoadedPersona>();
+  for (const [name, ref] of Object.entries(config.value.personas)) {
+    const base = ref.path.replace(/\/+$/, '');
+    const read = async (file: string): Promise<Result<string | undefined, string>> => (await files.readText(`${base}/${file}`)).mapErr((e) => `.woterclip/${base}/${file}: ${e.message}`);
+    const [yamlText, soul, tools] = await Promise.all([read('config.yaml'), read('SOUL.md'), read('TOOLS.md')]);
+    for (const r of [yamlText, soul, tools]) if (r.isErr()) return err({ kind: 'io', message: r.error });
+    const parsed = parsePersonaConfig(yamlText._unsafeUnwrap(), `.woterclip/${base}/config.yaml`);
+    if (parsed.isErr()) return err({ kind: 'config-invalid', message: parsed.error.message });
+    personas.set(name, { name, label: ref.label, config: parsed.value, soul: soul._unsafeUnwrap() ?? '', tools: tools._unsafeUnwrap() ?? '' });
+  }
+  return ok({ config: config.value, personas });
+}
+
+/**
+ * Runs one WoterClip beat (spec 002, steps 1–11). Every exit after taking the lock applies the
+ * ownership rule; every GitHub mutation and the report are preceded by a check that the lock
+ * still carries this beat's id, and a superseded beat exits silently: no comment, no beat line,
+ * no lock deletion.
+ */
+export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promise<BeatResult> {
+  const warnings: string[] = [];
+  const base = { warnings, worked: [] as WorkedIssue[], suggestions: [] as string[] };
+  const stopEarly = (exit: BeatExit, exitCode: number, message: string): BeatResult => ({ ...base, exit, exitCode, messages: [message] });
+
+  // Step 1: config. A missing or invalid config records nothing: no lock has been taken.
+  const loaded = await loadWoterclipConfig(deps.files);
+  if (loaded.isErr()) {
+    const e = loaded.error;
+    return stopEarly(e.kind === 'io' ? 'lock-error' : e.kind, e.kind === 'io' ? EXIT_IO : EXIT_CONFIG, e.message);
+  }
+  const { config, personas } = loaded.value;
+  if (options.persona !== undefined && !personas.has(options.persona)) {
+    return stopEarly('usage', EXIT_CONFIG, `--persona ${clean(options.persona, 60)}: no such persona in .woterclip/config.yaml; use one of: ${[...personas.keys()].join(', ')}.`);
+  }
+
+  // Step 1: the lock. Exclusive create; a stale lock is taken over by the store.
+  const startMs = deps.clock.now().getTime();
+  const beatId = `${Math.floor(startMs / 1000)}-${deps.pid}`;
+  const acquired = await deps.lock.acquire({ owner: beatId, nowMs: startMs, staleAfterMs: config.heartbeat.stale_lock_hours * 3_600_000 });
+  if (acquired.isErr()) {
+    const e = acquired.error;
+    if (e.kind === 'held') return { ...stopEarly('lock-conflict', STOP_REASON_TABLE.lock_conflict.exitCode, STOP_REASON_TABLE.lock_conflict.message), stopReason: 'lock_conflict' };
+    return stopEarly('lock-error', EXIT_IO, `.woterclip/.heartbeat-lock: ${e.message}; remove the file if no heartbeat is running.`);
+  }
+  const messages: string[] = [];
+  if (acquired.value.tookOverFrom !== undefined) messages.push('Cleaned stale lockfile.');
+  const startedAtMs = acquired.value.record.acquiredAtMs;
+  const worked: WorkedIssue[] = [];
+  const suggestions: string[] = [];
+  const elapsedSec = (): number => Math.max(0, Math.floor((deps.clock.now().getTime() - startedAtMs) / 1000));
+
+  const owns = async (): Promise<boolean> => {
+    const current = await deps.lock.read();
+    return current.isOk() && ownsLock(current.value, beatId);
+  };
+  const silent = (): BeatResult => ({ exit: 'superseded', exitCode: 0, beatId, messages: [], warnings, worked, suggestions: [] });
+
+  const finish = async (reason: Exclude<StopReason, 'lock_conflict'>, extra: readonly string[] = []): Promise<BeatResult> => {
+    if (!(await owns())) return silent();
+    const appended = await deps.log.append({
+      type: 'beat',
+      started_at: isoSeconds(startedAtMs),
+      ended_at: isoSeconds(deps.clock.now().getTime()),
+      beat_elapsed_sec: elapsedSec(),
+      issues_worked: worked.length,
+      stop_reason: reason,
+    });
+    if (appended.isErr()) warnings.push(`heartbeat-log.jsonl: beat line not written (${appended.error.message}).`);
+    const released = await deps.lock.release(beatId);
+    if (released.isErr()) warnings.push(`.heartbeat-lock: not released (${released.error.kind === 'held' ? 'held by another beat' : released.error.message}).`);
+    const info = STOP_REASON_TABLE[reason];
+    return { exit: EXIT_BY_REASON[reason], stopReason: reason, exitCode: info.exitCode, beatId, messages: [...messages, ...extra, info.message], warnings, worked, suggestions };
+  };
+  const halt = (h: Halt): Promise<BeatResult> => (h.kind === 'superseded' ? Promise.resolve(silent()) : finish('blocked_exit', [`GitHub failed: ${clean(h.message)}`]));
+
+  /** Runs a GitHub mutation only while the lock is still ours. */
+  const mutate = async <T>(op: () => ResultAsync<T, TrackerError>): Promise<Result<T, Halt>> => {
+    if (!(await owns())) return err({ kind: 'superseded' });
+    return (await op()).mapErr((e): Halt => ({ kind: 'gh-failed', message: e.message }));
+  };
+  /** One atomic label edit; a missing label is created and the same edit retried. */
+  const editLabels = (issue: number, edit: LabelEdit): Promise<Result<void, Halt>> =>
+    mutate(() => {
+      const attempt = (tries: number): ResultAsync<void, TrackerError> =>
+        deps.tracker.editLabels(issue, edit).orElse((e) => (e.kind === 'label-not-found' && tries > 0 ? deps.tracker.createLabel(e.label).andThen(() => attempt(tries - 1)) : errAsync(e)));
+      return attempt((edit.add ?? []).length);
+    });
+  const read = async <T>(r: ResultAsync<T, TrackerError>): Promise<Result<T, Halt>> => (await r).mapErr((e): Halt => ({ kind: 'gh-failed', message: e.message }));
+
+  // Step 1: quiet hours.
+  const quiet = isQuietTime(deps.clock.now(), config.heartbeat.quiet_hours);
+  if (quiet && config.heartbeat.quiet_hours.behavior === 'skip') return finish('quiet_hours');
+  const triageOnly = quiet && config.heartbeat.quiet_hours.behavior === 'triage-only';
+  if (triageOnly) messages.push('Quiet hours (triage-only): only the default persona works.');
+
+  // Step 2: inbox. The authenticated login tells agent comments from human ones.
+  const auth = await read(deps.tracker.authStatus());
+  if (auth.isErr()) return halt(auth.error);
+  const login = auth.value.login;
+  const listed = await read(deps.tracker.listInbox());
+  if (listed.isErr()) return halt(listed.error);
+  const logRead = await deps.log.read();
+  if (logRead.isErr()) warnings.push(`heartbeat-log.jsonl: ${logRead.error.message}`);
+  else warnings.push(...logRead.value.warnings);
+  const decomposed = logRead.isOk() ? decomposedParents(logRead.value.lines) : new Set<number>();
+
+  const working = config.labels.working;
+  const blockedLabel = config.labels.blocked;
+  const staleMs = config.heartbeat.stale_lock_hours * 3_600_000;
+  const issues: IssueSummary[] = [];
+  const unblockedByHuman = new Set<number>();
+  for (const issue of listed.value) {
+    let labels = issue.labels;
+    if (labels.includes(working) || labels.includes(blockedLabel)) {
+      const detail = await read(deps.tracker.viewIssue(issue.number));
+      if (detail.isErr()) return halt(detail.error);
+      const comments = detail.value.comments;
+      if (labels.includes(working) && options.dryRun !== true) {
+        const last = lastHeartbeatComment(comments, login);
+        const lastMs = last === undefined ? Number.NEGATIVE_INFINITY : Date.parse(last.comment.createdAt);
+        if (!(deps.clock.now().getTime() - lastMs < staleMs)) {
+          const removed = await editLabels(issue.number, { remove: [working] });
+          if (removed.isErr()) return halt(removed.error);
+          const posted = await mutate(() => deps.tracker.comment(issue.number, renderStaleCleanupComment(working, config.heartbeat.stale_lock_hours)));
+          if (posted.isErr()) return halt(posted.error);
+          messages.push(`Cleaned stale ${working} on #${issue.number}.`);
+          labels = labels.filter((l) => l !== working);
+        }
+      }
+      // Every comment after the last agent comment is a human's (reference Q4: the footer marks agent comments).
+      if (labels.includes(blockedLabel) && commentsSinceLastAgent(comments, login).length > 0) {
+        unblockedByHuman.add(issue.number);
+      }
+    }
+    issues.push({ ...issue, labels });
+  }
+
+  // Step 3: pick.
+  const inbox = buildInbox(issues, { config, ...(options.persona === undefined ? {} : { persona: options.persona }), triageOnly, unblockedByHuman, decomposed });
+  if (options.dryRun === true) {
+    const listing = renderDryRun(inbox, (t) => clean(t, 120));
+    if (await owns()) await deps.lock.release(beatId);
+    return { exit: 'dry-run', exitCode: 0, beatId, messages: [...messages, listing], warnings, worked, suggestions: [], dryRun: listing };
+  }
+
+  const remaining = [...inbox];
+  const blockedNow = new Set(issues.filter((i) => i.labels.includes(blockedLabel)).map((i) => i.number));
+  const closingSuggestions = (): void => {
+    if (remaining.length === 0) suggestions.push('No todo issues remain: consider pausing the heartbeat schedule.');
+    if (blockedNow.size >= 3) suggestions.push(`${blockedNow.size} issues are blocked: the Board's attention is needed more than further heartbeats.`);
+  };
+
+  for (;;) {
+    const entry = remaining.shift();
+    if (entry === undefined) {
+      closingSuggestions();
+      return worked.length === 0 ? finish('queue_empty', ['No issues in queue.']) : finish('complete');
+    }
+    const persona = personas.get(entry.persona);
+    if (persona === undefined) return finish('blocked_exit', [`persona ${entry.persona} is not loaded`]);
+    const result = await workIssue(entry, persona);
+    if (result.isErr()) return halt(result.error);
+    worked.push(result.value);
+    if (result.value.status === 'blocked') blockedNow.add(entry.issue.number);
+    else blockedNow.delete(entry.issue.number);
+    // Step 11.
+    const next = decideNextStep({ elapsedSec: elapsedSec(), ceilingSec: config.heartbeat.time_ceiling_sec, worked: worked.length, maxIssues: config.heartbeat.max_issues_per_heartbeat, remaining: remaining.length });
+    if (next.kind === 'stop') {
+      closingSuggestions();
+      return finish(next.reason);
+    }
+  }
+
+  async function appendIssueLine(line: IssueLine): Promise<void> {
+    const r = await deps.log.append(line);
+    if (r.isErr()) warnings.push(`heartbeat-log.jsonl: issue line for ${line.issue} not written (${r.error.message}).`);
+  }
+
+  async function workIssue(entry: InboxEntry, persona: LoadedPersona): Promise<Result<WorkedIssue, Halt>> {
+    const n = entry.issue.number;
+    // Step 5: required tools.
+    const missing: string[] = [];
+    for (const tool of persona.config.required_tools) {
+      if (tool === 'gh') {
+        const ok = await read(deps.tracker.authStatus());
+        if (ok.isErr()) return err(ok.error);
+      } else if (tool.startsWith('mcp__')) {
+        if (!config.dispatch.mcp_tools.some((t) => t.startsWith(tool))) missing.push(tool);
+      } else {
+        const found = await deps.tools.hasExecutable(tool);
+        if (!found.isOk() || !found.value) missing.push(tool);
+      }
+    }
+    const issueStartMs = deps.clock.now().getTime();
+    if (missing.length > 0) {
+      const detail = await read(deps.tracker.viewIssue(n));
+      if (detail.isErr()) return err(detail.error);
+      const previous = lastHeartbeatComment(detail.value.comments, login);
+      const heartbeat = (previous?.n ?? 0) + 1;
+      const names = missing.map((t) => `\`${clean(t, 80)}\``).join(', ');
+      const body = renderBlockedComment({
+        n: heartbeat, at: deps.clock.now(), durationSec: 0, persona: persona.name, issue: n, boardUser: config.github.board_user,
+        blocker: `Required tool unavailable for persona ${persona.name}: ${names}.`,
+        ask: `make ${names} available to the heartbeat runner.`,
+        clearsWhen: `${names} ${missing.length === 1 ? 'is' : 'are'} available to the heartbeat runner (on PATH, or listed in dispatch.mcp_tools for mcp__ tools).`,
+        doneBefore: [],
+      });
+      const posted = await mutate(() => deps.tracker.comment(n, body));
+      if (posted.isErr()) return err(posted.error);
+      const edited = await editLabels(n, { add: [blockedLabel], remove: [working] });
+      if (edited.isErr()) return err(edited.error);
+      await appendIssueLine({ heartbeat, timestamp: isoSeconds(deps.clock.now().getTime()), issue: `#${n}`, persona: persona.name, duration_sec: 0, status: 'blocked', actions: [`missing tools: ${missing.join(', ')}`] });
+      return ok({ issue: n, persona: persona.name, status: 'blocked', heartbeat });
+    }
+
+    // Step 6: lock the issue; picking up a blocked issue drops agent-blocked in the same edit.
+    const labels = await read(deps.tracker.viewLabels(n));
+    if (labels.isErr()) return err(labels.error);
+    if (!labels.value.includes(working) || labels.value.includes(blockedLabel)) {
+      const edited = await editLabels(n, { add: [working], ...(labels.value.includes(blockedLabel) ? { remove: [blockedLabel] } : {}) });
+      if (edited.isErr()) return err(edited.error);
+    }
+
+    // Step 7: context.
+    const detail = await read(deps.tracker.viewIssue(n));
+    if (detail.isErr()) return err(detail.error);
+    const issue = detail.value;
+    const parentNumber = parentReference(issue.body);
+    let parent: IssueDetail | undefined;
+    if (parentNumber !== undefined && parentNumber !== n) {
+      const p = await deps.tracker.viewIssue(parentNumber);
+      if (p.isOk()) parent = p.value;
+      else warnings.push(`#${n}: parent #${parentNumber} could not be read (${clean(p.error.message)}).`);
+    }
+    const previous = lastHeartbeatComment(issue.comments, login);
+    const heartbeat = (previous?.n ?? 0) + 1;
+    const newComments = new Set(commentsSinceLastAgent(issue.comments, login));
+
+    // Step 8: dispatch.
+    const prompt = composePrompt({ soul: persona.soul, tools: persona.tools, issue, newComments, ...(parent === undefined ? {} : { parent }), persona: persona.config, repo: config.github.repo, boardUser: config.github.board_user });
+    const dispatched = await deps.dispatcher.dispatch({ persona: persona.name, model: persona.config.runtime.model, thinkingEffort: persona.config.runtime.thinking_effort, maxTurns: persona.config.runtime.max_turns, prompt });
+
+    // Children the persona asked the loop to create (decomposition), before the report lists them.
+    const createdLines: string[] = [];
+    const actions: string[] = [];
+    if (dispatched.isOk()) {
+      const outcome = dispatched.value.outcome;
+      for (const s of outcome.subIssues) if (s.number !== undefined) createdLines.push(`#${s.number} — ${clean(s.title, 200)} (${clean(s.persona, 40)})`);
+      const toCreate: ChildSpec[] = outcome.subIssues
+        .filter((s) => s.number === undefined)
+        .map((s) => ({ title: s.title, persona: s.persona, personaLabel: config.personas[s.persona]?.label ?? null, ...(s.body === undefined ? {} : { body: s.body }), ...(s.blocking === undefined ? {} : { blocking: s.blocking }) }));
+      if (toCreate.length > 0) {
+        const made = await decompose(deps.tracker, { number: n, labels: labels.value }, toCreate, owns);
+        if (made.isErr()) return err(made.error.kind === 'superseded' ? { kind: 'superseded' } : { kind: 'gh-failed', message: made.error.error.message });
+        for (const c of made.value.created) {
+          createdLines.push(`#${c.number} — ${clean(c.title, 200)} (${c.persona})${c.attached ? '' : ' — unattached'}`);
+          actions.push(`created #${c.number}`);
+        }
+      }
+    }
+
+    // Step 9: re-check ownership and agent-working before writing anything.
+    if (!(await owns())) return err({ kind: 'superseded' });
+    const current = await read(deps.tracker.viewLabels(n));
+    if (current.isErr()) return err(current.error);
+    if (!current.value.includes(working)) return err({ kind: 'superseded' });
+
+    const now = deps.clock.now();
+    const durationSec = Math.max(0, Math.floor((now.getTime() - issueStartMs) / 1000));
+    const { body, status } = report(dispatched, { heartbeat, now, durationSec, persona, issue: n, createdLines, ...(previous === undefined ? {} : { previousUrl: previous.comment.url }) });
+    const posted = await mutate(() => deps.tracker.comment(n, body));
+    if (posted.isErr()) return err(posted.error);
+    if (dispatched.isOk()) {
+      const o = dispatched.value.outcome;
+      actions.push(...o.commits.map((c) => `committed ${c.sha.slice(0, 12)}`), ...o.prs.map((p) => `opened ${clean(p, 200)}`));
+      if (o.escalationTarget !== undefined) actions.push(`escalated to ${clean(o.escalationTarget, 40)}`);
+    } else actions.push(`dispatch ${dispatched.error.kind}: ${clean(dispatched.error.message, 200)}`);
+    await appendIssueLine({ heartbeat, timestamp: isoSeconds(now.getTime()), issue: `#${n}`, persona: persona.name, duration_sec: durationSec, status, actions });
+
+    // Step 10: labels and state.
+    const transitioned = await transition(n, status, dispatched.isOk() ? dispatched.value.outcome : undefined, persona, current.value);
+    if (transitioned.isErr()) return err(transitioned.error);
+    return ok({ issue: n, persona: persona.name, status, heartbeat });
+  }
+
+  function report(
+    dispatched: Result<DispatchReport, DispatchFailure>,
+    r: { heartbeat: number; now: Date; durationSec: number; persona: LoadedPersona; issue: number; createdLines: string[]; previousUrl?: string },
+  ): { body: string; status: IssueStatus } {
+    const model: ModelUsed = dispatched.isOk() ? dispatched.value.model : dispatched.error.model;
+    if (dispatched.isErr()) {
+      const f = dispatched.error;
+      const raw = f.raw.trim() === '' ? '' : `\n\nRaw return (tail):\n${f.raw}`;
+      return {
+        status: 'blocked',
+        body: renderBlockedComment({
+          n: r.heartbeat, at: r.now, durationSec: r.durationSec, model, persona: r.persona.name, issue: r.issue, boardUser: config.github.board_user,
+          blocker: `The ${r.persona.name} dispatch returned no usable outcome: ${f.message}. It may have done part of the work, so the loop did not re-run it.${raw}`,
+          ask: 'check the dispatch log and the branch for partial work, then remove the blocked label.',
+          clearsWhen: `the ${config.labels.blocked} label is removed after the partial work is checked.`,
+          doneBefore: [],
+        }),
+      };
+    }
+    const o = dispatched.value.outcome;
+    if (o.status === 'blocked') {
+      return {
+        status: 'blocked',
+        body: renderBlockedComment({
+          n: r.heartbeat, at: r.now, durationSec: r.durationSec, model, persona: r.persona.name, issue: r.issue, boardUser: config.github.board_user,
+          blocker: o.blocker?.description ?? (o.summary || 'The persona reported blocked without a description.'),
+          ask: o.blocker?.actionNeeded || 'review the blocker above.',
+          clearsWhen: o.blocker?.clearsWhen ?? 'not stated by the persona; the Board states the condition when removing the blocked label.',
+          doneBefore: [...(o.summary ? [o.summary] : []), ...o.commits.map((c) => `${c.sha.slice(0, 7)} ${c.message}`)],
+        }),
+      };
+    }
+    const escalated = o.escalationTarget !== undefined;
+    const status: Exclude<IssueStatus, 'blocked'> = escalated ? 'in_progress' : o.status;
+    return {
+      status,
+      body: renderStandardComment({
+        n: r.heartbeat, at: r.now, durationSec: r.durationSec, status, model, repo: config.github.repo, persona: r.persona.name, issue: r.issue,
+        summary: o.summary, commits: o.commits, prs: o.prs, subIssues: r.createdLines, nextSteps: o.nextSteps,
+        notes: escalated ? [`Escalated to ${clean(o.escalationTarget ?? '', 40)}.`] : [],
+        ...(r.previousUrl === undefined ? {} : { previousUrl: r.previousUrl }),
+        needsManualVerification: o.needsManualVerification,
+      }),
+    };
+  }
+
+  async function transition(n: number, status: IssueStatus, outcome: Outcome | undefined, persona: LoadedPersona, labels: readonly string[]): Promise<Result<void, Halt>> {
+    const has = (l: string): boolean => labels.includes(l);
+    const statusOnIssue = [STATUS_LABELS.inProgress].filter(has);
+    switch (status) {
+      case 'blocked':
+        return editLabels(n, { remove: [working], add: [blockedLabel] });
+      case 'completed': {
+        if (outcome !== undefined && outcome.prs.length > 0) return editLabels(n, { add: [STATUS_LABELS.inReview], remove: [working, ...statusOnIssue] });
+        const removed = await editLabels(n, { remove: [working, ...statusOnIssue] });
+        if (removed.isErr()) return removed;
+        return mutate(() => deps.tracker.close(n));
+      }
+      case 'in_progress': {
+        const target = outcome?.escalationTarget;
+        const targetLabel = target === undefined ? undefined : config.personas[target]?.label;
+        const swap = target !== undefined && persona.label !== null && targetLabel !== undefined && targetLabel !== null && targetLabel !== persona.label;
+        const add = [...(has(STATUS_LABELS.inProgress) ? [] : [STATUS_LABELS.inProgress]), ...(swap && targetLabel ? [targetLabel] : [])];
+        const remove = swap && persona.label !== null ? [persona.label] : [];
+        if (target !== undefined && targetLabel === null) {
+          // Escalation to the default persona: drop the current persona label.
+          if (persona.label !== null) remove.push(persona.label);
+        }
+        if (add.length === 0 && remove.length === 0) return ok(undefined);
+        return editLabels(n, { ...(add.length > 0 ? { add } : {}), ...(remove.length > 0 ? { remove } : {}) });
+      }
+      case 'triaged':
+        return editLabels(n, { remove: [working] });
+      case 'decomposed':
+        return editLabels(n, { remove: [working, ...statusOnIssue] });
+    }
+  }
+}
