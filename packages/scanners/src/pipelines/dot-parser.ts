@@ -80,11 +80,13 @@ const RESERVED = new Set(['graph', 'node', 'edge', 'subgraph', 'digraph']);
 type ErrorKind = Exclude<DotParseError['kind'], 'too-large'>;
 
 /** Internal signal carrying a typed error out of the scanning loop; never escapes {@link parseDot}. */
-class DotSyntaxSignal {
+class DotSyntaxSignal extends Error {
   constructor(
     readonly kind: ErrorKind,
     readonly at: number,
-  ) {}
+  ) {
+    super(kind);
+  }
 }
 
 type Token =

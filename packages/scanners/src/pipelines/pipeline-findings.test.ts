@@ -1,0 +1,136 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { DashboardNode, PipelineDashboard } from './dashboard-schema.js';
+import {
+  nodeFailedFinding,
+  observePipeline,
+  pipelineFinalizedFinding,
+  pipelineFindings,
+  pipelineStalledFinding,
+  validationStalledFinding,
+} from './pipeline-findings.js';
+import { computePromiseProgress, determinePipelineStage, classifyDashboardNode } from './pipeline-dashboard.js';
+
+function row(node_id: string, handler: string, status: string, bead_id = ''): DashboardNode {
+  return { node_id, handler, status, worker_type: '', bead_id, label: node_id };
+}
+
+/** A dashboard consistent with its rows (stage and promise computed by the dashboard rules). */
+function dashboardOf(nodes: DashboardNode[], name = 'PRD-1'): PipelineDashboard {
+  const inputs = nodes.map((n) => ({ nodeClass: classifyDashboardNode(n.handler), status: n.status }));
+  return {
+    graph_name: name,
+    prd_ref: 'PRD-REF',
+    pipeline_stage: determinePipelineStage(inputs),
+    status_distribution: {},
+    total_nodes: nodes.length,
+    promise_progress: computePromiseProgress(inputs),
+    estimated_completion: 'N/A (no checkpoint data)',
+    worker_type_distribution: {},
+    nodes,
+    generated_at: '',
+  };
+}
+
+describe('PIPELINE_NODE_FAILED', () => {
+  it('lists sorted failed ids in the subject and line, and names their beads', () => {
+    const finding = nodeFailedFinding('P', dashboardOf([row('zeta', 'codergen', 'failed', 'bd-2'), row('alpha', 'codergen', 'failed', 'bd-1'), row('ok', 'codergen', 'active')]));
+    expect(finding).toMatchObject({
+      category: 'PIPELINE_NODE_FAILED',
+      priority: 'Immediate',
+      subject: 'P:alpha,zeta',
+      fingerprint: 'PIPELINE_NODE_FAILED:P:alpha,zeta',
+      line: 'Pipeline: P — Failed nodes: alpha, zeta',
+      action: 'Re-trigger failed nodes or inspect bead bd-1, bd-2',
+    });
+  });
+
+  it('gives a different fingerprint for a different set of failed nodes in the same stage', () => {
+    const one = nodeFailedFinding('P', dashboardOf([row('a', 'codergen', 'failed'), row('b', 'codergen', 'active')]));
+    const two = nodeFailedFinding('P', dashboardOf([row('a', 'codergen', 'active'), row('b', 'codergen', 'failed')]));
+    expect(one?.fingerprint).not.toBe(two?.fingerprint);
+    expect(one?.action).toBe('Re-trigger failed nodes of P');
+  });
+
+  it('is absent without failed nodes', () => {
+    expect(nodeFailedFinding('P', dashboardOf([row('a', 'codergen', 'active')]))).toBeUndefined();
+  });
+
+  it('sanitises hostile names in lines but keeps the raw subject', () => {
+    const finding = nodeFailedFinding('P\u001b[31m @all', dashboardOf([row('n', 'codergen', 'failed', 'bd-1 [x](http://e.test)')]));
+    expect(finding?.subject).toBe('P\u001b[31m @all:n');
+    expect(finding?.line).not.toContain('\u001b');
+    expect(finding?.line).not.toContain('@all');
+    expect(finding?.action).not.toContain('](');
+  });
+});
+
+describe('PIPELINE_VALIDATION_STALLED', () => {
+  it('fires when all codergen work is done (impl_complete or validated) and a gate waits', () => {
+    const d = dashboardOf([row('a', 'codergen', 'impl_complete'), row('b', 'codergen', 'validated'), row('g1', 'wait.human', 'validated'), row('g2', 'wait.human', 'pending')]);
+    expect(d.pipeline_stage).toBe('Validation');
+    expect(validationStalledFinding('P', d)).toMatchObject({
+      category: 'PIPELINE_VALIDATION_STALLED',
+      priority: 'Advisory',
+      subject: 'P:Validation',
+      line: 'Pipeline: P — Stage: Validation — Promise: 1/2 gates validated — Pending gates: g2',
+    });
+  });
+
+  it.each([
+    ['codergen still active', [row('a', 'codergen', 'active'), row('g', 'wait.human', 'pending')]],
+    ['no codergen node', [row('g', 'wait.human', 'pending')]],
+    ['a gate is active', [row('a', 'codergen', 'impl_complete'), row('g', 'wait.human', 'active'), row('h', 'wait.human', 'pending')]],
+    ['no gate pending', [row('a', 'codergen', 'impl_complete'), row('g', 'wait.human', 'failed')]],
+    ['all gates validated', [row('a', 'codergen', 'impl_complete'), row('g', 'wait.human', 'validated')]],
+    ['only wait.system3 gates', [row('a', 'codergen', 'impl_complete'), row('g', 'wait.system3', 'pending')]],
+  ])('does not fire when %s', (_why, nodes) => {
+    expect(validationStalledFinding('P', dashboardOf(nodes))).toBeUndefined();
+  });
+});
+
+describe('PIPELINE_STALLED', () => {
+  it('fires in Implementation with no active node, subject pipeline:stage', () => {
+    const d = dashboardOf([row('a', 'codergen', 'impl_complete'), row('b', 'codergen', 'pending')]);
+    expect(d.pipeline_stage).toBe('Implementation');
+    expect(pipelineStalledFinding('P', d)).toMatchObject({
+      category: 'PIPELINE_STALLED',
+      subject: 'P:Implementation',
+      line: 'Pipeline: P — Stage: Implementation — Active nodes: 0 (expected some)',
+      action: 'Check orchestrators and dispatch pending nodes of P',
+    });
+  });
+
+  it('matches its rule on random pipelines', () => {
+    const handler = fc.constantFrom('codergen', 'wait.human', 'start', 'conditional', '');
+    const status = fc.constantFrom('pending', 'active', 'impl_complete', 'validated', 'failed');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(handler, status), { maxLength: 10 }), (pairs) => {
+        const d = dashboardOf(pairs.map(([h, s], i) => row(`n${i}`, h, s)));
+        const expected = d.pipeline_stage === 'Implementation' && !pairs.some(([, s]) => s === 'active');
+        expect(pipelineStalledFinding('P', d) !== undefined).toBe(expected);
+        const categories = pipelineFindings('P', d).map((f) => f.category);
+        expect(categories.includes('PIPELINE_NODE_FAILED')).toBe(pairs.some(([, s]) => s === 'failed'));
+        expect(categories.includes('PIPELINE_STALLED')).toBe(expected);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('observations and PIPELINE_FINALIZED', () => {
+  it('observes stage and promise counts under the given name', () => {
+    const d = dashboardOf([row('g', 'wait.human', 'validated')], 'graph');
+    expect(observePipeline('graph', d)).toEqual({ kind: 'pipeline', pipeline: 'graph', prdRef: 'PRD-REF', stage: 'Finalized', validated: 1, total: 1 });
+  });
+
+  it('builds the finalized report line from an observation', () => {
+    const finding = pipelineFinalizedFinding({ kind: 'pipeline', pipeline: 'P', prdRef: 'PRD-9', stage: 'Finalized', validated: 3, total: 3 });
+    expect(finding).toMatchObject({
+      category: 'PIPELINE_FINALIZED',
+      priority: 'Immediate',
+      subject: 'P:Finalized',
+      line: 'Pipeline: P — PRD: PRD-9 — Stage: Finalized — Promise: 3/3 gates validated',
+    });
+  });
+});
