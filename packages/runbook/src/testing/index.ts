@@ -41,3 +41,23 @@ export function createFakeGate(answer: GateResult | GateError): Gate & { readonl
     },
   };
 }
+
+type TaskInput = Partial<SystemStatus['tasks'][number]> & { readonly id: string; readonly status: SystemStatus['tasks'][number]['status'] };
+
+/** A status task with defaults filled in (timestamps default to `at`). */
+export function makeTask(task: TaskInput, at = '2026-10-20T09:00:00.000Z'): SystemStatus['tasks'][number] {
+  return { task: '', tags: [], createdAt: at, lastUpdatedAt: at, ...task };
+}
+
+/** A version-1 status snapshot with a lead agent `lead` online, for tests. */
+export function makeStatus(partial: Partial<Omit<SystemStatus, 'version'>> = {}): SystemStatus {
+  return {
+    version: 1,
+    generatedAt: '2026-10-20T10:00:00.000Z',
+    tasks: [],
+    agents: [{ id: 'lead', name: 'lead', isLead: true, status: 'online', busy: false }],
+    schedules: [],
+    mentions: [],
+    ...partial,
+  };
+}
