@@ -2,7 +2,10 @@ import { EXIT, type CliIo, type Command } from './io.js';
 
 /** Subcommands by name. Each lives in `commands/`. */
 const COMMANDS: Record<string, { readonly summary: string; readonly load: () => Promise<Command> }> = {
-  // cycle, loop, init: filled in by the scanners/cycle issue
+  cycle: { summary: 'run one heartbeat cycle and print HEARTBEAT_OK or the report', load: async () => (await import('./commands/cycle.js')).cycleCommand },
+  loop: { summary: 'run the heartbeat loop until SIGINT/SIGTERM', load: async () => (await import('./commands/loop.js')).loopCommand },
+  init: { summary: 'write a commented .claude/HEARTBEAT.md with the defaults', load: async () => (await import('./commands/init.js')).initCommand },
+  replay: { summary: 're-run recorded cycles and compare their decisions', load: async () => (await import('./commands/replay.js')).replayCommand },
   // woterclip: filled in by the woterclip issue
   // runbook: filled in by the runbook issue
 };

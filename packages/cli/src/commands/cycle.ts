@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { okAsync } from 'neverthrow';
+import { createCycleRecord, runCycle, type CycleOutcome } from '@heartbeat-kit/core';
+import { createFileLockStore } from '@heartbeat-kit/core/node';
+import { EXIT, type CliIo, type Command } from '../io.js';
+import { cycleJson } from '../format/cycle-json.js';
+import { parseSinkSpec } from '../sinks/sink-spec.js';
+import { appendJsonLine, createCycleDeps, defaultStatePath, resolvePath } from '../wiring/cycle-deps.js';
+import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
+
+/** Help text of `heartbeat-kit cycle`. */
+export const CYCLE_HELP = `Usage: heartbeat-kit cycle [options]
+
+Runs one heartbeat cycle over a project: scans beads, tmux orchestrators, git worktrees,
+stale tasks, idle orchestrators, GChat replies and pipelines, then prints exactly
+HEARTBEAT_OK when nothing is reportable, else one WORK_FOUND message.
+
+Options:
+  --cwd DIR                    project directory (default: current directory)
+  --config FILE                heartbeat config (default: DIR/.claude/HEARTBEAT.md; missing = defaults)
+  --state FILE                 cross-cycle state (default: DIR/.heartbeat/state.json)
+  --now ISO                    evaluate the cycle as at this instant
+  --operator-last-active ISO   when the operator last sent a message (default: unknown = idle)
+  --operator-activity-file F   take the operator's last message time from F's modification time
+  --sink SPEC                  stdout (default) | file:PATH (JSONL) | webhook:URL | command:CMD
+  --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
+  --record FILE                append this cycle's inputs and decision to FILE (for 'heartbeat-kit replay')
+  --json                       print one JSON object instead of the message
+  -h, --help                   show this help
+
+Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error, 3 delivery or state failure.
+`;
+
+const OPTIONS = {
+  cwd: { type: 'string' },
+  config: { type: 'string' },
+  state: { type: 'string' },
+  now: { type: 'string' },
+  'operator-last-active': { type: 'string' },
+  'operator-activity-file': { type: 'string' },
+  sink: { type: 'string' },
+  'tmux-socket': { type: 'string' },
+  record: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Parses an ISO instant given on the command line. */
+export function parseInstant(flag: string, value: string | undefined): { ok: true; date: Date | undefined } | { ok: false; message: string } {
+  if (value === undefined) return { ok: true, date: undefined };
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
+    return { ok: false, message: `${flag} "${value}" is not an ISO date-time. Fix: use a form like 2026-02-19T14:50:00Z.` };
+  }
+  return { ok: true, date };
+}
+
+function usageError(io: CliIo, message: string): number {
+  io.stderr(`heartbeat-kit cycle: ${message}\n`);
+  return EXIT.usage;
+}
+
+/** `heartbeat-kit cycle`: one cycle, printed as the spec's message or JSON. */
+export const cycleCommand: Command = async (argv, io) => {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return usageError(io, `${(error as Error).message}. Fix: see 'heartbeat-kit cycle --help'.`);
+  }
+  if (values.help) {
+    io.stdout(CYCLE_HELP);
+    return EXIT.ok;
+  }
+  const cwd = resolvePath(io.cwd, values.cwd ?? '.');
+  const now = parseInstant('--now', values.now);
+  if (!now.ok) return usageError(io, now.message);
+  const lastActive = parseInstant('--operator-last-active', values['operator-last-active']);
+  if (!lastActive.ok) return usageError(io, lastActive.message);
+  const sinkSpec = parseSinkSpec(values.sink ?? 'stdout');
+  if (!sinkSpec.ok) return usageError(io, sinkSpec.message);
+  if (values['tmux-socket'] !== undefined && !/^[A-Za-z0-9._-]+$/.test(values['tmux-socket'])) {
+    return usageError(io, `--tmux-socket "${values['tmux-socket']}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.`);
+  }
+
+  const settings = await loadHeartbeatSettings(cwd, values.config);
+  if (!settings.ok) return usageError(io, settings.message);
+  for (const warning of settings.value.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
+
+  const statePath = values.state === undefined ? defaultStatePath(cwd) : resolvePath(io.cwd, values.state);
+  const json = values.json === true;
+  const deps = createCycleDeps({
+    cwd,
+    statePath,
+    sink: sinkSpec.sink,
+    io,
+    ...(values['operator-activity-file'] ? { operatorActivityFile: resolvePath(io.cwd, values['operator-activity-file']) } : {}),
+    ...(values['tmux-socket'] ? { tmuxArgs: ['-L', values['tmux-socket']] } : {}),
+  });
+  // With --json on stdout the JSON object is the delivery; the message must not be printed twice.
+  const sink = json && sinkSpec.sink.kind === 'stdout' ? { deliver: () => okAsync(undefined) } : deps.sink;
+
+  // Never two cycles at once on one state file: a second invocation skips instead of racing.
+  const lock = createFileLockStore({ path: join(dirname(statePath), 'cycle.lock') });
+  const owner = `${process.pid}-${randomUUID()}`;
+  const acquired = await lock.acquire({ owner, nowMs: Date.now(), staleAfterMs: 15 * 60_000 });
+  if (acquired.isErr()) {
+    if (acquired.error.kind === 'held') {
+      io.stderr(`heartbeat-kit cycle: another cycle holds ${join(dirname(statePath), 'cycle.lock')}; skipped.\n`);
+      if (json) io.stdout(`${JSON.stringify({ status: 'skipped', reason: 'another cycle is running' })}\n`);
+      return EXIT.ok;
+    }
+    io.stderr(`heartbeat-kit cycle: cannot take the cycle lock: ${acquired.error.message}. Fix: check that ${dirname(statePath)} is writable.\n`);
+    return EXIT.failure;
+  }
+
+  let outcome: CycleOutcome;
+  try {
+    outcome = await runCycle(
+      { ...deps, sink },
+      {
+        config: settings.value.config,
+        timeZone: settings.value.timeZone,
+        ...(now.date ? { now: now.date } : {}),
+        ...(lastActive.date ? { operatorLastActiveAt: lastActive.date } : {}),
+      },
+    );
+  } finally {
+    await lock.release(owner);
+  }
+
+  if (values.record !== undefined) {
+    const d = outcome.decision;
+    await appendJsonLine(
+      resolvePath(io.cwd, values.record),
+      createCycleRecord(outcome.previousState, outcome.scanResults, { now: new Date(d.at), config: settings.value.config, timeZone: settings.value.timeZone, insideActiveHours: d.insideActiveHours, operatorLastActiveAt: outcome.operatorLastActiveAt }, d),
+    );
+  }
+
+  for (const warning of outcome.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
+  if (json) {
+    io.stdout(`${JSON.stringify(cycleJson(outcome))}\n`);
+  } else if (outcome.decision.message === null) {
+    io.stdout('HEARTBEAT_OK\n');
+  } else if (sinkSpec.sink.kind !== 'stdout') {
+    io.stdout(`${outcome.decision.message.content}\n`);
+    if (outcome.decision.costAlert) io.stdout(`${outcome.decision.costAlert.content}\n`);
+  }
+  return outcome.delivery === 'failed' || outcome.stateError !== undefined ? EXIT.failure : EXIT.ok;
+};

@@ -1,0 +1,121 @@
+import { parseArgs } from 'node:util';
+import { okAsync } from 'neverthrow';
+import { deterministicJitter, runLoop, type OutboundMessage } from '@heartbeat-kit/core';
+import { EXIT, type CliIo, type Command } from '../io.js';
+import { cycleJson } from '../format/cycle-json.js';
+import { parseSinkSpec } from '../sinks/sink-spec.js';
+import { createCycleDeps, defaultStatePath, resolvePath } from '../wiring/cycle-deps.js';
+import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
+
+/** Help text of `heartbeat-kit loop`. */
+export const LOOP_HELP = `Usage: heartbeat-kit loop [options]
+
+Runs the heartbeat loop of spec 000: HEARTBEAT_ONLINE, a first cycle at once, then one
+cycle per interval anchored to the wall clock (missed slots collapse into one). SIGINT or
+SIGTERM finishes the current scan, sends HEARTBEAT_SHUTDOWN and exits 0. HEARTBEAT.md is
+re-read before every cycle. Quiet cycles print nothing.
+
+Options:
+  --cwd DIR                    project directory (default: current directory)
+  --config FILE                heartbeat config (default: DIR/.claude/HEARTBEAT.md)
+  --state FILE                 cross-cycle state (default: DIR/.heartbeat/state.json)
+  --interval SECONDS           cycle interval (default: the config's, 600)
+  --jitter SECONDS             spread slots by a stable offset in [0, SECONDS) derived from DIR
+  --operator-activity-file F   take the operator's last message time from F's modification time
+  --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD
+  --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
+  --json                       print one JSON object per cycle and per message
+  -h, --help                   show this help
+
+Exit codes: 0 stopped cleanly, 2 usage or config error.
+`;
+
+const OPTIONS = {
+  cwd: { type: 'string' },
+  config: { type: 'string' },
+  state: { type: 'string' },
+  interval: { type: 'string' },
+  jitter: { type: 'string' },
+  'operator-activity-file': { type: 'string' },
+  sink: { type: 'string' },
+  'tmux-socket': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function usageError(io: CliIo, message: string): number {
+  io.stderr(`heartbeat-kit loop: ${message}\n`);
+  return EXIT.usage;
+}
+
+function seconds(flag: string, value: string | undefined, min: number): { ok: true; ms: number | undefined } | { ok: false; message: string } {
+  if (value === undefined) return { ok: true, ms: undefined };
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n >= min)) return { ok: false, message: `${flag} "${value}" is not a number of seconds >= ${min}. Fix: e.g. ${flag} 600.` };
+  return { ok: true, ms: Math.round(n * 1000) };
+}
+
+/** `heartbeat-kit loop`: the long-running heartbeat. */
+export const loopCommand: Command = async (argv, io) => {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return usageError(io, `${(error as Error).message}. Fix: see 'heartbeat-kit loop --help'.`);
+  }
+  if (values.help) {
+    io.stdout(LOOP_HELP);
+    return EXIT.ok;
+  }
+  const interval = seconds('--interval', values.interval, 1);
+  if (!interval.ok) return usageError(io, interval.message);
+  const jitter = seconds('--jitter', values.jitter, 0);
+  if (!jitter.ok) return usageError(io, jitter.message);
+  const sinkSpec = parseSinkSpec(values.sink ?? 'stdout');
+  if (!sinkSpec.ok) return usageError(io, sinkSpec.message);
+  if (values['tmux-socket'] !== undefined && !/^[A-Za-z0-9._-]+$/.test(values['tmux-socket'])) {
+    return usageError(io, `--tmux-socket "${values['tmux-socket']}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.`);
+  }
+  const cwd = resolvePath(io.cwd, values.cwd ?? '.');
+  const first = await loadHeartbeatSettings(cwd, values.config);
+  if (!first.ok) return usageError(io, first.message);
+
+  const json = values.json === true;
+  const deps = createCycleDeps({
+    cwd,
+    statePath: values.state === undefined ? defaultStatePath(cwd) : resolvePath(io.cwd, values.state),
+    sink: sinkSpec.sink,
+    io,
+    ...(values['operator-activity-file'] ? { operatorActivityFile: resolvePath(io.cwd, values['operator-activity-file']) } : {}),
+    ...(values['tmux-socket'] ? { tmuxArgs: ['-L', values['tmux-socket']] } : {}),
+  });
+  const printJson = (message: OutboundMessage) => {
+    io.stdout(`${JSON.stringify({ type: 'message', ...message })}\n`);
+    return okAsync(undefined);
+  };
+  const sink = json && sinkSpec.sink.kind === 'stdout' ? { deliver: printJson } : deps.sink;
+
+  let current = first.value;
+  const summary = await runLoop(
+    { ...deps, sink },
+    {
+      configFound: first.value.found,
+      signal: io.shutdownSignal,
+      ...(interval.ms === undefined ? {} : { intervalMs: interval.ms }),
+      ...(jitter.ms === undefined ? {} : { jitterMs: deterministicJitter(cwd, jitter.ms) }),
+      settings: async () => {
+        // An edit that breaks HEARTBEAT.md keeps the last good settings rather than stopping the loop.
+        const next = await loadHeartbeatSettings(cwd, values.config);
+        if (next.ok) current = next.value;
+        else io.stderr(`heartbeat-kit loop: warning: ${next.message} (keeping the previous settings)\n`);
+        return { config: current.config, timeZone: current.timeZone };
+      },
+      onCycle: (outcome) => {
+        for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
+        if (json) io.stdout(`${JSON.stringify({ type: 'cycle', ...cycleJson(outcome) })}\n`);
+      },
+    },
+  );
+  if (json) io.stdout(`${JSON.stringify({ type: 'summary', ...summary })}\n`);
+  return EXIT.ok;
+};

@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { replayCycleRecords } from '@heartbeat-kit/core';
+import { EXIT, type Command } from '../io.js';
+import { resolvePath } from '../wiring/cycle-deps.js';
+
+/** Help text of `heartbeat-kit replay`. */
+export const REPLAY_HELP = `Usage: heartbeat-kit replay FILE [--json]
+
+Re-runs every cycle recorded with 'heartbeat-kit cycle --record FILE' through the current
+decision code and compares the decisions. Use it to check that a change keeps past behaviour.
+
+Exit codes: 0 every decision reproduced, 1 some differ or lines are invalid, 2 usage error.
+`;
+
+/** `heartbeat-kit replay`: re-evaluates recorded cycles. */
+export const replayCommand: Command = async (argv, io) => {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
+  } catch (error) {
+    io.stderr(`heartbeat-kit replay: ${(error as Error).message}. Fix: see 'heartbeat-kit replay --help'.\n`);
+    return EXIT.usage;
+  }
+  if (parsed.values.help) {
+    io.stdout(REPLAY_HELP);
+    return EXIT.ok;
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (file === undefined || extra.length > 0) {
+    io.stderr(`heartbeat-kit replay: expected exactly one FILE. Fix: heartbeat-kit replay .heartbeat/cycles.jsonl\n`);
+    return EXIT.usage;
+  }
+  let text: string;
+  try {
+    text = await readFile(resolvePath(io.cwd, file), 'utf8');
+  } catch (error) {
+    io.stderr(`heartbeat-kit replay: cannot read ${file}: ${(error as Error).message}\n`);
+    return EXIT.usage;
+  }
+  const report = replayCycleRecords(text);
+  if (parsed.values.json) io.stdout(`${JSON.stringify(report)}\n`);
+  else {
+    io.stdout(`${report.matched}/${report.total} decisions reproduced\n`);
+    for (const m of report.mismatches) io.stdout(`line ${m.line} (cycle #${m.cycle}) differs at: ${m.paths.join(', ')}\n`);
+    for (const e of report.errors) io.stdout(`line ${e.line}: ${e.message}\n`);
+  }
+  return report.mismatches.length === 0 && report.errors.length === 0 ? EXIT.ok : EXIT.rejected;
+};

@@ -1,0 +1,28 @@
+import type { CycleOutcome, Finding } from '@heartbeat-kit/core';
+
+function brief(finding: Finding): { category: string; fingerprint: string; subject: string } {
+  return { category: finding.category, fingerprint: finding.fingerprint, subject: finding.subject };
+}
+
+/** The `--json` object of `heartbeat-kit cycle` (one object; field set documented in the CLI reference). */
+export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
+  const d = outcome.decision;
+  return {
+    status: d.status,
+    cycle: d.cycle,
+    at: d.at,
+    insideActiveHours: d.insideActiveHours,
+    operatorIdle: d.operatorIdle,
+    categories: d.categories,
+    findings: d.reportable.map(brief),
+    suppressed: d.suppressed.map((s) => ({ ...brief(s.finding), reason: s.reason })),
+    held: d.held.map(brief),
+    unconfirmed: d.unconfirmed.map((u) => ({ ...brief(u.finding), seenCycles: u.seenCycles, neededCycles: u.neededCycles })),
+    scanners: d.scanners.map((s) => ({ name: s.name, status: s.status, durationMs: s.durationMs, ...(s.note === undefined ? {} : { note: s.note }) })),
+    warnings: [...d.warnings.map((w) => w.message), ...outcome.warnings],
+    estimatedTokens: d.estimatedTokens,
+    delivery: outcome.delivery,
+    message: d.message === null ? null : { content: d.message.content, summary: d.message.summary },
+    costAlert: d.costAlert === null ? null : { content: d.costAlert.content, summary: d.costAlert.summary },
+  };
+}

@@ -1,0 +1,36 @@
+import { splitCommand } from './split-command.js';
+
+/** Where `--sink` sends messages. */
+export type SinkSpec =
+  | { readonly kind: 'stdout' }
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'webhook'; readonly url: string }
+  | { readonly kind: 'command'; readonly argv: readonly string[] };
+
+/** Parses `stdout`, `file:PATH`, `webhook:URL` or `command:CMD`; the error names the fix. */
+export function parseSinkSpec(spec: string): { ok: true; sink: SinkSpec } | { ok: false; message: string } {
+  if (spec === 'stdout') return { ok: true, sink: { kind: 'stdout' } };
+  const colon = spec.indexOf(':');
+  const kind = colon === -1 ? spec : spec.slice(0, colon);
+  const value = colon === -1 ? '' : spec.slice(colon + 1);
+  switch (kind) {
+    case 'file':
+      return value ? { ok: true, sink: { kind: 'file', path: value } } : { ok: false, message: '--sink file: needs a path. Fix: --sink file:/var/log/heartbeat.jsonl' };
+    case 'webhook': {
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        return { ok: false, message: `--sink webhook: "${value}" is not a URL. Fix: --sink webhook:https://host/path` };
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: '--sink webhook: only http(s) URLs. Fix: --sink webhook:https://host/path' };
+      return { ok: true, sink: { kind: 'webhook', url: url.toString() } };
+    }
+    case 'command': {
+      const split = splitCommand(value);
+      return split.ok ? { ok: true, sink: { kind: 'command', argv: split.argv } } : { ok: false, message: `--sink command: ${split.message}. Fix: --sink 'command:notify-send Heartbeat'` };
+    }
+    default:
+      return { ok: false, message: `unknown --sink "${spec}". Fix: use stdout, file:PATH, webhook:URL or command:CMD` };
+  }
+}

@@ -1,0 +1,65 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { CycleDeps, Sink } from '@heartbeat-kit/core';
+import { createFileMtimeOperatorActivity, createFileStateStore, createJsonlFileSink, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
+import { createDefaultScanners } from '@heartbeat-kit/scanners';
+import { createExecaCommandRunner, nodeFileExists } from '@heartbeat-kit/scanners/execa';
+import type { CliIo } from '../io.js';
+import { createCommandSink } from '../sinks/command-sink.js';
+import type { SinkSpec } from '../sinks/sink-spec.js';
+import { createWebhookSink } from '../sinks/webhook-sink.js';
+
+/** Resolves a user path against the command's working directory. */
+export function resolvePath(cwd: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+/** Where a project's heartbeat keeps its state unless `--state` says otherwise. */
+export function defaultStatePath(cwd: string): string {
+  return join(cwd, '.heartbeat', 'state.json');
+}
+
+/** Options for wiring the CoBuilder heartbeat's concrete adapters. */
+export interface CycleWiring {
+  readonly cwd: string;
+  readonly statePath: string;
+  readonly sink: SinkSpec;
+  readonly io: CliIo;
+  /** A file whose modification time is the operator's last message. */
+  readonly operatorActivityFile?: string;
+  /** tmux socket selection, e.g. `['-L', 'work']`. */
+  readonly tmuxArgs?: readonly string[];
+}
+
+/** Picks the concrete adapters: execa runner, the seven scanners, file state, the chosen sink. */
+export function createCycleDeps(wiring: CycleWiring): CycleDeps {
+  const runner = createExecaCommandRunner({ baseEnv: wiring.io.env });
+  const sink = createSink(wiring.sink, wiring);
+  return {
+    clock: systemClock,
+    sleep: nodeSleep,
+    stateStore: createFileStateStore({ path: wiring.statePath }),
+    sink,
+    scanners: createDefaultScanners({ runner, cwd: wiring.cwd, fileExists: nodeFileExists, ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}) }),
+    ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
+  };
+}
+
+function createSink(spec: SinkSpec, wiring: CycleWiring): Sink {
+  switch (spec.kind) {
+    case 'stdout':
+      return createStdoutSink(wiring.io.stdout);
+    case 'file':
+      return createJsonlFileSink({ path: resolvePath(wiring.cwd, spec.path) });
+    case 'webhook':
+      return createWebhookSink({ url: spec.url });
+    case 'command':
+      return createCommandSink({ argv: spec.argv, runner: createExecaCommandRunner({ baseEnv: wiring.io.env }), cwd: wiring.cwd });
+  }
+}
+
+/** Appends one JSON line (cycle records for `heartbeat-kit replay`). */
+export async function appendJsonLine(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await appendFile(path, `${JSON.stringify(value)}\n`, 'utf8');
+}

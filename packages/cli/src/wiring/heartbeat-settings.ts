@@ -1,0 +1,39 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { DEFAULT_HEARTBEAT_FILE, formatHeartbeatConfigError, parseHeartbeatConfig, resolveTimeZone, type HeartbeatConfig } from '@heartbeat-kit/core';
+
+/** A loaded HEARTBEAT.md with its resolved zone. */
+export interface LoadedHeartbeatSettings {
+  readonly config: HeartbeatConfig;
+  readonly timeZone: string;
+  readonly found: boolean;
+  readonly file: string;
+  readonly warnings: readonly string[];
+}
+
+/** The system's IANA zone (honours `TZ`). */
+export function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/**
+ * Reads `DIR/.claude/HEARTBEAT.md` (or `--config FILE`). A missing default file means defaults,
+ * silently, and is never created; a missing explicit `--config` file is an error.
+ */
+export async function loadHeartbeatSettings(cwd: string, configPath: string | undefined): Promise<{ ok: true; value: LoadedHeartbeatSettings } | { ok: false; message: string }> {
+  const file = configPath === undefined ? join(cwd, DEFAULT_HEARTBEAT_FILE) : isAbsolute(configPath) ? configPath : resolve(cwd, configPath);
+  let text: string | undefined;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && configPath === undefined) text = undefined;
+    else if (code === 'ENOENT') return { ok: false, message: `config file ${file} does not exist. Fix: pass an existing file to --config, or run 'heartbeat-kit init'.` };
+    else return { ok: false, message: `cannot read config file ${file}: ${(error as Error).message}. Fix: check the path and its permissions.` };
+  }
+  const parsed = parseHeartbeatConfig(text, { file: configPath ?? DEFAULT_HEARTBEAT_FILE });
+  if (parsed.isErr()) return { ok: false, message: formatHeartbeatConfigError(parsed.error) };
+  const zone = resolveTimeZone(parsed.value.config.activeHours.timeZone, systemTimeZone());
+  if (zone.isErr()) return { ok: false, message: `${configPath ?? DEFAULT_HEARTBEAT_FILE}: ${zone.error.message}` };
+  return { ok: true, value: { config: parsed.value.config, timeZone: zone.value, found: parsed.value.found, file, warnings: parsed.value.warnings } };
+}
