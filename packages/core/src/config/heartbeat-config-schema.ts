@@ -11,43 +11,45 @@ export const heartbeatConfigSchema = z
     activeHours: z
       .object({
         /** First active hour, 0–23. */
-        start: z.number().int().min(0).max(23).default(8),
+        start: z.number().int().min(0).max(23).default(8).describe('First active hour, 0–23 (inclusive).'),
         /** Hour at which scanning pauses, 0–24; exclusive. `start > end` is an overnight window. */
-        end: z.number().int().min(0).max(24).default(22),
+        end: z.number().int().min(0).max(24).default(22).describe('Hour at which scanning pauses, 0–24 (exclusive; 24 = midnight). start > end is an overnight window; start = end is always active.'),
         /** Scan on Saturday and Sunday. */
-        weekend: z.boolean().default(false),
+        weekend: z.boolean().default(false).describe('Scan on Saturday and Sunday (judged by the local calendar day).'),
         /** IANA zone; absent = the system's zone (resolved by the caller, not here). */
-        timeZone: z.string().min(1).optional(),
+        timeZone: z.string().min(1).optional().describe('IANA time zone such as Europe/Berlin; absent = the system zone.'),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('When scanning runs: [start, end) in whole hours of the zone-local wall clock. Outside it only P0/P1 beads, orchestrator failures and GChat replies are checked.'),
     /** Cycle interval (spec: 600 s). */
-    intervalMs: z.number().int().positive().default(600_000),
+    intervalMs: z.number().int().positive().default(600_000).describe('Time between cycles, in milliseconds (spec: 600 s).'),
     /** Orchestrator sessions that must exist (HEARTBEAT.md `Expected:`). */
-    expectedOrchestrators: z.array(z.string().min(1)).default([]),
+    expectedOrchestrators: z.array(z.string().min(1)).default([]).describe('Orchestrator tmux sessions that must exist (HEARTBEAT.md Orchestrators → Expected).'),
     /** Prefix of orchestrator session names. */
-    orchestratorPrefix: z.string().min(1).default('orch-'),
+    orchestratorPrefix: z.string().min(1).default('orch-').describe('Prefix of orchestrator tmux session names.'),
     /** Uncommitted changes with a last commit older than this are GIT_STALE (1 h). */
-    gitStaleMs: z.number().int().positive().default(60 * MINUTE),
+    gitStaleMs: z.number().int().positive().default(60 * MINUTE).describe('A worktree with uncommitted changes and a last commit older than this (ms) is GIT_STALE.'),
     /** In progress this long with no commits is STALE_TASK (4 h). */
-    staleTaskMs: z.number().int().positive().default(240 * MINUTE),
+    staleTaskMs: z.number().int().positive().default(240 * MINUTE).describe('A bead in progress this long (ms) with no commits is STALE_TASK.'),
     /** A pane unchanged this long is ORCH_IDLE (30 min). */
-    orchIdleMs: z.number().int().positive().default(30 * MINUTE),
+    orchIdleMs: z.number().int().positive().default(30 * MINUTE).describe('An orchestrator pane unchanged this long (ms) is ORCH_IDLE.'),
     /** The operator is idle when its last message is older than this (5 min). */
-    operatorIdleMs: z.number().int().positive().default(5 * MINUTE),
+    operatorIdleMs: z.number().int().positive().default(5 * MINUTE).describe('The operator is idle when its last message is older than this (ms).'),
     /** A fingerprint reported within this window is not reported again (3 cycles = 30 min). */
-    dedupWindowMs: z.number().int().positive().default(30 * MINUTE),
+    dedupWindowMs: z.number().int().positive().default(30 * MINUTE).describe('A finding reported within this window (ms) is not reported again.'),
     /** A cycle above this many tokens sends COST_ALERT (20,000). */
-    costAlertTokens: z.number().int().positive().default(20_000),
+    costAlertTokens: z.number().int().positive().default(20_000).describe('A cycle estimated above this many tokens sends COST_ALERT.'),
     /** Long reports are cut per category to stay under this many tokens (actionable, complex). */
-    actionableBudgetTokens: z.number().int().positive().default(20_000),
+    actionableBudgetTokens: z.number().int().positive().default(20_000).describe('Long reports are cut per category to stay under this many tokens.'),
     /** Alert when the number of in-progress beads changed since the last cycle (HEARTBEAT.md Beads). */
-    alertInProgressChanged: z.boolean().default(false),
+    alertInProgressChanged: z.boolean().default(false).describe('Alert when the number of in-progress beads changed since the last cycle.'),
     /** argv of the GChat poll command; absent = the project's script when present. */
-    gchatPollCommand: z.array(z.string().min(1)).min(1).optional(),
+    gchatPollCommand: z.array(z.string().min(1)).min(1).optional().describe('argv of the GChat poll command; absent = .claude/scripts/gchat-poll-replies.py when present.'),
     /** argv prefix of a dashboard command run as `… <file.dot> --output json`; absent = native DOT reading. */
-    pipelineDashboardCommand: z.array(z.string().min(1)).min(1).optional(),
+    pipelineDashboardCommand: z.array(z.string().min(1)).min(1).optional().describe('argv prefix of a dashboard command run as `<argv> <file.dot> --output json`; absent = native DOT reading.'),
   })
-  .strict();
+  .strict()
+  .describe('heartbeat-kit configuration, as read from .claude/HEARTBEAT.md. Durations are milliseconds.');
 
 /** The validated heartbeat configuration. */
 export type HeartbeatConfig = z.infer<typeof heartbeatConfigSchema>;
