@@ -8,6 +8,7 @@ import { createGitScanner } from './git/git-scanner.js';
 import { createStaleTasksScanner } from './git/stale-tasks-scanner.js';
 import { createIdleOrchestratorsScanner } from './tmux/idle-orchestrators-scanner.js';
 import { createOrchestratorsScanner } from './tmux/orchestrators-scanner.js';
+import { createPipelineScanner, type PipelineFiles } from './pipelines/pipeline-scanner.js';
 
 /** Dependencies of {@link createDefaultScanners}. */
 export interface DefaultScannersDeps {
@@ -24,6 +25,8 @@ export interface DefaultScannersDeps {
   readonly tmuxFile?: string;
   readonly gitFile?: string;
   readonly python?: string;
+  /** File access of the pipeline scanner (`createNodePipelineFiles` from `./execa`); without it there is no pipeline scanner. */
+  readonly pipelineFiles?: PipelineFiles;
 }
 
 /**
@@ -46,6 +49,6 @@ export function createDefaultScanners(deps: DefaultScannersDeps): readonly Scann
     createStaleTasksScanner({ ...git, beads, ...(deps.branchForBead === undefined ? {} : { branchForBead: deps.branchForBead }) }),
     createIdleOrchestratorsScanner(tmux),
     createGChatScanner({ runner, cwd, fileExists: deps.fileExists, ...(deps.python === undefined ? {} : { python: deps.python }) }),
-    // --- pipelines scanner (scan target 7): added here by the pipelines helper ---
+    ...(deps.pipelineFiles === undefined ? [] : [createPipelineScanner({ cwd, files: deps.pipelineFiles, runner })]),
   ];
 }

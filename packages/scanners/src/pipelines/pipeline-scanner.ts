@@ -129,6 +129,7 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
     prefix: readonly string[],
     runner: CommandRunner,
     signal: AbortSignal,
+    meter: { ms: number },
   ): ResultAsync<PipelineDashboard, PipelineFileError> => {
     const [command, ...rest] = prefix;
     if (command === undefined) return errAsync({ kind: 'invalid-output', file, message: 'empty dashboard command' });
@@ -144,6 +145,8 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
       )
       .mapErr((error): PipelineFileError => ({ kind: 'command-failed', file, error }))
       .andThen((output) => {
+        // Pure code has no clock: the scan's duration is the time its commands took.
+        meter.ms += output.durationMs;
         if (output.exitCode !== 0) return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'command-exit', file, exitCode: output.exitCode, stderr: output.stderr });
         const json = safeJsonParse(output.stdout);
         if (json.isErr()) return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'invalid-output', file, message: `not JSON (${json.error})` });
@@ -175,14 +178,15 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
       warnings.push({ code: PIPELINE_WARNING_CODES.tooMany, message: `${all.length} pipeline files; only the first ${maxPipelines} were read` });
     }
     const files = all.slice(0, maxPipelines);
+    const meter = { ms: 0 };
     const findings: Finding[] = [];
     const observations: Observation[] = [];
     const names = new Set<string>();
     let failures = 0;
     for (const file of files) {
-      if (context.signal.aborted) return { scanner: 'pipelines', status: 'error', error: 'aborted', durationMs: 0 };
+      if (context.signal.aborted) return { scanner: 'pipelines', status: 'error', error: 'aborted', durationMs: meter.ms };
       const result =
-        prefix !== undefined && runner !== undefined ? await readByCommand(file, prefix, runner, context.signal) : await readNative(file, context.now);
+        prefix !== undefined && runner !== undefined ? await readByCommand(file, prefix, runner, context.signal, meter) : await readNative(file, context.now);
       if (result.isErr()) {
         failures += 1;
         warnings.push({ code: PIPELINE_WARNING_CODES.fileFailed, message: describePipelineFileError(result.error) });
@@ -202,9 +206,9 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
       findings.push(...pipelineFindings(name, result.value));
     }
     if (files.length > 0 && failures === files.length) {
-      return { scanner: 'pipelines', status: 'error', error: warnings.map((w) => w.message).join('; '), durationMs: 0 };
+      return { scanner: 'pipelines', status: 'error', error: warnings.map((w) => w.message).join('; '), durationMs: meter.ms };
     }
-    return scanOk('pipelines', { findings, observations, warnings });
+    return scanOk('pipelines', { findings, observations, warnings, durationMs: meter.ms });
   };
 
   // A misbehaving injected port (a synchronous throw) must not fail the cycle either.

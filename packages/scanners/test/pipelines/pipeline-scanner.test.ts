@@ -228,6 +228,7 @@ describe('createPipelineScanner with a dashboard command', () => {
     const result = ok(await createPipelineScanner({ cwd: root, files: createNodePipelineFiles(), runner }).scan(context(config)));
     expect(runner.requests).toEqual([{ file: 'python3', args: ['dashboard.py', join(pipelines, 'h.dot'), '--output', 'json'], cwd: root }]);
     expect(result.observations).toEqual([{ kind: 'pipeline', pipeline: 'PRD-SCANNERS-001', prdRef: 'PRD-SCANNERS-001', stage: 'Implementation', validated: 0, total: 1 }]);
+    expect(result.durationMs).toBe(5);
     // The command's rows, not the file, decide the findings.
     expect(result.findings.map((f) => f.category)).toEqual(['PIPELINE_VALIDATION_STALLED', 'PIPELINE_STALLED']);
   });
