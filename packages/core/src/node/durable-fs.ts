@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** The `code` of a Node system error, when there is one. */
@@ -58,4 +58,34 @@ export async function unlinkQuietly(path: string): Promise<void> {
   } catch (error) {
     if (errorCode(error) !== 'ENOENT') throw error;
   }
+}
+
+function processIsGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return errorCode(error) === 'ESRCH';
+  }
+}
+
+/**
+ * Removes temp siblings made by {@link uniqueSibling} whose writer process no longer exists on
+ * this host (killed mid-write). Best effort: a sweep failure never fails the caller.
+ */
+export async function sweepOrphanedSiblings(path: string, tag: string): Promise<number> {
+  const prefix = `.${basename(path)}.${tag}-`;
+  let removed = 0;
+  try {
+    for (const name of await readdir(dirname(path))) {
+      if (!name.startsWith(prefix)) continue;
+      const pid = Number.parseInt(name.slice(prefix.length), 10);
+      if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || !processIsGone(pid)) continue;
+      await unlinkQuietly(join(dirname(path), name));
+      removed += 1;
+    }
+  } catch {
+    // Sweeping is housekeeping; the store works without it.
+  }
+  return removed;
 }

@@ -7,7 +7,7 @@ import { jsonLockCodec, type LockCodec } from '../lock/lock-codecs.js';
 import { decideAcquire, decideRelease } from '../lock/lock-decisions.js';
 import type { Clock } from '../ports/clock.js';
 import type { Acquired, AcquireRequest, LockError, LockRecord, LockStore, ReleaseOutcome } from '../ports/lock-store.js';
-import { describeError, ensureParentDirectory, errorCode, syncDirectory, uniqueSibling, unlinkQuietly, writeNewFileSynced } from './durable-fs.js';
+import { describeError, ensureParentDirectory, errorCode, sweepOrphanedSiblings, syncDirectory, uniqueSibling, unlinkQuietly, writeNewFileSynced } from './durable-fs.js';
 import { systemClock } from './system-clock.js';
 
 /** Options of {@link createFileLockStore}. */
@@ -28,6 +28,7 @@ const MAX_ATTEMPTS = 16;
 const EMPTY_READ_RETRIES = 20;
 const EMPTY_READ_DELAY_MS = 5;
 const BUSY_DELAY_MS = 5;
+const TEMP_TAG = 'new';
 
 class LockFailure extends Error {
   constructor(readonly failure: LockError) {
@@ -98,7 +99,7 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
 
   /** Exclusive create of `targetPath` holding `text`; false when it already exists. */
   const createExclusive = async (targetPath: string, text: string): Promise<boolean> => {
-    const temp = uniqueSibling(targetPath, 'new');
+    const temp = uniqueSibling(targetPath, TEMP_TAG);
     try {
       await writeNewFileSynced(temp, text);
       try {
@@ -181,6 +182,7 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
     const stored = codec.decode(text);
     if (stored.isErr()) throw new LockFailure({ kind: 'io', message: `Lock codec cannot encode owner ${JSON.stringify(request.owner)}: ${stored.error}` });
     await ensureParentDirectory(path);
+    await sweepOrphanedSiblings(path, TEMP_TAG);
     let tookOverFrom: LockRecord | undefined;
     let busyHolder: LockRecord | undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {

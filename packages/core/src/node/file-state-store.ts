@@ -4,7 +4,7 @@ import { ResultAsync } from 'neverthrow';
 import type { JsonValue } from '../domain/json.js';
 import type { Clock } from '../ports/clock.js';
 import type { LoadedState, StateStore, StateStoreError } from '../ports/state-store.js';
-import { describeError, ensureParentDirectory, errorCode, syncDirectory, uniqueSibling, unlinkQuietly, writeNewFileSynced } from './durable-fs.js';
+import { describeError, ensureParentDirectory, errorCode, sweepOrphanedSiblings, syncDirectory, uniqueSibling, unlinkQuietly, writeNewFileSynced } from './durable-fs.js';
 import { systemClock } from './system-clock.js';
 
 /** Options of {@link createFileStateStore}. */
@@ -16,6 +16,8 @@ export interface FileStateStoreOptions {
   /** Names the `.corrupt-<timestamp>` copy of a bad file; defaults to the system clock. */
   readonly clock?: Clock;
 }
+
+const TEMP_TAG = 'tmp';
 
 function ioError(action: string, path: string, error: unknown): StateStoreError {
   return { kind: 'io', message: `Could not ${action} state file ${path}: ${describeError(error)}` };
@@ -48,6 +50,8 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
   };
 
   const load = async (): Promise<LoadedState> => {
+    // Temp files of writers killed mid-save would otherwise pile up beside the state file.
+    await sweepOrphanedSiblings(path, TEMP_TAG);
     let text: string;
     try {
       text = await readFile(path, 'utf8');
@@ -67,7 +71,7 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
   const save = async (document: JsonValue): Promise<void> => {
     const text = `${JSON.stringify(document)}\n`;
     await ensureParentDirectory(path);
-    const temp = uniqueSibling(path, 'tmp');
+    const temp = uniqueSibling(path, TEMP_TAG);
     try {
       await writeNewFileSynced(temp, text);
       await rename(temp, path);
