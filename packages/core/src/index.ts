@@ -14,6 +14,7 @@ export * from './text/sanitize.js';
 export * from './config/heartbeat-markdown-parser.js';
 export * from './config/heartbeat-markdown-renderer.js';
 export * from './config/duration.js';
+export * from './config/heartbeat-config-json-schema.js';
 export * from './active-hours/index.js';
 export * from './cycle/heartbeat-state.js';
 export * from './cycle/evaluate-cycle.js';
