@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { fixture } from '../../test/support/fixtures.js';
+import { makeContext, notFound, scriptedRunner } from '../../test/support/context.js';
+import { createIdleOrchestratorsScanner } from './idle-orchestrators-scanner.js';
+import { hashPaneCapture } from './normalise-pane.js';
+
+describe('idle-orchestrators scanner', () => {
+  it('emits one pane observation per orchestrator session, targeted by $id', async () => {
+    const runner = scriptedRunner([
+      [/list-sessions/, { stdout: 'orch-auth\t$3\t1\t1\t0\t1\nnotes\t$4\t1\t1\t0\t1\norch-b\t$7\t1\t1\t1\t1\n' }],
+      [/capture-pane -p -t \$3$/, { stdout: fixture('tmux', 'capture-pane-p.txt') }],
+      [/capture-pane -p -t \$7$/, { exitCode: 1, stderr: "can't find pane: $7\n" }],
+    ]);
+    const scanner = createIdleOrchestratorsScanner({ runner, tmuxArgs: ['-S', '/tmp/sock'] });
+    const result = await scanner.scan(makeContext());
+    expect(result).toMatchObject({ status: 'ok', findings: [], observations: [{ kind: 'pane', session: 'orch-auth', hash: hashPaneCapture(fixture('tmux', 'capture-pane-p.txt')) }] });
+    expect(result.status === 'ok' && result.warnings.map((w) => w.code)).toEqual(['PANE_CAPTURE_FAILED']);
+    expect(runner.calls.map((c) => c.args.slice(0, 2))).toEqual([['-S', '/tmp/sock'], ['-S', '/tmp/sock'], ['-S', '/tmp/sock']]);
+    expect(scanner.runsOutsideActiveHours).toBe(false);
+  });
+
+  it('skips without tmux and sees no sessions without a server', async () => {
+    expect(await createIdleOrchestratorsScanner({ runner: scriptedRunner([[/./, notFound('tmux')]]) }).scan(makeContext())).toMatchObject({ status: 'skipped' });
+    const none = await createIdleOrchestratorsScanner({ runner: scriptedRunner([[/./, { exitCode: 1, stderr: fixture('tmux', 'list-sessions-no-server.stderr.txt') }]]) }).scan(makeContext());
+    expect(none).toMatchObject({ status: 'ok', observations: [] });
+  });
+});

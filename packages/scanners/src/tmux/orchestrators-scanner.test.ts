@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { fixture } from '../../test/support/fixtures.js';
+import { makeContext, notFound, scriptedRunner, type Route } from '../../test/support/context.js';
+import { createBeadsSource } from '../beads/beads-source.js';
+import type { Bead } from '../beads/bead.js';
+import { createOrchestratorsScanner, hasOrchestratorSession, orchestratorFindings } from './orchestrators-scanner.js';
+
+const sessionsLine = (names: readonly string[]) => names.map((n, i) => `${n}\t$${i}\t1795985301\t1795985301\t0\t1\n`).join('');
+const inProgressJson = (beads: readonly Partial<Bead>[]) => JSON.stringify(beads.map((b) => ({ title: 't', priority: 2, status: 'in_progress', ...b })));
+
+function scanner(routes: readonly Route[]) {
+  const runner = scriptedRunner(routes);
+  return { runner, scanner: createOrchestratorsScanner({ runner, tmuxArgs: ['-L', 'hk-fake'], beads: createBeadsSource({ runner, cwd: '/p' }) }) };
+}
+
+describe('orchestrators scanner', () => {
+  it('reports CRASHED for an in-progress bead whose session is gone', async () => {
+    const { runner, scanner: s } = scanner([
+      [/^tmux -L hk-fake list-sessions -F /, { stdout: sessionsLine(['orch-auth', 'main']) }],
+      [/^bd list/, { stdout: inProgressJson([{ id: 'beads-k1x', assignee: 'orch-auth' }, { id: 'beads-a3m9', assignee: 'orch-billing' }]) }],
+    ]);
+    const result = await s.scan(makeContext());
+    expect(result.status === 'ok' && result.findings).toEqual([
+      expect.objectContaining({
+        category: 'ORCH_FAILURE',
+        subject: 'orch-billing',
+        line: 'CRASHED: orch-billing (bead beads-a3m9 still in_progress)',
+        action: 'Re-launch orch-billing for beads-a3m9',
+        short: 'orch-billing crashed',
+      }),
+    ]);
+    expect(runner.calls[0]?.args.slice(0, 4)).toEqual(['-L', 'hk-fake', 'list-sessions', '-F']);
+  });
+
+  it('never lets a prefix match make a missing session look present', async () => {
+    const { scanner: s } = scanner([
+      [/^tmux /, { stdout: sessionsLine(['orch-auth-2', 'orch-bd-7xq12', 'orch-bd-p0c4-4242']) }],
+      [/^bd list/, { stdout: inProgressJson([{ id: 'bd-auth', assignee: 'orch-auth' }, { id: 'bd-7xq1' }, { id: 'bd-p0c4' }]) }],
+    ]);
+    const result = await s.scan(makeContext());
+    // orch-bd-p0c4-4242 is the spawn tool's <prefix><id>-<pid> form: present.
+    expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['orch-auth', 'orch-bd-7xq1']);
+  });
+
+  it('reports expected sessions that are missing (HEARTBEAT.md Expected:)', async () => {
+    const { scanner: s } = scanner([
+      [/^tmux /, { stdout: sessionsLine(['orch-auth']) }],
+      [/^bd list/, { stdout: '[]\n' }],
+    ]);
+    const result = await s.scan(makeContext({ config: { expectedOrchestrators: ['orch-auth', 'orch-dashboard'] } }));
+    expect(result.status === 'ok' && result.findings.map((f) => [f.subject, f.line])).toEqual([['orch-dashboard', 'MISSING: orch-dashboard (expected in HEARTBEAT.md)']]);
+  });
+
+  it('reads "no server running" as zero sessions', async () => {
+    const { scanner: s } = scanner([
+      [/^tmux /, { exitCode: 1, stderr: fixture('tmux', 'list-sessions-stale-socket.stderr.txt') }],
+      [/^bd list/, { stdout: fixture('beads', 'list-status-in_progress.json') }],
+    ]);
+    const result = await s.scan(makeContext());
+    expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['orch-bd-p0c4', 'orch-bd-7xq1']);
+  });
+
+  it('skips without tmux; errors on other tmux failures', async () => {
+    expect(await scanner([[/^tmux /, notFound('tmux')]]).scanner.scan(makeContext())).toMatchObject({ status: 'skipped', reason: 'tmux not found on PATH' });
+    const denied = await scanner([[/^tmux /, { exitCode: 1, stderr: 'error connecting to /tmp/tmux-0/x (Permission denied)\n' }]]).scanner.scan(makeContext());
+    expect(denied.status).toBe('error');
+  });
+
+  it('without bd: skips, unless expected sessions can still be checked', async () => {
+    const routes: Route[] = [[/^tmux /, { stdout: sessionsLine([]) }], [/^bd /, notFound('bd')]];
+    expect(await scanner(routes).scanner.scan(makeContext())).toMatchObject({ status: 'skipped', reason: 'bd not found on PATH' });
+    const withExpected = await scanner(routes).scanner.scan(makeContext({ config: { expectedOrchestrators: ['orch-x'] } }));
+    expect(withExpected).toMatchObject({ status: 'ok', warnings: [{ code: 'BEADS_UNAVAILABLE' }] });
+    expect(withExpected.status === 'ok' && withExpected.findings.map((f) => f.subject)).toEqual(['orch-x']);
+  });
+});
+
+describe('orchestrator decisions (properties)', () => {
+  const nameArb = fc.constantFrom('orch-a', 'orch-a-1', 'orch-b', 'orch-bd-x1', 'orch-bd-x1-77', 'orch-bd-x12', 'main', '-x');
+  const beadArb = fc.record({ id: fc.constantFrom('bd-x1', 'bd-y2', 'a'), title: fc.constant('t'), assignee: fc.option(fc.constantFrom('orch-a', 'orch-b', 'bob'), { nil: undefined }) });
+
+  it('a bead is reported exactly when no session carries its exact name (or its <id>-<pid> form)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(nameArb), fc.uniqueArray(beadArb, { selector: (b) => b.id }), (names, beads) => {
+        const findings = orchestratorFindings({ sessionNames: names, inProgress: beads, expected: [], prefix: 'orch-' });
+        const present = new Set(names);
+        const missing = new Set<string>();
+        for (const bead of beads) {
+          const session = bead.assignee?.startsWith('orch-') ? bead.assignee : `orch-${bead.id}`;
+          const ok = present.has(session) || (session === `orch-${bead.id}` && names.some((n) => new RegExp(`^orch-${bead.id}-\\d+$`).test(n)));
+          expect(hasOrchestratorSession(bead, present, 'orch-')).toBe(ok);
+          if (!ok) missing.add(session);
+        }
+        expect(new Set(findings.map((f) => f.subject))).toEqual(missing);
+        expect(findings).toHaveLength(missing.size);
+      }),
+    );
+  });
+});
