@@ -2,9 +2,11 @@ import { err, ok, type Result } from 'neverthrow';
 
 /** A time-zone name that `Intl` does not know. */
 export interface InvalidTimeZoneError {
+  /** Discriminant. */
   readonly kind: 'invalid-time-zone';
   /** The name as given. */
   readonly zone: string;
+  /** One sentence for a human. */
   readonly message: string;
 }
 

@@ -17,7 +17,9 @@ const UNIT_NAMES: Readonly<Record<DurationUnit, string>> = { ms: 'milliseconds',
 
 /** Why a text is not a duration; `message` completes a sentence about the value. */
 export interface DurationError {
+  /** Which rule the text broke. */
   readonly reason: 'no-duration' | 'no-unit' | 'unknown-unit' | 'not-positive' | 'too-large';
+  /** The end of a sentence about the value: `has no duration (a number with a unit).` */
   readonly message: string;
 }
 

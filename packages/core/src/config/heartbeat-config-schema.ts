@@ -8,6 +8,7 @@ const MINUTE = 60_000;
  */
 export const heartbeatConfigSchema = z
   .object({
+    /** When scanning runs: `[start, end)` whole hours of the zone-local wall clock. */
     activeHours: z
       .object({
         /** First active hour, 0–23. */

@@ -9,6 +9,7 @@ export const DEFAULT_HEARTBEAT_FILE = '.claude/HEARTBEAT.md';
 
 /** A value in HEARTBEAT.md that cannot be used, with where it is and how to fix it. */
 export interface HeartbeatConfigError {
+  /** Discriminant. */
   readonly kind: 'invalid-heartbeat-config';
   /** The file name given to the parser (default `.claude/HEARTBEAT.md`). */
   readonly file: string;
