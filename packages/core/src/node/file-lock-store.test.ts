@@ -1,0 +1,98 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { jsonLockCodec, woterclipLockCodec } from '../lock/lock-codecs.js';
+import { createFileLockStore, takeoverGuardPath } from './file-lock-store.js';
+
+const T0 = 1_784_500_980_000;
+const HOUR = 3_600_000;
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'hb-core-lock-'));
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('createFileLockStore', () => {
+  it("writes WoterClip's lockfile format and reads one WoterClip wrote", async () => {
+    const path = join(root, '.woterclip', '.heartbeat-lock');
+    const store = createFileLockStore({ path, codec: woterclipLockCodec });
+    const acquired = (await store.acquire({ owner: '1784500980-4821', nowMs: T0 + 456, staleAfterMs: HOUR }))._unsafeUnwrap();
+    // (The reference's sample pairs this epoch with 2026-07-22T10:03:00Z, which is not the same
+    // instant; the epoch is the beat clock, so started_at is derived from it.)
+    expect(readFileSync(path, 'utf8')).toBe('{"beat_id": "1784500980-4821", "started_at": "2026-07-19T22:43:00Z", "started_epoch": 1784500980}\n');
+    // The record returned is what a later read sees: whole seconds.
+    expect(acquired.record).toEqual({ owner: '1784500980-4821', acquiredAtMs: T0 });
+    expect((await store.read())._unsafeUnwrap()).toEqual(acquired.record);
+
+    // The reference's sample, verbatim: started_epoch wins over started_at.
+    writeFileSync(path, '{"beat_id": "1784500980-4821", "started_at": "2026-07-22T10:03:00Z", "started_epoch": 1784500980}');
+    expect((await store.read())._unsafeUnwrap()).toEqual({ owner: '1784500980-4821', acquiredAtMs: 1_784_500_980_000 });
+    expect((await store.release('someone-else'))._unsafeUnwrap()).toBe('not-owner');
+    expect((await store.release('1784500980-4821'))._unsafeUnwrap()).toBe('released');
+  });
+
+  it('reports a corrupt lock as corrupt, naming the file and the fix, and leaves it alone', async () => {
+    const path = join(root, 'lock');
+    writeFileSync(path, 'not json at all');
+    const store = createFileLockStore({ path });
+    const error = (await store.acquire({ owner: 'a', nowMs: T0, staleAfterMs: HOUR }))._unsafeUnwrapErr();
+    expect(error.kind).toBe('corrupt');
+    expect(error.kind === 'corrupt' && error.message).toContain(path);
+    expect(error.kind === 'corrupt' && error.message).toContain('delete it');
+    expect((await store.read())._unsafeUnwrapErr().kind).toBe('corrupt');
+    expect((await store.release('a'))._unsafeUnwrapErr().kind).toBe('corrupt');
+    expect(readFileSync(path, 'utf8')).toBe('not json at all');
+  });
+
+  it('waits out an in-flight take-over guard and then reports the lock held', async () => {
+    const path = join(root, 'lock');
+    const staleText = jsonLockCodec.encode({ owner: 'dead', acquiredAtMs: T0 });
+    writeFileSync(path, staleText);
+    // Another process is mid take-over (its guard is fresh).
+    writeFileSync(takeoverGuardPath(path, staleText), jsonLockCodec.encode({ owner: 'other', acquiredAtMs: T0 + 2 * HOUR }));
+    const error = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 2 * HOUR, staleAfterMs: HOUR }))._unsafeUnwrapErr();
+    expect(error).toMatchObject({ kind: 'held', holder: { owner: 'dead' } });
+    expect(readFileSync(path, 'utf8')).toBe(staleText);
+  });
+
+  it('breaks a guard abandoned by a crashed taker once it is older than the stale window', async () => {
+    const path = join(root, 'lock');
+    const staleText = jsonLockCodec.encode({ owner: 'dead', acquiredAtMs: T0 });
+    writeFileSync(path, staleText);
+    writeFileSync(takeoverGuardPath(path, staleText), jsonLockCodec.encode({ owner: 'crashed-taker', acquiredAtMs: T0 + HOUR }));
+    const acquired = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 3 * HOUR, staleAfterMs: HOUR }))._unsafeUnwrap();
+    expect(acquired.record.owner).toBe('me');
+    expect(acquired.tookOverFrom?.owner).toBe('dead');
+    expect(readdirSync(root)).toEqual(['lock']);
+  });
+
+  it('a live owner releasing during a take-over attempt is reported as superseded, not released', async () => {
+    const path = join(root, 'lock');
+    const text = jsonLockCodec.encode({ owner: 'me', acquiredAtMs: T0 });
+    writeFileSync(path, text);
+    writeFileSync(takeoverGuardPath(path, text), jsonLockCodec.encode({ owner: 'taker', acquiredAtMs: Date.now() }));
+    expect((await createFileLockStore({ path }).release('me'))._unsafeUnwrap()).toBe('not-owner');
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it('an owner string is data, never a path: odd owners round-trip', async () => {
+    const path = join(root, 'lock');
+    const store = createFileLockStore({ path });
+    const owner = '../../etc/passwd\n"; rm -rf / #';
+    (await store.acquire({ owner, nowMs: T0, staleAfterMs: HOUR }))._unsafeUnwrap();
+    expect((await store.read())._unsafeUnwrap()?.owner).toBe(owner);
+    expect((await store.release(owner))._unsafeUnwrap()).toBe('released');
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('reports an unusable directory as an io error', async () => {
+    const blocker = join(root, 'file');
+    writeFileSync(blocker, '');
+    const error = (await createFileLockStore({ path: join(blocker, 'lock') }).acquire({ owner: 'a', nowMs: T0, staleAfterMs: HOUR }))._unsafeUnwrapErr();
+    expect(error.kind).toBe('io');
+  });
+});
