@@ -1,0 +1,194 @@
+import { sanitizeForMessage, type CommandError, type CommandOutput, type CommandRunner } from '@heartbeat-kit/core';
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { z } from 'zod';
+import type { IssueComment, IssueDetail, IssueSummary, IssueTracker, SubIssueState, TrackerError } from '../ports/issue-tracker.js';
+
+/** Options of {@link createGhIssueTracker}. */
+export interface GhIssueTrackerOptions {
+  readonly runner: CommandRunner;
+  /** `owner/name`: always passed as `--repo`, never the working directory's remote. */
+  readonly repo: string;
+  /** The gh executable (default `gh`). */
+  readonly gh?: string;
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+}
+
+const labelsSchema = z.array(z.object({ name: z.string() }));
+const listSchema = z.array(z.object({ number: z.number().int(), title: z.string(), labels: labelsSchema, createdAt: z.string() }));
+const viewSchema = z.object({
+  number: z.number().int(),
+  title: z.string(),
+  body: z.string().nullable(),
+  labels: labelsSchema,
+  comments: z.array(z.object({ author: z.object({ login: z.string() }).nullable(), body: z.string(), createdAt: z.string(), url: z.string() })),
+});
+const idSchema = z.object({ id: z.number().int() });
+const subIssuesSchema = z.array(z.object({ number: z.number().int(), state: z.string() }));
+
+const REPO_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+
+/** Parses gh's auth status text: the active account's login (current and pre-2.40 formats). */
+export function parseAuthLogin(text: string): string | undefined {
+  const accounts = [...text.matchAll(/✓ Logged in to \S+ (?:account|as) ([A-Za-z0-9-]+(?:\[bot\])?) \(/g)];
+  const blocks = text.split(/\n\s*\n/);
+  for (const block of blocks) {
+    const m = /✓ Logged in to \S+ account ([A-Za-z0-9-]+) \(/.exec(block);
+    if (m?.[1] !== undefined && /Active account: true/.test(block)) return m[1];
+  }
+  return accounts[0]?.[1];
+}
+
+/**
+ * Splits gh `--paginate` output (JSON arrays printed back to back) into its values. Strings are
+ * tracked so brackets inside them never split a value.
+ */
+export function parseJsonSequence(text: string): unknown[] {
+  const values: unknown[] = [];
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let start = -1;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '[' || ch === '{') {
+      if (depth === 0) start = i;
+      depth += 1;
+    } else if (ch === ']' || ch === '}') {
+      depth -= 1;
+      if (depth === 0 && start >= 0) {
+        values.push(JSON.parse(text.slice(start, i + 1)));
+        start = -1;
+      }
+    }
+  }
+  if (depth !== 0) throw new SyntaxError('unterminated JSON');
+  return values;
+}
+
+function firstLine(text: string): string {
+  return sanitizeForMessage(text.trim().split('\n')[0] ?? '', { maxLength: 240 });
+}
+
+/** Maps a finished gh run to a tracker error (exit 4 = authentication required). */
+export function classifyGhFailure(output: CommandOutput): TrackerError {
+  const stderr = output.stderr;
+  const label = /could not add label: '([^']+)' not found/.exec(stderr);
+  if (label?.[1] !== undefined) return { kind: 'label-not-found', label: label[1], message: firstLine(stderr) };
+  if (output.exitCode === 4 || /gh auth login|not logged in/i.test(stderr)) return { kind: 'auth', message: firstLine(stderr) || 'gh is not authenticated; run `gh auth login`' };
+  if (/\(HTTP 404\)|Could not resolve to an? /i.test(stderr)) return { kind: 'not-found', message: firstLine(stderr) };
+  return { kind: 'failed', message: firstLine(stderr) || `gh exited ${output.exitCode}` };
+}
+
+function fromCommandError(error: CommandError): TrackerError {
+  if (error.kind === 'not-found') return { kind: 'unavailable', message: 'gh is not installed or not on PATH; install the GitHub CLI and run `gh auth login`' };
+  return { kind: 'failed', message: `gh ${error.kind}` };
+}
+
+function parseWith<T>(schema: z.ZodType<T>, text: string, what: string): ResultAsync<T, TrackerError> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return errAsync({ kind: 'bad-output', message: `gh ${what}: output is not JSON` });
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? okAsync(parsed.data) : errAsync({ kind: 'bad-output', message: `gh ${what}: unexpected JSON shape` });
+}
+
+/**
+ * The gh CLI adapter of {@link IssueTracker}. Every call is an argument vector with `--repo`;
+ * outside values go in `--flag=value` form or on stdin (bodies), so a title or label starting
+ * with `-` is never read as an option, and no shell ever sees them.
+ */
+export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTracker {
+  if (!REPO_PATTERN.test(options.repo)) throw new RangeError(`repo must be "owner/name", got ${JSON.stringify(options.repo)}`);
+  const repo = options.repo;
+  const gh = options.gh ?? 'gh';
+  const run = (args: readonly string[], input?: string, okExit = false): ResultAsync<CommandOutput, TrackerError> =>
+    options.runner
+      .run({
+        file: gh,
+        args,
+        ...(input === undefined ? {} : { input }),
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+        env: { GH_PROMPT_DISABLED: '1', NO_COLOR: '1', GH_NO_UPDATE_NOTIFIER: '1', ...(options.env ?? {}) },
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      })
+      .mapErr(fromCommandError)
+      .andThen((output) => (output.exitCode === 0 || okExit ? okAsync(output) : errAsync(classifyGhFailure(output))));
+  const num = (n: number): string => {
+    if (!Number.isSafeInteger(n) || n <= 0) throw new RangeError(`issue number must be a positive integer, got ${n}`);
+    return String(n);
+  };
+  const view = (n: number, fields: string): ResultAsync<CommandOutput, TrackerError> => run(['issue', 'view', num(n), `--repo=${repo}`, `--json=${fields}`]);
+
+  return {
+    authStatus: () =>
+      run(['auth', 'status'], undefined, true).andThen((output) => {
+        if (output.exitCode !== 0) {
+          return errAsync<{ login: string }, TrackerError>({ kind: 'auth', message: firstLine(output.stderr) || 'gh is not authenticated; run `gh auth login`' });
+        }
+        const login = parseAuthLogin(`${output.stdout}\n${output.stderr}`);
+        return login === undefined ? errAsync<{ login: string }, TrackerError>({ kind: 'bad-output', message: 'gh auth status: no logged-in account found' }) : okAsync({ login });
+      }),
+    listInbox: () =>
+      run(['issue', 'list', `--repo=${repo}`, '--assignee=@me', '--state=open', '--json=number,title,labels,createdAt', '--limit=100'])
+        .andThen((o) => parseWith(listSchema, o.stdout, 'issue list'))
+        .map((issues): IssueSummary[] => issues.map((i) => ({ number: i.number, title: i.title, labels: i.labels.map((l) => l.name), createdAt: i.createdAt }))),
+    viewIssue: (n) =>
+      view(n, 'number,title,body,labels,comments')
+        .andThen((o) => parseWith(viewSchema, o.stdout, 'issue view'))
+        .map((i): IssueDetail => ({
+          number: i.number,
+          title: i.title,
+          body: i.body ?? '',
+          labels: i.labels.map((l) => l.name),
+          comments: i.comments.map((c): IssueComment => ({ author: c.author?.login ?? 'ghost', body: c.body, createdAt: c.createdAt, url: c.url })),
+        })),
+    viewLabels: (n) =>
+      view(n, 'labels')
+        .andThen((o) => parseWith(z.object({ labels: labelsSchema }), o.stdout, 'issue view'))
+        .map((i) => i.labels.map((l) => l.name)),
+    editLabels: (n, edit) =>
+      run(['issue', 'edit', num(n), `--repo=${repo}`, ...(edit.add ?? []).map((l) => `--add-label=${l}`), ...(edit.remove ?? []).map((l) => `--remove-label=${l}`)]).map(() => undefined),
+    createLabel: (name) => run(['label', 'create', `--repo=${repo}`, '--', name]).map(() => undefined),
+    comment: (n, body) =>
+      run(['issue', 'comment', num(n), `--repo=${repo}`, '--body-file=-'], body).map((o) => {
+        const url = o.stdout.trim().split('\n').find((l) => /^https:\/\/\S+$/.test(l));
+        return url === undefined ? {} : { url };
+      }),
+    close: (n) => run(['issue', 'close', num(n), `--repo=${repo}`]).map(() => undefined),
+    createIssue: (spec) =>
+      run(['issue', 'create', `--repo=${repo}`, `--title=${spec.title}`, '--body-file=-', ...spec.labels.map((l) => `--label=${l}`), '--assignee=@me'], spec.body).andThen((o) => {
+        const m = /\/issues\/(\d+)\s*$/.exec(o.stdout.trim());
+        return m?.[1] === undefined ? errAsync<{ number: number }, TrackerError>({ kind: 'bad-output', message: 'gh issue create: no issue URL in output' }) : okAsync({ number: Number(m[1]) });
+      }),
+    issueId: (n) => run(['api', `repos/${repo}/issues/${num(n)}`]).andThen((o) => parseWith(idSchema, o.stdout, 'api issue')).map((i) => i.id),
+    addSubIssue: (parent, id) => {
+      if (!Number.isSafeInteger(id) || id <= 0) return errAsync({ kind: 'failed', message: `sub-issue id must be a positive integer, got ${id}` });
+      // -F sends an integer; -f would send a string, which the API rejects.
+      return run(['api', `repos/${repo}/issues/${num(parent)}/sub_issues`, '-F', `sub_issue_id=${id}`]).map(() => undefined);
+    },
+    listSubIssues: (parent) =>
+      run(['api', '--paginate', `repos/${repo}/issues/${num(parent)}/sub_issues?per_page=100`]).andThen((o) => {
+        let pages: unknown[];
+        try {
+          pages = parseJsonSequence(o.stdout);
+        } catch {
+          return errAsync<SubIssueState[], TrackerError>({ kind: 'bad-output', message: 'gh api sub_issues: output is not JSON' });
+        }
+        const parsed = subIssuesSchema.safeParse(pages.flat());
+        if (!parsed.success) return errAsync<SubIssueState[], TrackerError>({ kind: 'bad-output', message: 'gh api sub_issues: unexpected JSON shape' });
+        return okAsync(parsed.data.map((s): SubIssueState => ({ number: s.number, state: s.state === 'closed' ? 'closed' : 'open' })));
+      }),
+  };
+}

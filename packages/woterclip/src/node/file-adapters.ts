@@ -1,0 +1,90 @@
+import { constants } from 'node:fs';
+import { access, mkdir, open, readFile } from 'node:fs/promises';
+import { delimiter, dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import { ResultAsync } from 'neverthrow';
+import { parseLogText, serializeLogLine } from '../log/log-lines.js';
+import type { BeatLog, BeatLogError } from '../ports/beat-log.js';
+import type { ToolProbe, WorkspaceError, WorkspaceFiles } from '../ports/workspace.js';
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const codeOf = (error: unknown): string | undefined => (typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined);
+
+/**
+ * The JSONL log file. Each append is one write of one line followed by fsync; when the file ends
+ * in a torn line (a crash mid-append), a newline is written first so the new line stays whole.
+ */
+export function createFileBeatLog(path: string): BeatLog {
+  return {
+    append: (line) =>
+      ResultAsync.fromPromise(
+        (async () => {
+          await mkdir(dirname(path), { recursive: true });
+          const handle = await open(path, 'a+');
+          try {
+            const { size } = await handle.stat();
+            let prefix = '';
+            if (size > 0) {
+              const last = Buffer.alloc(1);
+              await handle.read(last, 0, 1, size - 1);
+              if (last[0] !== 0x0a) prefix = '\n';
+            }
+            await handle.write(prefix + serializeLogLine(line));
+            await handle.sync();
+          } finally {
+            await handle.close();
+          }
+        })(),
+        (error): BeatLogError => ({ kind: 'io', message: describe(error) }),
+      ),
+    read: () =>
+      ResultAsync.fromPromise(
+        readFile(path, 'utf8').catch((error: unknown) => {
+          if (codeOf(error) === 'ENOENT') return '';
+          throw error;
+        }),
+        (error): BeatLogError => ({ kind: 'io', message: describe(error) }),
+      ).map(parseLogText),
+  };
+}
+
+/** Reads files under `root` (the `.woterclip/` directory); paths escaping it are refused. */
+export function createDirectoryWorkspace(root: string): WorkspaceFiles {
+  return {
+    readText: (relativePath) => {
+      const full = normalize(join(root, relativePath));
+      if (isAbsolute(relativePath) || !(full + sep).startsWith(normalize(root) + sep)) {
+        return ResultAsync.fromPromise(Promise.reject(new Error('path escapes .woterclip/')), (): WorkspaceError => ({ kind: 'io', message: `${relativePath}: path escapes .woterclip/` }));
+      }
+      return ResultAsync.fromPromise(
+        readFile(full, 'utf8').catch((error: unknown) => {
+          if (codeOf(error) === 'ENOENT') return undefined;
+          throw error;
+        }),
+        (error): WorkspaceError => ({ kind: 'io', message: describe(error) }),
+      );
+    },
+  };
+}
+
+/** A {@link ToolProbe} that looks executables up on `PATH` (no shell, no `command -v`). */
+export function createPathToolProbe(pathVariable: string | undefined): ToolProbe {
+  const dirs = (pathVariable ?? '').split(delimiter).filter((d) => d !== '');
+  return {
+    hasExecutable: (name) =>
+      ResultAsync.fromPromise(
+        (async () => {
+          if (name.includes('/') || name.includes('\\') || name.startsWith('-')) return false;
+          for (const dir of dirs) {
+            try {
+              await access(join(dir, name), constants.X_OK);
+              return true;
+            } catch {
+              // not in this directory
+            }
+          }
+          return false;
+        })(),
+        (error): WorkspaceError => ({ kind: 'io', message: describe(error) }),
+      ),
+  };
+}
