@@ -5,10 +5,19 @@ import { rebootInterrupted, recentFailures, stalledTasks, unansweredMentions } f
 import { previousChecklist, type StatusTask, type SystemStatus } from '../status/system-status.js';
 import type { GateFailure, GateState } from './gate.js';
 
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// A prefix must stand alone: `1a2b3c4d` names `1a2b3c4d-…`, but `reboot-t` does not name `reboot-task`.
+function mentionsToken(text: string, token: string): boolean {
+  return new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(token)}(?![A-Za-z0-9])`).test(text);
+}
+
 /** Whether the previous checklist output names a task (by full id or its 8-char prefix). */
 export function namedIn(output: string | null | undefined, taskId: string): boolean {
   if (output === null || output === undefined || output === '') return false;
-  return output.includes(taskId) || (taskId.length > 8 && output.includes(taskId.slice(0, 8)));
+  return mentionsToken(output, taskId) || (taskId.length > 8 && mentionsToken(output, taskId.slice(0, 8)));
 }
 
 /** Failed (last 6 h), stalled and reboot-interrupted tasks, each once, reboot first. */
