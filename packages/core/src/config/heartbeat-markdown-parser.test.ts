@@ -98,6 +98,31 @@ describe('parseHeartbeatConfig', () => {
     });
   });
 
+  it.each([
+    ['8', 8],
+    ['08', 8],
+    ['8:00', 8],
+    ['08:00', 8],
+    ['0', 0],
+    ['23', 23],
+  ])('reads Start %j as hour %d', (text, hour) => {
+    expect(parse(`## Active Hours\n- Start: ${text}`)._unsafeUnwrap().config.activeHours.start).toBe(hour);
+  });
+
+  it.each([
+    ['600', 600_000],
+    ['600s', 600_000],
+    ['10 minutes', 600_000],
+    ['2m', 120_000],
+  ])('reads Interval %j as %d ms', (text, ms) => {
+    expect(parse(`## Heartbeat\n- Interval: ${text}`)._unsafeUnwrap().config.intervalMs).toBe(ms);
+  });
+
+  it('accepts End 24 and 24:00 as midnight, and decorated headings', () => {
+    expect(parse('## **Active Hours:**\n- End: 24:00')._unsafeUnwrap().config.activeHours.end).toBe(24);
+    expect(parse('## Stale_Tasks ##\n- Threshold: 3 hours')._unsafeUnwrap().config.staleTaskMs).toBe(3 * HOUR);
+  });
+
   it('accepts the old upstream keys anywhere', () => {
     const md = [
       '# Settings',

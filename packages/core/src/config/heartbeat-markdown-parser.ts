@@ -339,7 +339,7 @@ export function parseHeartbeatConfig(markdown: string | undefined, options: Pars
 
     const heading = /^ {0,3}#{1,6}(?:[ \t]+(.*))?$/.exec(line);
     if (heading) {
-      sectionTitle = (heading[1] ?? '').replace(/[ \t]#+[ \t]*$/, '').replace(/[*_`:]+/g, '').trim();
+      sectionTitle = (heading[1] ?? '').replace(/[ \t]#+[ \t]*$/, '').replace(/[*`:]+/g, '').trim();
       const name = normalizeName(sectionTitle);
       section = hasOwn(SECTION_NAMES, name);
       if (section === undefined) warn(`unknown section "${shorten(sectionTitle)}" — its lines are ignored.`);
