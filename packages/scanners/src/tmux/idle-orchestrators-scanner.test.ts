@@ -15,7 +15,7 @@ describe('idle-orchestrators scanner', () => {
     const result = await scanner.scan(makeContext());
     expect(result).toMatchObject({ status: 'ok', findings: [], observations: [{ kind: 'pane', session: 'orch-auth', hash: hashPaneCapture(fixture('tmux', 'capture-pane-p.txt')) }] });
     expect(result.status === 'ok' && result.warnings.map((w) => w.code)).toEqual(['PANE_CAPTURE_FAILED']);
-    expect(runner.calls.map((c) => c.args.slice(0, 2))).toEqual([['-S', '/tmp/sock'], ['-S', '/tmp/sock'], ['-S', '/tmp/sock']]);
+    expect(runner.calls.map((c) => c.args.slice(0, 3))).toEqual([['-u', '-S', '/tmp/sock'], ['-u', '-S', '/tmp/sock'], ['-u', '-S', '/tmp/sock']]);
     expect(scanner.runsOutsideActiveHours).toBe(false);
   });
 

@@ -17,7 +17,7 @@ function scanner(routes: readonly Route[]) {
 describe('orchestrators scanner', () => {
   it('reports CRASHED for an in-progress bead whose session is gone', async () => {
     const { runner, scanner: s } = scanner([
-      [/^tmux -L hk-fake list-sessions -F /, { stdout: sessionsLine(['orch-auth', 'main']) }],
+      [/^tmux -u -L hk-fake list-sessions -F /, { stdout: sessionsLine(['orch-auth', 'main']) }],
       [/^bd list/, { stdout: inProgressJson([{ id: 'beads-k1x', assignee: 'orch-auth' }, { id: 'beads-a3m9', assignee: 'orch-billing' }]) }],
     ]);
     const result = await s.scan(makeContext());
@@ -30,7 +30,7 @@ describe('orchestrators scanner', () => {
         short: 'orch-billing crashed',
       }),
     ]);
-    expect(runner.calls[0]?.args.slice(0, 4)).toEqual(['-L', 'hk-fake', 'list-sessions', '-F']);
+    expect(runner.calls[0]?.args.slice(0, 5)).toEqual(['-u', '-L', 'hk-fake', 'list-sessions', '-F']);
   });
 
   it('never lets a prefix match make a missing session look present', async () => {
