@@ -47,7 +47,8 @@ function formatterFor(zone: string): ZoneFormatter {
     made = { format: new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit' }), zone };
   } catch {
     // An unvalidated zone must not crash a cycle; the UTC fallback is visible in the status.
-    made = formatterFor('UTC');
+    // Not cached, so arbitrary bad names cannot grow the map.
+    return formatterFor('UTC');
   }
   formatters.set(zone, made);
   return made;
