@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createExecaCommandRunner } from '../src/execa/index.js';
@@ -32,6 +32,9 @@ afterAll(() => {
   } catch {
     // already gone
   }
+  // kill-server leaves the socket file behind; remove ours only.
+  const uid = process.getuid?.() ?? 0;
+  rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${uid}`, socket), { force: true });
   tmp.remove();
 });
 

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { fixture } from '../../test/support/fixtures.js';
+import { makeContext, notFound, scriptedRunner } from '../../test/support/context.js';
+import { createGitScanner, isGitStale } from './git-scanner.js';
+
+const HOUR = 3_600_000;
+
+describe('git scanner (fake git)', () => {
+  it('runs git -C <path> without optional locks and skips bare/prunable worktrees', async () => {
+    const runner = scriptedRunner([
+      [/worktree list --porcelain -z$/, { stdout: fixture('git', 'worktree-list-edge-porcelain-z.txt') }],
+      [/wt-dirty --no-optional-locks status/, { stdout: fixture('git', 'status-porcelain-v1-z.txt') }],
+      [/ status --porcelain=v1 -z$/, { stdout: '' }],
+      [/wt-dirty --no-optional-locks log -1 --format=%ct$/, { stdout: fixture('git', 'log-1-ct-branch.txt') }],
+    ]);
+    const now = new Date((Number(fixture('git', 'log-1-ct-branch.txt').trim()) * 1000) + 3 * HOUR);
+    const result = await createGitScanner({ runner, cwd: '/tmp/hbscratch/g/repo' }).scan(makeContext({ now }));
+    expect(result.status === 'ok' && result.findings.map((f) => f.line)).toEqual(['STALE: /tmp/hbscratch/g/wt-dirty (6 uncommitted changes, last commit 3h 0m ago)']);
+    expect(runner.calls.some((c) => c.args[1] === '/tmp/hbscratch/g/wt-gone')).toBe(false);
+    for (const call of runner.calls) {
+      expect(call.args[0]).toBe('-C');
+      expect(call.env).toMatchObject({ GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' });
+    }
+  });
+
+  it('skips without git and outside a repository; errors on other failures', async () => {
+    expect(await createGitScanner({ runner: scriptedRunner([[/./, notFound('git')]]), cwd: '/x' }).scan(makeContext())).toMatchObject({ status: 'skipped', reason: 'git not found on PATH' });
+    const notRepo = await createGitScanner({ runner: scriptedRunner([[/./, { exitCode: 128, stderr: fixture('git', 'worktree-list-not-a-repo.stderr.txt') }]]), cwd: '/x' }).scan(makeContext());
+    expect(notRepo.status).toBe('skipped');
+    const broken = await createGitScanner({ runner: scriptedRunner([[/./, { exitCode: 1, stderr: 'fatal: index file corrupt\n' }]]), cwd: '/x' }).scan(makeContext());
+    expect(broken.status).toBe('error');
+  });
+
+  it('keeps scanning other worktrees when one fails', async () => {
+    const runner = scriptedRunner([
+      [/worktree list/, { stdout: fixture('git', 'worktree-list-porcelain-z.txt') }],
+      [/wt-detached --no-optional-locks status/, { exitCode: 128, stderr: 'fatal: not a git repository\n' }],
+      [/wt-dirty --no-optional-locks status/, { stdout: 'A  x\0' }],
+      [/status/, { stdout: '' }],
+      [/log -1/, { stdout: '1000\n' }],
+    ]);
+    const result = await createGitScanner({ runner, cwd: '/r' }).scan(makeContext());
+    expect(result).toMatchObject({ status: 'ok', warnings: [{ code: 'GIT_STATUS_FAILED' }] });
+    expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['/tmp/hbscratch/g/wt-dirty']);
+  });
+});
+
+describe('isGitStale', () => {
+  it('is dirty AND older than the threshold; no commit is never stale', () => {
+    fc.assert(
+      fc.property(fc.nat(50), fc.option(fc.nat(2_000_000_000), { nil: undefined }), fc.nat(2_000_000_000_000), fc.integer({ min: 1, max: 10 * HOUR }), (changes, epoch, nowMs, staleMs) => {
+        const stale = isGitStale({ path: '/x', branch: undefined, changes, lastCommitEpoch: epoch }, nowMs, staleMs);
+        expect(stale).toBe(changes > 0 && epoch !== undefined && nowMs - epoch * 1000 > staleMs);
+        if (epoch === undefined || changes === 0) expect(stale).toBe(false);
+      }),
+    );
+  });
+});
