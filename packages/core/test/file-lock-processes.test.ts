@@ -104,8 +104,8 @@ describe('file lock across processes', () => {
   it('racers on a stale lock: exactly one winner, every round', async () => {
     const rounds: Array<{ readonly size: number }> = [
       ...Array.from({ length: 10 }, () => ({ size: 2 })),
-      ...Array.from({ length: 3 }, () => ({ size: 8 })),
-      { size: RACERS },
+      ...Array.from({ length: 8 }, () => ({ size: 8 })),
+      ...Array.from({ length: 4 }, () => ({ size: RACERS })),
     ];
     for (const [round, { size }] of rounds.entries()) {
       const dir = mkdtempSync(join(root, `stale-${round}-`));
