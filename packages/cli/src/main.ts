@@ -6,8 +6,8 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
   loop: { summary: 'run the heartbeat loop until SIGINT/SIGTERM', load: async () => (await import('./commands/loop.js')).loopCommand },
   init: { summary: 'write a commented .claude/HEARTBEAT.md with the defaults', load: async () => (await import('./commands/init.js')).initCommand },
   replay: { summary: 're-run recorded cycles and compare their decisions', load: async () => (await import('./commands/replay.js')).replayCommand },
-  // woterclip: filled in by the woterclip issue
-  // runbook: filled in by the runbook issue
+  woterclip: { summary: 'work GitHub issues with personas (beat) and show the queue (status)', load: async () => (await import('./commands/woterclip.js')).woterclipCommand },
+  runbook: { summary: 'runbook check, due, prune, tick, boot-triage and gate-report (spec 003)', load: async () => (await import('./commands/runbook.js')).runbookCommand },
 };
 
 const VERSION = '0.1.0';

@@ -1,0 +1,65 @@
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { stripTerminalEscapes } from '@heartbeat-kit/core';
+import { isValidTimeZone } from '@heartbeat-kit/runbook';
+import { EXIT, type CliIo } from '../../io.js';
+
+/** Options every runbook subcommand takes. */
+export const COMMON_OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
+  now: { type: 'string' },
+  tz: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** The resolved common options. */
+export interface Common {
+  readonly json: boolean;
+  readonly now: Date;
+  readonly tz: string;
+}
+
+/** A usage error: one line on stderr naming the fix. */
+export class UsageError extends Error {}
+
+/** Prints a usage error and returns the usage exit code. */
+export function usageError(io: CliIo, sub: string, message: string): number {
+  io.stderr(`heartbeat-kit runbook ${sub}: ${message}\n`);
+  return EXIT.usage;
+}
+
+/** Parses argv with the common options plus `extra`; throws {@link UsageError} on bad input. */
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], extra: O) {
+  try {
+    return parseArgs({ args: [...argv], options: { ...COMMON_OPTIONS, ...extra }, allowPositionals: true, strict: true });
+  } catch (cause) {
+    throw new UsageError(cause instanceof Error ? cause.message.split('\n')[0] : String(cause));
+  }
+}
+
+/** Resolves `--now` and `--tz` (defaults: the current instant, `TZ` or the system zone). */
+export function resolveCommon(values: { json?: boolean | undefined; now?: string | undefined; tz?: string | undefined }, io: CliIo): Common {
+  let now = new Date();
+  if (values.now !== undefined) {
+    now = new Date(values.now);
+    if (Number.isNaN(now.getTime())) throw new UsageError(`--now ${JSON.stringify(values.now)} is not an ISO instant; use e.g. --now 2026-10-20T10:00:00Z`);
+  }
+  const tz = values.tz ?? (io.env.TZ !== undefined && io.env.TZ !== '' ? io.env.TZ : Intl.DateTimeFormat().resolvedOptions().timeZone);
+  if (!isValidTimeZone(tz)) throw new UsageError(`--tz ${JSON.stringify(tz)} is not an IANA time zone; use e.g. --tz Europe/Berlin`);
+  return { json: values.json === true, now, tz };
+}
+
+/** Writes a JSON document followed by a newline. */
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Resolves a path the user gave against the working directory. */
+export function resolvePath(io: CliIo, path: string): string {
+  return resolve(io.cwd, path);
+}
+
+/** Makes one line safe for a terminal: no escapes or control characters. */
+export function oneLine(text: string): string {
+  return stripTerminalEscapes(text).replace(/[\r\n\t]+/g, ' ');
+}

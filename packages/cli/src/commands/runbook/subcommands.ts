@@ -1,0 +1,210 @@
+import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+import {
+  applyPrunePlan, buildGateState, computeGateAgreement, createRulesGate, decideBootTriage, dueItems, parseGateLog, parseRunbook,
+  planPrune, readChecklistSettings, readPullRequestStates, runChecklistTick, runGate, validateRunbook,
+  type Gate, type GateSelection, type PullRequestStateMap, type SystemStatus,
+} from '@heartbeat-kit/runbook';
+import { createGhPullRequestStates } from '@heartbeat-kit/runbook/github';
+import { createCommandGate, createFileTaskStore, readTextFile, writeTextFileAtomic, type FileError } from '@heartbeat-kit/runbook/node';
+import { errAsync } from 'neverthrow';
+import { EXIT, type CliIo } from '../../io.js';
+import { UsageError, oneLine, parse, printJson, resolveCommon, resolvePath } from './shared.js';
+
+/** The rules gate's name when `HEARTBEAT_CHECKLIST_GATE_SCRIPT` selects it. */
+export const RULES_GATE_NAMES: ReadonlySet<string> = new Set(['heartbeat-rules-gate', 'rules']);
+
+class FileProblem extends Error {
+  constructor(message: string, readonly exitCode: number) {
+    super(message);
+  }
+}
+
+async function readFileOrThrow(io: CliIo, path: string, what: string): Promise<string> {
+  const r = await readTextFile(resolvePath(io, path));
+  if (r.isOk()) return r.value;
+  const e: FileError = r.error;
+  throw new FileProblem(e.kind === 'not-found' ? `${what} ${path} does not exist; pass the path of an existing file` : `cannot read ${path}: ${e.message}`, e.kind === 'not-found' ? EXIT.usage : EXIT.failure);
+}
+
+async function readStatus(io: CliIo, path: string): Promise<SystemStatus> {
+  const r = await createFileTaskStore(resolvePath(io, path)).snapshot();
+  if (r.isOk()) return r.value;
+  if (r.error.kind === 'io') throw new FileProblem(`status file ${path}: ${r.error.message}; pass the path of a status JSON file`, EXIT.usage);
+  throw new FileProblem(`${r.error.problems[0] ?? `${path}: invalid status`} (fix that key; the schema is systemStatusSchema in @heartbeat-kit/runbook)`, EXIT.usage);
+}
+
+function onePositional(positionals: readonly string[], what: string): string {
+  if (positionals.length !== 1 || positionals[0] === undefined) throw new UsageError(`expected exactly one ${what}; e.g. HEARTBEAT.md`);
+  return positionals[0];
+}
+
+/** Runs a subcommand body, turning usage and file problems into one-line errors and exit codes. */
+export async function guarded(io: CliIo, sub: string, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (cause) {
+    if (cause instanceof UsageError) {
+      io.stderr(`heartbeat-kit runbook ${sub}: ${cause.message}\n`);
+      return EXIT.usage;
+    }
+    if (cause instanceof FileProblem) {
+      io.stderr(`heartbeat-kit runbook ${sub}: ${cause.message}\n`);
+      return cause.exitCode;
+    }
+    throw cause;
+  }
+}
+
+/** `runbook check FILE`: the tracked-item date check; exit 1 when the server would refuse the file. */
+export async function checkCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv, {});
+  const common = resolveCommon(values, io);
+  const file = onePositional(positionals, 'runbook FILE');
+  const v = validateRunbook(await readFileOrThrow(io, file, 'runbook'));
+  if (common.json) printJson(io, { file, ...v });
+  else {
+    for (const i of [...v.errors, ...v.warnings].sort((a, b) => a.line - b.line)) io.stdout(`${file}:${i.line}: ${i.severity}: ${oneLine(i.message)}\n`);
+    io.stdout(`${file}: ${v.accepted ? 'accepted' : 'rejected'} (${v.trackedItemCount} tracked item(s), ${v.errors.length} error(s), ${v.warnings.length} warning(s))\n`);
+  }
+  return v.accepted ? EXIT.ok : EXIT.rejected;
+}
+
+/** `runbook due FILE`: tracked items the gate sees as due now. */
+export async function dueCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv, {});
+  const common = resolveCommon(values, io);
+  const file = onePositional(positionals, 'runbook FILE');
+  const due = dueItems(parseRunbook(await readFileOrThrow(io, file, 'runbook')), common.now, common.tz);
+  if (common.json) printJson(io, { file, now: common.now.toISOString(), timeZone: common.tz, due: due.map((d) => ({ line: d.item.line, section: d.item.section, reason: d.reason, token: d.token, text: d.item.text })) });
+  else if (due.length === 0) io.stdout(`${file}: nothing due (${common.tz})\n`);
+  else for (const d of due) io.stdout(`${file}:${d.item.line}: ${d.reason} ${d.token}: ${oneLine(d.item.text)}\n`);
+  return EXIT.ok;
+}
+
+function ghEnv(io: CliIo): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of ['GH_TOKEN', 'GITHUB_TOKEN', 'GH_HOST', 'GH_CONFIG_DIR']) {
+    const v = io.env[key];
+    if (v !== undefined && v !== '') env[key] = v;
+  }
+  return env;
+}
+
+/** `runbook prune FILE [--write]`: the prune plan; `--write` rewrites the file atomically. */
+export async function pruneCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv, { write: { type: 'boolean' }, offline: { type: 'boolean' }, repo: { type: 'string' } });
+  const common = resolveCommon(values, io);
+  const file = onePositional(positionals, 'runbook FILE');
+  if (values.repo !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(values.repo)) throw new UsageError(`--repo ${JSON.stringify(values.repo)} is not owner/name; use e.g. --repo acme/web`);
+  const text = await readFileOrThrow(io, file, 'runbook');
+  const runbook = parseRunbook(text);
+  let states: PullRequestStateMap = new Map();
+  if (values.offline !== true) {
+    const runner = createExecaCommandRunner({ baseEnv: io.env, timeoutMs: 30_000 });
+    const prs = createGhPullRequestStates(runner, { cwd: io.cwd, env: ghEnv(io), ...(values.repo === undefined ? {} : { defaultRepo: values.repo }) });
+    states = (await readPullRequestStates(runbook, prs)).unwrapOr(new Map());
+  }
+  const plan = planPrune(runbook, common.now, common.tz, states);
+  const removing = plan.entries.filter((e) => e.action === 'remove');
+  let written = false;
+  if (values.write === true && removing.length > 0) {
+    const r = await writeTextFileAtomic(resolvePath(io, file), applyPrunePlan(text, plan), { expected: text });
+    if (r.isErr()) {
+      io.stderr(`heartbeat-kit runbook prune: ${r.error.message}\n`);
+      return r.error.kind === 'changed' ? EXIT.rejected : EXIT.failure;
+    }
+    written = true;
+  }
+  if (common.json) printJson(io, { file, written, ...plan });
+  else {
+    for (const e of plan.entries) {
+      io.stdout(`${file}:${e.line}: ${e.action} (${e.reason}): ${oneLine(e.text)}\n  ${oneLine(e.detail)}\n`);
+      if (e.action === 'remove') io.stdout(`  durable facts to move to memory first: ${oneLine(e.durableFacts.join(' | '))}\n`);
+    }
+    for (const w of plan.warnings) io.stdout(`${file}:${w.line}: warning: ${oneLine(w.message)}\n`);
+    if (plan.entries.length === 0) io.stdout(`${file}: nothing to prune\n`);
+    else io.stdout(written ? `${file}: removed ${removing.length} item(s)\n` : removing.length > 0 ? `${file}: ${removing.length} item(s) to remove; run again with --write to apply\n` : '');
+  }
+  return EXIT.ok;
+}
+
+function unavailableGate(name: string, message: string): Gate {
+  return { name, decide: () => errAsync({ kind: 'unavailable', message }) };
+}
+
+/** Picks the gate adapter for a selection; the seeded model gate is not shipped, so it fails open. */
+export function gateFor(selection: GateSelection, io: CliIo, override?: string): Gate | undefined {
+  if (override !== undefined) return RULES_GATE_NAMES.has(override) ? createRulesGate() : createCommandGate({ file: resolvePath(io, override), cwd: io.cwd });
+  switch (selection.kind) {
+    case 'none':
+      return undefined;
+    case 'default':
+      return unavailableGate(selection.script, `${selection.script} (${selection.provider}) is a server script and not part of heartbeat-kit; set HEARTBEAT_CHECKLIST_GATE_SCRIPT=heartbeat-rules-gate or a command path`);
+    case 'script':
+      return RULES_GATE_NAMES.has(selection.script) ? createRulesGate() : createCommandGate({ file: resolvePath(io, selection.script), cwd: io.cwd, name: selection.script });
+  }
+}
+
+/** `runbook tick --runbook FILE --status FILE`: the checklist tick decision. */
+export async function tickCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv, { runbook: { type: 'string' }, status: { type: 'string' }, gate: { type: 'string' }, 'dry-run': { type: 'boolean' } });
+  const common = resolveCommon(values, io);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; pass files with --runbook and --status`);
+  if (values.runbook === undefined || values.status === undefined) throw new UsageError('needs --runbook FILE and --status FILE');
+  const runbookText = await readFileOrThrow(io, values.runbook, 'runbook');
+  const status = await readStatus(io, values.status);
+  const settings = readChecklistSettings(io.env);
+  for (const w of settings.warnings) io.stderr(`heartbeat-kit runbook tick: warning: ${w}\n`);
+  const gate = gateFor(settings.gate, io, values.gate);
+  if (values['dry-run'] === true) {
+    // A dry run previews the verdict only: no preconditions, no task.
+    const state = buildGateState({ status, runbook: parseRunbook(runbookText), now: common.now, timeZone: common.tz, dryRun: true });
+    const verdict = gate === undefined ? undefined : await runGate(gate, state, { signal: io.shutdownSignal });
+    if (common.json) printJson(io, { dryRun: true, gate: gate?.name ?? null, mode: settings.gateMode, verdict: verdict ?? null, state });
+    else io.stdout(gate === undefined ? 'dry run: no gate selected\n' : `dry run: ${gate.name} → ${verdict?.kind ?? 'none'}${verdict?.kind === 'error' ? ` (${oneLine(verdict.error.message)})` : verdict ? `: ${oneLine(verdict.reason)}` : ''}\n`);
+    return EXIT.ok;
+  }
+  const decision = await runChecklistTick({ runbookText, status, now: common.now, timeZone: common.tz, settings }, { ...(gate === undefined ? {} : { gate }), signal: io.shutdownSignal });
+  if (common.json) printJson(io, { mode: settings.gateMode, gate: gate?.name ?? null, ...decision });
+  else if (decision.kind === 'skip') io.stdout(`skip: ${decision.reason} (${oneLine(decision.detail)})\n`);
+  else io.stdout(`create ${decision.task.taskType} for ${decision.task.assignTo ?? 'nobody'} [${decision.task.tags.join(', ')}] priority ${decision.task.priority}\n\n${decision.task.prompt}`);
+  return EXIT.ok;
+}
+
+/** `runbook boot-triage --status FILE`: whether the restart left anything to triage. */
+export async function bootTriageCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv, { status: { type: 'string' }, runbook: { type: 'string' } });
+  const common = resolveCommon(values, io);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; pass the status file with --status`);
+  if (values.status === undefined) throw new UsageError('needs --status FILE');
+  const status = await readStatus(io, values.status);
+  const runbookText = values.runbook === undefined ? null : await readFileOrThrow(io, values.runbook, 'runbook');
+  const decision = decideBootTriage({ status, runbookText, now: common.now, disabled: readChecklistSettings(io.env).disabled });
+  if (common.json) printJson(io, decision);
+  else if (decision.kind === 'skip') io.stdout(`skip: ${decision.reason}\n`);
+  else {
+    const f = decision.findings;
+    io.stdout(`create boot-triage for ${decision.task.assignTo ?? 'nobody'} [${decision.task.tags.join(', ')}] priority ${decision.task.priority}: ${f.rebootInterrupted.length} reboot-interrupted, ${f.recentFailures.length} failed, ${f.orphaned.length} orphaned, ${f.supersededWithoutResume.length} superseded without resume, ${f.stuckOnOfflineAgents.length} stuck\n\n${decision.task.prompt}`);
+  }
+  return EXIT.ok;
+}
+
+/** `runbook gate-report LOG`: agreement of shadow verdicts with the lead's outcomes. */
+export async function gateReportCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv, { threshold: { type: 'string' }, 'min-samples': { type: 'string' } });
+  const common = resolveCommon(values, io);
+  const file = onePositional(positionals, 'gate log (JSONL)');
+  const threshold = values.threshold === undefined ? 0.95 : Number(values.threshold);
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError('--threshold must be a number between 0 and 1; e.g. --threshold 0.95');
+  const minSamples = values['min-samples'] === undefined ? 20 : Number(values['min-samples']);
+  if (!Number.isInteger(minSamples) || minSamples < 1) throw new UsageError('--min-samples must be a positive integer; e.g. --min-samples 20');
+  const { records, problems } = parseGateLog(await readFileOrThrow(io, file, 'gate log'), file);
+  for (const p of problems) io.stderr(`heartbeat-kit runbook gate-report: skipped ${oneLine(p)}\n`);
+  const a = computeGateAgreement(records, { threshold, minSamples });
+  if (common.json) printJson(io, { file, records: records.length, skipped: problems.length, ...a });
+  else {
+    const pct = (x: number | null): string => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+    io.stdout(`${file}: ${a.compared} compared, ${a.errors} error verdict(s), ${a.unpaired} unpaired\nagreement ${pct(a.agreement)}, quiet precision ${pct(a.quietPrecision)}, quiet recall ${pct(a.quietRecall)}\n${a.advice}\n`);
+  }
+  return EXIT.ok;
+}
