@@ -16,3 +16,4 @@ export * from './dispatch/outcome.js';
 export * from './dispatch/prompt.js';
 export * from './dispatch/command-dispatcher.js';
 export * from './subissues/sub-issues.js';
+export * from './status/status-view.js';

@@ -1,0 +1,214 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Clock, CommandRunner } from '@heartbeat-kit/core';
+import { createFileLockStore, systemClock, woterclipLockCodec } from '@heartbeat-kit/core/node';
+import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+import { buildStatus, createCommandDispatcher, loadWoterclipConfig, renderStatus, runBeat, type BeatResult, type IssueDetail } from '@heartbeat-kit/woterclip';
+import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
+import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
+import { EXIT, type CliIo, type Command } from '../io.js';
+
+/** Help text of `heartbeat-kit woterclip`. */
+export const WOTERCLIP_HELP = `Usage: heartbeat-kit woterclip <beat|status> [options]
+
+WoterClip: work GitHub issues assigned to you, one persona per issue, reporting back with
+structured comments and a JSONL beat log (.woterclip/).
+
+Subcommands:
+  beat      run one heartbeat: lock, inbox, dispatch, report, label transitions
+  status    queue by persona, in-progress and blocked issues, last beats
+
+Run 'heartbeat-kit woterclip <subcommand> --help' for its options.
+`;
+
+/** Help text of `heartbeat-kit woterclip beat`. */
+export const WOTERCLIP_BEAT_HELP = `Usage: heartbeat-kit woterclip beat [options]
+
+Runs one WoterClip beat over the repository in --cwd (reads .woterclip/config.yaml).
+
+Options:
+  --cwd DIR          repository root (default: current directory)
+  --dry-run          show what would be picked; change nothing, record no beat line
+  --persona NAME     only pick issues for this persona
+  --now ISO          run as if the beat started at this instant (quiet hours, lock age)
+  --json             print the beat result as one JSON object
+  -h, --help         show this help
+
+Exit codes: 0 beat ran or skipped, 1 blocked (run gh auth login), 2 usage or config error,
+3 lock or file failure.
+`;
+
+/** Help text of `heartbeat-kit woterclip status`. */
+export const WOTERCLIP_STATUS_HELP = `Usage: heartbeat-kit woterclip status [options]
+
+Shows the queue by persona, in-progress issues, blocked issues with their Clears-when line,
+and the last beats with their stop reasons ("Stopped" after ~2 h with no beat and a queue).
+
+Options:
+  --cwd DIR          repository root (default: current directory)
+  --now ISO          evaluate "Stopped" as at this instant
+  --json             print one JSON object
+  -h, --help         show this help
+`;
+
+/** Adapters the command can be given instead of the real ones (tests, embedders). */
+export interface WoterclipCommandOverrides {
+  readonly runner?: CommandRunner;
+  /** The gh executable. */
+  readonly gh?: string;
+  readonly pid?: number;
+}
+
+// Variables gh and agent CLIs need; the runner passes nothing else from the environment.
+const PASS_ENV = /^(GH_|GITHUB_TOKEN$|XDG_CONFIG_HOME$|ANTHROPIC_|CLAUDE_)/;
+
+function passEnv(env: CliIo['env']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && PASS_ENV.test(key)) out[key] = value;
+  return out;
+}
+
+function clockFrom(now: string | undefined): Clock | string {
+  if (now === undefined) return systemClock;
+  const start = Date.parse(now);
+  if (Number.isNaN(start) || !/^\d{4}-\d{2}-\d{2}T/.test(now)) return `--now ${JSON.stringify(now)} is not an ISO instant; use e.g. 2026-07-22T10:00:00Z.`;
+  const real = Date.now();
+  return { now: () => new Date(start + (Date.now() - real)) };
+}
+
+function parse(argv: readonly string[], io: CliIo, options: NonNullable<ParseArgsConfig['options']>, help: string): Record<string, string | boolean | undefined> | number {
+  try {
+    const parsed = parseArgs({ args: [...argv], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+    const values = parsed.values as Record<string, string | boolean | undefined>;
+    if (values.help === true) {
+      io.stdout(help);
+      return EXIT.ok;
+    }
+    return values;
+  } catch (error) {
+    io.stderr(`heartbeat-kit woterclip: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}. Run with --help for the options.\n`);
+    return EXIT.usage;
+  }
+}
+
+function resolveCwd(io: CliIo, cwd: unknown): string {
+  return typeof cwd === 'string' ? (isAbsolute(cwd) ? cwd : resolve(io.cwd, cwd)) : io.cwd;
+}
+
+/** Builds the `woterclip` command; the CLI picks the concrete adapters here. */
+export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}): Command {
+  const wire = async (io: CliIo, cwd: string, clock: Clock) => {
+    const dir = join(cwd, '.woterclip');
+    const files = createDirectoryWorkspace(dir);
+    const loaded = await loadWoterclipConfig(files);
+    if (loaded.isErr()) return loaded.error;
+    const { config } = loaded.value;
+    const env = passEnv(io.env);
+    const runner = overrides.runner ?? createExecaCommandRunner({ baseEnv: io.env, timeoutMs: 60_000 });
+    const tracker = createGhIssueTracker({ runner, repo: config.github.repo, cwd, env, ...(overrides.gh === undefined ? {} : { gh: overrides.gh }) });
+    const dispatchRunner = overrides.runner ?? createExecaCommandRunner({ baseEnv: io.env, timeoutMs: (config.dispatch.timeout_sec ?? 6 * 3600) * 1000, maxOutputBytes: 16 * 1024 * 1024 });
+    const dispatcher = createCommandDispatcher({
+      runner: dispatchRunner,
+      command: config.dispatch.command,
+      fallbackCommand: config.dispatch.fallback.command,
+      fallbackModel: config.dispatch.fallback.model,
+      cwd,
+      env,
+      ...(config.dispatch.timeout_sec === undefined ? {} : { timeoutMs: config.dispatch.timeout_sec * 1000 }),
+    });
+    return {
+      config,
+      tracker,
+      deps: {
+        tracker,
+        dispatcher,
+        lock: createFileLockStore({ path: join(dir, '.heartbeat-lock'), codec: woterclipLockCodec, clock }),
+        log: createFileBeatLog(join(dir, 'heartbeat-log.jsonl')),
+        files,
+        tools: createPathToolProbe(io.env.PATH),
+        clock,
+        pid: overrides.pid ?? process.pid,
+      },
+    };
+  };
+
+  const beat: Command = async (argv, io) => {
+    const values = parse(argv, io, { cwd: { type: 'string' }, 'dry-run': { type: 'boolean' }, persona: { type: 'string' }, now: { type: 'string' }, json: { type: 'boolean' } }, WOTERCLIP_BEAT_HELP);
+    if (typeof values === 'number') return values;
+    const clock = clockFrom(values.now as string | undefined);
+    if (typeof clock === 'string') {
+      io.stderr(`heartbeat-kit woterclip beat: ${clock}\n`);
+      return EXIT.usage;
+    }
+    const wired = await wire(io, resolveCwd(io, values.cwd), clock);
+    if ('kind' in wired) {
+      io.stderr(`heartbeat-kit woterclip beat: ${wired.message}\n`);
+      return wired.kind === 'io' ? EXIT.failure : EXIT.usage;
+    }
+    const result = await runBeat(wired.deps, { dryRun: values['dry-run'] === true, ...(typeof values.persona === 'string' ? { persona: values.persona } : {}) });
+    printBeat(io, result, values.json === true);
+    return result.exitCode;
+  };
+
+  const status: Command = async (argv, io) => {
+    const values = parse(argv, io, { cwd: { type: 'string' }, now: { type: 'string' }, json: { type: 'boolean' } }, WOTERCLIP_STATUS_HELP);
+    if (typeof values === 'number') return values;
+    const clock = clockFrom(values.now as string | undefined);
+    if (typeof clock === 'string') {
+      io.stderr(`heartbeat-kit woterclip status: ${clock}\n`);
+      return EXIT.usage;
+    }
+    const wired = await wire(io, resolveCwd(io, values.cwd), clock);
+    if ('kind' in wired) {
+      io.stderr(`heartbeat-kit woterclip status: ${wired.message}\n`);
+      return wired.kind === 'io' ? EXIT.failure : EXIT.usage;
+    }
+    const { tracker, config } = wired;
+    const auth = await tracker.authStatus();
+    const inbox = await tracker.listInbox();
+    if (auth.isErr() || inbox.isErr()) {
+      const message = auth.isErr() ? auth.error.message : inbox.isErr() ? inbox.error.message : '';
+      io.stderr(`heartbeat-kit woterclip status: GitHub failed (${message}); run \`gh auth login\` if you are logged out.\n`);
+      return EXIT.failure;
+    }
+    const blockedDetails: IssueDetail[] = [];
+    for (const issue of inbox.value.filter((i) => i.labels.includes(config.labels.blocked))) {
+      const detail = await tracker.viewIssue(issue.number);
+      if (detail.isOk()) blockedDetails.push(detail.value);
+    }
+    const log = await wired.deps.log.read();
+    if (log.isErr()) {
+      io.stderr(`heartbeat-kit woterclip status: .woterclip/heartbeat-log.jsonl: ${log.error.message}\n`);
+      return EXIT.failure;
+    }
+    for (const warning of log.value.warnings) io.stderr(`warning: ${warning}\n`);
+    const view = buildStatus({ config, login: auth.value.login, inbox: inbox.value, blockedDetails, log: log.value.lines, now: clock.now() });
+    io.stdout(values.json === true ? `${JSON.stringify(view)}\n` : renderStatus(view));
+    return EXIT.ok;
+  };
+
+  return async (argv, io) => {
+    const [sub, ...rest] = argv;
+    if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+      io.stdout(WOTERCLIP_HELP);
+      return sub === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (sub === 'beat') return beat(rest, io);
+    if (sub === 'status') return status(rest, io);
+    io.stderr(`heartbeat-kit woterclip: unknown subcommand '${sub}'; use 'beat' or 'status'.\n`);
+    return EXIT.usage;
+  };
+}
+
+function printBeat(io: CliIo, result: BeatResult, json: boolean): void {
+  if (json) {
+    io.stdout(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  for (const warning of result.warnings) io.stderr(`warning: ${warning}\n`);
+  const lines = [...result.messages, ...result.suggestions];
+  if (lines.length > 0) (result.exitCode === 0 ? io.stdout : io.stderr)(`${lines.join('\n')}\n`);
+}
+
+/** `heartbeat-kit woterclip beat|status`. */
+export const woterclipCommand: Command = createWoterclipCommand();
