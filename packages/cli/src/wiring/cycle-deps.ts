@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { CycleDeps, Sink } from '@heartbeat-kit/core';
 import { createFileMtimeOperatorActivity, createFileStateStore, createJsonlFileSink, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
 import { createDefaultScanners } from '@heartbeat-kit/scanners';
-import { createExecaCommandRunner, nodeFileExists } from '@heartbeat-kit/scanners/execa';
+import { createExecaCommandRunner, createNodePipelineFiles, nodeFileExists } from '@heartbeat-kit/scanners/execa';
 import type { CliIo } from '../io.js';
 import { createCommandSink } from '../sinks/command-sink.js';
 import type { SinkSpec } from '../sinks/sink-spec.js';
@@ -40,7 +40,7 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
     sleep: nodeSleep,
     stateStore: createFileStateStore({ path: wiring.statePath }),
     sink,
-    scanners: createDefaultScanners({ runner, cwd: wiring.cwd, fileExists: nodeFileExists, ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}) }),
+    scanners: createDefaultScanners({ runner, cwd: wiring.cwd, fileExists: nodeFileExists, pipelineFiles: createNodePipelineFiles(), ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}) }),
     ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
   };
 }

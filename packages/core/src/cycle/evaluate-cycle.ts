@@ -89,7 +89,7 @@ function minutes(ms: number): number {
 }
 
 function summarise(result: ScanResult): ScannerSummary {
-  const base = { name: result.scanner, status: result.status, durationMs: result.durationMs };
+  const base = { name: result.scanner, status: result.status, durationMs: Math.round(result.durationMs) };
   switch (result.status) {
     case 'ok':
       return result.warnings.length > 0 ? { ...base, note: result.warnings.map((w) => w.message).join('; ') } : base;

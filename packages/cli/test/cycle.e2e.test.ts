@@ -1,0 +1,170 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorld, type World } from './support/world.js';
+import { runCli } from './support/run-cli.js';
+
+let world: World | undefined;
+afterEach(() => {
+  world?.destroy();
+  world = undefined;
+});
+
+function cycle(w: World, ...extra: string[]) {
+  return runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, ...extra], { cwd: w.root, env: w.env });
+}
+
+describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
+  it('cycle #12: everything healthy → exactly HEARTBEAT_OK', async () => {
+    world = createWorld({
+      sessions: ['orch-auth'],
+      inProgress: [
+        { id: 'beads-a3m9', title: 'JWT middleware', priority: 1, assignee: 'orch-auth', started_at: '2026-02-19T13:00:00Z' },
+        { id: 'beads-b7c1', title: 'Token refresh', priority: 2, assignee: 'orch-auth', started_at: '2026-02-19T09:00:00Z' },
+      ],
+      worktrees: [
+        { dir: 'wt-auth', branch: 'feat/beads-a3m9', commitAt: new Date('2026-02-19T14:00:00Z') },
+        { dir: 'wt-refresh', branch: 'feat/beads-b7c1', commitAt: new Date('2026-02-19T13:30:00Z') },
+      ],
+    });
+    // Cycle #11 ran before (the pane memory starts here); #12 is the spec's quiet cycle.
+    await cycle(world, '--now', '2026-02-19T14:10:00Z');
+    const run = await cycle(world, '--now', '2026-02-19T14:20:00Z');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('HEARTBEAT_OK\n');
+    const json = await cycle(world, '--now', '2026-02-19T14:25:00Z', '--json');
+    const parsed = JSON.parse(json.stdout) as { status: string; scanners: { name: string; status: string }[] };
+    expect(parsed.status).toBe('ok');
+    expect(parsed.scanners.filter((s) => s.status === 'ok').map((s) => s.name)).toEqual(['beads', 'orchestrators', 'git', 'stale-tasks', 'idle-orchestrators', 'pipelines']);
+    expect(parsed.scanners.find((s) => s.name === 'gchat')?.status).toBe('skipped');
+  });
+
+  it('cycle #15: orch-auth crashed and a P1 bead is ready → one WORK_FOUND: ORCH_FAILURE + P1_WORK_READY', async () => {
+    world = createWorld({
+      sessions: ['orch-auth-2'], // a prefix match must not make orch-auth look present
+      ready: [{ id: 'beads-f7k2', title: 'Implement JWT validation', priority: 1 }],
+      inProgress: [{ id: 'beads-a3m9', title: 'JWT middleware', priority: 1, assignee: 'orch-auth', started_at: '2026-02-19T14:00:00Z' }],
+    });
+    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--operator-last-active', '2026-02-19T14:49:30Z');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('WORK_FOUND: ORCH_FAILURE + P1_WORK_READY');
+    expect(run.stdout).toContain('## Context Brief\nOrchestrator crash detected AND new P1 work ready.');
+    expect(run.stdout).toContain("## Findings\nCRASHED: orch-auth (bead beads-a3m9 still in_progress)\nP1 READY: beads-f7k2 'Implement JWT validation'");
+    expect(run.stdout).toContain('## Recommended Action\n1. Re-launch orch-auth for beads-a3m9\n2. Assign beads-f7k2 to existing or new orchestrator');
+    expect(run.stdout).toMatch(/## Source\nHeartbeat cycle #1 at 2026-02-19T14:50:00\nToken cost this cycle: ~\d+ tokens\n$/);
+    expect(run.stdout.match(/WORK_FOUND/g)).toHaveLength(1);
+    // Within the dedup window the same findings are not reported again.
+    const again = await cycle(world, '--now', '2026-02-19T15:00:00Z');
+    expect(again.stdout).toBe('HEARTBEAT_OK\n');
+  });
+
+  it('--json has the documented fields', async () => {
+    world = createWorld({ ready: [{ id: 'bd-x1', title: 'Backlog thing', priority: 3 }] });
+    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
+    const out = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual(expect.arrayContaining(['status', 'cycle', 'at', 'categories', 'findings', 'suppressed', 'held', 'scanners', 'estimatedTokens', 'message']));
+    expect(out.status).toBe('report');
+    expect(out.categories).toEqual(['WORK_READY']);
+    expect(out.findings).toEqual([{ category: 'WORK_READY', fingerprint: 'WORK_READY:bd-x1', subject: 'bd-x1' }]);
+    expect((out.message as { summary: string }).summary).toMatch(/^WORK_READY -- /);
+  });
+
+  it('a failed delivery exits 3 and the next cycle reports the findings again', async () => {
+    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const failing = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--sink', `command:${process.execPath} -e process.exit(1)`);
+    expect(failing.code).toBe(3);
+    expect(failing.stderr).toMatch(/delivery failed/);
+    const file = join(world.root, 'out.jsonl');
+    const ok = await cycle(world, '--now', '2026-02-19T14:51:00Z', '--sink', `file:${file}`);
+    expect(ok.code).toBe(0);
+    const delivered = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; content: string });
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.content).toMatch(/^WORK_FOUND: P0_WORK_READY/);
+  });
+
+  it('usage and config errors are one line naming the fix, exit 2', async () => {
+    world = createWorld({ heartbeatMd: '## Active Hours\n- Start: 25\n' });
+    const bad = await cycle(world);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/HEARTBEAT\.md:2.*Start.*Fix:/);
+    const unknown = await cycle(world, '--bogus');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Fix:/);
+    const sink = await cycle(world, '--sink', 'carrier-pigeon');
+    expect(sink.code).toBe(2);
+  });
+
+  it('a missing HEARTBEAT.md means defaults, no warning, and the file is never created', async () => {
+    world = createWorld({});
+    const { rmSync } = await import('node:fs');
+    rmSync(join(world.project, '.claude', 'HEARTBEAT.md'));
+    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(existsSync(join(world.project, '.claude', 'HEARTBEAT.md'))).toBe(false);
+  });
+});
+
+describe('hostile input', () => {
+  it('hostile session names, worktree paths and bead titles: no command runs, nothing crashes, names sanitised', async () => {
+    const marker = join(tmpdir(), `hk-pwned-${process.pid}-${Date.now()}`);
+    world = createWorld({
+      sessions: [`orch-$(touch ${marker})`, '-x'],
+      ready: [{ id: 'bd-evil', title: '\u001b[31mDeploy\u001b[0m @channel now <script>', priority: 1 }],
+      inProgress: [{ id: 'bd-gone', title: 'Lost', priority: 2, assignee: `orch-$(touch ${marker})-gone`, started_at: '2026-02-19T14:00:00Z' }],
+      worktrees: [{ dir: "-wt \"q'uote\nnl", branch: 'hostile', commitAt: new Date('2026-02-19T10:00:00Z'), dirty: true }],
+    });
+    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
+    expect(run.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    const out = JSON.parse(run.stdout) as { findings: { category: string; subject: string }[]; message: { content: string } };
+    const stale = out.findings.find((f) => f.category === 'GIT_STALE');
+    expect(stale?.subject).toBe(join(world.root, "-wt \"q'uote\nnl"));
+    const crash = out.findings.find((f) => f.category === 'ORCH_FAILURE');
+    expect(crash?.subject).toBe(`orch-$(touch ${marker})-gone`);
+    expect(out.message.content).not.toContain('\u001b');
+    expect(out.message.content).not.toMatch(/@channel/);
+    expect(out.message.content).toContain('Deploy');
+  });
+});
+
+describe('pipelines and GChat through the CLI', () => {
+  const dot = (status: string) => `digraph "PRD-X-001" {
+  graph [label="X" prd_ref="PRD-X-001"]
+  start [shape=Mdiamond handler=start status=validated label="start"]
+  impl [shape=box handler=codergen status=validated bead_id="bd-impl" worker_type="backend-solutions-engineer" label="Build"]
+  gate [shape=hexagon handler="wait.human" status=${status} label="Review"]
+  start -> impl -> gate
+}
+`;
+
+  it('reports PIPELINE_FINALIZED on the transition only, and GChat replies every cycle', async () => {
+    world = createWorld({
+      pipelines: { 'x.dot': dot('active') },
+      gchat: { stdout: JSON.stringify({ replies: [{ question_id: 'q-1', session_id: 's-1', reply_text: 'yes, ship it', sender_name: 'Alice' }], pending_count: 0 }) },
+    });
+    const first = await cycle(world, '--now', '2026-02-19T14:00:00Z', '--json');
+    const a = JSON.parse(first.stdout) as { categories: string[] };
+    expect(a.categories).toEqual(['GCHAT_REPLY_RECEIVED']);
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(world.project, '.pipelines', 'pipelines', 'x.dot'), dot('validated'));
+    const second = await cycle(world, '--now', '2026-02-19T14:10:00Z');
+    expect(second.stdout).toMatch(/^WORK_FOUND: PIPELINE_FINALIZED\n/);
+    expect(second.stdout).toContain('Promise: 1/1 gates validated');
+    const third = await cycle(world, '--now', '2026-02-19T15:00:00Z');
+    expect(third.stdout).toBe('HEARTBEAT_OK\n');
+  });
+
+  it('GChat exit 2 is a warning about credentials, not a failed cycle', async () => {
+    world = createWorld({ gchat: { stdout: '', exitCode: 2 } });
+    const run = await cycle(world, '--now', '2026-02-19T14:00:00Z', '--json');
+    const out = JSON.parse(run.stdout) as { status: string; warnings: string[] };
+    expect(run.code).toBe(0);
+    expect(out.status).toBe('ok');
+    expect(out.warnings).toContain('No OAuth2 credentials configured for GChat polling');
+  });
+});
