@@ -77,8 +77,11 @@ describe('orchestrators scanner', () => {
 });
 
 describe('orchestrator decisions (properties)', () => {
-  const nameArb = fc.constantFrom('orch-a', 'orch-a-1', 'orch-b', 'orch-bd-x1', 'orch-bd-x1-77', 'orch-bd-x12', 'main', '-x');
-  const beadArb = fc.record({ id: fc.constantFrom('bd-x1', 'bd-y2', 'a'), title: fc.constant('t'), assignee: fc.option(fc.constantFrom('orch-a', 'orch-b', 'bob'), { nil: undefined }) });
+  const nameArb: fc.Arbitrary<string> = fc.constantFrom('orch-a', 'orch-a-1', 'orch-b', 'orch-bd-x1', 'orch-bd-x1-77', 'orch-bd-x12', 'main', '-x');
+  const beadArb: fc.Arbitrary<Bead> = fc.record(
+    { id: fc.constantFrom('bd-x1', 'bd-y2', 'a'), title: fc.constant('t'), assignee: fc.constantFrom('orch-a', 'orch-b', 'bob') },
+    { requiredKeys: ['id', 'title'] },
+  );
 
   it('a bead is reported exactly when no session carries its exact name (or its <id>-<pid> form)', () => {
     fc.assert(
