@@ -29,7 +29,7 @@ export function usageError(io: CliIo, sub: string, message: string): number {
 }
 
 /** Parses argv with the common options plus `extra`; throws {@link UsageError} on bad input. */
-export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], extra: O) {
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], extra: O): ReturnType<typeof parseArgs<{ args: string[]; options: typeof COMMON_OPTIONS & O; allowPositionals: true; strict: true }>> {
   try {
     return parseArgs({ args: [...argv], options: { ...COMMON_OPTIONS, ...extra }, allowPositionals: true, strict: true });
   } catch (cause) {
