@@ -8,8 +8,8 @@ import { main } from '../main.js';
 import { createWoterclipCommand } from './woterclip.js';
 
 const woterclipTest = join(import.meta.dirname, '..', '..', '..', 'woterclip', 'test');
-const fakeGh = join(woterclipTest, 'fake-gh', 'gh.mjs');
-const agent = join(woterclipTest, 'fake-agent', 'agent.mjs');
+const fakeGh = join(woterclipTest, 'fixtures', 'fake-gh', 'gh.mjs');
+const agent = join(woterclipTest, 'fixtures', 'fake-agent', 'agent.mjs');
 chmodSync(fakeGh, 0o755);
 chmodSync(agent, 0o755);
 const root = mkdtempSync(join(tmpdir(), 'woterclip-cli-'));

@@ -1,5 +1,6 @@
 import type { CommandError, CommandOutput, CommandRunner } from '@heartbeat-kit/core';
-import { errAsync, okAsync, ResultAsync } from 'neverthrow';
+import type { ResultAsync } from 'neverthrow';
+import { errAsync, okAsync } from 'neverthrow';
 import type { DispatchFailure, DispatchReport, DispatchRequest, Dispatcher, ModelUsed } from '../ports/dispatcher.js';
 import { parseOutcome } from './outcome.js';
 

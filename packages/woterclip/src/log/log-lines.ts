@@ -78,7 +78,7 @@ function parseLine(text: string): LogLine | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
   if ('type' in value) {
     const beat = beatLineSchema.safeParse(value);
-    return beat.success ? { ...beat.data, stop_reason: beat.data.stop_reason as StopReason } : 'malformed beat line';
+    return beat.success ? { ...beat.data, stop_reason: beat.data.stop_reason } : 'malformed beat line';
   }
   const issue = issueLineSchema.safeParse(value);
   if (!issue.success) return 'malformed issue line';

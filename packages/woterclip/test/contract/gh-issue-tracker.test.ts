@@ -6,7 +6,7 @@ import { createGhIssueTracker } from '../../src/github/index.js';
 import { createProcessRunner } from '../../src/node/index.js';
 import { issueTrackerContract, type ContractSeed } from './issue-tracker.contract.js';
 
-const fakeGh = join(import.meta.dirname, '..', 'fake-gh', 'gh.mjs');
+const fakeGh = join(import.meta.dirname, '..', 'fixtures', 'fake-gh', 'gh.mjs');
 chmodSync(fakeGh, 0o755);
 const dir = mkdtempSync(join(tmpdir(), 'woterclip-gh-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
