@@ -71,3 +71,13 @@ describe('createExecaCommandRunner failures', () => {
     expect(classifyExecaOutcome('bd', { ...base }, limits)).toMatchObject({ kind: 'spawn-failed' });
   });
 });
+
+describe('createExecaCommandRunner output cap', () => {
+  it('counts bytes, not characters', async () => {
+    const runner = createExecaCommandRunner({ maxOutputBytes: 1500 });
+    const result = await runner.run({ file: process.execPath, args: ['-e', 'process.stdout.write("\u00e9".repeat(1000))'] });
+    expect(result.isErr() && result.error.kind).toBe('output-limit');
+    const fits = await runner.run({ file: process.execPath, args: ['-e', 'process.stdout.write("\u00e9".repeat(700))'] });
+    expect(fits._unsafeUnwrap().stdout).toBe('\u00e9'.repeat(700));
+  });
+});

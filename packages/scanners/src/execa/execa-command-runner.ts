@@ -45,8 +45,12 @@ interface ExecaOutcome {
   readonly durationMs: number;
 }
 
+const decoder = new TextDecoder('utf-8');
+
+// Output is collected as bytes so that `maxBuffer` counts bytes (with a string encoding execa counts characters).
 function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
+  if (typeof value === 'string') return value;
+  return value instanceof Uint8Array ? decoder.decode(value) : '';
 }
 
 /** Maps execa's result flags to the closed `CommandError` union (order matters: the most specific cause wins). */
@@ -94,6 +98,7 @@ export function createExecaCommandRunner(options: ExecaCommandRunnerOptions = {}
       ...(request.input === undefined ? { stdin: 'ignore' as const } : { input: request.input }),
       timeout: timeoutMs,
       maxBuffer: maxOutputBytes,
+      encoding: 'buffer',
       stripFinalNewline: false,
       ...(signal === undefined ? {} : { cancelSignal: signal }),
       forceKillAfterDelay: 2_000,
