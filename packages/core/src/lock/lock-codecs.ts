@@ -9,7 +9,9 @@ import { parseLockRecord } from './lock-decisions.js';
  * message.
  */
 export interface LockCodec {
+  /** The file's full text for a record. */
   readonly encode: (record: LockRecord) => string;
+  /** The record in a file's text, or why the text is not a lock. */
   readonly decode: (text: string) => Result<LockRecord, string>;
 }
 

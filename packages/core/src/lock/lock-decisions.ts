@@ -43,8 +43,11 @@ export function ownsLock(existing: LockRecord | undefined, owner: string): boole
 /** The generic lock record as stored by the default codec; unknown keys are rejected. */
 export const lockRecordSchema = z
   .object({
+    /** Unique id of the holder. */
     owner: z.string().min(1).max(512),
+    /** Acquisition time, epoch milliseconds. */
     acquiredAtMs: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    /** Fencing number, when the store hands them out. */
     fence: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   })
   .strict();

@@ -34,16 +34,8 @@ export const EXIT_OK = 0;
 /** Exit code when the beat could not do its job and a human must act (e.g. `gh auth login`). */
 export const EXIT_BLOCKED = 1;
 
-/**
- * The total mapping from stop reason to behaviour. `satisfies Record<StopReason, …>` makes a new
- * reason fail to compile until it is mapped here.
- *
- * Exit codes: every stop is 0 except `blocked_exit`, which is 1 because a human has to fix
- * something (the spec exits "with an error message"). `lock_conflict` is 0 on purpose: an overlap
- * of a cron schedule with a long beat is expected, and a non-zero code would page someone on every
- * overlap; the message still says that the beat skipped.
- */
-export const STOP_REASON_TABLE = {
+// `satisfies` checks every entry against the closed set while keeping the literal types.
+const TABLE = {
   complete: {
     description: 'Worked every eligible issue; nothing left.',
     message: 'Queue exhausted. Heartbeat complete.',
@@ -94,6 +86,17 @@ export const STOP_REASON_TABLE = {
     exitCode: EXIT_OK,
   },
 } as const satisfies Record<StopReason, StopReasonInfo>;
+
+/**
+ * The total mapping from stop reason to behaviour. `satisfies Record<StopReason, …>` (and the
+ * exported annotation) make a new reason fail to compile until it is mapped here.
+ *
+ * Exit codes: every stop is 0 except `blocked_exit`, which is 1 because a human has to fix
+ * something (the spec exits "with an error message"). `lock_conflict` is 0 on purpose: an overlap
+ * of a cron schedule with a long beat is expected, and a non-zero code would page someone on every
+ * overlap; the message still says that the beat skipped.
+ */
+export const STOP_REASON_TABLE: Readonly<Record<StopReason, StopReasonInfo>> = TABLE;
 
 const STOP_REASON_SET: ReadonlySet<string> = new Set(STOP_REASONS);
 

@@ -5,7 +5,12 @@ import type { CommandError, CommandOutput, CommandRequest, CommandRunner } from 
  * What a fake command answers: the output (missing fields default to exit 0, empty streams,
  * 0 ms), or `{ error }` for a command that produced no exit code.
  */
-export type FakeCommandResponse = Partial<CommandOutput> | { readonly error: CommandError };
+export type FakeCommandResponse =
+  | Partial<CommandOutput>
+  | {
+      /** The failure the runner reports instead of an output. */
+      readonly error: CommandError;
+    };
 
 /** Maps a request to a response; may be async. A thrown error becomes `spawn-failed`. */
 export type FakeCommandHandler = (request: CommandRequest, signal?: AbortSignal) => FakeCommandResponse | Promise<FakeCommandResponse>;

@@ -100,7 +100,10 @@ export function lockStoreContract(name: string, makeStore: LockStoreFactory): vo
       const results = await Promise.all(owners.map((owner) => store.acquire({ owner, nowMs: T0 + 3 * HOUR, staleAfterMs: HOUR })));
       const winners = results.filter((result) => result.isOk());
       expect(winners).toHaveLength(1);
-      expect(winners[0]!._unsafeUnwrap().tookOverFrom?.owner).toBe('stale');
+      // The racer that removed the stale lock may lose the create that follows; a winner that
+      // did the removal names whom it replaced.
+      const replaced = winners[0]!._unsafeUnwrap().tookOverFrom;
+      if (replaced !== undefined) expect(replaced.owner).toBe('stale');
       expect((await store.read())._unsafeUnwrap()?.owner).toBe(winners[0]!._unsafeUnwrap().record.owner);
     });
 
@@ -111,7 +114,8 @@ export function lockStoreContract(name: string, makeStore: LockStoreFactory): vo
         store.release('stale'),
         ...['x', 'y', 'z'].map((owner) => store.acquire({ owner, nowMs: T0 + 2 * HOUR, staleAfterMs: HOUR })),
       ]);
-      expect(['released', 'not-owner']).toContain(released._unsafeUnwrap());
+      // Depending on timing the stale owner removes its lock, finds a successor, or finds it gone.
+      expect(['released', 'not-owner', 'absent']).toContain(released._unsafeUnwrap());
       const winners = taken.filter((result) => result.isOk());
       // Zero winners is allowed (the release may land after every taker looked), two never.
       expect(winners.length).toBeLessThanOrEqual(1);
