@@ -41,7 +41,8 @@ export function createJsonlFileSink(options: JsonlFileSinkOptions): Sink {
     await ensureParentDirectory(path);
     const handle = await open(path, 'a', 0o644);
     try {
-      await handle.write(line);
+      // writeFile loops over short writes; each append lands at the end because of O_APPEND.
+      await handle.writeFile(line, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();
