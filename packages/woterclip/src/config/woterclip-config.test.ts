@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { parsePersonaConfig, parseWoterclipConfig } from './woterclip-config.js';
+
+const TEMPLATE = `version: 2
+github:
+  board_user: "octocat"
+  repo: "owner/name"
+heartbeat:
+  max_issues_per_heartbeat: 2
+  stale_lock_hours: 4
+  quiet_hours:
+    enabled: false
+    timezone: "America/Los_Angeles"
+    start: "22:00"
+    end: "07:00"
+    behavior: "skip"
+  cooldown:
+    max_consecutive_failures: 3
+    backoff_multiplier: 2
+labels:
+  working: "agent-working"
+  blocked: "agent-blocked"
+personas:
+  orchestrator: {path: "personas/orchestrator", label: null, is_default: true}
+  ceo:          {path: "personas/ceo", label: "ceo"}
+  backend:      {path: "personas/backend", label: "backend"}
+  frontend:     {path: "personas/frontend", label: "frontend"}
+`;
+
+describe('parseWoterclipConfig', () => {
+  it('accepts the reference template and fills the defaults (ceiling 1200 s)', () => {
+    const config = parseWoterclipConfig(TEMPLATE)._unsafeUnwrap();
+    expect(config.heartbeat.time_ceiling_sec).toBe(1200);
+    expect(config.personas.orchestrator).toEqual({ path: 'personas/orchestrator', label: null, is_default: true });
+    expect(config.dispatch.command[0]).toBe('claude');
+  });
+
+  it('missing file: tells the user to run init', () => {
+    const e = parseWoterclipConfig(undefined)._unsafeUnwrapErr();
+    expect(e.kind).toBe('config-missing');
+    expect(e.message).toContain('/woterclip-init');
+  });
+
+  it.each([
+    [TEMPLATE.replace('"owner/name"', '"{{REPO}}"'), 'github.repo', 'placeholder'],
+    [TEMPLATE.replace('version: 2', 'version: 1'), 'version', 'migrate'],
+    [TEMPLATE.replace('"America/Los_Angeles"', '"Mars/Olympus"'), 'heartbeat.quiet_hours.timezone', 'IANA'],
+    [TEMPLATE.replace('"22:00"', '"25:00"'), 'heartbeat.quiet_hours.start', 'HH:MM'],
+    [TEMPLATE.replace('"skip"', '"nap"'), 'heartbeat.quiet_hours.behavior', 'allowed values'],
+    [TEMPLATE.replace('labels:', 'lables: {}\nlabels:'), '(root).lables', 'remove the key'],
+    [TEMPLATE.replace('"personas/ceo"', '"../../etc"'), 'personas.ceo.path', 'inside .woterclip'],
+  ])('names the file, the key and the fix (%#)', (text, key, hint) => {
+    const e = parseWoterclipConfig(text)._unsafeUnwrapErr();
+    expect(e.kind).toBe('config-invalid');
+    expect(e.message).toContain('.woterclip/config.yaml');
+    expect(e.key).toBe(key === '(root).lables' ? 'lables' : key);
+    expect(e.message).toContain(hint);
+  });
+
+  it('bad YAML is an error, not a crash', () => {
+    expect(parseWoterclipConfig('version: [2\n')._unsafeUnwrapErr().message).toMatch(/not valid YAML/);
+  });
+
+  it('persona config: defaults and errors naming the persona file', () => {
+    expect(parsePersonaConfig('runtime: {model: opus}\n', 'p.yaml')._unsafeUnwrap().required_tools).toEqual(['gh']);
+    const e = parsePersonaConfig('runtime: {max_turns: -1}\n', '.woterclip/personas/backend/config.yaml')._unsafeUnwrapErr();
+    expect(e.message).toMatch(/^\.woterclip\/personas\/backend\/config\.yaml: key "runtime\.max_turns"/);
+  });
+});

@@ -1,0 +1,45 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from './file-adapters.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'woterclip-files-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('createFileBeatLog', () => {
+  it('a torn last line on disk is tolerated when read and does not corrupt the next append', async () => {
+    const path = join(dir, 'log', 'heartbeat-log.jsonl');
+    const log = createFileBeatLog(path);
+    (await log.append({ type: 'beat', started_at: 'a', ended_at: 'b', beat_elapsed_sec: 1, issues_worked: 0, stop_reason: 'queue_empty' }))._unsafeUnwrap();
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"heartbeat": 3, "times`);
+    const torn = (await log.read())._unsafeUnwrap();
+    expect(torn.lines).toHaveLength(1);
+    expect(torn.tornTail).toBe(true);
+    (await log.append({ type: 'beat', started_at: 'c', ended_at: 'd', beat_elapsed_sec: 2, issues_worked: 0, stop_reason: 'complete' }))._unsafeUnwrap();
+    const after = (await log.read())._unsafeUnwrap();
+    expect(after.lines.map((l) => ('type' in l ? l.stop_reason : ''))).toEqual(['queue_empty', 'complete']);
+    expect(after.tornTail).toBe(false);
+  });
+
+  it('a missing log reads as empty', async () => {
+    expect((await createFileBeatLog(join(dir, 'none.jsonl')).read())._unsafeUnwrap().lines).toEqual([]);
+  });
+});
+
+describe('createDirectoryWorkspace / createPathToolProbe', () => {
+  it('reads inside the directory, missing files are undefined, escapes are refused', async () => {
+    writeFileSync(join(dir, 'config.yaml'), 'version: 2\n');
+    const files = createDirectoryWorkspace(dir);
+    expect((await files.readText('config.yaml'))._unsafeUnwrap()).toBe('version: 2\n');
+    expect((await files.readText('nope.yaml'))._unsafeUnwrap()).toBeUndefined();
+    expect((await files.readText('../../etc/passwd')).isErr()).toBe(true);
+  });
+
+  it('finds executables on PATH without a shell', async () => {
+    const probe = createPathToolProbe(process.env.PATH);
+    expect((await probe.hasExecutable('node'))._unsafeUnwrap()).toBe(true);
+    expect((await probe.hasExecutable('definitely-not-a-tool-x9'))._unsafeUnwrap()).toBe(false);
+    expect((await probe.hasExecutable('; rm -rf /'))._unsafeUnwrap()).toBe(false);
+  });
+});
