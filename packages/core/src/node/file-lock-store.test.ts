@@ -70,6 +70,25 @@ describe('createFileLockStore', () => {
     expect(readdirSync(root)).toEqual(['lock']);
   });
 
+  it('breaks an abandoned guard through its own guard, and respects a live one there', async () => {
+    const path = join(root, 'lock');
+    const staleText = jsonLockCodec.encode({ owner: 'dead', acquiredAtMs: T0 });
+    writeFileSync(path, staleText);
+    const guard = takeoverGuardPath(path, staleText);
+    const guardText = jsonLockCodec.encode({ owner: 'crashed-taker', acquiredAtMs: T0 + HOUR });
+    writeFileSync(guard, guardText);
+    // Someone is breaking that abandoned guard right now: its guard-of-guard is fresh.
+    const guardOfGuard = takeoverGuardPath(guard, guardText);
+    writeFileSync(guardOfGuard, jsonLockCodec.encode({ owner: 'breaker', acquiredAtMs: T0 + 3 * HOUR }));
+    const store = createFileLockStore({ path });
+    expect((await store.acquire({ owner: 'me', nowMs: T0 + 3 * HOUR, staleAfterMs: HOUR }))._unsafeUnwrapErr().kind).toBe('held');
+    expect(readFileSync(path, 'utf8')).toBe(staleText);
+    // The breaker crashed too: once its guard is old as well, both levels are broken in order.
+    const acquired = (await store.acquire({ owner: 'me', nowMs: T0 + 5 * HOUR, staleAfterMs: HOUR }))._unsafeUnwrap();
+    expect(acquired.record.owner).toBe('me');
+    expect(readdirSync(root)).toEqual(['lock']);
+  });
+
   it('a live owner releasing during a take-over attempt is reported as superseded, not released', async () => {
     const path = join(root, 'lock');
     const text = jsonLockCodec.encode({ owner: 'me', acquiredAtMs: T0 });

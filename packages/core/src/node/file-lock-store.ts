@@ -29,6 +29,8 @@ const EMPTY_READ_RETRIES = 20;
 const EMPTY_READ_DELAY_MS = 5;
 const BUSY_DELAY_MS = 5;
 const TEMP_TAG = 'new';
+// Guards of guards: breaking an abandoned guard is itself guarded, this many levels deep.
+const MAX_GUARD_DEPTH = 2;
 
 class LockFailure extends Error {
   constructor(readonly failure: LockError) {
@@ -59,9 +61,10 @@ function generationOf(text: string): string {
  *   the generation it removes, so of N racers on one stale lock exactly one ends up holding it.
  * - Release removes the file only when it still names the caller, under the same guard.
  *
- * Residual risk, documented rather than hidden: a process that dies between creating a guard and
- * removing it leaves that guard behind; after `max(staleAfterMs, 30 s)` the next taker breaks it,
- * and only a second crash-free racer arriving within that same instant could then race it.
+ * A process that dies holding a guard leaves it behind; after `max(staleAfterMs, 30 s)` the next
+ * taker breaks it through a guard of the guard (same procedure, one level up). Residual risk,
+ * documented rather than hidden: only crashes at every guard level, followed by racers in the
+ * same instant, could let two takers through.
  */
 export function createFileLockStore(options: FileLockStoreOptions): LockStore {
   const { path } = options;
@@ -69,18 +72,9 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
   const clock = options.clock ?? systemClock;
   const directory = dirname(path);
 
-  const readText = async (): Promise<string | undefined> => {
-    try {
-      return await readFile(path, 'utf8');
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw error;
-    }
-  };
-
   const snapshot = async (): Promise<Snapshot> => {
     for (let attempt = 0; ; attempt += 1) {
-      const text = await readText();
+      const text = await readTextAt(path);
       if (text === undefined) return { kind: 'absent' };
       if (text.trim() === '' && attempt < EMPTY_READ_RETRIES) {
         await delay(EMPTY_READ_DELAY_MS);
@@ -123,48 +117,72 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
     }
   };
 
-  const guardIsAbandoned = async (guardPath: string, nowMs: number, staleAfterMs: number): Promise<boolean> => {
-    const lifetime = Math.max(Number.isFinite(staleAfterMs) ? staleAfterMs : 0, MIN_GUARD_LIFETIME_MS);
-    let text: string;
+  const readTextAt = async (target: string): Promise<string | undefined> => {
     try {
-      text = await readFile(guardPath, 'utf8');
+      return await readFile(target, 'utf8');
     } catch (error) {
-      // Gone already: the holder finished; the caller simply retries.
-      if (errorCode(error) === 'ENOENT') return true;
+      if (errorCode(error) === 'ENOENT') return undefined;
       throw error;
     }
-    const decoded = jsonLockCodec.decode(text);
-    if (decoded.isOk()) {
-      const age = nowMs - decoded.value.acquiredAtMs;
-      return age >= 0 && age >= lifetime;
-    }
-    const info = await stat(guardPath).catch(() => undefined);
-    return info !== undefined && clock.now().getTime() - info.mtimeMs >= lifetime;
   };
 
   /**
-   * Removes the lock only if it is still exactly `seen`, holding the guard of that generation.
-   * `busy` = someone else holds the guard; `changed` = the lock is no longer `seen`.
+   * Looks at a guard that exists: `gone` when it vanished meanwhile, its text when its writer
+   * evidently died mid-take-over (older than the guard lifetime), `live` otherwise.
+   */
+  const inspectGuard = async (guardPath: string, nowMs: number, staleAfterMs: number): Promise<{ readonly kind: 'gone' | 'live' } | { readonly kind: 'abandoned'; readonly text: string }> => {
+    const lifetime = Math.max(Number.isFinite(staleAfterMs) ? staleAfterMs : 0, MIN_GUARD_LIFETIME_MS);
+    const text = await readTextAt(guardPath);
+    if (text === undefined) return { kind: 'gone' };
+    const decoded = jsonLockCodec.decode(text);
+    let abandoned: boolean;
+    if (decoded.isOk()) {
+      const age = nowMs - decoded.value.acquiredAtMs;
+      abandoned = age >= 0 && age >= lifetime;
+    } else {
+      const info = await stat(guardPath).catch(() => undefined);
+      abandoned = info !== undefined && clock.now().getTime() - info.mtimeMs >= lifetime;
+    }
+    return abandoned ? { kind: 'abandoned', text } : { kind: 'live' };
+  };
+
+  /**
+   * Removes `target` only if it still holds exactly `seenText`, while holding the guard of that
+   * generation (`<target>.takeover-<hash>`). An abandoned guard is itself removed by the same
+   * procedure one level up, so breaking it is race-free too; only at the last level is it unlinked
+   * directly. `busy` = someone else holds the guard; `changed` = `target` is no longer `seenText`.
    */
   const removeIfUnchanged = async (
-    seen: Extract<Snapshot, { kind: 'present' }>,
+    target: string,
+    seenText: string,
     owner: string,
     nowMs: number,
     staleAfterMs: number,
+    depth = 0,
   ): Promise<'removed' | 'changed' | 'busy'> => {
-    const guardPath = `${path}.takeover-${generationOf(seen.text)}`;
+    const guardPath = `${target}.takeover-${generationOf(seenText)}`;
     const guardText = jsonLockCodec.encode({ owner, acquiredAtMs: Math.max(0, Math.floor(nowMs)) });
     let haveGuard = await createExclusive(guardPath, guardText);
-    if (!haveGuard && (await guardIsAbandoned(guardPath, nowMs, staleAfterMs))) {
-      await unlinkQuietly(guardPath);
-      haveGuard = await createExclusive(guardPath, guardText);
+    if (!haveGuard) {
+      const guard = await inspectGuard(guardPath, nowMs, staleAfterMs);
+      if (guard.kind === 'abandoned') {
+        if (depth < MAX_GUARD_DEPTH) {
+          const broken = await removeIfUnchanged(guardPath, guard.text, owner, nowMs, staleAfterMs, depth + 1);
+          if (broken !== 'busy') haveGuard = await createExclusive(guardPath, guardText);
+        } else {
+          await unlinkQuietly(guardPath);
+          haveGuard = await createExclusive(guardPath, guardText);
+        }
+      } else if (guard.kind === 'gone') {
+        haveGuard = await createExclusive(guardPath, guardText);
+      }
     }
     if (!haveGuard) return 'busy';
     try {
-      const again = await readText();
-      if (again !== seen.text) return 'changed';
+      const again = await readTextAt(target);
+      if (again !== seenText) return 'changed';
       try {
-        await unlink(path);
+        await unlink(target);
       } catch (error) {
         if (errorCode(error) === 'ENOENT') return 'changed';
         throw error;
@@ -194,7 +212,7 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
       busyHolder = undefined;
       if (current.kind === 'absent') continue;
       if (decideAcquire(current.record, request) !== 'take-over') throw new LockFailure({ kind: 'held', holder: current.record });
-      const outcome = await removeIfUnchanged(current, request.owner, request.nowMs, request.staleAfterMs);
+      const outcome = await removeIfUnchanged(path, current.text, request.owner, request.nowMs, request.staleAfterMs);
       if (outcome === 'removed') tookOverFrom = current.record;
       if (outcome === 'busy') {
         // Another process is replacing this stale lock right now; look again once it is done.
@@ -211,7 +229,7 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
     const decision = decideRelease(current.kind === 'present' ? current.record : undefined, owner);
     if (decision === 'absent') return 'absent';
     if (decision === 'not-owner' || current.kind === 'absent') return 'not-owner';
-    const outcome = await removeIfUnchanged(current, owner, clock.now().getTime(), 0);
+    const outcome = await removeIfUnchanged(path, current.text, owner, clock.now().getTime(), 0);
     if (outcome === 'removed') return 'released';
     // A guard held by someone else means a take-over of our (stale) lock is under way.
     if (outcome === 'busy') return 'not-owner';
