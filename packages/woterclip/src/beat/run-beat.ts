@@ -94,7 +94,8 @@ const EXIT_BY_REASON = {
   lock_conflict: 'lock-conflict',
 } as const satisfies Record<StopReason, BeatExit>;
 
-interface LoadedPersona {
+/** A persona with its validated config and its SOUL.md / TOOLS.md text. */
+export interface LoadedPersona {
   readonly name: string;
   readonly label: string | null;
   readonly config: PersonaConfig;
