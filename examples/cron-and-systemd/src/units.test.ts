@@ -1,0 +1,110 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main, type CliIo } from 'heartbeat-kit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { heartbeatArgs, parseCrontabLine, parseUnitFile, unitValue } from './units.js';
+
+const here = (path: string): string => new URL(`../${path}`, import.meta.url).pathname;
+const serviceText = readFileSync(here('systemd/heartbeat-kit.service'), 'utf8');
+const timerText = readFileSync(here('systemd/heartbeat-kit.timer'), 'utf8');
+const crontabText = readFileSync(here('crontab.txt'), 'utf8');
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hk-cron-'));
+  temps.push(dir);
+  return dir;
+}
+
+async function runCli(argv: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd, env: { ...process.env, PATH: '/usr/bin:/bin' }, shutdownSignal: new AbortController().signal };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+describe('systemd units', () => {
+  const service = parseUnitFile(serviceText);
+  const timer = parseUnitFile(timerText);
+
+  it('the service is a oneshot heartbeat-kit cycle in a working directory', () => {
+    expect(unitValue(service, 'Service', 'Type')).toBe('oneshot');
+    expect(unitValue(service, 'Service', 'WorkingDirectory')).toMatch(/^%h\//);
+    const exec = unitValue(service, 'Service', 'ExecStart') ?? '';
+    expect(exec).toMatch(/^\/usr\/bin\/env npx --no-install heartbeat-kit cycle\b/);
+    expect(unitValue(service, 'Unit', 'Description')).toBeTruthy();
+  });
+
+  it('the timer is persistent, randomized, every 10 minutes, and installable', () => {
+    expect(unitValue(timer, 'Timer', 'OnCalendar')).toBe('*:0/10');
+    expect(unitValue(timer, 'Timer', 'Persistent')).toBe('true');
+    expect(Number(unitValue(timer, 'Timer', 'RandomizedDelaySec'))).toBeGreaterThan(0);
+    expect(unitValue(timer, 'Timer', 'Unit')).toBe('heartbeat-kit.service');
+    expect(unitValue(timer, 'Install', 'WantedBy')).toBe('timers.target');
+  });
+
+  it('the parser rejects a key outside a section and a line that is not Key=Value', () => {
+    expect(() => parseUnitFile('Type=oneshot\n')).toThrow(/line 1/);
+    expect(() => parseUnitFile('[Service]\nnot a pair\n')).toThrow(/line 2/);
+  });
+
+  it('systemd-analyze verify accepts both units without a warning (when systemd is installed)', () => {
+    const probe = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' });
+    if (probe.error !== undefined) {
+      // No systemd on this machine: the INI checks above are the test.
+      expect(probe.error.message).toMatch(/ENOENT/);
+      return;
+    }
+    const dir = tempDir();
+    for (const name of ['heartbeat-kit.service', 'heartbeat-kit.timer']) copyFileSync(here(`systemd/${name}`), join(dir, name));
+    const verify = spawnSync('systemd-analyze', ['verify', join(dir, 'heartbeat-kit.timer'), join(dir, 'heartbeat-kit.service')], { encoding: 'utf8', timeout: 30_000 });
+    expect(verify.stderr.split('\n').filter((line) => line.includes('heartbeat-kit'))).toEqual([]);
+    expect(verify.status).toBe(0);
+    // And it does catch a broken unit, so the check above means something.
+    writeFileSync(join(dir, 'broken.service'), serviceText.replace('Type=oneshot', 'Type=sometimes'));
+    const broken = spawnSync('systemd-analyze', ['verify', join(dir, 'broken.service')], { encoding: 'utf8', timeout: 30_000 });
+    expect(broken.stderr).toMatch(/broken\.service:\d+: Failed to parse service type/);
+  });
+});
+
+describe('crontab', () => {
+  const entries = crontabText.split('\n').map(parseCrontabLine).filter((e) => e !== undefined);
+
+  it('has one entry with five time fields, every 10 minutes', () => {
+    expect(entries).toHaveLength(1);
+    expect(entries[0]?.fields).toEqual(['*/10', '8-21', '*', '*', '1-5']);
+    expect(entries[0]?.command).toMatch(/heartbeat-kit cycle/);
+  });
+});
+
+describe('the scheduled command works as written', () => {
+  it.each([
+    ['systemd', () => heartbeatArgs(unitValue(parseUnitFile(serviceText), 'Service', 'ExecStart') ?? '')],
+    ['cron', () => heartbeatArgs(parseCrontabLine(crontabText.split('\n').find((l) => l.includes('heartbeat-kit cycle')) ?? '')?.command ?? '')],
+  ])('%s: heartbeat-kit <args> runs a cycle, keeps state in .heartbeat/state.json, and a second run dedups', async (_name, args) => {
+    const argv = args();
+    expect(argv[0]).toBe('cycle');
+    const project = tempDir();
+    mkdirSync(join(project, '.claude'));
+    // An always-active window, and a GChat poll script that always has a reply: a finding every run.
+    writeFileSync(join(project, '.claude', 'HEARTBEAT.md'), '# Heartbeat Configuration\n## Active Hours\n- Start: 0\n- End: 0\n- Weekend: true\n- Timezone: UTC\n');
+    writeFileSync(join(project, 'poll.mjs'), 'process.stdout.write(JSON.stringify({ replies: [{ question_id: "q-1", session_id: "s-1", reply_text: "ship it", replied_at: "2026-02-19T14:21:07.000Z", sender_name: "Alice" }], pending_count: 0 }));\n');
+    writeFileSync(join(project, '.claude', 'HEARTBEAT.md'), `${readFileSync(join(project, '.claude', 'HEARTBEAT.md'), 'utf8')}## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(project, 'poll.mjs')])}\n`);
+    const first = await runCli(argv, project);
+    expect(first.stderr).not.toMatch(/error|usage/i);
+    expect(first.code).toBe(0);
+    expect(existsSync(join(project, '.heartbeat', 'state.json'))).toBe(true);
+    const reports = (): string[] => readFileSync(join(project, '.heartbeat', 'reports.jsonl'), 'utf8').trim().split('\n');
+    expect(reports()).toHaveLength(1);
+    expect(reports()[0]).toMatch(/GCHAT_REPLY_RECEIVED/);
+    const second = await runCli(argv, project);
+    expect(second.code).toBe(0);
+    expect(reports()).toHaveLength(1);
+  });
+});
