@@ -1,0 +1,55 @@
+import { err, ok, type Result } from 'neverthrow';
+import { z } from 'zod';
+
+// `__` separates heartbeat and slot in job ids, and `:` is BullMQ's key separator, so neither
+// may appear in an id; the rest keeps ids readable in redis-cli and safe in file names.
+const HEARTBEAT_ID = /^(?!.*__)[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** Shortest interval a fleet heartbeat may have: below it scheduling overhead dominates. */
+export const MIN_FLEET_INTERVAL_MS = 250;
+
+/** Where a fleet heartbeat's findings come from. */
+export const fleetSourceSchema = z.discriminatedUnion('kind', [
+  z.object({
+    /** The real scanners over a project directory (as `heartbeat-kit cycle --cwd DIR`). */
+    kind: z.literal('project'),
+    cwd: z.string().min(1),
+  }).strict(),
+  z.object({
+    /** A named scanner set the worker knows, e.g. `fake` (in-memory, for tests and benchmarks). */
+    kind: z.literal('scanners'),
+    set: z.string().min(1).max(100),
+    /** How long each fake scan takes. */
+    scanMs: z.number().int().nonnegative().max(600_000).default(0),
+    /** A fake finding changes every this many slots (0 = never finds anything). */
+    reportEvery: z.number().int().nonnegative().default(5),
+  }).strict(),
+]);
+
+/** A heartbeat registered with the fleet: an id, what to scan and how often. */
+export const fleetHeartbeatSchema = z
+  .object({
+    id: z.string().regex(HEARTBEAT_ID, 'letters, digits, ".", "_" or "-" (no "__"), at most 100, starting with a letter or digit'),
+    intervalMs: z.number().int().min(MIN_FLEET_INTERVAL_MS).max(7 * 24 * 3_600_000),
+    source: fleetSourceSchema,
+  })
+  .strict();
+
+/** A validated fleet heartbeat registration. */
+export type FleetHeartbeat = z.infer<typeof fleetHeartbeatSchema>;
+
+/** What a registration may leave out (the fake source's defaults). */
+export type FleetHeartbeatInput = z.input<typeof fleetHeartbeatSchema>;
+
+/** True when `id` can name a fleet heartbeat. */
+export function isFleetHeartbeatId(id: string): boolean {
+  return HEARTBEAT_ID.test(id);
+}
+
+/** Validates a registration (from the CLI or from Redis); the error names the bad field. */
+export function parseFleetHeartbeat(value: unknown): Result<FleetHeartbeat, string> {
+  const parsed = fleetHeartbeatSchema.safeParse(value);
+  if (parsed.success) return ok(parsed.data);
+  const issue = parsed.error.issues[0];
+  return err(issue === undefined ? 'invalid heartbeat' : `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+}

@@ -1,0 +1,43 @@
+import { err, ok, type Result } from 'neverthrow';
+
+/** Where Redis listens: a TCP host and port, or a unix socket path. */
+export type RedisTarget =
+  | { readonly kind: 'tcp'; readonly host: string; readonly port: number; readonly db?: number; readonly password?: string; readonly username?: string }
+  | { readonly kind: 'unix'; readonly path: string; readonly db?: number };
+
+/**
+ * Parses `redis://[user:pass@]host[:port][/db]`, `unix:///path/redis.sock` or
+ * `redis+unix:///path/redis.sock[?db=N]`. The error says which forms are accepted.
+ */
+export function parseRedisUrl(text: string): Result<RedisTarget, string> {
+  const fix = 'use redis://127.0.0.1:6379, unix:///path/redis.sock or redis+unix:///path/redis.sock';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return err(`"${text}" is not a Redis URL; ${fix}`);
+  }
+  const db = url.searchParams.get('db') ?? undefined;
+  const dbNumber = db === undefined ? undefined : Number(db);
+  if (dbNumber !== undefined && (!Number.isInteger(dbNumber) || dbNumber < 0)) return err(`db "${db}" is not a database number; ${fix}`);
+  if (url.protocol === 'unix:' || url.protocol === 'redis+unix:') {
+    const path = decodeURIComponent(url.pathname);
+    if (url.host !== '' || !path.startsWith('/')) return err(`"${text}" needs an absolute socket path after three slashes; ${fix}`);
+    return ok(dbNumber === undefined ? { kind: 'unix', path } : { kind: 'unix', path, db: dbNumber });
+  }
+  if (url.protocol !== 'redis:') return err(`unsupported scheme "${url.protocol}"; ${fix}`);
+  const port = url.port === '' ? 6379 : Number(url.port);
+  const pathDb = url.pathname.replace(/^\//, '');
+  const fromPath = pathDb === '' ? dbNumber : Number(pathDb);
+  if (fromPath !== undefined && (!Number.isInteger(fromPath) || fromPath < 0)) return err(`"/${pathDb}" is not a database number; ${fix}`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (host === '') return err(`"${text}" has no host; ${fix}`);
+  return ok({
+    kind: 'tcp',
+    host,
+    port,
+    ...(fromPath === undefined ? {} : { db: fromPath }),
+    ...(url.password === '' ? {} : { password: decodeURIComponent(url.password) }),
+    ...(url.username === '' ? {} : { username: decodeURIComponent(url.username) }),
+  });
+}

@@ -1,0 +1,29 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisTarget } from '../fleet/redis-url.js';
+
+/**
+ * ioredis options for a target. `maxRetriesPerRequest: null` is what BullMQ workers require:
+ * a blocking command must wait out a Redis restart instead of failing the worker.
+ */
+export function redisOptionsFor(target: RedisTarget): RedisOptions {
+  const base: RedisOptions = { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false };
+  if (target.kind === 'unix') return { ...base, path: target.path, ...(target.db === undefined ? {} : { db: target.db }) };
+  return {
+    ...base,
+    host: target.host,
+    port: target.port,
+    ...(target.db === undefined ? {} : { db: target.db }),
+    ...(target.password === undefined ? {} : { password: target.password }),
+    ...(target.username === undefined ? {} : { username: target.username }),
+  };
+}
+
+/** Opens a client on a target (the caller quits it). */
+export function createRedisClient(target: RedisTarget): Redis {
+  return new Redis(redisOptionsFor(target));
+}
+
+/** The error message of anything a Redis call threw. */
+export function describeRedisError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,114 @@
+import type { Acquired, AcquireRequest, LockError, LockRecord, LockStore, ReleaseOutcome } from '@heartbeat-kit/core';
+import type { Redis } from 'ioredis';
+import { ResultAsync } from 'neverthrow';
+import { describeRedisError } from './redis-connection.js';
+
+/** Options of {@link createRedisLockStore}. */
+export interface RedisLockStoreOptions {
+  readonly redis: Redis;
+  /** The lock's hash key; the fencing counter is `<key>:fence`. */
+  readonly key: string;
+  /**
+   * Redis-side expiry of a lock (milliseconds). Defaults to the request's `staleAfterMs`; a
+   * holder that dies (or freezes) without renewing loses the lock this long after its last renewal.
+   */
+  readonly ttlMs?: number;
+}
+
+/** A {@link LockStore} on Redis that can also renew a held lock and name its fencing key. */
+export interface RedisLockStore extends LockStore {
+  /** Extends the holder's lease; `lost` when the lock no longer names `owner`. */
+  readonly renew: (owner: string, nowMs: number, ttlMs: number) => ResultAsync<'renewed' | 'lost', LockError>;
+  /** The counter every acquisition `INCR`s: the highest fencing number ever handed out. */
+  readonly fenceKey: string;
+}
+
+// Staleness is judged on the caller's clock (`nowMs`), like the file lock, and from the later of
+// acquisition and last renewal; the PX expiry is the safety net for holders that vanish.
+const ACQUIRE = `
+local owner, now, stale, ttl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local cur = redis.call('HMGET', KEYS[1], 'owner', 'at', 'renewed', 'fence')
+local previous = false
+if cur[1] then
+  local since = math.max(tonumber(cur[2]), tonumber(cur[3] or cur[2]))
+  local age = now - since
+  if stale < 0 or age < 0 or age < stale then return {0, cur[1], cur[2], cur[4] or ''} end
+  previous = cur
+end
+local fence = redis.call('INCR', KEYS[2])
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'owner', owner, 'at', ARGV[2], 'renewed', ARGV[2], 'fence', fence)
+if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+if previous then return {1, fence, previous[1], previous[2], previous[4] or ''} end
+return {1, fence}
+`;
+
+const RENEW = `
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'renewed', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+return 1
+`;
+
+const RELEASE = `
+local owner = redis.call('HGET', KEYS[1], 'owner')
+if not owner then return 'absent' end
+if owner ~= ARGV[1] then return 'not-owner' end
+redis.call('DEL', KEYS[1])
+return 'released'
+`;
+
+function recordOf(owner: string, at: string, fence: string): LockRecord {
+  const base = { owner, acquiredAtMs: Number(at) };
+  return fence === '' ? base : { ...base, fence: Number(fence) };
+}
+
+function ioError(key: string, error: unknown): LockError {
+  return { kind: 'io', message: `Redis lock ${key}: ${describeRedisError(error)}` };
+}
+
+/**
+ * A {@link LockStore} on one Redis hash. Acquisition, renewal and release are Lua scripts, so
+ * each is atomic: the holder is checked and replaced in one step (the `SET NX PX` idea, with a
+ * take-over rule), renewal and release only act when the hash still names the caller, and every
+ * acquisition `INCR`s a fencing counter that never goes down, even across Redis restarts with
+ * append-only persistence. The counter survives the lock hash, so fences only ever grow.
+ */
+export function createRedisLockStore(options: RedisLockStoreOptions): RedisLockStore {
+  const { redis, key } = options;
+  const fenceKey = `${key}:fence`;
+
+  const acquire = async (request: AcquireRequest): Promise<Acquired> => {
+    const stale = Number.isNaN(request.staleAfterMs) || !Number.isFinite(request.staleAfterMs) ? -1 : Math.max(0, request.staleAfterMs);
+    const ttl = options.ttlMs ?? (stale > 0 ? stale : 0);
+    const nowMs = Math.floor(request.nowMs);
+    const reply = (await redis.eval(ACQUIRE, 2, key, fenceKey, request.owner, String(nowMs), String(stale), String(Math.ceil(ttl)))) as (string | number)[];
+    if (reply[0] === 0) {
+      throw { kind: 'held', holder: recordOf(String(reply[1]), String(reply[2]), String(reply[3])) } satisfies LockError;
+    }
+    const record: LockRecord = { owner: request.owner, acquiredAtMs: nowMs, fence: Number(reply[1]) };
+    if (reply.length > 2) return { kind: 'acquired', record, tookOverFrom: recordOf(String(reply[2]), String(reply[3]), String(reply[4])) };
+    return { kind: 'acquired', record };
+  };
+
+  const read = async (): Promise<LockRecord | undefined> => {
+    const [owner, at, fence] = await redis.hmget(key, 'owner', 'at', 'fence');
+    if (owner === null || owner === undefined || at === null || at === undefined) return undefined;
+    return recordOf(owner, at, fence ?? '');
+  };
+
+  const mapError = (error: unknown): LockError =>
+    typeof error === 'object' && error !== null && 'kind' in error && (error as LockError).kind === 'held' ? (error as LockError) : ioError(key, error);
+
+  return {
+    fenceKey,
+    acquire: (request) => ResultAsync.fromPromise(acquire(request), mapError),
+    read: () => ResultAsync.fromPromise(read(), mapError),
+    release: (owner) => ResultAsync.fromPromise(redis.eval(RELEASE, 1, key, owner) as Promise<ReleaseOutcome>, mapError),
+    renew: (owner, nowMs, ttlMs) =>
+      ResultAsync.fromPromise(
+        (redis.eval(RENEW, 1, key, owner, String(Math.floor(nowMs)), String(Math.max(1, Math.ceil(ttlMs)))) as Promise<number>).then((n) => (n === 1 ? ('renewed' as const) : ('lost' as const))),
+        mapError,
+      ),
+  };
+}

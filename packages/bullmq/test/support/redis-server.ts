@@ -1,0 +1,98 @@
+/**
+ * Starts a private redis-server (the Debian package) on a unix socket in a temp directory, with
+ * append-only persistence fsynced on every write, and stops it again. Tests never touch a
+ * shared Redis or the network.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+
+/** A running private Redis. */
+export interface TestRedis {
+  readonly dir: string;
+  readonly socket: string;
+  /** `unix://…` URL of the socket. */
+  readonly url: string;
+  /** A new client on the socket (closed by `stop`). */
+  readonly client: () => Redis;
+  /** SIGKILLs the server (no shutdown save) — the append-only file is all that survives. */
+  readonly kill: () => Promise<void>;
+  /** Starts the server again on the same directory and socket. */
+  readonly restart: () => Promise<void>;
+  /** Stops the server and removes its directory. */
+  readonly stop: () => Promise<void>;
+}
+
+async function waitForSocket(socket: string, process: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 400; attempt += 1) {
+    if (process.exitCode !== null) throw new Error(`redis-server exited with ${process.exitCode}`);
+    if (existsSync(socket)) {
+      const probe = new Redis({ path: socket, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      try {
+        await probe.connect();
+        if ((await probe.ping()) === 'PONG') return;
+      } catch {
+        // not ready yet (still loading the append-only file)
+      } finally {
+        probe.disconnect();
+      }
+    }
+    await delay(25);
+  }
+  throw new Error('redis-server did not come up');
+}
+
+/** Starts redis-server on a unix socket in a fresh temp directory. */
+export async function startRedis(): Promise<TestRedis> {
+  const dir = mkdtempSync(join(tmpdir(), 'hb-redis-'));
+  const socket = join(dir, 'redis.sock');
+  const clients: Redis[] = [];
+  let server: ChildProcess | undefined;
+
+  const launch = async (): Promise<void> => {
+    const child = spawn(
+      'redis-server',
+      ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--loglevel', 'warning'],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    server = child;
+    await waitForSocket(socket, child);
+  };
+
+  const waitExit = async (child: ChildProcess): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  };
+
+  await launch();
+  return {
+    dir,
+    socket,
+    url: `unix://${socket}`,
+    client: () => {
+      const client = new Redis({ path: socket, maxRetriesPerRequest: null });
+      clients.push(client);
+      return client;
+    },
+    kill: async () => {
+      if (server === undefined) return;
+      const child = server;
+      child.kill('SIGKILL');
+      await waitExit(child);
+      rmSync(socket, { force: true });
+    },
+    restart: launch,
+    stop: async () => {
+      for (const client of clients) client.disconnect();
+      if (server !== undefined) {
+        const child = server;
+        child.kill('SIGKILL');
+        await waitExit(child);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
