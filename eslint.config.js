@@ -30,6 +30,14 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JS scripts (benchmarks, generators, fake executables) run on Node without type information.
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', fetch: 'readonly', structuredClone: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', require: 'readonly', __dirname: 'readonly', module: 'writable' },
+    },
+  },
+  {
     files: ['**/*.test.ts', 'packages/*/test/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

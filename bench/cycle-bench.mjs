@@ -2,7 +2,7 @@
 // Builds a world of 50 worktrees, 20 tmux sessions, 200 beads and 10 pipelines, then measures in
 // one run: a full `heartbeat-kit cycle` against a baseline bash script that runs spec 000's
 // commands one after another; the CLI's cold start against `node -e 0`; and peak memory.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { importTs } from './bundle-ts.mjs';

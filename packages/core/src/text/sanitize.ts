@@ -4,6 +4,8 @@
  * or a human reads them. Every function is idempotent.
  */
 
+/* eslint-disable no-control-regex -- matching control characters is this module's job */
+
 // CSI (ESC [ … final), OSC (ESC ] … BEL | ESC \), other two-byte ESC sequences, and 8-bit CSI/OSC.
 const ANSI_PATTERN = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*(?:\x07|\x9c)?/g;
 // C0 controls except tab and newline, DEL, C1 controls.
