@@ -37,7 +37,7 @@ async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: 
   timer.abort();
   switch (outcome.kind) {
     case 'done':
-      return { ...outcome.result, scanner: scanner.name, durationMs: outcome.result.durationMs || elapsed() };
+      return { ...outcome.result, scanner: scanner.name, durationMs: elapsed() || outcome.result.durationMs };
     case 'threw':
       // The Scanner contract says scan never rejects; a buggy one must still not fail the cycle.
       return { scanner: scanner.name, status: 'error', error: outcome.error instanceof Error ? outcome.error.message : String(outcome.error), durationMs: elapsed() };
