@@ -6,3 +6,19 @@
 export { createRedisClient, redisOptionsFor, describeRedisError } from './redis-connection.js';
 export { createRedisLockStore, type RedisLockStore, type RedisLockStoreOptions } from './redis-lock-store.js';
 export { createRedisStateStore, type RedisStateStoreOptions } from './redis-state-store.js';
+export { fleetKeys, DEFAULT_FLEET_PREFIX, type FleetKeys } from './fleet-keys.js';
+export { createFleetScheduler, readRegistry, type FleetScheduler, type FleetSchedulerOptions, type FleetHeartbeatStatus, type FleetError, type TickJobData } from './fleet-scheduler.js';
+export {
+  createFleetWorker,
+  createFakeResolver,
+  readFleetJournal,
+  type FleetWorker,
+  type FleetWorkerOptions,
+  type FleetSink,
+  type FleetDelivery,
+  type FleetEvent,
+  type CycleSetup,
+  type ResolveHeartbeat,
+  type CycleJobData,
+  type OutboxJobData,
+} from './fleet-worker.js';

@@ -1,0 +1,140 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { ResultAsync, errAsync } from 'neverthrow';
+import { decodeFleetState } from '../fleet/fleet-state.js';
+import { parseFleetHeartbeat, type FleetHeartbeat, type FleetHeartbeatInput } from '../fleet/fleet-heartbeat.js';
+import { slotDueMs, slotOf } from '../fleet/slots.js';
+import type { RedisTarget } from '../fleet/redis-url.js';
+import { fleetKeys, type FleetKeys } from './fleet-keys.js';
+import { createRedisClient, describeRedisError, redisOptionsFor } from './redis-connection.js';
+
+/** Why a fleet administration call failed. */
+export type FleetError = { readonly kind: 'invalid'; readonly message: string } | { readonly kind: 'redis'; readonly message: string };
+
+/** One heartbeat's standing, for `fleet status`. */
+export interface FleetHeartbeatStatus {
+  readonly heartbeat: FleetHeartbeat;
+  /** Core cycle number of the last committed cycle. */
+  readonly lastCycle?: number;
+  readonly lastSlot?: number;
+  readonly lastCycleAt?: string;
+  /** Start of the last committed cycle minus its slot's due time. */
+  readonly lastLagMs?: number;
+  /** When BullMQ will fire the next slot. */
+  readonly nextSlotAt?: string;
+  readonly lastReportAt?: string;
+  readonly lastReportSummary?: string;
+  /** Current holder of the heartbeat's lock, and its fencing number. */
+  readonly lockOwner?: string;
+  readonly fence?: number;
+}
+
+/** Registers, lists and removes fleet heartbeats; reads their status. */
+export interface FleetScheduler {
+  /** Registers (or updates) a heartbeat and upserts its BullMQ job scheduler. */
+  readonly add: (heartbeat: FleetHeartbeatInput) => ResultAsync<FleetHeartbeat, FleetError>;
+  /** Removes a heartbeat's registration and job scheduler; false when it was not registered. */
+  readonly remove: (id: string) => ResultAsync<boolean, FleetError>;
+  readonly list: () => ResultAsync<FleetHeartbeat[], FleetError>;
+  readonly status: () => ResultAsync<FleetHeartbeatStatus[], FleetError>;
+  readonly close: () => Promise<void>;
+}
+
+/** Options of {@link createFleetScheduler}. */
+export interface FleetSchedulerOptions {
+  readonly target: RedisTarget;
+  readonly prefix?: string;
+}
+
+/** The data of a tick job: which heartbeat is due. */
+export interface TickJobData {
+  readonly heartbeatId: string;
+}
+
+const redisError = (error: unknown): FleetError => ({ kind: 'redis', message: describeRedisError(error) });
+
+/** Reads every registration; unreadable ones are skipped (they cannot be scheduled either). */
+export async function readRegistry(redis: Redis, keys: FleetKeys): Promise<FleetHeartbeat[]> {
+  const entries = await redis.hgetall(keys.registry);
+  const heartbeats: FleetHeartbeat[] = [];
+  for (const text of Object.values(entries)) {
+    try {
+      const parsed = parseFleetHeartbeat(JSON.parse(text));
+      if (parsed.isOk()) heartbeats.push(parsed.value);
+    } catch {
+      // A hand-edited entry that is not JSON: ignored, `fleet add` overwrites it.
+    }
+  }
+  return heartbeats.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/**
+ * The fleet's administration side. Each heartbeat is one BullMQ job scheduler (`every` its
+ * interval) on the tick queue; BullMQ keeps exactly one delayed tick per scheduler, so slots
+ * missed while no worker ran collapse into the one tick that fires when a worker is back.
+ */
+export function createFleetScheduler(options: FleetSchedulerOptions): FleetScheduler {
+  const keys = fleetKeys(options.prefix);
+  const redis = createRedisClient(options.target);
+  const ticks = new Queue<TickJobData>(keys.tickQueue, { connection: redisOptionsFor(options.target), prefix: keys.bullPrefix });
+
+  const add = async (heartbeat: FleetHeartbeat): Promise<FleetHeartbeat> => {
+    // Registry first: a tick that fires before the hash is written would find no heartbeat.
+    await redis.hset(keys.registry, heartbeat.id, JSON.stringify(heartbeat));
+    await ticks.upsertJobScheduler(heartbeat.id, { every: heartbeat.intervalMs }, { name: 'tick', data: { heartbeatId: heartbeat.id }, opts: { removeOnComplete: true, removeOnFail: 1000 } });
+    return heartbeat;
+  };
+
+  const status = async (): Promise<FleetHeartbeatStatus[]> => {
+    const heartbeats = await readRegistry(redis, keys);
+    return Promise.all(
+      heartbeats.map(async (heartbeat): Promise<FleetHeartbeatStatus> => {
+        const [text, lock, scheduler] = await Promise.all([redis.get(keys.state(heartbeat.id)), redis.hmget(keys.lock(heartbeat.id), 'owner', 'fence'), ticks.getJobScheduler(heartbeat.id)]);
+        let meta = decodeFleetState(undefined).state.fleet;
+        if (text !== null) {
+          try {
+            meta = decodeFleetState(JSON.parse(text) as never).state.fleet;
+          } catch {
+            // corrupt state: the next cycle sets it aside; status shows what it can
+          }
+        }
+        const next = scheduler?.next;
+        return {
+          heartbeat,
+          ...(meta.lastCycle === undefined ? {} : { lastCycle: meta.lastCycle }),
+          ...(meta.lastSlot === undefined ? {} : { lastSlot: meta.lastSlot }),
+          ...(meta.lastCycleStartedAtMs === undefined ? {} : { lastCycleAt: new Date(meta.lastCycleStartedAtMs).toISOString() }),
+          ...(meta.lastLagMs === undefined ? {} : { lastLagMs: meta.lastLagMs }),
+          ...(next === undefined ? {} : { nextSlotAt: new Date(slotDueMs(slotOf(next, heartbeat.intervalMs), heartbeat.intervalMs)).toISOString() }),
+          ...(meta.lastReportAtMs === undefined ? {} : { lastReportAt: new Date(meta.lastReportAtMs).toISOString() }),
+          ...(meta.lastReportSummary === undefined ? {} : { lastReportSummary: meta.lastReportSummary }),
+          ...(lock[0] === null || lock[0] === undefined ? {} : { lockOwner: lock[0] }),
+          ...(lock[1] === null || lock[1] === undefined ? {} : { fence: Number(lock[1]) }),
+        };
+      }),
+    );
+  };
+
+  return {
+    add: (input) => {
+      const parsed = parseFleetHeartbeat(input);
+      if (parsed.isErr()) return errAsync({ kind: 'invalid', message: parsed.error });
+      return ResultAsync.fromPromise(add(parsed.value), redisError);
+    },
+    remove: (id) =>
+      ResultAsync.fromPromise(
+        (async () => {
+          const removed = await redis.hdel(keys.registry, id);
+          await ticks.removeJobScheduler(id);
+          return removed === 1;
+        })(),
+        redisError,
+      ),
+    list: () => ResultAsync.fromPromise(readRegistry(redis, keys), redisError),
+    status: () => ResultAsync.fromPromise(status(), redisError),
+    close: async () => {
+      await ticks.close();
+      redis.disconnect();
+    },
+  };
+}

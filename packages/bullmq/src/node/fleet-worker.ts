@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import {
+  DEFAULT_HEARTBEAT_CONFIG,
+  evaluateCycle,
+  isWithinActiveHours,
+  markDelivered,
+  runScanners,
+  type Clock,
+  type CycleDecision,
+  type HeartbeatConfig,
+  type OperatorActivity,
+  type OutboundMessage,
+  type Scanner,
+  type SinkError,
+  type Sleep,
+} from '@heartbeat-kit/core';
+import { nodeSleep, systemClock } from '@heartbeat-kit/core/node';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
+import { createFakeScanners } from '../fleet/fake-scanners.js';
+import { parseFleetHeartbeat, type FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
+import { decideSlot, decodeFleetState, encodeFleetState, recordDelivery, wasDelivered, type FleetStateDocument } from '../fleet/fleet-state.js';
+import type { RedisTarget } from '../fleet/redis-url.js';
+import { cycleJobId, outboxJobId, slotOf } from '../fleet/slots.js';
+import { fleetKeys, type FleetKeys } from './fleet-keys.js';
+import type { TickJobData } from './fleet-scheduler.js';
+import { createRedisClient, redisOptionsFor } from './redis-connection.js';
+import { createRedisLockStore, type RedisLockStore } from './redis-lock-store.js';
+import { createRedisStateStore } from './redis-state-store.js';
+
+/** One outbox message handed to a {@link FleetSink}; `id` is stable across retries. */
+export interface FleetDelivery {
+  /** `<heartbeat>__<cycle>` (a cost alert adds `__cost`): a sink can drop repeats by it. */
+  readonly id: string;
+  readonly heartbeatId: string;
+  readonly cycle: number;
+  readonly message: OutboundMessage;
+}
+
+/** Where fleet messages go. Ok means the sink confirmed; an error is retried with backoff. */
+export interface FleetSink {
+  readonly deliver: (delivery: FleetDelivery) => ResultAsync<void, SinkError>;
+}
+
+/** What one cycle of a heartbeat runs with. */
+export interface CycleSetup {
+  readonly scanners: readonly Scanner[];
+  readonly config: HeartbeatConfig;
+  readonly timeZone: string;
+  readonly operatorActivity?: OperatorActivity;
+}
+
+/** Turns a registration into scanners and config for one slot (the CLI wires the real scanners here). */
+export type ResolveHeartbeat = (heartbeat: FleetHeartbeat, slot: number) => Promise<Result<CycleSetup, string>>;
+
+/** What the worker did, as journal entries and `onEvent` calls. */
+export type FleetEvent =
+  | { readonly type: 'cycle'; readonly heartbeatId: string; readonly slot: number; readonly cycle: number; readonly fence: number; readonly worker: string; readonly dueMs: number; readonly startedAtMs: number; readonly endedAtMs: number; readonly report: boolean }
+  | { readonly type: 'skip'; readonly heartbeatId: string; readonly slot: number; readonly reason: 'already-ran' | 'unregistered'; readonly worker: string }
+  | { readonly type: 'stale-write'; readonly heartbeatId: string; readonly slot: number; readonly fence: number; readonly current: number; readonly worker: string }
+  | { readonly type: 'delivered'; readonly heartbeatId: string; readonly cycle: number; readonly id: string; readonly fence: number; readonly worker: string };
+
+/** Options of {@link createFleetWorker}. */
+export interface FleetWorkerOptions {
+  readonly target: RedisTarget;
+  readonly prefix?: string;
+  readonly sink: FleetSink;
+  /** Jobs of each queue processed at once (default 4). */
+  readonly concurrency?: number;
+  /** Scanners and config per heartbeat; the default knows the `fake` scanner set only. */
+  readonly resolve?: ResolveHeartbeat;
+  /** Lease of a heartbeat lock; renewed every third of it while a cycle runs (default 30 s). */
+  readonly lockTtlMs?: number;
+  /** BullMQ's job lock; a worker silent this long has its jobs handed to another (default 30 s). */
+  readonly jobLockMs?: number;
+  /** How often BullMQ looks for stalled jobs (default: half the job lock). */
+  readonly stalledIntervalMs?: number;
+  /** Append every event to the `<prefix>:journal` list (tests and benchmarks read it). */
+  readonly journal?: boolean;
+  readonly onEvent?: (event: FleetEvent) => void;
+  readonly workerId?: string;
+  readonly clock?: Clock;
+  readonly sleep?: Sleep;
+}
+
+/** A running fleet worker. */
+export interface FleetWorker {
+  readonly id: string;
+  /** Stops taking jobs, waits for running ones, and closes every connection. */
+  readonly close: () => Promise<void>;
+}
+
+/** Data of a cycle job. */
+export interface CycleJobData {
+  readonly heartbeatId: string;
+  readonly slot: number;
+  readonly dueMs: number;
+}
+
+/** Data of an outbox job: the whole decision, so `markDelivered` can run after confirmation. */
+export interface OutboxJobData {
+  readonly heartbeatId: string;
+  readonly cycle: number;
+  readonly decision: CycleDecision;
+}
+
+/** The config of fake heartbeats: always inside active hours, so runs are comparable. */
+const FAKE_CONFIG: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, activeHours: { ...DEFAULT_HEARTBEAT_CONFIG.activeHours, start: 0, end: 0, weekend: true } };
+
+/** Resolves the built-in `fake` scanner set; everything else needs a resolver from the embedder. */
+export function createFakeResolver(sleep: Sleep = nodeSleep): ResolveHeartbeat {
+  return (heartbeat, slot) => {
+    const { source } = heartbeat;
+    if (source.kind === 'scanners' && source.set === 'fake') {
+      return Promise.resolve(ok({ scanners: createFakeScanners({ heartbeatId: heartbeat.id, slot, sleep, scanMs: source.scanMs, reportEvery: source.reportEvery }), config: FAKE_CONFIG, timeZone: 'UTC' }));
+    }
+    return Promise.resolve(err(source.kind === 'project' ? `heartbeat ${heartbeat.id} scans a project; this worker has no project resolver` : `unknown scanner set "${source.set}"`));
+  };
+}
+
+const HOLD_POLL_MS = 20;
+const DELIVERED_MARK_SECONDS = 7 * 24 * 3600;
+
+class LockBusy extends Error {}
+
+/**
+ * A fleet worker: three BullMQ workers on one Redis.
+ * - `ticks` (fed by one job scheduler per heartbeat) turns each due slot into a cycle job with
+ *   id `<heartbeat>__<slot>`; BullMQ ignores a second add of an existing id.
+ * - `cycles` takes the heartbeat's Redis lock (fenced), skips a slot the state says already
+ *   ran, scans and evaluates with core, enqueues the message as outbox job `<heartbeat>__<cycle>`,
+ *   then saves the state under the fence. Message first, state second: a crash in between
+ *   re-runs the slot, which re-enqueues the same id (a no-op) instead of losing the report.
+ * - `outbox` delivers, and only after the sink confirmed marks the findings reported
+ *   (core's `markDelivered`) under the lock and fence.
+ */
+export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
+  const keys = fleetKeys(options.prefix);
+  const id = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const clock = options.clock ?? systemClock;
+  const sleep = options.sleep ?? nodeSleep;
+  const lockTtlMs = options.lockTtlMs ?? 30_000;
+  const jobLockMs = options.jobLockMs ?? 30_000;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const resolve = options.resolve ?? createFakeResolver(sleep);
+  const redis = createRedisClient(options.target);
+  const connection = redisOptionsFor(options.target);
+  const cycles = new Queue<CycleJobData>(keys.cycleQueue, { connection, prefix: keys.bullPrefix });
+  const outbox = new Queue<OutboxJobData>(keys.outboxQueue, { connection, prefix: keys.bullPrefix });
+
+  const emit = async (event: FleetEvent): Promise<void> => {
+    options.onEvent?.(event);
+    if (options.journal === true) await redis.rpush(keys.journal, JSON.stringify(event));
+  };
+
+  const registration = async (heartbeatId: string): Promise<FleetHeartbeat | undefined> => {
+    const text = await redis.hget(keys.registry, heartbeatId);
+    if (text === null) return undefined;
+    const parsed = parseFleetHeartbeat(JSON.parse(text));
+    return parsed.isOk() ? parsed.value : undefined;
+  };
+
+  /** Takes the heartbeat lock, waiting while another job holds it; renews it until `release`. */
+  const holdLock = async (heartbeatId: string, purpose: string) => {
+    const lock: RedisLockStore = createRedisLockStore({ redis, key: keys.lock(heartbeatId), ttlMs: lockTtlMs });
+    const owner = `${id}:${purpose}:${randomUUID().slice(0, 8)}`;
+    const deadline = clock.now().getTime() + lockTtlMs;
+    for (;;) {
+      const acquired = await lock.acquire({ owner, nowMs: clock.now().getTime(), staleAfterMs: lockTtlMs });
+      if (acquired.isOk()) {
+        const fence = acquired.value.record.fence ?? 0;
+        let lost = false;
+        const timer = setInterval(() => {
+          void lock.renew(owner, clock.now().getTime(), lockTtlMs).then((renewed) => {
+            if (renewed.isOk() && renewed.value === 'lost') lost = true;
+          });
+        }, Math.max(10, Math.floor(lockTtlMs / 3)));
+        return {
+          fence,
+          lost: () => lost,
+          /** True while no newer holder has taken the lock. */
+          current: async () => Number((await redis.get(lock.fenceKey)) ?? '0') === fence,
+          release: async () => {
+            clearInterval(timer);
+            await lock.release(owner);
+          },
+        };
+      }
+      if (acquired.error.kind !== 'held') throw new Error(acquired.error.message);
+      // Waiting beats failing: the holder is usually the previous slot or the outbox, both short.
+      if (clock.now().getTime() >= deadline) throw new LockBusy(`heartbeat ${heartbeatId} is locked by ${acquired.error.holder.owner}`);
+      await sleep.sleep(HOLD_POLL_MS + Math.floor(Math.random() * HOLD_POLL_MS));
+    }
+  };
+
+  const loadState = async (store: ReturnType<typeof createRedisStateStore>): Promise<FleetStateDocument> => {
+    const loaded = await store.load();
+    if (loaded.isErr()) throw new Error(loaded.error.message);
+    return decodeFleetState(loaded.value.document).state;
+  };
+
+  const stateStoreFor = (heartbeatId: string) => createRedisStateStore({ redis, key: keys.state(heartbeatId), lockFenceKey: `${keys.lock(heartbeatId)}:fence` });
+
+  const processTick = async (job: Job<TickJobData>): Promise<void> => {
+    const heartbeat = await registration(job.data.heartbeatId);
+    if (heartbeat === undefined) return;
+    const dueMs = job.opts.prevMillis ?? job.timestamp;
+    const slot = slotOf(dueMs, heartbeat.intervalMs);
+    await cycles.add('cycle', { heartbeatId: heartbeat.id, slot, dueMs }, {
+      jobId: cycleJobId(heartbeat.id, slot),
+      attempts: 50,
+      backoff: { type: 'fixed', delay: 500 },
+      // Kept for a day so a re-added id stays a no-op; the state's lastSlot guards beyond that.
+      removeOnComplete: { age: 24 * 3600, count: 100_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+  };
+
+  const processCycle = async (job: Job<CycleJobData>): Promise<void> => {
+    const { heartbeatId, slot, dueMs } = job.data;
+    const heartbeat = await registration(heartbeatId);
+    if (heartbeat === undefined) {
+      await emit({ type: 'skip', heartbeatId, slot, reason: 'unregistered', worker: id });
+      return;
+    }
+    const held = await holdLock(heartbeatId, `cycle-${slot}`);
+    const startedAtMs = clock.now().getTime();
+    try {
+      const store = stateStoreFor(heartbeatId);
+      const state = await loadState(store);
+      if (decideSlot(state.fleet, slot) === 'already-ran') {
+        await emit({ type: 'skip', heartbeatId, slot, reason: 'already-ran', worker: id });
+        return;
+      }
+      const setup = await resolve(heartbeat, slot);
+      if (setup.isErr()) throw new UnrecoverableError(setup.error);
+      const { config, timeZone } = setup.value;
+      const now = clock.now();
+      const insideActiveHours = isWithinActiveHours(now, { ...config.activeHours, timeZone });
+      const scanResults = await runScanners(setup.value.scanners, { clock, sleep, now, config, insideActiveHours });
+      let operatorLastActiveAt: Date | undefined;
+      if (setup.value.operatorActivity !== undefined) {
+        const activity = await setup.value.operatorActivity.lastActiveAt();
+        if (activity.isOk()) operatorLastActiveAt = activity.value;
+      }
+      const { decision, nextState } = evaluateCycle(state.heartbeat, scanResults, { now, config, timeZone, insideActiveHours, operatorLastActiveAt });
+      const report = decision.message !== null || decision.costAlert !== null;
+      // A holder that already lost the lock must not enqueue: its successor owns this cycle.
+      if (report && !held.lost() && (await held.current())) {
+        await outbox.add('deliver', { heartbeatId, cycle: decision.cycle, decision }, {
+          jobId: outboxJobId(heartbeatId, decision.cycle),
+          attempts: 1_000_000,
+          backoff: { type: 'exponential', delay: 500 },
+          removeOnComplete: { age: 7 * 24 * 3600 },
+          removeOnFail: false,
+        });
+      }
+      const endedAtMs = clock.now().getTime();
+      const saved = await store.save(
+        encodeFleetState({
+          heartbeat: nextState,
+          fleet: { ...state.fleet, lastSlot: slot, lastCycle: decision.cycle, lastCycleStartedAtMs: startedAtMs, lastCycleEndedAtMs: endedAtMs, lastLagMs: startedAtMs - dueMs },
+        }),
+        { fence: held.fence },
+      );
+      if (saved.isErr()) {
+        if (saved.error.kind === 'stale-fence') {
+          await emit({ type: 'stale-write', heartbeatId, slot, fence: held.fence, current: saved.error.current, worker: id });
+          return;
+        }
+        throw new Error(saved.error.message);
+      }
+      await emit({ type: 'cycle', heartbeatId, slot, cycle: decision.cycle, fence: held.fence, worker: id, dueMs, startedAtMs, endedAtMs, report });
+    } finally {
+      await held.release();
+    }
+  };
+
+  const processOutbox = async (job: Job<OutboxJobData>): Promise<void> => {
+    const { heartbeatId, cycle, decision } = job.data;
+    const messageId = job.id ?? outboxJobId(heartbeatId, cycle);
+    const markKey = keys.delivered(messageId);
+    let deliveredAtText = await redis.get(markKey);
+    if (deliveredAtText === null) {
+      if (decision.message !== null) {
+        const sent = await options.sink.deliver({ id: messageId, heartbeatId, cycle, message: decision.message });
+        if (sent.isErr()) throw new Error(sent.error.message);
+      }
+      deliveredAtText = String(clock.now().getTime());
+      await redis.set(markKey, deliveredAtText, 'EX', DELIVERED_MARK_SECONDS);
+      if (decision.costAlert !== null) await options.sink.deliver({ id: `${messageId}__cost`, heartbeatId, cycle, message: decision.costAlert });
+    }
+    const deliveredAt = new Date(Number(deliveredAtText));
+    const held = await holdLock(heartbeatId, `outbox-${cycle}`);
+    try {
+      const store = stateStoreFor(heartbeatId);
+      const state = await loadState(store);
+      if (!wasDelivered(state.fleet, cycle)) {
+        const next: FleetStateDocument = {
+          heartbeat: markDelivered(state.heartbeat, decision, deliveredAt),
+          fleet: recordDelivery(state.fleet, cycle, deliveredAt.getTime(), decision.message?.summary ?? decision.costAlert?.summary ?? ''),
+        };
+        const saved = await store.save(encodeFleetState(next), { fence: held.fence });
+        // A stale fence here means a newer holder appeared: retry under a fresh lock.
+        if (saved.isErr()) throw new Error(saved.error.message);
+      }
+      await emit({ type: 'delivered', heartbeatId, cycle, id: messageId, fence: held.fence, worker: id });
+    } finally {
+      await held.release();
+    }
+  };
+
+  const workerOptions = {
+    connection,
+    prefix: keys.bullPrefix,
+    concurrency,
+    lockDuration: jobLockMs,
+    stalledInterval: options.stalledIntervalMs ?? Math.max(500, Math.floor(jobLockMs / 2)),
+    maxStalledCount: 100,
+  };
+  const workers = [
+    new Worker<TickJobData>(keys.tickQueue, processTick, workerOptions),
+    new Worker<CycleJobData>(keys.cycleQueue, processCycle, workerOptions),
+    new Worker<OutboxJobData>(keys.outboxQueue, processOutbox, workerOptions),
+  ];
+  // Errors are retried by BullMQ; the listener keeps an unhandled 'error' event from crashing.
+  for (const worker of workers) worker.on('error', () => undefined);
+
+  return {
+    id,
+    close: async () => {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await Promise.all([cycles.close(), outbox.close()]);
+      redis.disconnect();
+    },
+  };
+}
+
+/** Reads the journal a worker with `journal: true` appended to. */
+export async function readFleetJournal(redis: Redis, prefix?: string): Promise<FleetEvent[]> {
+  const keys: FleetKeys = fleetKeys(prefix);
+  const entries = await redis.lrange(keys.journal, 0, -1);
+  return entries.map((text) => JSON.parse(text) as FleetEvent);
+}
