@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../src/main.js';
+import { createWorld, type World } from './support/world.js';
+
+let world: World | undefined;
+afterEach(() => {
+  world?.destroy();
+  world = undefined;
+});
+
+async function until(predicate: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (predicate()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describe('heartbeat-kit loop', () => {
+  it('in-process: ONLINE, a first cycle at once, SHUTDOWN with counts after the signal', async () => {
+    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const controller = new AbortController();
+    let stdout = '';
+    const running = main(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600'], {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stdout += `[stderr] ${t}`),
+      cwd: world.root,
+      env: world.env,
+      shutdownSignal: controller.signal,
+    });
+    await until(() => stdout.includes('WORK_FOUND'), 'the first report');
+    controller.abort();
+    expect(await running).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('HEARTBEAT_ONLINE: Work-finder loop starting. Interval: 3600s. Active hours: 8-22. HEARTBEAT.md: found.');
+    expect(stdout).toContain('WORK_FOUND: P0_WORK_READY');
+    expect(stdout).not.toContain('[stderr]');
+    expect(lines.at(-1)).toBe('HEARTBEAT_SHUTDOWN: Final status -- 1 cycles completed, 1 reports sent.');
+  }, 60_000);
+});
+
+describe('heartbeat-kit loop as a real process', () => {
+  let bundleDir = '';
+  let bin = '';
+  beforeAll(async () => {
+    bundleDir = mkdtempSync(join(tmpdir(), 'hk-cli-bundle-'));
+    bin = join(bundleDir, 'bin.mjs');
+    await build({
+      entryPoints: [resolve(import.meta.dirname, '../src/bin.ts')],
+      outfile: bin,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      conditions: ['source'],
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+      logLevel: 'error',
+    });
+  }, 60_000);
+  afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+
+  it('SIGTERM finishes the current cycle, prints HEARTBEAT_SHUTDOWN and exits 0', async () => {
+    world = createWorld({ ready: [{ id: 'bd-p1', title: 'Ship it', priority: 1 }] });
+    const child = spawn(process.execPath, [bin, 'loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1'], { env: world.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    await until(() => stdout.includes('WORK_FOUND'), 'the first report');
+    // Let a few one-second cycles pass: they are quiet (dedup), so they print nothing.
+    await new Promise((r) => setTimeout(r, 2500));
+    child.kill('SIGTERM');
+    const code = await exited;
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^HEARTBEAT_ONLINE: Work-finder loop starting\. Interval: 1s\./);
+    expect(stdout.match(/WORK_FOUND/g)).toHaveLength(1);
+    const last = lines.at(-1) ?? '';
+    const m = /^HEARTBEAT_SHUTDOWN: Final status -- (\d+) cycles completed, 1 reports sent\.$/.exec(last);
+    expect(m).not.toBeNull();
+    expect(Number(m![1])).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+});
