@@ -18,7 +18,7 @@ afterAll(async () => {
   await redis.stop();
 });
 
-const waitFor = async (predicate: () => Promise<boolean>, what: string, limitMs = 20_000): Promise<void> => {
+const waitFor = async (predicate: () => boolean | Promise<boolean>, what: string, limitMs = 20_000): Promise<void> => {
   const until = Date.now() + limitMs;
   while (!(await predicate())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
@@ -37,7 +37,7 @@ describe('fleet worker (in-process, one worker)', () => {
       (await scheduler.add({ id, intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 4 } }))._unsafeUnwrap();
     }
     expect((await scheduler.list())._unsafeUnwrap().map((h) => h.id)).toEqual(['alpha', 'beta', 'gamma']);
-    await waitFor(async () => events.filter((e) => e.type === 'cycle').length >= 15 && events.filter((e) => e.type === 'delivered').length >= 4, 'cycles and deliveries');
+    await waitFor(() => events.filter((e) => e.type === 'cycle').length >= 15 && events.filter((e) => e.type === 'delivered').length >= 4, 'cycles and deliveries');
     await scheduler.remove('alpha');
     await worker.close();
 

@@ -63,6 +63,12 @@ function recordOf(owner: string, at: string, fence: string): LockRecord {
   return fence === '' ? base : { ...base, fence: Number(fence) };
 }
 
+class Held extends Error {
+  constructor(readonly holder: LockRecord) {
+    super('held');
+  }
+}
+
 function ioError(key: string, error: unknown): LockError {
   return { kind: 'io', message: `Redis lock ${key}: ${describeRedisError(error)}` };
 }
@@ -84,7 +90,7 @@ export function createRedisLockStore(options: RedisLockStoreOptions): RedisLockS
     const nowMs = Math.floor(request.nowMs);
     const reply = (await redis.eval(ACQUIRE, 2, key, fenceKey, request.owner, String(nowMs), String(stale), String(Math.ceil(ttl)))) as (string | number)[];
     if (reply[0] === 0) {
-      throw { kind: 'held', holder: recordOf(String(reply[1]), String(reply[2]), String(reply[3])) } satisfies LockError;
+      throw new Held(recordOf(String(reply[1]), String(reply[2]), String(reply[3])));
     }
     const record: LockRecord = { owner: request.owner, acquiredAtMs: nowMs, fence: Number(reply[1]) };
     if (reply.length > 2) return { kind: 'acquired', record, tookOverFrom: recordOf(String(reply[2]), String(reply[3]), String(reply[4])) };
@@ -97,8 +103,7 @@ export function createRedisLockStore(options: RedisLockStoreOptions): RedisLockS
     return recordOf(owner, at, fence ?? '');
   };
 
-  const mapError = (error: unknown): LockError =>
-    typeof error === 'object' && error !== null && 'kind' in error && (error as LockError).kind === 'held' ? (error as LockError) : ioError(key, error);
+  const mapError = (error: unknown): LockError => (error instanceof Held ? { kind: 'held', holder: error.holder } : ioError(key, error));
 
   return {
     fenceKey,

@@ -1,0 +1,156 @@
+/**
+ * Fleet behaviour with real worker processes on a real redis-server (unix socket): concurrency
+ * over dozens of heartbeats, a holder frozen with SIGSTOP, a worker SIGKILLed mid-cycle.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createFleetScheduler, fleetKeys, readFleetJournal, type FleetEvent } from '../src/node/index.js';
+import { decodeFleetState } from '../src/index.js';
+import { bundleChild, type BundledChild } from './support/bundle-child.js';
+import { startRedis, type TestRedis } from './support/redis-server.js';
+import { startWorker, type WorkerProcess } from './support/worker-processes.js';
+
+type CycleEvent = Extract<FleetEvent, { type: 'cycle' }>;
+
+let redis: TestRedis;
+let client: Redis;
+let bundle: BundledChild;
+let workers: WorkerProcess[] = [];
+
+beforeAll(async () => {
+  [redis, bundle] = await Promise.all([startRedis(), bundleChild(fileURLToPath(new URL('./children/fleet-worker-child.ts', import.meta.url)))]);
+  client = redis.client();
+});
+afterEach(async () => {
+  await Promise.all(workers.map((worker) => worker.stop()));
+  workers = [];
+});
+afterAll(async () => {
+  await redis.stop();
+  bundle.dispose();
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const waitFor = async (predicate: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> => {
+  const until = Date.now() + limitMs;
+  while (!(await predicate())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+};
+
+const sinkLines = (file: string): { id: string; heartbeatId: string; cycle: number }[] =>
+  existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string; heartbeatId: string; cycle: number }) : [];
+
+async function spawnWorkers(count: number, prefix: string, extra: Record<string, string> = {}): Promise<string> {
+  const sinkFile = join(redis.dir, `${prefix}-sink.jsonl`);
+  const started = await Promise.all(
+    Array.from({ length: count }, () => startWorker(bundle.file, { FLEET_REDIS_URL: redis.url, FLEET_PREFIX: prefix, FLEET_SINK_FILE: sinkFile, ...extra })),
+  );
+  workers.push(...started);
+  return sinkFile;
+}
+
+const cyclesOf = (journal: FleetEvent[], heartbeatId: string): CycleEvent[] =>
+  journal.filter((e): e is CycleEvent => e.type === 'cycle' && e.heartbeatId === heartbeatId).sort((a, b) => a.startedAtMs - b.startedAtMs);
+
+const pidOfOwner = (owner: string): number => Number(owner.split(':')[1]);
+
+describe('a fleet of worker processes', () => {
+  it('three workers, 36 heartbeats, 10 s: no overlapping cycles, growing fences, every slot at most once', async () => {
+    const prefix = 'stress';
+    const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
+    const ids = Array.from({ length: 36 }, (_, index) => `hb-${index}`);
+    for (const id of ids) (await scheduler.add({ id, intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 40, reportEvery: 3 } }))._unsafeUnwrap();
+    const sinkFile = await spawnWorkers(3, prefix, { FLEET_CONCURRENCY: '8' });
+    await sleep(10_500);
+    await Promise.all(workers.map((worker) => worker.stop()));
+    workers = [];
+    await scheduler.close();
+
+    const journal = await readFleetJournal(client, prefix);
+    expect(journal.filter((e) => e.type === 'stale-write')).toEqual([]);
+    const participating = new Set(journal.filter((e) => e.type === 'cycle').map((e) => (e as CycleEvent).worker));
+    expect(participating.size).toBe(3);
+    for (const id of ids) {
+      const cycles = cyclesOf(journal, id);
+      expect(cycles.length, id).toBeGreaterThanOrEqual(7);
+      expect(new Set(cycles.map((c) => c.slot)).size, `${id} slots`).toBe(cycles.length);
+      expect(cycles.map((c) => c.cycle), `${id} cycle numbers`).toEqual(cycles.map((_, index) => index + 1));
+      for (let index = 1; index < cycles.length; index += 1) {
+        const previous = cycles[index - 1]!;
+        const current = cycles[index]!;
+        expect(current.fence, `${id} fences grow`).toBeGreaterThan(previous.fence);
+        expect(current.slot, `${id} slots grow`).toBeGreaterThan(previous.slot);
+        expect(current.startedAtMs, `${id} cycles never overlap`).toBeGreaterThanOrEqual(previous.endedAtMs);
+      }
+      const counter = Number(await client.get(`${fleetKeys(prefix).lock(id)}:fence`));
+      expect(counter).toBeGreaterThanOrEqual(cycles.at(-1)!.fence);
+    }
+    const delivered = sinkLines(sinkFile);
+    expect(new Set(delivered.map((d) => d.id)).size).toBe(delivered.length);
+    for (const id of ids) expect(delivered.filter((d) => d.heartbeatId === id).length, `${id} reported`).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a holder frozen with SIGSTOP past its lease is replaced, and its state write is rejected when it resumes', async () => {
+    const prefix = 'frozen';
+    const keys = fleetKeys(prefix);
+    const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
+    await spawnWorkers(2, prefix, { FLEET_LOCK_TTL_MS: '1000', FLEET_JOB_LOCK_MS: '1000', FLEET_STALLED_MS: '500', FLEET_CONCURRENCY: '2' });
+    (await scheduler.add({ id: 'ice', intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 2500, reportEvery: 0 } }))._unsafeUnwrap();
+
+    let owner: string | null = null;
+    await waitFor(async () => (owner = await client.hget(keys.lock('ice'), 'owner')) !== null, 'a lock holder');
+    const fence = Number(await client.hget(keys.lock('ice'), 'fence'));
+    const frozen = workers.find((worker) => worker.pid === pidOfOwner(owner!))!;
+    expect(frozen).toBeDefined();
+    frozen.child.kill('SIGSTOP');
+
+    // The other worker takes the lock once the lease lapses and commits cycles with newer fences.
+    await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'ice').some((c) => c.fence > fence), 'a successor commit', 20_000);
+    const before = decodeFleetState(JSON.parse((await client.get(keys.state('ice')))!)).state.fleet;
+    frozen.child.kill('SIGCONT');
+
+    await waitFor(async () => (await readFleetJournal(client, prefix)).some((e) => e.type === 'stale-write' && e.fence === fence), 'the frozen write to be rejected', 20_000);
+    const journal = await readFleetJournal(client, prefix);
+    const rejected = journal.find((e) => e.type === 'stale-write' && e.fence === fence) as Extract<FleetEvent, { type: 'stale-write' }>;
+    expect(rejected.current).toBeGreaterThan(fence);
+    expect(cyclesOf(journal, 'ice').some((c) => c.fence === fence)).toBe(false);
+    // The successor's state was not overwritten by the resumed holder.
+    const after = decodeFleetState(JSON.parse((await client.get(keys.state('ice')))!)).state.fleet;
+    expect(after.lastSlot).toBeGreaterThanOrEqual(before.lastSlot!);
+    const fences = cyclesOf(journal, 'ice').map((c) => c.fence);
+    expect(fences).toEqual([...fences].sort((a, b) => a - b));
+    await scheduler.close();
+  });
+
+  it('a worker SIGKILLed mid-cycle: exactly one message for that cycle reaches the sink', async () => {
+    const prefix = 'killed';
+    const keys = fleetKeys(prefix);
+    const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
+    const sinkFile = await spawnWorkers(2, prefix, { FLEET_LOCK_TTL_MS: '1000', FLEET_JOB_LOCK_MS: '1000', FLEET_STALLED_MS: '500', FLEET_CONCURRENCY: '2' });
+    // One finding for the whole run: cycle 1 reports it, dedup keeps every later cycle quiet.
+    (await scheduler.add({ id: 'victim', intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 1500, reportEvery: 1_000_000_000 } }))._unsafeUnwrap();
+
+    let owner: string | null = null;
+    await waitFor(async () => (owner = await client.hget(keys.lock('victim'), 'owner')) !== null, 'a lock holder');
+    const victim = workers.find((worker) => worker.pid === pidOfOwner(owner!))!;
+    victim.child.kill('SIGKILL');
+    expect(sinkLines(sinkFile)).toEqual([]);
+
+    await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'victim').length >= 4, 'four committed cycles after the kill', 30_000);
+    await waitFor(async () => sinkLines(sinkFile).length >= 1, 'the delivery');
+    await sleep(1500);
+    const delivered = sinkLines(sinkFile).filter((line) => line.heartbeatId === 'victim');
+    expect(delivered.map((d) => d.id)).toEqual(['victim__1']);
+    expect(delivered[0]!.cycle).toBe(1);
+    const state = decodeFleetState(JSON.parse((await client.get(keys.state('victim')))!)).state;
+    expect(Object.keys(state.heartbeat.reported)).toHaveLength(1);
+    expect(state.heartbeat.reportsSent).toBe(1);
+    expect(state.fleet.delivered).toEqual([1]);
+    await scheduler.close();
+  });
+});
