@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFleetScheduler, fleetKeys, readFleetJournal, type FleetEvent } from '../src/node/index.js';
-import { decodeFleetState } from '../src/index.js';
+import { decodeFleetState, type FleetStateDocument } from '../src/index.js';
 import { bundleChild, type BundledChild } from './support/bundle-child.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
 import { startWorker, type WorkerProcess } from './support/worker-processes.js';
@@ -57,6 +57,8 @@ async function spawnWorkers(count: number, prefix: string, extra: Record<string,
 const cyclesOf = (journal: FleetEvent[], heartbeatId: string): CycleEvent[] =>
   journal.filter((e): e is CycleEvent => e.type === 'cycle' && e.heartbeatId === heartbeatId).sort((a, b) => a.startedAtMs - b.startedAtMs);
 
+const stateOf = async (key: string): Promise<FleetStateDocument> => decodeFleetState(JSON.parse((await client.get(key)) ?? 'null') as never).state;
+
 const pidOfOwner = (owner: string): number => Number(owner.split(':')[1]);
 
 describe('a fleet of worker processes', () => {
@@ -73,7 +75,7 @@ describe('a fleet of worker processes', () => {
 
     const journal = await readFleetJournal(client, prefix);
     expect(journal.filter((e) => e.type === 'stale-write')).toEqual([]);
-    const participating = new Set(journal.filter((e) => e.type === 'cycle').map((e) => (e as CycleEvent).worker));
+    const participating = new Set(journal.filter((e): e is CycleEvent => e.type === 'cycle').map((e) => e.worker));
     expect(participating.size).toBe(3);
     for (const id of ids) {
       const cycles = cyclesOf(journal, id);
@@ -111,7 +113,7 @@ describe('a fleet of worker processes', () => {
 
     // The other worker takes the lock once the lease lapses and commits cycles with newer fences.
     await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'ice').some((c) => c.fence > fence), 'a successor commit', 20_000);
-    const before = decodeFleetState(JSON.parse((await client.get(keys.state('ice')))!)).state.fleet;
+    const before = (await stateOf(keys.state('ice'))).fleet;
     frozen.child.kill('SIGCONT');
 
     await waitFor(async () => (await readFleetJournal(client, prefix)).some((e) => e.type === 'stale-write' && e.fence === fence), 'the frozen write to be rejected', 20_000);
@@ -120,7 +122,7 @@ describe('a fleet of worker processes', () => {
     expect(rejected.current).toBeGreaterThan(fence);
     expect(cyclesOf(journal, 'ice').some((c) => c.fence === fence)).toBe(false);
     // The successor's state was not overwritten by the resumed holder.
-    const after = decodeFleetState(JSON.parse((await client.get(keys.state('ice')))!)).state.fleet;
+    const after = (await stateOf(keys.state('ice'))).fleet;
     expect(after.lastSlot).toBeGreaterThanOrEqual(before.lastSlot!);
     const fences = cyclesOf(journal, 'ice').map((c) => c.fence);
     expect(fences).toEqual([...fences].sort((a, b) => a - b));
@@ -142,12 +144,12 @@ describe('a fleet of worker processes', () => {
     expect(sinkLines(sinkFile)).toEqual([]);
 
     await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'victim').length >= 4, 'four committed cycles after the kill', 30_000);
-    await waitFor(async () => sinkLines(sinkFile).length >= 1, 'the delivery');
+    await waitFor(() => Promise.resolve(sinkLines(sinkFile).length >= 1), 'the delivery');
     await sleep(1500);
     const delivered = sinkLines(sinkFile).filter((line) => line.heartbeatId === 'victim');
     expect(delivered.map((d) => d.id)).toEqual(['victim__1']);
     expect(delivered[0]!.cycle).toBe(1);
-    const state = decodeFleetState(JSON.parse((await client.get(keys.state('victim')))!)).state;
+    const state = await stateOf(keys.state('victim'));
     expect(Object.keys(state.heartbeat.reported)).toHaveLength(1);
     expect(state.heartbeat.reportsSent).toBe(1);
     expect(state.fleet.delivered).toEqual([1]);
