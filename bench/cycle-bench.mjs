@@ -110,7 +110,7 @@ process.stdout.write(String(process.resourceUsage().maxRSS));`;
   const k = median(coldTimes);
   console.log('');
   console.log(`findings in the benchmark world: ${first.findings.length + first.held.length + first.suppressed.length} (${first.categories.join(', ')})`);
-  console.log(`scanners: ${first.scanners.map((s) => `${s.name}=${s.status}`).join(' ')}`);
+  console.log(`scanners (wall ms in the first cycle): ${first.scanners.map((s) => `${s.name}=${s.status} ${s.durationMs}`).join(", ")}`);
   console.log('');
   console.log('| measure | heartbeat-kit | baseline | ratio |');
   console.log('|---|---|---|---|');

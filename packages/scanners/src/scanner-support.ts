@@ -74,3 +74,23 @@ export function formatAge(ms: number): string {
   if (hours < 24) return `${hours}h ${minutes % 60}m`;
   return `${Math.floor(hours / 24)}d ${hours % 24}h`;
 }
+
+/** How many commands one scanner runs at once (per-worktree git calls, per-session captures). */
+export const PER_SCANNER_CONCURRENCY = 8;
+
+/**
+ * Maps `items` through `fn` with at most `limit` calls in flight, keeping the input order, so a
+ * scanner with fifty worktrees waits for the slowest batch instead of the sum of all calls.
+ */
+export async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+  return results;
+}

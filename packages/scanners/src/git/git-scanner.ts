@@ -1,5 +1,5 @@
 import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
-import { failed, formatAge, guardScan, skipped, type DurationMeter } from '../scanner-support.js';
+import { failed, formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, skipped, type DurationMeter } from '../scanner-support.js';
 import { describeGitError, lastCommitEpoch, listWorktrees, worktreeStatus, type GitDeps } from './git-client.js';
 import { scannableWorktrees } from './parse-worktrees.js';
 
@@ -65,25 +65,23 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
         const findings: Finding[] = [];
         const warnings: ScanWarning[] = [];
         const nowMs = ctx.now.getTime();
-        for (const worktree of scannableWorktrees(listed.value)) {
+        type Checked = { readonly warning?: ScanWarning; readonly state?: WorktreeState };
+        const checked = await mapConcurrent(scannableWorktrees(listed.value), PER_SCANNER_CONCURRENCY, async (worktree): Promise<Checked> => {
           const where = sanitizeForMessage(worktree.path, { maxLength: 160 });
           const status = await worktreeStatus(deps, worktree.path, ctx.signal, meter);
-          if (status.isErr()) {
-            warnings.push({ code: 'GIT_STATUS_FAILED', message: `${where}: ${describeGitError(status.error)}` });
-            continue;
-          }
-          if (status.value.length === 0) continue;
+          if (status.isErr()) return { warning: { code: 'GIT_STATUS_FAILED', message: `${where}: ${describeGitError(status.error)}` } };
+          if (status.value.length === 0) return {};
           let epoch: number | undefined;
           if (!worktree.unborn) {
             const last = await lastCommitEpoch(deps, worktree.path, ctx.signal, meter);
-            if (last.isErr()) {
-              warnings.push({ code: 'GIT_LOG_FAILED', message: `${where}: ${describeGitError(last.error)}` });
-              continue;
-            }
+            if (last.isErr()) return { warning: { code: 'GIT_LOG_FAILED', message: `${where}: ${describeGitError(last.error)}` } };
             epoch = last.value;
           }
-          const state: WorktreeState = { path: worktree.path, branch: worktree.branch, changes: status.value.length, lastCommitEpoch: epoch };
-          if (isGitStale(state, nowMs, ctx.config.gitStaleMs)) findings.push(gitStaleFinding(state, nowMs));
+          return { state: { path: worktree.path, branch: worktree.branch, changes: status.value.length, lastCommitEpoch: epoch } };
+        });
+        for (const { warning, state } of checked) {
+          if (warning) warnings.push(warning);
+          if (state && isGitStale(state, nowMs, ctx.config.gitStaleMs)) findings.push(gitStaleFinding(state, nowMs));
         }
         return scanOk(NAME, { findings, warnings, durationMs: meter.ms });
       });

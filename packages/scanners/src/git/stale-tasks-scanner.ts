@@ -2,7 +2,7 @@ import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarni
 import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
 import { beadsFailureResult } from '../beads/beads-scanner.js';
-import { formatAge, guardScan, type DurationMeter } from '../scanner-support.js';
+import { formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, type DurationMeter } from '../scanner-support.js';
 import { commitsSince, describeGitError, listWorktrees, type GitDeps } from './git-client.js';
 import { scannableWorktrees, type Worktree } from './parse-worktrees.js';
 
@@ -87,21 +87,21 @@ export function createStaleTasksScanner(deps: StaleTasksScannerDeps): Scanner {
         if (listed.isOk()) worktrees = scannableWorktrees(listed.value);
         else warnings.push({ code: 'GIT_UNAVAILABLE', message: `branches unknown: ${describeGitError(listed.error)}` });
         const findings: Finding[] = [];
-        for (const { bead, ageMs } of old) {
+        const judged = await mapConcurrent(old, PER_SCANNER_CONCURRENCY, async ({ bead, ageMs }): Promise<{ finding?: Finding; warning?: ScanWarning }> => {
           const worktree = worktreeForBead(bead.id, worktrees);
           const branch = worktree?.branch ?? deps.branchForBead?.(bead);
-          if (branch === undefined) {
-            findings.push(staleTaskFinding(bead, ageMs, windowMs, undefined));
-            continue;
-          }
+          if (branch === undefined) return { finding: staleTaskFinding(bead, ageMs, windowMs, undefined) };
           const count = await commitsSince(deps, worktree?.path ?? deps.cwd, branch, (nowMs - windowMs) / 1000, ctx.signal, meter);
           if (count.isErr()) {
             // A branch that no longer exists shows no work either: judge by time alone.
-            if (count.error.kind === 'unknown-revision') findings.push(staleTaskFinding(bead, ageMs, windowMs, undefined));
-            else warnings.push({ code: 'GIT_LOG_FAILED', message: `${sanitizeForMessage(bead.id, { maxLength: 80 })}: ${describeGitError(count.error)}` });
-            continue;
+            if (count.error.kind === 'unknown-revision') return { finding: staleTaskFinding(bead, ageMs, windowMs, undefined) };
+            return { warning: { code: 'GIT_LOG_FAILED', message: `${sanitizeForMessage(bead.id, { maxLength: 80 })}: ${describeGitError(count.error)}` } };
           }
-          if (count.value === 0) findings.push(staleTaskFinding(bead, ageMs, windowMs, branch));
+          return count.value === 0 ? { finding: staleTaskFinding(bead, ageMs, windowMs, branch) } : {};
+        });
+        for (const { finding, warning } of judged) {
+          if (finding) findings.push(finding);
+          if (warning) warnings.push(warning);
         }
         return scanOk(NAME, { findings, warnings, durationMs: meter.ms });
       });

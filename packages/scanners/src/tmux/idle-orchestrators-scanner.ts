@@ -1,5 +1,5 @@
 import { scanOk, type Observation, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
-import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
+import { guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import { hashPaneCapture } from './normalise-pane.js';
 import { capturePane, listTmuxSessions, type TmuxDeps } from './tmux-client.js';
 
@@ -21,9 +21,9 @@ export function createIdleOrchestratorsScanner(deps: TmuxDeps): Scanner {
         if (sessions.isErr()) return sessions.error.kind === 'tool-missing' ? skipped(NAME, sessions.error.message, meter) : failed(NAME, sessions.error.message, meter);
         const observations: Observation[] = [];
         const warnings: ScanWarning[] = [];
-        for (const session of sessions.value) {
-          if (!session.name.startsWith(ctx.config.orchestratorPrefix)) continue;
-          const captured = await capturePane(deps, session, ctx.signal, meter);
+        const orchestrators = sessions.value.filter((session) => session.name.startsWith(ctx.config.orchestratorPrefix));
+        const captures = await mapConcurrent(orchestrators, PER_SCANNER_CONCURRENCY, async (session) => ({ session, captured: await capturePane(deps, session, ctx.signal, meter) }));
+        for (const { session, captured } of captures) {
           // A session can end between the listing and the capture; the others still count.
           if (captured.isErr()) warnings.push({ code: 'PANE_CAPTURE_FAILED', message: captured.error.message });
           else observations.push({ kind: 'pane', session: session.name, hash: hashPaneCapture(captured.value) });
