@@ -7,6 +7,7 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
   init: { summary: 'write a commented .claude/HEARTBEAT.md with the defaults', load: async () => (await import('./commands/init.js')).initCommand },
   replay: { summary: 're-run recorded cycles and compare their decisions', load: async () => (await import('./commands/replay.js')).replayCommand },
   woterclip: { summary: 'work GitHub issues with personas (beat) and show the queue (status)', load: async () => (await import('./commands/woterclip.js')).woterclipCommand },
+  fleet: { summary: 'run many heartbeats on Redis with BullMQ: worker, add, list, remove, status', load: async () => (await import('./commands/fleet.js')).fleetCommand },
   runbook: { summary: 'runbook check, due, prune, tick, boot-triage and gate-report (spec 003)', load: async () => (await import('./commands/runbook.js')).runbookCommand },
 };
 

@@ -27,3 +27,21 @@ export function createRedisClient(target: RedisTarget): Redis {
 export function describeRedisError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * Checks that Redis answers, giving up after `timeoutMs` instead of retrying forever as the
+ * workers' connections do — for commands that should fail fast on a wrong URL.
+ */
+export async function pingRedis(target: RedisTarget, timeoutMs = 3000): Promise<{ ok: true } | { ok: false; message: string }> {
+  const client = new Redis({ ...redisOptionsFor(target), lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: timeoutMs, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.ping();
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, message: describeRedisError(error) };
+  } finally {
+    client.disconnect();
+  }
+}

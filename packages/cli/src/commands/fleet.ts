@@ -1,0 +1,278 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { MIN_FLEET_INTERVAL_MS, isFleetHeartbeatId, parseRedisUrl, type FleetHeartbeat, type FleetHeartbeatInput, type RedisTarget } from '@heartbeat-kit/bullmq';
+import { createFleetScheduler, createFleetWorker, pingRedis, type FleetHeartbeatStatus } from '@heartbeat-kit/bullmq/node';
+import { EXIT, type CliIo, type Command } from '../io.js';
+import { parseSinkSpec } from '../sinks/sink-spec.js';
+import { resolvePath } from '../wiring/cycle-deps.js';
+import { createFleetSink } from './fleet/fleet-sink.js';
+import { createProjectResolver } from './fleet/project-resolver.js';
+
+const COMMON = `Common options:
+  --redis URL        redis://127.0.0.1:6379 (default), unix:///path/redis.sock or redis+unix://…
+                     (or set HEARTBEAT_KIT_REDIS)
+  --prefix NAME      key prefix of the fleet in Redis (default: hbk)
+  --json             print JSON
+  -h, --help         show this help`;
+
+/** Help text of `heartbeat-kit fleet`. */
+export const FLEET_HELP = `Usage: heartbeat-kit fleet <worker|add|list|remove|status> [options]
+
+Runs many heartbeats on Redis with BullMQ: workers share schedules, locks, dedup memory and
+delivery. Each due slot runs once, a heartbeat never runs two cycles at once, and a report is
+remembered only after the sink confirmed it.
+
+Subcommands:
+  worker    process due slots and deliver reports until SIGINT/SIGTERM
+  add       register (or update) a heartbeat: an id, a project directory, an interval
+  list      the registered heartbeats
+  remove    unregister a heartbeat and stop its schedule
+  status    per heartbeat: last cycle, next slot, lag, last report
+
+Run 'heartbeat-kit fleet <subcommand> --help' for its options.
+`;
+
+const HELP: Record<Subcommand, string> = {
+  worker: `Usage: heartbeat-kit fleet worker [--redis URL] [--concurrency N] [options]
+
+Processes the fleet's slots, cycles and outbox until SIGINT/SIGTERM. Start one per core or host.
+
+Options:
+  --concurrency N    jobs per queue at once (default 4)
+  --sink SPEC        stdout (default) | file:PATH (JSONL with heartbeat and message id) |
+                     webhook:URL | command:CMD
+  --fake-scanners    scan with in-memory fake scanners instead of the projects (tests, benchmarks)
+  --lock-ttl S       lease of a heartbeat lock in seconds, renewed while a cycle runs (default 30)
+${COMMON}
+`,
+  add: `Usage: heartbeat-kit fleet add ID (--cwd DIR | --scanners fake) [--interval S] [options]
+
+Registers heartbeat ID (letters, digits, '.', '_', '-'; no '__') and schedules it.
+
+Options:
+  --cwd DIR          project to scan with the real scanners and its .claude/HEARTBEAT.md
+  --scanners fake    in-memory fake scanners instead of a project
+  --scan-ms N        fake scanners: how long a scan takes (default 0)
+  --report-every N   fake scanners: a new finding every N slots (default 5; 0 = quiet)
+  --interval S       seconds between slots (default 600, minimum ${MIN_FLEET_INTERVAL_MS / 1000})
+${COMMON}
+`,
+  list: `Usage: heartbeat-kit fleet list [options]
+
+Lists the registered heartbeats.
+
+${COMMON}
+`,
+  remove: `Usage: heartbeat-kit fleet remove ID [options]
+
+Unregisters heartbeat ID and removes its schedule. Its state stays in Redis.
+
+${COMMON}
+`,
+  status: `Usage: heartbeat-kit fleet status [options]
+
+Per heartbeat: last cycle, next slot, lag of the last cycle behind its slot, last report.
+
+${COMMON}
+`,
+};
+
+type Subcommand = 'worker' | 'add' | 'list' | 'remove' | 'status';
+const SUBCOMMANDS: readonly Subcommand[] = ['worker', 'add', 'list', 'remove', 'status'];
+
+const OPTIONS = {
+  redis: { type: 'string' },
+  prefix: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  concurrency: { type: 'string' },
+  sink: { type: 'string' },
+  'fake-scanners': { type: 'boolean' },
+  'lock-ttl': { type: 'string' },
+  cwd: { type: 'string' },
+  scanners: { type: 'string' },
+  'scan-ms': { type: 'string' },
+  'report-every': { type: 'string' },
+  interval: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+const ALLOWED: Record<Subcommand, readonly (keyof typeof OPTIONS)[]> = {
+  worker: ['concurrency', 'sink', 'fake-scanners', 'lock-ttl'],
+  add: ['cwd', 'scanners', 'scan-ms', 'report-every', 'interval'],
+  list: [],
+  remove: [],
+  status: [],
+};
+const POSITIONALS: Record<Subcommand, number> = { worker: 0, add: 1, list: 0, remove: 1, status: 0 };
+
+function usageError(io: CliIo, sub: string, message: string): number {
+  io.stderr(`heartbeat-kit fleet${sub === '' ? '' : ` ${sub}`}: ${message}\n`);
+  return EXIT.usage;
+}
+
+function parseNumber(text: string | undefined, flag: string, min: number): { ok: true; value: number | undefined } | { ok: false; message: string } {
+  if (text === undefined) return { ok: true, value: undefined };
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < min) return { ok: false, message: `${flag} "${text}" must be a number ≥ ${min}. Fix: e.g. ${flag} ${Math.max(min, 1)}` };
+  return { ok: true, value };
+}
+
+const relative = (ms: number | undefined): string => (ms === undefined ? '-' : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 0)}s`);
+
+function statusLine(entry: FleetHeartbeatStatus): string {
+  const { heartbeat } = entry;
+  return [
+    heartbeat.id.padEnd(20),
+    `every ${relative(heartbeat.intervalMs)}`.padEnd(12),
+    `cycle ${entry.lastCycle ?? '-'}`.padEnd(11),
+    `at ${entry.lastCycleAt ?? '-'}`.padEnd(28),
+    `lag ${relative(entry.lastLagMs)}`.padEnd(11),
+    `next ${entry.nextSlotAt ?? '-'}`.padEnd(30),
+    `report ${entry.lastReportAt === undefined ? '-' : `${entry.lastReportAt} ${entry.lastReportSummary ?? ''}`}`,
+  ].join(' ');
+}
+
+function describeSource(heartbeat: FleetHeartbeat): string {
+  return heartbeat.source.kind === 'project' ? heartbeat.source.cwd : `scanners:${heartbeat.source.set}`;
+}
+
+/** `heartbeat-kit fleet`: BullMQ workers and the fleet's registrations. */
+export const fleetCommand: Command = async (argv, io) => {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(FLEET_HELP);
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const sub = SUBCOMMANDS.find((candidate) => candidate === name);
+  if (sub === undefined) return usageError(io, '', `unknown subcommand '${name}'. Fix: use one of ${SUBCOMMANDS.join(', ')}.`);
+
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...rest], options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    return usageError(io, sub, `${(error as Error).message}. Fix: see 'heartbeat-kit fleet ${sub} --help'.`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    io.stdout(HELP[sub]);
+    return EXIT.ok;
+  }
+  const foreign = (Object.keys(values) as (keyof typeof OPTIONS)[]).filter((key) => !['redis', 'prefix', 'json', 'help'].includes(key) && !ALLOWED[sub].includes(key));
+  if (foreign.length > 0) return usageError(io, sub, `--${foreign[0]} does not apply to '${sub}'. Fix: see 'heartbeat-kit fleet ${sub} --help'.`);
+  if (positionals.length !== POSITIONALS[sub]) {
+    return usageError(io, sub, POSITIONALS[sub] === 1 ? `needs exactly one heartbeat ID. Fix: heartbeat-kit fleet ${sub} my-repo …` : `takes no arguments (got '${positionals[0]}'). Fix: see 'heartbeat-kit fleet ${sub} --help'.`);
+  }
+  const target = parseRedisUrl(values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379');
+  if (target.isErr()) return usageError(io, sub, `--redis: ${target.error}`);
+  const prefix = values.prefix ?? 'hbk';
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix)) return usageError(io, sub, `--prefix "${prefix}" is not a key prefix. Fix: use letters, digits, '.', '_' or '-'.`);
+  const json = values.json === true;
+  // Workers ride out Redis restarts by retrying forever; a wrong URL must fail now instead.
+  const reachable = await pingRedis(target.value);
+  if (!reachable.ok) {
+    io.stderr(`heartbeat-kit fleet ${sub}: cannot reach Redis at ${values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379'}: ${reachable.message}. Fix: start redis-server or pass --redis URL.\n`);
+    return EXIT.failure;
+  }
+
+  switch (sub) {
+    case 'worker':
+      return runWorker(io, target.value, prefix, values);
+    case 'add':
+      return addHeartbeat(io, target.value, prefix, positionals[0]!, values, json);
+    case 'remove':
+    case 'list':
+    case 'status':
+      return administer(io, target.value, prefix, sub, positionals[0], json);
+  }
+};
+
+type Values = { readonly [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+async function runWorker(io: CliIo, target: RedisTarget, prefix: string, values: Values): Promise<number> {
+  const concurrency = parseNumber(values.concurrency, '--concurrency', 1);
+  if (!concurrency.ok) return usageError(io, 'worker', concurrency.message);
+  const lockTtl = parseNumber(values['lock-ttl'], '--lock-ttl', 1);
+  if (!lockTtl.ok) return usageError(io, 'worker', lockTtl.message);
+  const sinkSpec = parseSinkSpec(values.sink ?? 'stdout');
+  if (!sinkSpec.ok) return usageError(io, 'worker', sinkSpec.message);
+  const worker = createFleetWorker({
+    target,
+    prefix,
+    sink: createFleetSink(sinkSpec.sink, io),
+    resolve: createProjectResolver(io, values['fake-scanners'] === true),
+    ...(concurrency.value === undefined ? {} : { concurrency: Math.floor(concurrency.value) }),
+    ...(lockTtl.value === undefined ? {} : { lockTtlMs: Math.round(lockTtl.value * 1000) }),
+    onEvent: (event) => {
+      if (values.json === true) io.stderr(`${JSON.stringify(event)}\n`);
+      else if (event.type === 'stale-write') io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot}: lost the lock (fence ${event.fence} < ${event.current}); write rejected\n`);
+    },
+  });
+  io.stderr(`heartbeat-kit fleet worker: ${worker.id} running (prefix ${prefix}); stop with Ctrl-C\n`);
+  if (!io.shutdownSignal.aborted) await new Promise<void>((resolve) => io.shutdownSignal.addEventListener('abort', () => resolve(), { once: true }));
+  await worker.close();
+  return EXIT.ok;
+}
+
+async function addHeartbeat(io: CliIo, target: RedisTarget, prefix: string, id: string, values: Values, json: boolean): Promise<number> {
+  if (!isFleetHeartbeatId(id)) return usageError(io, 'add', `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.`);
+  const interval = parseNumber(values.interval, '--interval', MIN_FLEET_INTERVAL_MS / 1000);
+  if (!interval.ok) return usageError(io, 'add', interval.message);
+  const scanMs = parseNumber(values['scan-ms'], '--scan-ms', 0);
+  if (!scanMs.ok) return usageError(io, 'add', scanMs.message);
+  const reportEvery = parseNumber(values['report-every'], '--report-every', 0);
+  if (!reportEvery.ok) return usageError(io, 'add', reportEvery.message);
+  if ((values.cwd === undefined) === (values.scanners === undefined)) return usageError(io, 'add', 'give exactly one of --cwd DIR or --scanners fake. Fix: heartbeat-kit fleet add my-repo --cwd ~/src/my-repo');
+  if (values.scanners !== undefined && values.scanners !== 'fake') return usageError(io, 'add', `unknown scanner set "${values.scanners}". Fix: --scanners fake, or --cwd DIR for the real scanners.`);
+  if (values.cwd !== undefined && (values['scan-ms'] !== undefined || values['report-every'] !== undefined)) return usageError(io, 'add', '--scan-ms and --report-every only apply to --scanners fake.');
+  const input: FleetHeartbeatInput = {
+    id,
+    intervalMs: Math.round((interval.value ?? 600) * 1000),
+    source:
+      values.cwd !== undefined
+        ? { kind: 'project', cwd: resolvePath(io.cwd, values.cwd) }
+        : { kind: 'scanners', set: 'fake', ...(scanMs.value === undefined ? {} : { scanMs: Math.floor(scanMs.value) }), ...(reportEvery.value === undefined ? {} : { reportEvery: Math.floor(reportEvery.value) }) },
+  };
+  const scheduler = createFleetScheduler({ target, prefix });
+  try {
+    const added = await scheduler.add(input);
+    if (added.isErr()) {
+      if (added.error.kind === 'invalid') return usageError(io, 'add', `${added.error.message}.`);
+      io.stderr(`heartbeat-kit fleet add: Redis failed: ${added.error.message}. Fix: check --redis and that redis-server runs.\n`);
+      return EXIT.failure;
+    }
+    io.stdout(json ? `${JSON.stringify(added.value)}\n` : `added ${id}: every ${added.value.intervalMs / 1000}s, ${describeSource(added.value)}\n`);
+    return EXIT.ok;
+  } finally {
+    await scheduler.close();
+  }
+}
+
+async function administer(io: CliIo, target: RedisTarget, prefix: string, sub: 'list' | 'remove' | 'status', id: string | undefined, json: boolean): Promise<number> {
+  const scheduler = createFleetScheduler({ target, prefix });
+  const failed = (message: string): number => {
+    io.stderr(`heartbeat-kit fleet ${sub}: Redis failed: ${message}. Fix: check --redis and that redis-server runs.\n`);
+    return EXIT.failure;
+  };
+  try {
+    if (sub === 'remove') {
+      const removed = await scheduler.remove(id!);
+      if (removed.isErr()) return failed(removed.error.message);
+      if (json) io.stdout(`${JSON.stringify({ id, removed: removed.value })}\n`);
+      else io.stdout(removed.value ? `removed ${id}\n` : `${id} was not registered\n`);
+      return removed.value ? EXIT.ok : EXIT.rejected;
+    }
+    if (sub === 'list') {
+      const listed = await scheduler.list();
+      if (listed.isErr()) return failed(listed.error.message);
+      if (json) io.stdout(`${JSON.stringify(listed.value)}\n`);
+      else io.stdout(listed.value.length === 0 ? 'no heartbeats registered\n' : listed.value.map((h) => `${h.id.padEnd(20)} every ${h.intervalMs / 1000}s  ${describeSource(h)}\n`).join(''));
+      return EXIT.ok;
+    }
+    const status = await scheduler.status();
+    if (status.isErr()) return failed(status.error.message);
+    if (json) io.stdout(`${JSON.stringify(status.value)}\n`);
+    else io.stdout(status.value.length === 0 ? 'no heartbeats registered\n' : status.value.map((entry) => `${statusLine(entry)}\n`).join(''));
+    return EXIT.ok;
+  } finally {
+    await scheduler.close();
+  }
+}

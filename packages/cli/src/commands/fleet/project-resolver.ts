@@ -1,0 +1,25 @@
+import { err, ok } from 'neverthrow';
+import { createFakeResolver, type ResolveHeartbeat } from '@heartbeat-kit/bullmq/node';
+import type { CliIo } from '../../io.js';
+import { createCycleDeps } from '../../wiring/cycle-deps.js';
+import { loadHeartbeatSettings } from '../../wiring/heartbeat-settings.js';
+
+/**
+ * Resolves a registration to scanners: a project directory gets the real scanners and its
+ * HEARTBEAT.md (as `heartbeat-kit cycle --cwd DIR`); the `fake` set gets in-memory scanners.
+ * With `forceFake` every heartbeat uses fake scanners (tests, benchmarks, dry runs).
+ */
+export function createProjectResolver(io: CliIo, forceFake: boolean): ResolveHeartbeat {
+  const fake = createFakeResolver();
+  return async (heartbeat, slot) => {
+    const { source } = heartbeat;
+    if (forceFake && source.kind === 'project') {
+      return fake({ ...heartbeat, source: { kind: 'scanners', set: 'fake', scanMs: 0, reportEvery: 5 } }, slot);
+    }
+    if (source.kind === 'scanners') return fake(heartbeat, slot);
+    const settings = await loadHeartbeatSettings(source.cwd, undefined);
+    if (!settings.ok) return err(settings.message);
+    const deps = createCycleDeps({ cwd: source.cwd, statePath: source.cwd, sink: { kind: 'stdout' }, io });
+    return ok({ scanners: deps.scanners, config: settings.value.config, timeZone: settings.value.timeZone });
+  };
+}
