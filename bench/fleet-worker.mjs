@@ -1,0 +1,19 @@
+// One fleet worker process for bench/fleet-bench.mjs: the built @heartbeat-kit/bullmq, fake
+// scanners, a sink that only counts, the journal on (the bench reads due and start times from it).
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { parseRedisUrl } from '../packages/bullmq/dist/index.js';
+import { createFleetWorker } from '../packages/bullmq/dist/node/index.js';
+
+// neverthrow is a dependency of the package, not of the repository root: resolve it from there.
+const { okAsync } = createRequire(join(import.meta.dirname, '../packages/bullmq/package.json'))('neverthrow');
+const target = parseRedisUrl(process.env.FLEET_REDIS_URL)._unsafeUnwrap();
+const worker = createFleetWorker({
+  target,
+  prefix: process.env.FLEET_PREFIX,
+  concurrency: Number(process.env.FLEET_CONCURRENCY ?? 16),
+  journal: true,
+  sink: { deliver: () => okAsync(undefined) },
+});
+process.stdout.write(`ready ${worker.id}\n`);
+process.on('SIGTERM', () => void worker.close().then(() => process.exit(0)));

@@ -1,0 +1,101 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from '../../../bullmq/test/support/redis-server.js';
+import { runCli } from '../../test/support/run-cli.js';
+
+let redis: TestRedis;
+let root: string;
+beforeAll(async () => {
+  redis = await startRedis();
+  root = mkdtempSync(join(tmpdir(), 'hb-fleet-cli-'));
+});
+afterAll(async () => {
+  await redis.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const run = (argv: readonly string[], signal?: AbortSignal) => runCli(['fleet', ...argv], { cwd: root, env: { HEARTBEAT_KIT_REDIS: redis.url }, ...(signal ? { signal } : {}) });
+
+describe('heartbeat-kit fleet: usage', () => {
+  it('prints help for the command and every subcommand', async () => {
+    expect((await run(['--help'])).stdout).toContain('fleet <worker|add|list|remove|status>');
+    for (const sub of ['worker', 'add', 'list', 'remove', 'status']) {
+      const help = await run([sub, '--help']);
+      expect(help.code, sub).toBe(0);
+      expect(help.stdout).toContain(`heartbeat-kit fleet ${sub}`);
+    }
+    expect((await run([])).code).toBe(2);
+  });
+
+  it.each([
+    [['bogus'], "unknown subcommand 'bogus'"],
+    [['add', 'a__b', '--scanners', 'fake'], 'is not a heartbeat ID'],
+    [['add', 'x'], 'exactly one of --cwd DIR or --scanners fake'],
+    [['add', 'x', '--cwd', '.', '--scanners', 'fake'], 'exactly one of --cwd DIR or --scanners fake'],
+    [['add', 'x', '--scanners', 'fake', '--interval', '0.1'], '--interval "0.1" must be a number'],
+    [['add', 'x', '--scanners', 'slow'], 'unknown scanner set'],
+    [['list', '--concurrency', '3'], '--concurrency does not apply'],
+    [['remove'], 'needs exactly one heartbeat ID'],
+    [['list', '--redis', 'http://127.0.0.1:1'], 'unsupported scheme'],
+    [['worker', '--sink', 'nope:x'], 'unknown --sink'],
+  ])('%j is a one-line usage error with a fix (exit 2)', async (argv, text) => {
+    const result = await run(argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(text);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a Redis that does not answer fails fast with exit 3', async () => {
+    const result = await run(['list', '--redis', `unix://${join(root, 'missing.sock')}`]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('cannot reach Redis');
+    expect(result.stderr).toContain('Fix:');
+  });
+});
+
+describe('heartbeat-kit fleet: add, list, worker, status, remove', () => {
+  it('runs registered heartbeats in a worker and reports their status', async () => {
+    const prefix = ['--prefix', 'cli'];
+    expect((await run(['add', 'fake-one', '--scanners', 'fake', '--interval', '0.3', '--report-every', '3', ...prefix])).stdout).toBe('added fake-one: every 0.3s, scanners:fake\n');
+    const project = mkdtempSync(join(root, 'project-'));
+    expect((await run(['add', 'project-one', '--cwd', project, '--interval', '600', ...prefix])).code).toBe(0);
+    const listed = await run(['list', '--json', ...prefix]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { id: 'fake-one', intervalMs: 300, source: { kind: 'scanners', set: 'fake', scanMs: 0, reportEvery: 3 } },
+      { id: 'project-one', intervalMs: 600_000, source: { kind: 'project', cwd: project } },
+    ]);
+
+    const sink = join(root, 'reports.jsonl');
+    const stop = new AbortController();
+    const worker = run(['worker', '--concurrency', '2', '--sink', `file:${sink}`, ...prefix], stop.signal);
+    const until = Date.now() + 20_000;
+    while (!(existsSync(sink) && readFileSync(sink, 'utf8').split('\n').filter(Boolean).length >= 2) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+    stop.abort();
+    const finished = await worker;
+    expect(finished.code).toBe(0);
+    expect(finished.stderr).toContain('running (prefix cli)');
+
+    const lines = readFileSync(sink, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; heartbeatId: string; message: { content: string } });
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.filter((l) => l.heartbeatId === 'fake-one').map((l) => l.id)).toEqual(lines.filter((l) => l.heartbeatId === 'fake-one').map((l) => l.id).filter((id, i, all) => all.indexOf(id) === i));
+    expect(lines[0]!.message.content).toContain('WORK_FOUND');
+
+    const status = await run(['status', '--json', ...prefix]);
+    const entries = JSON.parse(status.stdout) as { heartbeat: { id: string }; lastCycle?: number; lastReportSummary?: string; nextSlotAt?: string; lastLagMs?: number }[];
+    const fake = entries.find((e) => e.heartbeat.id === 'fake-one')!;
+    expect(fake.lastCycle).toBeGreaterThanOrEqual(2);
+    expect(fake.lastReportSummary).toContain('crashed');
+    expect(fake.nextSlotAt).toMatch(/^\d{4}-/);
+    expect(typeof fake.lastLagMs).toBe('number');
+    const text = await run(['status', ...prefix]);
+    expect(text.stdout).toMatch(/^fake-one\s+every 0\.30s\s+cycle \d+/m);
+
+    expect((await run(['remove', 'fake-one', ...prefix])).stdout).toBe('removed fake-one\n');
+    const again = await run(['remove', 'fake-one', ...prefix]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('fake-one was not registered\n');
+    expect((await run(['list', ...prefix])).stdout).not.toContain('fake-one');
+  });
+});
