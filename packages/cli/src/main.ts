@@ -18,7 +18,25 @@ function usage(): string {
   return ['Usage: heartbeat-kit <command> [options]', '', 'Commands:', ...lines, '', 'Run `heartbeat-kit <command> --help` for a command\'s options.', ''].join('\n');
 }
 
-/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+/**
+ * Runs the CLI with `argv` (without node and script) and returns the exit code.
+ *
+ * @example
+ * ```ts
+ * import { main } from 'heartbeat-kit';
+ *
+ * // The whole CLI in-process: tests and embedders capture output instead of spawning a process.
+ * let out = '';
+ * const code = await main(['cycle', '--cwd', '/path/to/project', '--json'], {
+ *   stdout: (text) => void (out += text),
+ *   stderr: (text) => void process.stderr.write(text),
+ *   cwd: process.cwd(),
+ *   env: process.env,
+ *   shutdownSignal: new AbortController().signal,
+ * });
+ * console.log(code, JSON.parse(out).status); // 0 'ok' | 'report'
+ * ```
+ */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

@@ -32,6 +32,17 @@ export interface DefaultScannersDeps {
 /**
  * The built-in scanners of spec 000 in scan-target order. One bd source is shared, so a cycle
  * runs `bd list --status=in_progress` once for the orchestrator and stale-task scanners.
+ *
+ * @example
+ * ```ts
+ * import { createDefaultScanners } from '@heartbeat-kit/scanners';
+ * import { createExecaCommandRunner, nodeFileExists } from '@heartbeat-kit/scanners/execa';
+ *
+ * // Scan targets 1–6 of spec 000, in order, over real bd, tmux, git and the GChat script;
+ * // the seventh, createPipelineScanner, reads DOT files and is added by the caller.
+ * const scanners = createDefaultScanners({ runner: createExecaCommandRunner(), cwd: process.cwd(), fileExists: nodeFileExists, tmuxArgs: ['-L', 'work'] });
+ * console.log(scanners.map((s) => s.name)); // ['beads', 'orchestrators', 'git', 'stale-tasks', 'idle-orchestrators', 'gchat']
+ * ```
  */
 export function createDefaultScanners(deps: DefaultScannersDeps): readonly Scanner[] {
   const { runner, cwd } = deps;

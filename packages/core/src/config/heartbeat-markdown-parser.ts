@@ -303,6 +303,19 @@ function hasOwn<T>(table: Readonly<Record<string, T>>, key: string): T | undefin
  * empty or whitespace-only text gives the defaults silently, as the spec requires; unknown
  * sections and keys become warnings; the first unusable value is an error that names the line,
  * the key and the fix. Never throws, whatever the text.
+ *
+ * @example
+ * ```ts
+ * import { parseHeartbeatConfig } from '@heartbeat-kit/core';
+ *
+ * const parsed = parseHeartbeatConfig('## Active Hours\n- Start: 9\n- End: 18\n- Timezone: Europe/Berlin\n');
+ * if (parsed.isErr()) {
+ *   const e = parsed.error; // e.g. ".claude/HEARTBEAT.md:2: Active Hours → Start "25" is not an hour 0–23."
+ *   console.error(`${e.file}:${e.line}: ${e.key} "${e.value}" ${e.message} Fix: ${e.fix}`);
+ * } else {
+ *   console.log(parsed.value.config.activeHours); // { start: 9, end: 18, weekend: false, timeZone: 'Europe/Berlin' }
+ * }
+ * ```
  */
 export function parseHeartbeatConfig(markdown: string | undefined, options: ParseHeartbeatConfigOptions = {}): Result<ParsedHeartbeatConfig, HeartbeatConfigError> {
   const file = options.file ?? DEFAULT_HEARTBEAT_FILE;

@@ -178,6 +178,22 @@ function uniqueByFingerprint(findings: readonly Finding[]): Finding[] {
  * spec 000's report rules: hysteresis, active hours, dedup window, operator-idle rule,
  * batching into one message, cost estimate and cost alert. Pure and deterministic, so any
  * recorded cycle can be replayed.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_HEARTBEAT_CONFIG, createFinding, decodeHeartbeatState, evaluateCycle, scanOk } from '@heartbeat-kit/core';
+ *
+ * const crash = createFinding({ category: 'ORCH_FAILURE', subject: 'orch-auth', line: 'CRASHED: orch-auth', action: 'Re-launch orch-auth', short: 'orch-auth crashed' });
+ * const { decision, nextState } = evaluateCycle(decodeHeartbeatState(undefined).state, [scanOk('orchestrators', { findings: [crash] })], {
+ *   now: new Date('2026-02-19T14:50:00Z'),
+ *   config: DEFAULT_HEARTBEAT_CONFIG,
+ *   timeZone: 'UTC',
+ *   insideActiveHours: true,
+ *   operatorLastActiveAt: undefined, // unknown = idle
+ * });
+ * console.log(decision.status, decision.message?.content.split('\n')[0]); // report WORK_FOUND: ORCH_FAILURE
+ * console.log(nextState.cycle); // 1 — pure: nothing was delivered or saved
+ * ```
  */
 export function evaluateCycle(state: HeartbeatState, results: readonly ScanResult[], context: CycleContext): CycleEvaluation {
   const { config } = context;

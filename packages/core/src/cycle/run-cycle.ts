@@ -55,6 +55,27 @@ export interface CycleOutcome {
 /**
  * Runs one heartbeat cycle over ports: load state, scan, evaluate, deliver, remember. Never
  * rejects; every failure ends up in the outcome's warnings.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_HEARTBEAT_CONFIG, runCycle } from '@heartbeat-kit/core';
+ * import { createFileStateStore, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
+ * import { createDefaultScanners } from '@heartbeat-kit/scanners';
+ * import { createExecaCommandRunner, nodeFileExists } from '@heartbeat-kit/scanners/execa';
+ *
+ * const cwd = process.cwd();
+ * const outcome = await runCycle(
+ *   {
+ *     clock: systemClock,
+ *     sleep: nodeSleep,
+ *     stateStore: createFileStateStore({ path: `${cwd}/.heartbeat/state.json` }),
+ *     sink: createStdoutSink(), // prints the report; a quiet cycle delivers nothing
+ *     scanners: createDefaultScanners({ runner: createExecaCommandRunner(), cwd, fileExists: nodeFileExists }),
+ *   },
+ *   { config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' },
+ * );
+ * if (outcome.decision.status === 'ok') console.log('HEARTBEAT_OK');
+ * ```
  */
 export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promise<CycleOutcome> {
   const warnings: string[] = [];

@@ -39,7 +39,25 @@ export function fingerprintOf(category: FindingCategory, subject: string): strin
   return `${category}:${subject}`;
 }
 
-/** Creates a finding, deriving priority (built-in categories) and fingerprint. */
+/**
+ * Creates a finding, deriving priority (built-in categories) and fingerprint.
+ *
+ * @example
+ * ```ts
+ * import { createFinding } from '@heartbeat-kit/core';
+ *
+ * // A custom category carries its own priority; built-in ones take theirs from CATEGORY_INFO.
+ * const finding = createFinding({
+ *   category: 'QUEUE_BACKLOG',
+ *   priority: 'Advisory',
+ *   subject: 'jobs',
+ *   line: 'QUEUE BACKLOG: 42 jobs waiting',
+ *   action: 'Start another worker',
+ *   short: '42 jobs queued',
+ * });
+ * console.log(finding.fingerprint); // QUEUE_BACKLOG:jobs — the dedup key
+ * ```
+ */
 export function createFinding(input: FindingInput): Finding {
   const priority = isCoBuilderCategory(input.category) ? CATEGORY_INFO[input.category].priority : (input.priority ?? 'Normal');
   return {

@@ -47,6 +47,20 @@ export function deterministicJitter(id: string, maxMs: number): number {
  * Spec 000's loop: HEARTBEAT_ONLINE, a first cycle at once, then one cycle per interval anchored
  * to the wall clock. Cycles never overlap. When `signal` aborts, the current cycle finishes and
  * HEARTBEAT_SHUTDOWN reports cycles completed and reports sent.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_HEARTBEAT_CONFIG, runLoop } from '@heartbeat-kit/core';
+ * import { createFileStateStore, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
+ *
+ * const stop = new AbortController();
+ * process.once('SIGTERM', () => stop.abort()); // finish the cycle, then HEARTBEAT_SHUTDOWN
+ * const summary = await runLoop(
+ *   { clock: systemClock, sleep: nodeSleep, stateStore: createFileStateStore({ path: '.heartbeat/state.json' }), sink: createStdoutSink(), scanners: [] },
+ *   { settings: () => ({ config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' }), configFound: false, signal: stop.signal },
+ * );
+ * console.log(summary); // { cyclesCompleted: …, reportsSent: … }
+ * ```
  */
 export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<LoopSummary> {
   const first = await options.settings();

@@ -65,6 +65,16 @@ function generationOf(text: string): string {
  * taker breaks it through a guard of the guard (same procedure, one level up). Residual risk,
  * documented rather than hidden: only crashes at every guard level, followed by racers in the
  * same instant, could let two takers through.
+ *
+ * @example
+ * ```ts
+ * import { createFileLockStore } from '@heartbeat-kit/core/node';
+ *
+ * const lock = createFileLockStore({ path: '.heartbeat/cycle.lock' });
+ * const taken = await lock.acquire({ owner: `${process.pid}`, nowMs: Date.now(), staleAfterMs: 15 * 60_000 });
+ * if (taken.isErr()) console.log(taken.error.kind === 'held' ? 'another cycle is running' : taken.error.message);
+ * else await lock.release(`${process.pid}`);
+ * ```
  */
 export function createFileLockStore(options: FileLockStoreOptions): LockStore {
   const { path } = options;

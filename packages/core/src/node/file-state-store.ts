@@ -30,6 +30,16 @@ function ioError(action: string, path: string, error: unknown): StateStoreError 
  * `<path>.corrupt-<timestamp>` and reported as a warning: the heartbeat starts from empty state
  * instead of crashing or silently overwriting the evidence. `fence` is accepted and ignored: a
  * single file on one host has no competing writers once the lock is held.
+ *
+ * @example
+ * ```ts
+ * import { createFileStateStore } from '@heartbeat-kit/core/node';
+ *
+ * const store = createFileStateStore({ path: '.heartbeat/state.json', onWarning: (w) => console.warn(w) });
+ * await store.save({ version: 1 }); // atomic: readers see the old or the new file, never half
+ * const loaded = await store.load(); // a corrupt file is set aside with a warning, never thrown
+ * if (loaded.isOk()) console.log(loaded.value.document);
+ * ```
  */
 export function createFileStateStore(options: FileStateStoreOptions): StateStore {
   const { path, onWarning } = options;

@@ -11,6 +11,14 @@ function deliveryFailed(where: string, error: unknown): SinkError {
  * A {@link Sink} that prints each message's content followed by a newline. `write` defaults to
  * `process.stdout.write`; pass your own to capture output. A quiet cycle's `HEARTBEAT_OK` is
  * printed exactly as given.
+ *
+ * @example
+ * ```ts
+ * import { createStdoutSink } from '@heartbeat-kit/core/node';
+ *
+ * const sink = createStdoutSink();
+ * await sink.deliver({ kind: 'work_found', content: 'WORK_FOUND: WORK_READY\n…', summary: 'WORK_READY -- 1 bead', at: new Date().toISOString() });
+ * ```
  */
 export function createStdoutSink(write?: (text: string) => void): Sink {
   const out = write ?? ((text: string): void => void process.stdout.write(text));
@@ -33,6 +41,16 @@ export interface JsonlFileSinkOptions {
  * A {@link Sink} that appends each message as one JSON line. The file is opened with O_APPEND
  * for every message, so concurrent writers never interleave within a line, and fsynced before the
  * delivery counts as done: a message reported delivered survives a crash.
+ *
+ * @example
+ * ```ts
+ * import { createJsonlFileSink } from '@heartbeat-kit/core/node';
+ *
+ * // One JSON line per message, fsynced before the delivery counts: an outbox another process reads.
+ * const sink = createJsonlFileSink({ path: '.heartbeat/outbox.jsonl' });
+ * const sent = await sink.deliver({ kind: 'online', content: 'HEARTBEAT_ONLINE: …', summary: 'Heartbeat online', at: new Date().toISOString() });
+ * if (sent.isErr()) console.error(sent.error.message);
+ * ```
  */
 export function createJsonlFileSink(options: JsonlFileSinkOptions): Sink {
   const { path } = options;

@@ -20,6 +20,17 @@ interface Sleeper {
 /**
  * A {@link FakeClock} starting at `start`. `sleep(ms)` with `ms <= 0` or an already aborted
  * signal resolves at once; an abort wakes a sleeper without moving time. Sleeps never reject.
+ *
+ * @example
+ * ```ts
+ * import { createFakeClock } from '@heartbeat-kit/core/testing';
+ *
+ * const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
+ * const woke = clock.sleep(600_000); // resolves only when the clock is moved past its deadline
+ * clock.advance(600_000);
+ * await woke;
+ * console.log(clock.now().toISOString()); // 2026-02-19T10:10:00.000Z
+ * ```
  */
 export function createFakeClock(start: Date | number = 0): FakeClock {
   let nowMs = typeof start === 'number' ? start : start.getTime();

@@ -24,6 +24,17 @@ export interface FakeCommandRunner extends CommandRunner {
 /**
  * A command runner for tests. A request whose signal is already aborted fails with `aborted`
  * without calling the handler, like the real runner.
+ *
+ * @example
+ * ```ts
+ * import { createFakeCommandRunner } from '@heartbeat-kit/core/testing';
+ *
+ * const runner = createFakeCommandRunner((request) =>
+ *   request.file === 'bd' ? { stdout: '[]\n', exitCode: 0 } : { error: { kind: 'not-found', file: request.file, message: 'not installed' } },
+ * );
+ * const out = await runner.run({ file: 'bd', args: ['ready', '--json'] });
+ * console.log(out.isOk() && out.value.stdout, runner.calls.length); // '[]\n' 1
+ * ```
  */
 export function createFakeCommandRunner(handler: FakeCommandHandler): FakeCommandRunner {
   const calls: CommandRequest[] = [];

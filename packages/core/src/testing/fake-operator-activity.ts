@@ -7,7 +7,17 @@ export interface FakeOperatorActivity extends OperatorActivity {
   readonly set: (lastActiveAt: Date | undefined) => void;
 }
 
-/** Operator activity fixed at `lastActiveAt` until `set` changes it. */
+/**
+ * Operator activity fixed at `lastActiveAt` until `set` changes it.
+ *
+ * @example
+ * ```ts
+ * import { createFakeOperatorActivity } from '@heartbeat-kit/core/testing';
+ *
+ * const activity = createFakeOperatorActivity(new Date('2026-02-19T14:49:30Z')); // busy: Advisory findings are held
+ * activity.set(undefined); // unknown counts as idle
+ * ```
+ */
 export function createFakeOperatorActivity(lastActiveAt: Date | undefined): FakeOperatorActivity {
   let current = lastActiveAt;
   return {

@@ -18,7 +18,19 @@ export interface MemoryLockStoreOptions {
   readonly fencing?: boolean;
 }
 
-/** An in-memory lock with the same decisions as the file lock; each call is atomic. */
+/**
+ * An in-memory lock with the same decisions as the file lock; each call is atomic.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryLockStore } from '@heartbeat-kit/core/testing';
+ *
+ * const lock = createMemoryLockStore();
+ * const first = await lock.acquire({ owner: 'a', nowMs: 0, staleAfterMs: 60_000 });
+ * const second = await lock.acquire({ owner: 'b', nowMs: 1_000, staleAfterMs: 60_000 });
+ * console.log(first.isOk(), second.isErr() && second.error.kind); // true 'held'
+ * ```
+ */
 export function createMemoryLockStore(options: MemoryLockStoreOptions = {}): MemoryLockStore {
   let holder = options.initial;
   let lastFence = options.initial?.fence ?? 0;

@@ -21,6 +21,15 @@ export interface MemoryStateStoreOptions {
 /**
  * An in-memory state store. Documents are copied in and out (as JSON), so a caller mutating an
  * object after saving it cannot change what is stored — the file store behaves the same way.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStateStore } from '@heartbeat-kit/core/testing';
+ *
+ * const store = createMemoryStateStore();
+ * await store.save({ cycle: 3 });
+ * console.log(store.current(), store.saveCount()); // { cycle: 3 } 1
+ * ```
  */
 export function createMemoryStateStore(options: MemoryStateStoreOptions = {}): MemoryStateStore {
   const copy = (value: JsonValue | undefined): JsonValue | undefined => (value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as JsonValue));

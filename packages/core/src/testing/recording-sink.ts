@@ -15,7 +15,19 @@ export interface RecordingSinkOptions {
   readonly failTimes?: number;
 }
 
-/** A sink for tests: records delivered messages and can fail the first N deliveries. */
+/**
+ * A sink for tests: records delivered messages and can fail the first N deliveries.
+ *
+ * @example
+ * ```ts
+ * import { createRecordingSink } from '@heartbeat-kit/core/testing';
+ *
+ * const sink = createRecordingSink({ failTimes: 1 }); // the first delivery fails: findings stay unreported
+ * await sink.deliver({ kind: 'online', content: 'HEARTBEAT_ONLINE', summary: 'online', at: '2026-02-19T10:00:00Z' });
+ * await sink.deliver({ kind: 'online', content: 'HEARTBEAT_ONLINE', summary: 'online', at: '2026-02-19T10:00:01Z' });
+ * console.log(sink.attempts(), sink.delivered.length); // 2 1
+ * ```
+ */
 export function createRecordingSink(options: RecordingSinkOptions = {}): RecordingSink {
   const delivered: OutboundMessage[] = [];
   let attempts = 0;

@@ -53,6 +53,15 @@ export function bootNeedsTriage(f: BootFindings): boolean {
  * The T+90 s decision (spec 003): a boot-triage task only when the restart cut off work or left
  * failures, orphans or superseded tasks without a resume child; a clean boot creates none. The gate
  * never runs here.
+ *
+ * @example
+ * ```ts
+ * import { decideBootTriage, type BootTriageInput } from '@heartbeat-kit/runbook';
+ *
+ * declare const input: BootTriageInput; // the status snapshot after a restart, the runbook text, now
+ * const decision = decideBootTriage(input);
+ * console.log(decision.kind);
+ * ```
  */
 export function decideBootTriage(input: BootTriageInput): BootTriageDecision {
   if (input.disabled) return { kind: 'skip', reason: 'disabled' };

@@ -113,7 +113,19 @@ export function toVerdict(outcome: { ok: true; value: GateResult } | { ok: false
   return { kind: outcome.value.quiet ? 'quiet' : 'wake', reason: outcome.value.reason, summary: outcome.value.summary };
 }
 
-/** Runs a gate and never fails: errors and rejections become the `error` verdict (fail open). */
+/**
+ * Runs a gate and never fails: errors and rejections become the `error` verdict (fail open).
+ *
+ * @example
+ * ```ts
+ * import { gateEffect, runGate, type Gate, type GateState } from '@heartbeat-kit/runbook';
+ *
+ * declare const gate: Gate; // createRulesGate(), or createCommandGate({ file }) from ./node
+ * declare const state: GateState;
+ * const verdict = await runGate(gate, state, { signal: AbortSignal.timeout(60_000) }); // never rejects: errors fail open
+ * console.log(gateEffect('shadow', verdict)); // { createTask: true, tag: 'heartbeat-gate:…' }
+ * ```
+ */
 export async function runGate(gate: Gate, state: GateState, call: GateCall = {}): Promise<GateVerdict> {
   try {
     const result = await gate.decide(state, call);

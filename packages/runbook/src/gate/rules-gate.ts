@@ -29,7 +29,18 @@ export function decideByRules(state: GateState): GateResult {
   return { quiet: false, reason: reasons.join('; '), summary: findings.join('\n') };
 }
 
-/** A gate that needs no model: {@link decideByRules} behind the {@link Gate} port. */
+/**
+ * A gate that needs no model: {@link decideByRules} behind the {@link Gate} port.
+ *
+ * @example
+ * ```ts
+ * import { createRulesGate, runGate, type GateState } from '@heartbeat-kit/runbook';
+ *
+ * declare const state: GateState; // from buildGateState({ status, runbook, now, timeZone })
+ * const verdict = await runGate(createRulesGate(), state);
+ * console.log(verdict.kind); // 'quiet' when nothing is new, due or unanswered
+ * ```
+ */
 export function createRulesGate(): Gate {
   return { name: 'heartbeat-rules-gate', decide: (state) => okAsync(decideByRules(state)) };
 }

@@ -26,6 +26,17 @@ function firstLine(text: unknown): string {
  * A gate that runs a command: the compact state as JSON on stdin, `{quiet, reason, summary}` on
  * stdout. A timeout, a signal, a non-zero exit, a spawn failure or malformed output is a typed
  * error, which the tick turns into the fail-open `error` verdict.
+ *
+ * @example
+ * ```ts
+ * import { runGate, type GateState } from '@heartbeat-kit/runbook';
+ * import { createCommandGate } from '@heartbeat-kit/runbook/node';
+ *
+ * declare const state: GateState;
+ * // Any script: the gate state as JSON on stdin, {"quiet", "reason", "summary"} on stdout.
+ * const gate = createCommandGate({ file: './scripts/my-gate', timeoutMs: 60_000 });
+ * const verdict = await runGate(gate, state);
+ * ```
  */
 export function createCommandGate(options: CommandGateOptions): Gate {
   const timeoutMs = options.timeoutMs ?? DEFAULT_GATE_TIMEOUT_MS;

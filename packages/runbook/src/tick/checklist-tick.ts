@@ -102,6 +102,24 @@ export interface TickDeps {
 /**
  * One checklist tick end to end: preconditions, then the gate (fail open), then the task. The gate
  * state is returned so a caller can log or preview it.
+ *
+ * @example
+ * ```ts
+ * import { createRulesGate, runChecklistTick } from '@heartbeat-kit/runbook';
+ * import { makeStatus } from '@heartbeat-kit/runbook/testing';
+ *
+ * const decision = await runChecklistTick(
+ *   {
+ *     runbookText: '## Watch Items\n- Webhook retries. Lift when 0 retries for 48 h (check 10-20).\n',
+ *     status: makeStatus(), // a version-1 status snapshot with a lead agent
+ *     now: new Date('2026-10-20T10:00:00Z'),
+ *     timeZone: 'UTC',
+ *     settings: { intervalMs: 1_800_000, disabled: false, gateMode: 'enforce' },
+ *   },
+ *   { gate: createRulesGate() },
+ * );
+ * console.log(decision.kind, decision.verdict?.kind); // 'create' 'wake' — the item is due today
+ * ```
  */
 export async function runChecklistTick(input: TickInput, deps: TickDeps = {}): Promise<TickDecision & { readonly gateState?: GateState }> {
   const pre = checkTickPreconditions(input);

@@ -36,6 +36,15 @@ export interface RunbookValidation {
  * The server's tracked-item date check (spec 003): every tracked item needs a lift trigger and a
  * date the gate can see (bare `MM-DD` or `DELETE MM-DD`); a line whose only date is `YYYY-MM-DD` is
  * rejected with that reason; more than 10 tracked items warns, more than 20 rejects.
+ *
+ * @example
+ * ```ts
+ * import { validateRunbook } from '@heartbeat-kit/runbook';
+ *
+ * const check = validateRunbook('## Active Blockers\n- Cert renewal. Lift when renewed (check 2026-10-25).\n');
+ * console.log(check.accepted); // false: a full date only is invisible to the gate
+ * for (const e of check.errors) console.log(e.line, e.code, e.message); // 2 'full-date-only' …write "(check 10-25)"
+ * ```
  */
 export function validateRunbook(input: string | Runbook): RunbookValidation {
   const runbook = typeof input === 'string' ? parseRunbook(input) : input;

@@ -56,7 +56,20 @@ export function readyBeadFindings(beads: readonly Bead[], insideActiveHours: boo
     .filter((finding) => insideActiveHours || finding.category !== 'WORK_READY');
 }
 
-/** Scan target 1: ready beads (`bd ready --json`) → P0_WORK_READY / P1_WORK_READY / WORK_READY. */
+/**
+ * Scan target 1: ready beads (`bd ready --json`) → P0_WORK_READY / P1_WORK_READY / WORK_READY.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
+ * import { createBeadsScanner, createBeadsSource } from '@heartbeat-kit/scanners';
+ * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ *
+ * const scanner = createBeadsScanner({ source: createBeadsSource({ runner: createExecaCommandRunner(), cwd: process.cwd() }) });
+ * const result = await scanner.scan({ now: new Date(), config: DEFAULT_HEARTBEAT_CONFIG, insideActiveHours: true, signal: new AbortController().signal });
+ * if (result.status === 'ok') console.log(result.findings.map((f) => f.line)); // ["P1 READY: beads-f7k2 'Implement JWT validation'"]
+ * ```
+ */
 export function createBeadsScanner(deps: BeadsScannerDeps): Scanner {
   return {
     name: NAME,

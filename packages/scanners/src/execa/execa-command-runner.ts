@@ -78,6 +78,16 @@ function isCommandError(value: CommandOutput | CommandError): value is CommandEr
  * The real `CommandRunner`: execa with argument arrays, `reject: false`, no shell, stdin ignored
  * unless `input` is given, a timeout and an output cap on every call, and an allow-listed
  * environment so tokens and agent-mode switches (`BD_AGENT_MODE`, `CLAUDE_CODE*`) never leak.
+ *
+ * @example
+ * ```ts
+ * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ *
+ * const runner = createExecaCommandRunner({ timeoutMs: 5_000 });
+ * const out = await runner.run({ file: 'git', args: ['--version'] }); // never a shell; a non-zero exit is still ok()
+ * if (out.isOk()) console.log(out.value.exitCode, out.value.stdout.trim());
+ * else console.log(out.error.kind); // 'not-found' | 'timeout' | 'output-limit' | …
+ * ```
  */
 export function createExecaCommandRunner(options: ExecaCommandRunnerOptions = {}): CommandRunner {
   const defaultTimeoutMs = options.timeoutMs ?? 10_000;

@@ -53,6 +53,15 @@ const NAME = 'gchat';
  * `python3 .claude/scripts/gchat-poll-replies.py` when it exists, else skips. Replies become
  * GCHAT_REPLY_RECEIVED; exit 2 is a "no credentials" warning and any other failure an ok result
  * with a warning (spec 000: non-critical). Runs outside active hours too.
+ *
+ * @example
+ * ```ts
+ * import { createGChatScanner } from '@heartbeat-kit/scanners';
+ * import { createExecaCommandRunner, nodeFileExists } from '@heartbeat-kit/scanners/execa';
+ *
+ * // Runs .claude/scripts/gchat-poll-replies.py (or HEARTBEAT.md's GChat → Poll command) when present.
+ * const scanner = createGChatScanner({ runner: createExecaCommandRunner(), cwd: process.cwd(), fileExists: nodeFileExists });
+ * ```
  */
 export function createGChatScanner(deps: GChatScannerDeps): Scanner {
   return {

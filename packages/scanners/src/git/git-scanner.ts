@@ -47,6 +47,15 @@ const NAME = 'git';
 /**
  * Scan target 3: every worktree (the main one included; bare and prunable ones skipped) with
  * uncommitted changes whose last commit is older than `gitStaleMs` → GIT_STALE.
+ *
+ * @example
+ * ```ts
+ * import { createGitScanner } from '@heartbeat-kit/scanners';
+ * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ *
+ * // GIT_STALE: a worktree with uncommitted changes and a last commit older than gitStaleMs (1 h).
+ * const scanner = createGitScanner({ runner: createExecaCommandRunner(), cwd: process.cwd() });
+ * ```
  */
 export function createGitScanner(deps: GitScannerDeps): Scanner {
   return {

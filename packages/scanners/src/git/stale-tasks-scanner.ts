@@ -59,6 +59,21 @@ const NAME = 'stale-tasks';
  * that window (spec: `git log --since="4 hours ago"`) → STALE_TASK. The branch is a worktree
  * branch naming the bead id, else `branchForBead`; with no branch at all the task is judged by
  * time alone, because nothing shows it is being worked on.
+ *
+ * @example
+ * ```ts
+ * import { createBeadsSource, createStaleTasksScanner } from '@heartbeat-kit/scanners';
+ * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ *
+ * const runner = createExecaCommandRunner();
+ * const cwd = process.cwd();
+ * const scanner = createStaleTasksScanner({
+ *   runner,
+ *   cwd,
+ *   beads: createBeadsSource({ runner, cwd }),
+ *   branchForBead: (bead) => `feature/${bead.id}`, // when no worktree branch names the bead id
+ * });
+ * ```
  */
 export function createStaleTasksScanner(deps: StaleTasksScannerDeps): Scanner {
   return {

@@ -108,6 +108,15 @@ const safeJsonParse = Result.fromThrowable(
  * `[...prefix, <file.dot>, '--output', 'json']` — and reports PIPELINE_NODE_FAILED,
  * PIPELINE_VALIDATION_STALLED and PIPELINE_STALLED plus one `pipeline` observation (the evaluator
  * derives PIPELINE_FINALIZED from those). A failing file is a warning; only all failing is an error.
+ *
+ * @example
+ * ```ts
+ * import { createPipelineScanner } from '@heartbeat-kit/scanners';
+ * import { createNodePipelineFiles } from '@heartbeat-kit/scanners/execa';
+ *
+ * // Reads <cwd>/.pipelines/pipelines/*.dot natively; no Python dashboard needed.
+ * const scanner = createPipelineScanner({ cwd: process.cwd(), files: createNodePipelineFiles() });
+ * ```
  */
 export function createPipelineScanner(options: PipelineScannerOptions): Scanner {
   const dir = joinPath(options.cwd, PIPELINE_DIR);

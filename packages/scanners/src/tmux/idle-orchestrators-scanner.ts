@@ -9,6 +9,15 @@ const NAME = 'idle-orchestrators';
  * Scan target 5: captures each orchestrator pane and reports a hash of its last 20 normalised
  * lines as a `pane` observation. It emits no findings: ORCH_IDLE needs the hash history, which
  * core's cycle evaluator keeps.
+ *
+ * @example
+ * ```ts
+ * import { createIdleOrchestratorsScanner } from '@heartbeat-kit/scanners';
+ * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ *
+ * // Emits pane-hash observations; the cycle evaluator turns 30 min without change into ORCH_IDLE.
+ * const scanner = createIdleOrchestratorsScanner({ runner: createExecaCommandRunner(), tmuxArgs: ['-L', 'work'] });
+ * ```
  */
 export function createIdleOrchestratorsScanner(deps: TmuxDeps): Scanner {
   return {

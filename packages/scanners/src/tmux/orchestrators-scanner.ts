@@ -87,6 +87,16 @@ export function orchestratorFindings(input: {
 /**
  * Scan target 2: an in-progress bead whose orchestrator tmux session is gone, or an expected
  * session (HEARTBEAT.md `Expected:`) that is not running → ORCH_FAILURE.
+ *
+ * @example
+ * ```ts
+ * import { createBeadsSource, createOrchestratorsScanner } from '@heartbeat-kit/scanners';
+ * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ *
+ * const runner = createExecaCommandRunner();
+ * // ORCH_FAILURE for an in-progress bead whose tmux session is gone, or a missing Expected: session.
+ * const scanner = createOrchestratorsScanner({ runner, tmuxArgs: ['-L', 'work'], beads: createBeadsSource({ runner, cwd: process.cwd() }) });
+ * ```
  */
 export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scanner {
   return {

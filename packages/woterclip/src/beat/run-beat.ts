@@ -133,6 +133,27 @@ export async function loadWoterclipConfig(files: WorkspaceFiles): Promise<Result
  * ownership rule; every GitHub mutation and the report are preceded by a check that the lock
  * still carries this beat's id, and a superseded beat exits silently: no comment, no beat line,
  * no lock deletion.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryLockStore, createFakeClock } from '@heartbeat-kit/core/testing';
+ * import { runBeat } from '@heartbeat-kit/woterclip';
+ * import { createFakeToolProbe, createMemoryBeatLog, createMemoryIssueTracker, createMemoryWorkspace, createScriptedDispatcher } from '@heartbeat-kit/woterclip/testing';
+ *
+ * // With the real adapters instead: createGhIssueTracker, createCommandDispatcher, createFileLockStore
+ * // (woterclipLockCodec), createFileBeatLog and createDirectoryWorkspace — see `heartbeat-kit woterclip beat`.
+ * const result = await runBeat({
+ *   tracker: createMemoryIssueTracker({ issues: [] }),
+ *   dispatcher: createScriptedDispatcher([]),
+ *   lock: createMemoryLockStore(),
+ *   log: createMemoryBeatLog(),
+ *   files: createMemoryWorkspace({ 'config.yaml': 'version: 2\ngithub: { board_user: octocat, repo: o/r }\npersonas:\n  dev: { path: personas/dev, is_default: true }\n', 'personas/dev/config.yaml': 'name: dev\n' }),
+ *   tools: createFakeToolProbe(['gh']),
+ *   clock: createFakeClock(new Date('2026-02-19T10:00:00Z')),
+ *   pid: 4242,
+ * });
+ * console.log(result.stopReason, result.exitCode); // 'queue_empty' 0
+ * ```
  */
 export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promise<BeatResult> {
   const warnings: string[] = [];

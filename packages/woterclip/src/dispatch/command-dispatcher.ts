@@ -36,6 +36,20 @@ const tail = (text: string): string => (text.length > 4000 ? `…${text.slice(-4
  * at invocation and the fallback command runs instead (disclosed in `model`). Any other failure,
  * or stdout without a parseable outcome, is a `DispatchFailure` — the loop reports it as blocked,
  * because re-running could duplicate commits, PRs or sub-issues.
+ *
+ * @example
+ * ```ts
+ * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ * import { createCommandDispatcher } from '@heartbeat-kit/woterclip';
+ *
+ * // The prompt goes to the agent CLI on stdin; the outcome contract is parsed from its stdout.
+ * const dispatcher = createCommandDispatcher({
+ *   runner: createExecaCommandRunner({ timeoutMs: 3_600_000 }),
+ *   command: ['claude', '--print', '--model', '{model}', '--max-turns', '{max_turns}'],
+ *   fallbackCommand: ['claude', '--print', '--max-turns', '{max_turns}'],
+ *   fallbackModel: 'session',
+ * });
+ * ```
  */
 export function createCommandDispatcher(options: CommandDispatcherOptions): Dispatcher {
   const attempt = (file: string, args: readonly string[], prompt: string): ResultAsync<Attempt, never> =>

@@ -108,6 +108,15 @@ function parseWith<T>(schema: z.ZodType<T>, text: string, what: string): ResultA
  * The gh CLI adapter of {@link IssueTracker}. Every call is an argument vector with `--repo`;
  * outside values go in `--flag=value` form or on stdin (bodies), so a title or label starting
  * with `-` is never read as an option, and no shell ever sees them.
+ *
+ * @example
+ * ```ts
+ * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ * import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
+ *
+ * // Every call runs `gh … --repo owner/name` as an argument vector; errors map to a closed union.
+ * const tracker = createGhIssueTracker({ runner: createExecaCommandRunner({ timeoutMs: 60_000 }), repo: 'acme/widgets' });
+ * ```
  */
 export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTracker {
   if (!REPO_PATTERN.test(options.repo)) throw new RangeError(`repo must be "owner/name", got ${JSON.stringify(options.repo)}`);

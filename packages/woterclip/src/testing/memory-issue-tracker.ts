@@ -53,7 +53,20 @@ export interface MemoryIssueTracker extends IssueTracker {
 
 const MUTATING: ReadonlySet<TrackerOperation> = new Set(['editLabels', 'createLabel', 'comment', 'close', 'createIssue', 'addSubIssue']);
 
-/** An in-memory {@link IssueTracker} with gh's semantics: label edits fail on unknown labels, `close` keeps labels. */
+/**
+ * An in-memory {@link IssueTracker} with gh's semantics: label edits fail on unknown labels, `close` keeps labels.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryIssueTracker } from '@heartbeat-kit/woterclip/testing';
+ *
+ * const tracker = createMemoryIssueTracker({
+ *   login: 'octocat',
+ *   repoLabels: ['agent-working', 'agent-blocked'],
+ *   issues: [{ number: 7, title: 'Fix login redirect' }],
+ * });
+ * ```
+ */
 export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}): MemoryIssueTracker {
   const login = options.login ?? 'octocat';
   const repo = options.repo ?? 'o/r';
