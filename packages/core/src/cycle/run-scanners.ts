@@ -10,7 +10,7 @@ export interface RunScannersOptions {
   readonly now: Date;
   readonly config: HeartbeatConfig;
   readonly insideActiveHours: boolean;
-  /** Scanners running at once (default 4). */
+  /** Scanners running at once (default 8: all seven built-in ones). */
   readonly concurrency?: number;
   /** A scanner still running after this long is abandoned as `timeout` (default 30 s). */
   readonly timeoutMs?: number;
@@ -53,7 +53,7 @@ async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: 
  * yields an error, timeout or skipped result — never a failed cycle.
  */
 export async function runScanners(scanners: readonly Scanner[], options: RunScannersOptions): Promise<ScanResult[]> {
-  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const concurrency = Math.max(1, options.concurrency ?? 8);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const results: ScanResult[] = new Array<ScanResult>(scanners.length);
   let next = 0;
