@@ -27,8 +27,9 @@ describe('@example blocks in the packages’ doc comments', () => {
   });
 
   it('every one type-checks against the current sources (strict, as an ES module in this package)', () => {
-    const configFile = ts.readConfigFile(join(root, 'tsconfig.base.json'), (p) => ts.sys.readFile(p));
-    const parsed = ts.convertCompilerOptionsFromJson(configFile.config.compilerOptions, root);
+    const configFile = ts.readConfigFile(join(root, 'tsconfig.base.json'), (p) => ts.sys.readFile(p)) as { config?: { compilerOptions?: unknown } };
+    const parsed = ts.convertCompilerOptionsFromJson(configFile.config?.compilerOptions, root);
+    expect(parsed.errors).toEqual([]);
     const options: ts.CompilerOptions = { ...parsed.options, noEmit: true, declaration: false, sourceMap: false };
     // Virtual files inside this package, so package names resolve like in a real consumer.
     const virtual = new Map(examples.map((e, i) => [join(here, '__doc_examples__', `${String(i).padStart(3, '0')}-${e.symbol}.ts`), e]));
