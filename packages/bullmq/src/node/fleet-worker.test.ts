@@ -62,4 +62,25 @@ describe('fleet worker (in-process, one worker)', () => {
     expect(beta.nextSlotAt).toBeDefined();
     await scheduler.close();
   });
+
+  it('slots missed while no worker ran collapse into one late cycle', async () => {
+    const prefix = 'collapse';
+    const scheduler = createFleetScheduler({ target, prefix });
+    (await scheduler.add({ id: 'sleepy', intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 0 } }))._unsafeUnwrap();
+    // About seven slots fall due with nobody working.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const workerStartedAt = Date.now();
+    const events: FleetEvent[] = [];
+    const worker = createFleetWorker({ target, prefix, sink: { deliver: () => okAsync(undefined) }, onEvent: (e) => events.push(e) });
+    await waitFor(() => events.filter((e) => e.type === 'cycle').length >= 4, 'cycles after the downtime');
+    await worker.close();
+    await scheduler.close();
+    const cycles = events.filter((e): e is Extract<FleetEvent, { type: 'cycle' }> => e.type === 'cycle');
+    const late = cycles.filter((c) => c.dueMs < workerStartedAt - 300);
+    expect(late).toHaveLength(1);
+    expect(cycles[0]).toBe(late[0]);
+    // The next cycle is the next slot after the worker came back, not the missed ones in between.
+    expect(cycles[1]!.slot - cycles[0]!.slot).toBeGreaterThanOrEqual(5);
+    expect(cycles[1]!.dueMs).toBeGreaterThanOrEqual(workerStartedAt - 300);
+  });
 });

@@ -1,0 +1,95 @@
+import { createFakeClock } from '@heartbeat-kit/core/testing';
+import { DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
+import { describe, expect, it } from 'vitest';
+import { createFakeScanners } from './fake-scanners.js';
+import { isFleetHeartbeatId, parseFleetHeartbeat } from './fleet-heartbeat.js';
+import { decideSlot, decodeFleetState, encodeFleetState, recordDelivery, wasDelivered } from './fleet-state.js';
+import { parseRedisUrl } from './redis-url.js';
+import { cycleJobId, outboxJobId, slotDueMs, slotOf } from './slots.js';
+
+describe('slots', () => {
+  it('names due times on the epoch grid of the interval', () => {
+    expect(slotOf(1_000_000, 1000)).toBe(1000);
+    expect(slotOf(1_000_999, 1000)).toBe(1000);
+    expect(slotDueMs(1001, 1000)).toBe(1_001_000);
+    expect(cycleJobId('repo-a', 42)).toBe('repo-a__42');
+    expect(outboxJobId('repo-a', 7)).toBe('repo-a__7');
+  });
+});
+
+describe('fleet heartbeat registrations', () => {
+  it('accepts readable ids and rejects separators and odd characters', () => {
+    for (const id of ['repo-a', 'r.1', 'A_b-2']) expect(isFleetHeartbeatId(id), id).toBe(true);
+    for (const id of ['', 'a__b', 'a:b', '-x', 'x/y', 'a b', 'x'.repeat(101)]) expect(isFleetHeartbeatId(id), id).toBe(false);
+  });
+
+  it('fills the fake source defaults and names the bad field', () => {
+    expect(parseFleetHeartbeat({ id: 'a', intervalMs: 1000, source: { kind: 'scanners', set: 'fake' } })._unsafeUnwrap().source).toEqual({ kind: 'scanners', set: 'fake', scanMs: 0, reportEvery: 5 });
+    expect(parseFleetHeartbeat({ id: 'a', intervalMs: 10, source: { kind: 'project', cwd: '/x' } })._unsafeUnwrapErr()).toContain('intervalMs');
+    expect(parseFleetHeartbeat({ id: 'a', intervalMs: 1000, source: { kind: 'project', cwd: '/x' }, extra: 1 }).isErr()).toBe(true);
+  });
+});
+
+describe('fleet state document', () => {
+  it('starts fresh, round-trips, and tells a committed slot from a new one', () => {
+    const fresh = decodeFleetState(undefined).state;
+    expect(fresh.heartbeat.cycle).toBe(0);
+    expect(decideSlot(fresh.fleet, 5)).toBe('run');
+    const next = { heartbeat: { ...fresh.heartbeat, cycle: 3 }, fleet: { ...fresh.fleet, lastSlot: 5, lastCycle: 3 } };
+    const decoded = decodeFleetState(encodeFleetState(next));
+    expect(decoded).toEqual({ state: next, warnings: [] });
+    expect(decideSlot(decoded.state.fleet, 5)).toBe('already-ran');
+    expect(decideSlot(decoded.state.fleet, 4)).toBe('already-ran');
+    expect(decideSlot(decoded.state.fleet, 6)).toBe('run');
+  });
+
+  it('starts fresh with a warning on a foreign document', () => {
+    const decoded = decodeFleetState({ version: 9 });
+    expect(decoded.state.heartbeat.cycle).toBe(0);
+    expect(decoded.warnings[0]).toContain('not version 1');
+  });
+
+  it('remembers delivered cycles idempotently and in a bounded window', () => {
+    let meta = decodeFleetState(undefined).state.fleet;
+    meta = recordDelivery(meta, 2, 10, 'two');
+    meta = recordDelivery(meta, 1, 11, 'one');
+    meta = recordDelivery(meta, 2, 12, 'two again');
+    expect(meta.delivered).toEqual([1, 2]);
+    expect(wasDelivered(meta, 2)).toBe(true);
+    expect(wasDelivered(meta, 3)).toBe(false);
+    for (let cycle = 3; cycle < 200; cycle += 1) meta = recordDelivery(meta, cycle, cycle, '');
+    expect(meta.delivered.length).toBe(64);
+    expect(meta.delivered.at(-1)).toBe(199);
+  });
+});
+
+describe('fake scanners', () => {
+  it('find one failure whose subject changes every reportEvery slots, or nothing', async () => {
+    const clock = createFakeClock(new Date('2026-01-01T00:00:00Z'));
+    const scan = async (slot: number, reportEvery: number) => {
+      const [scanner] = createFakeScanners({ heartbeatId: 'h', slot, sleep: clock, scanMs: 0, reportEvery });
+      const result = await scanner!.scan({ now: clock.now(), config: DEFAULT_HEARTBEAT_CONFIG, insideActiveHours: true, signal: new AbortController().signal });
+      return result.status === 'ok' ? result.findings.map((f) => f.fingerprint) : [];
+    };
+    expect(await scan(10, 5)).toEqual(['ORCH_FAILURE:orch-h-2']);
+    expect(await scan(14, 5)).toEqual(['ORCH_FAILURE:orch-h-2']);
+    expect(await scan(15, 5)).toEqual(['ORCH_FAILURE:orch-h-3']);
+    expect(await scan(15, 0)).toEqual([]);
+  });
+});
+
+describe('parseRedisUrl', () => {
+  it.each([
+    ['redis://127.0.0.1:6380', { kind: 'tcp', host: '127.0.0.1', port: 6380 }],
+    ['redis://localhost', { kind: 'tcp', host: 'localhost', port: 6379 }],
+    ['redis://:s3cret@127.0.0.1:6379/2', { kind: 'tcp', host: '127.0.0.1', port: 6379, db: 2, password: 's3cret' }],
+    ['unix:///run/redis/redis.sock', { kind: 'unix', path: '/run/redis/redis.sock' }],
+    ['redis+unix:///tmp/r.sock?db=3', { kind: 'unix', path: '/tmp/r.sock', db: 3 }],
+  ])('%s', (text, expected) => {
+    expect(parseRedisUrl(text)._unsafeUnwrap()).toEqual(expected);
+  });
+
+  it.each(['http://127.0.0.1', 'not a url', 'unix://relative/sock', 'redis://127.0.0.1/x', 'redis+unix:///s?db=-1'])('rejects %s with the accepted forms', (text) => {
+    expect(parseRedisUrl(text)._unsafeUnwrapErr()).toContain('unix:///path/redis.sock');
+  });
+});
