@@ -1,3 +1,4 @@
+import packageJson from '../package.json' with { type: 'json' };
 import { EXIT, type CliIo, type Command } from './io.js';
 
 /** Subcommands by name. Each lives in `commands/`. */
@@ -11,7 +12,8 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
   runbook: { summary: 'runbook check, due, prune, tick, boot-triage and gate-report (spec 003)', load: async () => (await import('./commands/runbook.js')).runbookCommand },
 };
 
-const VERSION = '0.1.0';
+// Read from package.json (inlined by the bundler) so a changeset version bump cannot drift from --version.
+const VERSION = packageJson.version;
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)}${c.summary}`);

@@ -168,3 +168,20 @@ describe('pipelines and GChat through the CLI', () => {
     expect(out.warnings).toContain('No OAuth2 credentials configured for GChat polling');
   });
 });
+
+describe('operator activity', () => {
+  it('a recently touched activity file (flag or HEARTBEAT_OPERATOR_ACTIVITY_FILE) holds Advisory findings', async () => {
+    world = createWorld({ worktrees: [{ dir: 'wt-old', branch: 'old', commitAt: new Date('2026-02-19T10:00:00Z'), dirty: true }] });
+    const { writeFileSync, utimesSync } = await import('node:fs');
+    const activity = join(world.root, 'operator-active');
+    writeFileSync(activity, '');
+    utimesSync(activity, new Date('2026-02-19T14:48:00Z'), new Date('2026-02-19T14:48:00Z'));
+    const busy = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:50:00Z', '--json'], { cwd: world.root, env: { ...world.env, HEARTBEAT_OPERATOR_ACTIVITY_FILE: activity } });
+    const out = JSON.parse(busy.stdout) as { status: string; held: { category: string }[]; operatorIdle: boolean };
+    expect(out.operatorIdle).toBe(false);
+    expect(out.status).toBe('ok');
+    expect(out.held.map((h) => h.category)).toEqual(['GIT_STALE']);
+    const idle = await cycle(world, '--now', '2026-02-19T14:56:00Z', '--operator-activity-file', activity, '--json');
+    expect((JSON.parse(idle.stdout) as { categories: string[] }).categories).toEqual(['GIT_STALE']);
+  });
+});

@@ -24,6 +24,7 @@ Options:
   --now ISO                    evaluate the cycle as at this instant
   --operator-last-active ISO   when the operator last sent a message (default: unknown = idle)
   --operator-activity-file F   take the operator's last message time from F's modification time
+                               (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH (JSONL) | webhook:URL | command:CMD
   --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
   --record FILE                append this cycle's inputs and decision to FILE (for 'heartbeat-kit replay')
@@ -89,6 +90,7 @@ export const cycleCommand: Command = async (argv, io) => {
   if (!settings.ok) return usageError(io, settings.message);
   for (const warning of settings.value.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
 
+  const operatorActivityFile = values['operator-activity-file'] ?? io.env.HEARTBEAT_OPERATOR_ACTIVITY_FILE;
   const statePath = values.state === undefined ? defaultStatePath(cwd) : resolvePath(io.cwd, values.state);
   const json = values.json === true;
   const deps = createCycleDeps({
@@ -96,7 +98,7 @@ export const cycleCommand: Command = async (argv, io) => {
     statePath,
     sink: sinkSpec.sink,
     io,
-    ...(values['operator-activity-file'] ? { operatorActivityFile: resolvePath(io.cwd, values['operator-activity-file']) } : {}),
+    ...(operatorActivityFile ? { operatorActivityFile: resolvePath(io.cwd, operatorActivityFile) } : {}),
     ...(values['tmux-socket'] ? { tmuxArgs: ['-L', values['tmux-socket']] } : {}),
   });
   // With --json on stdout the JSON object is the delivery; the message must not be printed twice.

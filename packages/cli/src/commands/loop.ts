@@ -22,6 +22,7 @@ Options:
   --interval SECONDS           cycle interval (default: the config's, 600)
   --jitter SECONDS             spread slots by a stable offset in [0, SECONDS) derived from DIR
   --operator-activity-file F   take the operator's last message time from F's modification time
+                               (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD
   --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
   --json                       print one JSON object per cycle and per message
@@ -80,13 +81,14 @@ export const loopCommand: Command = async (argv, io) => {
   const first = await loadHeartbeatSettings(cwd, values.config);
   if (!first.ok) return usageError(io, first.message);
 
+  const operatorActivityFile = values['operator-activity-file'] ?? io.env.HEARTBEAT_OPERATOR_ACTIVITY_FILE;
   const json = values.json === true;
   const deps = createCycleDeps({
     cwd,
     statePath: values.state === undefined ? defaultStatePath(cwd) : resolvePath(io.cwd, values.state),
     sink: sinkSpec.sink,
     io,
-    ...(values['operator-activity-file'] ? { operatorActivityFile: resolvePath(io.cwd, values['operator-activity-file']) } : {}),
+    ...(operatorActivityFile ? { operatorActivityFile: resolvePath(io.cwd, operatorActivityFile) } : {}),
     ...(values['tmux-socket'] ? { tmuxArgs: ['-L', values['tmux-socket']] } : {}),
   });
   const printJson = (message: OutboundMessage) => {
