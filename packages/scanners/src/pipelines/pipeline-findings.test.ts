@@ -4,7 +4,6 @@ import type { DashboardNode, PipelineDashboard } from './dashboard-schema.js';
 import {
   nodeFailedFinding,
   observePipeline,
-  pipelineFinalizedFinding,
   pipelineFindings,
   pipelineStalledFinding,
   validationStalledFinding,
@@ -122,15 +121,5 @@ describe('observations and PIPELINE_FINALIZED', () => {
   it('observes stage and promise counts under the given name', () => {
     const d = dashboardOf([row('g', 'wait.human', 'validated')], 'graph');
     expect(observePipeline('graph', d)).toEqual({ kind: 'pipeline', pipeline: 'graph', prdRef: 'PRD-REF', stage: 'Finalized', validated: 1, total: 1 });
-  });
-
-  it('builds the finalized report line from an observation', () => {
-    const finding = pipelineFinalizedFinding({ kind: 'pipeline', pipeline: 'P', prdRef: 'PRD-9', stage: 'Finalized', validated: 3, total: 3 });
-    expect(finding).toMatchObject({
-      category: 'PIPELINE_FINALIZED',
-      priority: 'Immediate',
-      subject: 'P:Finalized',
-      line: 'Pipeline: P — PRD: PRD-9 — Stage: Finalized — Promise: 3/3 gates validated',
-    });
   });
 });

@@ -93,32 +93,9 @@ export function pipelineStalledFinding(pipeline: string, dashboard: PipelineDash
   });
 }
 
-/** Every finding one dashboard gives this cycle (PIPELINE_FINALIZED needs history: see {@link pipelineFinalizedFinding}). */
+/** Every finding one dashboard gives this cycle. PIPELINE_FINALIZED needs stage history, so core's `evaluateCycle` derives it from the observation. */
 export function pipelineFindings(pipeline: string, dashboard: PipelineDashboard): Finding[] {
   return [nodeFailedFinding, validationStalledFinding, pipelineStalledFinding]
     .map((rule) => rule(pipeline, dashboard))
     .filter((finding): finding is Finding => finding !== undefined);
-}
-
-/**
- * The PIPELINE_FINALIZED finding for an observation, for the cycle evaluator to emit when the stage
- * becomes Finalized. Subject `{pipeline}:Finalized`, the spec's Pipeline / PRD / Stage / Promise lines.
- */
-export function pipelineFinalizedFinding(observation: PipelineObservation): Finding {
-  const name = safe(observation.pipeline);
-  const prd = observation.prdRef === '' ? '' : ` — PRD: ${safe(observation.prdRef)}`;
-  return createFinding({
-    category: 'PIPELINE_FINALIZED',
-    subject: `${observation.pipeline}:${observation.stage}`,
-    line: `Pipeline: ${name}${prd} — Stage: ${observation.stage} — Promise: ${observation.validated}/${observation.total} gates validated`,
-    action: `Review the finalized pipeline ${name} and close its PRD${observation.prdRef === '' ? '' : ` ${safe(observation.prdRef)}`}`,
-    short: `${name} finalized`,
-    details: {
-      pipeline: observation.pipeline,
-      prdRef: observation.prdRef,
-      stage: observation.stage,
-      validated: observation.validated,
-      total: observation.total,
-    },
-  });
 }
