@@ -3,6 +3,8 @@ import { okAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../test/support/redis-server.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
+import { decodeFleetState } from '../fleet/fleet-state.js';
+import { fleetKeys } from './fleet-keys.js';
 import { createFleetScheduler } from './fleet-scheduler.js';
 import { createFleetWorker, readFleetJournal, type FleetDelivery, type FleetEvent } from './fleet-worker.js';
 
@@ -82,5 +84,30 @@ describe('fleet worker (in-process, one worker)', () => {
     // The next cycle is the next slot after the worker came back, not the missed ones in between.
     expect(cycles[1]!.slot - cycles[0]!.slot).toBeGreaterThanOrEqual(5);
     expect(cycles[1]!.dueMs).toBeGreaterThanOrEqual(workerStartedAt - 300);
+  });
+
+  it('a cycle that fails after enqueuing its message is retried without a second message', async () => {
+    const prefix = 'flaky';
+    const keys = fleetKeys(prefix);
+    // A wrong-typed fence key makes every state save fail (WRONGTYPE) after the outbox add.
+    await client.hset(`${keys.state('flaky')}:fence`, 'broken', '1');
+    const scheduler = createFleetScheduler({ target, prefix });
+    const delivered: FleetDelivery[] = [];
+    const events: FleetEvent[] = [];
+    const worker = createFleetWorker({ target, prefix, sink: { deliver: (d) => (delivered.push(d), okAsync(undefined)) }, onEvent: (e) => events.push(e) });
+    (await scheduler.add({ id: 'flaky', intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 1_000_000_000 } }))._unsafeUnwrap();
+    await waitFor(() => delivered.length >= 1, 'the first delivery');
+    // Several slots keep failing after their enqueue; only then does the save start working.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(events.filter((e) => e.type === 'cycle')).toEqual([]);
+    await client.del(`${keys.state('flaky')}:fence`);
+    await waitFor(() => events.filter((e) => e.type === 'cycle').length >= 3 && events.some((e) => e.type === 'delivered'), 'commits after the repair');
+    await worker.close();
+    await scheduler.close();
+    expect(delivered.map((d) => d.id)).toEqual(['flaky__1']);
+    const state = decodeFleetState(JSON.parse((await client.get(keys.state('flaky'))) ?? 'null') as never).state;
+    expect(state.heartbeat.reportsSent).toBe(1);
+    expect(Object.keys(state.heartbeat.reported)).toHaveLength(1);
+    expect(state.fleet.delivered).toEqual([1]);
   });
 });
