@@ -6,9 +6,8 @@ import { createCycleRecord, runCycle, type CycleOutcome } from '@heartbeat-kit/c
 import { createFileLockStore } from '@heartbeat-kit/core/node';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson } from '../format/cycle-json.js';
-import { parseSinkSpec } from '../sinks/sink-spec.js';
-import { appendJsonLine, createCycleDeps, defaultStatePath, resolvePath } from '../wiring/cycle-deps.js';
-import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
+import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
+import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 
 /** Help text of `heartbeat-kit cycle`. */
 export const CYCLE_HELP = `Usage: heartbeat-kit cycle [options]
@@ -35,17 +34,10 @@ Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error, 3 delivery
 `;
 
 const OPTIONS = {
-  cwd: { type: 'string' },
-  config: { type: 'string' },
-  state: { type: 'string' },
+  ...HEARTBEAT_OPTIONS,
   now: { type: 'string' },
   'operator-last-active': { type: 'string' },
-  'operator-activity-file': { type: 'string' },
-  sink: { type: 'string' },
-  'tmux-socket': { type: 'string' },
   record: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** Parses an ISO instant given on the command line. */
@@ -75,34 +67,16 @@ export const cycleCommand: Command = async (argv, io) => {
     io.stdout(CYCLE_HELP);
     return EXIT.ok;
   }
-  const cwd = resolvePath(io.cwd, values.cwd ?? '.');
   const now = parseInstant('--now', values.now);
   if (!now.ok) return usageError(io, now.message);
   const lastActive = parseInstant('--operator-last-active', values['operator-last-active']);
   if (!lastActive.ok) return usageError(io, lastActive.message);
-  const sinkSpec = parseSinkSpec(values.sink ?? 'stdout');
-  if (!sinkSpec.ok) return usageError(io, sinkSpec.message);
-  if (values['tmux-socket'] !== undefined && !/^[A-Za-z0-9._-]+$/.test(values['tmux-socket'])) {
-    return usageError(io, `--tmux-socket "${values['tmux-socket']}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.`);
-  }
-
-  const settings = await loadHeartbeatSettings(cwd, values.config);
-  if (!settings.ok) return usageError(io, settings.message);
-  for (const warning of settings.value.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
-
-  const operatorActivityFile = values['operator-activity-file'] ?? io.env.HEARTBEAT_OPERATOR_ACTIVITY_FILE;
-  const statePath = values.state === undefined ? defaultStatePath(cwd) : resolvePath(io.cwd, values.state);
-  const json = values.json === true;
-  const deps = createCycleDeps({
-    cwd,
-    statePath,
-    sink: sinkSpec.sink,
-    io,
-    ...(operatorActivityFile ? { operatorActivityFile: resolvePath(io.cwd, operatorActivityFile) } : {}),
-    ...(values['tmux-socket'] ? { tmuxArgs: ['-L', values['tmux-socket']] } : {}),
-  });
+  const resolved = await resolveHeartbeat(values, io);
+  if (!resolved.ok) return usageError(io, resolved.message);
+  const { statePath, json, settings, deps } = resolved.value;
+  for (const warning of settings.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   // With --json on stdout the JSON object is the delivery; the message must not be printed twice.
-  const sink = json && sinkSpec.sink.kind === 'stdout' ? { deliver: () => okAsync(undefined) } : deps.sink;
+  const sink = json && resolved.value.sink.kind === 'stdout' ? { deliver: () => okAsync(undefined) } : deps.sink;
 
   // Never two cycles at once on one state file: a second invocation skips instead of racing.
   const lock = createFileLockStore({ path: join(dirname(statePath), 'cycle.lock') });
@@ -123,8 +97,8 @@ export const cycleCommand: Command = async (argv, io) => {
     outcome = await runCycle(
       { ...deps, sink },
       {
-        config: settings.value.config,
-        timeZone: settings.value.timeZone,
+        config: settings.config,
+        timeZone: settings.timeZone,
         ...(now.date ? { now: now.date } : {}),
         ...(lastActive.date ? { operatorLastActiveAt: lastActive.date } : {}),
       },
@@ -137,7 +111,7 @@ export const cycleCommand: Command = async (argv, io) => {
     const d = outcome.decision;
     await appendJsonLine(
       resolvePath(io.cwd, values.record),
-      createCycleRecord(outcome.previousState, outcome.scanResults, { now: new Date(d.at), config: settings.value.config, timeZone: settings.value.timeZone, insideActiveHours: d.insideActiveHours, operatorLastActiveAt: outcome.operatorLastActiveAt }, d),
+      createCycleRecord(outcome.previousState, outcome.scanResults, { now: new Date(d.at), config: settings.config, timeZone: settings.timeZone, insideActiveHours: d.insideActiveHours, operatorLastActiveAt: outcome.operatorLastActiveAt }, d),
     );
   }
 
@@ -146,7 +120,7 @@ export const cycleCommand: Command = async (argv, io) => {
     io.stdout(`${JSON.stringify(cycleJson(outcome))}\n`);
   } else if (outcome.decision.message === null) {
     io.stdout('HEARTBEAT_OK\n');
-  } else if (sinkSpec.sink.kind !== 'stdout') {
+  } else if (resolved.value.sink.kind !== 'stdout') {
     io.stdout(`${outcome.decision.message.content}\n`);
     if (outcome.decision.costAlert) io.stdout(`${outcome.decision.costAlert.content}\n`);
   }

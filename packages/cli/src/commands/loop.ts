@@ -3,9 +3,7 @@ import { okAsync } from 'neverthrow';
 import { deterministicJitter, runLoop, type OutboundMessage } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson } from '../format/cycle-json.js';
-import { parseSinkSpec } from '../sinks/sink-spec.js';
-import { createCycleDeps, defaultStatePath, resolvePath } from '../wiring/cycle-deps.js';
-import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
+import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 
 /** Help text of `heartbeat-kit loop`. */
 export const LOOP_HELP = `Usage: heartbeat-kit loop [options]
@@ -32,16 +30,9 @@ Exit codes: 0 stopped cleanly, 2 usage or config error.
 `;
 
 const OPTIONS = {
-  cwd: { type: 'string' },
-  config: { type: 'string' },
-  state: { type: 'string' },
+  ...HEARTBEAT_OPTIONS,
   interval: { type: 'string' },
   jitter: { type: 'string' },
-  'operator-activity-file': { type: 'string' },
-  sink: { type: 'string' },
-  'tmux-socket': { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 function usageError(io: CliIo, message: string): number {
@@ -72,42 +63,26 @@ export const loopCommand: Command = async (argv, io) => {
   if (!interval.ok) return usageError(io, interval.message);
   const jitter = seconds('--jitter', values.jitter, 0);
   if (!jitter.ok) return usageError(io, jitter.message);
-  const sinkSpec = parseSinkSpec(values.sink ?? 'stdout');
-  if (!sinkSpec.ok) return usageError(io, sinkSpec.message);
-  if (values['tmux-socket'] !== undefined && !/^[A-Za-z0-9._-]+$/.test(values['tmux-socket'])) {
-    return usageError(io, `--tmux-socket "${values['tmux-socket']}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.`);
-  }
-  const cwd = resolvePath(io.cwd, values.cwd ?? '.');
-  const first = await loadHeartbeatSettings(cwd, values.config);
-  if (!first.ok) return usageError(io, first.message);
-
-  const operatorActivityFile = values['operator-activity-file'] ?? io.env.HEARTBEAT_OPERATOR_ACTIVITY_FILE;
-  const json = values.json === true;
-  const deps = createCycleDeps({
-    cwd,
-    statePath: values.state === undefined ? defaultStatePath(cwd) : resolvePath(io.cwd, values.state),
-    sink: sinkSpec.sink,
-    io,
-    ...(operatorActivityFile ? { operatorActivityFile: resolvePath(io.cwd, operatorActivityFile) } : {}),
-    ...(values['tmux-socket'] ? { tmuxArgs: ['-L', values['tmux-socket']] } : {}),
-  });
+  const resolved = await resolveHeartbeat(values, io);
+  if (!resolved.ok) return usageError(io, resolved.message);
+  const { cwd, json, deps, reloadSettings } = resolved.value;
   const printJson = (message: OutboundMessage) => {
     io.stdout(`${JSON.stringify({ type: 'message', ...message })}\n`);
     return okAsync(undefined);
   };
-  const sink = json && sinkSpec.sink.kind === 'stdout' ? { deliver: printJson } : deps.sink;
+  const sink = json && resolved.value.sink.kind === 'stdout' ? { deliver: printJson } : deps.sink;
 
-  let current = first.value;
+  let current = resolved.value.settings;
   const summary = await runLoop(
     { ...deps, sink },
     {
-      configFound: first.value.found,
+      configFound: current.found,
       signal: io.shutdownSignal,
       ...(interval.ms === undefined ? {} : { intervalMs: interval.ms }),
       ...(jitter.ms === undefined ? {} : { jitterMs: deterministicJitter(cwd, jitter.ms) }),
       settings: async () => {
         // An edit that breaks HEARTBEAT.md keeps the last good settings rather than stopping the loop.
-        const next = await loadHeartbeatSettings(cwd, values.config);
+        const next = await reloadSettings();
         if (next.ok) current = next.value;
         else io.stderr(`heartbeat-kit loop: warning: ${next.message} (keeping the previous settings)\n`);
         return { config: current.config, timeZone: current.timeZone };

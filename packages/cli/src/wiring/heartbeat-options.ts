@@ -1,0 +1,68 @@
+import type { CycleDeps } from '@heartbeat-kit/core';
+import type { CliIo } from '../io.js';
+import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
+import { createCycleDeps, defaultStatePath, resolvePath } from './cycle-deps.js';
+import { loadHeartbeatSettings, type LoadedHeartbeatSettings } from './heartbeat-settings.js';
+
+/** The options `cycle` and `loop` share, in `node:util` parseArgs form. */
+export const HEARTBEAT_OPTIONS = {
+  cwd: { type: 'string' },
+  config: { type: 'string' },
+  state: { type: 'string' },
+  'operator-activity-file': { type: 'string' },
+  sink: { type: 'string' },
+  'tmux-socket': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Parsed values of {@link HEARTBEAT_OPTIONS}. */
+export interface HeartbeatOptionValues {
+  readonly cwd?: string | undefined;
+  readonly config?: string | undefined;
+  readonly state?: string | undefined;
+  readonly 'operator-activity-file'?: string | undefined;
+  readonly sink?: string | undefined;
+  readonly 'tmux-socket'?: string | undefined;
+  readonly json?: boolean | undefined;
+}
+
+/** A heartbeat invocation with its settings loaded and its adapters picked. */
+export interface ResolvedHeartbeat {
+  readonly cwd: string;
+  readonly statePath: string;
+  readonly json: boolean;
+  readonly sink: SinkSpec;
+  readonly settings: LoadedHeartbeatSettings;
+  readonly deps: CycleDeps;
+  /** Reloads HEARTBEAT.md (the loop does this before every cycle). */
+  readonly reloadSettings: () => ReturnType<typeof loadHeartbeatSettings>;
+}
+
+/**
+ * Validates the shared options, loads HEARTBEAT.md and wires the concrete adapters. Errors come
+ * back as one line that names the fix.
+ */
+export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo): Promise<{ ok: true; value: ResolvedHeartbeat } | { ok: false; message: string }> {
+  const sink = parseSinkSpec(values.sink ?? 'stdout');
+  if (!sink.ok) return sink;
+  const socket = values['tmux-socket'];
+  if (socket !== undefined && !/^[A-Za-z0-9._-]+$/.test(socket)) {
+    return { ok: false, message: `--tmux-socket "${socket}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.` };
+  }
+  const cwd = resolvePath(io.cwd, values.cwd ?? '.');
+  const reloadSettings = () => loadHeartbeatSettings(cwd, values.config);
+  const settings = await reloadSettings();
+  if (!settings.ok) return settings;
+  const statePath = values.state === undefined ? defaultStatePath(cwd) : resolvePath(io.cwd, values.state);
+  const activityFile = values['operator-activity-file'] ?? io.env.HEARTBEAT_OPERATOR_ACTIVITY_FILE;
+  const deps = createCycleDeps({
+    cwd,
+    statePath,
+    sink: sink.sink,
+    io,
+    ...(activityFile ? { operatorActivityFile: resolvePath(io.cwd, activityFile) } : {}),
+    ...(socket ? { tmuxArgs: ['-L', socket] } : {}),
+  });
+  return { ok: true, value: { cwd, statePath, json: values.json === true, sink: sink.sink, settings: settings.value, deps, reloadSettings } };
+}
