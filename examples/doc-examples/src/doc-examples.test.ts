@@ -18,6 +18,7 @@ const REQUIRED = [
   'runBeat', 'createGhIssueTracker', 'createCommandDispatcher', 'createMemoryIssueTracker',
   'runChecklistTick', 'createRulesGate', 'runGate', 'createCommandGate', 'validateRunbook', 'decideBootTriage',
   'main',
+  'createFleetScheduler', 'createFleetWorker', 'createRedisLockStore', 'createRedisStateStore',
 ];
 
 describe('@example blocks in the packages’ doc comments', () => {

@@ -72,6 +72,19 @@ export async function readRegistry(redis: Redis, keys: FleetKeys): Promise<Fleet
  * The fleet's administration side. Each heartbeat is one BullMQ job scheduler (`every` its
  * interval) on the tick queue; BullMQ keeps exactly one delayed tick per scheduler, so slots
  * missed while no worker ran collapse into the one tick that fires when a worker is back.
+ *
+ * @example
+ * ```ts
+ * import { parseRedisUrl } from '@heartbeat-kit/bullmq';
+ * import { createFleetScheduler } from '@heartbeat-kit/bullmq/node';
+ *
+ * const target = parseRedisUrl('redis://127.0.0.1:6379')._unsafeUnwrap();
+ * const scheduler = createFleetScheduler({ target });
+ * // One BullMQ job scheduler per heartbeat: every 10 minutes, over a project's real scanners.
+ * const added = await scheduler.add({ id: 'api-repo', intervalMs: 600_000, source: { kind: 'project', cwd: '/srv/api' } });
+ * if (added.isErr()) console.error(added.error.message);
+ * await scheduler.close();
+ * ```
  */
 export function createFleetScheduler(options: FleetSchedulerOptions): FleetScheduler {
   const keys = fleetKeys(options.prefix);

@@ -135,6 +135,20 @@ class LockBusy extends Error {}
  *   re-runs the slot, which re-enqueues the same id (a no-op) instead of losing the report.
  * - `outbox` delivers, and only after the sink confirmed marks the findings reported
  *   (core's `markDelivered`) under the lock and fence.
+ *
+ * @example
+ * ```ts
+ * import { okAsync } from 'neverthrow';
+ * import { parseRedisUrl } from '@heartbeat-kit/bullmq';
+ * import { createFleetWorker } from '@heartbeat-kit/bullmq/node';
+ *
+ * // Run as many workers as you like: each slot runs once, each report is delivered once.
+ * const worker = createFleetWorker({
+ *   target: parseRedisUrl('redis://127.0.0.1:6379')._unsafeUnwrap(),
+ *   sink: { deliver: (delivery) => okAsync(void console.log(delivery.heartbeatId, delivery.message.summary)) },
+ * });
+ * process.once('SIGTERM', () => void worker.close());
+ * ```
  */
 export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
   const keys = fleetKeys(options.prefix);

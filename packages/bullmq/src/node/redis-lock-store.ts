@@ -79,6 +79,18 @@ function ioError(key: string, error: unknown): LockError {
  * take-over rule), renewal and release only act when the hash still names the caller, and every
  * acquisition `INCR`s a fencing counter that never goes down, even across Redis restarts with
  * append-only persistence. The counter survives the lock hash, so fences only ever grow.
+ *
+ * @example
+ * ```ts
+ * import { parseRedisUrl } from '@heartbeat-kit/bullmq';
+ * import { createRedisClient, createRedisLockStore } from '@heartbeat-kit/bullmq/node';
+ *
+ * const redis = createRedisClient(parseRedisUrl('redis://127.0.0.1:6379')._unsafeUnwrap());
+ * const lock = createRedisLockStore({ redis, key: 'hb:api-repo:lock', ttlMs: 30_000 });
+ * const taken = await lock.acquire({ owner: 'worker-1', nowMs: Date.now(), staleAfterMs: 30_000 });
+ * if (taken.isOk()) console.log(taken.value.record.fence); // grows with every acquisition
+ * await redis.quit();
+ * ```
  */
 export function createRedisLockStore(options: RedisLockStoreOptions): RedisLockStore {
   const { redis, key } = options;

@@ -46,6 +46,19 @@ class StaleFence extends Error {
  * document. A save with `fence` is rejected (`stale-fence`) when a newer lock holder exists:
  * a writer frozen past its lease (GC pause, SIGSTOP) cannot overwrite its successor's state.
  * A document that is not JSON is renamed to `<key>:corrupt:<ms>` and reported, like the file store.
+ *
+ * @example
+ * ```ts
+ * import { parseRedisUrl } from '@heartbeat-kit/bullmq';
+ * import { createRedisClient, createRedisStateStore } from '@heartbeat-kit/bullmq/node';
+ *
+ * const redis = createRedisClient(parseRedisUrl('redis://127.0.0.1:6379')._unsafeUnwrap());
+ * // A write carrying an older fence than the lock's newest holder is rejected (`stale-fence`).
+ * const state = createRedisStateStore({ redis, key: 'hb:api-repo:state', lockFenceKey: 'hb:api-repo:lock:fence' });
+ * const saved = await state.save({ version: 1 }, { fence: 7 });
+ * if (saved.isErr()) console.log(saved.error.kind);
+ * await redis.quit();
+ * ```
  */
 export function createRedisStateStore(options: RedisStateStoreOptions): StateStore {
   const { redis, key } = options;
