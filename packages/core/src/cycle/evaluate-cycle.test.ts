@@ -163,6 +163,26 @@ describe('cross-cycle rules', () => {
   });
 });
 
+describe('in-progress count (HEARTBEAT.md "Alert if: in_progress count changed")', () => {
+  const seen = (count: number) => [scanOk('orchestrators', { observations: [{ kind: 'in-progress', count }] })];
+
+  it('reports a change only when enabled, and remembers the count either way', () => {
+    const enabled: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, alertInProgressChanged: true };
+    const a = evaluateCycle(stateAt(0), seen(2), ctx('2026-02-19T10:00:00Z', { config: enabled }));
+    expect(a.decision.status).toBe('ok');
+    expect(a.nextState.inProgressCount).toBe(2);
+    const b = evaluateCycle(a.nextState, seen(3), ctx('2026-02-19T10:10:00Z', { config: enabled }));
+    expect(b.decision.categories).toEqual(['IN_PROGRESS_CHANGED']);
+    expect(b.decision.reportable[0]!.priority).toBe('Normal');
+    const off = evaluateCycle(a.nextState, seen(3), ctx('2026-02-19T10:10:00Z'));
+    expect(off.decision.status).toBe('ok');
+    expect(off.nextState.inProgressCount).toBe(3);
+    // No observation (bd unavailable): the last known count is kept.
+    const none = evaluateCycle(b.nextState, [scanOk('orchestrators', {})], ctx('2026-02-19T10:20:00Z', { config: enabled }));
+    expect(none.nextState.inProgressCount).toBe(3);
+  });
+});
+
 describe('cost', () => {
   const many = (n: number): Finding[] =>
     Array.from({ length: n }, (_, i) => createFinding({ category: 'GIT_STALE', subject: `/wt/${i}`, line: `STALE: /wt/${i} ${'x'.repeat(150)}`, action: `Commit /wt/${i}`, short: `wt${i}` }));

@@ -162,6 +162,31 @@ function derivePipelines(
   return { pipelines, findings };
 }
 
+/**
+ * HEARTBEAT.md's Beads "Alert if: in_progress count changed since last check" (opt-in). Spec 000
+ * gives it no category; it is reported as IN_PROGRESS_CHANGED with Normal priority, so it waits
+ * for an idle operator like WORK_READY.
+ */
+function deriveInProgressChange(previous: number | undefined, observations: readonly Extract<Observation, { kind: 'in-progress' }>[], enabled: boolean): { count: number | undefined; findings: Finding[] } {
+  const current = observations.at(-1)?.count;
+  if (current === undefined) return { count: previous, findings: [] };
+  if (!enabled || previous === undefined || previous === current) return { count: current, findings: [] };
+  return {
+    count: current,
+    findings: [
+      createFinding({
+        category: 'IN_PROGRESS_CHANGED',
+        priority: 'Normal',
+        subject: `${previous}->${current}`,
+        line: `IN PROGRESS: ${previous} → ${current} beads in progress since the last check`,
+        action: 'Review which beads started or stopped since the last check',
+        short: `in-progress ${previous}→${current}`,
+        details: { previous, current },
+      }),
+    ],
+  };
+}
+
 function uniqueByFingerprint(findings: readonly Finding[]): Finding[] {
   const seen = new Set<string>();
   const out: Finding[] = [];
@@ -203,13 +228,15 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   const observations = okResults.flatMap((r) => r.observations);
   const paneObs = observations.filter((o): o is Extract<Observation, { kind: 'pane' }> => o.kind === 'pane');
   const pipelineObs = observations.filter((o): o is Extract<Observation, { kind: 'pipeline' }> => o.kind === 'pipeline');
-  const ranWith = (kind: Observation['kind']): boolean =>
+  const ranWith = (kind: 'pane' | 'pipeline'): boolean =>
     okResults.some((r) => r.observations.some((o) => o.kind === kind)) ||
     okResults.some((r) => r.scanner === (kind === 'pane' ? 'idle-orchestrators' : 'pipelines'));
 
   const panes = derivePanes(state.panes, paneObs, ranWith('pane'), nowMs, config.orchIdleMs);
   const pipelines = derivePipelines(state.pipelines, pipelineObs, ranWith('pipeline'));
-  const candidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...panes.findings, ...pipelines.findings]);
+  const inProgressObs = observations.filter((o): o is Extract<Observation, { kind: 'in-progress' }> => o.kind === 'in-progress');
+  const inProgress = deriveInProgressChange(state.inProgressCount, inProgressObs, config.alertInProgressChanged);
+  const candidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...panes.findings, ...pipelines.findings, ...inProgress.findings]);
 
   // Hysteresis: count consecutive cycles per fingerprint; a fingerprint not seen this cycle resets.
   const seen: Record<string, number> = {};
@@ -280,6 +307,7 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
     seen,
     panes: panes.panes,
     pipelines: pipelines.pipelines,
+    ...(inProgress.count === undefined ? {} : { inProgressCount: inProgress.count }),
   };
 
   return {

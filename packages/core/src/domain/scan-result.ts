@@ -28,6 +28,11 @@ export type Observation =
       readonly stage: PipelineStage;
       readonly validated: number;
       readonly total: number;
+    }
+  | {
+      /** How many beads are in progress this cycle (for "Alert if: in_progress count changed"). */
+      readonly kind: 'in-progress';
+      readonly count: number;
     };
 
 /** A non-fatal note from a scanner (e.g. GChat has no credentials). */

@@ -116,7 +116,9 @@ export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scan
         // Expected sessions can still be checked without bd.
         else warnings.push({ code: 'BEADS_UNAVAILABLE', message: beads.error.message });
         const findings = orchestratorFindings({ sessionNames: sessions.value.map((s) => s.name), inProgress, expected, prefix: ctx.config.orchestratorPrefix });
-        return scanOk(NAME, { findings, warnings, durationMs: meter.ms });
+        // The count feeds HEARTBEAT.md's "Alert if: in_progress count changed" (decided in core).
+        const observations = beads.isOk() ? [{ kind: 'in-progress' as const, count: inProgress.length }] : [];
+        return scanOk(NAME, { findings, observations, warnings, durationMs: meter.ms });
       });
     },
   };
