@@ -208,6 +208,29 @@ describe('runBeat — the work of one issue', () => {
     expect(h.tracker.issues.get(4)).toMatchObject({ state: 'closed', labels: ['backend'] });
   });
 
+  it('completed parent with an open sub-issue stays open; with all sub-issues closed it closes', async () => {
+    const h = harness({
+      issues: [
+        { number: 40, title: 'epic', labels: ['backend'], subIssues: [41, 42] },
+        { number: 41, title: 'part one', labels: ['backend'], state: 'closed', assignedToMe: false },
+        { number: 42, title: 'part two', labels: ['backend'], assignedToMe: false },
+      ],
+    });
+    const first = await h.run();
+    expect(h.tracker.issues.get(40)).toMatchObject({ state: 'open', labels: ['backend'] });
+    expect(first.warnings.join('\n')).toContain('#40: left open — sub-issues still open: #42');
+    expect(h.tracker.mutations().map((c) => c.op)).not.toContain('close');
+
+    const done = harness({
+      issues: [
+        { number: 40, title: 'epic', labels: ['backend'], subIssues: [41] },
+        { number: 41, title: 'part one', labels: ['backend'], state: 'closed', assignedToMe: false },
+      ],
+    });
+    await done.run();
+    expect(done.tracker.issues.get(40)?.state).toBe('closed');
+  });
+
   it('completed with a PR: swaps to in-review and stays open', async () => {
     const h = harness({ issues: [{ number: 4, title: 'a', labels: ['backend'] }], script: [(r) => report('completed', { prs: ['https://github.com/o/r/pull/9'] }, r)] });
     await h.run();

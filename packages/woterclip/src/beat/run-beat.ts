@@ -16,7 +16,7 @@ import {
   renderStaleCleanupComment,
   renderStandardComment,
 } from '../report/comments.js';
-import { decompose, type ChildSpec } from '../subissues/sub-issues.js';
+import { canCloseParent, decompose, type ChildSpec } from '../subissues/sub-issues.js';
 import { decideNextStep } from './next-step.js';
 import { isQuietTime } from './quiet-hours.js';
 
@@ -477,6 +477,15 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
         if (outcome !== undefined && outcome.prs.length > 0) return editLabels(n, { add: [STATUS_LABELS.inReview], remove: [working, ...statusOnIssue] });
         const removed = await editLabels(n, { remove: [working, ...statusOnIssue] });
         if (removed.isErr()) return removed;
+        // A parent closes only when its sub-issue list is non-empty and all closed (reference §12);
+        // an issue never decomposed and without sub-issues closes as usual.
+        const subs = await read(deps.tracker.listSubIssues(n));
+        if (subs.isErr()) return subs.map(() => undefined);
+        if ((subs.value.length > 0 || decomposed.has(n)) && !canCloseParent(subs.value, [])) {
+          const open = subs.value.filter((sub) => sub.state !== 'closed').map((sub) => `#${sub.number}`);
+          warnings.push(`#${n}: left open — ${subs.value.length === 0 ? 'it was decomposed but lists no sub-issues' : `sub-issues still open: ${open.join(', ')}`}.`);
+          return ok(undefined);
+        }
         return mutate(() => deps.tracker.close(n));
       }
       case 'in_progress': {
