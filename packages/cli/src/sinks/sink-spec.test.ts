@@ -1,0 +1,36 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseSinkSpec } from './sink-spec.js';
+import { splitCommand } from './split-command.js';
+
+describe('splitCommand', () => {
+  it('groups quotes and escapes but expands nothing', () => {
+    expect(splitCommand(`notify "a b" 'c $HOME' d\\ e $(touch x)`)).toEqual({ ok: true, argv: ['notify', 'a b', 'c $HOME', 'd e', '$(touch', 'x)'] });
+    expect(splitCommand('x "open').ok).toBe(false);
+    expect(splitCommand('   ').ok).toBe(false);
+  });
+
+  it('never throws, and single-quoting any words round-trips them', () => {
+    fc.assert(fc.property(fc.string(), (text) => typeof splitCommand(text).ok === 'boolean'));
+    fc.assert(
+      fc.property(fc.array(fc.string().filter((w) => !w.includes("'")), { minLength: 1, maxLength: 6 }), (words) => {
+        const split = splitCommand(words.map((w) => `'${w}'`).join(' '));
+        return split.ok && JSON.stringify(split.argv) === JSON.stringify(words);
+      }),
+    );
+  });
+});
+
+describe('parseSinkSpec', () => {
+  it('accepts the four kinds and names the fix otherwise', () => {
+    expect(parseSinkSpec('stdout')).toEqual({ ok: true, sink: { kind: 'stdout' } });
+    expect(parseSinkSpec('file:/tmp/x.jsonl')).toEqual({ ok: true, sink: { kind: 'file', path: '/tmp/x.jsonl' } });
+    expect(parseSinkSpec('webhook:https://example.invalid/h')).toEqual({ ok: true, sink: { kind: 'webhook', url: 'https://example.invalid/h' } });
+    expect(parseSinkSpec('command:notify-send "Heart beat"')).toEqual({ ok: true, sink: { kind: 'command', argv: ['notify-send', 'Heart beat'] } });
+    for (const bad of ['file:', 'webhook:nope', 'webhook:ftp://x/y', 'command:', 'pigeon']) {
+      const parsed = parseSinkSpec(bad);
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) expect(parsed.message).toMatch(/Fix:/);
+    }
+  });
+});
