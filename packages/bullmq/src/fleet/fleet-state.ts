@@ -1,7 +1,7 @@
 import { decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState, type JsonValue } from '@heartbeat-kit/core';
 import { z } from 'zod';
 
-// How many delivered cycle numbers to remember: enough to absorb outbox retries arriving out
+// How many delivered message ids to remember: enough to absorb outbox retries arriving out
 // of order, small enough to keep the document short.
 const DELIVERED_MEMORY = 64;
 
@@ -15,8 +15,10 @@ export const fleetMetaSchema = z.object({
   lastCycleEndedAtMs: z.number().optional(),
   /** Start minus due time of the last committed slot. */
   lastLagMs: z.number().optional(),
-  /** Cycles whose message the sink confirmed and whose findings were marked reported. */
-  delivered: z.array(z.number().int().nonnegative()).default([]),
+  /** Ids of the last messages the sink confirmed and whose findings were marked reported. */
+  delivered: z.array(z.string()).default([]),
+  /** Messages enqueued but not yet confirmed: their findings count as reported meanwhile. */
+  pending: z.array(z.object({ id: z.string(), atMs: z.number(), fingerprints: z.array(z.string()) })).default([]),
   lastReportAtMs: z.number().optional(),
   lastReportSummary: z.string().optional(),
 });
@@ -34,10 +36,10 @@ const documentSchema = z.object({ version: z.literal(1), heartbeat: z.unknown(),
 
 /** Reads a stored document; anything unreadable starts afresh with a warning, as core does. */
 export function decodeFleetState(document: JsonValue | undefined): { state: FleetStateDocument; warnings: string[] } {
-  if (document === undefined) return { state: { heartbeat: decodeHeartbeatState(undefined).state, fleet: { delivered: [] } }, warnings: [] };
+  if (document === undefined) return { state: { heartbeat: decodeHeartbeatState(undefined).state, fleet: { delivered: [], pending: [] } }, warnings: [] };
   const parsed = documentSchema.safeParse(document);
   if (!parsed.success) {
-    return { state: { heartbeat: decodeHeartbeatState(undefined).state, fleet: { delivered: [] } }, warnings: ['fleet state document is not version 1; starting with fresh state'] };
+    return { state: { heartbeat: decodeHeartbeatState(undefined).state, fleet: { delivered: [], pending: [] } }, warnings: ['fleet state document is not version 1; starting with fresh state'] };
   }
   const heartbeat = decodeHeartbeatState(parsed.data.heartbeat as JsonValue);
   return { state: { heartbeat: heartbeat.state, fleet: parsed.data.fleet }, warnings: heartbeat.warnings };
@@ -53,13 +55,42 @@ export function decideSlot(meta: FleetMeta, slot: number): 'run' | 'already-ran'
   return meta.lastSlot !== undefined && slot <= meta.lastSlot ? 'already-ran' : 'run';
 }
 
-/** True when the findings of `cycle` were already marked delivered (an outbox retry). */
-export function wasDelivered(meta: FleetMeta, cycle: number): boolean {
-  return meta.delivered.includes(cycle);
+/** True when the findings of message `id` were already marked delivered (an outbox retry). */
+export function wasDelivered(meta: FleetMeta, id: string): boolean {
+  return meta.delivered.includes(id);
 }
 
-/** Records a confirmed delivery of `cycle` in the fleet bookkeeping. */
-export function recordDelivery(meta: FleetMeta, cycle: number, atMs: number, summary: string): FleetMeta {
-  const delivered = [...meta.delivered.filter((c) => c !== cycle), cycle].sort((a, b) => a - b).slice(-DELIVERED_MEMORY);
-  return { ...meta, delivered, lastReportAtMs: atMs, lastReportSummary: summary };
+/** Records a confirmed delivery of message `id`; it is no longer pending. */
+export function recordDelivery(meta: FleetMeta, id: string, atMs: number, summary: string): FleetMeta {
+  const delivered = [...meta.delivered.filter((d) => d !== id), id].slice(-DELIVERED_MEMORY);
+  return { ...meta, delivered, pending: meta.pending.filter((p) => p.id !== id), lastReportAtMs: atMs, lastReportSummary: summary };
+}
+
+/** Records an enqueued, unconfirmed message `id` and the findings it carries. */
+export function recordPending(meta: FleetMeta, id: string, atMs: number, fingerprints: readonly string[]): FleetMeta {
+  return { ...meta, pending: [...meta.pending.filter((p) => p.id !== id), { id, atMs, fingerprints: [...fingerprints] }] };
+}
+
+/**
+ * The state a cycle evaluates against: findings in a message still waiting in the outbox count
+ * as reported at `nowMs`, so the next slot does not report them again while delivery is retried.
+ */
+export function withPendingAsReported(heartbeat: HeartbeatState, meta: FleetMeta, nowMs: number): HeartbeatState {
+  if (meta.pending.length === 0) return heartbeat;
+  const reported = { ...heartbeat.reported };
+  for (const pending of meta.pending) for (const fingerprint of pending.fingerprints) reported[fingerprint] = nowMs;
+  return { ...heartbeat, reported };
+}
+
+/**
+ * Undoes {@link withPendingAsReported} on the evaluated state: only the outbox, after the sink
+ * confirmed, may mark a finding reported (core's `markDelivered`).
+ */
+export function withoutPending(next: HeartbeatState, original: HeartbeatState): HeartbeatState {
+  const reported: Record<string, number> = {};
+  for (const fingerprint of Object.keys(next.reported)) {
+    const at = original.reported[fingerprint];
+    if (at !== undefined) reported[fingerprint] = at;
+  }
+  return { ...next, reported };
 }

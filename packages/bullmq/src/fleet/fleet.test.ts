@@ -3,7 +3,7 @@ import { DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
 import { describe, expect, it } from 'vitest';
 import { createFakeScanners } from './fake-scanners.js';
 import { isFleetHeartbeatId, parseFleetHeartbeat } from './fleet-heartbeat.js';
-import { decideSlot, decodeFleetState, encodeFleetState, recordDelivery, wasDelivered } from './fleet-state.js';
+import { decideSlot, decodeFleetState, encodeFleetState, recordDelivery, recordPending, wasDelivered, withPendingAsReported, withoutPending } from './fleet-state.js';
 import { parseRedisUrl } from './redis-url.js';
 import { cycleJobId, outboxJobId, slotDueMs, slotOf } from './slots.js';
 
@@ -49,17 +49,32 @@ describe('fleet state document', () => {
     expect(decoded.warnings[0]).toContain('not version 1');
   });
 
-  it('remembers delivered cycles idempotently and in a bounded window', () => {
+  it('remembers delivered messages idempotently and in a bounded window, and clears them from pending', () => {
     let meta = decodeFleetState(undefined).state.fleet;
-    meta = recordDelivery(meta, 2, 10, 'two');
-    meta = recordDelivery(meta, 1, 11, 'one');
-    meta = recordDelivery(meta, 2, 12, 'two again');
-    expect(meta.delivered).toEqual([1, 2]);
-    expect(wasDelivered(meta, 2)).toBe(true);
-    expect(wasDelivered(meta, 3)).toBe(false);
-    for (let cycle = 3; cycle < 200; cycle += 1) meta = recordDelivery(meta, cycle, cycle, '');
+    meta = recordPending(meta, 'h__2', 5, ['A:x']);
+    meta = recordPending(meta, 'h__1', 6, ['B:y']);
+    expect(meta.pending.map((p) => p.id)).toEqual(['h__2', 'h__1']);
+    meta = recordDelivery(meta, 'h__2', 10, 'two');
+    meta = recordDelivery(meta, 'h__2', 12, 'two again');
+    expect(meta.delivered).toEqual(['h__2']);
+    expect(meta.pending.map((p) => p.id)).toEqual(['h__1']);
+    expect(wasDelivered(meta, 'h__2')).toBe(true);
+    expect(wasDelivered(meta, 'h__1')).toBe(false);
+    for (let cycle = 3; cycle < 200; cycle += 1) meta = recordDelivery(meta, `h__${cycle}`, cycle, '');
     expect(meta.delivered.length).toBe(64);
-    expect(meta.delivered.at(-1)).toBe(199);
+    expect(meta.delivered.at(-1)).toBe('h__199');
+  });
+
+  it('pending findings count as reported for evaluation only, never in the saved memory', () => {
+    const fresh = decodeFleetState(undefined).state;
+    const heartbeat = { ...fresh.heartbeat, reported: { 'A:old': 100 } };
+    const meta = recordPending(fresh.fleet, 'h__3', 200, ['B:pending', 'A:old']);
+    const augmented = withPendingAsReported(heartbeat, meta, 500);
+    expect(augmented.reported).toEqual({ 'A:old': 500, 'B:pending': 500 });
+    expect(withPendingAsReported(heartbeat, fresh.fleet, 500)).toBe(heartbeat);
+    expect(withoutPending({ ...augmented, cycle: 9 }, heartbeat).reported).toEqual({ 'A:old': 100 });
+    // An entry the evaluation let expire stays expired.
+    expect(withoutPending({ ...augmented, reported: { 'B:pending': 500 } }, heartbeat).reported).toEqual({});
   });
 });
 

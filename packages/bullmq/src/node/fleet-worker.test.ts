@@ -55,6 +55,9 @@ describe('fleet worker (in-process, one worker)', () => {
     const ids = delivered.map((d) => d.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const d of delivered) expect(d.message.content).toContain('ORCH_FAILURE');
+    // Each finding (one per window of four slots) is reported by exactly one cycle.
+    const summaries = delivered.map((d) => `${d.heartbeatId} ${d.message.summary}`);
+    expect(new Set(summaries).size).toBe(summaries.length);
 
     const status = (await scheduler.status())._unsafeUnwrap();
     expect(status.map((s) => s.heartbeat.id)).toEqual(['beta', 'gamma']);
@@ -108,6 +111,7 @@ describe('fleet worker (in-process, one worker)', () => {
     const state = decodeFleetState(JSON.parse((await client.get(keys.state('flaky'))) ?? 'null') as never).state;
     expect(state.heartbeat.reportsSent).toBe(1);
     expect(Object.keys(state.heartbeat.reported)).toHaveLength(1);
-    expect(state.fleet.delivered).toEqual([1]);
+    expect(state.fleet.delivered).toEqual(['flaky__1']);
+    expect(state.fleet.pending).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ import type { Redis } from 'ioredis';
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import { createFakeScanners } from '../fleet/fake-scanners.js';
 import { parseFleetHeartbeat, type FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
-import { decideSlot, decodeFleetState, encodeFleetState, recordDelivery, wasDelivered, type FleetStateDocument } from '../fleet/fleet-state.js';
+import { decideSlot, decodeFleetState, encodeFleetState, recordDelivery, recordPending, wasDelivered, withPendingAsReported, withoutPending, type FleetMeta, type FleetStateDocument } from '../fleet/fleet-state.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
 import { cycleJobId, outboxJobId, slotOf } from '../fleet/slots.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
@@ -259,26 +259,29 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         const activity = await setup.value.operatorActivity.lastActiveAt();
         if (activity.isOk()) operatorLastActiveAt = activity.value;
       }
-      const { decision, nextState } = evaluateCycle(state.heartbeat, scanResults, { now, config, timeZone, insideActiveHours, operatorLastActiveAt });
+      // Findings still waiting in the outbox count as reported, so this slot does not repeat them.
+      const evaluated = evaluateCycle(withPendingAsReported(state.heartbeat, state.fleet, now.getTime()), scanResults, { now, config, timeZone, insideActiveHours, operatorLastActiveAt });
+      const { decision } = evaluated;
+      const nextState = withoutPending(evaluated.nextState, state.heartbeat);
       const report = decision.message !== null || decision.costAlert !== null;
+      let fleet: FleetMeta = { ...state.fleet, lastSlot: slot, lastCycle: decision.cycle, lastCycleStartedAtMs: startedAtMs, lastLagMs: startedAtMs - dueMs };
       // A holder that already lost the lock must not enqueue: its successor owns this cycle.
       if (report && !held.lost() && (await held.current())) {
+        let messageId = outboxJobId(heartbeatId, decision.cycle);
+        // This cycle number's message went out in an attempt that crashed before saving, and the
+        // outbox has already marked its findings: what is left to say is new and needs its own id.
+        if (wasDelivered(state.fleet, messageId)) messageId = `${messageId}__${slot}`;
         await outbox.add('deliver', { heartbeatId, cycle: decision.cycle, decision }, {
-          jobId: outboxJobId(heartbeatId, decision.cycle),
+          jobId: messageId,
           attempts: 1_000_000,
           backoff: { type: 'exponential', delay: 500 },
           removeOnComplete: { age: 7 * 24 * 3600 },
           removeOnFail: false,
         });
+        fleet = recordPending(fleet, messageId, now.getTime(), decision.reportable.map((finding) => finding.fingerprint));
       }
       const endedAtMs = clock.now().getTime();
-      const saved = await store.save(
-        encodeFleetState({
-          heartbeat: nextState,
-          fleet: { ...state.fleet, lastSlot: slot, lastCycle: decision.cycle, lastCycleStartedAtMs: startedAtMs, lastCycleEndedAtMs: endedAtMs, lastLagMs: startedAtMs - dueMs },
-        }),
-        { fence: held.fence },
-      );
+      const saved = await store.save(encodeFleetState({ heartbeat: nextState, fleet: { ...fleet, lastCycleEndedAtMs: endedAtMs } }), { fence: held.fence });
       if (saved.isErr()) {
         if (saved.error.kind === 'stale-fence') {
           await emit({ type: 'stale-write', heartbeatId, slot, fence: held.fence, current: saved.error.current, worker: id });
@@ -311,10 +314,10 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     try {
       const store = stateStoreFor(heartbeatId);
       const state = await loadState(store);
-      if (!wasDelivered(state.fleet, cycle)) {
+      if (!wasDelivered(state.fleet, messageId)) {
         const next: FleetStateDocument = {
           heartbeat: markDelivered(state.heartbeat, decision, deliveredAt),
-          fleet: recordDelivery(state.fleet, cycle, deliveredAt.getTime(), decision.message?.summary ?? decision.costAlert?.summary ?? ''),
+          fleet: recordDelivery(state.fleet, messageId, deliveredAt.getTime(), decision.message?.summary ?? decision.costAlert?.summary ?? ''),
         };
         const saved = await store.save(encodeFleetState(next), { fence: held.fence });
         // A stale fence here means a newer holder appeared: retry under a fresh lock.
