@@ -114,4 +114,22 @@ describe('fleet worker (in-process, one worker)', () => {
     expect(state.fleet.delivered).toEqual(['flaky__1']);
     expect(state.fleet.pending).toEqual([]);
   });
+
+  it('a slow heartbeat skips the slots its running cycle covers and never starves the others', async () => {
+    const prefix = 'slow';
+    const scheduler = createFleetScheduler({ target, prefix });
+    const events: FleetEvent[] = [];
+    const worker = createFleetWorker({ target, prefix, concurrency: 2, sink: { deliver: () => okAsync(undefined) }, onEvent: (e) => events.push(e) });
+    (await scheduler.add({ id: 'slow', intervalMs: 300, source: { kind: 'scanners', set: 'fake', scanMs: 1000, reportEvery: 0 } }))._unsafeUnwrap();
+    (await scheduler.add({ id: 'quick', intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 0 } }))._unsafeUnwrap();
+    await waitFor(() => events.filter((e) => e.type === 'cycle' && e.heartbeatId === 'slow').length >= 3, 'three slow cycles');
+    await worker.close();
+    await scheduler.close();
+    const cyclesOf = (heartbeatId: string) => events.filter((e): e is Extract<FleetEvent, { type: 'cycle' }> => e.type === 'cycle' && e.heartbeatId === heartbeatId);
+    const slow = cyclesOf('slow');
+    for (let index = 1; index < slow.length; index += 1) expect(slow[index]!.startedAtMs).toBeGreaterThanOrEqual(slow[index - 1]!.endedAtMs);
+    expect(events.some((e) => e.type === 'skip' && e.heartbeatId === 'slow' && e.reason === 'overlap')).toBe(true);
+    // Three slow cycles take about three seconds: the quick heartbeat kept its pace meanwhile.
+    expect(cyclesOf('quick').length).toBeGreaterThanOrEqual(6);
+  });
 });

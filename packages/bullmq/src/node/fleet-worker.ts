@@ -58,7 +58,7 @@ export type ResolveHeartbeat = (heartbeat: FleetHeartbeat, slot: number) => Prom
 /** What the worker did, as journal entries and `onEvent` calls. */
 export type FleetEvent =
   | { readonly type: 'cycle'; readonly heartbeatId: string; readonly slot: number; readonly cycle: number; readonly fence: number; readonly worker: string; readonly dueMs: number; readonly startedAtMs: number; readonly endedAtMs: number; readonly report: boolean }
-  | { readonly type: 'skip'; readonly heartbeatId: string; readonly slot: number; readonly reason: 'already-ran' | 'unregistered'; readonly worker: string }
+  | { readonly type: 'skip'; readonly heartbeatId: string; readonly slot: number; readonly reason: 'already-ran' | 'unregistered' | 'overlap'; readonly worker: string }
   | { readonly type: 'stale-write'; readonly heartbeatId: string; readonly slot: number; readonly fence: number; readonly current: number; readonly worker: string }
   | { readonly type: 'delivered'; readonly heartbeatId: string; readonly cycle: number; readonly id: string; readonly fence: number; readonly worker: string };
 
@@ -125,6 +125,9 @@ const DELIVERED_MARK_SECONDS = 7 * 24 * 3600;
 
 class LockBusy extends Error {}
 
+// Lock owners say what holds them, so a slot can tell a running cycle from a short outbox write.
+const CYCLE_OWNER_TAG = ':cycle-';
+
 /**
  * A fleet worker: three BullMQ workers on one Redis.
  * - `ticks` (fed by one job scheduler per heartbeat) turns each due slot into a cycle job with
@@ -176,8 +179,12 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     return parsed.isOk() ? parsed.value : undefined;
   };
 
-  /** Takes the heartbeat lock, waiting while another job holds it; renews it until `release`. */
-  const holdLock = async (heartbeatId: string, purpose: string) => {
+  /**
+   * Takes the heartbeat lock, waiting while another job holds it; renews it until `release`.
+   * With `skipIfCycle`, a lock held by another cycle returns undefined at once instead: that
+   * cycle covers this slot, and waiting would pin a worker slot behind one slow heartbeat.
+   */
+  const holdLock = async (heartbeatId: string, purpose: string, skipIfCycle = false) => {
     const lock: RedisLockStore = createRedisLockStore({ redis, key: keys.lock(heartbeatId), ttlMs: lockTtlMs });
     const owner = `${id}:${purpose}:${randomUUID().slice(0, 8)}`;
     const deadline = clock.now().getTime() + lockTtlMs;
@@ -203,6 +210,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         };
       }
       if (acquired.error.kind !== 'held') throw new Error(acquired.error.message);
+      if (skipIfCycle && acquired.error.holder.owner.includes(CYCLE_OWNER_TAG)) return undefined;
       // Waiting beats failing: the holder is usually the previous slot or the outbox, both short.
       if (clock.now().getTime() >= deadline) throw new LockBusy(`heartbeat ${heartbeatId} is locked by ${acquired.error.holder.owner}`);
       await sleep.sleep(HOLD_POLL_MS + Math.floor(Math.random() * HOLD_POLL_MS));
@@ -239,7 +247,11 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       await emit({ type: 'skip', heartbeatId, slot, reason: 'unregistered', worker: id });
       return;
     }
-    const held = await holdLock(heartbeatId, `cycle-${slot}`);
+    const held = await holdLock(heartbeatId, `cycle-${slot}`, true);
+    if (held === undefined) {
+      await emit({ type: 'skip', heartbeatId, slot, reason: 'overlap', worker: id });
+      return;
+    }
     const startedAtMs = clock.now().getTime();
     try {
       const store = stateStoreFor(heartbeatId);
@@ -311,6 +323,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     }
     const deliveredAt = new Date(Number(deliveredAtText));
     const held = await holdLock(heartbeatId, `outbox-${cycle}`);
+    if (held === undefined) throw new LockBusy(`heartbeat ${heartbeatId} is locked`);
     try {
       const store = stateStoreFor(heartbeatId);
       const state = await loadState(store);
