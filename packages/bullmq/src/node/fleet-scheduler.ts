@@ -90,6 +90,9 @@ export function createFleetScheduler(options: FleetSchedulerOptions): FleetSched
   const keys = fleetKeys(options.prefix);
   const redis = createRedisClient(options.target);
   const ticks = new Queue<TickJobData>(keys.tickQueue, { connection: redisOptionsFor(options.target), prefix: keys.bullPrefix });
+  // Failures surface as rejected calls; an unheard 'error' event would crash the process instead.
+  ticks.on('error', () => undefined);
+  redis.on('error', () => undefined);
 
   const add = async (heartbeat: FleetHeartbeat): Promise<FleetHeartbeat> => {
     // Registry first: a tick that fires before the hash is written would find no heartbeat.

@@ -355,8 +355,11 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     new Worker<CycleJobData>(keys.cycleQueue, processCycle, workerOptions),
     new Worker<OutboxJobData>(keys.outboxQueue, processOutbox, workerOptions),
   ];
-  // Errors are retried by BullMQ; the listener keeps an unhandled 'error' event from crashing.
+  // Errors are retried by BullMQ (and ioredis reconnects); an unheard 'error' event would crash.
   for (const worker of workers) worker.on('error', () => undefined);
+  cycles.on('error', () => undefined);
+  outbox.on('error', () => undefined);
+  redis.on('error', () => undefined);
 
   return {
     id,

@@ -169,7 +169,7 @@ export const fleetCommand: Command = async (argv, io) => {
   // Workers ride out Redis restarts by retrying forever; a wrong URL must fail now instead.
   const reachable = await pingRedis(target.value);
   if (!reachable.ok) {
-    io.stderr(`heartbeat-kit fleet ${sub}: cannot reach Redis at ${values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379'}: ${reachable.message}. Fix: start redis-server or pass --redis URL.\n`);
+    io.stderr(`heartbeat-kit fleet ${sub}: cannot reach Redis at ${values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379'}: ${reachable.message.replace(/\.$/, '')}. Fix: start redis-server or pass --redis URL.\n`);
     return EXIT.failure;
   }
 
