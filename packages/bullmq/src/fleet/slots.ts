@@ -1,7 +1,7 @@
 /**
- * Slot arithmetic. A heartbeat's time line is cut into slots of its interval counted from the
- * epoch, the same grid BullMQ's `every` schedulers align to, so every worker names a due time
- * the same way without talking to the others.
+ * Slot arithmetic. A slot is a due time divided by the interval: BullMQ's `every` scheduler fires
+ * at `first + k × interval`, so consecutive due times get consecutive slot numbers, and every
+ * worker names a due time the same way without talking to the others.
  */
 
 /** The slot a due time falls in. */

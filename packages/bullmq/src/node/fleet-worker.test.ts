@@ -50,6 +50,12 @@ describe('fleet worker (in-process, one worker)', () => {
       expect(mine.length).toBeGreaterThan(2);
       expect(new Set(mine.map((c) => c.slot)).size).toBe(mine.length);
       expect(mine.map((c) => c.cycle)).toEqual(mine.map((_, index) => index + 1));
+      // Due times come from BullMQ's job ids: one interval apart, and no cycle starts early.
+      for (const c of mine) {
+        expect((c.dueMs - mine[0]!.dueMs) % 300).toBe(0);
+        expect(c.slot - mine[0]!.slot).toBe((c.dueMs - mine[0]!.dueMs) / 300);
+        expect(c.startedAtMs).toBeGreaterThanOrEqual(c.dueMs);
+      }
     }
     // One message per report window and heartbeat: dedup memory holds the repeats back.
     const ids = delivered.map((d) => d.id);

@@ -125,6 +125,16 @@ const DELIVERED_MARK_SECONDS = 7 * 24 * 3600;
 
 class LockBusy extends Error {}
 
+/**
+ * When a tick was due. BullMQ names scheduler jobs `repeat:<scheduler>:<due millis>` and does not
+ * keep `prevMillis` on the job; creation time plus delay is the fallback.
+ */
+function tickDueMs(job: Job<TickJobData>): number {
+  const fromId = Number((job.id ?? '').slice((job.id ?? '').lastIndexOf(':') + 1));
+  if ((job.id ?? '').startsWith('repeat:') && Number.isSafeInteger(fromId) && fromId > 0) return fromId;
+  return job.timestamp + (job.opts.delay ?? 0);
+}
+
 // Lock owners say what holds them, so a slot can tell a running cycle from a short outbox write.
 const CYCLE_OWNER_TAG = ':cycle-';
 
@@ -228,7 +238,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
   const processTick = async (job: Job<TickJobData>): Promise<void> => {
     const heartbeat = await registration(job.data.heartbeatId);
     if (heartbeat === undefined) return;
-    const dueMs = job.opts.prevMillis ?? job.timestamp;
+    const dueMs = tickDueMs(job);
     const slot = slotOf(dueMs, heartbeat.intervalMs);
     await cycles.add('cycle', { heartbeatId: heartbeat.id, slot, dueMs }, {
       jobId: cycleJobId(heartbeat.id, slot),
