@@ -43,6 +43,9 @@ Options:
   --fake-scanners    scan with in-memory fake scanners instead of the projects (tests, benchmarks)
   --lock-ttl S       lease of a heartbeat lock in seconds, renewed while a cycle runs (default 30)
 ${COMMON}
+
+With --json the worker prints each event (cycle, skip, stale-write, delivered) as one JSON line
+on stderr; messages still go to --sink.
 `,
   add: `Usage: heartbeat-kit fleet add ID (--cwd DIR | --scanners fake) [--interval S] [options]
 
