@@ -155,7 +155,7 @@ describe('cross-cycle rules', () => {
     expect(a.decision.status).toBe('ok');
     const b = evaluateCycle(a.nextState, obs('Finalized'), ctx('2026-02-19T10:10:00Z'));
     expect(b.decision.categories).toEqual(['PIPELINE_FINALIZED']);
-    expect(b.decision.message!.content).toContain('Promise: 1/1 gates validated');
+    expect(b.decision.message!.content).toContain('## Findings\nPIPELINE_FINALIZED:\n  Pipeline: P\n  PRD: PRD-1\n  Stage: Finalized\n  Promise: 1/1 gates validated\n');
     const c = evaluateCycle(markDelivered(b.nextState, b.decision, new Date('2026-02-19T10:10:00Z')), obs('Finalized'), ctx('2026-02-19T11:10:00Z'));
     expect(c.decision.status).toBe('ok');
     const firstSight = evaluateCycle(stateAt(0), obs('Finalized'), ctx('2026-02-19T10:00:00Z'));

@@ -44,7 +44,12 @@ export function groupByCategory(findings: readonly Finding[]): { category: Findi
 function clean(text: string): string {
   return text
     .split('\n')
-    .map((line) => sanitizeForMessage(line, { maxLength: 300 }))
+    .map((line) => {
+      // Keep a finding's own indentation (spec 000's PIPELINE_* blocks are indented two spaces).
+      const indent = /^ {0,8}/.exec(line)?.[0] ?? '';
+      const body = sanitizeForMessage(line, { maxLength: 300 });
+      return body.length === 0 ? '' : indent + body;
+    })
     .filter((line) => line.length > 0)
     .join('\n');
 }
