@@ -138,4 +138,18 @@ describe('fleet worker (in-process, one worker)', () => {
     // Three slow cycles take about three seconds: the quick heartbeat kept its pace meanwhile.
     expect(cyclesOf('quick').length).toBeGreaterThanOrEqual(6);
   });
+
+  it('a heartbeat whose setup cannot be resolved fails its slot visibly and commits nothing', async () => {
+    const prefix = 'broken';
+    const scheduler = createFleetScheduler({ target, prefix });
+    const events: FleetEvent[] = [];
+    const worker = createFleetWorker({ target, prefix, sink: { deliver: () => okAsync(undefined) }, onEvent: (e) => events.push(e) });
+    (await scheduler.add({ id: 'elsewhere', intervalMs: 300, source: { kind: 'project', cwd: '/nonexistent' } }))._unsafeUnwrap();
+    await waitFor(() => events.filter((e) => e.type === 'failed').length >= 2, 'failed slots');
+    await worker.close();
+    await scheduler.close();
+    expect(events.find((e) => e.type === 'failed')).toMatchObject({ heartbeatId: 'elsewhere', message: 'heartbeat elsewhere scans a project; this worker has no project resolver' });
+    expect(events.filter((e) => e.type === 'cycle')).toEqual([]);
+    expect(await client.get(fleetKeys(prefix).state('elsewhere'))).toBeNull();
+  });
 });

@@ -60,6 +60,7 @@ export type FleetEvent =
   | { readonly type: 'cycle'; readonly heartbeatId: string; readonly slot: number; readonly cycle: number; readonly fence: number; readonly worker: string; readonly dueMs: number; readonly startedAtMs: number; readonly endedAtMs: number; readonly report: boolean }
   | { readonly type: 'skip'; readonly heartbeatId: string; readonly slot: number; readonly reason: 'already-ran' | 'unregistered' | 'overlap'; readonly worker: string }
   | { readonly type: 'stale-write'; readonly heartbeatId: string; readonly slot: number; readonly fence: number; readonly current: number; readonly worker: string }
+  | { readonly type: 'failed'; readonly heartbeatId: string; readonly slot: number; readonly message: string; readonly worker: string }
   | { readonly type: 'delivered'; readonly heartbeatId: string; readonly cycle: number; readonly id: string; readonly fence: number; readonly worker: string };
 
 /** Options of {@link createFleetWorker}. */
@@ -271,7 +272,11 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         return;
       }
       const setup = await resolve(heartbeat, slot);
-      if (setup.isErr()) throw new UnrecoverableError(setup.error);
+      if (setup.isErr()) {
+        // A broken registration (bad HEARTBEAT.md, unknown scanner set) will not heal by retrying.
+        await emit({ type: 'failed', heartbeatId, slot, message: setup.error, worker: id });
+        throw new UnrecoverableError(setup.error);
+      }
       const { config, timeZone } = setup.value;
       const now = clock.now();
       const insideActiveHours = isWithinActiveHours(now, { ...config.activeHours, timeZone });

@@ -44,7 +44,7 @@ Options:
   --lock-ttl S       lease of a heartbeat lock in seconds, renewed while a cycle runs (default 30)
 ${COMMON}
 
-With --json the worker prints each event (cycle, skip, stale-write, delivered) as one JSON line
+With --json the worker prints each event (cycle, skip, failed, stale-write, delivered) as one JSON line
 on stderr; messages still go to --sink.
 `,
   add: `Usage: heartbeat-kit fleet add ID (--cwd DIR | --scanners fake) [--interval S] [options]
@@ -206,6 +206,7 @@ async function runWorker(io: CliIo, target: RedisTarget, prefix: string, values:
     ...(lockTtl.value === undefined ? {} : { lockTtlMs: Math.round(lockTtl.value * 1000) }),
     onEvent: (event) => {
       if (values.json === true) io.stderr(`${JSON.stringify(event)}\n`);
+      else if (event.type === 'failed') io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot} failed: ${event.message}\n`);
       else if (event.type === 'stale-write') io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot}: lost the lock (fence ${event.fence} < ${event.current}); write rejected\n`);
     },
   });
