@@ -185,3 +185,21 @@ describe('operator activity', () => {
     expect((JSON.parse(idle.stdout) as { categories: string[] }).categories).toEqual(['GIT_STALE']);
   });
 });
+
+describe('one cycle at a time per state file', () => {
+  it('a cycle that finds the cycle lock held skips (exit 0, JSON status "skipped") and leaves the state alone', async () => {
+    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const { createFileLockStore } = await import('@heartbeat-kit/core/node');
+    const lock = createFileLockStore({ path: join(world.project, '.heartbeat', 'cycle.lock') });
+    const held = await lock.acquire({ owner: 'other-cycle', nowMs: Date.now(), staleAfterMs: 60_000 });
+    expect(held.isOk()).toBe(true);
+    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ status: 'skipped', reason: 'another cycle is running' });
+    expect(run.stderr).toMatch(/another cycle holds .*cycle\.lock; skipped/);
+    expect(existsSync(join(world.project, '.heartbeat', 'state.json'))).toBe(false);
+    await lock.release('other-cycle');
+    const after = await cycle(world, '--now', '2026-02-19T14:50:00Z');
+    expect(after.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
+  });
+});

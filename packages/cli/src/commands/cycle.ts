@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
 import { createCycleRecord, runCycle, type CycleOutcome } from '@heartbeat-kit/core';
-import { createFileLockStore } from '@heartbeat-kit/core/node';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson } from '../format/cycle-json.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
+import { cycleLockPath, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 
 /** Help text of `heartbeat-kit cycle`. */
@@ -79,22 +78,8 @@ export const cycleCommand: Command = async (argv, io) => {
   const sink = json && resolved.value.sink.kind === 'stdout' ? { deliver: () => okAsync(undefined) } : deps.sink;
 
   // Never two cycles at once on one state file: a second invocation skips instead of racing.
-  const lock = createFileLockStore({ path: join(dirname(statePath), 'cycle.lock') });
-  const owner = `${process.pid}-${randomUUID()}`;
-  const acquired = await lock.acquire({ owner, nowMs: Date.now(), staleAfterMs: 15 * 60_000 });
-  if (acquired.isErr()) {
-    if (acquired.error.kind === 'held') {
-      io.stderr(`heartbeat-kit cycle: another cycle holds ${join(dirname(statePath), 'cycle.lock')}; skipped.\n`);
-      if (json) io.stdout(`${JSON.stringify({ status: 'skipped', reason: 'another cycle is running' })}\n`);
-      return EXIT.ok;
-    }
-    io.stderr(`heartbeat-kit cycle: cannot take the cycle lock: ${acquired.error.message}. Fix: check that ${dirname(statePath)} is writable.\n`);
-    return EXIT.failure;
-  }
-
-  let outcome: CycleOutcome;
-  try {
-    outcome = await runCycle(
+  const guarded = await withCycleLock(statePath, () =>
+    runCycle(
       { ...deps, sink },
       {
         config: settings.config,
@@ -102,10 +87,18 @@ export const cycleCommand: Command = async (argv, io) => {
         ...(now.date ? { now: now.date } : {}),
         ...(lastActive.date ? { operatorLastActiveAt: lastActive.date } : {}),
       },
-    );
-  } finally {
-    await lock.release(owner);
+    ),
+  );
+  if (guarded.kind === 'held') {
+    io.stderr(`heartbeat-kit cycle: another cycle holds ${cycleLockPath(statePath)}; skipped.\n`);
+    if (json) io.stdout(`${JSON.stringify({ status: 'skipped', reason: 'another cycle is running' })}\n`);
+    return EXIT.ok;
   }
+  if (guarded.kind === 'error') {
+    io.stderr(`heartbeat-kit cycle: cannot take the cycle lock: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}. Fix: check that ${dirname(statePath)} is writable.\n`);
+    return EXIT.failure;
+  }
+  const outcome: CycleOutcome = guarded.value;
 
   if (values.record !== undefined) {
     const d = outcome.decision;

@@ -3,6 +3,7 @@ import { okAsync } from 'neverthrow';
 import { deterministicJitter, runLoop, type OutboundMessage } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson } from '../format/cycle-json.js';
+import { cycleLockPath, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 
 /** Help text of `heartbeat-kit loop`. */
@@ -65,7 +66,7 @@ export const loopCommand: Command = async (argv, io) => {
   if (!jitter.ok) return usageError(io, jitter.message);
   const resolved = await resolveHeartbeat(values, io);
   if (!resolved.ok) return usageError(io, resolved.message);
-  const { cwd, json, deps, reloadSettings } = resolved.value;
+  const { cwd, json, deps, reloadSettings, statePath } = resolved.value;
   const printJson = (message: OutboundMessage) => {
     io.stdout(`${JSON.stringify({ type: 'message', ...message })}\n`);
     return okAsync(undefined);
@@ -86,6 +87,13 @@ export const loopCommand: Command = async (argv, io) => {
         if (next.ok) current = next.value;
         else io.stderr(`heartbeat-kit loop: warning: ${next.message} (keeping the previous settings)\n`);
         return { config: current.config, timeZone: current.timeZone };
+      },
+      // The same lock as `cycle`: a cron cycle and this loop never evaluate one state at once.
+      guard: async (cycle) => {
+        const guarded = await withCycleLock(statePath, cycle);
+        if (guarded.kind === 'ran') return guarded.value;
+        io.stderr(`heartbeat-kit loop: ${guarded.kind === 'held' ? `another cycle holds ${cycleLockPath(statePath)}; this slot is skipped` : `cannot take the cycle lock: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}`}\n`);
+        return undefined;
       },
       onCycle: (outcome) => {
         for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);

@@ -122,4 +122,30 @@ describe('runLoop', () => {
     expect(summary.cyclesCompleted).toBe(1);
     expect(sink.delivered.at(-1)!.content).toBe('HEARTBEAT_SHUTDOWN: Final status -- 1 cycles completed, 0 reports sent.');
   });
+
+  it('a guard that skips a cycle leaves it uncounted', async () => {
+    const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
+    const sink = createRecordingSink();
+    const controller = new AbortController();
+    let calls = 0;
+    const loop = runLoop(
+      { clock, sleep: clock, stateStore: createMemoryStateStore(), sink, scanners: [] },
+      {
+        settings: () => ({ config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' }),
+        configFound: true,
+        signal: controller.signal,
+        // Skip every other cycle, as a held cycle lock would.
+        guard: async (cycle) => (calls++ % 2 === 0 ? undefined : cycle()),
+      },
+    );
+    for (let i = 0; i < 3; i++) {
+      await settle();
+      clock.advance(600_000);
+    }
+    await settle();
+    controller.abort();
+    const summary = await loop;
+    expect(calls).toBe(4);
+    expect(summary.cyclesCompleted).toBe(2);
+  });
 });

@@ -14,6 +14,11 @@ export interface LoopOptions {
   readonly jitterMs?: number;
   /** Called after every cycle (printing, recording). */
   readonly onCycle?: (outcome: CycleOutcome) => void | Promise<void>;
+  /**
+   * Wraps every cycle, e.g. to hold a lock so a cron `cycle` and this loop never evaluate the same
+   * state at once. Returning undefined means the cycle was skipped: it is not counted.
+   */
+  readonly guard?: (cycle: () => Promise<CycleOutcome>) => Promise<CycleOutcome | undefined>;
 }
 
 /** What the loop did before it stopped. */
@@ -72,10 +77,13 @@ export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<Lo
   let reportsSent = 0;
   let settings = first;
   while (!options.signal.aborted) {
-    const outcome = await runCycle(deps, settings);
-    cyclesCompleted++;
-    if (outcome.delivery === 'delivered') reportsSent++;
-    await options.onCycle?.(outcome);
+    const run = (): Promise<CycleOutcome> => runCycle(deps, settings);
+    const outcome = options.guard ? await options.guard(run) : await run();
+    if (outcome !== undefined) {
+      cyclesCompleted++;
+      if (outcome.delivery === 'delivered') reportsSent++;
+      await options.onCycle?.(outcome);
+    }
     if (options.signal.aborted) break;
     const interval = intervalOf(settings);
     const now = deps.clock.now().getTime();
