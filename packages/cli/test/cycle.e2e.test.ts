@@ -203,3 +203,17 @@ describe('one cycle at a time per state file', () => {
     expect(after.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
   });
 });
+
+describe('a GChat reply is not lost when its report cannot be delivered', () => {
+  it('the next cycle delivers it although the poll script returns it only once', async () => {
+    world = createWorld({ gchat: { stdout: JSON.stringify({ replies: [{ question_id: 'q-7', session_id: 's-7', reply_text: 'ship it', sender_name: 'Alice' }], pending_count: 0 }) } });
+    const failing = await cycle(world, '--now', '2026-02-19T14:00:00Z', '--sink', `command:${process.execPath} -e process.exit(1)`);
+    expect(failing.code).toBe(3);
+    const again = await cycle(world, '--now', '2026-02-19T14:10:00Z');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^WORK_FOUND: GCHAT_REPLY_RECEIVED\n/);
+    expect(again.stdout).toContain('q-7');
+    const after = await cycle(world, '--now', '2026-02-19T14:50:00Z');
+    expect(after.stdout).toBe('HEARTBEAT_OK\n');
+  });
+});

@@ -163,6 +163,38 @@ describe('cross-cycle rules', () => {
   });
 });
 
+describe('one-shot findings survive a failed delivery', () => {
+  const reply = createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject: 'q-1', line: 'Question ID: q-1', action: 'Process the reply to q-1', short: 'reply to q-1' });
+
+  it('a GChat reply the poll script returned once is offered again until a delivery succeeds', () => {
+    const first = evaluateCycle(stateAt(0), [scanOk('gchat', { findings: [reply] })], ctx('2026-02-19T10:00:00Z'));
+    expect(first.decision.categories).toEqual(['GCHAT_REPLY_RECEIVED']);
+    // Delivery failed: no markDelivered. The script will not return the reply again.
+    const second = evaluateCycle(first.nextState, [scanOk('gchat', {})], ctx('2026-02-19T10:10:00Z'));
+    expect(second.decision.reportable.map((f) => f.fingerprint)).toEqual([reply.fingerprint]);
+    const delivered = markDelivered(second.nextState, second.decision, new Date('2026-02-19T10:10:00Z'));
+    expect(delivered.undelivered).toEqual([]);
+    const third = evaluateCycle(delivered, [scanOk('gchat', {})], ctx('2026-02-19T10:50:00Z'));
+    expect(third.decision.status).toBe('ok');
+  });
+
+  it('PIPELINE_FINALIZED is not lost when the transition cycle fails to deliver', () => {
+    const obs = (stage: 'Validation' | 'Finalized') => [scanOk('pipelines', { observations: [{ kind: 'pipeline', pipeline: 'P', prdRef: 'PRD-1', stage, validated: 1, total: 1 }] })];
+    const a = evaluateCycle(stateAt(0), obs('Validation'), ctx('2026-02-19T10:00:00Z'));
+    const b = evaluateCycle(a.nextState, obs('Finalized'), ctx('2026-02-19T10:10:00Z'));
+    expect(b.decision.categories).toEqual(['PIPELINE_FINALIZED']);
+    const c = evaluateCycle(b.nextState, obs('Finalized'), ctx('2026-02-19T10:20:00Z'));
+    expect(c.decision.categories).toEqual(['PIPELINE_FINALIZED']);
+  });
+
+  it('ordinary findings are not kept: a resolved crash is not re-reported from memory', () => {
+    const a = evaluateCycle(stateAt(0), [scanOk('orchestrators', { findings: [crash] })], ctx('2026-02-19T10:00:00Z'));
+    expect(a.nextState.undelivered).toEqual([]);
+    const b = evaluateCycle(a.nextState, [scanOk('orchestrators', {})], ctx('2026-02-19T10:10:00Z'));
+    expect(b.decision.status).toBe('ok');
+  });
+});
+
 describe('in-progress count (HEARTBEAT.md "Alert if: in_progress count changed")', () => {
   const seen = (count: number) => [scanOk('orchestrators', { observations: [{ kind: 'in-progress', count }] })];
 

@@ -80,6 +80,10 @@ function confirmCyclesOf(category: FindingCategory): number {
   return isCoBuilderCategory(category) ? CATEGORY_INFO[category].confirmCycles : 1;
 }
 
+function isOneShot(category: FindingCategory): boolean {
+  return isCoBuilderCategory(category) ? CATEGORY_INFO[category].oneShot : false;
+}
+
 function allowedOutsideHours(category: FindingCategory): boolean {
   return isCoBuilderCategory(category) ? CATEGORY_INFO[category].outsideActiveHours : false;
 }
@@ -236,7 +240,9 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   const pipelines = derivePipelines(state.pipelines, pipelineObs, ranWith('pipeline'));
   const inProgressObs = observations.filter((o): o is Extract<Observation, { kind: 'in-progress' }> => o.kind === 'in-progress');
   const inProgress = deriveInProgressChange(state.inProgressCount, inProgressObs, config.alertInProgressChanged);
-  const candidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...panes.findings, ...pipelines.findings, ...inProgress.findings]);
+  // One-shot findings that were not delivered come back until a delivery succeeds: their source
+  // will not report them again.
+  const candidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...panes.findings, ...pipelines.findings, ...inProgress.findings, ...(state.undelivered ?? [])]);
 
   // Hysteresis: count consecutive cycles per fingerprint; a fingerprint not seen this cycle resets.
   const seen: Record<string, number> = {};
@@ -300,8 +306,12 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
     if (nowMs - at < config.dedupWindowMs) reported[fp] = at;
   }
 
+  const dedupSuppressed = new Set(suppressed.filter((s) => s.reason === 'dedup').map((s) => s.finding.fingerprint));
+  const undelivered = confirmed.filter((f) => isOneShot(f.category) && !dedupSuppressed.has(f.fingerprint));
+
   const nextState: HeartbeatState = {
     ...state,
+    undelivered,
     cycle,
     reported,
     seen,
@@ -340,5 +350,7 @@ export function markDelivered(state: HeartbeatState, decision: CycleDecision, de
   if (decision.message === null) return state;
   const reported = { ...state.reported };
   for (const finding of decision.reportable) reported[finding.fingerprint] = deliveredAt.getTime();
-  return { ...state, reported, reportsSent: state.reportsSent + 1 };
+  const delivered = new Set(decision.reportable.map((f) => f.fingerprint));
+  const undelivered = (state.undelivered ?? []).filter((f) => !delivered.has(f.fingerprint));
+  return { ...state, reported, reportsSent: state.reportsSent + 1, undelivered };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PipelineStage } from '../domain/scan-result.js';
 import type { JsonValue } from '../domain/json.js';
+import { findingSchema } from '../domain/finding.js';
 
 const STAGES = ['Definition', 'Implementation', 'Validation', 'Finalized'] as const satisfies readonly PipelineStage[];
 
@@ -24,6 +25,8 @@ export const heartbeatStateSchema = z.object({
   pipelines: z.record(z.string(), z.enum(STAGES)),
   /** In-progress bead count at the last cycle (for "Alert if: in_progress count changed"). */
   inProgressCount: z.number().int().nonnegative().optional(),
+  /** One-shot findings (GChat replies, pipeline finalization) not yet delivered: offered again next cycle. */
+  undelivered: z.array(findingSchema).optional(),
 });
 
 /** The heartbeat's cross-cycle memory. */

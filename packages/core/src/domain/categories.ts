@@ -38,6 +38,11 @@ export interface CategoryInfo {
   readonly confirmCycles: number;
   /** Short noun phrase used in the Context Brief. */
   readonly brief: string;
+  /**
+   * The source reports it only once (the GChat poll script marks a reply answered when it returns
+   * it), so an undelivered finding is kept in state and offered again until a delivery succeeds.
+   */
+  readonly oneShot: boolean;
 }
 
 /**
@@ -45,18 +50,18 @@ export interface CategoryInfo {
  * compile until it is described here.
  */
 export const CATEGORY_INFO = {
-  ORCH_FAILURE: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'Orchestrator crash detected' },
-  P0_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P0 work ready' },
-  P1_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P1 work ready' },
-  GCHAT_REPLY_RECEIVED: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'GChat reply received' },
-  PIPELINE_NODE_FAILED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline node failed' },
-  PIPELINE_FINALIZED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline finalized' },
-  GIT_STALE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale uncommitted changes' },
-  STALE_TASK: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale in-progress task' },
-  ORCH_IDLE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'idle orchestrator' },
-  PIPELINE_VALIDATION_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline validation stalled' },
-  PIPELINE_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 2, brief: 'pipeline stalled' },
-  WORK_READY: { priority: 'Normal', outsideActiveHours: false, confirmCycles: 1, brief: 'work ready' },
+  ORCH_FAILURE: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'Orchestrator crash detected', oneShot: false },
+  P0_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P0 work ready', oneShot: false },
+  P1_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P1 work ready', oneShot: false },
+  GCHAT_REPLY_RECEIVED: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'GChat reply received', oneShot: true },
+  PIPELINE_NODE_FAILED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline node failed', oneShot: false },
+  PIPELINE_FINALIZED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline finalized', oneShot: true },
+  GIT_STALE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale uncommitted changes', oneShot: false },
+  STALE_TASK: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale in-progress task', oneShot: false },
+  ORCH_IDLE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'idle orchestrator', oneShot: false },
+  PIPELINE_VALIDATION_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline validation stalled', oneShot: false },
+  PIPELINE_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 2, brief: 'pipeline stalled', oneShot: false },
+  WORK_READY: { priority: 'Normal', outsideActiveHours: false, confirmCycles: 1, brief: 'work ready', oneShot: false },
 } as const satisfies Record<CoBuilderCategory, CategoryInfo>;
 
 const PRIORITY_RANK: Record<PriorityClass, number> = { Immediate: 0, Advisory: 1, Normal: 2 };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { CATEGORY_INFO, isCoBuilderCategory, type FindingCategory, type PriorityClass } from './categories.js';
 import type { JsonValue } from './json.js';
 
@@ -71,3 +72,16 @@ export function createFinding(input: FindingInput): Finding {
     details: input.details ?? {},
   };
 }
+
+/** Schema of a stored finding (state documents keep undelivered one-shot findings). */
+export const findingSchema = z.object({
+  category: z.string().min(1),
+  priority: z.enum(['Immediate', 'Advisory', 'Normal']),
+  fingerprint: z.string().min(1),
+  subject: z.string(),
+  line: z.string(),
+  action: z.string(),
+  short: z.string(),
+  // Details are plain JSON written by this library; checked as an object, typed as the domain's JSON.
+  details: z.custom<Readonly<Record<string, JsonValue>>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+});
