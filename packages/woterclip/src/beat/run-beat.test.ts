@@ -257,6 +257,23 @@ describe('runBeat — the work of one issue', () => {
     expect(h.tracker.issues.get(6)?.labels.sort()).toEqual(['agent-working', 'backend', 'in-progress']);
   });
 
+  it('escalation returns in progress and swaps the persona label in one edit, also from and to the default persona', async () => {
+    const swap = harness({ issues: [{ number: 6, title: 'a', labels: ['backend'] }], script: [(r) => report('completed', { escalationTarget: 'frontend' }, r)] });
+    const swapped = await swap.run();
+    expect(swapped.worked[0]?.status).toBe('in_progress');
+    expect(swap.tracker.mutations().at(-1)).toEqual({ op: 'editLabels', args: [6, { add: ['in-progress', 'frontend'], remove: ['backend'] }] });
+    expect(String(comments(swap)[0]?.args[1])).not.toContain('@boss');
+
+    const fromDefault = harness({ issues: [{ number: 7, title: 'untriaged' }], script: [(r) => report('in_progress', { escalationTarget: 'backend' }, r)] });
+    await fromDefault.run();
+    expect(fromDefault.tracker.mutations().at(-1)).toEqual({ op: 'editLabels', args: [7, { add: ['in-progress', 'backend'] }] });
+    expect(fromDefault.tracker.issues.get(7)?.labels.sort()).toEqual(['agent-working', 'backend', 'in-progress']);
+
+    const toDefault = harness({ issues: [{ number: 8, title: 'a', labels: ['frontend'] }], script: [(r) => report('in_progress', { escalationTarget: 'orchestrator' }, r)] });
+    await toDefault.run();
+    expect(toDefault.tracker.mutations().at(-1)).toEqual({ op: 'editLabels', args: [8, { add: ['in-progress'], remove: ['frontend'] }] });
+  });
+
   it('a missing label is created and the same edit retried', async () => {
     const h = harness({ issues: [{ number: 8, title: 'a', labels: ['backend'] }], repoLabels: ['backend'], script: [(r) => report('in_progress', {}, r)] });
     await h.run();

@@ -491,13 +491,12 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
       case 'in_progress': {
         const target = outcome?.escalationTarget;
         const targetLabel = target === undefined ? undefined : config.personas[target]?.label;
-        const swap = target !== undefined && persona.label !== null && targetLabel !== undefined && targetLabel !== null && targetLabel !== persona.label;
-        const add = [...(has(STATUS_LABELS.inProgress) ? [] : [STATUS_LABELS.inProgress]), ...(swap && targetLabel ? [targetLabel] : [])];
-        const remove = swap && persona.label !== null ? [persona.label] : [];
-        if (target !== undefined && targetLabel === null) {
-          // Escalation to the default persona: drop the current persona label.
-          if (persona.label !== null) remove.push(persona.label);
-        }
+        // Escalation swaps the persona label in one edit (reference §10). The default persona has no
+        // label (null), so escalating from it only adds the target's label and escalating to it only
+        // removes the current one. A target that is not a configured persona (e.g. `board`) changes no label.
+        const escalates = targetLabel !== undefined && targetLabel !== persona.label;
+        const add = [...(has(STATUS_LABELS.inProgress) ? [] : [STATUS_LABELS.inProgress]), ...(escalates && targetLabel !== null ? [targetLabel] : [])];
+        const remove = escalates && persona.label !== null ? [persona.label] : [];
         if (add.length === 0 && remove.length === 0) return ok(undefined);
         return editLabels(n, { ...(add.length > 0 ? { add } : {}), ...(remove.length > 0 ? { remove } : {}) });
       }
