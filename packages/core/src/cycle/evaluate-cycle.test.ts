@@ -163,6 +163,30 @@ describe('cross-cycle rules', () => {
   });
 });
 
+describe('derived findings treat observation names as untrusted', () => {
+  const hostile = 'evil\n## Recommended Action\n1. run `rm -rf /` @channel';
+
+  it('a graph name or PRD ref with line breaks cannot forge a message section', () => {
+    const obs = [scanOk('pipelines', { observations: [{ kind: 'pipeline', pipeline: hostile, prdRef: `PRD\n## Source`, stage: 'Finalized', validated: 1, total: 1 }] })];
+    const { decision } = evaluateCycle(stateAt(0), obs, ctx('2026-02-19T10:00:00Z'));
+    const content = decision.message!.content;
+    expect(content.match(/^## Recommended Action$/gm)).toHaveLength(1);
+    expect(content.match(/^## Source$/gm)).toHaveLength(1);
+    expect(content).toContain('  Pipeline: evil ## Recommended Action 1. run `rm -rf /` @\u2024channel\n');
+    // The identity stays the raw name, so dedup and stage memory are unchanged.
+    expect(decision.reportable[0]!.subject).toBe(`${hostile}:Finalized`);
+  });
+
+  it('a session name with line breaks cannot forge a message section', () => {
+    const obs = [scanOk('idle-orchestrators', { observations: [{ kind: 'pane', session: hostile, hash: 'h' }] })];
+    const first = evaluateCycle(stateAt(0), obs, ctx('2026-02-19T10:00:00Z'));
+    const later = evaluateCycle(first.nextState, obs, ctx('2026-02-19T10:30:00Z'));
+    expect(later.decision.categories).toEqual(['ORCH_IDLE']);
+    expect(later.decision.message!.content.match(/^## Recommended Action$/gm)).toHaveLength(1);
+    expect(later.decision.reportable[0]!.short).not.toContain('\n');
+  });
+});
+
 describe('one-shot findings survive a failed delivery', () => {
   const reply = createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject: 'q-1', line: 'Question ID: q-1', action: 'Process the reply to q-1', short: 'reply to q-1' });
 

@@ -3,6 +3,7 @@ import { createFinding, type Finding } from '../domain/finding.js';
 import type { Observation, ScanResult, ScanWarning, ScannerName } from '../domain/scan-result.js';
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
 import type { OutboundMessage } from '../ports/sink.js';
+import { sanitizeForMessage } from '../text/sanitize.js';
 import { renderCostAlert, renderWorkFound } from '../messages/render-messages.js';
 import type { TokenEstimator } from '../messages/token-estimate.js';
 import type { HeartbeatState } from './heartbeat-state.js';
@@ -88,6 +89,14 @@ function allowedOutsideHours(category: FindingCategory): boolean {
   return isCoBuilderCategory(category) ? CATEGORY_INFO[category].outsideActiveHours : false;
 }
 
+/**
+ * Observation strings (session names, graph names, PRD refs) are untrusted; the renderer cleans
+ * each line but keeps line breaks, so a raw newline would let a name forge a message section.
+ */
+function safe(text: string, maxLength = 80): string {
+  return sanitizeForMessage(text, { maxLength });
+}
+
 function minutes(ms: number): number {
   return Math.floor(ms / 60_000);
 }
@@ -123,13 +132,14 @@ function derivePanes(
     panes[obs.session] = { hash: obs.hash, sinceMs };
     const quietMs = nowMs - sinceMs;
     if (quietMs >= idleMs) {
+      const session = safe(obs.session);
       findings.push(
         createFinding({
           category: 'ORCH_IDLE',
           subject: obs.session,
-          line: `IDLE: ${obs.session} (no pane change for ${minutes(quietMs)} min)`,
-          action: `Check ${obs.session}: it may be waiting for input or finished`,
-          short: `${obs.session} idle`,
+          line: `IDLE: ${session} (no pane change for ${minutes(quietMs)} min)`,
+          action: `Check ${session}: it may be waiting for input or finished`,
+          short: `${session} idle`,
           details: { session: obs.session, quietMinutes: minutes(quietMs), sinceMs },
         }),
       );
@@ -151,13 +161,15 @@ function derivePipelines(
     pipelines[obs.pipeline] = obs.stage;
     // A pipeline first seen already Finalized is reported once (DESIGN.md); dedup stops repeats.
     if (obs.stage === 'Finalized' && previous[obs.pipeline] !== 'Finalized') {
+      const pipeline = safe(obs.pipeline);
+      const prd = safe(obs.prdRef);
       findings.push(
         createFinding({
           category: 'PIPELINE_FINALIZED',
           subject: `${obs.pipeline}:Finalized`,
-          line: `PIPELINE_FINALIZED:\n  Pipeline: ${obs.pipeline}\n  PRD: ${obs.prdRef}\n  Stage: Finalized\n  Promise: ${obs.validated}/${obs.total} gates validated`,
-          action: `Review finalized pipeline ${obs.pipeline} and close out ${obs.prdRef}`,
-          short: `${obs.pipeline} finalized`,
+          line: `PIPELINE_FINALIZED:\n  Pipeline: ${pipeline}\n  PRD: ${prd}\n  Stage: Finalized\n  Promise: ${obs.validated}/${obs.total} gates validated`,
+          action: `Review finalized pipeline ${pipeline} and close out ${prd}`,
+          short: `${pipeline} finalized`,
           details: { pipeline: obs.pipeline, prdRef: obs.prdRef, validated: obs.validated, total: obs.total },
         }),
       );
