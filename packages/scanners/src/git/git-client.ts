@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
-import type { CommandOutput, CommandRunner } from '@heartbeat-kit/core';
-import { runTool, type DurationMeter } from '../scanner-support.js';
+import { sanitizeForMessage, type CommandOutput, type CommandRunner } from '@heartbeat-kit/core';
+import { firstStderrLine, runTool, type DurationMeter } from '../scanner-support.js';
 import { classifyGitFailure, interpretCommitCount, interpretLastCommitEpoch, type GitFailure } from './parse-log.js';
 import { parseWorktreeList, type Worktree } from './parse-worktrees.js';
 import { parseStatusPorcelainZ, type StatusEntry } from './parse-status.js';
@@ -49,13 +49,13 @@ export async function commitsSince(deps: GitDeps, repo: string, branch: string, 
   return out.andThen(interpretCommitCount);
 }
 
-/** One line for a git failure. */
+/** One sanitised line for a git failure (stderr and parse errors can quote hostile paths). */
 export function describeGitError(error: GitClientError): string {
   switch (error.kind) {
     case 'tool-missing':
     case 'run-failed':
     case 'malformed-output':
-      return error.message;
+      return sanitizeForMessage(error.message, { maxLength: 200 });
     case 'not-a-repo':
       return 'not a git repository';
     case 'unborn':
@@ -63,6 +63,6 @@ export function describeGitError(error: GitClientError): string {
     case 'unknown-revision':
       return 'unknown revision';
     case 'git-failed':
-      return `git exited ${error.exitCode}: ${error.stderr.split('\n')[0] ?? ''}`;
+      return `git exited ${error.exitCode}: ${firstStderrLine(error.stderr)}`;
   }
 }
