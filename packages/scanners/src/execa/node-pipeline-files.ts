@@ -1,5 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import type { PipelineFiles } from './pipeline-scanner.js';
+import type { PipelineFiles } from '../pipelines/pipeline-scanner.js';
 
 /** Options of {@link createNodePipelineFiles}. */
 export interface NodePipelineFilesOptions {
