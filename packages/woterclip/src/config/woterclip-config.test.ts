@@ -66,4 +66,12 @@ describe('parseWoterclipConfig', () => {
     const e = parsePersonaConfig('runtime: {max_turns: -1}\n', '.woterclip/personas/backend/config.yaml')._unsafeUnwrapErr();
     expect(e.message).toMatch(/^\.woterclip\/personas\/backend\/config\.yaml: key "runtime\.max_turns"/);
   });
+
+  it('a model name that would read as an option in the agent command is refused', () => {
+    expect(parsePersonaConfig('runtime: {model: "claude-opus-4.1"}\n', 'p.yaml')._unsafeUnwrap().runtime.model).toBe('claude-opus-4.1');
+    expect(parsePersonaConfig('runtime: {model: "--dangerously-skip-permissions"}\n', 'p.yaml')._unsafeUnwrapErr().message).toMatch(/key "runtime\.model"/);
+    const base = 'version: 2\ngithub: {board_user: octocat, repo: o/r}\npersonas:\n  dev: {path: personas/dev, is_default: true}\n';
+    expect(parseWoterclipConfig(`${base}dispatch: {fallback: {model: "-x"}}\n`)._unsafeUnwrapErr().message).toMatch(/key "dispatch\.fallback\.model"/);
+    expect(parseWoterclipConfig(`${base}dispatch: {fallback: {model: session}}\n`).isOk()).toBe(true);
+  });
 });

@@ -25,6 +25,10 @@ function isIanaZone(zone: string): boolean {
 const placeholderFree = (what: string) =>
   z.string().min(1).refine((value) => !/\{\{[A-Z_]+\}\}/.test(value), `still holds the init placeholder; set the real ${what}`);
 
+// A model name is substituted into the agent command's argv (`{model}`): one that starts with `-`
+// would be read there as an option, so it must start with a letter or digit.
+const modelName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'must be a model name such as "opus"');
+
 const personaRef = z
   .object({
     path: z.string().min(1).refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), 'must be a path inside .woterclip/'),
@@ -78,7 +82,7 @@ export const woterclipConfigSchema = z
       .object({
         command: argv.default(['claude', '--print', '--model', '{model}', '--max-turns', '{max_turns}']),
         fallback: z
-          .object({ command: argv.default(['claude', '--print', '--max-turns', '{max_turns}']), model: z.string().min(1).default('session') })
+          .object({ command: argv.default(['claude', '--print', '--max-turns', '{max_turns}']), model: modelName.default('session') })
           .strict()
           .prefault({}),
         timeout_sec: z.number().int().positive().optional(),
@@ -106,7 +110,7 @@ export const personaConfigSchema = z
     required_tools: z.array(z.string().min(1)).default(['gh']),
     runtime: z
       .object({
-        model: z.string().regex(/^[A-Za-z0-9._:-]+$/, 'must be a model name such as "opus"').default('sonnet'),
+        model: modelName.default('sonnet'),
         thinking_effort: z.enum(['low', 'medium', 'high']).default('medium'),
         max_turns: z.number().int().positive().default(100),
         enable_chrome: z.boolean().default(false),
