@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,6 +83,17 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     const delivered = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; content: string });
     expect(delivered).toHaveLength(1);
     expect(delivered[0]!.content).toMatch(/^WORK_FOUND: P0_WORK_READY/);
+  });
+
+  it('a --record file that cannot be written exits 3 with one line naming the fix, after the cycle printed its result', async () => {
+    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const blocker = join(world.root, 'not-a-dir');
+    writeFileSync(blocker, '');
+    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--record', join(blocker, 'cycles.jsonl'));
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/cannot append the cycle record to .*not-a-dir.*Fix:/);
   });
 
   it('usage and config errors are one line naming the fix, exit 2', async () => {

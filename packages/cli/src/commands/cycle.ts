@@ -29,7 +29,7 @@ Options:
   --json                       print one JSON object instead of the message
   -h, --help                   show this help
 
-Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error, 3 delivery or state failure.
+Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error, 3 delivery, state or record failure.
 `;
 
 const OPTIONS = {
@@ -100,12 +100,20 @@ export const cycleCommand: Command = async (argv, io) => {
   }
   const outcome: CycleOutcome = guarded.value;
 
+  let recordFailed = false;
   if (values.record !== undefined) {
     const d = outcome.decision;
-    await appendJsonLine(
-      resolvePath(io.cwd, values.record),
-      createCycleRecord(outcome.previousState, outcome.scanResults, { now: new Date(d.at), config: settings.config, timeZone: settings.timeZone, insideActiveHours: d.insideActiveHours, operatorLastActiveAt: outcome.operatorLastActiveAt }, d),
-    );
+    const recordPath = resolvePath(io.cwd, values.record);
+    try {
+      await appendJsonLine(
+        recordPath,
+        createCycleRecord(outcome.previousState, outcome.scanResults, { now: new Date(d.at), config: settings.config, timeZone: settings.timeZone, insideActiveHours: d.insideActiveHours, operatorLastActiveAt: outcome.operatorLastActiveAt }, d),
+      );
+    } catch (error) {
+      // The cycle already ran and delivered: say so and still print its result, but fail the exit code.
+      recordFailed = true;
+      io.stderr(`heartbeat-kit cycle: cannot append the cycle record to ${recordPath}: ${(error as Error).message}. Fix: check the path and its permissions.\n`);
+    }
   }
 
   for (const warning of outcome.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
@@ -117,5 +125,5 @@ export const cycleCommand: Command = async (argv, io) => {
     io.stdout(`${outcome.decision.message.content}\n`);
     if (outcome.decision.costAlert) io.stdout(`${outcome.decision.costAlert.content}\n`);
   }
-  return outcome.delivery === 'failed' || outcome.stateError !== undefined ? EXIT.failure : EXIT.ok;
+  return outcome.delivery === 'failed' || outcome.stateError !== undefined || recordFailed ? EXIT.failure : EXIT.ok;
 };
