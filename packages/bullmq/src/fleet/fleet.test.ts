@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createFakeScanners } from './fake-scanners.js';
 import { isFleetHeartbeatId, parseFleetHeartbeat } from './fleet-heartbeat.js';
 import { decideSlot, decodeFleetState, encodeFleetState, recordDelivery, recordPending, wasDelivered, withPendingAsReported, withoutPending } from './fleet-state.js';
-import { parseRedisUrl } from './redis-url.js';
+import { parseRedisUrl, redactRedisUrl } from './redis-url.js';
 import { cycleJobId, outboxJobId, slotDueMs, slotOf } from './slots.js';
 
 describe('slots', () => {
@@ -102,6 +102,15 @@ describe('parseRedisUrl', () => {
     ['redis+unix:///tmp/r.sock?db=3', { kind: 'unix', path: '/tmp/r.sock', db: 3 }],
   ])('%s', (text, expected) => {
     expect(parseRedisUrl(text)._unsafeUnwrap()).toEqual(expected);
+  });
+
+  it('never echoes a password in its errors', () => {
+    expect(parseRedisUrl('redis://:s3cret@/0')._unsafeUnwrapErr()).not.toContain('s3cret');
+    expect(parseRedisUrl('redis://app:s3cret@ho st:6379')._unsafeUnwrapErr()).not.toContain('s3cret');
+    expect(redactRedisUrl('redis://app:s3:cr@t@10.0.0.1:6379/2')).toBe('redis://app:***@10.0.0.1:6379/2');
+    expect(redactRedisUrl('redis://:s3cret@h')).toBe('redis://:***@h');
+    expect(redactRedisUrl('redis://h:6379')).toBe('redis://h:6379');
+    expect(redactRedisUrl('unix:///run/redis.sock')).toBe('unix:///run/redis.sock');
   });
 
   it.each(['http://127.0.0.1', 'not a url', 'unix://relative/sock', 'redis://127.0.0.1/x', 'redis+unix:///s?db=-1'])('rejects %s with the accepted forms', (text) => {

@@ -6,6 +6,15 @@ export type RedisTarget =
   | { readonly kind: 'unix'; readonly path: string; readonly db?: number };
 
 /**
+ * A Redis URL as it may be printed: the password of `scheme://user:password@host` becomes `***`.
+ * URLs come from `--redis` or `HEARTBEAT_KIT_REDIS` and often carry a password; error messages
+ * and logs echo them through here.
+ */
+export function redactRedisUrl(text: string): string {
+  return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*):[^/]*@/, '$1:***@');
+}
+
+/**
  * Parses `redis://[user:pass@]host[:port][/db]`, `unix:///path/redis.sock` or
  * `redis+unix:///path/redis.sock[?db=N]`. The error says which forms are accepted.
  */
@@ -15,7 +24,7 @@ export function parseRedisUrl(text: string): Result<RedisTarget, string> {
   try {
     url = new URL(text);
   } catch {
-    return err(`"${text}" is not a Redis URL; ${fix}`);
+    return err(`"${redactRedisUrl(text)}" is not a Redis URL; ${fix}`);
   }
   const db = url.searchParams.get('db') ?? undefined;
   const dbNumber = db === undefined ? undefined : Number(db);
@@ -31,7 +40,7 @@ export function parseRedisUrl(text: string): Result<RedisTarget, string> {
   const fromPath = pathDb === '' ? dbNumber : Number(pathDb);
   if (fromPath !== undefined && (!Number.isInteger(fromPath) || fromPath < 0)) return err(`"/${pathDb}" is not a database number; ${fix}`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (host === '') return err(`"${text}" has no host; ${fix}`);
+  if (host === '') return err(`"${redactRedisUrl(text)}" has no host; ${fix}`);
   return ok({
     kind: 'tcp',
     host,

@@ -53,6 +53,16 @@ describe('heartbeat-kit fleet: usage', () => {
     expect(result.stderr).toContain('cannot reach Redis');
     expect(result.stderr).toContain('Fix:');
   });
+
+  it('never prints the password of a Redis URL', async () => {
+    const refused = await runCli(['fleet', 'list'], { cwd: root, env: { HEARTBEAT_KIT_REDIS: 'redis://app:s3cret@127.0.0.1:1' } });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('cannot reach Redis at redis://app:***@127.0.0.1:1');
+    expect(refused.stderr).not.toContain('s3cret');
+    const malformed = await run(['list', '--redis', 'redis://app:s3cret@']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).not.toContain('s3cret');
+  });
 });
 
 describe('heartbeat-kit fleet: add, list, worker, status, remove', () => {

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { MIN_FLEET_INTERVAL_MS, isFleetHeartbeatId, parseRedisUrl, type FleetHeartbeat, type FleetHeartbeatInput, type RedisTarget } from '@heartbeat-kit/bullmq';
+import { MIN_FLEET_INTERVAL_MS, isFleetHeartbeatId, parseRedisUrl, redactRedisUrl, type FleetHeartbeat, type FleetHeartbeatInput, type RedisTarget } from '@heartbeat-kit/bullmq';
 import { createFleetScheduler, createFleetWorker, pingRedis, type FleetHeartbeatStatus } from '@heartbeat-kit/bullmq/node';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { parseSinkSpec } from '../sinks/sink-spec.js';
@@ -172,7 +172,7 @@ export const fleetCommand: Command = async (argv, io) => {
   // Workers ride out Redis restarts by retrying forever; a wrong URL must fail now instead.
   const reachable = await pingRedis(target.value);
   if (!reachable.ok) {
-    io.stderr(`heartbeat-kit fleet ${sub}: cannot reach Redis at ${values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379'}: ${reachable.message.replace(/\.$/, '')}. Fix: start redis-server or pass --redis URL.\n`);
+    io.stderr(`heartbeat-kit fleet ${sub}: cannot reach Redis at ${redactRedisUrl(values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379')}: ${reachable.message.replace(/\.$/, '')}. Fix: start redis-server or pass --redis URL.\n`);
     return EXIT.failure;
   }
 
