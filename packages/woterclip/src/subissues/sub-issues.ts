@@ -1,5 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { IssueTracker, SubIssueState, TrackerError } from '../ports/issue-tracker.js';
+import { PRIORITY_LABELS } from '../inbox/inbox.js';
 import { renderUnattachedComment } from '../report/comments.js';
 
 /** A child to create under a parent. */
@@ -44,7 +45,7 @@ export function childBody(description: string | undefined, parent: number): stri
 
 /** The labels of a child: its persona label and the inherited or blocking priority. */
 export function childLabels(child: ChildSpec, parentLabels: readonly string[]): string[] {
-  const priority = child.blocking === true ? 'priority:high' : parentLabels.find((l) => l === 'priority:high' || l === 'priority:low');
+  const priority = child.blocking === true ? PRIORITY_LABELS.high : parentLabels.find((l) => l === PRIORITY_LABELS.high || l === PRIORITY_LABELS.low);
   return [...(child.personaLabel === null ? [] : [child.personaLabel]), ...(priority === undefined ? [] : [priority])];
 }
 
