@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mapConcurrent } from './scanner-support.js';
+import { escapeRegExp, mapConcurrent } from './scanner-support.js';
 
 describe('mapConcurrent', () => {
   it('keeps input order and never exceeds the limit', async () => {
@@ -20,5 +20,16 @@ describe('mapConcurrent', () => {
       }),
       { numRuns: 50 },
     );
+  });
+});
+
+describe('escapeRegExp', () => {
+  it('makes any text match only itself', () => {
+    expect(new RegExp(`^${escapeRegExp('bd-a3f8.1')}$`).test('bd-a3f8x1')).toBe(false);
+    fc.assert(fc.property(fc.string(), fc.string(), (text, other) => {
+      const pattern = new RegExp(`^${escapeRegExp(text)}$`, 'u');
+      expect(pattern.test(text)).toBe(true);
+      if (other !== text) expect(pattern.test(other)).toBe(false);
+    }));
   });
 });

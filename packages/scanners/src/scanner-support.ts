@@ -66,6 +66,11 @@ export function failed(name: ScannerName, error: string, meter: DurationMeter): 
   return { scanner: name, status: 'error', error, durationMs: meter.ms };
 }
 
+/** Escapes `text` for use as a literal inside a `RegExp` (bead ids and session names hold `.`). */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** Formats a duration the way report lines read: `45m`, `2h 5m`, `3d 4h`. */
 export function formatAge(ms: number): string {
   const minutes = Math.max(0, Math.floor(ms / 60_000));

@@ -1,8 +1,9 @@
 import { err, ok, type Result } from 'neverthrow';
 import { stripTerminalEscapes } from '@heartbeat-kit/core';
-import { isBeadPriority, type BdParseError, type Bead, type BeadPriority } from './bead.js';
+import { BEAD_ID_PATTERN, isBeadPriority, type BdParseError, type Bead, type BeadPriority } from './bead.js';
 
-const ID = String.raw`[a-z0-9][a-z0-9_-]*-[a-z0-9]+(?:\.\d+)*`;
+// The one bead-id pattern (tools.md §2.1), without its anchors, to embed in row patterns.
+const ID = BEAD_ID_PATTERN.source.slice(1, -1);
 const ICON = '(?:○|◐|●|✓|❄|📌|◇|⊘)';
 // `[● P1]` (v0.47–v1.0.x), `[P1]` (older and newer), `● P1` / `P1` unbracketed in pretty views.
 const PRIO = String.raw`(?:● )?P([0-4])`;

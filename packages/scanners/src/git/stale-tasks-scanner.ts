@@ -2,7 +2,7 @@ import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarni
 import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
 import { beadsFailureResult } from '../beads/beads-scanner.js';
-import { formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, type DurationMeter } from '../scanner-support.js';
+import { escapeRegExp, formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, type DurationMeter } from '../scanner-support.js';
 import { commitsSince, describeGitError, listWorktrees, type GitDeps } from './git-client.js';
 import { scannableWorktrees, type Worktree } from './parse-worktrees.js';
 
@@ -12,10 +12,6 @@ export interface StaleTasksScannerDeps extends GitDeps {
   readonly beads: BeadsSource;
   /** Branch of a bead when no worktree branch names it (e.g. a team's `feature/<id>` convention). */
   readonly branchForBead?: (bead: Bead) => string | undefined;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
-import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
+import { escapeRegExp, guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
 import { listTmuxSessions, type TmuxDeps } from './tmux-client.js';
@@ -10,10 +10,6 @@ export interface OrchestratorsScannerDeps extends TmuxDeps {
 }
 
 const NAME = 'orchestrators';
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * The session a bead's orchestrator runs in: the bead's assignee when it names a session with the
