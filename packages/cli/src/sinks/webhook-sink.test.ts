@@ -36,7 +36,7 @@ describe('webhook sink (real HTTP on 127.0.0.1)', () => {
   it('fails at once on a 4xx (retrying will not help) and after the last attempt on 5xx', async () => {
     const four = await listen([400, 200]);
     const rejected = await createWebhookSink({ url: four.url, attempts: 3, backoffMs: () => 1 }).deliver(message);
-    expect(rejected.isErr() && rejected.error.message).toMatch(/HTTP 400/);
+    expect(rejected.isErr() && rejected.error.message).toMatch(/after 1 attempt\(s\): HTTP 400/);
     expect(four.bodies).toHaveLength(1);
     await new Promise<void>((r) => server!.close(() => r()));
     const five = await listen([502, 502]);

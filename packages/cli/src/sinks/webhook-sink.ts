@@ -24,7 +24,9 @@ export function createWebhookSink(options: WebhookSinkOptions): Sink {
   const doFetch = options.fetch ?? fetch;
   const send = async (body: string): Promise<void> => {
     let last = 'no attempt made';
+    let made = 0;
     for (let attempt = 1; attempt <= attempts; attempt++) {
+      made = attempt;
       try {
         const response = await doFetch(options.url, {
           method: 'POST',
@@ -40,7 +42,7 @@ export function createWebhookSink(options: WebhookSinkOptions): Sink {
       }
       if (attempt < attempts) await new Promise((r) => setTimeout(r, backoff(attempt)));
     }
-    throw new Error(`webhook ${new URL(options.url).origin} failed after ${attempts} attempt(s): ${last}`);
+    throw new Error(`webhook ${new URL(options.url).origin} failed after ${made} attempt(s): ${last}`);
   };
   return {
     deliver: (message) =>
