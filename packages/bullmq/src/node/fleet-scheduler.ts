@@ -6,7 +6,7 @@ import { parseFleetHeartbeat, type FleetHeartbeat, type FleetHeartbeatInput } fr
 import { slotDueMs, slotOf } from '../fleet/slots.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
-import { createRedisClient, describeRedisError, redisOptionsFor } from './redis-connection.js';
+import { closeRedisClient, createRedisClient, describeRedisError, redisOptionsFor } from './redis-connection.js';
 
 /** Why a fleet administration call failed. */
 export type FleetError = { readonly kind: 'invalid'; readonly message: string } | { readonly kind: 'redis'; readonly message: string };
@@ -149,8 +149,11 @@ export function createFleetScheduler(options: FleetSchedulerOptions): FleetSched
     list: () => ResultAsync.fromPromise(readRegistry(redis, keys), redisError),
     status: () => ResultAsync.fromPromise(status(), redisError),
     close: async () => {
+      // Closing a queue whose connection is still initialising makes BullMQ's INFO version check
+      // reject with nobody listening ("Connection is closed."): let it finish first.
+      await ticks.waitUntilReady().catch(() => undefined);
       await ticks.close();
-      redis.disconnect();
+      await closeRedisClient(redis);
     },
   };
 }

@@ -26,7 +26,7 @@ import type { RedisTarget } from '../fleet/redis-url.js';
 import { cycleJobId, outboxJobId, slotOf } from '../fleet/slots.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
 import type { TickJobData } from './fleet-scheduler.js';
-import { createRedisClient, redisOptionsFor } from './redis-connection.js';
+import { closeRedisClient, createRedisClient, redisOptionsFor } from './redis-connection.js';
 import { createRedisLockStore, type RedisLockStore } from './redis-lock-store.js';
 import { createRedisStateStore } from './redis-state-store.js';
 
@@ -379,9 +379,11 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
   return {
     id,
     close: async () => {
+      // See fleet-scheduler: never close a BullMQ connection that is still initialising.
+      await Promise.all([...workers, cycles, outbox].map((q) => q.waitUntilReady().catch(() => undefined)));
       await Promise.all(workers.map((worker) => worker.close()));
       await Promise.all([cycles.close(), outbox.close()]);
-      redis.disconnect();
+      await closeRedisClient(redis);
     },
   };
 }

@@ -3,7 +3,7 @@
  * state store, the fleet scheduler (registrations and BullMQ job schedulers) and the worker.
  * @packageDocumentation
  */
-export { createRedisClient, redisOptionsFor, describeRedisError, pingRedis } from './redis-connection.js';
+export { closeRedisClient, createRedisClient, redisOptionsFor, describeRedisError, pingRedis } from './redis-connection.js';
 export { createRedisLockStore, type RedisLockStore, type RedisLockStoreOptions } from './redis-lock-store.js';
 export { createRedisStateStore, type RedisStateStoreOptions } from './redis-state-store.js';
 export { fleetKeys, DEFAULT_FLEET_PREFIX, type FleetKeys } from './fleet-keys.js';

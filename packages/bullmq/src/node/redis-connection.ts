@@ -45,3 +45,21 @@ export async function pingRedis(target: RedisTarget, timeoutMs = 3000): Promise<
     client.disconnect();
   }
 }
+
+/**
+ * Closes a client gracefully: QUIT lets commands already sent finish (a plain disconnect rejects
+ * them with "Connection is closed.", which surfaces as an unhandled rejection when nobody awaits
+ * them), with a hard disconnect after `timeoutMs` in case the server never answers.
+ */
+export async function closeRedisClient(client: Redis, timeoutMs = 2000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  try {
+    await Promise.race([client.quit().then(() => undefined, () => undefined), deadline]);
+  } finally {
+    clearTimeout(timer);
+    client.disconnect();
+  }
+}
