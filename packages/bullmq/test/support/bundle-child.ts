@@ -1,44 +1,16 @@
 /**
- * Bundles a TypeScript child script with the package's real sources into one .mjs that plain
- * `node` runs (Node 20 cannot strip types). bullmq and ioredis stay external and resolve from
- * this package's node_modules, which is why the bundle is written under it.
+ * Bundles a fleet child script with core's bundler. bullmq and ioredis stay external and resolve
+ * from this package's node_modules, which is why the bundle is written under it.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { bundleChild as bundleWithCore, type BundledChild } from '../../../core/test/support/bundle-child.js';
 
-interface EsbuildLike {
-  readonly build: (options: Record<string, unknown>) => Promise<unknown>;
-}
+export type { BundledChild };
 
-function loadEsbuild(): EsbuildLike {
-  const require = createRequire(import.meta.url);
-  return createRequire(require.resolve('tsup'))('esbuild') as EsbuildLike;
-}
-
-/** A bundled child script and how to remove it. */
-export interface BundledChild {
-  readonly file: string;
-  readonly dispose: () => void;
-}
-
-/** Bundles `entry` (absolute path of a .ts file). */
+/** Bundles `entry` (absolute path of a .ts file) under packages/bullmq/node_modules/.cache. */
 export async function bundleChild(entry: string): Promise<BundledChild> {
-  const cache = fileURLToPath(new URL('../../node_modules/.cache', import.meta.url));
-  mkdirSync(cache, { recursive: true });
-  const dir = mkdtempSync(join(cache, 'hb-fleet-child-'));
-  const file = join(dir, 'child.mjs');
-  await loadEsbuild().build({
-    entryPoints: [entry],
-    outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['source'],
-    external: ['bullmq', 'ioredis'],
-    logLevel: 'error',
-  });
-  return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  const parentDir = fileURLToPath(new URL('../../node_modules/.cache', import.meta.url));
+  mkdirSync(parentDir, { recursive: true });
+  return bundleWithCore(entry, { external: ['bullmq', 'ioredis'], parentDir });
 }

@@ -18,6 +18,7 @@ interface EsbuildLike {
     readonly format: 'esm';
     readonly target: string;
     readonly conditions: readonly string[];
+    readonly external: readonly string[];
     readonly logLevel: 'error';
   }) => Promise<unknown>;
 }
@@ -33,9 +34,17 @@ export interface BundledChild {
   readonly dispose: () => void;
 }
 
+/** Options of {@link bundleChild}. */
+export interface BundleChildOptions {
+  /** Packages left as imports (they must then resolve from `parentDir`'s node_modules). */
+  readonly external?: readonly string[];
+  /** Where the temp directory is made (default the OS temp dir). */
+  readonly parentDir?: string;
+}
+
 /** Bundles `entry` (absolute path of a .ts file) into a temp directory. */
-export async function bundleChild(entry: string): Promise<BundledChild> {
-  const dir = mkdtempSync(join(tmpdir(), 'hb-core-child-'));
+export async function bundleChild(entry: string, options: BundleChildOptions = {}): Promise<BundledChild> {
+  const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'hb-child-'));
   const file = join(dir, 'child.mjs');
   await loadEsbuild().build({
     entryPoints: [entry],
@@ -45,6 +54,7 @@ export async function bundleChild(entry: string): Promise<BundledChild> {
     format: 'esm',
     target: 'node20',
     conditions: ['source'],
+    external: options.external ?? [],
     logLevel: 'error',
   });
   return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) };
