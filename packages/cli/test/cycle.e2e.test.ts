@@ -85,6 +85,23 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     expect(delivered[0]!.content).toMatch(/^WORK_FOUND: P0_WORK_READY/);
   });
 
+  it('--dry-run prints what would be sent, delivers nothing, saves no state, and the next real cycle still reports', async () => {
+    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const out = join(world.root, 'dry-out.jsonl');
+    const statePath = join(world.root, 'dry-state', 'state.json');
+    const dry = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--sink', `file:${out}`, '--state', statePath, '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY\n/);
+    expect(dry.stderr).toBe('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(statePath)).toBe(false);
+    const json = JSON.parse((await cycle(world, '--now', '2026-02-19T14:51:00Z', '--state', statePath, '--dry-run', '--json')).stdout) as { dryRun: boolean; delivery: string; cycle: number };
+    expect(json).toMatchObject({ dryRun: true, delivery: 'dry-run', cycle: 1 });
+    const real = await cycle(world, '--now', '2026-02-19T14:52:00Z', '--sink', `file:${out}`, '--state', statePath);
+    expect(real.stdout).toMatch(/Heartbeat cycle #1 at/);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
   it('a --record file that cannot be written exits 3 with one line naming the fix, after the cycle printed its result', async () => {
     world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const blocker = join(world.root, 'not-a-dir');

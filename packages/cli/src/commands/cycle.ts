@@ -26,6 +26,8 @@ Options:
   --sink SPEC                  stdout (default) | file:PATH (JSONL) | webhook:URL | command:CMD
   --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
   --record FILE                append this cycle's inputs and decision to FILE (for 'heartbeat-kit replay')
+  --dry-run                    decide only: print what would be sent (whatever --sink says), deliver
+                               nothing, save no state, take no lock
   --json                       print one JSON object instead of the message
   -h, --help                   show this help
 
@@ -37,6 +39,7 @@ const OPTIONS = {
   now: { type: 'string' },
   'operator-last-active': { type: 'string' },
   record: { type: 'string' },
+  'dry-run': { type: 'boolean' },
 } as const;
 
 /** Parses an ISO instant given on the command line. */
@@ -73,12 +76,12 @@ export const cycleCommand: Command = async (argv, io) => {
   const resolved = await resolveHeartbeat(values, io);
   if (!resolved.ok) return usageError(io, resolved.message);
   const { statePath, json, settings, deps } = resolved.value;
+  const dryRun = values['dry-run'] === true;
   for (const warning of settings.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   // With --json on stdout the JSON object is the delivery; the message must not be printed twice.
-  const sink = json && resolved.value.sink.kind === 'stdout' ? { deliver: () => okAsync(undefined) } : deps.sink;
-
-  // Never two cycles at once on one state file: a second invocation skips instead of racing.
-  const guarded = await withCycleLock(statePath, () =>
+  // A dry run never reaches the sink at all (runCycle does not call it).
+  const sink = (json && resolved.value.sink.kind === 'stdout') || dryRun ? { deliver: () => okAsync(undefined) } : deps.sink;
+  const run = () =>
     runCycle(
       { ...deps, sink },
       {
@@ -86,9 +89,13 @@ export const cycleCommand: Command = async (argv, io) => {
         timeZone: settings.timeZone,
         ...(now.date ? { now: now.date } : {}),
         ...(lastActive.date ? { operatorLastActiveAt: lastActive.date } : {}),
+        ...(dryRun ? { dryRun } : {}),
       },
-    ),
-  );
+    );
+
+  // Never two cycles at once on one state file: a second invocation skips instead of racing.
+  // A dry run writes nothing, so it needs no lock and never makes a real cycle skip.
+  const guarded = dryRun ? { kind: 'ran' as const, value: await run() } : await withCycleLock(statePath, run);
   if (guarded.kind === 'held') {
     io.stderr(`heartbeat-kit cycle: another cycle holds ${cycleLockPath(statePath)}; skipped.\n`);
     if (json) io.stdout(`${JSON.stringify({ status: 'skipped', reason: 'another cycle is running' })}\n`);
@@ -117,11 +124,12 @@ export const cycleCommand: Command = async (argv, io) => {
   }
 
   for (const warning of outcome.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
+  if (dryRun && !json) io.stderr('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
   if (json) {
-    io.stdout(`${JSON.stringify(cycleJson(outcome))}\n`);
+    io.stdout(`${JSON.stringify({ ...cycleJson(outcome), ...(dryRun ? { dryRun: true } : {}) })}\n`);
   } else if (outcome.decision.message === null) {
     io.stdout('HEARTBEAT_OK\n');
-  } else if (resolved.value.sink.kind !== 'stdout') {
+  } else if (resolved.value.sink.kind !== 'stdout' || dryRun) {
     io.stdout(`${outcome.decision.message.content}\n`);
     if (outcome.decision.costAlert) io.stdout(`${outcome.decision.costAlert.content}\n`);
   }

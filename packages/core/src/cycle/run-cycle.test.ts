@@ -47,4 +47,20 @@ describe('runCycle', () => {
     expect(outcome.decision.cycle).toBe(1);
     expect(outcome.warnings.join()).toMatch(/schema version 1/);
   });
+
+  it('a dry run decides the report but delivers nothing and leaves the state as it was', async () => {
+    const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
+    const sink = createRecordingSink();
+    const stateStore = createMemoryStateStore();
+    const deps = { clock, sleep: clock, stateStore, sink, scanners: [scanner] };
+    const dry = await runCycle(deps, { ...settings, dryRun: true });
+    expect(dry.decision.status).toBe('report');
+    expect(dry.delivery).toBe('dry-run');
+    expect(sink.delivered).toHaveLength(0);
+    expect((await stateStore.load())._unsafeUnwrap().document).toBeUndefined();
+    // The real cycle after it is still cycle 1 and still reports: the dry run marked nothing.
+    const real = await runCycle(deps, settings);
+    expect(real.decision.cycle).toBe(1);
+    expect(real.delivery).toBe('delivered');
+  });
 });

@@ -34,6 +34,11 @@ export interface CycleSettings {
   readonly concurrency?: number;
   readonly scannerTimeoutMs?: number;
   readonly estimateTokens?: TokenEstimator;
+  /**
+   * Decide only: scan and evaluate, but deliver nothing and save no state, so an operator can ask
+   * "what would you tell me now?" without marking findings as reported or advancing the cycle.
+   */
+  readonly dryRun?: boolean;
 }
 
 /** What one cycle did, including what went wrong around it. */
@@ -43,8 +48,11 @@ export interface CycleOutcome {
   /** The state the cycle started from (for recording and replay). */
   readonly previousState: HeartbeatState;
   readonly state: HeartbeatState;
-  /** `none` for a quiet cycle. A failed delivery leaves the findings unreported. */
-  readonly delivery: 'none' | 'delivered' | 'failed';
+  /**
+   * `none` for a quiet cycle. A failed delivery leaves the findings unreported. `dry-run`: a
+   * message was decided but deliberately not sent (and no state was saved).
+   */
+  readonly delivery: 'none' | 'delivered' | 'failed' | 'dry-run';
   /** State-load warnings, operator-activity failures, delivery and save errors. */
   readonly warnings: readonly string[];
   /** Set when the new state could not be saved. */
@@ -120,6 +128,12 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     ...(settings.estimateTokens ? { estimateTokens: settings.estimateTokens } : {}),
   });
 
+  const base0 = { decision, scanResults, previousState, operatorLastActiveAt };
+  if (settings.dryRun === true) {
+    // Nothing leaves the process and nothing is remembered: the stored state stays the one loaded.
+    return { ...base0, state: previousState, delivery: decision.message === null ? 'none' : 'dry-run', warnings };
+  }
+
   let state = nextState;
   let delivery: CycleOutcome['delivery'] = 'none';
   if (decision.message !== null) {
@@ -138,7 +152,7 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
   }
 
   const saved = await deps.stateStore.save(encodeHeartbeatState(state));
-  const base = { decision, scanResults, previousState, state, delivery, warnings, operatorLastActiveAt };
+  const base = { ...base0, state, delivery, warnings };
   if (saved.isErr()) {
     warnings.push(`could not save state: ${saved.error.message}`);
     return { ...base, stateError: saved.error.message };
