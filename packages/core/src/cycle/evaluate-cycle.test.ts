@@ -130,17 +130,17 @@ describe('cross-cycle rules', () => {
     expect(d.decision.status).toBe('ok');
   });
 
-  it('ORCH_IDLE when a pane hash stays unchanged for the threshold', () => {
+  it('ORCH_IDLE when a pane hash stays unchanged for MORE than the threshold (exactly 30:00 is not idle)', () => {
     const obs = (hash: string) => [scanOk('idle-orchestrators', { observations: [{ kind: 'pane', session: 'orch-a', hash }] })];
     let state = stateAt(0);
     const statuses: string[] = [];
-    for (const [minute, hash] of [[0, 'x'], [10, 'x'], [20, 'y'], [40, 'y'], [50, 'y']] as const) {
+    for (const [minute, hash] of [[0, 'x'], [10, 'x'], [20, 'y'], [40, 'y'], [50, 'y'], [50.02, 'y']] as const) {
       const r = evaluateCycle(state, obs(hash), ctx(new Date(Date.parse('2026-02-19T10:00:00Z') + minute * MIN).toISOString()));
       state = r.nextState;
       statuses.push(r.decision.categories.join('+') || 'ok');
     }
-    // Changed at minute 20; idle from minute 50 (30 min unchanged).
-    expect(statuses).toEqual(['ok', 'ok', 'ok', 'ok', 'ORCH_IDLE']);
+    // Changed at minute 20; exactly 30:00 unchanged at minute 50 is not yet idle, a second later it is.
+    expect(statuses).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ORCH_IDLE']);
   });
 
   it('keeps pane memory when the idle scanner did not run', () => {
@@ -180,7 +180,7 @@ describe('derived findings treat observation names as untrusted', () => {
   it('a session name with line breaks cannot forge a message section', () => {
     const obs = [scanOk('idle-orchestrators', { observations: [{ kind: 'pane', session: hostile, hash: 'h' }] })];
     const first = evaluateCycle(stateAt(0), obs, ctx('2026-02-19T10:00:00Z'));
-    const later = evaluateCycle(first.nextState, obs, ctx('2026-02-19T10:30:00Z'));
+    const later = evaluateCycle(first.nextState, obs, ctx('2026-02-19T10:31:00Z'));
     expect(later.decision.categories).toEqual(['ORCH_IDLE']);
     expect(later.decision.message!.content.match(/^## Recommended Action$/gm)).toHaveLength(1);
     expect(later.decision.reportable[0]!.short).not.toContain('\n');

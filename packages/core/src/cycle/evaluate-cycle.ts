@@ -131,7 +131,8 @@ function derivePanes(
     const sinceMs = before !== undefined && before.hash === obs.hash ? before.sinceMs : nowMs;
     panes[obs.session] = { hash: obs.hash, sinceMs };
     const quietMs = nowMs - sinceMs;
-    if (quietMs >= idleMs) {
+    // Spec 000: quiet for MORE than the threshold (exactly 30:00 is not idle yet), like GIT_STALE.
+    if (quietMs > idleMs) {
       const session = safe(obs.session);
       findings.push(
         createFinding({

@@ -43,6 +43,11 @@ export interface CategoryInfo {
    * it), so an undelivered finding is kept in state and offered again until a delivery succeeds.
    */
   readonly oneShot: boolean;
+  /**
+   * The report prints `CATEGORY:` once above this category's findings, which are list items
+   * (spec 000's GCHAT_REPLY_RECEIVED format). Other block categories carry their heading per finding.
+   */
+  readonly listHeading: boolean;
 }
 
 /**
@@ -50,18 +55,18 @@ export interface CategoryInfo {
  * compile until it is described here.
  */
 export const CATEGORY_INFO = {
-  ORCH_FAILURE: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'Orchestrator crash detected', oneShot: false },
-  P0_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P0 work ready', oneShot: false },
-  P1_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P1 work ready', oneShot: false },
-  GCHAT_REPLY_RECEIVED: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'GChat reply received', oneShot: true },
-  PIPELINE_NODE_FAILED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline node failed', oneShot: false },
-  PIPELINE_FINALIZED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline finalized', oneShot: true },
-  GIT_STALE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale uncommitted changes', oneShot: false },
-  STALE_TASK: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale in-progress task', oneShot: false },
-  ORCH_IDLE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'idle orchestrator', oneShot: false },
-  PIPELINE_VALIDATION_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline validation stalled', oneShot: false },
-  PIPELINE_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 2, brief: 'pipeline stalled', oneShot: false },
-  WORK_READY: { priority: 'Normal', outsideActiveHours: false, confirmCycles: 1, brief: 'work ready', oneShot: false },
+  ORCH_FAILURE: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'Orchestrator crash detected', oneShot: false, listHeading: false },
+  P0_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P0 work ready', oneShot: false, listHeading: false },
+  P1_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P1 work ready', oneShot: false, listHeading: false },
+  GCHAT_REPLY_RECEIVED: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'GChat reply received', oneShot: true, listHeading: true },
+  PIPELINE_NODE_FAILED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline node failed', oneShot: false, listHeading: false },
+  PIPELINE_FINALIZED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline finalized', oneShot: true, listHeading: false },
+  GIT_STALE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale uncommitted changes', oneShot: false, listHeading: false },
+  STALE_TASK: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale in-progress task', oneShot: false, listHeading: false },
+  ORCH_IDLE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'idle orchestrator', oneShot: false, listHeading: false },
+  PIPELINE_VALIDATION_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline validation stalled', oneShot: false, listHeading: false },
+  PIPELINE_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 2, brief: 'pipeline stalled', oneShot: false, listHeading: false },
+  WORK_READY: { priority: 'Normal', outsideActiveHours: false, confirmCycles: 1, brief: 'work ready', oneShot: false, listHeading: false },
 } as const satisfies Record<CoBuilderCategory, CategoryInfo>;
 
 const PRIORITY_RANK: Record<PriorityClass, number> = { Immediate: 0, Advisory: 1, Normal: 2 };

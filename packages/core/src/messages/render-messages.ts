@@ -75,6 +75,7 @@ function buildContent(input: WorkFoundInput, groups: ReturnType<typeof groupByCa
   let omitted = 0;
   for (const group of groups) {
     const shown = group.findings.slice(0, perCategory);
+    if (isCoBuilderCategory(group.category) && CATEGORY_INFO[group.category].listHeading) lines.push(`${group.category}:`);
     for (const finding of shown) {
       lines.push(clean(finding.line));
       actions.push(clean(finding.action));

@@ -15,7 +15,7 @@ describe('gchat scanner', () => {
         category: 'GCHAT_REPLY_RECEIVED',
         subject: 'q-1',
         priority: 'Immediate',
-        line: 'Question ID: q-1\n  Session: s-1\n  Reply: "yes, ship it"\n  From: Alice',
+        line: '- Question ID: q-1\n  Session: s-1\n  Reply: "yes, ship it"\n  From: Alice',
       }),
     ]);
     expect(runner.calls[0]).toMatchObject({ cwd: '/proj', env: { CLAUDE_PROJECT_DIR: '/proj' } });

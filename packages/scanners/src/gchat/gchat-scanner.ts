@@ -28,7 +28,8 @@ export function gchatReplyFinding(reply: GChatReply): Finding {
   return createFinding({
     category: 'GCHAT_REPLY_RECEIVED',
     subject: reply.questionId,
-    line: `Question ID: ${q}\n  Session: ${session}\n  Reply: "${text}"\n  From: ${from}`,
+    // A list item under the category heading the renderer prints once (spec 000's report format).
+    line: `- Question ID: ${q}\n  Session: ${session}\n  Reply: "${text}"\n  From: ${from}`,
     action: `Process ${from}'s answer to question ${q} (session ${session})`,
     short: `reply from ${from}`,
     details: {

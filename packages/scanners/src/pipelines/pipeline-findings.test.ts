@@ -39,7 +39,8 @@ describe('PIPELINE_NODE_FAILED', () => {
       priority: 'Immediate',
       subject: 'P:alpha,zeta',
       fingerprint: 'PIPELINE_NODE_FAILED:P:alpha,zeta',
-      line: 'Pipeline: P — Failed nodes: alpha, zeta',
+      // Spec 000's PIPELINE_NODE_FAILED block, verbatim.
+      line: 'PIPELINE_NODE_FAILED:\n  Pipeline: P\n  Failed nodes: alpha, zeta\n  Recommended: Re-trigger failed nodes or inspect bead bd-1, bd-2',
       action: 'Re-trigger failed nodes or inspect bead bd-1, bd-2',
     });
   });
@@ -49,6 +50,7 @@ describe('PIPELINE_NODE_FAILED', () => {
     const two = nodeFailedFinding('P', dashboardOf([row('a', 'codergen', 'active'), row('b', 'codergen', 'failed')]));
     expect(one?.fingerprint).not.toBe(two?.fingerprint);
     expect(one?.action).toBe('Re-trigger failed nodes of P');
+    expect(one?.line).toBe('PIPELINE_NODE_FAILED:\n  Pipeline: P\n  Failed nodes: a\n  Recommended: Re-trigger failed nodes');
   });
 
   it('is absent without failed nodes', () => {
@@ -72,7 +74,7 @@ describe('PIPELINE_VALIDATION_STALLED', () => {
       category: 'PIPELINE_VALIDATION_STALLED',
       priority: 'Advisory',
       subject: 'P:Validation',
-      line: 'Pipeline: P — Stage: Validation — Promise: 1/2 gates validated — Pending gates: g2',
+      line: 'PIPELINE_VALIDATION_STALLED:\n  Pipeline: P\n  Stage: Validation\n  Promise: 1/2 gates validated\n  Pending gates: g2\n  Recommended: Dispatch validation of the pending gates',
     });
   });
 
@@ -95,7 +97,8 @@ describe('PIPELINE_STALLED', () => {
     expect(pipelineStalledFinding('P', d)).toMatchObject({
       category: 'PIPELINE_STALLED',
       subject: 'P:Implementation',
-      line: 'Pipeline: P — Stage: Implementation — Active nodes: 0 (expected some)',
+      // Spec 000's PIPELINE_STALLED block, verbatim.
+      line: 'PIPELINE_STALLED:\n  Pipeline: P\n  Stage: Implementation\n  Active nodes: 0 (expected some)\n  Recommended: Check orchestrators and dispatch pending nodes',
       action: 'Check orchestrators and dispatch pending nodes of P',
     });
   });

@@ -40,7 +40,8 @@ export function nodeFailedFinding(pipeline: string, dashboard: PipelineDashboard
   return createFinding({
     category: 'PIPELINE_NODE_FAILED',
     subject: `${pipeline}:${ids.join(',')}`,
-    line: `Pipeline: ${name} — Failed nodes: ${listed(ids)}`,
+    // Spec 000's block: one indented line per field, like PIPELINE_FINALIZED.
+    line: `PIPELINE_NODE_FAILED:\n  Pipeline: ${name}\n  Failed nodes: ${listed(ids)}\n  Recommended: ${beads.length > 0 ? `Re-trigger failed nodes or inspect bead ${listed(beads)}` : 'Re-trigger failed nodes'}`,
     action: beads.length > 0 ? `Re-trigger failed nodes or inspect bead ${listed(beads)}` : `Re-trigger failed nodes of ${name}`,
     short: `${name}: ${ids.length} node${ids.length === 1 ? '' : 's'} failed`,
     details: { pipeline, prdRef: dashboard.prd_ref, stage: dashboard.pipeline_stage, failedNodes: ids, beadIds: beads },
@@ -68,7 +69,8 @@ export function validationStalledFinding(pipeline: string, dashboard: PipelineDa
   return createFinding({
     category: 'PIPELINE_VALIDATION_STALLED',
     subject: `${pipeline}:${dashboard.pipeline_stage}`,
-    line: `Pipeline: ${name} — Stage: ${dashboard.pipeline_stage} — Promise: ${validated}/${total} gates validated — Pending gates: ${listed(pending)}`,
+    // Spec 000 gives this category no block; it follows the shape of the other PIPELINE_* blocks.
+    line: `PIPELINE_VALIDATION_STALLED:\n  Pipeline: ${name}\n  Stage: ${dashboard.pipeline_stage}\n  Promise: ${validated}/${total} gates validated\n  Pending gates: ${listed(pending)}\n  Recommended: Dispatch validation of the pending gates`,
     action: `Dispatch validation of the pending gates of ${name}: ${listed(pending)}`,
     short: `${name} validation stalled`,
     details: { pipeline, prdRef: dashboard.prd_ref, stage: dashboard.pipeline_stage, validated, total, pendingGates: pending },
@@ -86,7 +88,7 @@ export function pipelineStalledFinding(pipeline: string, dashboard: PipelineDash
   return createFinding({
     category: 'PIPELINE_STALLED',
     subject: `${pipeline}:${dashboard.pipeline_stage}`,
-    line: `Pipeline: ${name} — Stage: ${dashboard.pipeline_stage} — Active nodes: 0 (expected some)`,
+    line: `PIPELINE_STALLED:\n  Pipeline: ${name}\n  Stage: ${dashboard.pipeline_stage}\n  Active nodes: 0 (expected some)\n  Recommended: Check orchestrators and dispatch pending nodes`,
     action: `Check orchestrators and dispatch pending nodes of ${name}`,
     short: `${name} stalled in ${dashboard.pipeline_stage}`,
     details: { pipeline, prdRef: dashboard.prd_ref, stage: dashboard.pipeline_stage },
