@@ -22,6 +22,30 @@ describe('decideBootTriage', () => {
     const d = decideBootTriage({ status: makeStatus({ tasks, agents: [lead, offlineWorker] }), runbookText: '## Standing Orders\n- x', now, disabled: false });
     expect(d).toMatchObject({ kind: 'create', task: { taskType: 'boot-triage', tags: ['boot', 'triage', 'auto-generated'], priority: 70, assignTo: 'lead' } });
   });
+  describe('only this boot\'s reboot-sweep failures count (issue 11 item 8)', () => {
+    const earlier = makeTask({ id: 'old-r1', task: 'Ship', status: 'failed', failureReason: FAILURE_REASONS.rebootSweep, agentId: 'w1' }, '2026-10-20T09:30:05Z');
+    const retried = makeTask({ id: 'old-r1-retry', status: 'completed', parentTaskId: 'old-r1', tags: ['reboot-retry', 'auto-generated'] }, '2026-10-20T09:45:00Z');
+    const started = '2026-10-20T10:00:00Z';
+    it('a clean boot after an earlier failed one creates no task', () => {
+      const status = makeStatus({ serverStartedAt: started, tasks: [earlier, retried], agents: [lead] });
+      const d = decideBootTriage({ status, runbookText: null, now, disabled: false });
+      expect(d).toMatchObject({ kind: 'skip', reason: 'clean-boot', findings: { boot: { since: '2026-10-20T10:00:00.000Z', source: 'server-start' }, rebootInterrupted: [], recentFailures: [] } });
+    });
+    it('a failure of this boot still creates the task, and the prompt lists only it', () => {
+      const mine = makeTask({ id: 'new-r2', task: 'Deploy', status: 'failed', failureReason: FAILURE_REASONS.rebootSweep, agentId: 'w1' }, '2026-10-20T10:00:05Z');
+      const d = decideBootTriage({ status: makeStatus({ serverStartedAt: started, tasks: [earlier, retried, mine], agents: [lead] }), runbookText: null, now, disabled: false });
+      expect(d.kind).toBe('create');
+      if (d.kind !== 'create') return;
+      expect(d.findings.rebootInterrupted.map((r) => r.task.id)).toEqual(['new-r2']);
+      expect(d.task.prompt).toContain('[new-r2]');
+      expect(d.task.prompt).not.toContain('[old-r1] "Ship" — was on');
+    });
+    it('without serverStartedAt, the failure lookback window stands in for the boot', () => {
+      const dayOld = makeTask({ id: 'old', status: 'failed', failureReason: FAILURE_REASONS.rebootSweep }, '2026-10-19T10:00:05Z');
+      const d = decideBootTriage({ status: makeStatus({ tasks: [dayOld] }), runbookText: null, now, disabled: false });
+      expect(d).toMatchObject({ kind: 'skip', reason: 'clean-boot', findings: { boot: { source: 'lookback', since: '2026-10-20T09:01:30.000Z' } } });
+    });
+  });
   it('benign reasons and a live resume child do not count', () => {
     const tasks = [
       makeTask({ id: 'w', status: 'failed', failureReason: 'superseded_workflow_task' }, '2026-10-20T09:30:00Z'),
@@ -32,9 +56,9 @@ describe('decideBootTriage', () => {
   });
   it('the prompt lists reboot-interrupted work with full ids and the retry', () => {
     const tasks = [
-      makeTask({ id: 'reboot-full-id-1', task: 'Ship notes', status: 'failed', failureReason: FAILURE_REASONS.rebootSweep, agentId: 'w1' }),
-      makeTask({ id: 'retry-1', status: 'pending', parentTaskId: 'reboot-full-id-1', tags: ['reboot-retry', 'auto-generated'] }),
-      makeTask({ id: 'chk', status: 'failed', taskType: 'heartbeat-checklist', failureReason: FAILURE_REASONS.rebootSweep }),
+      makeTask({ id: 'reboot-full-id-1', task: 'Ship notes', status: 'failed', failureReason: FAILURE_REASONS.rebootSweep, agentId: 'w1' }, '2026-10-20T10:00:05Z'),
+      makeTask({ id: 'retry-1', status: 'pending', parentTaskId: 'reboot-full-id-1', tags: ['reboot-retry', 'auto-generated'] }, '2026-10-20T10:00:05Z'),
+      makeTask({ id: 'chk', status: 'failed', taskType: 'heartbeat-checklist', failureReason: FAILURE_REASONS.rebootSweep }, '2026-10-20T10:00:05Z'),
     ];
     const d = decideBootTriage({ status: makeStatus({ tasks, agents: [lead, offlineWorker] }), runbookText: '', now, disabled: false });
     expect(d.kind).toBe('create');

@@ -1,6 +1,7 @@
 import { isEffectivelyEmpty } from '../model/effectively-empty.js';
 import { renderSystemStatus } from '../status/render-status.js';
-import { orphanedTasks, rebootInterrupted, recentRealFailures, stuckOnOfflineAgents, supersededWithoutResume, type RebootInterrupted } from '../status/status-views.js';
+import { classifyFailureReason } from '../status/failure-reasons.js';
+import { failedAt, orphanedTasks, rebootInterrupted, recentRealFailures, stuckOnOfflineAgents, supersededWithoutResume, type RebootInterrupted } from '../status/status-views.js';
 import { hasOpenTaskOfType, type StatusTask, type SystemStatus } from '../status/system-status.js';
 import type { TaskToCreate } from '../tick/checklist-tick.js';
 import { stripTerminalEscapes } from '@heartbeat-kit/core';
@@ -10,6 +11,12 @@ export const BOOT_TRIAGE_DELAY_MS = 90_000;
 
 /** What the restart left behind. */
 export interface BootFindings {
+  /**
+   * Where this boot begins: reboot-sweep failures before it belong to an earlier restart and do not
+   * count. `server-start` is the snapshot's `serverStartedAt`; without it, `lookback` falls back to
+   * the failure lookback window (the snapshot cannot tell the boots apart).
+   */
+  readonly boot: { readonly since: string; readonly source: 'server-start' | 'lookback' };
   readonly rebootInterrupted: readonly RebootInterrupted[];
   readonly recentFailures: readonly StatusTask[];
   readonly orphaned: readonly StatusTask[];
@@ -33,11 +40,19 @@ export type BootTriageDecision =
   | { readonly kind: 'skip'; readonly reason: 'disabled' | 'no-lead' | 'open-boot-triage-task' | 'clean-boot'; readonly findings?: BootFindings }
   | { readonly kind: 'create'; readonly task: TaskToCreate; readonly findings: BootFindings };
 
-/** Gathers what the restart cut off or left behind (the boot-triage script's sets, plus the reboot sweep). */
+/**
+ * Gathers what the restart cut off or left behind (the boot-triage script's sets, plus the reboot
+ * sweep). Only reboot-sweep failures of this boot count, in both sets: a clean boot after an earlier
+ * failed one must not cost a triage task for failures the earlier boot's triage already had.
+ */
 export function gatherBootFindings(status: SystemStatus, now: Date, lookbackMinutes = 60, stuckMinutes = 5): BootFindings {
+  const started = status.serverStartedAt ?? null;
+  const since = started === null ? new Date(now.getTime() - lookbackMinutes * 60_000) : new Date(started);
+  const earlierBoot = (t: StatusTask): boolean => classifyFailureReason(t.failureReason) === 'reboot-interrupted' && failedAt(t) < since.getTime();
   return {
-    rebootInterrupted: rebootInterrupted(status),
-    recentFailures: recentRealFailures(status, now, lookbackMinutes),
+    boot: { since: since.toISOString(), source: started === null ? 'lookback' : 'server-start' },
+    rebootInterrupted: rebootInterrupted(status, since),
+    recentFailures: recentRealFailures(status, now, lookbackMinutes).filter((t) => !earlierBoot(t)),
     orphaned: orphanedTasks(status),
     supersededWithoutResume: supersededWithoutResume(status, now, lookbackMinutes),
     stuckOnOfflineAgents: stuckOnOfflineAgents(status, now, stuckMinutes),
@@ -78,6 +93,6 @@ export function decideBootTriage(input: BootTriageInput): BootTriageDecision {
   if (findings.stuckOnOfflineAgents.length > 0) {
     extra.push(['## Stuck On Offline Agents [auto-generated]', ...findings.stuckOnOfflineAgents.map((t) => `- [${t.id}] in progress on offline agent ${t.agentId ?? 'unknown'}, last update ${t.lastUpdatedAt}`)].join('\n'));
   }
-  const prompt = ['# Boot triage', renderSystemStatus(input.status, input.now, { boot: true }), ...extra, `## Runbook snapshot [auto-generated]\n\n${runbook}`].join('\n\n') + '\n';
+  const prompt = ['# Boot triage', renderSystemStatus(input.status, input.now, { boot: true, bootStartedAt: new Date(findings.boot.since) }), ...extra, `## Runbook snapshot [auto-generated]\n\n${runbook}`].join('\n\n') + '\n';
   return { kind: 'create', findings, task: { taskType: 'boot-triage', assignTo: lead.id, tags: ['boot', 'triage', 'auto-generated'], priority: 70, prompt } };
 }

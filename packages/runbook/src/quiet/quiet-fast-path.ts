@@ -1,4 +1,4 @@
-import { dueItems } from '../dates/due-items.js';
+import { itemsAtOrPastDate } from '../dates/due-items.js';
 import type { Runbook } from '../model/runbook.js';
 import { attentionTasks, namedIn } from '../gate/gate-state.js';
 import { unansweredMentions } from '../status/status-views.js';
@@ -12,6 +12,12 @@ export interface ScriptReports {
   readonly failureAudit: { readonly taskIds: readonly string[] };
 }
 
+const DATED_DETAIL = {
+  'check-today': 'is due today',
+  'delete-past': 'is past its DELETE date',
+  'check-past': 'is past its check date',
+} as const;
+
 /** Why the fast path does not apply. */
 export type NotQuietReason = 'no-previous-checklist' | 'untriaged-task' | 'unanswered-mention' | 'tracked-item-due' | 'new-script-finding';
 
@@ -22,7 +28,8 @@ export type QuietDecision =
 
 /**
  * Step 0 of a checklist task. Quiet when every failed, stalled or reboot-interrupted task was named
- * by the previous checklist output, no mention is unanswered, no tracked item is due or past, and the
+ * by the previous checklist output, no mention is unanswered, no tracked item is at or past its date
+ * (a missed `(check 10-15)` counts on every later day, not only on 10-15), and the
  * scripts report nothing the previous output did not name. `<M>/<total>` is healthy/total schedules.
  */
 export function decideQuietFastPath(input: { readonly status: SystemStatus; readonly runbook: Runbook; readonly now: Date; readonly timeZone: string; readonly scripts: ScriptReports }): QuietDecision {
@@ -45,9 +52,9 @@ export function decideQuietFastPath(input: { readonly status: SystemStatus; read
     reasons.add('unanswered-mention');
     details.push(`${mentions.length} unanswered mention(s)`);
   }
-  for (const d of dueItems(input.runbook, input.now, input.timeZone)) {
+  for (const d of itemsAtOrPastDate(input.runbook, input.now, input.timeZone)) {
     reasons.add('tracked-item-due');
-    details.push(`line ${d.item.line} is ${d.reason === 'delete-past' ? 'past its DELETE date' : 'due today'}`);
+    details.push(`line ${d.item.line} (${d.item.section}) ${DATED_DETAIL[d.reason]} (${d.token}); prune it or write its new date`);
   }
   for (const id of [...input.scripts.scheduleHealth.flagged, ...input.scripts.failureAudit.taskIds]) {
     if (!namedIn(output, id)) {

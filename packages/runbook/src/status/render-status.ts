@@ -44,9 +44,10 @@ function failureLines(failures: readonly StatusTask[]): string[] {
 
 /**
  * The system status text of a checklist prompt (reference §4). Every untrusted string is sanitised
- * (controls, secrets, mentions) and cut, because the text goes in front of a model.
+ * (controls, secrets, mentions) and cut, because the text goes in front of a model. In boot mode,
+ * `bootStartedAt` keeps earlier restarts' reboot-sweep failures out of the Reboot-Interrupted section.
  */
-export function renderSystemStatus(status: SystemStatus, now: Date, options: { readonly boot?: boolean } = {}): string {
+export function renderSystemStatus(status: SystemStatus, now: Date, options: { readonly boot?: boolean; readonly bootStartedAt?: Date } = {}): string {
   const count = (s: string): number => status.tasks.filter((t) => t.status === s).length;
   const within24h = (t: StatusTask): boolean => now.getTime() - Date.parse(t.finishedAt ?? t.lastUpdatedAt) <= DAY;
   const sections: string[][] = [];
@@ -73,7 +74,7 @@ export function renderSystemStatus(status: SystemStatus, now: Date, options: { r
     sections.push(['## Available Work [auto-generated]', `- ${pool} unassigned pool task(s) waiting`, `- ${idleWorkers} idle worker(s) with capacity`]);
   }
   if (options.boot === true) {
-    const interrupted = rebootInterrupted(status);
+    const interrupted = rebootInterrupted(status, options.bootStartedAt);
     if (interrupted.length > 0) {
       sections.push([
         '## Reboot-Interrupted Work [auto-generated, ACTION REQUIRED]',

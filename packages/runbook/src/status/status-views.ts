@@ -29,10 +29,19 @@ export interface RebootInterrupted {
   readonly systemTask: boolean;
 }
 
-/** Failed tasks carrying the reboot-sweep reason, each with its retry child if any. */
-export function rebootInterrupted(status: SystemStatus): readonly RebootInterrupted[] {
+/** When a task failed: its finish time, else its last update. */
+export function failedAt(task: StatusTask): number {
+  return Date.parse(task.finishedAt ?? task.lastUpdatedAt);
+}
+
+/**
+ * Failed tasks carrying the reboot-sweep reason, each with its retry child if any. With `since`,
+ * only those failed at or after it: the sweeps of earlier restarts belong to earlier boots.
+ */
+export function rebootInterrupted(status: SystemStatus, since?: Date): readonly RebootInterrupted[] {
   return status.tasks
     .filter((t) => t.status === 'failed' && classifyFailureReason(t.failureReason) === 'reboot-interrupted')
+    .filter((t) => since === undefined || failedAt(t) >= since.getTime())
     .map((task) => ({
       task,
       retry: status.tasks.find((c) => c.parentTaskId === task.id && c.tags.includes('reboot-retry')),
