@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { conditions: ['source', 'module', 'node', 'import', 'default'] },
   ssr: { resolve: { conditions: ['source', 'module', 'node', 'import', 'default'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
