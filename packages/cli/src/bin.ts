@@ -6,9 +6,21 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => controller.abort());
 }
 
+// A reader that went away (`loop --json | head -3`, `cycle | head -0`) closes our stdout: the
+// next write fails with EPIPE. That is the consumer saying "enough", not a crash: stop writing
+// there, end like a shutdown request (a loop sends its summary nowhere and exits 0).
+const closed = { stdout: false, stderr: false };
+for (const name of ['stdout', 'stderr'] as const) {
+  process[name].on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    closed[name] = true;
+    controller.abort();
+  });
+}
+
 const code = await main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: (text) => void (closed.stdout || process.stdout.write(text)),
+  stderr: (text) => void (closed.stderr || process.stderr.write(text)),
   cwd: process.cwd(),
   env: process.env,
   shutdownSignal: controller.signal,

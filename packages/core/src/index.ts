@@ -11,6 +11,7 @@ export type * from './domain/json.js';
 export type * from './ports/index.js';
 export * from './config/heartbeat-config-schema.js';
 export * from './text/sanitize.js';
+export * from './text/iso-instant.js';
 export * from './config/heartbeat-markdown-parser.js';
 export * from './config/heartbeat-markdown-renderer.js';
 export * from './config/duration.js';

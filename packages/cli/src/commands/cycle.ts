@@ -7,6 +7,7 @@ import { cycleJson } from '../format/cycle-json.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
 import { cycleLockPath, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
+import { parseInstantFlag } from '../wiring/instant.js';
 
 /** Help text of `heartbeat-kit cycle`. */
 export const CYCLE_HELP = `Usage: heartbeat-kit cycle [options]
@@ -42,16 +43,6 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
 } as const;
 
-/** Parses an ISO instant given on the command line. */
-export function parseInstant(flag: string, value: string | undefined): { ok: true; date: Date | undefined } | { ok: false; message: string } {
-  if (value === undefined) return { ok: true, date: undefined };
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
-    return { ok: false, message: `${flag} "${value}" is not an ISO date-time. Fix: use a form like 2026-02-19T14:50:00Z.` };
-  }
-  return { ok: true, date };
-}
-
 function usageError(io: CliIo, message: string): number {
   io.stderr(`heartbeat-kit cycle: ${message}\n`);
   return EXIT.usage;
@@ -69,9 +60,9 @@ export const cycleCommand: Command = async (argv, io) => {
     io.stdout(CYCLE_HELP);
     return EXIT.ok;
   }
-  const now = parseInstant('--now', values.now);
+  const now = parseInstantFlag('--now', values.now);
   if (!now.ok) return usageError(io, now.message);
-  const lastActive = parseInstant('--operator-last-active', values['operator-last-active']);
+  const lastActive = parseInstantFlag('--operator-last-active', values['operator-last-active']);
   if (!lastActive.ok) return usageError(io, lastActive.message);
   const resolved = await resolveHeartbeat(values, io);
   if (!resolved.ok) return usageError(io, resolved.message);

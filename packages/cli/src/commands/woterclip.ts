@@ -7,6 +7,7 @@ import { buildStatus, createCommandDispatcher, loadWoterclipConfig, renderStatus
 import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
 import { EXIT, type CliIo, type Command } from '../io.js';
+import { parseInstantFlag } from '../wiring/instant.js';
 
 /** Help text of `heartbeat-kit woterclip`. */
 export const WOTERCLIP_HELP = `Usage: heartbeat-kit woterclip <beat|status> [options]
@@ -70,8 +71,9 @@ function passEnv(env: CliIo['env']): Record<string, string> {
 
 function clockFrom(now: string | undefined): Clock | string {
   if (now === undefined) return systemClock;
-  const start = Date.parse(now);
-  if (Number.isNaN(start) || !/^\d{4}-\d{2}-\d{2}T/.test(now)) return `--now ${JSON.stringify(now)} is not an ISO instant; use e.g. 2026-07-22T10:00:00Z.`;
+  const parsed = parseInstantFlag('--now', now);
+  if (!parsed.ok) return parsed.message;
+  const start = parsed.date?.getTime() ?? Date.now();
   const real = Date.now();
   return { now: () => new Date(start + (Date.now() - real)) };
 }

@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { stripTerminalEscapes } from '@heartbeat-kit/core';
 import { isValidTimeZone } from '@heartbeat-kit/runbook';
 import { EXIT, type CliIo } from '../../io.js';
+import { parseInstantFlag } from '../../wiring/instant.js';
 
 /** Options every runbook subcommand takes. */
 export const COMMON_OPTIONS = {
@@ -39,11 +40,9 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: r
 
 /** Resolves `--now` and `--tz` (defaults: the current instant, `TZ` or the system zone). */
 export function resolveCommon(values: { json?: boolean | undefined; now?: string | undefined; tz?: string | undefined }, io: CliIo): Common {
-  let now = new Date();
-  if (values.now !== undefined) {
-    now = new Date(values.now);
-    if (Number.isNaN(now.getTime())) throw new UsageError(`--now ${JSON.stringify(values.now)} is not an ISO instant; use e.g. --now 2026-10-20T10:00:00Z`);
-  }
+  const parsed = parseInstantFlag('--now', values.now);
+  if (!parsed.ok) throw new UsageError(parsed.message);
+  const now = parsed.date ?? new Date();
   const tz = values.tz ?? (io.env.TZ !== undefined && io.env.TZ !== '' ? io.env.TZ : Intl.DateTimeFormat().resolvedOptions().timeZone);
   if (!isValidTimeZone(tz)) throw new UsageError(`--tz ${JSON.stringify(tz)} is not an IANA time zone; use e.g. --tz Europe/Berlin`);
   return { json: values.json === true, now, tz };

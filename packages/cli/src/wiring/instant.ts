@@ -1,0 +1,15 @@
+import { parseIsoInstant } from '@heartbeat-kit/core';
+
+/** What an instant flag gave: absent, a date, or a one-line error naming the fix. */
+export type InstantFlag = { readonly ok: true; readonly date: Date | undefined } | { readonly ok: false; readonly message: string };
+
+/**
+ * The one parser of every command's `--now` (and other instant flags): strict ISO-8601 with a
+ * zone, so `2026-02-30T10:00:00Z` is an error instead of March 2.
+ */
+export function parseInstantFlag(flag: string, value: string | undefined): InstantFlag {
+  if (value === undefined) return { ok: true, date: undefined };
+  const parsed = parseIsoInstant(value);
+  if (parsed.isOk()) return { ok: true, date: parsed.value };
+  return { ok: false, message: `${flag} ${JSON.stringify(value)} ${parsed.error.message} Fix: use an ISO-8601 instant with a zone, e.g. ${flag} 2026-02-19T14:50:00Z.` };
+}
