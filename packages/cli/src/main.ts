@@ -1,4 +1,5 @@
 import packageJson from '../package.json' with { type: 'json' };
+import { unknownNameError, withJsonStderr } from './errors.js';
 import { EXIT, type CliIo, type Command } from './io.js';
 
 /** Subcommands by name. Each lives in `commands/`. */
@@ -17,7 +18,20 @@ const VERSION = packageJson.version;
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)}${c.summary}`);
-  return ['Usage: heartbeat-kit <command> [options]', '', 'Commands:', ...lines, '', 'Run `heartbeat-kit <command> --help` for a command\'s options.', ''].join('\n');
+  return [
+    'Usage: heartbeat-kit <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Options:',
+    '  -h, --help     show this help (also: heartbeat-kit help <command> [subcommand])',
+    '  -V, --version  print the version',
+    '',
+    "Run 'heartbeat-kit help <command>' (or 'heartbeat-kit <command> --help') for a command's options.",
+    "With --json, errors and warnings go to stderr as one JSON object per line: { error | warning, command, fix? }.",
+    '',
+  ].join('\n');
 }
 
 /**
@@ -40,20 +54,27 @@ function usage(): string {
  * ```
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
-  const [name, ...rest] = argv;
+  const [first, ...rest] = argv;
+  // `help <command> [subcommand]` is `<command> [subcommand] --help`: one help text per command,
+  // printed by the command that parses those options.
+  const asHelp = first === 'help' && rest.length > 0;
+  const [name, ...args] = asHelp ? [...rest, '--help'] : argv;
+  const endOfOptions = argv.indexOf('--');
+  const json = (endOfOptions < 0 ? argv : argv.slice(0, endOfOptions)).includes('--json');
+  const out = json ? withJsonStderr(io, name ?? '') : io;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(usage());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (name === '--version' || name === '-v') {
+  if (name === '--version' || name === '-V' || name === '-v') {
     io.stdout(`${VERSION}\n`);
     return EXIT.ok;
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (entry === undefined) {
-    io.stderr(`heartbeat-kit: unknown command '${name}'. Run 'heartbeat-kit --help' for the list.\n`);
+    unknownNameError(out, '', 'command', name, Object.keys(COMMANDS));
     return EXIT.usage;
   }
   const command = await entry.load();
-  return command(rest, io);
+  return command(args, out);
 }

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { MIN_FLEET_INTERVAL_MS, isFleetHeartbeatId, parseRedisUrl, redactRedisUrl, type FleetHeartbeat, type FleetHeartbeatInput, type RedisTarget } from '@heartbeat-kit/bullmq';
 import { createFleetScheduler, createFleetWorker, pingRedis, type FleetHeartbeatStatus } from '@heartbeat-kit/bullmq/node';
+import { unknownNameError } from '../errors.js';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { parseSinkSpec } from '../sinks/sink-spec.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
@@ -146,7 +147,10 @@ export const fleetCommand: Command = async (argv, io) => {
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   const sub = SUBCOMMANDS.find((candidate) => candidate === name);
-  if (sub === undefined) return usageError(io, '', `unknown subcommand '${name}'. Fix: use one of ${SUBCOMMANDS.join(', ')}.`);
+  if (sub === undefined) {
+    unknownNameError(io, 'fleet', 'subcommand', name, SUBCOMMANDS);
+    return EXIT.usage;
+  }
 
   let parsed;
   try {

@@ -1,3 +1,4 @@
+import { unknownNameError } from '../errors.js';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { bootTriageCommand, checkCommand, dueCommand, gateReportCommand, guarded, pruneCommand, tickCommand } from './runbook/subcommands.js';
 
@@ -30,7 +31,7 @@ export const runbookCommand: Command = async (argv: readonly string[], io: CliIo
   }
   const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
   if (sub === undefined) {
-    io.stderr(`heartbeat-kit runbook: unknown subcommand '${name}'; run 'heartbeat-kit runbook --help' for the list\n`);
+    unknownNameError(io, 'runbook', 'subcommand', name, Object.keys(SUBCOMMANDS));
     return EXIT.usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) {

@@ -6,6 +6,7 @@ import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
 import { buildStatus, createCommandDispatcher, loadWoterclipConfig, renderStatus, runBeat, type BeatResult, type IssueDetail } from '@heartbeat-kit/woterclip';
 import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
+import { unknownNameError } from '../errors.js';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 
@@ -88,7 +89,7 @@ function parse(argv: readonly string[], io: CliIo, options: NonNullable<ParseArg
     }
     return values;
   } catch (error) {
-    io.stderr(`heartbeat-kit woterclip: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}. Run with --help for the options.\n`);
+    io.stderr(`heartbeat-kit woterclip: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}. Fix: run with --help for the options.\n`);
     return EXIT.usage;
   }
 }
@@ -183,7 +184,7 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
       io.stderr(`heartbeat-kit woterclip status: .woterclip/heartbeat-log.jsonl: ${log.error.message}\n`);
       return EXIT.failure;
     }
-    for (const warning of log.value.warnings) io.stderr(`warning: ${warning}\n`);
+    for (const warning of log.value.warnings) io.stderr(`heartbeat-kit woterclip status: warning: ${warning}\n`);
     const view = buildStatus({ config, login: auth.value.login, inbox: inbox.value, blockedDetails, log: log.value.lines, now: clock.now() });
     io.stdout(values.json === true ? `${JSON.stringify(view)}\n` : renderStatus(view));
     return EXIT.ok;
@@ -197,7 +198,7 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
     }
     if (sub === 'beat') return beat(rest, io);
     if (sub === 'status') return status(rest, io);
-    io.stderr(`heartbeat-kit woterclip: unknown subcommand '${sub}'; use 'beat' or 'status'.\n`);
+    unknownNameError(io, 'woterclip', 'subcommand', sub, ['beat', 'status']);
     return EXIT.usage;
   };
 }
@@ -207,7 +208,7 @@ function printBeat(io: CliIo, result: BeatResult, json: boolean): void {
     io.stdout(`${JSON.stringify(result)}\n`);
     return;
   }
-  for (const warning of result.warnings) io.stderr(`warning: ${warning}\n`);
+  for (const warning of result.warnings) io.stderr(`heartbeat-kit woterclip beat: warning: ${warning}\n`);
   const lines = [...result.messages, ...result.suggestions];
   if (lines.length > 0) (result.exitCode === 0 ? io.stdout : io.stderr)(`${lines.join('\n')}\n`);
 }

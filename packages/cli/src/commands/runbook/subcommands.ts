@@ -44,7 +44,9 @@ export async function guarded(io: CliIo, sub: string, body: () => Promise<number
     return await body();
   } catch (cause) {
     if (cause instanceof UsageError) {
-      io.stderr(`heartbeat-kit runbook ${sub}: ${cause.message}\n`);
+      // One error style across commands: the problem, then `Fix:`.
+      const fix = cause.message.includes(' Fix: ') ? '' : ` Fix: see 'heartbeat-kit help runbook ${sub}'.`;
+      io.stderr(`heartbeat-kit runbook ${sub}: ${cause.message.replace(/\.$/, '')}.${fix}\n`);
       return EXIT.usage;
     }
     if (cause instanceof FileProblem) {
