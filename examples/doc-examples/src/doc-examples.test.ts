@@ -13,7 +13,7 @@ const REQUIRED = [
   'parseHeartbeatConfig', 'evaluateCycle', 'runCycle', 'runLoop', 'createFinding',
   'createFileStateStore', 'createFileLockStore', 'createStdoutSink', 'createJsonlFileSink', 'createFileMtimeOperatorActivity',
   'createFakeClock', 'createMemoryStateStore', 'createMemoryLockStore', 'createRecordingSink', 'createFakeOperatorActivity', 'createFakeCommandRunner',
-  'createDefaultScanners', 'createExecaCommandRunner', 'createBeadsScanner', 'createOrchestratorsScanner', 'createIdleOrchestratorsScanner',
+  'createDefaultScanners', 'createProcessRunner', 'createBeadsScanner', 'createOrchestratorsScanner', 'createIdleOrchestratorsScanner',
   'createGitScanner', 'createStaleTasksScanner', 'createGChatScanner', 'createPipelineScanner',
   'runBeat', 'createGhIssueTracker', 'createCommandDispatcher', 'createMemoryIssueTracker',
   'runChecklistTick', 'createRulesGate', 'runGate', 'createCommandGate', 'validateRunbook', 'decideBootTriage',

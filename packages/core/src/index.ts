@@ -9,6 +9,7 @@ export * from './domain/finding.js';
 export * from './domain/scan-result.js';
 export type * from './domain/json.js';
 export type * from './ports/index.js';
+export * from './command/index.js';
 export * from './config/heartbeat-config-schema.js';
 export * from './text/sanitize.js';
 export * from './text/iso-instant.js';

@@ -36,11 +36,12 @@ export interface DefaultScannersDeps {
  * @example
  * ```ts
  * import { createDefaultScanners } from '@heartbeat-kit/scanners';
- * import { createExecaCommandRunner, nodeFileExists } from '@heartbeat-kit/scanners/execa';
+ * import { createProcessRunner } from '@heartbeat-kit/core/node';
+ * import { nodeFileExists } from '@heartbeat-kit/scanners/execa';
  *
  * // Scan targets 1–6 of spec 000, in order, over real bd, tmux, git and the GChat script;
  * // the seventh, createPipelineScanner, reads DOT files and is added by the caller.
- * const scanners = createDefaultScanners({ runner: createExecaCommandRunner(), cwd: process.cwd(), fileExists: nodeFileExists, tmuxArgs: ['-L', 'work'] });
+ * const scanners = createDefaultScanners({ runner: createProcessRunner(), cwd: process.cwd(), fileExists: nodeFileExists, tmuxArgs: ['-L', 'work'] });
  * console.log(scanners.map((s) => s.name)); // ['beads', 'orchestrators', 'git', 'stale-tasks', 'idle-orchestrators', 'gchat']
  * ```
  */

@@ -1,4 +1,4 @@
-import { sanitizeForMessage, type CommandError, type CommandOutput, type CommandRequest, type CommandRunner, type ScanResult, type ScannerName } from '@heartbeat-kit/core';
+import { describeCommandError, sanitizeForMessage, type CommandOutput, type CommandRequest, type CommandRunner, type ScanResult, type ScannerName } from '@heartbeat-kit/core';
 
 /** What running one tool gave, classified the way every scanner needs it (tools.md §1). */
 export type ToolOutcome =
@@ -9,24 +9,6 @@ export type ToolOutcome =
 /** Adds up the time a scan spent in child processes (pure code has no clock of its own). */
 export interface DurationMeter {
   ms: number;
-}
-
-/** A one-line description of a runner error, safe for a result or a log. */
-export function describeCommandError(error: CommandError): string {
-  switch (error.kind) {
-    case 'not-found':
-      return `${error.file} not found on PATH`;
-    case 'timeout':
-      return `${error.file} timed out after ${error.timeoutMs} ms`;
-    case 'output-limit':
-      return `${error.file} printed more than ${error.maxOutputBytes} bytes`;
-    case 'killed':
-      return `${error.file} was killed by ${error.signal}`;
-    case 'aborted':
-      return `${error.file} was aborted`;
-    case 'spawn-failed':
-      return `${error.file} could not start: ${sanitizeForMessage(error.message, { maxLength: 160 })}`;
-  }
 }
 
 /** Runs one command and classifies it: output (any exit code), tool missing, or failed to run. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createExecaCommandRunner } from '../src/execa/index.js';
+import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { createBeadsSource, createGitScanner, createStaleTasksScanner } from '../src/index.js';
 import { makeContext } from './support/context.js';
 import { envWithFakeBin, tempDir } from './support/temp.js';
@@ -53,7 +53,7 @@ beforeAll(() => {
 
 afterAll(() => tmp.remove());
 
-const runner = createExecaCommandRunner({ baseEnv: envWithFakeBin({ GIT_CEILING_DIRECTORIES: tmp.path }) });
+const runner = createProcessRunner({ baseEnv: envWithFakeBin({ GIT_CEILING_DIRECTORIES: tmp.path }) });
 
 describe('git scanner against real worktrees', () => {
   it('reports every dirty worktree with an old last commit, main included, hostile paths exact', async () => {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createExecaCommandRunner } from '../src/execa/index.js';
+import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { createBeadsScanner, createBeadsSource, createIdleOrchestratorsScanner, createOrchestratorsScanner, hashPaneCapture } from '../src/index.js';
 import { makeContext } from './support/context.js';
 import { envWithFakeBin, tempDir } from './support/temp.js';
@@ -38,8 +38,8 @@ afterAll(() => {
   tmp.remove();
 });
 
-// The agent-mode variables would make the fake bd fail: the runner's allow-list must keep them out.
-const runner = createExecaCommandRunner({ baseEnv: envWithFakeBin({ BD_AGENT_MODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli' }) });
+// The agent-mode variables would make the fake bd fail: the runner's deny-list for bd must keep them out.
+const runner = createProcessRunner({ baseEnv: envWithFakeBin({ BD_AGENT_MODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli' }) });
 
 describe('orchestrators scanner against a real tmux server', () => {
   it('lists hostile names exactly and reports only the truly missing sessions', async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProcessRunner } from '@heartbeat-kit/woterclip/node';
+import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../io.js';
 import { main } from '../main.js';
@@ -54,7 +54,7 @@ function io(cwd: string): CliIo & { out: string[]; err: string[] } {
   return { out, err, stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd, env: { PATH: process.env.PATH }, shutdownSignal: new AbortController().signal };
 }
 
-const command = (repo: Repo) => createWoterclipCommand({ gh: fakeGh, pid: 4242, runner: createProcessRunner({ env: { PATH: process.env.PATH, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog } }) });
+const command = (repo: Repo) => createWoterclipCommand({ gh: fakeGh, pid: 4242, runner: createProcessRunner({ baseEnv: { PATH: process.env.PATH, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog } }) });
 const ghState = (repo: Repo) => JSON.parse(readFileSync(repo.state, 'utf8')) as { issues: { number: number; state: string; labels: string[]; comments: { body: string }[] }[]; argv: string[][] };
 const logLines = (repo: Repo) => readFileSync(join(repo.dir, '.woterclip', 'heartbeat-log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 

@@ -2,12 +2,12 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Clock, CommandRunner } from '@heartbeat-kit/core';
 import { createFileLockStore, systemClock, woterclipLockCodec } from '@heartbeat-kit/core/node';
-import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
 import { buildStatus, createCommandDispatcher, loadWoterclipConfig, renderStatus, runBeat, type BeatResult, type IssueDetail } from '@heartbeat-kit/woterclip';
 import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
 import { unknownNameError } from '../errors.js';
 import { EXIT, type CliIo, type Command } from '../io.js';
+import { createCliRunner } from '../wiring/cli-runner.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 
 /** Help text of `heartbeat-kit woterclip`. */
@@ -61,15 +61,6 @@ export interface WoterclipCommandOverrides {
   readonly pid?: number;
 }
 
-// Variables gh and agent CLIs need; the runner passes nothing else from the environment.
-const PASS_ENV = /^(GH_|GITHUB_TOKEN$|XDG_CONFIG_HOME$|ANTHROPIC_|CLAUDE_)/;
-
-function passEnv(env: CliIo['env']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined && PASS_ENV.test(key)) out[key] = value;
-  return out;
-}
-
 function clockFrom(now: string | undefined): Clock | string {
   if (now === undefined) return systemClock;
   const parsed = parseInstantFlag('--now', now);
@@ -106,17 +97,15 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
     const loaded = await loadWoterclipConfig(files);
     if (loaded.isErr()) return loaded.error;
     const { config } = loaded.value;
-    const env = passEnv(io.env);
-    const runner = overrides.runner ?? createExecaCommandRunner({ baseEnv: io.env, timeoutMs: 60_000 });
-    const tracker = createGhIssueTracker({ runner, repo: config.github.repo, cwd, env, ...(overrides.gh === undefined ? {} : { gh: overrides.gh }) });
-    const dispatchRunner = overrides.runner ?? createExecaCommandRunner({ baseEnv: io.env, timeoutMs: (config.dispatch.timeout_sec ?? 6 * 3600) * 1000, maxOutputBytes: 16 * 1024 * 1024 });
+    const runner = overrides.runner ?? createCliRunner(io, { timeoutMs: 60_000, profile: 'gh' });
+    const tracker = createGhIssueTracker({ runner, repo: config.github.repo, cwd, ...(overrides.gh === undefined ? {} : { gh: overrides.gh }) });
+    const dispatchRunner = overrides.runner ?? createCliRunner(io, { timeoutMs: (config.dispatch.timeout_sec ?? 6 * 3600) * 1000, maxOutputBytes: 16 * 1024 * 1024, profile: 'agent' });
     const dispatcher = createCommandDispatcher({
       runner: dispatchRunner,
       command: config.dispatch.command,
       fallbackCommand: config.dispatch.fallback.command,
       fallbackModel: config.dispatch.fallback.model,
       cwd,
-      env,
       ...(config.dispatch.timeout_sec === undefined ? {} : { timeoutMs: config.dispatch.timeout_sec * 1000 }),
     });
     return {

@@ -3,8 +3,9 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { CycleDeps, Sink } from '@heartbeat-kit/core';
 import { createFileMtimeOperatorActivity, createFileStateStore, createJsonlFileSink, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
 import { createDefaultScanners } from '@heartbeat-kit/scanners';
-import { createExecaCommandRunner, createNodePipelineFiles, nodeFileExists } from '@heartbeat-kit/scanners/execa';
+import { createNodePipelineFiles, nodeFileExists } from '@heartbeat-kit/scanners/execa';
 import type { CliIo } from '../io.js';
+import { createCliRunner } from './cli-runner.js';
 import { createCommandSink } from '../sinks/command-sink.js';
 import type { SinkSpec } from '../sinks/sink-spec.js';
 import { createWebhookSink } from '../sinks/webhook-sink.js';
@@ -31,9 +32,9 @@ export interface CycleWiring {
   readonly tmuxArgs?: readonly string[];
 }
 
-/** Picks the concrete adapters: execa runner, the seven scanners, file state, the chosen sink. */
+/** Picks the concrete adapters: the process runner, the seven scanners, file state, the chosen sink. */
 export function createCycleDeps(wiring: CycleWiring): CycleDeps {
-  const runner = createExecaCommandRunner({ baseEnv: wiring.io.env });
+  const runner = createCliRunner(wiring.io);
   const sink = createSink(wiring.sink, wiring);
   return {
     clock: systemClock,
@@ -54,7 +55,7 @@ function createSink(spec: SinkSpec, wiring: CycleWiring): Sink {
     case 'webhook':
       return createWebhookSink({ url: spec.url });
     case 'command':
-      return createCommandSink({ argv: spec.argv, runner: createExecaCommandRunner({ baseEnv: wiring.io.env }), cwd: wiring.cwd });
+      return createCommandSink({ argv: spec.argv, runner: createCliRunner(wiring.io, { profile: 'command' }), cwd: wiring.cwd });
   }
 }
 

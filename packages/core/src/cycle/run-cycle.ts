@@ -67,9 +67,9 @@ export interface CycleOutcome {
  * @example
  * ```ts
  * import { DEFAULT_HEARTBEAT_CONFIG, runCycle } from '@heartbeat-kit/core';
- * import { createFileStateStore, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
+ * import { createFileStateStore, createProcessRunner, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
  * import { createDefaultScanners } from '@heartbeat-kit/scanners';
- * import { createExecaCommandRunner, nodeFileExists } from '@heartbeat-kit/scanners/execa';
+ * import { nodeFileExists } from '@heartbeat-kit/scanners/execa';
  *
  * const cwd = process.cwd();
  * const outcome = await runCycle(
@@ -78,7 +78,7 @@ export interface CycleOutcome {
  *     sleep: nodeSleep,
  *     stateStore: createFileStateStore({ path: `${cwd}/.heartbeat/state.json` }),
  *     sink: createStdoutSink(), // prints the report; a quiet cycle delivers nothing
- *     scanners: createDefaultScanners({ runner: createExecaCommandRunner(), cwd, fileExists: nodeFileExists }),
+ *     scanners: createDefaultScanners({ runner: createProcessRunner(), cwd, fileExists: nodeFileExists }),
  *   },
  *   { config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' },
  * );

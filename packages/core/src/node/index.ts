@@ -1,7 +1,7 @@
 /**
  * @heartbeat-kit/core/node — the Node adapters of the core ports: system clock and sleep,
  * an atomic JSON state file, a cross-process file lock, stdout and JSONL sinks, and operator
- * activity from a file's mtime.
+ * activity from a file's mtime, and the one process runner (execa) every package uses.
  * @packageDocumentation
  */
 export { systemClock, nodeSleep } from './system-clock.js';
@@ -10,3 +10,4 @@ export { createFileLockStore, takeoverGuardPath, type FileLockStoreOptions } fro
 export { createStdoutSink, createJsonlFileSink, type JsonlFileSinkOptions } from './sinks.js';
 export { createFileMtimeOperatorActivity } from './file-mtime-operator-activity.js';
 export { jsonLockCodec, woterclipLockCodec, formatWoterclipTimestamp, type LockCodec } from '../lock/lock-codecs.js';
+export { createProcessRunner, type ProcessRunnerOptions } from './process-runner.js';

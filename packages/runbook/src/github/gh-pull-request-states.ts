@@ -54,7 +54,7 @@ export function createGhPullRequestStates(runner: CommandRunner, options: GhPull
       }
       const args = ['pr', 'view', String(ref.number), '--json', 'state,mergedAt', ...(repo === undefined ? [] : [`--repo=${repo}`])];
       return runner
-        .run({ file: 'gh', args, timeoutMs: options.timeoutMs ?? 30_000, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), ...(options.env === undefined ? {} : { env: options.env }) })
+        .run({ file: 'gh', args, profile: 'gh', timeoutMs: options.timeoutMs ?? 30_000, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), ...(options.env === undefined ? {} : { env: options.env }) })
         .mapErr((e): PullRequestStateError => ({ kind: 'tool', message: e.kind === 'not-found' ? 'gh is not installed (not found on PATH)' : `gh failed: ${e.kind}` }))
         .andThen((out) => {
           if (out.exitCode === 4) return errAsync<PullRequestState, PullRequestStateError>({ kind: 'auth', message: 'gh is not authenticated; run gh auth login' });

@@ -1,5 +1,6 @@
-import { execa } from 'execa';
-import { ResultAsync, errAsync, okAsync } from 'neverthrow';
+import { describeCommandError, type CommandError, type CommandRunner } from '@heartbeat-kit/core';
+import { createProcessRunner } from '@heartbeat-kit/core/node';
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { DEFAULT_GATE_TIMEOUT_MS, parseGateOutput, type Gate, type GateCall, type GateError, type GateResult, type GateState } from '../gate/gate.js';
 
 /** Options of {@link createCommandGate}. */
@@ -8,7 +9,7 @@ export interface CommandGateOptions {
   readonly file: string;
   readonly args?: readonly string[];
   readonly cwd?: string;
-  /** Extra environment for the script (merged over the parent's). */
+  /** Extra environment for the script (set over the runner's environment policy). */
   readonly env?: Readonly<Record<string, string>>;
   /** Default 60 s (spec 003). */
   readonly timeoutMs?: number;
@@ -16,10 +17,31 @@ export interface CommandGateOptions {
   readonly maxOutputBytes?: number;
   /** Name reported in logs; defaults to the file. */
   readonly name?: string;
+  /** The process runner (default: core's, with the `gate` environment profile). */
+  readonly runner?: CommandRunner;
 }
 
-function firstLine(text: unknown): string {
-  return typeof text === 'string' ? (text.trim().split('\n')[0] ?? '').slice(0, 200) : '';
+function firstLine(text: string): string {
+  return (text.trim().split('\n')[0] ?? '').slice(0, 200);
+}
+
+// The runner's closed failure classification, mapped onto the gate's (every one fails open).
+function gateErrorOf(error: CommandError): GateError {
+  switch (error.kind) {
+    case 'timeout':
+      return { kind: 'timeout', timeoutMs: error.timeoutMs, message: `gate did not answer within ${error.timeoutMs} ms` };
+    case 'aborted':
+      return { kind: 'crashed', message: 'gate call was cancelled' };
+    case 'killed':
+      return { kind: 'crashed', message: `gate was killed by ${error.signal}` };
+    case 'output-limit':
+      return { kind: 'malformed', message: `gate output exceeded ${error.maxOutputBytes} bytes` };
+    case 'not-found':
+    case 'not-executable':
+    case 'bad-cwd':
+    case 'spawn-failed':
+      return { kind: 'unavailable', message: describeCommandError(error) };
+  }
 }
 
 /**
@@ -40,31 +62,27 @@ function firstLine(text: unknown): string {
  */
 export function createCommandGate(options: CommandGateOptions): Gate {
   const timeoutMs = options.timeoutMs ?? DEFAULT_GATE_TIMEOUT_MS;
-  const maxBuffer = options.maxOutputBytes ?? 1024 * 1024;
+  const runner = options.runner ?? createProcessRunner({ profile: 'gate' });
   const decide = (state: GateState, call: GateCall = {}): ResultAsync<GateResult, GateError> =>
-    ResultAsync.fromSafePromise(
-      execa(options.file, [...(options.args ?? [])], {
-        input: JSON.stringify(state),
-        reject: false,
-        shell: false,
-        timeout: timeoutMs,
-        forceKillAfterDelay: 2_000,
-        maxBuffer,
-        stripFinalNewline: false,
-        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-        ...(options.env === undefined ? {} : { env: options.env }),
-        ...(call.signal === undefined ? {} : { cancelSignal: call.signal }),
-      }),
-    ).andThen((r): ResultAsync<GateResult, GateError> => {
-      if (r.timedOut) return errAsync({ kind: 'timeout', timeoutMs, message: `gate did not answer within ${timeoutMs} ms` });
-      if (r.isCanceled) return errAsync({ kind: 'crashed', message: 'gate call was cancelled' });
-      if (r.isMaxBuffer) return errAsync({ kind: 'malformed', message: `gate output exceeded ${maxBuffer} bytes` });
-      if ((r as { code?: string }).code === 'ENOENT') return errAsync({ kind: 'unavailable', message: `${options.file}: not found` });
-      if (r.signal !== undefined && r.signal !== null) return errAsync({ kind: 'crashed', message: `gate was killed by ${r.signal}` });
-      if (r.exitCode === undefined) return errAsync({ kind: 'unavailable', message: firstLine(r.message) || 'gate could not be started' });
-      if (r.exitCode !== 0) return errAsync({ kind: 'exit-code', exitCode: r.exitCode, message: `gate exited ${r.exitCode}: ${firstLine(r.stderr)}` });
-      const parsed = parseGateOutput(typeof r.stdout === 'string' ? r.stdout : '');
-      return parsed.ok ? okAsync(parsed.value) : errAsync(parsed.error);
-    });
+    runner
+      .run(
+        {
+          file: options.file,
+          args: [...(options.args ?? [])],
+          input: JSON.stringify(state),
+          profile: 'gate',
+          timeoutMs,
+          maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
+          ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+          ...(options.env === undefined ? {} : { env: options.env }),
+        },
+        call.signal,
+      )
+      .mapErr(gateErrorOf)
+      .andThen((r): ResultAsync<GateResult, GateError> => {
+        if (r.exitCode !== 0) return errAsync({ kind: 'exit-code', exitCode: r.exitCode, message: `gate exited ${r.exitCode}: ${firstLine(r.stderr)}` });
+        const parsed = parseGateOutput(r.stdout);
+        return parsed.ok ? okAsync(parsed.value) : errAsync(parsed.error);
+      });
   return { name: options.name ?? options.file, decide };
 }

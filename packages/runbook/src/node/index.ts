@@ -1,5 +1,5 @@
 /**
- * Node adapters of @heartbeat-kit/runbook: the command gate (execa), atomic runbook writes and a
+ * Node adapters of @heartbeat-kit/runbook: the command gate (over core's process runner), atomic runbook writes and a
  * TaskStore over a JSON status file.
  * @packageDocumentation
  */

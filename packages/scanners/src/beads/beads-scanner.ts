@@ -63,9 +63,9 @@ export function readyBeadFindings(beads: readonly Bead[], insideActiveHours: boo
  * ```ts
  * import { DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
  * import { createBeadsScanner, createBeadsSource } from '@heartbeat-kit/scanners';
- * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ * import { createProcessRunner } from '@heartbeat-kit/core/node';
  *
- * const scanner = createBeadsScanner({ source: createBeadsSource({ runner: createExecaCommandRunner(), cwd: process.cwd() }) });
+ * const scanner = createBeadsScanner({ source: createBeadsSource({ runner: createProcessRunner(), cwd: process.cwd() }) });
  * const result = await scanner.scan({ now: new Date(), config: DEFAULT_HEARTBEAT_CONFIG, insideActiveHours: true, signal: new AbortController().signal });
  * if (result.status === 'ok') console.log(result.findings.map((f) => f.line)); // ["P1 READY: beads-f7k2 'Implement JWT validation'"]
  * ```

@@ -58,10 +58,11 @@ const NAME = 'gchat';
  * @example
  * ```ts
  * import { createGChatScanner } from '@heartbeat-kit/scanners';
- * import { createExecaCommandRunner, nodeFileExists } from '@heartbeat-kit/scanners/execa';
+ * import { createProcessRunner } from '@heartbeat-kit/core/node';
+ * import { nodeFileExists } from '@heartbeat-kit/scanners/execa';
  *
  * // Runs .claude/scripts/gchat-poll-replies.py (or HEARTBEAT.md's GChat → Poll command) when present.
- * const scanner = createGChatScanner({ runner: createExecaCommandRunner(), cwd: process.cwd(), fileExists: nodeFileExists });
+ * const scanner = createGChatScanner({ runner: createProcessRunner(), cwd: process.cwd(), fileExists: nodeFileExists });
  * ```
  */
 export function createGChatScanner(deps: GChatScannerDeps): Scanner {
@@ -79,7 +80,7 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
         }
         const [file, ...args] = argv;
         if (file === undefined) return skipped(NAME, 'empty gchatPollCommand', meter);
-        const outcome = await runTool(deps.runner, { file, args, cwd: deps.cwd, env: { CLAUDE_PROJECT_DIR: deps.cwd } }, ctx.signal, meter);
+        const outcome = await runTool(deps.runner, { file, args, cwd: deps.cwd, env: { CLAUDE_PROJECT_DIR: deps.cwd }, profile: 'gchat' }, ctx.signal, meter);
         if (outcome.kind === 'missing') return skipped(NAME, outcome.reason, meter);
         if (outcome.kind === 'failed') return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_FAILED', message: outcome.reason }], durationMs: meter.ms });
         const { output } = outcome;

@@ -19,7 +19,7 @@ export type GitClientError = GitFailure | { readonly kind: 'tool-missing'; reado
 const GIT_ENV = { GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' } as const;
 
 async function git(deps: GitDeps, repo: string, args: readonly string[], signal: AbortSignal, meter: DurationMeter): Promise<Result<CommandOutput, GitClientError>> {
-  const outcome = await runTool(deps.runner, { file: deps.gitFile ?? 'git', args: ['-C', repo, '--no-optional-locks', ...args], env: GIT_ENV }, signal, meter);
+  const outcome = await runTool(deps.runner, { file: deps.gitFile ?? 'git', args: ['-C', repo, '--no-optional-locks', ...args], env: GIT_ENV, profile: 'git' }, signal, meter);
   if (outcome.kind === 'missing') return err({ kind: 'tool-missing', message: outcome.reason });
   if (outcome.kind === 'failed') return err({ kind: 'run-failed', message: outcome.reason });
   return ok(outcome.output);

@@ -51,10 +51,10 @@ const NAME = 'git';
  * @example
  * ```ts
  * import { createGitScanner } from '@heartbeat-kit/scanners';
- * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ * import { createProcessRunner } from '@heartbeat-kit/core/node';
  *
  * // GIT_STALE: a worktree with uncommitted changes and a last commit older than gitStaleMs (1 h).
- * const scanner = createGitScanner({ runner: createExecaCommandRunner(), cwd: process.cwd() });
+ * const scanner = createGitScanner({ runner: createProcessRunner(), cwd: process.cwd() });
  * ```
  */
 export function createGitScanner(deps: GitScannerDeps): Scanner {

@@ -59,9 +59,9 @@ const NAME = 'stale-tasks';
  * @example
  * ```ts
  * import { createBeadsSource, createStaleTasksScanner } from '@heartbeat-kit/scanners';
- * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ * import { createProcessRunner } from '@heartbeat-kit/core/node';
  *
- * const runner = createExecaCommandRunner();
+ * const runner = createProcessRunner();
  * const cwd = process.cwd();
  * const scanner = createStaleTasksScanner({
  *   runner,

@@ -13,10 +13,10 @@ const NAME = 'idle-orchestrators';
  * @example
  * ```ts
  * import { createIdleOrchestratorsScanner } from '@heartbeat-kit/scanners';
- * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ * import { createProcessRunner } from '@heartbeat-kit/core/node';
  *
  * // Emits pane-hash observations; the cycle evaluator turns 30 min without change into ORCH_IDLE.
- * const scanner = createIdleOrchestratorsScanner({ runner: createExecaCommandRunner(), tmuxArgs: ['-L', 'work'] });
+ * const scanner = createIdleOrchestratorsScanner({ runner: createProcessRunner(), tmuxArgs: ['-L', 'work'] });
  * ```
  */
 export function createIdleOrchestratorsScanner(deps: TmuxDeps): Scanner {

@@ -87,9 +87,9 @@ export function orchestratorFindings(input: {
  * @example
  * ```ts
  * import { createBeadsSource, createOrchestratorsScanner } from '@heartbeat-kit/scanners';
- * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ * import { createProcessRunner } from '@heartbeat-kit/core/node';
  *
- * const runner = createExecaCommandRunner();
+ * const runner = createProcessRunner();
  * // ORCH_FAILURE for an in-progress bead whose tmux session is gone, or a missing Expected: session.
  * const scanner = createOrchestratorsScanner({ runner, tmuxArgs: ['-L', 'work'], beads: createBeadsSource({ runner, cwd: process.cwd() }) });
  * ```

@@ -22,7 +22,7 @@ export type TmuxClientError = { readonly kind: 'tool-missing'; readonly message:
 /** Lists sessions with `-F` (never the padded default form); no server = zero sessions. */
 export async function listTmuxSessions(deps: TmuxDeps, signal: AbortSignal, meter: DurationMeter): Promise<Result<readonly TmuxSession[], TmuxClientError>> {
   const file = deps.tmuxFile ?? 'tmux';
-  const outcome = await runTool(deps.runner, { file, args: [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? []), 'list-sessions', '-F', TMUX_SESSION_FORMAT] }, signal, meter);
+  const outcome = await runTool(deps.runner, { file, args: [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? []), 'list-sessions', '-F', TMUX_SESSION_FORMAT], profile: 'tmux' }, signal, meter);
   if (outcome.kind === 'missing') return err({ kind: 'tool-missing', message: outcome.reason });
   if (outcome.kind === 'failed') return err({ kind: 'failed', message: outcome.reason });
   return interpretListSessions(outcome.output).mapErr((e): TmuxClientError => ({
@@ -39,7 +39,7 @@ export function paneTarget(session: Pick<TmuxSession, 'id' | 'name'>): string {
 /** Captures the visible pane of a session (`capture-pane -p`). */
 export async function capturePane(deps: TmuxDeps, session: Pick<TmuxSession, 'id' | 'name'>, signal: AbortSignal, meter: DurationMeter): Promise<Result<string, TmuxClientError>> {
   const file = deps.tmuxFile ?? 'tmux';
-  const outcome = await runTool(deps.runner, { file, args: [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? []), 'capture-pane', '-p', '-t', paneTarget(session)] }, signal, meter);
+  const outcome = await runTool(deps.runner, { file, args: [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? []), 'capture-pane', '-p', '-t', paneTarget(session)], profile: 'tmux' }, signal, meter);
   if (outcome.kind === 'missing') return err({ kind: 'tool-missing', message: outcome.reason });
   if (outcome.kind === 'failed') return err({ kind: 'failed', message: outcome.reason });
   if (outcome.output.exitCode !== 0) return err({ kind: 'failed', message: `tmux capture-pane exited ${outcome.output.exitCode}: ${firstStderrLine(outcome.output.stderr)}` });

@@ -39,12 +39,12 @@ const tail = (text: string): string => (text.length > 4000 ? `…${text.slice(-4
  *
  * @example
  * ```ts
- * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ * import { createProcessRunner } from '@heartbeat-kit/core/node';
  * import { createCommandDispatcher } from '@heartbeat-kit/woterclip';
  *
  * // The prompt goes to the agent CLI on stdin; the outcome contract is parsed from its stdout.
  * const dispatcher = createCommandDispatcher({
- *   runner: createExecaCommandRunner({ timeoutMs: 3_600_000 }),
+ *   runner: createProcessRunner({ timeoutMs: 3_600_000, profile: 'agent' }),
  *   command: ['claude', '--print', '--model', '{model}', '--max-turns', '{max_turns}'],
  *   fallbackCommand: ['claude', '--print', '--max-turns', '{max_turns}'],
  *   fallbackModel: 'session',
@@ -54,9 +54,9 @@ const tail = (text: string): string => (text.length > 4000 ? `…${text.slice(-4
 export function createCommandDispatcher(options: CommandDispatcherOptions): Dispatcher {
   const attempt = (file: string, args: readonly string[], prompt: string): ResultAsync<Attempt, never> =>
     options.runner
-      .run({ file, args, input: prompt, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...(options.env === undefined ? {} : { env: options.env }) })
+      .run({ file, args, input: prompt, profile: 'agent', ...(options.cwd === undefined ? {} : { cwd: options.cwd }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...(options.env === undefined ? {} : { env: options.env }) })
       .map((output): Attempt => (output.exitCode === REFUSED_EXIT_CODE ? { kind: 'refused', message: `exit ${REFUSED_EXIT_CODE}` } : { kind: 'ran', output }))
-      .orElse((error) => okAsync<Attempt, never>(error.kind === 'not-found' || error.kind === 'spawn-failed' ? { kind: 'refused', message: error.message } : { kind: 'error', error }));
+      .orElse((error) => okAsync<Attempt, never>(error.kind === 'not-found' || error.kind === 'not-executable' || error.kind === 'spawn-failed' ? { kind: 'refused', message: error.message } : { kind: 'error', error }));
 
   const run = (template: readonly string[], request: DispatchRequest, model: string): ResultAsync<Attempt, never> => {
     const [file, ...args] = expandCommand(template, { model, max_turns: String(request.maxTurns), thinking_effort: request.thinkingEffort, persona: request.persona });

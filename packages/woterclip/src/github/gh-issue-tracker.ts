@@ -111,11 +111,11 @@ function parseWith<T>(schema: z.ZodType<T>, text: string, what: string): ResultA
  *
  * @example
  * ```ts
- * import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
+ * import { createProcessRunner } from '@heartbeat-kit/core/node';
  * import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
  *
  * // Every call runs `gh … --repo owner/name` as an argument vector; errors map to a closed union.
- * const tracker = createGhIssueTracker({ runner: createExecaCommandRunner({ timeoutMs: 60_000 }), repo: 'acme/widgets' });
+ * const tracker = createGhIssueTracker({ runner: createProcessRunner({ timeoutMs: 60_000 }), repo: 'acme/widgets' });
  * ```
  */
 export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTracker {
@@ -127,6 +127,7 @@ export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTrack
       .run({
         file: gh,
         args,
+        profile: 'gh',
         ...(input === undefined ? {} : { input }),
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
         env: { GH_PROMPT_DISABLED: '1', NO_COLOR: '1', GH_NO_UPDATE_NOTIFIER: '1', ...(options.env ?? {}) },

@@ -1,7 +1,7 @@
 /**
  * @heartbeat-kit/woterclip/node — Node adapters of the WoterClip ports: the JSONL log file, the
- * `.woterclip/` file reader, a PATH tool probe and a small execa command runner.
+ * `.woterclip/` file reader, and a PATH tool probe (the process runner is
+ * `createProcessRunner` in `@heartbeat-kit/core/node`).
  * @packageDocumentation
  */
 export { createFileBeatLog, createDirectoryWorkspace, createPathToolProbe } from './file-adapters.js';
-export { createProcessRunner, type ProcessRunnerOptions } from './process-runner.js';

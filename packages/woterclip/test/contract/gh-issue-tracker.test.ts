@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGhIssueTracker } from '../../src/github/index.js';
-import { createProcessRunner } from '../../src/node/index.js';
+import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { issueTrackerContract, type ContractSeed } from './issue-tracker.contract.js';
 
 const fakeGh = join(import.meta.dirname, '..', 'fixtures', 'fake-gh', 'gh.mjs');

@@ -1,4 +1,3 @@
-import { createExecaCommandRunner } from '@heartbeat-kit/scanners/execa';
 import {
   applyPrunePlan, buildGateState, computeGateAgreement, createRulesGate, decideBootTriage, dueItems, parseGateLog, parseRunbook,
   planPrune, readChecklistSettings, readPullRequestStates, runChecklistTick, runGate, validateRunbook,
@@ -8,6 +7,7 @@ import { createGhPullRequestStates } from '@heartbeat-kit/runbook/github';
 import { createCommandGate, createFileTaskStore, readTextFile, writeTextFileAtomic, type FileError } from '@heartbeat-kit/runbook/node';
 import { errAsync } from 'neverthrow';
 import { EXIT, type CliIo } from '../../io.js';
+import { createCliRunner } from '../../wiring/cli-runner.js';
 import { UsageError, oneLine, parse, printJson, resolveCommon, resolvePath } from './shared.js';
 
 /** The rules gate's name when `HEARTBEAT_CHECKLIST_GATE_SCRIPT` selects it. */
@@ -83,15 +83,6 @@ export async function dueCommand(argv: readonly string[], io: CliIo): Promise<nu
   return EXIT.ok;
 }
 
-function ghEnv(io: CliIo): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of ['GH_TOKEN', 'GITHUB_TOKEN', 'GH_HOST', 'GH_CONFIG_DIR']) {
-    const v = io.env[key];
-    if (v !== undefined && v !== '') env[key] = v;
-  }
-  return env;
-}
-
 /** `runbook prune FILE [--write]`: the prune plan; `--write` rewrites the file atomically. */
 export async function pruneCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, { write: { type: 'boolean' }, offline: { type: 'boolean' }, repo: { type: 'string' } });
@@ -102,8 +93,8 @@ export async function pruneCommand(argv: readonly string[], io: CliIo): Promise<
   const runbook = parseRunbook(text);
   let states: PullRequestStateMap = new Map();
   if (values.offline !== true) {
-    const runner = createExecaCommandRunner({ baseEnv: io.env, timeoutMs: 30_000 });
-    const prs = createGhPullRequestStates(runner, { cwd: io.cwd, env: ghEnv(io), ...(values.repo === undefined ? {} : { defaultRepo: values.repo }) });
+    const runner = createCliRunner(io, { timeoutMs: 30_000 });
+    const prs = createGhPullRequestStates(runner, { cwd: io.cwd, ...(values.repo === undefined ? {} : { defaultRepo: values.repo }) });
     states = (await readPullRequestStates(runbook, prs)).unwrapOr(new Map());
   }
   const plan = planPrune(runbook, common.now, common.tz, states);
@@ -136,14 +127,14 @@ function unavailableGate(name: string, message: string): Gate {
 
 /** Picks the gate adapter for a selection; the seeded model gate is not shipped, so it fails open. */
 export function gateFor(selection: GateSelection, io: CliIo, override?: string): Gate | undefined {
-  if (override !== undefined) return RULES_GATE_NAMES.has(override) ? createRulesGate() : createCommandGate({ file: resolvePath(io, override), cwd: io.cwd });
+  if (override !== undefined) return RULES_GATE_NAMES.has(override) ? createRulesGate() : createCommandGate({ file: resolvePath(io, override), cwd: io.cwd, runner: createCliRunner(io, { profile: 'gate' }) });
   switch (selection.kind) {
     case 'none':
       return undefined;
     case 'default':
       return unavailableGate(selection.script, `${selection.script} (${selection.provider}) is a server script and not part of heartbeat-kit; set HEARTBEAT_CHECKLIST_GATE_SCRIPT=heartbeat-rules-gate or a command path`);
     case 'script':
-      return RULES_GATE_NAMES.has(selection.script) ? createRulesGate() : createCommandGate({ file: resolvePath(io, selection.script), cwd: io.cwd, name: selection.script });
+      return RULES_GATE_NAMES.has(selection.script) ? createRulesGate() : createCommandGate({ file: resolvePath(io, selection.script), cwd: io.cwd, name: selection.script, runner: createCliRunner(io, { profile: 'gate' }) });
   }
 }
 

@@ -1,11 +1,11 @@
-import { createFakeCommandRunner, type FakeCommandResponse } from '@heartbeat-kit/core/testing';
-import type { CommandRequest } from '@heartbeat-kit/core';
-import { createExecaCommandRunner } from '../../src/execa/index.js';
+import { createFakeCommandRunner, type FakeCommandResponse } from '../../src/testing/index.js';
+import type { CommandRequest } from '../../src/index.js';
+import { createProcessRunner } from '../../src/node/index.js';
 import { describeCommandRunnerContract, type ContractOp } from './command-runner-contract.js';
 
 // Real children: `node -e` programs, no shell anywhere (argv cannot carry NUL, hence base64).
-describeCommandRunnerContract('execa adapter', () => ({
-  runner: createExecaCommandRunner(),
+describeCommandRunnerContract('process runner (execa)', () => ({
+  runner: createProcessRunner(),
   request: (op, extra = {}): CommandRequest => {
     const base = { ...extra };
     switch (op.op) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CommandRequest, CommandRunner } from '@heartbeat-kit/core';
+import type { CommandRequest, CommandRunner } from '../../src/index.js';
 
 /** What a contract scenario asks the runner's "program" to do. */
 export type ContractOp =

@@ -1,0 +1,44 @@
+/**
+ * Process checks for tests that must prove "no process left behind". A killed orphan can stay a
+ * zombie until its reaper runs (in containers pid 1 may never reap), so a zombie counts as dead.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** True when `pid` is a live (not zombie) process. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Live (non-zombie) members of process group `pgid`, as `ps` lists them. */
+export function groupMembers(pgid: number): number[] {
+  const out = execFileSync('ps', ['-e', '-o', 'pid=,pgid=,stat='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, group, stat]) => Number(group) === pgid && stat !== undefined && !stat.startsWith('Z'))
+    .map(([pid]) => Number(pid));
+}
+
+/**
+ * Polls until `check` holds. Not a timing assertion: the limit only turns a hang into a
+ * failure, and it is generous enough for a loaded 2-core machine.
+ */
+export async function eventually(check: () => boolean, limitMs = 30_000): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    if (check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
