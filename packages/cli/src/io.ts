@@ -26,4 +26,9 @@ export const EXIT = {
   usage: 2,
   /** Something outside the user's input failed (I/O, a tool). */
   failure: 3,
+  /**
+   * Nothing was done because another live run holds the cycle lock (`cycle`). Not 0, so cron
+   * and supervisors notice a heartbeat that keeps skipping; the reason is on stderr.
+   */
+  skipped: 4,
 } as const;

@@ -215,20 +215,49 @@ describe('operator activity', () => {
 });
 
 describe('one cycle at a time per state file', () => {
-  it('a cycle that finds the cycle lock held skips (exit 0, JSON status "skipped") and leaves the state alone', async () => {
+  it('a cycle that finds the cycle lock held skips with exit 4, says who holds it, and leaves the state alone', async () => {
     world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const { createFileLockStore } = await import('@heartbeat-kit/core/node');
     const lock = createFileLockStore({ path: join(world.project, '.heartbeat', 'cycle.lock') });
     const held = await lock.acquire({ owner: 'other-cycle', nowMs: Date.now(), staleAfterMs: 60_000 });
     expect(held.isOk()).toBe(true);
     const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ status: 'skipped', reason: 'another cycle is running' });
-    expect(run.stderr).toMatch(/another cycle holds .*cycle\.lock; skipped/);
+    expect(run.code).toBe(4);
+    const out = JSON.parse(run.stdout) as { status: string; reason: string; holder: { pid: number; liveness: string } };
+    expect(out.status).toBe('skipped');
+    expect(out.holder).toMatchObject({ pid: process.pid, liveness: 'alive' });
+    expect(out.reason).toContain(`pid ${process.pid}`);
+    expect(run.stderr).toMatch(new RegExp(`skipped: another cycle holds .*cycle\\.lock: pid ${process.pid} on .* \\(alive\\)`));
     expect(existsSync(join(world.project, '.heartbeat', 'state.json'))).toBe(false);
     await lock.release('other-cycle');
     const after = await cycle(world, '--now', '2026-02-19T14:50:00Z');
     expect(after.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
+  });
+
+  it('the lock of a cycle killed with SIGKILL stops nobody: the next cycle takes it over at once and says so', async () => {
+    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const { processStartMark } = await import('@heartbeat-kit/core/node');
+    const { jsonLockCodec } = await import('@heartbeat-kit/core');
+    const { hostname } = await import('node:os');
+    const { spawn } = await import('node:child_process');
+    // A stand-in for a cycle process that holds the lock, then dies by kill -9.
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const pid = holder.pid!;
+    const start = await processStartMark(pid);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(world.project, '.heartbeat'), { recursive: true });
+    writeFileSync(join(world.project, '.heartbeat', 'cycle.lock'), jsonLockCodec.encode({ owner: `${pid}-x`, acquiredAtMs: Date.now(), pid, host: hostname(), ...(start === undefined ? {} : { processStart: start }) }));
+    const skipped = await cycle(world, '--now', '2026-02-19T14:50:00Z');
+    expect(skipped.code).toBe(4);
+    expect(skipped.stderr).toContain(`pid ${pid} on ${hostname()} (alive)`);
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    holder.kill('SIGKILL');
+    await exited;
+    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
+    expect(run.stderr).toContain(`took over ${join(world.project, '.heartbeat', 'cycle.lock')} from pid ${pid}`);
+    expect(existsSync(join(world.project, '.heartbeat', 'cycle.lock'))).toBe(false);
   });
 });
 

@@ -5,7 +5,7 @@ import { createCycleRecord, runCycle, type CycleOutcome } from '@heartbeat-kit/c
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson } from '../format/cycle-json.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
-import { cycleLockPath, withCycleLock } from '../wiring/cycle-lock.js';
+import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 
@@ -32,7 +32,8 @@ Options:
   --json                       print one JSON object instead of the message
   -h, --help                   show this help
 
-Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error, 3 delivery, state or record failure.
+Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error, 3 delivery, state, lock or
+record failure, 4 skipped: another live cycle holds the cycle lock (who and why on stderr).
 `;
 
 const OPTIONS = {
@@ -88,15 +89,19 @@ export const cycleCommand: Command = async (argv, io) => {
   // A dry run writes nothing, so it needs no lock and never makes a real cycle skip.
   const guarded = dryRun ? { kind: 'ran' as const, value: await run() } : await withCycleLock(statePath, run);
   if (guarded.kind === 'held') {
-    io.stderr(`heartbeat-kit cycle: another cycle holds ${cycleLockPath(statePath)}; skipped.\n`);
-    if (json) io.stdout(`${JSON.stringify({ status: 'skipped', reason: 'another cycle is running' })}\n`);
-    return EXIT.ok;
+    const reason = skipReason(statePath, guarded, Date.now());
+    io.stderr(`heartbeat-kit cycle: skipped: ${reason}.\n`);
+    if (json) io.stdout(`${JSON.stringify({ status: 'skipped', reason, holder: { ...guarded.holder, liveness: guarded.liveness } })}\n`);
+    return EXIT.skipped;
   }
   if (guarded.kind === 'error') {
     io.stderr(`heartbeat-kit cycle: cannot take the cycle lock: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}. Fix: check that ${dirname(statePath)} is writable.\n`);
     return EXIT.failure;
   }
   const outcome: CycleOutcome = guarded.value;
+  if (guarded.tookOverFrom !== undefined) {
+    io.stderr(`heartbeat-kit cycle: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`);
+  }
 
   let recordFailed = false;
   if (values.record !== undefined) {

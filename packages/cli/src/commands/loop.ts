@@ -3,7 +3,7 @@ import { okAsync } from 'neverthrow';
 import { deterministicJitter, runLoop, type OutboundMessage } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson } from '../format/cycle-json.js';
-import { cycleLockPath, withCycleLock } from '../wiring/cycle-lock.js';
+import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 
 /** Help text of `heartbeat-kit loop`. */
@@ -91,8 +91,15 @@ export const loopCommand: Command = async (argv, io) => {
       // The same lock as `cycle`: a cron cycle and this loop never evaluate one state at once.
       guard: async (cycle) => {
         const guarded = await withCycleLock(statePath, cycle);
-        if (guarded.kind === 'ran') return guarded.value;
-        io.stderr(`heartbeat-kit loop: ${guarded.kind === 'held' ? `another cycle holds ${cycleLockPath(statePath)}; this slot is skipped` : `cannot take the cycle lock: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}`}\n`);
+        if (guarded.kind === 'ran') {
+          if (guarded.tookOverFrom !== undefined) io.stderr(`heartbeat-kit loop: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`);
+          return guarded.value;
+        }
+        io.stderr(
+          guarded.kind === 'held'
+            ? `heartbeat-kit loop: this slot is skipped: ${skipReason(statePath, guarded, Date.now())}.\n`
+            : `heartbeat-kit loop: this slot is skipped: cannot take the cycle lock ${cycleLockPath(statePath)}: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}\n`,
+        );
         return undefined;
       },
       onCycle: (outcome) => {

@@ -23,6 +23,16 @@ describe('decideAcquire', () => {
     );
   });
 
+  it('a dead holder is stale at once and a live one never, whatever the age; unknown falls back to age', () => {
+    fc.assert(
+      fc.property(record, request, (held, req) => {
+        expect(decideAcquire(held, req, 'dead')).toBe('take-over');
+        expect(decideAcquire(held, req, 'alive')).toBe('conflict');
+        expect(decideAcquire(held, req, 'unknown')).toBe(decideAcquire(held, req));
+      }),
+    );
+  });
+
   it('never takes over a record from the future, even with staleAfterMs 0', () => {
     fc.assert(
       fc.property(record, owner, fc.integer({ min: 1, max: 1_000_000 }), (held, who, ahead) => {

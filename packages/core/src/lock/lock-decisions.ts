@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
-import type { AcquireRequest, LockRecord } from '../ports/lock-store.js';
+import type { AcquireRequest, HolderLiveness, LockRecord } from '../ports/lock-store.js';
 
 /**
  * What a lock store should do with an acquire request: take a free lock, replace a stale
@@ -23,9 +23,16 @@ export function isLockStale(record: LockRecord, nowMs: number, staleAfterMs: num
   return age >= 0 && age >= staleAfterMs;
 }
 
-/** Decides an acquire request against the current holder (undefined = no lock). */
-export function decideAcquire(existing: LockRecord | undefined, request: AcquireRequest): AcquireDecision {
+/**
+ * Decides an acquire request against the current holder (undefined = no lock). A holder known
+ * dead is stale at once and a holder known alive is never stale (a crashed cycle must not stop
+ * the heartbeat for the whole stale window; a slow one must not be robbed); only when liveness is
+ * unknown (another host, no pid recorded) does the lock's age decide.
+ */
+export function decideAcquire(existing: LockRecord | undefined, request: AcquireRequest, liveness: HolderLiveness = 'unknown'): AcquireDecision {
   if (existing === undefined) return 'acquire';
+  if (liveness === 'dead') return 'take-over';
+  if (liveness === 'alive') return 'conflict';
   return isLockStale(existing, request.nowMs, request.staleAfterMs) ? 'take-over' : 'conflict';
 }
 
@@ -49,6 +56,12 @@ export const lockRecordSchema = z
     acquiredAtMs: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
     /** Fencing number, when the store hands them out. */
     fence: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+    /** Process id of the holder. */
+    pid: z.number().int().positive().max(2 ** 31).optional(),
+    /** Host name of the holder. */
+    host: z.string().min(1).max(256).optional(),
+    /** Start mark of the holder process, against pid reuse. */
+    processStart: z.string().min(1).max(64).optional(),
   })
   .strict();
 
@@ -64,7 +77,14 @@ export function parseLockRecord(value: unknown): Result<LockRecord, string> {
       .join('; ');
     return err(message);
   }
-  const { owner, acquiredAtMs, fence } = parsed.data;
+  const { owner, acquiredAtMs, fence, pid, host, processStart } = parsed.data;
   // Rebuilt by hand because exactOptionalPropertyTypes forbids `fence: undefined`.
-  return ok(fence === undefined ? { owner, acquiredAtMs } : { owner, acquiredAtMs, fence });
+  return ok({
+    owner,
+    acquiredAtMs,
+    ...(fence === undefined ? {} : { fence }),
+    ...(pid === undefined ? {} : { pid }),
+    ...(host === undefined ? {} : { host }),
+    ...(processStart === undefined ? {} : { processStart }),
+  });
 }

@@ -1,9 +1,17 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jsonLockCodec, woterclipLockCodec } from '../lock/lock-codecs.js';
 import { createFileLockStore, takeoverGuardPath } from './file-lock-store.js';
+import { currentProcessIdentity, processStartMark } from './process-liveness.js';
+
+/** The pid of a process that has exited (and was reaped) — dead for sure. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '0']);
+  return child.pid;
+}
 
 const T0 = 1_784_500_980_000;
 const HOUR = 3_600_000;
@@ -113,5 +121,47 @@ describe('createFileLockStore', () => {
     writeFileSync(blocker, '');
     const error = (await createFileLockStore({ path: join(blocker, 'lock') }).acquire({ owner: 'a', nowMs: T0, staleAfterMs: HOUR }))._unsafeUnwrapErr();
     expect(error.kind).toBe('io');
+  });
+
+  it('records pid, host and start mark, and reads them back', async () => {
+    const path = join(root, 'lock');
+    const acquired = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0, staleAfterMs: HOUR }))._unsafeUnwrap();
+    const me = await currentProcessIdentity();
+    expect(acquired.record).toMatchObject({ owner: 'me', pid: process.pid, host: hostname() });
+    expect(me.processStart).toBe(await processStartMark(process.pid));
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname(), processStart: me.processStart });
+  });
+
+  it('takes over a fresh lock at once when its holder on this host is dead, and says whom it replaced', async () => {
+    const path = join(root, 'lock');
+    const pid = deadPid();
+    writeFileSync(path, jsonLockCodec.encode({ owner: 'killed-cycle', acquiredAtMs: T0, pid, host: hostname(), processStart: '1' }));
+    const acquired = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 1000, staleAfterMs: HOUR }))._unsafeUnwrap();
+    expect(acquired.record.owner).toBe('me');
+    expect(acquired.tookOverFrom).toMatchObject({ owner: 'killed-cycle', pid });
+    expect(readdirSync(root)).toEqual(['lock']);
+  });
+
+  it('a recycled pid (same pid, other start mark) is a dead holder', async () => {
+    const path = join(root, 'lock');
+    writeFileSync(path, jsonLockCodec.encode({ owner: 'old', acquiredAtMs: T0, pid: process.pid, host: hostname(), processStart: 'not-this-process' }));
+    const acquired = (await createFileLockStore({ path, identity: { pid: 999_999, host: hostname() } }).acquire({ owner: 'me', nowMs: T0 + 1000, staleAfterMs: HOUR }))._unsafeUnwrap();
+    expect(acquired.tookOverFrom?.owner).toBe('old');
+  });
+
+  it('never takes over from a live holder on this host, however old its lock', async () => {
+    const path = join(root, 'lock');
+    const me = await currentProcessIdentity();
+    writeFileSync(path, jsonLockCodec.encode({ owner: 'slow-cycle', acquiredAtMs: T0, ...me }));
+    const error = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 5 * HOUR, staleAfterMs: HOUR }))._unsafeUnwrapErr();
+    expect(error).toMatchObject({ kind: 'held', holder: { owner: 'slow-cycle', pid: process.pid }, liveness: 'alive' });
+  });
+
+  it("judges another host's lock by its age only", async () => {
+    const path = join(root, 'lock');
+    writeFileSync(path, jsonLockCodec.encode({ owner: 'remote', acquiredAtMs: T0, pid: deadPid(), host: 'other-host.invalid' }));
+    const store = createFileLockStore({ path });
+    expect((await store.acquire({ owner: 'me', nowMs: T0 + HOUR - 1, staleAfterMs: HOUR }))._unsafeUnwrapErr()).toMatchObject({ kind: 'held', liveness: 'unknown' });
+    expect((await store.acquire({ owner: 'me', nowMs: T0 + HOUR, staleAfterMs: HOUR }))._unsafeUnwrap().tookOverFrom?.owner).toBe('remote');
   });
 });

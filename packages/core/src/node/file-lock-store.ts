@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import { link, readFile, stat, unlink } from 'node:fs/promises';
+import { link, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ResultAsync } from 'neverthrow';
 import { jsonLockCodec, type LockCodec } from '../lock/lock-codecs.js';
 import { decideAcquire, decideRelease } from '../lock/lock-decisions.js';
 import type { Clock } from '../ports/clock.js';
-import type { Acquired, AcquireRequest, LockError, LockRecord, LockStore, ReleaseOutcome } from '../ports/lock-store.js';
+import type { Acquired, AcquireRequest, HolderLiveness, LockError, LockRecord, LockStore, ReleaseOutcome } from '../ports/lock-store.js';
 import { describeError, ensureParentDirectory, errorCode, sweepOrphanedSiblings, syncDirectory, uniqueSibling, unlinkQuietly, writeNewFileSynced } from './durable-fs.js';
+import { currentProcessIdentity, holderLiveness, type ProcessIdentity } from './process-liveness.js';
 import { systemClock } from './system-clock.js';
 
 /** Options of {@link createFileLockStore}. */
@@ -16,8 +17,14 @@ export interface FileLockStoreOptions {
   readonly path: string;
   /** The file format; defaults to {@link jsonLockCodec}. Use `woterclipLockCodec` for WoterClip's lockfile. */
   readonly codec?: LockCodec;
-  /** Stamps take-over guards on release; defaults to the system clock. */
+  /** Judges abandoned take-over guards; defaults to the system clock. */
   readonly clock?: Clock;
+  /**
+   * Who this process is, recorded in the lock (pid, host, start mark) so that another process on
+   * the same host can tell at once that the holder died. Defaults to the current process; `false`
+   * records nothing, and the lock's age alone decides staleness.
+   */
+  readonly identity?: ProcessIdentity | false;
 }
 
 // A take-over guard younger than this is never broken, even when staleAfterMs is tiny: a
@@ -40,6 +47,11 @@ class LockFailure extends Error {
 
 type Snapshot = { readonly kind: 'absent' } | { readonly kind: 'present'; readonly text: string; readonly record: LockRecord };
 
+async function resolveIdentity(option: ProcessIdentity | false | undefined): Promise<ProcessIdentity | undefined> {
+  if (option === false) return undefined;
+  return option ?? (await currentProcessIdentity());
+}
+
 function toLockError(path: string, error: unknown): LockError {
   if (error instanceof LockFailure) return error.failure;
   return { kind: 'io', message: `Lock file ${path}: ${describeError(error)}` };
@@ -59,7 +71,13 @@ function generationOf(text: string): string {
  *   removes it only if it is still byte-for-byte that stale file, then competes with a fresh
  *   exclusive create like everyone else. Every removal (take-over or release) holds the guard of
  *   the generation it removes, so of N racers on one stale lock exactly one ends up holding it.
- * - Release removes the file only when it still names the caller, under the same guard.
+ * - The record carries the holder's pid, host and process start mark: on the same host a holder
+ *   that no longer exists is stale at once, a live one never; the age (`staleAfterMs`) decides
+ *   only for other hosts or records without a pid.
+ * - Release renames the lock aside and removes it if it was the caller's (putting back anything
+ *   else): no new file is created, so a full disk never strands a lock.
+ * - The winner of a contested take-over reports `tookOverFrom` whether or not it was the racer
+ *   that removed the stale file.
  *
  * A process that dies holding a guard leaves it behind; after `max(staleAfterMs, 30 s)` the next
  * taker breaks it through a guard of the guard (same procedure, one level up). Residual risk,
@@ -81,6 +99,12 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
   const codec = options.codec ?? jsonLockCodec;
   const clock = options.clock ?? systemClock;
   const directory = dirname(path);
+  let identity: Promise<ProcessIdentity | undefined> | undefined;
+  const self = (): Promise<ProcessIdentity | undefined> => (identity ??= resolveIdentity(options.identity));
+  const livenessOf = async (record: LockRecord): Promise<HolderLiveness> => {
+    const me = await self();
+    return me === undefined ? 'unknown' : holderLiveness(record, me);
+  };
 
   const snapshot = async (): Promise<Snapshot> => {
     for (let attempt = 0; ; attempt += 1) {
@@ -192,7 +216,10 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
       const again = await readTextAt(target);
       if (again !== seenText) return 'changed';
       try {
-        await unlink(target);
+        // The replaced lock itself is kept as a tombstone for whichever racer wins the create
+        // that follows: it may not be this one, and the winner must know whom it replaced.
+        if (target === path) await rename(target, tombstonePath(path));
+        else await unlink(target);
       } catch (error) {
         if (errorCode(error) === 'ENOENT') return 'changed';
         throw error;
@@ -204,26 +231,43 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
     }
   };
 
+  /** Takes the record a take-over left behind, if any: the lock this acquisition replaced. */
+  const claimTombstone = async (): Promise<LockRecord | undefined> => {
+    const tombstone = tombstonePath(path);
+    const text = await readTextAt(tombstone);
+    if (text === undefined) return undefined;
+    await unlinkQuietly(tombstone);
+    const decoded = codec.decode(text);
+    return decoded.isOk() ? decoded.value : undefined;
+  };
+
   const acquire = async (request: AcquireRequest): Promise<Acquired> => {
-    const text = codec.encode({ owner: request.owner, acquiredAtMs: request.nowMs });
+    const me = await self();
+    const text = codec.encode({ owner: request.owner, acquiredAtMs: request.nowMs, ...(me ?? {}) });
     // What a later read will see (a codec may round, e.g. WoterClip keeps whole seconds).
     const stored = codec.decode(text);
     if (stored.isErr()) throw new LockFailure({ kind: 'io', message: `Lock codec cannot encode owner ${JSON.stringify(request.owner)}: ${stored.error}` });
     await ensureParentDirectory(path);
     await sweepOrphanedSiblings(path, TEMP_TAG);
+    // The stale holder this acquisition replaces. Remembered as soon as it is judged stale, not only
+    // when this process removed it: of N racers one removes the file and another may win the
+    // create, and the winner is the one that must report whom it replaced.
     let tookOverFrom: LockRecord | undefined;
     let busyHolder: LockRecord | undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       if (await createExclusive(path, text)) {
         await syncDirectory(directory);
+        const replaced = await claimTombstone();
+        if (replaced !== undefined) tookOverFrom = replaced;
         return tookOverFrom === undefined ? { kind: 'acquired', record: stored.value } : { kind: 'acquired', record: stored.value, tookOverFrom };
       }
       const current = await snapshot();
       busyHolder = undefined;
       if (current.kind === 'absent') continue;
-      if (decideAcquire(current.record, request) !== 'take-over') throw new LockFailure({ kind: 'held', holder: current.record });
+      const liveness = await livenessOf(current.record);
+      if (decideAcquire(current.record, request, liveness) !== 'take-over') throw new LockFailure({ kind: 'held', holder: current.record, liveness });
+      tookOverFrom = current.record;
       const outcome = await removeIfUnchanged(path, current.text, request.owner, request.nowMs, request.staleAfterMs);
-      if (outcome === 'removed') tookOverFrom = current.record;
       if (outcome === 'busy') {
         // Another process is replacing this stale lock right now; look again once it is done.
         busyHolder = current.record;
@@ -234,18 +278,41 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
     throw new LockFailure({ kind: 'io', message: `Lock file ${path} kept changing during ${MAX_ATTEMPTS} attempts to acquire it; try again.` });
   };
 
+  /**
+   * Release creates nothing (a full disk must not strand the lock): the lock is renamed aside,
+   * which is atomic, and the moved file is removed only if it is still the caller's. If a taker
+   * replaced it in between, its lock is linked back (exclusive; if a third process already made
+   * a new lock, that one stands).
+   */
   const release = async (owner: string): Promise<ReleaseOutcome> => {
     const current = await snapshot();
     const decision = decideRelease(current.kind === 'present' ? current.record : undefined, owner);
     if (decision === 'absent') return 'absent';
     if (decision === 'not-owner' || current.kind === 'absent') return 'not-owner';
-    const outcome = await removeIfUnchanged(path, current.text, owner, clock.now().getTime(), 0);
-    if (outcome === 'removed') return 'released';
-    // A guard held by someone else means a take-over of our (stale) lock is under way.
-    if (outcome === 'busy') return 'not-owner';
-    const after = await snapshot();
-    const next = decideRelease(after.kind === 'present' ? after.record : undefined, owner);
-    return next === 'release' ? 'not-owner' : next;
+    // A take-over of our (stale) lock under way: leave it to the taker.
+    if ((await readTextAt(takeoverGuardPath(path, current.text))) !== undefined) return 'not-owner';
+    const aside = uniqueSibling(path, TEMP_TAG);
+    try {
+      await rename(path, aside);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return 'absent';
+      throw error;
+    }
+    const moved = await readTextAt(aside);
+    if (moved === current.text) {
+      await unlinkQuietly(aside);
+      await syncDirectory(directory);
+      return 'released';
+    }
+    if (moved !== undefined) {
+      try {
+        await link(aside, path);
+      } catch (error) {
+        if (errorCode(error) !== 'EEXIST') throw error;
+      }
+    }
+    await unlinkQuietly(aside);
+    return 'not-owner';
   };
 
   return {
@@ -257,6 +324,11 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
       ),
     release: (owner) => ResultAsync.fromPromise(release(owner), (error) => toLockError(path, error)),
   };
+}
+
+/** Where a take-over leaves the lock it replaced until the next holder claims it. */
+function tombstonePath(path: string): string {
+  return `${path}.replaced`;
 }
 
 /** Exposed for tests: the guard file a take-over of a lock holding `text` would create. */

@@ -7,6 +7,7 @@
 export { systemClock, nodeSleep } from './system-clock.js';
 export { createFileStateStore, type FileStateStoreOptions } from './file-state-store.js';
 export { createFileLockStore, takeoverGuardPath, type FileLockStoreOptions } from './file-lock-store.js';
+export { currentProcessIdentity, holderLiveness, processStartMark, type ProcessIdentity } from './process-liveness.js';
 export { createStdoutSink, createJsonlFileSink, type JsonlFileSinkOptions } from './sinks.js';
 export { createFileMtimeOperatorActivity } from './file-mtime-operator-activity.js';
 export { jsonLockCodec, woterclipLockCodec, formatWoterclipTimestamp, type LockCodec } from '../lock/lock-codecs.js';

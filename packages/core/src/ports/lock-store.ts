@@ -8,7 +8,20 @@ export interface LockRecord {
   readonly acquiredAtMs: number;
   /** Fencing number, when the store hands them out: grows with every acquisition. */
   readonly fence?: number;
+  /** Process id of the holder, when the store records it (liveness is judged on `host` only). */
+  readonly pid?: number;
+  /** Host name of the holder: a pid means something only on its own host. */
+  readonly host?: string;
+  /** Opaque start mark of the holder process (Linux: `/proc/<pid>/stat` start time), against pid reuse. */
+  readonly processStart?: string;
 }
+
+/**
+ * What a store knows about a holder's process: `dead` (same host, no such process, or the pid
+ * now belongs to a younger process), `alive` (same host, the very process), `unknown` (another
+ * host, no pid recorded, or no way to tell). Only `unknown` falls back to the lock's age.
+ */
+export type HolderLiveness = 'alive' | 'dead' | 'unknown';
 
 /** A request to take a lock. */
 export interface AcquireRequest {
@@ -30,7 +43,7 @@ export type ReleaseOutcome = 'released' | 'not-owner' | 'absent';
 
 /** Why a lock operation failed. `held` is the ordinary "someone else has it" answer. */
 export type LockError =
-  | { readonly kind: 'held'; readonly holder: LockRecord }
+  | { readonly kind: 'held'; readonly holder: LockRecord; readonly liveness?: HolderLiveness }
   | { readonly kind: 'io'; readonly message: string }
   | { readonly kind: 'corrupt'; readonly message: string };
 

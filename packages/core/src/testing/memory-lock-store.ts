@@ -1,6 +1,6 @@
 import { errAsync, okAsync } from 'neverthrow';
 import { decideAcquire, decideRelease } from '../lock/lock-decisions.js';
-import type { LockRecord, LockStore } from '../ports/lock-store.js';
+import type { HolderLiveness, LockRecord, LockStore } from '../ports/lock-store.js';
 
 /** An in-memory {@link LockStore} whose holder a test can inspect or plant. */
 export interface MemoryLockStore extends LockStore {
@@ -16,6 +16,8 @@ export interface MemoryLockStoreOptions {
   readonly initial?: LockRecord;
   /** Hand out a fencing number that grows with every acquisition. */
   readonly fencing?: boolean;
+  /** What the store knows of a holder's process (default `unknown`: the lock's age decides). */
+  readonly liveness?: (holder: LockRecord) => HolderLiveness;
 }
 
 /**
@@ -36,8 +38,9 @@ export function createMemoryLockStore(options: MemoryLockStoreOptions = {}): Mem
   let lastFence = options.initial?.fence ?? 0;
   return {
     acquire: (request) => {
-      const decision = decideAcquire(holder, request);
-      if (decision === 'conflict' && holder !== undefined) return errAsync({ kind: 'held' as const, holder });
+      const liveness = holder === undefined ? 'unknown' : (options.liveness?.(holder) ?? 'unknown');
+      const decision = decideAcquire(holder, request, liveness);
+      if (decision === 'conflict' && holder !== undefined) return errAsync({ kind: 'held' as const, holder, liveness });
       const previous = holder;
       const base = { owner: request.owner, acquiredAtMs: request.nowMs };
       if (options.fencing === true) lastFence += 1;

@@ -12,5 +12,8 @@ const fresh = (name: string): string => join(root, `case-${(counter += 1)}`, nam
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 stateStoreContract('file', () => createFileStateStore({ path: fresh('state.json') }));
-lockStoreContract('file (JSON codec)', () => createFileLockStore({ path: fresh('heartbeat.lock') }));
+// The contract's holders are all this one process, so liveness cannot tell them apart: the age
+// rule is what is exercised (`identity: false`); liveness has its own tests beside the adapter.
+lockStoreContract('file (JSON codec)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: false }));
+lockStoreContract('file (JSON codec, identity of another host)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: { pid: 1, host: 'elsewhere.invalid' } }));
 lockStoreContract('file (WoterClip codec)', () => createFileLockStore({ path: fresh('.heartbeat-lock'), codec: woterclipLockCodec }));
