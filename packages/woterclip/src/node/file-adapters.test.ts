@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,23 @@ describe('createDirectoryWorkspace / createPathToolProbe', () => {
     expect((await files.readText('config.yaml'))._unsafeUnwrap()).toBe('version: 2\n');
     expect((await files.readText('nope.yaml'))._unsafeUnwrap()).toBeUndefined();
     expect((await files.readText('../../etc/passwd')).isErr()).toBe(true);
+  });
+
+  it('a file whose real path leaves the repository is a typed error naming it; links inside are read', async () => {
+    const repo = join(dir, 'repo');
+    mkdirSync(join(repo, '.woterclip', 'personas', 'p'), { recursive: true });
+    writeFileSync(join(dir, 'outside.txt'), 'secret');
+    writeFileSync(join(repo, 'inside.md'), 'soul');
+    symlinkSync(join(dir, 'outside.txt'), join(repo, '.woterclip', 'personas', 'p', 'SOUL.md'));
+    symlinkSync(join(repo, 'inside.md'), join(repo, '.woterclip', 'personas', 'p', 'TOOLS.md'));
+    symlinkSync(join(dir, 'outside.txt'), join(repo, 'hop.md'));
+    symlinkSync(join(repo, 'hop.md'), join(repo, '.woterclip', 'personas', 'p', 'config.yaml'));
+    const files = createDirectoryWorkspace(join(repo, '.woterclip'));
+    const soul = (await files.readText('personas/p/SOUL.md'))._unsafeUnwrapErr();
+    expect(soul).toMatchObject({ kind: 'outside-repository', path: 'personas/p/SOUL.md' });
+    expect(soul.message).not.toContain('secret');
+    expect((await files.readText('personas/p/TOOLS.md'))._unsafeUnwrap()).toBe('soul');
+    expect((await files.readText('personas/p/config.yaml'))._unsafeUnwrapErr().kind).toBe('outside-repository');
   });
 
   it('finds executables on PATH without a shell', async () => {

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdir, open, readFile } from 'node:fs/promises';
+import { access, mkdir, open, readFile, realpath } from 'node:fs/promises';
 import { delimiter, dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import { ResultAsync } from 'neverthrow';
 import { parseLogText, serializeLogLine } from '../log/log-lines.js';
@@ -47,8 +47,23 @@ export function createFileBeatLog(path: string): BeatLog {
   };
 }
 
-/** Reads files under `root` (the `.woterclip/` directory); paths escaping it are refused. */
-export function createDirectoryWorkspace(root: string): WorkspaceFiles {
+/** Options of {@link createDirectoryWorkspace}. */
+export interface DirectoryWorkspaceOptions {
+  /** The repository root every file must resolve into (default: the parent of `root`). */
+  readonly boundary?: string;
+}
+
+class OutsideRepository extends Error {}
+
+/**
+ * Reads files under `root` (the `.woterclip/` directory). A path that escapes it is refused, and
+ * so is a file whose real path (symlinks resolved) lies outside the repository: a persona's
+ * SOUL.md linked to `~/.ssh/id_rsa` must not end up in an agent prompt. The resolved path is the
+ * one read, so the link cannot be swapped between the check and the read.
+ */
+export function createDirectoryWorkspace(root: string, options: DirectoryWorkspaceOptions = {}): WorkspaceFiles {
+  const boundaryDir = options.boundary ?? dirname(root);
+  let boundaryReal: Promise<string> | undefined;
   return {
     readText: (relativePath) => {
       const full = normalize(join(root, relativePath));
@@ -56,11 +71,23 @@ export function createDirectoryWorkspace(root: string): WorkspaceFiles {
         return ResultAsync.fromPromise(Promise.reject(new Error('path escapes .woterclip/')), (): WorkspaceError => ({ kind: 'io', message: `${relativePath}: path escapes .woterclip/` }));
       }
       return ResultAsync.fromPromise(
-        readFile(full, 'utf8').catch((error: unknown) => {
-          if (codeOf(error) === 'ENOENT') return undefined;
-          throw error;
-        }),
-        (error): WorkspaceError => ({ kind: 'io', message: describe(error) }),
+        (async () => {
+          let real: string;
+          try {
+            real = await realpath(full);
+          } catch (error) {
+            if (codeOf(error) === 'ENOENT') return undefined;
+            throw error;
+          }
+          boundaryReal ??= realpath(boundaryDir);
+          const bound = await boundaryReal;
+          if (real !== bound && !real.startsWith(bound.endsWith(sep) ? bound : bound + sep)) throw new OutsideRepository(real);
+          return await readFile(real, 'utf8');
+        })(),
+        (error): WorkspaceError =>
+          error instanceof OutsideRepository
+            ? { kind: 'outside-repository', path: relativePath, message: `resolves outside the repository (to ${error.message}); copy the file into the repository instead of linking to it` }
+            : { kind: 'io', message: describe(error) },
       );
     },
   };

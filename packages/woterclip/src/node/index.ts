@@ -4,4 +4,4 @@
  * `createProcessRunner` in `@heartbeat-kit/core/node`).
  * @packageDocumentation
  */
-export { createFileBeatLog, createDirectoryWorkspace, createPathToolProbe } from './file-adapters.js';
+export { createFileBeatLog, createDirectoryWorkspace, createPathToolProbe, type DirectoryWorkspaceOptions } from './file-adapters.js';
