@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
@@ -22,7 +22,14 @@ interface Repo {
   readonly agentLog: string;
 }
 
-function makeRepo(primaryMode = 'ok', issues: object[] = [{ number: 12, title: '$(rm -rf ~) `id` --help @everyone', labels: ['backend'] }]): Repo {
+interface RepoOptions {
+  /** Extra `heartbeat:` keys of .woterclip/config.yaml. */
+  readonly heartbeat?: object;
+  /** Injected gh failures (see the fake gh). */
+  readonly failures?: object[];
+}
+
+function makeRepo(primaryMode = 'ok', issues: object[] = [{ number: 12, title: '$(rm -rf ~) `id` --help @everyone', labels: ['backend'] }], options: RepoOptions = {}): Repo {
   n += 1;
   const dir = join(root, `repo-${n}`);
   mkdirSync(join(dir, '.woterclip', 'personas', 'orchestrator'), { recursive: true });
@@ -30,7 +37,7 @@ function makeRepo(primaryMode = 'ok', issues: object[] = [{ number: 12, title: '
   const config = {
     version: 2,
     github: { board_user: 'boss', repo: 'o/r' },
-    heartbeat: { max_issues_per_heartbeat: 2, stale_lock_hours: 4 },
+    heartbeat: { max_issues_per_heartbeat: 2, stale_lock_hours: 4, ...options.heartbeat },
     personas: { orchestrator: { path: 'personas/orchestrator', label: null, is_default: true }, backend: { path: 'personas/backend', label: 'backend' } },
     dispatch: { command: [agent, primaryMode, '{model}', '{max_turns}'], fallback: { command: [agent, 'ok', '{model}'], model: 'sonnet' } },
   };
@@ -41,7 +48,7 @@ function makeRepo(primaryMode = 'ok', issues: object[] = [{ number: 12, title: '
   }
   const state = join(dir, 'gh-state.json');
   writeFileSync(state, JSON.stringify({
-    repo: 'o/r', login: 'octocat', authMode: 'ok', seq: 100, argv: [],
+    repo: 'o/r', login: 'octocat', authMode: 'ok', seq: 100, argv: [], failures: options.failures ?? [],
     labels: ['backend', 'agent-working', 'agent-blocked', 'in-progress', 'in-review'],
     issues: issues.map((i: object) => ({ id: 0, body: '', comments: [], createdAt: '2026-07-01T00:00:00Z', state: 'OPEN', assignees: ['octocat'], subIssues: [], ...i })),
   }));
@@ -166,5 +173,115 @@ describe('heartbeat-kit woterclip', () => {
     expect(text).toContain('#4 "vague" — Clears when: not stated');
     expect(text).toContain('queue_empty');
     expect(a.err.join('')).toContain('torn last line');
+  });
+
+  // Issue 11 item 1: the ownership rule at every exit, also when the Board pulls agent-working.
+  it('the Board removes agent-working mid-dispatch: nothing posted, the beat deletes its own lock, the next beat runs', async () => {
+    const repo = makeRepo('board-stops');
+    const a = io(repo.dir);
+    expect(await command(repo)(['beat', '--now', '2026-07-22T10:00:00Z'], a)).toBe(0);
+    expect(a.out.join('')).toContain('agent-working was removed while the agent worked');
+    expect(ghState(repo).issues[0]?.comments).toEqual([]);
+    expect(existsSync(join(repo.dir, '.woterclip', '.heartbeat-lock'))).toBe(false);
+    expect(existsSync(join(repo.dir, '.woterclip', 'heartbeat-log.jsonl'))).toBe(false);
+    const b = io(repo.dir);
+    expect(await command(repo)(['beat', '--now', '2026-07-22T10:10:00Z'], b)).toBe(0);
+    expect(b.out.join('')).not.toContain('Previous heartbeat still active');
+  });
+
+  it('a lock taken over by another beat during the dispatch is left alone (ownership rule)', async () => {
+    const repo = makeRepo('board-stops');
+    const lockPath = join(repo.dir, '.woterclip', '.heartbeat-lock');
+    const successor = '{"beat_id": "1784714999-77", "started_at": "2026-07-22T10:09:59Z", "started_epoch": 1784714999}\n';
+    const runner = createProcessRunner({ env: { PATH: process.env.PATH, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog } });
+    const stealing = createWoterclipCommand({
+      gh: fakeGh,
+      pid: 4242,
+      runner: { run: (request) => runner.run(request).map((output) => { if (request.file === agent) writeFileSync(lockPath, successor); return output; }) },
+    });
+    expect(await stealing(['beat', '--now', '2026-07-22T10:00:00Z'], io(repo.dir))).toBe(0);
+    expect(readFileSync(lockPath, 'utf8')).toBe(successor);
+  });
+
+  // Issue 11 item 2: issues_worked counts what the beat recorded.
+  it('gh fails on the label edit after the report was posted: the beat line counts the issue line, status shows no incident', async () => {
+    const repo = makeRepo('ok', undefined, { failures: [{ argv: ['issue', 'edit'], skip: 1, message: 'HTTP 502: Bad Gateway (https://api.github.com/graphql)' }] });
+    const a = io(repo.dir);
+    expect(await command(repo)(['beat', '--now', '2026-07-22T10:00:00Z'], a)).toBe(1);
+    expect(ghState(repo).issues[0]?.comments).toHaveLength(1);
+    const lines = logLines(repo);
+    expect(lines.map((l) => l.type ?? l.issue)).toEqual(['#12', 'beat']);
+    expect(lines[1]).toMatchObject({ stop_reason: 'blocked_exit', issues_worked: 1 });
+    const s = io(repo.dir);
+    expect(await command(repo)(['status', '--now', '2026-07-22T10:05:00Z'], s)).toBe(0);
+    expect(s.out.join('')).not.toContain('incident');
+    expect(s.out.join('')).toMatch(/blocked_exit\s+worked 1 .*#12/);
+  });
+
+  // Issue 11 item 3: pause advice only when no todo issue remains for any persona.
+  it('triage-only quiet hours with worker issues waiting: no advice to pause; an empty queue does advise it', async () => {
+    const quiet = { quiet_hours: { enabled: true, timezone: 'UTC', start: '22:00', end: '07:00', behavior: 'triage-only' } };
+    const waiting = makeRepo('ok', [{ number: 12, title: 'backend work', labels: ['backend'] }], { heartbeat: quiet });
+    const a = io(waiting.dir);
+    expect(await command(waiting)(['beat', '--now', '2026-07-22T23:30:00Z'], a)).toBe(0);
+    expect(a.out.join('')).toContain('No issues in queue');
+    expect(a.out.join('')).not.toContain('pausing');
+    const empty = makeRepo('ok', [], { heartbeat: quiet });
+    const b = io(empty.dir);
+    expect(await command(empty)(['beat', '--now', '2026-07-22T23:30:00Z'], b)).toBe(0);
+    expect(b.out.join('')).toContain('consider pausing the heartbeat schedule');
+  });
+
+  // Issue 11 item 4: a dry run changes nothing and records nothing, on every path.
+  it('--dry-run with gh missing, in skip quiet hours, or over a stale lock writes no beat line and touches no lock', async () => {
+    const repo = makeRepo('ok');
+    const woterclip = join(repo.dir, '.woterclip');
+    const noGh = createWoterclipCommand({ gh: join(repo.dir, 'no-such-gh'), pid: 4242 });
+    const a = io(repo.dir);
+    expect(await noGh(['beat', '--dry-run'], a)).toBe(1);
+    expect(a.err.join('')).toContain('gh');
+    const stale = '{"beat_id": "1784000000-1", "started_at": "2026-07-14T03:33:20Z", "started_epoch": 1784000000}\n';
+    writeFileSync(join(woterclip, '.heartbeat-lock'), stale);
+    const b = io(repo.dir);
+    expect(await command(repo)(['beat', '--dry-run', '--now', '2026-07-22T10:00:00Z'], b)).toBe(0);
+    expect(b.out.join('')).toContain('would clean the stale lockfile');
+    expect(readFileSync(join(woterclip, '.heartbeat-lock'), 'utf8')).toBe(stale);
+    const quiet = makeRepo('ok', undefined, { heartbeat: { quiet_hours: { enabled: true, timezone: 'UTC', start: '22:00', end: '07:00', behavior: 'skip' } } });
+    expect(await command(quiet)(['beat', '--dry-run', '--now', '2026-07-22T23:00:00Z'], io(quiet.dir))).toBe(0);
+    for (const dir of [repo.dir, quiet.dir]) expect(existsSync(join(dir, '.woterclip', 'heartbeat-log.jsonl'))).toBe(false);
+    expect(existsSync(join(quiet.dir, '.woterclip', '.heartbeat-lock'))).toBe(false);
+    expect(ghState(repo).argv.some((argv) => ['edit', 'comment', 'close', 'create'].includes(argv[1] ?? ''))).toBe(false);
+  });
+
+  // Issue 11 item 6: the reference's field block and the claude JSON envelope are outcomes too.
+  it.each(['fieldblock', 'envelope'])('an agent answering with the %s form completes the issue instead of blocking it', async (mode) => {
+    const repo = makeRepo(mode);
+    expect(await command(repo)(['beat', '--now', '2026-07-22T10:00:00Z'], io(repo.dir))).toBe(0);
+    const issue = ghState(repo).issues[0]!;
+    expect(issue.state).toBe('CLOSED');
+    expect(issue.labels).not.toContain('agent-blocked');
+    expect(issue.comments[0]?.body).toContain('**Status:** Completed');
+    expect(issue.comments[0]?.body).toContain('`a1b2c3d`');
+  });
+
+  // Issue 12 item 7: a persona file linked outside the repository is never read into a prompt.
+  it('a SOUL.md symlinked outside the repository stops the beat with an error naming the file; a link inside is fine', async () => {
+    const repo = makeRepo('ok');
+    const secret = join(root, `secret-${n}.txt`);
+    writeFileSync(secret, 'AKIA-TOP-SECRET');
+    const soul = join(repo.dir, '.woterclip', 'personas', 'backend', 'SOUL.md');
+    unlinkSync(soul);
+    symlinkSync(secret, soul);
+    const a = io(repo.dir);
+    expect(await command(repo)(['beat', '--now', '2026-07-22T10:00:00Z'], a)).toBe(2);
+    expect(a.err.join('')).toContain('.woterclip/personas/backend/SOUL.md: resolves outside the repository');
+    expect(existsSync(repo.agentLog)).toBe(false);
+    expect(existsSync(join(repo.dir, '.woterclip', '.heartbeat-lock'))).toBe(false);
+    expect(ghState(repo).argv).toEqual([]);
+    unlinkSync(soul);
+    writeFileSync(join(repo.dir, 'BACKEND.md'), 'You are backend.');
+    symlinkSync(join(repo.dir, 'BACKEND.md'), soul);
+    expect(await command(repo)(['beat', '--now', '2026-07-22T10:00:00Z'], io(repo.dir))).toBe(0);
+    expect(readFileSync(repo.agentLog, 'utf8')).toContain('"mode":"ok"');
   });
 });

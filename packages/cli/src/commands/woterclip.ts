@@ -93,7 +93,8 @@ function resolveCwd(io: CliIo, cwd: unknown): string {
 export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}): Command {
   const wire = async (io: CliIo, cwd: string, clock: Clock) => {
     const dir = join(cwd, '.woterclip');
-    const files = createDirectoryWorkspace(dir);
+    // Persona files may be symlinks, but only to files inside the repository (issue 12 item 7).
+    const files = createDirectoryWorkspace(dir, { boundary: cwd });
     const loaded = await loadWoterclipConfig(files);
     if (loaded.isErr()) return loaded.error;
     const { config } = loaded.value;

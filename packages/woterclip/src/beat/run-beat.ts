@@ -1,4 +1,4 @@
-import { ownsLock, sanitizeForMessage, STOP_REASON_TABLE, type Clock, type LockStore, type StopReason } from '@heartbeat-kit/core';
+import { isLockStale, ownsLock, sanitizeForMessage, STOP_REASON_TABLE, type Clock, type LockStore, type StopReason } from '@heartbeat-kit/core';
 import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow';
 import { parsePersonaConfig, parseWoterclipConfig, type PersonaConfig, type WoterclipConfig } from '../config/woterclip-config.js';
 import { composePrompt, parentReference } from '../dispatch/prompt.js';
@@ -54,6 +54,7 @@ export type BeatExit =
   | 'complete'
   | 'blocked-exit'
   | 'superseded'
+  | 'withdrawn'
   | 'time-ceiling'
   | 'issue-budget';
 
@@ -103,8 +104,15 @@ export interface LoadedPersona {
   readonly tools: string;
 }
 
-/** Why the beat stops mid-work: it lost its lock (silent), or GitHub is failing (`blocked_exit`). */
-type Halt = { readonly kind: 'superseded' } | { readonly kind: 'gh-failed'; readonly message: string };
+/**
+ * Why the beat stops mid-work: it lost its lock (silent, the lock is the successor's), the Board
+ * removed the working label from the issue in hand (silent on the issue, the lock is released), or
+ * GitHub is failing (`blocked_exit`).
+ */
+type Halt =
+  | { readonly kind: 'superseded' }
+  | { readonly kind: 'withdrawn'; readonly issue: number }
+  | { readonly kind: 'gh-failed'; readonly message: string };
 
 const clean = (text: string, max = 300): string => sanitizeForMessage(text, { maxLength: max });
 const isoSeconds = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -112,15 +120,17 @@ const isoSeconds = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000
 /** Loads and validates the repo config and every persona; errors name the file, key and fix. */
 export async function loadWoterclipConfig(files: WorkspaceFiles): Promise<Result<{ config: WoterclipConfig; personas: Map<string, LoadedPersona> }, { readonly kind: 'config-missing' | 'config-invalid' | 'io'; readonly message: string }>> {
   const text = await files.readText('config.yaml');
-  if (text.isErr()) return err({ kind: 'io', message: `.woterclip/config.yaml: ${text.error.message}` });
+  if (text.isErr()) return err({ kind: text.error.kind === 'io' ? 'io' : 'config-invalid', message: `.woterclip/config.yaml: ${text.error.message}` });
   const config = parseWoterclipConfig(text.value);
   if (config.isErr()) return err({ kind: config.error.kind, message: config.error.message });
   const personas = new Map<string, LoadedPersona>();
   for (const [name, ref] of Object.entries(config.value.personas)) {
     const base = ref.path.replace(/\/+$/, '');
-    const read = async (file: string): Promise<Result<string | undefined, string>> => (await files.readText(`${base}/${file}`)).mapErr((e) => `.woterclip/${base}/${file}: ${e.message}`);
+    // A persona file that resolves outside the repository is the user's to fix (exit 2), not an I/O failure.
+    const read = async (file: string): Promise<Result<string | undefined, { kind: 'io' | 'config-invalid'; message: string }>> =>
+      (await files.readText(`${base}/${file}`)).mapErr((e) => ({ kind: e.kind === 'io' ? 'io' : 'config-invalid', message: `.woterclip/${base}/${file}: ${e.message}` }));
     const [yamlText, soul, tools] = await Promise.all([read('config.yaml'), read('SOUL.md'), read('TOOLS.md')]);
-    for (const r of [yamlText, soul, tools]) if (r.isErr()) return err({ kind: 'io', message: r.error });
+    for (const r of [yamlText, soul, tools]) if (r.isErr()) return err(r.error);
     const parsed = parsePersonaConfig(yamlText._unsafeUnwrap(), `.woterclip/${base}/config.yaml`);
     if (parsed.isErr()) return err({ kind: 'config-invalid', message: parsed.error.message });
     personas.set(name, { name, label: ref.label, config: parsed.value, soul: soul._unsafeUnwrap() ?? '', tools: tools._unsafeUnwrap() ?? '' });
@@ -157,6 +167,9 @@ export async function loadWoterclipConfig(files: WorkspaceFiles): Promise<Result
  */
 export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promise<BeatResult> {
   const warnings: string[] = [];
+  // A dry run changes nothing and records nothing on every path: it reads the lock instead of
+  // taking it, writes no log line and makes no GitHub mutation.
+  const dryRun = options.dryRun === true;
   const base = { warnings, worked: [] as WorkedIssue[], suggestions: [] as string[] };
   const stopEarly = (exit: BeatExit, exitCode: number, message: string): BeatResult => ({ ...base, exit, exitCode, messages: [message] });
 
@@ -174,42 +187,84 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   // Step 1: the lock. Exclusive create; a stale lock is taken over by the store.
   const startMs = deps.clock.now().getTime();
   const beatId = `${Math.floor(startMs / 1000)}-${deps.pid}`;
-  const acquired = await deps.lock.acquire({ owner: beatId, nowMs: startMs, staleAfterMs: config.heartbeat.stale_lock_hours * 3_600_000 });
-  if (acquired.isErr()) {
-    const e = acquired.error;
-    if (e.kind === 'held') return { ...stopEarly('lock-conflict', STOP_REASON_TABLE.lock_conflict.exitCode, STOP_REASON_TABLE.lock_conflict.message), stopReason: 'lock_conflict' };
-    return stopEarly('lock-error', EXIT_IO, `.woterclip/.heartbeat-lock: ${e.message}; remove the file if no heartbeat is running.`);
-  }
+  const staleAfterMs = config.heartbeat.stale_lock_hours * 3_600_000;
+  const lockConflict = (): BeatResult => ({ ...stopEarly('lock-conflict', STOP_REASON_TABLE.lock_conflict.exitCode, STOP_REASON_TABLE.lock_conflict.message), stopReason: 'lock_conflict' });
   const messages: string[] = [];
-  if (acquired.value.tookOverFrom !== undefined) messages.push('Cleaned stale lockfile.');
-  const startedAtMs = acquired.value.record.acquiredAtMs;
+  let startedAtMs = startMs;
+  if (dryRun) {
+    const current = await deps.lock.read();
+    if (current.isErr()) {
+      const e = current.error;
+      return e.kind === 'held' ? lockConflict() : stopEarly('lock-error', EXIT_IO, `.woterclip/.heartbeat-lock: ${e.message}; remove the file if no heartbeat is running.`);
+    }
+    if (current.value !== undefined) {
+      if (!isLockStale(current.value, startMs, staleAfterMs)) return lockConflict();
+      messages.push('Dry run: a real beat would clean the stale lockfile.');
+    }
+  } else {
+    const acquired = await deps.lock.acquire({ owner: beatId, nowMs: startMs, staleAfterMs });
+    if (acquired.isErr()) {
+      const e = acquired.error;
+      if (e.kind === 'held') return lockConflict();
+      return stopEarly('lock-error', EXIT_IO, `.woterclip/.heartbeat-lock: ${e.message}; remove the file if no heartbeat is running.`);
+    }
+    if (acquired.value.tookOverFrom !== undefined) messages.push('Cleaned stale lockfile.');
+    startedAtMs = acquired.value.record.acquiredAtMs;
+  }
   const worked: WorkedIssue[] = [];
+  // Issue lines this beat wrote: the beat line's `issues_worked` counts what the beat recorded, so
+  // the log never shows a died beat when GitHub failed after an issue line was written.
+  let recorded = 0;
   const suggestions: string[] = [];
   const elapsedSec = (): number => Math.max(0, Math.floor((deps.clock.now().getTime() - startedAtMs) / 1000));
 
   const owns = async (): Promise<boolean> => {
+    if (dryRun) return true;
     const current = await deps.lock.read();
     return current.isOk() && ownsLock(current.value, beatId);
   };
   const silent = (): BeatResult => ({ exit: 'superseded', exitCode: 0, beatId, messages: [], warnings, worked, suggestions: [] });
+  /** The ownership rule: delete the lock only while it still carries this beat's id. */
+  const releaseOwnLock = async (): Promise<void> => {
+    if (dryRun) return;
+    const released = await deps.lock.release(beatId);
+    if (released.isErr()) warnings.push(`.heartbeat-lock: not released (${released.error.kind === 'held' ? 'held by another beat' : released.error.message}).`);
+  };
 
   const finish = async (reason: Exclude<StopReason, 'lock_conflict'>, extra: readonly string[] = []): Promise<BeatResult> => {
+    const info = STOP_REASON_TABLE[reason];
+    if (dryRun) return { exit: EXIT_BY_REASON[reason], stopReason: reason, exitCode: info.exitCode, messages: [...messages, ...extra, info.message, 'Dry run: nothing was changed or recorded.'], warnings, worked, suggestions };
     if (!(await owns())) return silent();
     const appended = await deps.log.append({
       type: 'beat',
       started_at: isoSeconds(startedAtMs),
       ended_at: isoSeconds(deps.clock.now().getTime()),
       beat_elapsed_sec: elapsedSec(),
-      issues_worked: worked.length,
+      issues_worked: recorded,
       stop_reason: reason,
     });
     if (appended.isErr()) warnings.push(`heartbeat-log.jsonl: beat line not written (${appended.error.message}).`);
-    const released = await deps.lock.release(beatId);
-    if (released.isErr()) warnings.push(`.heartbeat-lock: not released (${released.error.kind === 'held' ? 'held by another beat' : released.error.message}).`);
-    const info = STOP_REASON_TABLE[reason];
+    await releaseOwnLock();
     return { exit: EXIT_BY_REASON[reason], stopReason: reason, exitCode: info.exitCode, beatId, messages: [...messages, ...extra, info.message], warnings, worked, suggestions };
   };
-  const halt = (h: Halt): Promise<BeatResult> => (h.kind === 'superseded' ? Promise.resolve(silent()) : finish('blocked_exit', [`GitHub failed: ${clean(h.message)}`]));
+  /**
+   * The Board removed the working label to stop the agent: nothing is posted on that issue and the
+   * beat ends. It still owns its lock, so the ownership rule applies (the lock is deleted). A beat
+   * line is written only when the beat already recorded issue lines, so they are not read as a
+   * beat that died; otherwise the exit records nothing, like the reference's silent exit.
+   */
+  const withdrawn = async (issue: number): Promise<BeatResult> => {
+    if (!(await owns())) return silent();
+    const note = `#${issue}: ${config.labels.working} was removed while the agent worked; nothing posted, beat stopped.`;
+    if (recorded > 0) return finish('complete', [note]);
+    await releaseOwnLock();
+    return { exit: 'withdrawn', exitCode: 0, beatId, messages: [...messages, note], warnings, worked, suggestions: [] };
+  };
+  const halt = (h: Halt): Promise<BeatResult> => {
+    if (h.kind === 'superseded') return Promise.resolve(silent());
+    if (h.kind === 'withdrawn') return withdrawn(h.issue);
+    return finish('blocked_exit', [`GitHub failed: ${clean(h.message)}`]);
+  };
 
   /** Runs a GitHub mutation only while the lock is still ours. */
   const mutate = async <T>(op: () => ResultAsync<T, TrackerError>): Promise<Result<T, Halt>> => {
@@ -275,16 +330,23 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
 
   // Step 3: pick.
   const inbox = buildInbox(issues, { config, ...(options.persona === undefined ? {} : { persona: options.persona }), triageOnly, unblockedByHuman, decomposed });
-  if (options.dryRun === true) {
+  if (dryRun) {
     const listing = renderDryRun(inbox, (t) => clean(t, 120));
-    if (await owns()) await deps.lock.release(beatId);
-    return { exit: 'dry-run', exitCode: 0, beatId, messages: [...messages, listing], warnings, worked, suggestions: [], dryRun: listing };
+    return { exit: 'dry-run', exitCode: 0, messages: [...messages, listing], warnings, worked, suggestions: [], dryRun: listing };
   }
 
   const remaining = [...inbox];
+  // Todo work for any persona: the inbox without the triage-only and --persona filters. Issues
+  // for worker personas that wait out triage-only quiet hours still count as work to come.
+  const anyPersona = buildInbox(issues, { config, triageOnly: false, unblockedByHuman, decomposed });
   const blockedNow = new Set(issues.filter((i) => i.labels.includes(blockedLabel)).map((i) => i.number));
   const closingSuggestions = (): void => {
-    if (remaining.length === 0) suggestions.push('No todo issues remain: consider pausing the heartbeat schedule.');
+    const done = new Set(worked.filter((w) => w.status === 'completed' || w.status === 'blocked').map((w) => w.issue));
+    const workedNumbers = new Set(worked.map((w) => w.issue));
+    // An issue worked this beat still waits when it stayed in progress, or was triaged or
+    // decomposed into work for a persona; completed and blocked ones do not.
+    const todoLeft = anyPersona.filter((e) => !workedNumbers.has(e.issue.number)).length + worked.filter((w) => !done.has(w.issue)).length;
+    if (todoLeft === 0) suggestions.push('No todo issues remain: consider pausing the heartbeat schedule.');
     if (blockedNow.size >= 3) suggestions.push(`${blockedNow.size} issues are blocked: the Board's attention is needed more than further heartbeats.`);
   };
 
@@ -312,6 +374,7 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   async function appendIssueLine(line: IssueLine): Promise<void> {
     const r = await deps.log.append(line);
     if (r.isErr()) warnings.push(`heartbeat-log.jsonl: issue line for ${line.issue} not written (${r.error.message}).`);
+    else recorded += 1;
   }
 
   async function workIssue(entry: InboxEntry, persona: LoadedPersona): Promise<Result<WorkedIssue, Halt>> {
@@ -401,7 +464,7 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     if (!(await owns())) return err({ kind: 'superseded' });
     const current = await read(deps.tracker.viewLabels(n));
     if (current.isErr()) return err(current.error);
-    if (!current.value.includes(working)) return err({ kind: 'superseded' });
+    if (!current.value.includes(working)) return err({ kind: 'withdrawn', issue: n });
 
     const now = deps.clock.now();
     const durationSec = Math.max(0, Math.floor((now.getTime() - issueStartMs) / 1000));
