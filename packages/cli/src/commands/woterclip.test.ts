@@ -193,7 +193,7 @@ describe('heartbeat-kit woterclip', () => {
     const repo = makeRepo('board-stops');
     const lockPath = join(repo.dir, '.woterclip', '.heartbeat-lock');
     const successor = '{"beat_id": "1784714999-77", "started_at": "2026-07-22T10:09:59Z", "started_epoch": 1784714999}\n';
-    const runner = createProcessRunner({ env: { PATH: process.env.PATH, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog } });
+    const runner = createProcessRunner({ baseEnv: { PATH: process.env.PATH, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog } });
     const stealing = createWoterclipCommand({
       gh: fakeGh,
       pid: 4242,
