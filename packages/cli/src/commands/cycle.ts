@@ -26,6 +26,9 @@ Options:
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH (JSONL) | webhook:URL | command:CMD
   --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
+  --env-allow NAMES            hardened mode: tools get only PATH, HOME, USER, LANG, TMPDIR,
+                               TMUX_TMPDIR and these comma-separated names (PREFIX* = prefix;
+                               replaces HEARTBEAT.md Environment → Allow); see docs/environment.md
   --record FILE                append this cycle's inputs and decision to FILE (for 'heartbeat-kit replay')
   --dry-run                    decide only: print what would be sent (whatever --sink says), deliver
                                nothing, save no state, take no lock

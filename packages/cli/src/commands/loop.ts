@@ -24,6 +24,9 @@ Options:
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD
   --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
+  --env-allow NAMES            hardened mode: tools get only PATH, HOME, USER, LANG, TMPDIR,
+                               TMUX_TMPDIR and these comma-separated names (PREFIX* = prefix;
+                               replaces HEARTBEAT.md Environment → Allow); see docs/environment.md
   --json                       print one JSON object per cycle and per message
   -h, --help                   show this help
 

@@ -5,8 +5,8 @@ import { bootTriageCommand, checkCommand, dueCommand, gateReportCommand, guarded
 const SUBCOMMANDS: Record<string, { readonly usage: string; readonly run: Command }> = {
   check: { usage: 'check FILE                 tracked-item date check; exit 1 when the server would refuse the file', run: checkCommand },
   due: { usage: 'due FILE                   tracked items due today (bare MM-DD today, DELETE MM-DD past)', run: dueCommand },
-  prune: { usage: 'prune FILE [--write] [--offline] [--repo o/r]   prune plan; --write rewrites the file atomically', run: pruneCommand },
-  tick: { usage: 'tick --runbook FILE --status FILE [--gate NAME|PATH] [--dry-run]   checklist tick decision', run: tickCommand },
+  prune: { usage: 'prune FILE [--write] [--offline] [--repo o/r] [--env-allow NAMES]   prune plan; --write rewrites the file atomically', run: pruneCommand },
+  tick: { usage: 'tick --runbook FILE --status FILE [--gate NAME|PATH] [--dry-run] [--env-allow NAMES]   checklist tick decision', run: tickCommand },
   'boot-triage': { usage: 'boot-triage --status FILE [--runbook FILE]   boot triage decision (T+90 s)', run: bootTriageCommand },
   'gate-report': { usage: 'gate-report LOG [--threshold 0.95] [--min-samples 20]   shadow gate agreement', run: gateReportCommand },
 };
@@ -18,6 +18,7 @@ function help(): string {
     ...Object.values(SUBCOMMANDS).map((s) => `  ${s.usage}`),
     '',
     'Every subcommand takes --json, --now ISO (default: now) and --tz ZONE (default: TZ or the system zone).',
+    '--env-allow NAMES: hardened mode for gh and the gate (see docs/environment.md).',
     '',
   ].join('\n');
 }

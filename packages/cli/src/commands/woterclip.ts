@@ -7,7 +7,7 @@ import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
 import { unknownNameError } from '../errors.js';
 import { EXIT, type CliIo, type Command } from '../io.js';
-import { createCliRunner } from '../wiring/cli-runner.js';
+import { createCliRunner, parseEnvAllowFlag } from '../wiring/cli-runner.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 
 /** Help text of `heartbeat-kit woterclip`. */
@@ -34,6 +34,9 @@ Options:
   --persona NAME     only pick issues for this persona
   --now ISO          run as if the beat started at this instant (quiet hours, lock age)
   --json             print the beat result as one JSON object
+  --env-allow NAMES  hardened mode: gh and the agent get only PATH, HOME, USER, LANG, TMPDIR,
+                     TMUX_TMPDIR and these comma-separated names (PREFIX* = prefix; replaces
+                     config.yaml environment.allow); see docs/environment.md
   -h, --help         show this help
 
 Exit codes: 0 beat ran or skipped, 1 blocked (run gh auth login), 2 usage or config error,
@@ -50,6 +53,7 @@ Options:
   --cwd DIR          repository root (default: current directory)
   --now ISO          evaluate "Stopped" as at this instant
   --json             print one JSON object
+  --env-allow NAMES  hardened mode for gh (see woterclip beat --help and docs/environment.md)
   -h, --help         show this help
 `;
 
@@ -91,16 +95,17 @@ function resolveCwd(io: CliIo, cwd: unknown): string {
 
 /** Builds the `woterclip` command; the CLI picks the concrete adapters here. */
 export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}): Command {
-  const wire = async (io: CliIo, cwd: string, clock: Clock) => {
+  const wire = async (io: CliIo, cwd: string, clock: Clock, envAllowFlag: readonly string[] | undefined) => {
     const dir = join(cwd, '.woterclip');
     // Persona files may be symlinks, but only to files inside the repository (issue 12 item 7).
     const files = createDirectoryWorkspace(dir, { boundary: cwd });
     const loaded = await loadWoterclipConfig(files);
     if (loaded.isErr()) return loaded.error;
     const { config } = loaded.value;
-    const runner = overrides.runner ?? createCliRunner(io, { timeoutMs: 60_000, profile: 'gh' });
+    const envAllow = envAllowFlag ?? config.environment?.allow;
+    const runner = overrides.runner ?? createCliRunner(io, { timeoutMs: 60_000, profile: 'gh', envAllow });
     const tracker = createGhIssueTracker({ runner, repo: config.github.repo, cwd, ...(overrides.gh === undefined ? {} : { gh: overrides.gh }) });
-    const dispatchRunner = overrides.runner ?? createCliRunner(io, { timeoutMs: (config.dispatch.timeout_sec ?? 6 * 3600) * 1000, maxOutputBytes: 16 * 1024 * 1024, profile: 'agent' });
+    const dispatchRunner = overrides.runner ?? createCliRunner(io, { timeoutMs: (config.dispatch.timeout_sec ?? 6 * 3600) * 1000, maxOutputBytes: 16 * 1024 * 1024, profile: 'agent', envAllow });
     const dispatcher = createCommandDispatcher({
       runner: dispatchRunner,
       command: config.dispatch.command,
@@ -126,14 +131,19 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
   };
 
   const beat: Command = async (argv, io) => {
-    const values = parse(argv, io, { cwd: { type: 'string' }, 'dry-run': { type: 'boolean' }, persona: { type: 'string' }, now: { type: 'string' }, json: { type: 'boolean' } }, WOTERCLIP_BEAT_HELP);
+    const values = parse(argv, io, { cwd: { type: 'string' }, 'dry-run': { type: 'boolean' }, persona: { type: 'string' }, now: { type: 'string' }, json: { type: 'boolean' }, 'env-allow': { type: 'string' } }, WOTERCLIP_BEAT_HELP);
     if (typeof values === 'number') return values;
     const clock = clockFrom(values.now as string | undefined);
     if (typeof clock === 'string') {
       io.stderr(`heartbeat-kit woterclip beat: ${clock}\n`);
       return EXIT.usage;
     }
-    const wired = await wire(io, resolveCwd(io, values.cwd), clock);
+    const envAllow = parseEnvAllowFlag(values['env-allow'] as string | undefined);
+    if (!envAllow.ok) {
+      io.stderr(`heartbeat-kit woterclip beat: ${envAllow.message}\n`);
+      return EXIT.usage;
+    }
+    const wired = await wire(io, resolveCwd(io, values.cwd), clock, envAllow.names);
     if ('kind' in wired) {
       io.stderr(`heartbeat-kit woterclip beat: ${wired.message}\n`);
       return wired.kind === 'io' ? EXIT.failure : EXIT.usage;
@@ -144,14 +154,19 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
   };
 
   const status: Command = async (argv, io) => {
-    const values = parse(argv, io, { cwd: { type: 'string' }, now: { type: 'string' }, json: { type: 'boolean' } }, WOTERCLIP_STATUS_HELP);
+    const values = parse(argv, io, { cwd: { type: 'string' }, now: { type: 'string' }, json: { type: 'boolean' }, 'env-allow': { type: 'string' } }, WOTERCLIP_STATUS_HELP);
     if (typeof values === 'number') return values;
     const clock = clockFrom(values.now as string | undefined);
     if (typeof clock === 'string') {
       io.stderr(`heartbeat-kit woterclip status: ${clock}\n`);
       return EXIT.usage;
     }
-    const wired = await wire(io, resolveCwd(io, values.cwd), clock);
+    const envAllow = parseEnvAllowFlag(values['env-allow'] as string | undefined);
+    if (!envAllow.ok) {
+      io.stderr(`heartbeat-kit woterclip status: ${envAllow.message}\n`);
+      return EXIT.usage;
+    }
+    const wired = await wire(io, resolveCwd(io, values.cwd), clock, envAllow.names);
     if ('kind' in wired) {
       io.stderr(`heartbeat-kit woterclip status: ${wired.message}\n`);
       return wired.kind === 'io' ? EXIT.failure : EXIT.usage;

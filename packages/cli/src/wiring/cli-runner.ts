@@ -1,4 +1,4 @@
-import type { CommandRunner } from '@heartbeat-kit/core';
+import { ENV_NAME_PATTERN, type CommandRunner } from '@heartbeat-kit/core';
 import { createProcessRunner, type ProcessRunnerOptions } from '@heartbeat-kit/core/node';
 import type { CliIo } from '../io.js';
 
@@ -12,4 +12,13 @@ export type CliRunnerOptions = Omit<ProcessRunnerOptions, 'baseEnv' | 'shutdownS
  */
 export function createCliRunner(io: CliIo, options: CliRunnerOptions = {}): CommandRunner {
   return createProcessRunner({ ...options, baseEnv: io.env, shutdownSignal: io.shutdownSignal });
+}
+
+/** Parses `--env-allow A,B,XDG_*`: absent = undefined (the user's environment), else the names. */
+export function parseEnvAllowFlag(value: string | undefined): { ok: true; names: readonly string[] | undefined } | { ok: false; message: string } {
+  if (value === undefined) return { ok: true, names: undefined };
+  const names = [...new Set(value.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
+  const bad = names.find((name) => !ENV_NAME_PATTERN.test(name));
+  if (bad !== undefined) return { ok: false, message: `--env-allow: ${JSON.stringify(bad)} is not a variable name. Fix: list names separated by commas, e.g. --env-allow BEADS_DIR,HTTPS_PROXY,XDG_*.` };
+  return { ok: true, names };
 }

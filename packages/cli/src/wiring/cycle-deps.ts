@@ -30,11 +30,13 @@ export interface CycleWiring {
   readonly operatorActivityFile?: string;
   /** tmux socket selection, e.g. `['-L', 'work']`. */
   readonly tmuxArgs?: readonly string[];
+  /** Hardened mode: the only variables (besides the essentials) that reach the tools. */
+  readonly envAllow?: readonly string[] | undefined;
 }
 
 /** Picks the concrete adapters: the process runner, the seven scanners, file state, the chosen sink. */
 export function createCycleDeps(wiring: CycleWiring): CycleDeps {
-  const runner = createCliRunner(wiring.io);
+  const runner = createCliRunner(wiring.io, { envAllow: wiring.envAllow });
   const sink = createSink(wiring.sink, wiring);
   return {
     clock: systemClock,
@@ -55,7 +57,7 @@ function createSink(spec: SinkSpec, wiring: CycleWiring): Sink {
     case 'webhook':
       return createWebhookSink({ url: spec.url });
     case 'command':
-      return createCommandSink({ argv: spec.argv, runner: createCliRunner(wiring.io, { profile: 'command' }), cwd: wiring.cwd });
+      return createCommandSink({ argv: spec.argv, runner: createCliRunner(wiring.io, { profile: 'command', envAllow: wiring.envAllow }), cwd: wiring.cwd });
   }
 }
 

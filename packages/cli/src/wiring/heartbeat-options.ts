@@ -1,6 +1,7 @@
 import type { CycleDeps } from '@heartbeat-kit/core';
 import type { CliIo } from '../io.js';
 import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
+import { parseEnvAllowFlag } from './cli-runner.js';
 import { createCycleDeps, defaultStatePath, resolvePath } from './cycle-deps.js';
 import { loadHeartbeatSettings, type LoadedHeartbeatSettings } from './heartbeat-settings.js';
 
@@ -12,6 +13,7 @@ export const HEARTBEAT_OPTIONS = {
   'operator-activity-file': { type: 'string' },
   sink: { type: 'string' },
   'tmux-socket': { type: 'string' },
+  'env-allow': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -24,6 +26,7 @@ export interface HeartbeatOptionValues {
   readonly 'operator-activity-file'?: string | undefined;
   readonly sink?: string | undefined;
   readonly 'tmux-socket'?: string | undefined;
+  readonly 'env-allow'?: string | undefined;
   readonly json?: boolean | undefined;
 }
 
@@ -50,6 +53,8 @@ export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo)
   if (socket !== undefined && !/^[A-Za-z0-9._-]+$/.test(socket)) {
     return { ok: false, message: `--tmux-socket "${socket}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.` };
   }
+  const envAllowFlag = parseEnvAllowFlag(values['env-allow']);
+  if (!envAllowFlag.ok) return envAllowFlag;
   const cwd = resolvePath(io.cwd, values.cwd ?? '.');
   const reloadSettings = () => loadHeartbeatSettings(cwd, values.config);
   const settings = await reloadSettings();
@@ -63,6 +68,8 @@ export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo)
     io,
     ...(activityFile ? { operatorActivityFile: resolvePath(io.cwd, activityFile) } : {}),
     ...(socket ? { tmuxArgs: ['-L', socket] } : {}),
+    // The flag replaces the config's list; neither = the user's environment minus the deny-list.
+    envAllow: envAllowFlag.names ?? settings.value.config.envAllow,
   });
   return { ok: true, value: { cwd, statePath, json: values.json === true, sink: sink.sink, settings: settings.value, deps, reloadSettings } };
 }

@@ -46,6 +46,11 @@ export const heartbeatConfigSchema = z
     alertInProgressChanged: z.boolean().default(false).describe('Alert when the number of in-progress beads changed since the last cycle.'),
     /** argv of the GChat poll command; absent = the project's script when present. */
     gchatPollCommand: z.array(z.string().min(1)).min(1).optional().describe('argv of the GChat poll command; absent = .claude/scripts/gchat-poll-replies.py when present.'),
+    /** Hardened mode: only these variables (and PATH, HOME, USER, LANG, TMPDIR, TMUX_TMPDIR) reach the tools; absent = the user's environment. */
+    envAllow: z
+      .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *'))
+      .optional()
+      .describe('Hardened mode (HEARTBEAT.md Environment → Allow): only these variable names (NAME, or PREFIX* for a prefix) plus PATH, HOME, USER, LANG, TMPDIR and TMUX_TMPDIR reach the tools; absent = the user\'s whole environment minus the documented deny-list (docs/environment.md).'),
     /** argv prefix of a dashboard command run as `… <file.dot> --output json`; absent = native DOT reading. */
     pipelineDashboardCommand: z.array(z.string().min(1)).min(1).optional().describe('argv prefix of a dashboard command run as `<argv> <file.dot> --output json`; absent = native DOT reading.'),
   })

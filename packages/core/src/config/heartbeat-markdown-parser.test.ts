@@ -210,6 +210,15 @@ describe('parseHeartbeatConfig', () => {
     expect(error.file).toBe('x/HB.md');
   });
 
+  it('reads the Environment allow-list (hardened mode); absent means the user environment', () => {
+    const parsed = parseHeartbeatConfig('## Environment\n- Allow: BEADS_DIR, HTTPS_PROXY XDG_*\n')._unsafeUnwrap();
+    expect(parsed.config.envAllow).toEqual(['BEADS_DIR', 'HTTPS_PROXY', 'XDG_*']);
+    expect(parseHeartbeatConfig('## Environment\n- **Allow:** BEADS_DIR, LC_*\n')._unsafeUnwrap().config.envAllow).toEqual(['BEADS_DIR', 'LC_*']);
+    expect(parseHeartbeatConfig('## Git\n- Threshold: 2 hours\n')._unsafeUnwrap().config.envAllow).toBeUndefined();
+    const error = errorOf('## Environment\n- Allow: BEADS_DIR, $(id)\n');
+    expect(formatHeartbeatConfigError(error)).toMatch(/^\.claude\/HEARTBEAT\.md:2: Environment → Allow: .*not a variable name\. Fix: list names/);
+  });
+
   it('strips terminal escapes from values it reports', () => {
     const error = errorOf('## Active Hours\n- Start: \u001b[31m25\u001b[0m');
     expect(error.value).toBe('25');

@@ -61,17 +61,20 @@ interface Draft {
   alertInProgressChanged?: boolean;
   gchatPollCommand?: string[];
   pipelineDashboardCommand?: string[];
+  envAllow?: string[];
 }
 
 interface SetterContext {
   readonly draft: Draft;
   readonly warn: (message: string) => void;
+  /** The value before markdown marks are trimmed (a trailing `*` can be meaningful). */
+  readonly raw: string;
 }
 
 /** Sets a field and names it (for duplicate warnings), accepts a no-op (undefined), or rejects. */
 type Setter = (value: string, context: SetterContext) => string | Problem | undefined;
 
-type Section = 'root' | 'active hours' | 'beads' | 'orchestrators' | 'git' | 'stale tasks' | 'idle orchestrators' | 'heartbeat' | 'gchat' | 'pipelines';
+type Section = 'root' | 'active hours' | 'beads' | 'orchestrators' | 'git' | 'stale tasks' | 'idle orchestrators' | 'heartbeat' | 'gchat' | 'pipelines' | 'environment';
 
 const SECTION_NAMES: Readonly<Record<string, Section>> = {
   'heartbeat configuration': 'root',
@@ -91,6 +94,7 @@ const SECTION_NAMES: Readonly<Record<string, Section>> = {
   pipelines: 'pipelines',
   pipeline: 'pipelines',
   'pipeline status': 'pipelines',
+  environment: 'environment',
 };
 
 const MAX_LINE = 10_000;
@@ -198,6 +202,17 @@ function command(field: 'gchatPollCommand' | 'pipelineDashboardCommand', example
   };
 }
 
+// Reads the raw value: trimming markdown marks would eat the `*` of a final `XDG_*`.
+const envAllow: Setter = (_value, { draft, raw }) => {
+  let value = raw.trim().replace(/^\*+\s+/, '').replace(/^`+|`+$/g, '');
+  if (value.startsWith('**') && value.endsWith('**') && value.length >= 4) value = value.slice(2, -2);
+  const names = [...new Set(value.split(/[\s,]+/).filter((name) => name !== ''))];
+  const bad = names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(name));
+  if (bad !== undefined) return { message: `holds "${shorten(bad)}", which is not a variable name.`, fix: 'list names separated by commas, such as BEADS_DIR, HTTPS_PROXY, XDG_* (a trailing * is a prefix).' };
+  draft.envAllow = names;
+  return 'envAllow';
+};
+
 const beadsAlert: Setter = (value, { draft, warn }) => {
   if (/in[\s_-]?progress/i.test(value) && /chang/i.test(value)) {
     draft.alertInProgressChanged = true;
@@ -236,6 +251,7 @@ const SECTION_KEYS: Readonly<Record<Section, Readonly<Record<string, Setter>>>> 
   'idle orchestrators': { threshold: duration('orchIdleMs', 'm', '30 minutes with no tool calls') },
   gchat: { 'poll command': command('gchatPollCommand', '["python3", ".claude/scripts/gchat-poll-replies.py"]') },
   pipelines: { 'dashboard command': command('pipelineDashboardCommand', '["python3", "dashboard.py"]') },
+  environment: { allow: envAllow },
 };
 
 /** Upstream settings-table keys (reference cobuilder.md §5), accepted in any section. */
@@ -375,7 +391,7 @@ export function parseHeartbeatConfig(markdown: string | undefined, options: Pars
       if (section !== undefined) warn(`unknown key "${shorten(keyText)}"${section === 'root' ? '' : ` under ${shorten(sectionTitle)}`} — ignored.`);
       continue;
     }
-    const outcome = setter(value, { draft, warn });
+    const outcome = setter(value, { draft, warn, raw: body.slice(colon + 1) });
     if (typeof outcome === 'object') {
       return err({
         kind: 'invalid-heartbeat-config',

@@ -93,6 +93,11 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
       ? `- Dashboard command: ${commandJson(config.pipelineDashboardCommand)}`
       : '<!-- - Dashboard command: ["python3", "cobuilder/pipeline/dashboard.py"] -->',
     '',
+    '## Environment',
+    '<!-- Tools get your environment minus a short deny-list (docs/environment.md). Allow: hardened mode, only these names',
+    '     (PREFIX* for a prefix) plus PATH, HOME, USER, LANG, TMPDIR and TMUX_TMPDIR reach the tools. -->',
+    config.envAllow ? `- Allow: ${config.envAllow.join(', ')}` : '<!-- - Allow: BEADS_DIR, HTTPS_PROXY, NO_PROXY, SSH_AUTH_SOCK, XDG_* -->',
+    '',
   ];
   return lines.join('\n');
 }

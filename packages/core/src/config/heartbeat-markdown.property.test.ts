@@ -46,6 +46,7 @@ const configArb: fc.Arbitrary<HeartbeatConfig> = fc
     alertInProgressChanged: fc.boolean(),
     gchatPollCommand: fc.array(argvWord, { minLength: 1, maxLength: 4 }),
     pipelineDashboardCommand: fc.array(argvWord, { minLength: 1, maxLength: 4 }),
+    envAllow: fc.uniqueArray(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}\*?$/), { maxLength: 4 }),
   }, { requiredKeys: ['activeHours', 'intervalMs', 'expectedOrchestrators', 'orchestratorPrefix', 'gitStaleMs', 'staleTaskMs', 'orchIdleMs', 'operatorIdleMs', 'dedupWindowMs', 'costAlertTokens', 'actionableBudgetTokens', 'alertInProgressChanged'] })
   .map((input) => heartbeatConfigSchema.parse(input));
 

@@ -74,4 +74,11 @@ describe('parseWoterclipConfig', () => {
     expect(parseWoterclipConfig(`${base}dispatch: {fallback: {model: "-x"}}\n`)._unsafeUnwrapErr().message).toMatch(/key "dispatch\.fallback\.model"/);
     expect(parseWoterclipConfig(`${base}dispatch: {fallback: {model: session}}\n`).isOk()).toBe(true);
   });
+
+  it('environment.allow (hardened mode) takes variable names and PREFIX*; anything else names the key', () => {
+    const base = 'version: 2\ngithub: {board_user: octocat, repo: o/r}\npersonas:\n  dev: {path: personas/dev, is_default: true}\n';
+    expect(parseWoterclipConfig(`${base}environment: {allow: [GH_TOKEN, 'ANTHROPIC_*']}\n`)._unsafeUnwrap().environment?.allow).toEqual(['GH_TOKEN', 'ANTHROPIC_*']);
+    expect(parseWoterclipConfig(base)._unsafeUnwrap().environment).toBeUndefined();
+    expect(parseWoterclipConfig(`${base}environment: {allow: ['$(id)']}\n`)._unsafeUnwrapErr().message).toMatch(/key "environment\.allow\.0"/);
+  });
 });

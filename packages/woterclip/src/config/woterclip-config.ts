@@ -90,6 +90,11 @@ export const woterclipConfigSchema = z
       })
       .strict()
       .prefault({}),
+    // The kit's hardened mode: only these variables (plus PATH, HOME, USER, LANG, TMPDIR, TMUX_TMPDIR) reach gh and the agent.
+    environment: z
+      .object({ allow: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *')).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 

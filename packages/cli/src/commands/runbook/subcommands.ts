@@ -7,7 +7,7 @@ import { createGhPullRequestStates } from '@heartbeat-kit/runbook/github';
 import { createCommandGate, createFileTaskStore, readTextFile, writeTextFileAtomic, type FileError } from '@heartbeat-kit/runbook/node';
 import { errAsync } from 'neverthrow';
 import { EXIT, type CliIo } from '../../io.js';
-import { createCliRunner } from '../../wiring/cli-runner.js';
+import { createCliRunner, parseEnvAllowFlag } from '../../wiring/cli-runner.js';
 import { UsageError, oneLine, parse, printJson, resolveCommon, resolvePath } from './shared.js';
 
 /** The rules gate's name when `HEARTBEAT_CHECKLIST_GATE_SCRIPT` selects it. */
@@ -83,9 +83,15 @@ export async function dueCommand(argv: readonly string[], io: CliIo): Promise<nu
   return EXIT.ok;
 }
 
+function envAllowOf(flag: string | undefined): readonly string[] | undefined {
+  const parsed = parseEnvAllowFlag(flag);
+  if (!parsed.ok) throw new UsageError(parsed.message);
+  return parsed.names;
+}
+
 /** `runbook prune FILE [--write]`: the prune plan; `--write` rewrites the file atomically. */
 export async function pruneCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { write: { type: 'boolean' }, offline: { type: 'boolean' }, repo: { type: 'string' } });
+  const { values, positionals } = parse(argv, { write: { type: 'boolean' }, offline: { type: 'boolean' }, repo: { type: 'string' }, 'env-allow': { type: 'string' } });
   const common = resolveCommon(values, io);
   const file = onePositional(positionals, 'runbook FILE');
   if (values.repo !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(values.repo)) throw new UsageError(`--repo ${JSON.stringify(values.repo)} is not owner/name; use e.g. --repo acme/web`);
@@ -93,7 +99,7 @@ export async function pruneCommand(argv: readonly string[], io: CliIo): Promise<
   const runbook = parseRunbook(text);
   let states: PullRequestStateMap = new Map();
   if (values.offline !== true) {
-    const runner = createCliRunner(io, { timeoutMs: 30_000 });
+    const runner = createCliRunner(io, { timeoutMs: 30_000, envAllow: envAllowOf(values['env-allow']) });
     const prs = createGhPullRequestStates(runner, { cwd: io.cwd, ...(values.repo === undefined ? {} : { defaultRepo: values.repo }) });
     states = (await readPullRequestStates(runbook, prs)).unwrapOr(new Map());
   }
@@ -126,21 +132,22 @@ function unavailableGate(name: string, message: string): Gate {
 }
 
 /** Picks the gate adapter for a selection; the seeded model gate is not shipped, so it fails open. */
-export function gateFor(selection: GateSelection, io: CliIo, override?: string): Gate | undefined {
-  if (override !== undefined) return RULES_GATE_NAMES.has(override) ? createRulesGate() : createCommandGate({ file: resolvePath(io, override), cwd: io.cwd, runner: createCliRunner(io, { profile: 'gate' }) });
+export function gateFor(selection: GateSelection, io: CliIo, override?: string, envAllow?: readonly string[]): Gate | undefined {
+  const runner = createCliRunner(io, { profile: 'gate', envAllow });
+  if (override !== undefined) return RULES_GATE_NAMES.has(override) ? createRulesGate() : createCommandGate({ file: resolvePath(io, override), cwd: io.cwd, runner });
   switch (selection.kind) {
     case 'none':
       return undefined;
     case 'default':
       return unavailableGate(selection.script, `${selection.script} (${selection.provider}) is a server script and not part of heartbeat-kit; set HEARTBEAT_CHECKLIST_GATE_SCRIPT=heartbeat-rules-gate or a command path`);
     case 'script':
-      return RULES_GATE_NAMES.has(selection.script) ? createRulesGate() : createCommandGate({ file: resolvePath(io, selection.script), cwd: io.cwd, name: selection.script, runner: createCliRunner(io, { profile: 'gate' }) });
+      return RULES_GATE_NAMES.has(selection.script) ? createRulesGate() : createCommandGate({ file: resolvePath(io, selection.script), cwd: io.cwd, name: selection.script, runner });
   }
 }
 
 /** `runbook tick --runbook FILE --status FILE`: the checklist tick decision. */
 export async function tickCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { runbook: { type: 'string' }, status: { type: 'string' }, gate: { type: 'string' }, 'dry-run': { type: 'boolean' } });
+  const { values, positionals } = parse(argv, { runbook: { type: 'string' }, status: { type: 'string' }, gate: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'env-allow': { type: 'string' } });
   const common = resolveCommon(values, io);
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; pass files with --runbook and --status`);
   if (values.runbook === undefined || values.status === undefined) throw new UsageError('needs --runbook FILE and --status FILE');
@@ -148,7 +155,7 @@ export async function tickCommand(argv: readonly string[], io: CliIo): Promise<n
   const status = await readStatus(io, values.status);
   const settings = readChecklistSettings(io.env);
   for (const w of settings.warnings) io.stderr(`heartbeat-kit runbook tick: warning: ${w}\n`);
-  const gate = gateFor(settings.gate, io, values.gate);
+  const gate = gateFor(settings.gate, io, values.gate, envAllowOf(values['env-allow']));
   if (values['dry-run'] === true) {
     // A dry run previews the verdict only: no preconditions, no task.
     const state = buildGateState({ status, runbook: parseRunbook(runbookText), now: common.now, timeZone: common.tz, dryRun: true });
