@@ -69,3 +69,17 @@ export function withJsonStderr(io: CliIo, command: string): CliIo {
     },
   };
 }
+
+/** A dependency the CLI can run without; the commands that need it load it on demand. */
+export interface OptionalPackage {
+  readonly name: string;
+  /** What it brings, for the message that says how to add it. */
+  readonly why: string;
+}
+
+/** Whether `error` is Node's "cannot find package NAME" (not a missing file inside an installed package). */
+export function isMissingPackage(error: unknown, name: string): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`Cannot find package '${name}'`);
+}

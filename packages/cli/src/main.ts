@@ -1,15 +1,19 @@
 import packageJson from '../package.json' with { type: 'json' };
-import { unknownNameError, withJsonStderr } from './errors.js';
+import { isMissingPackage, unknownNameError, withJsonStderr, type OptionalPackage } from './errors.js';
 import { EXIT, type CliIo, type Command } from './io.js';
 
 /** Subcommands by name. Each lives in `commands/`. */
-const COMMANDS: Record<string, { readonly summary: string; readonly load: () => Promise<Command> }> = {
+const COMMANDS: Record<string, { readonly summary: string; readonly load: () => Promise<Command>; readonly optional?: OptionalPackage }> = {
   cycle: { summary: 'run one heartbeat cycle and print HEARTBEAT_OK or the report', load: async () => (await import('./commands/cycle.js')).cycleCommand },
   loop: { summary: 'run the heartbeat loop until SIGINT/SIGTERM', load: async () => (await import('./commands/loop.js')).loopCommand },
   init: { summary: 'write a commented .claude/HEARTBEAT.md with the defaults', load: async () => (await import('./commands/init.js')).initCommand },
   replay: { summary: 're-run recorded cycles and compare their decisions', load: async () => (await import('./commands/replay.js')).replayCommand },
   woterclip: { summary: 'work GitHub issues with personas (beat) and show the queue (status)', load: async () => (await import('./commands/woterclip.js')).woterclipCommand },
-  fleet: { summary: 'run many heartbeats on Redis with BullMQ: worker, add, list, remove, status', load: async () => (await import('./commands/fleet.js')).fleetCommand },
+  fleet: {
+    summary: 'run many heartbeats on Redis with BullMQ: worker, add, list, remove, status (needs @heartbeat-kit/bullmq)',
+    load: async () => (await import('./commands/fleet.js')).fleetCommand,
+    optional: { name: '@heartbeat-kit/bullmq', why: 'BullMQ and the Redis client' },
+  },
   runbook: { summary: 'runbook check, due, prune, tick, boot-triage and gate-report (spec 003)', load: async () => (await import('./commands/runbook.js')).runbookCommand },
 };
 
@@ -75,6 +79,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     unknownNameError(out, '', 'command', name, Object.keys(COMMANDS));
     return EXIT.usage;
   }
-  const command = await entry.load();
+  let command: Command;
+  try {
+    command = await entry.load();
+  } catch (error) {
+    // An optional dependency (kept out of a plain install to keep it lean) is loaded on demand.
+    if (entry.optional === undefined || !isMissingPackage(error, entry.optional.name)) throw error;
+    out.stderr(`heartbeat-kit ${name}: needs the optional package ${entry.optional.name} (${entry.optional.why}), which is not installed. Fix: npm install ${entry.optional.name}@${VERSION}\n`);
+    return EXIT.usage;
+  }
   return command(args, out);
 }

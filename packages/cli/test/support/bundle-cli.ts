@@ -9,19 +9,26 @@ export interface BundledCli {
   readonly dispose: () => void;
 }
 
-/** Bundles `src/bin.ts` from the TypeScript sources (no package build needed). */
-export async function bundleCli(): Promise<BundledCli> {
+/**
+ * Bundles `src/bin.ts` from the TypeScript sources (no package build needed). `external` packages
+ * stay imports; in the temp directory nothing resolves them, as in an install without them.
+ */
+export async function bundleCli(options: { readonly external?: readonly string[] } = {}): Promise<BundledCli> {
   const dir = mkdtempSync(join(tmpdir(), 'hk-cli-bundle-'));
   const bin = join(dir, 'bin.mjs');
   await build({
-    entryPoints: [resolve(import.meta.dirname, '../../src/bin.ts')],
-    outfile: bin,
+    entryPoints: { bin: resolve(import.meta.dirname, '../../src/bin.ts') },
+    // Code splitting as in the tsup build: a lazily loaded command stays its own chunk.
+    outdir: dir,
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     conditions: ['source'],
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    external: [...(options.external ?? [])],
     logLevel: 'error',
   });
   return { bin, dispose: () => rmSync(dir, { recursive: true, force: true }) };
