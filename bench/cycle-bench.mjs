@@ -1,19 +1,33 @@
-// Cycle benchmark (issue: the CoBuilder heartbeat end to end).
-// Builds a world of 50 worktrees, 20 tmux sessions, 200 beads and 10 pipelines, then measures in
-// one run: a full `heartbeat-kit cycle` against a baseline bash script that runs spec 000's
-// commands one after another; the CLI's cold start against `node -e 0`; and peak memory.
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+// Cycle benchmark (issues: the CoBuilder heartbeat end to end; a cycle at the physical floor).
+// Builds a world of 50 worktrees, 20 tmux sessions, 200 beads and 10 pipelines (and the same
+// world ×10), then measures in one run, alternating the contestants:
+// - a full `heartbeat-kit cycle`;
+// - the physical floor: the external commands the cycle ran when this bench was written (the
+//   command list is fixed here, so a cycle that learns to need fewer still races today's list),
+//   exec'd four at a time by `xargs -P 4 -L 1` with no Node at all;
+// - a sequential baseline: a bash script running spec 000's commands one after another;
+// plus the CLI's cold start against `node -e 0` and the peak RSS of a cycle process against bare
+// Node. The machine is shared: the load average is printed with every table.
+// Env: BENCH_RUNS (7), BENCH_SCALES ("1,10"), BENCH_RUNS_LARGE (3).
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { importTs } from './bundle-ts.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'packages/cli/dist/bin.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const RUNS_LARGE = Number(process.env.BENCH_RUNS_LARGE ?? 3);
+const SCALES = (process.env.BENCH_SCALES ?? '1,10').split(',').map(Number);
+const execFileAsync = promisify(execFile);
 
 const { createWorld } = await importTs(join(root, 'packages/cli/test/support/world.ts'));
 
 const now = new Date('2026-02-19T14:50:00Z');
+const HOUR = 3600_000;
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const beads = (n, offset, extra) => Array.from({ length: n }, (_, i) => ({ id: `bench-${(i + offset).toString(36).padStart(4, '0')}`, title: `Task ${i + offset}`, priority: (i % 5), ...extra(i) }));
 const dot = (i) => `digraph "PIPE-${i}" {
   graph [prd_ref="PRD-${i}"]
@@ -24,27 +38,106 @@ const dot = (i) => `digraph "PIPE-${i}" {
   start -> impl -> gate -> done
 }
 `;
-const pipelines = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`pipe-${i}.dot`, dot(i)]));
-const sessions = Array.from({ length: 20 }, (_, i) => `orch-bench-${i}`);
-const worktrees = Array.from({ length: 50 }, (_, i) => ({ dir: `wt-${i}`, branch: `feat/bench-${i.toString(36).padStart(4, '0')}`, commitAt: new Date(now.getTime() - (i % 4) * 3600_000), dirty: i % 2 === 0 }));
 
-console.log('building the world (50 worktrees, 20 tmux sessions, 200 beads, 10 pipelines)…');
-const world = createWorld({
-  ready: beads(100, 0, () => ({})),
-  inProgress: beads(100, 100, (i) => ({ assignee: `orch-bench-${i % 25}`, started_at: new Date(now.getTime() - (i % 8) * 3600_000).toISOString() })),
-  sessions,
-  worktrees,
-  pipelines,
-  gchat: { stdout: '{"replies": [], "pending_count": 0}' },
-});
+// tmux's list-sessions format of the scanners when this bench was written (the floor's command list).
+const TMUX_FORMAT = '#{session_name}\t#{session_id}\t#{session_activity}\t#{session_created}\t#{session_attached}\t#{session_windows}';
 
-// The baseline: spec 000's commands as a prompt-driven heartbeat would run them, one after another.
-// dashboard.py is not available here; a python3 process that reads the DOT file stands in for it.
-const baseline = join(world.root, 'baseline.sh');
-writeFileSync(
-  baseline,
-  `#!/usr/bin/env bash
-cd ${JSON.stringify(world.project)}
+/**
+ * A world at `scale` (1 = 50 worktrees, 20 sessions, 200 beads, 10 pipelines). Worktree i's branch
+ * names in-progress bead i, so the stale-task scanner has branches to look at. Built with one
+ * `git fast-import`, one tmux client and `git worktree add` four at a time, so ×10 stays cheap.
+ */
+async function buildWorld(scale) {
+  const nWorktrees = 50 * scale;
+  const nSessions = 20 * scale;
+  const inProgress = beads(100 * scale, 100 * scale, (i) => ({ assignee: `orch-bench-${i % (25 * scale)}`, started_at: new Date(now.getTime() - (i % 8) * HOUR).toISOString() }));
+  const world = createWorld({
+    ready: beads(100 * scale, 0, () => ({})),
+    inProgress,
+    pipelines: Object.fromEntries(Array.from({ length: 10 * scale }, (_, i) => [`pipe-${i}.dot`, dot(i)])),
+    gchat: { stdout: '{"replies": [], "pending_count": 0}' },
+  });
+  const worktrees = Array.from({ length: nWorktrees }, (_, i) => ({ dir: `wt-${i}`, path: join(world.root, `wt-${i}`), branch: `feat/${inProgress[i].id}-work`, commitAt: new Date(now.getTime() - (i % 6) * HOUR), dirty: i % 2 === 0 }));
+  let stream = '';
+  for (const wt of worktrees) {
+    const msg = `work on ${wt.branch}\n`;
+    const body = `${wt.branch}\n`;
+    stream += `commit refs/heads/${wt.branch}\ncommitter World <world@example.invalid> ${Math.floor(wt.commitAt.getTime() / 1000)} +0000\ndata ${Buffer.byteLength(msg)}\n${msg}from refs/heads/main^0\nM 100644 inline work.txt\ndata ${Buffer.byteLength(body)}\n${body}\n`;
+  }
+  spawnSync('git', ['-C', world.project, 'fast-import', '--quiet'], { input: stream, stdio: ['pipe', 'ignore', 'inherit'] });
+  let next = 0;
+  const adder = async () => {
+    while (next < worktrees.length) {
+      const wt = worktrees[next++];
+      // Concurrent adds can read each other's half-made admin directories: retry those.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await execFileAsync('git', ['-C', world.project, 'worktree', 'add', '-q', '--', wt.path, wt.branch]);
+          break;
+        } catch (error) {
+          if (attempt >= 5) throw error;
+          spawnSync('git', ['-C', world.project, 'worktree', 'prune']);
+          rmSync(wt.path, { recursive: true, force: true });
+        }
+      }
+      if (wt.dirty) writeFileSync(join(wt.path, 'uncommitted.txt'), 'pending\n');
+    }
+  };
+  const sessions = Array.from({ length: nSessions }, (_, i) => `orch-bench-${i}`);
+  try {
+    await Promise.all(Array.from({ length: 4 }, adder));
+  } catch (error) {
+    world.destroy();
+    throw error;
+  }
+  world.tmux(...sessions.flatMap((s, i) => [...(i === 0 ? [] : [';']), 'new-session', '-d', '-s', s, '-x', '80', '-y', '20']));
+  return { world, worktrees, sessions, inProgress, scale };
+}
+
+/** The external commands today's cycle runs in `w`, in the scanners' order, one xargs line each. */
+function floorCommands(w) {
+  const { world, worktrees, sessions, inProgress } = w;
+  const t = ['tmux', '-u', '-L', world.tmuxSocket];
+  const git = (repo, ...args) => ['git', '-C', repo, '--no-optional-locks', ...args];
+  const cmds = [['bd', 'ready', '--json'], ['bd', 'list', '--status=in_progress', '--json', '--limit', '0'], [...t, 'list-sessions', '-F', TMUX_FORMAT]];
+  // git scanner: list, then status of every worktree and `log -1` of the dirty ones.
+  cmds.push(git(world.project, 'worktree', 'list', '--porcelain', '-z'));
+  cmds.push(git(world.project, 'status', '--porcelain=v1', '-z'));
+  for (const wt of worktrees) {
+    cmds.push(git(wt.path, 'status', '--porcelain=v1', '-z'));
+    if (wt.dirty) cmds.push(git(wt.path, 'log', '-1', '--format=%ct'));
+  }
+  // stale-tasks: list again, then `git log --since` on the branch of every bead in progress > 4 h.
+  cmds.push(git(world.project, 'worktree', 'list', '--porcelain', '-z'));
+  const since = Math.floor((now.getTime() - 4 * HOUR) / 1000);
+  inProgress.forEach((bead, i) => {
+    if (now.getTime() - Date.parse(bead.started_at) <= 4 * HOUR) return;
+    const wt = worktrees[i];
+    if (wt !== undefined) cmds.push(git(wt.path, 'log', `--since=@${since}`, '--format=%H', '--end-of-options', `refs/heads/${wt.branch}`, '--'));
+  });
+  // idle-orchestrators: list again, capture every pane; gchat: the poll script.
+  cmds.push([...t, 'list-sessions', '-F', TMUX_FORMAT]);
+  for (let i = 0; i < sessions.length; i += 1) cmds.push([...t, 'capture-pane', '-p', '-t', `$${i}`]);
+  cmds.push(['python3', join(world.project, '.claude/scripts/gchat-poll-replies.py')]);
+  return cmds;
+}
+
+const quote = (arg) => `'${arg.replace(/'/g, `'"'"'`)}'`;
+// xargs quoting: single quotes, no newline inside; a tab inside quotes is kept.
+const xargsLine = (argv) => argv.map((a) => `'${a}'`).join(' ');
+
+function writeScripts(w) {
+  const { world, worktrees } = w;
+  const cmds = floorCommands(w);
+  const list = join(world.root, 'floor.txt');
+  writeFileSync(list, `${cmds.map(xargsLine).join('\n')}\n`);
+  // The sequential baseline: spec 000's commands as a prompt-driven heartbeat would run them.
+  // dashboard.py is not available here; a python3 process that reads the DOT file stands in for it.
+  const baseline = join(world.root, 'baseline.sh');
+  writeFileSync(
+    baseline,
+    `#!/usr/bin/env bash
+cd ${quote(world.project)}
 export GIT_OPTIONAL_LOCKS=0
 T="tmux -L ${world.tmuxSocket}"
 bd ready --json >/dev/null 2>&1
@@ -56,8 +149,8 @@ while IFS= read -r wt; do
   git -C "$wt" log -1 --format="%ci" >/dev/null 2>&1
 done < wts.txt
 bd list --status=in_progress --json >/dev/null 2>&1
-for i in $(seq 100 199); do
-  git log --since="4 hours ago" --oneline "feat/bench-$(printf '%04x' 0)" >/dev/null 2>&1
+for b in ${worktrees.map((wt) => quote(wt.branch)).join(' ')}; do
+  git log --since="4 hours ago" --oneline "$b" >/dev/null 2>&1
 done
 for s in $($T list-sessions -F '#{session_name}' 2>/dev/null | grep "^orch-"); do
   $T capture-pane -t "=$s:" -p 2>/dev/null | tail -20 >/dev/null
@@ -67,11 +160,13 @@ for f in .pipelines/pipelines/*.dot; do
   python3 -c 'import sys,json; json.dumps({"f": open(sys.argv[1]).read()})' "$f" >/dev/null 2>&1
 done
 `,
-);
+  );
+  return { list, baseline, commands: cmds.length };
+}
 
-function timeMs(cmd, args, opts = {}) {
+function timeMs(cmd, args, opts = {}, env) {
   const start = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { encoding: 'utf8', env: world.env, ...opts });
+  const r = spawnSync(cmd, args, { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024, ...opts });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return { ms, stdout: r.stdout, stderr: r.stderr };
@@ -79,44 +174,91 @@ function timeMs(cmd, args, opts = {}) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms) => `${ms.toFixed(0)} ms`;
 
-try {
-  const cycleArgs = [bin, 'cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', join(world.root, 'state.json'), '--now', now.toISOString(), '--json'];
-  // One warm-up of each, so the page cache and git's index are in the same state for both.
-  const first = JSON.parse(timeMs(process.execPath, cycleArgs).stdout);
-  timeMs('bash', [baseline]);
-  const cycleTimes = [];
-  const baseTimes = [];
-  for (let i = 0; i < RUNS; i++) {
-    baseTimes.push(timeMs('bash', [baseline]).ms);
-    cycleTimes.push(timeMs(process.execPath, cycleArgs).ms);
-  }
-  const nodeTimes = [];
-  const coldTimes = [];
-  for (let i = 0; i < RUNS * 2; i++) {
-    nodeTimes.push(timeMs(process.execPath, ['-e', '0']).ms);
-    coldTimes.push(timeMs(process.execPath, [bin, '--version']).ms);
-  }
-  // Peak memory of a full cycle: maxRSS of a process that runs the CLI in-process.
-  const rssScript = `const m = await import(${JSON.stringify(join(root, 'packages/cli/dist/index.js'))});
-const io = { stdout: () => {}, stderr: () => {}, cwd: process.cwd(), env: process.env, shutdownSignal: new AbortController().signal };
-await m.main(${JSON.stringify(cycleArgs.slice(1))}, io);
-process.stdout.write(String(process.resourceUsage().maxRSS));`;
-  const rssKb = Number(timeMs(process.execPath, ['--input-type=module', '-e', rssScript]).stdout);
-  const baseRssKb = Number(timeMs(process.execPath, ['-e', 'process.stdout.write(String(process.resourceUsage().maxRSS))']).stdout);
-
-  const c = median(cycleTimes);
-  const b = median(baseTimes);
-  const n = median(nodeTimes);
-  const k = median(coldTimes);
-  console.log('');
-  console.log(`findings in the benchmark world: ${first.findings.length + first.held.length + first.suppressed.length} (${first.categories.join(', ')})`);
-  console.log(`scanners (wall ms in the first cycle): ${first.scanners.map((s) => `${s.name}=${s.status} ${s.durationMs}`).join(", ")}`);
-  console.log('');
-  console.log('| measure | heartbeat-kit | baseline | ratio |');
-  console.log('|---|---|---|---|');
-  console.log(`| full cycle (median of ${RUNS}) | ${fmt(c)} | ${fmt(b)} (sequential bash, spec 000 commands) | ${(c / b).toFixed(2)} (aim ≤ 0.50) |`);
-  console.log(`| cold start \`--version\` (median of ${RUNS * 2}) | ${fmt(k)} | ${fmt(n)} (\`node -e 0\`) | ${(k / n).toFixed(2)} (aim ≤ 2.00) |`);
-  console.log(`| peak RSS of a full cycle | ${(rssKb / 1024).toFixed(1)} MiB | ${(baseRssKb / 1024).toFixed(1)} MiB (\`node -e 0\`) | ${(rssKb / baseRssKb).toFixed(2)} |`);
-} finally {
-  world.destroy();
+// Peak RSS of a real CLI process: a preload records the process's own maxRSS when it exits.
+const rssDir = join(root, 'node_modules/.cache/hk-bench');
+mkdirSync(rssDir, { recursive: true });
+const rssPreload = join(rssDir, 'max-rss.mjs');
+writeFileSync(rssPreload, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.HK_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n`);
+function maxRssKb(args, env) {
+  const file = join(rssDir, `rss-${process.pid}.txt`);
+  timeMs(process.execPath, ['--import', rssPreload, ...args], {}, { ...env, HK_BENCH_RSS_FILE: file });
+  return Number(readFileSync(file, 'utf8'));
 }
+
+const results = [];
+for (const scale of SCALES) {
+  const runs = scale === 1 ? RUNS : RUNS_LARGE;
+  const built = Date.now();
+  const w = await buildWorld(scale);
+  const { world } = w;
+  try {
+    const { list, baseline, commands } = writeScripts(w);
+    console.log(`world ×${scale}: ${w.worktrees.length} worktrees (${w.worktrees.filter((t) => t.dirty).length} dirty), ${w.sessions.length} tmux sessions, ${w.inProgress.length * 2} beads, ${10 * scale} pipelines — built in ${((Date.now() - built) / 1000).toFixed(1)} s; floor = ${commands} commands`);
+    const cycleArgs = [bin, 'cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', join(world.root, 'state.json'), '--now', now.toISOString(), '--json'];
+    const floorEnv = { ...world.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', NO_COLOR: '1', GIT_TERMINAL_PROMPT: '0', CLAUDE_PROJECT_DIR: world.project };
+    const floor = () => timeMs('xargs', ['-P', '4', '-L', '1', '-a', list], { cwd: world.project, stdio: ['ignore', 'ignore', 'pipe'] }, floorEnv).ms;
+    if (process.env.BENCH_STRACE === '1') {
+      // Which commands does the cycle really exec? (Checks that the floor is the cycle's list.)
+      const trace = join(world.root, 'trace.txt');
+      timeMs('strace', ['-f', '-qq', '-e', 'trace=execve', '-e', 'signal=none', '-o', trace, process.execPath, ...cycleArgs], {}, world.env);
+      const count = (keys) => keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map());
+      const key = (argv) => [argv[0].split('/').at(-1), ...argv.slice(1).filter((a, i, all) => !a.startsWith('/') && !a.startsWith('-') && !/^-[CL]$/.test(all[i - 1] ?? ''))].slice(0, 2).join(' ');
+      const execs = readFileSync(trace, 'utf8').split('\n').filter((l) => l.includes('execve(') && !l.includes('= -1'));
+      const traced = count(execs.map((l) => key([...l.slice(l.indexOf('[')).matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]))));
+      const floored = count(floorCommands(w).map(key));
+      console.log('execs by the cycle (strace) vs the floor list:', JSON.stringify(Object.fromEntries([...new Set([...traced.keys(), ...floored.keys()])].map((k) => [k, [traced.get(k) ?? 0, floored.get(k) ?? 0]]))));
+    }
+    // One warm-up of each, so the page cache and git's index are in the same state for all.
+    const first = JSON.parse(timeMs(process.execPath, cycleArgs, {}, world.env).stdout);
+    floor();
+    if (scale === 1) timeMs('bash', [baseline], {}, world.env);
+    const cycleTimes = [];
+    const floorTimes = [];
+    const baseTimes = [];
+    const loadBefore = load();
+    for (let i = 0; i < runs; i++) {
+      floorTimes.push(floor());
+      cycleTimes.push(timeMs(process.execPath, cycleArgs, {}, world.env).ms);
+      if (scale === 1) baseTimes.push(timeMs('bash', [baseline], {}, world.env).ms);
+    }
+    const rssKb = maxRssKb(cycleArgs, world.env);
+    const c = median(cycleTimes);
+    const f = median(floorTimes);
+    const row = { scale, cycleMs: c, floorMs: f, baselineMs: baseTimes.length > 0 ? median(baseTimes) : undefined, rssKb, commands, findings: first.findings.length + first.held.length + first.suppressed.length, load: `${loadBefore} → ${load()}` };
+    results.push(row);
+    console.log(`findings: ${row.findings} (${first.categories.join(', ')})`);
+    console.log(`scanners (ms in the first cycle): ${first.scanners.map((s) => `${s.name}=${s.status} ${s.durationMs}`).join(', ')}`);
+    console.log(`runs (ms, alternating): cycle ${cycleTimes.map((x) => x.toFixed(0)).join(' ')} · floor ${floorTimes.map((x) => x.toFixed(0)).join(' ')}${baseTimes.length ? ` · baseline ${baseTimes.map((x) => x.toFixed(0)).join(' ')}` : ''}`);
+    console.log(`load during the runs: ${row.load}\n`);
+  } finally {
+    world.destroy();
+  }
+}
+
+const nodeTimes = [];
+const coldTimes = [];
+for (let i = 0; i < RUNS * 2; i++) {
+  nodeTimes.push(timeMs(process.execPath, ['-e', '0']).ms);
+  coldTimes.push(timeMs(process.execPath, [bin, '--version']).ms);
+}
+const baseRssKb = maxRssKb(['-e', '0'], process.env);
+const n = median(nodeTimes);
+const k = median(coldTimes);
+
+console.log(`load: ${load()}`);
+console.log('| measure | heartbeat-kit | reference | ratio |');
+console.log('|---|---|---|---|');
+for (const r of results) {
+  console.log(`| ×${r.scale} full cycle (median of ${r.scale === 1 ? RUNS : RUNS_LARGE}) | ${fmt(r.cycleMs)} | ${fmt(r.floorMs)} (floor: ${r.commands} commands, \`xargs -P 4\`) | ${(r.cycleMs / r.floorMs).toFixed(2)} (aim ≤ 1.50) |`);
+  if (r.baselineMs !== undefined) console.log(`| ×${r.scale} full cycle | ${fmt(r.cycleMs)} | ${fmt(r.baselineMs)} (sequential bash, spec 000 commands) | ${(r.cycleMs / r.baselineMs).toFixed(2)} (aim ≤ 0.35) |`);
+  console.log(`| ×${r.scale} peak RSS of a cycle | ${(r.rssKb / 1024).toFixed(1)} MiB | ${(baseRssKb / 1024).toFixed(1)} MiB (\`node -e 0\`) | ${(r.rssKb / baseRssKb).toFixed(2)} (aim ≤ 60 MiB) |`);
+}
+console.log(`| cold start \`--version\` (median of ${RUNS * 2}) | ${fmt(k)} | ${fmt(n)} (\`node -e 0\`) | ${(k / n).toFixed(2)} (aim ≤ 1.30) |`);
+const small = results.find((r) => r.scale === 1);
+for (const r of results.filter((x) => x.scale !== 1)) {
+  if (small === undefined) break;
+  const cg = r.cycleMs / small.cycleMs;
+  const fg = r.floorMs / small.floorMs;
+  console.log(`| growth ×1 → ×${r.scale} | cycle ×${cg.toFixed(2)} | floor ×${fg.toFixed(2)} | ${(cg / fg).toFixed(2)} (aim ≤ 1.00) |`);
+}
+console.log(JSON.stringify({ bench: 'cycle', load: load(), coldStartMs: k, nodeMs: n, baseRssKb, results }));
