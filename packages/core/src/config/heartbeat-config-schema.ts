@@ -40,8 +40,12 @@ export const heartbeatConfigSchema = z
     dedupWindowMs: z.number().int().positive().default(30 * MINUTE).describe('A finding reported within this window (ms) is not reported again.'),
     /** A cycle above this many tokens sends COST_ALERT (20,000). */
     costAlertTokens: z.number().int().positive().default(20_000).describe('A cycle estimated above this many tokens sends COST_ALERT.'),
-    /** Long reports are cut per category to stay under this many tokens (actionable, complex). */
-    actionableBudgetTokens: z.number().int().positive().default(20_000).describe('Long reports are cut per category to stay under this many tokens.'),
+    /**
+     * The message budget: long reports are cut per category ("+N more") to stay under this many
+     * tokens (10,000: what spec 000's actionable, complex cycles cost). Kept below `costAlertTokens`
+     * so COST_ALERT is left for what the cut cannot prevent.
+     */
+    actionableBudgetTokens: z.number().int().positive().default(10_000).describe('Message budget: long reports are cut per category ("+N more") to stay under this many tokens (HEARTBEAT.md "Message budget" or "Actionable budget").'),
     /** Alert when the number of in-progress beads changed since the last cycle (HEARTBEAT.md Beads). */
     alertInProgressChanged: z.boolean().default(false).describe('Alert when the number of in-progress beads changed since the last cycle.'),
     /** argv of the GChat poll command; absent = the project's script when present. */

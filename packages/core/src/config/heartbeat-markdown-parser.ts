@@ -236,6 +236,7 @@ const HEARTBEAT_KEYS: Readonly<Record<string, Setter>> = {
   'operator idle': duration('operatorIdleMs', 'm', '5 minutes'),
   'cost alert': tokens('costAlertTokens'),
   'actionable budget': tokens('actionableBudgetTokens'),
+  'message budget': tokens('actionableBudgetTokens'),
   timezone: timeZone,
   'time zone': timeZone,
 };
