@@ -8,6 +8,8 @@ import { createGitScanner } from './git/git-scanner.js';
 import { createStaleTasksScanner } from './git/stale-tasks-scanner.js';
 import { createIdleOrchestratorsScanner } from './tmux/idle-orchestrators-scanner.js';
 import { createOrchestratorsScanner } from './tmux/orchestrators-scanner.js';
+import { createTmuxSessionsSource } from './tmux/tmux-client.js';
+import { createWorktreeSource } from './git/worktree-source.js';
 import { createPipelineScanner, type PipelineFiles } from './pipelines/pipeline-scanner.js';
 
 /** Dependencies of {@link createDefaultScanners}. */
@@ -30,8 +32,9 @@ export interface DefaultScannersDeps {
 }
 
 /**
- * The built-in scanners of spec 000 in scan-target order. One bd source is shared, so a cycle
- * runs `bd list --status=in_progress` once for the orchestrator and stale-task scanners.
+ * The built-in scanners of spec 000 in scan-target order. The bd, tmux and git listings are shared,
+ * so a cycle runs `bd list --status=in_progress`, `tmux list-sessions` and `git worktree list` once
+ * each, however many scanners read them.
  *
  * @example
  * ```ts
@@ -53,13 +56,15 @@ export function createDefaultScanners(deps: DefaultScannersDeps): readonly Scann
     ...(deps.tmuxArgs === undefined ? {} : { tmuxArgs: deps.tmuxArgs }),
     ...(deps.tmuxFile === undefined ? {} : { tmuxFile: deps.tmuxFile }),
   };
-  const git = { runner, cwd, ...(deps.gitFile === undefined ? {} : { gitFile: deps.gitFile }) };
+  const sessions = createTmuxSessionsSource(tmux);
+  const gitDeps = { runner, cwd, ...(deps.gitFile === undefined ? {} : { gitFile: deps.gitFile }) };
+  const git = { ...gitDeps, worktrees: createWorktreeSource(gitDeps) };
   return [
     createBeadsScanner({ source: beads }),
-    createOrchestratorsScanner({ ...tmux, beads }),
+    createOrchestratorsScanner({ ...tmux, beads, sessions }),
     createGitScanner(git),
     createStaleTasksScanner({ ...git, beads, ...(deps.branchForBead === undefined ? {} : { branchForBead: deps.branchForBead }) }),
-    createIdleOrchestratorsScanner(tmux),
+    createIdleOrchestratorsScanner({ ...tmux, sessions }),
     createGChatScanner({ runner, cwd, fileExists: deps.fileExists, ...(deps.python === undefined ? {} : { python: deps.python }) }),
     ...(deps.pipelineFiles === undefined ? [] : [createPipelineScanner({ cwd, files: deps.pipelineFiles, runner })]),
   ];

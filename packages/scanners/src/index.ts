@@ -18,6 +18,7 @@ export * from './git/parse-worktrees.js';
 export * from './git/parse-status.js';
 export * from './git/parse-log.js';
 export * from './git/git-client.js';
+export * from './git/worktree-source.js';
 export * from './git/git-scanner.js';
 export * from './git/stale-tasks-scanner.js';
 export * from './gchat/parse-gchat-poll.js';

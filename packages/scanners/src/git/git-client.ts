@@ -18,8 +18,9 @@ export type GitClientError = GitFailure | { readonly kind: 'tool-missing'; reado
 // Read-only scans must not refresh the index (and take index.lock) under a running agent.
 const GIT_ENV = { GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' } as const;
 
-async function git(deps: GitDeps, repo: string, args: readonly string[], signal: AbortSignal, meter: DurationMeter): Promise<Result<CommandOutput, GitClientError>> {
-  const outcome = await runTool(deps.runner, { file: deps.gitFile ?? 'git', args: ['-C', repo, '--no-optional-locks', ...args], env: GIT_ENV, profile: 'git' }, signal, meter);
+async function git(deps: GitDeps, repo: string, args: readonly string[], signal: AbortSignal, meter: DurationMeter, input?: string): Promise<Result<CommandOutput, GitClientError>> {
+  const request = { file: deps.gitFile ?? 'git', args: ['-C', repo, '--no-optional-locks', ...args], env: GIT_ENV, profile: 'git' as const, ...(input === undefined ? {} : { input }) };
+  const outcome = await runTool(deps.runner, request, signal, meter);
   if (outcome.kind === 'missing') return err({ kind: 'tool-missing', message: outcome.reason });
   if (outcome.kind === 'failed') return err({ kind: 'run-failed', message: outcome.reason });
   return ok(outcome.output);
@@ -47,6 +48,50 @@ export async function lastCommitEpoch(deps: GitDeps, path: string, signal: Abort
 export async function commitsSince(deps: GitDeps, repo: string, branch: string, sinceEpoch: number, signal: AbortSignal, meter: DurationMeter): Promise<Result<number, GitClientError>> {
   const out = await git(deps, repo, ['log', `--since=@${Math.floor(sinceEpoch)}`, '--format=%H', '--end-of-options', `refs/heads/${branch}`, '--'], signal, meter);
   return out.andThen(interpretCommitCount);
+}
+
+const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * Committer epochs (seconds) of many commits in one `git log --no-walk --stdin` call, by commit
+ * id: the worktree list already names every worktree's HEAD, so one process answers what a
+ * `git log -1` per worktree did. Ids git could not read are missing from the map.
+ */
+export async function commitEpochs(deps: GitDeps, repo: string, oids: readonly string[], signal: AbortSignal, meter: DurationMeter): Promise<Result<ReadonlyMap<string, number>, GitClientError>> {
+  const wanted = [...new Set(oids)].filter((oid) => OID.test(oid));
+  if (wanted.length === 0) return ok(new Map());
+  const out = await git(deps, repo, ['log', '--no-walk=unsorted', '--format=%H %ct', '--stdin'], signal, meter, `${wanted.join('\n')}\n`);
+  return out.andThen((o) => {
+    if (o.exitCode !== 0) return err(classifyGitFailure(o));
+    const epochs = new Map<string, number>();
+    for (const line of o.stdout.split('\n')) {
+      const match = /^([0-9a-f]+) (\d+)$/.exec(line);
+      if (match) epochs.set(match[1]!, Number(match[2]));
+    }
+    return ok(epochs);
+  });
+}
+
+/**
+ * Committer epoch (seconds) of every local branch tip by short name, from one
+ * `git for-each-ref`. `git log --since=@T refs/heads/B` lists nothing exactly when B's tip is
+ * older than T (git stops walking at the first commit older than `--since`), so this one call
+ * answers the stale-task question for every branch. Branches whose tip is not a commit are left out.
+ */
+export async function branchTipEpochs(deps: GitDeps, repo: string, signal: AbortSignal, meter: DurationMeter): Promise<Result<ReadonlyMap<string, number>, GitClientError>> {
+  // Ref names cannot hold control characters, so a tab and a newline delimit safely.
+  const out = await git(deps, repo, ['for-each-ref', '--format=%(committerdate:unix)%09%(refname)', 'refs/heads/'], signal, meter);
+  return out.andThen((o) => {
+    if (o.exitCode !== 0) return err(classifyGitFailure(o));
+    const tips = new Map<string, number>();
+    for (const line of o.stdout.split('\n')) {
+      const tab = line.indexOf('\t');
+      const epoch = line.slice(0, tab);
+      const ref = line.slice(tab + 1);
+      if (tab > 0 && /^\d+$/.test(epoch) && ref.startsWith('refs/heads/')) tips.set(ref.slice('refs/heads/'.length), Number(epoch));
+    }
+    return ok(tips);
+  });
 }
 
 /** One sanitised line for a git failure (stderr and parse errors can quote hostile paths). */

@@ -1,12 +1,15 @@
 import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
 import { failed, formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, skipped, type DurationMeter } from '../scanner-support.js';
-import { describeGitError, lastCommitEpoch, listWorktrees, worktreeStatus, type GitDeps } from './git-client.js';
-import { scannableWorktrees } from './parse-worktrees.js';
+import { commitEpochs, describeGitError, lastCommitEpoch, worktreeStatus, type GitDeps } from './git-client.js';
+import { scannableWorktrees, type Worktree } from './parse-worktrees.js';
+import { createWorktreeSource, type WorktreeSource } from './worktree-source.js';
 
 /** Dependencies of {@link createGitScanner}. */
 export interface GitScannerDeps extends GitDeps {
   /** Any path inside the repository (its worktrees are listed from here). */
   readonly cwd: string;
+  /** The cycle's shared worktree listing (default: one of its own). */
+  readonly worktrees?: WorktreeSource;
 }
 
 /** What the git scanner learnt about one worktree. */
@@ -58,13 +61,14 @@ const NAME = 'git';
  * ```
  */
 export function createGitScanner(deps: GitScannerDeps): Scanner {
+  const source = deps.worktrees ?? createWorktreeSource(deps);
   return {
     name: NAME,
     runsOutsideActiveHours: false,
     scan: (ctx) => {
       const meter: DurationMeter = { ms: 0 };
       return guardScan(NAME, meter, async () => {
-        const listed = await listWorktrees(deps, deps.cwd, ctx.signal, meter);
+        const listed = await source.list(ctx.now, ctx.signal, meter);
         if (listed.isErr()) {
           const e = listed.error;
           if (e.kind === 'tool-missing') return skipped(NAME, e.message, meter);
@@ -74,19 +78,31 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
         const findings: Finding[] = [];
         const warnings: ScanWarning[] = [];
         const nowMs = ctx.now.getTime();
-        type Checked = { readonly warning?: ScanWarning; readonly state?: WorktreeState };
-        const checked = await mapConcurrent(scannableWorktrees(listed.value), PER_SCANNER_CONCURRENCY, async (worktree): Promise<Checked> => {
-          const where = sanitizeForMessage(worktree.path, { maxLength: 160 });
+        type Status = { readonly worktree: Worktree; readonly warning?: ScanWarning; readonly changes?: number };
+        const statuses = await mapConcurrent(scannableWorktrees(listed.value), PER_SCANNER_CONCURRENCY, async (worktree): Promise<Status> => {
           const status = await worktreeStatus(deps, worktree.path, ctx.signal, meter);
-          if (status.isErr()) return { warning: { code: 'GIT_STATUS_FAILED', message: `${where}: ${describeGitError(status.error)}` } };
-          if (status.value.length === 0) return {};
+          if (status.isErr()) return { worktree, warning: { code: 'GIT_STATUS_FAILED', message: `${sanitizeForMessage(worktree.path, { maxLength: 160 })}: ${describeGitError(status.error)}` } };
+          return { worktree, changes: status.value.length };
+        });
+        // Only dirty worktrees need an age: one `git log --no-walk` for all their HEADs.
+        const dirty = statuses.filter((s) => s.changes !== undefined && s.changes > 0);
+        const heads = dirty.flatMap((s) => (s.worktree.unborn || s.worktree.head === undefined ? [] : [s.worktree.head]));
+        const epochs = (await commitEpochs(deps, deps.cwd, heads, ctx.signal, meter)).unwrapOr(new Map<string, number>());
+        type Checked = { readonly warning?: ScanWarning; readonly state?: WorktreeState };
+        const checked = await mapConcurrent(statuses, PER_SCANNER_CONCURRENCY, async ({ worktree, warning, changes }): Promise<Checked> => {
+          if (warning !== undefined) return { warning };
+          if (changes === undefined || changes === 0) return {};
           let epoch: number | undefined;
           if (!worktree.unborn) {
-            const last = await lastCommitEpoch(deps, worktree.path, ctx.signal, meter);
-            if (last.isErr()) return { warning: { code: 'GIT_LOG_FAILED', message: `${where}: ${describeGitError(last.error)}` } };
-            epoch = last.value;
+            epoch = worktree.head === undefined ? undefined : epochs.get(worktree.head);
+            if (epoch === undefined) {
+              // Not answered by the batch (no HEAD id, or the batch failed): ask this worktree alone.
+              const last = await lastCommitEpoch(deps, worktree.path, ctx.signal, meter);
+              if (last.isErr()) return { warning: { code: 'GIT_LOG_FAILED', message: `${sanitizeForMessage(worktree.path, { maxLength: 160 })}: ${describeGitError(last.error)}` } };
+              epoch = last.value;
+            }
           }
-          return { state: { path: worktree.path, branch: worktree.branch, changes: status.value.length, lastCommitEpoch: epoch } };
+          return { state: { path: worktree.path, branch: worktree.branch, changes, lastCommitEpoch: epoch } };
         });
         for (const { warning, state } of checked) {
           if (warning) warnings.push(warning);

@@ -3,8 +3,9 @@ import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
 import { beadsFailureResult } from '../beads/beads-scanner.js';
 import { escapeRegExp, formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, type DurationMeter } from '../scanner-support.js';
-import { commitsSince, describeGitError, listWorktrees, type GitDeps } from './git-client.js';
+import { branchTipEpochs, commitsSince, describeGitError, type GitDeps } from './git-client.js';
 import { scannableWorktrees, type Worktree } from './parse-worktrees.js';
+import { createWorktreeSource, type WorktreeSource } from './worktree-source.js';
 
 /** Dependencies of {@link createStaleTasksScanner}. */
 export interface StaleTasksScannerDeps extends GitDeps {
@@ -12,6 +13,8 @@ export interface StaleTasksScannerDeps extends GitDeps {
   readonly beads: BeadsSource;
   /** Branch of a bead when no worktree branch names it (e.g. a team's `feature/<id>` convention). */
   readonly branchForBead?: (bead: Bead) => string | undefined;
+  /** The cycle's shared worktree listing (default: one of its own). */
+  readonly worktrees?: WorktreeSource;
 }
 
 /**
@@ -72,6 +75,7 @@ const NAME = 'stale-tasks';
  * ```
  */
 export function createStaleTasksScanner(deps: StaleTasksScannerDeps): Scanner {
+  const source = deps.worktrees ?? createWorktreeSource(deps);
   return {
     name: NAME,
     runsOutsideActiveHours: false,
@@ -94,14 +98,19 @@ export function createStaleTasksScanner(deps: StaleTasksScannerDeps): Scanner {
         });
         if (old.length === 0) return scanOk(NAME, { warnings, durationMs: meter.ms });
         let worktrees: readonly Worktree[] = [];
-        const listed = await listWorktrees(deps, deps.cwd, ctx.signal, meter);
+        const listed = await source.list(ctx.now, ctx.signal, meter);
         if (listed.isOk()) worktrees = scannableWorktrees(listed.value);
         else warnings.push({ code: 'GIT_UNAVAILABLE', message: `branches unknown: ${describeGitError(listed.error)}` });
         const findings: Finding[] = [];
+        const sinceEpoch = Math.floor((nowMs - windowMs) / 1000);
+        // Every branch tip's date in one call; a branch it does not answer for is asked alone below.
+        const tips = (await branchTipEpochs(deps, deps.cwd, ctx.signal, meter)).unwrapOr(undefined);
         const judged = await mapConcurrent(old, PER_SCANNER_CONCURRENCY, async ({ bead, ageMs }): Promise<{ finding?: Finding; warning?: ScanWarning }> => {
           const worktree = worktreeForBead(bead.id, worktrees);
           const branch = worktree?.branch ?? deps.branchForBead?.(bead);
           if (branch === undefined) return { finding: staleTaskFinding(bead, ageMs, windowMs, undefined) };
+          const tip = tips?.get(branch);
+          if (tip !== undefined) return tip < sinceEpoch ? { finding: staleTaskFinding(bead, ageMs, windowMs, branch) } : {};
           const count = await commitsSince(deps, worktree?.path ?? deps.cwd, branch, (nowMs - windowMs) / 1000, ctx.signal, meter);
           if (count.isErr()) {
             // A branch that no longer exists shows no work either: judge by time alone.

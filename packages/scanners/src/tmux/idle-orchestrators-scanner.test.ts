@@ -8,7 +8,9 @@ describe('idle-orchestrators scanner', () => {
   it('emits one pane observation per orchestrator session, targeted by $id', async () => {
     const runner = scriptedRunner([
       [/list-sessions/, { stdout: 'orch-auth\t$3\t1\t1\t0\t1\nnotes\t$4\t1\t1\t0\t1\norch-b\t$7\t1\t1\t1\t1\n' }],
-      [/capture-pane -p -t \$3$/, { stdout: fixture('tmux', 'capture-pane-p.txt') }],
+      // One client for every pane; tmux stops the sequence at the pane that is gone…
+      [/capture-pane -p -t \$3 ; display-message .* ; capture-pane -p -t \$7 ; display-message/, { exitCode: 1, stdout: `${fixture('tmux', 'capture-pane-p.txt')}\x01HK-CAPTURE\x1f0\n`, stderr: "can't find pane: $7\n" }],
+      // …which is then captured alone, so its failure is its own.
       [/capture-pane -p -t \$7$/, { exitCode: 1, stderr: "can't find pane: $7\n" }],
     ]);
     const scanner = createIdleOrchestratorsScanner({ runner, tmuxArgs: ['-S', '/tmp/sock'] });

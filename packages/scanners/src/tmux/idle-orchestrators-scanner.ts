@@ -1,7 +1,13 @@
 import { scanOk, type Observation, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
-import { guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, skipped, failed, type DurationMeter } from '../scanner-support.js';
+import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import { hashPaneCapture } from './normalise-pane.js';
-import { capturePane, listTmuxSessions, type TmuxDeps } from './tmux-client.js';
+import { capturePanes, createTmuxSessionsSource, type TmuxDeps, type TmuxSessionsSource } from './tmux-client.js';
+
+/** Dependencies of {@link createIdleOrchestratorsScanner}. */
+export interface IdleOrchestratorsScannerDeps extends TmuxDeps {
+  /** The cycle's shared session listing (default: one of its own). */
+  readonly sessions?: TmuxSessionsSource;
+}
 
 const NAME = 'idle-orchestrators';
 
@@ -19,20 +25,22 @@ const NAME = 'idle-orchestrators';
  * const scanner = createIdleOrchestratorsScanner({ runner: createProcessRunner(), tmuxArgs: ['-L', 'work'] });
  * ```
  */
-export function createIdleOrchestratorsScanner(deps: TmuxDeps): Scanner {
+export function createIdleOrchestratorsScanner(deps: IdleOrchestratorsScannerDeps): Scanner {
+  const source = deps.sessions ?? createTmuxSessionsSource(deps);
   return {
     name: NAME,
     runsOutsideActiveHours: false,
     scan: (ctx) => {
       const meter: DurationMeter = { ms: 0 };
       return guardScan(NAME, meter, async () => {
-        const sessions = await listTmuxSessions(deps, ctx.signal, meter);
+        const sessions = await source.list(ctx.now, ctx.signal, meter);
         if (sessions.isErr()) return sessions.error.kind === 'tool-missing' ? skipped(NAME, sessions.error.message, meter) : failed(NAME, sessions.error.message, meter);
         const observations: Observation[] = [];
         const warnings: ScanWarning[] = [];
         const orchestrators = sessions.value.filter((session) => session.name.startsWith(ctx.config.orchestratorPrefix));
-        const captures = await mapConcurrent(orchestrators, PER_SCANNER_CONCURRENCY, async (session) => ({ session, captured: await capturePane(deps, session, ctx.signal, meter) }));
-        for (const { session, captured } of captures) {
+        const captures = await capturePanes(deps, orchestrators, ctx.signal, meter);
+        for (const [i, captured] of captures.entries()) {
+          const session = orchestrators[i]!;
           // A session can end between the listing and the capture; the others still count.
           if (captured.isErr()) warnings.push({ code: 'PANE_CAPTURE_FAILED', message: captured.error.message });
           else observations.push({ kind: 'pane', session: session.name, hash: hashPaneCapture(captured.value) });

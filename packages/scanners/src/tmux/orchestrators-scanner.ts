@@ -2,11 +2,13 @@ import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarni
 import { escapeRegExp, guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
-import { listTmuxSessions, type TmuxDeps } from './tmux-client.js';
+import { createTmuxSessionsSource, type TmuxDeps, type TmuxSessionsSource } from './tmux-client.js';
 
 /** Dependencies of {@link createOrchestratorsScanner}. */
 export interface OrchestratorsScannerDeps extends TmuxDeps {
   readonly beads: BeadsSource;
+  /** The cycle's shared session listing (default: one of its own). */
+  readonly sessions?: TmuxSessionsSource;
 }
 
 const NAME = 'orchestrators';
@@ -95,13 +97,14 @@ export function orchestratorFindings(input: {
  * ```
  */
 export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scanner {
+  const source = deps.sessions ?? createTmuxSessionsSource(deps);
   return {
     name: NAME,
     runsOutsideActiveHours: true,
     scan: (ctx) => {
       const meter: DurationMeter = { ms: 0 };
       return guardScan(NAME, meter, async () => {
-        const sessions = await listTmuxSessions(deps, ctx.signal, meter);
+        const sessions = await source.list(ctx.now, ctx.signal, meter);
         if (sessions.isErr()) return sessions.error.kind === 'tool-missing' ? skipped(NAME, sessions.error.message, meter) : failed(NAME, sessions.error.message, meter);
         const expected = ctx.config.expectedOrchestrators;
         const beads = await deps.beads.inProgress(ctx.now, ctx.signal, meter);

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { CommandRunner } from '@heartbeat-kit/core';
-import { firstStderrLine, runTool, type DurationMeter } from '../scanner-support.js';
+import { firstStderrLine, mapConcurrent, PER_SCANNER_CONCURRENCY, runTool, type DurationMeter } from '../scanner-support.js';
 import { interpretListSessions, TMUX_SESSION_FORMAT, type TmuxSession } from './parse-list-sessions.js';
 
 // The runner sets LC_ALL=C, under which tmux prints the tab separators (and any non-ASCII) as `_`;
@@ -44,4 +44,69 @@ export async function capturePane(deps: TmuxDeps, session: Pick<TmuxSession, 'id
   if (outcome.kind === 'failed') return err({ kind: 'failed', message: outcome.reason });
   if (outcome.output.exitCode !== 0) return err({ kind: 'failed', message: `tmux capture-pane exited ${outcome.output.exitCode}: ${firstStderrLine(outcome.output.stderr)}` });
   return ok(outcome.output.stdout);
+}
+
+/** Lists tmux sessions, once per cycle for every scanner that needs them. */
+export interface TmuxSessionsSource {
+  /** `list-sessions`; calls with the same `cycle` (the cycle's `now` object) share one run. */
+  readonly list: (cycle: Date, signal: AbortSignal, meter: DurationMeter) => Promise<Result<readonly TmuxSession[], TmuxClientError>>;
+}
+
+/**
+ * Creates a {@link TmuxSessionsSource}: the orchestrator and idle-orchestrator scanners share one
+ * `list-sessions` per cycle. Keyed by the `now` object, so cycles never share a listing.
+ */
+export function createTmuxSessionsSource(deps: TmuxDeps): TmuxSessionsSource {
+  let memo: { readonly cycle: Date; readonly result: Promise<Result<readonly TmuxSession[], TmuxClientError>> } | undefined;
+  return {
+    list: (cycle, signal, meter) => {
+      if (memo?.cycle === cycle) return memo.result;
+      const result = listTmuxSessions(deps, signal, meter);
+      memo = { cycle, result };
+      return result;
+    },
+  };
+}
+
+// A pane capture without -e holds no control characters (tmux interprets them), so a marker
+// made of them cannot be forged by what an agent prints.
+const MARK = '\x01HK-CAPTURE\x1f';
+/** Panes captured by one tmux client; more go to further calls, so one argument list stays small. */
+export const CAPTURES_PER_CALL = 50;
+
+/**
+ * Captures the visible panes of many sessions with one tmux client per {@link CAPTURES_PER_CALL}
+ * sessions (`capture-pane -p -t A ; display-message -p MARK ; …`), in the order given. tmux stops a
+ * command sequence at the first failure (a session that ended since the listing); the sessions
+ * from there on are captured one by one, so each failure is reported as {@link capturePane} does.
+ */
+export async function capturePanes(
+  deps: TmuxDeps,
+  sessions: readonly Pick<TmuxSession, 'id' | 'name'>[],
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<readonly Result<string, TmuxClientError>[]> {
+  const file = deps.tmuxFile ?? 'tmux';
+  const chunks: (readonly Pick<TmuxSession, 'id' | 'name'>[])[] = [];
+  for (let start = 0; start < sessions.length; start += CAPTURES_PER_CALL) chunks.push(sessions.slice(start, start + CAPTURES_PER_CALL));
+  const perChunk = await mapConcurrent(chunks, PER_SCANNER_CONCURRENCY, async (chunk) => {
+    const results: Result<string, TmuxClientError>[] = [];
+    const args: string[] = [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? [])];
+    chunk.forEach((session, i) => args.push(...(i === 0 ? [] : [';']), 'capture-pane', '-p', '-t', paneTarget(session), ';', 'display-message', '-p', `${MARK}${i}`));
+    const outcome = await runTool(deps.runner, { file, args, profile: 'tmux' }, signal, meter);
+    if (outcome.kind === 'missing') return chunk.map((): Result<string, TmuxClientError> => err({ kind: 'tool-missing', message: outcome.reason }));
+    const captured: string[] = [];
+    if (outcome.kind === 'output') {
+      const parts = outcome.output.stdout.split(MARK);
+      // parts[k + 1] starts with "k\n"; the last part is what followed the last marker.
+      for (let i = 0; i < chunk.length && i + 1 < parts.length; i += 1) {
+        if (!parts[i + 1]!.startsWith(`${i}\n`)) break;
+        captured.push(i === 0 ? parts[0]! : parts[i]!.slice(`${i - 1}\n`.length));
+      }
+    }
+    for (const text of captured) results.push(ok(text));
+    for (const session of chunk.slice(captured.length)) results.push(await capturePane(deps, session, signal, meter));
+    return results;
+  });
+  return perChunk.flat();
 }
