@@ -136,7 +136,7 @@ describe('batched git calls against real worktrees', () => {
     // Worktrees 0–4 are older than 2 h; the dirty ones (main, with its untracked .fake-bd, and 0, 2, 4) are GIT_STALE.
     expect(a[0]).toMatchObject({ findings: [{ subject: repo }, { subject: worktrees[0]!.path }, { subject: worktrees[2]!.path }, { subject: worktrees[4]!.path }], warnings: [] });
     // Branches with no commit in the last 4 h: tips at 0–2 h.
-    expect((a[1] as { findings: { subject: string }[] }).findings.map((f) => f.subject)).toEqual(['bd-w0', 'bd-w1', 'bd-w2']);
+    expect((a[1] as { readonly findings: readonly { readonly subject: string }[] }).findings.map((f) => f.subject)).toEqual(['bd-w0', 'bd-w1', 'bd-w2']);
     const count = (calls: string[], part: string) => calls.filter((c) => c.includes(part)).length;
     expect(count(batched.calls, ' log -1 ')).toBe(0);
     expect(count(batched.calls, ' log --since')).toBe(0);
@@ -146,7 +146,7 @@ describe('batched git calls against real worktrees', () => {
 
   it('a cycle of the default scanners lists worktrees and tmux sessions once, and a new cycle lists them again', async () => {
     const r = recording();
-    const scanners = createDefaultScanners({ runner: r, cwd: repo, fileExists: async () => false, tmuxArgs: ['-L', socket] });
+    const scanners = createDefaultScanners({ runner: r, cwd: repo, fileExists: () => Promise.resolve(false), tmuxArgs: ['-L', socket] });
     for (let cycle = 0; cycle < 2; cycle += 1) {
       // Every scanner of one cycle gets the same `now` object; the next cycle, at the same instant, a new one.
       const ctx = makeContext({ now: new Date(BASE_MS + 7 * HOUR) });
