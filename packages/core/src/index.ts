@@ -26,6 +26,7 @@ export * from './loop/run-loop.js';
 export * from './messages/render-messages.js';
 export * from './messages/local-time.js';
 export * from './messages/token-estimate.js';
+export * from './messages/message-id.js';
 export * from './replay/cycle-record.js';
 export * from './lock/lock-decisions.js';
 export * from './stop-reasons/stop-reasons.js';

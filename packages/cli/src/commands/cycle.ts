@@ -25,6 +25,8 @@ Options:
   --operator-activity-file F   take the operator's last message time from F's modification time
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH (JSONL) | webhook:URL | command:CMD
+  --sink-auth-env NAME         send $NAME as the webhook's Authorization header (never put
+                               credentials in the URL: such URLs are refused)
   --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
   --env-allow NAMES            hardened mode: tools get only PATH, HOME, USER, LANG, TMPDIR,
                                TMUX_TMPDIR and these comma-separated names (PREFIX* = prefix;

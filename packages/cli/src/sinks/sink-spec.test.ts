@@ -33,4 +33,16 @@ describe('parseSinkSpec', () => {
       if (!parsed.ok) expect(parsed.message).toMatch(/Fix:/);
     }
   });
+
+  it('refuses a webhook URL that carries credentials, naming the Authorization-header fix, and never echoes them', () => {
+    for (const url of ['https://user:pa55@hooks.example/x', 'https://hooks.example/x?token=t0k3n', 'https://hooks.example/x?api_key=k3y']) {
+      const parsed = parseSinkSpec(`webhook:${url}`);
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) {
+        expect(parsed.message).toContain('--sink-auth-env');
+        expect(parsed.message).not.toMatch(/pa55|t0k3n|k3y/);
+      }
+    }
+    expect(parseSinkSpec('webhook:https://hooks.example/x?channel=ops').ok).toBe(true);
+  });
 });

@@ -1,5 +1,8 @@
 import { splitCommand } from './split-command.js';
 
+// Query parameters that carry a credential by name.
+const CREDENTIAL_PARAM = /token|secret|passw(or)?d|api[-_]?key|access[-_]?key|auth|signature|^sig$|^key$/i;
+
 /** Where `--sink` sends messages. */
 export type SinkSpec =
   | { readonly kind: 'stdout' }
@@ -24,6 +27,15 @@ export function parseSinkSpec(spec: string): { ok: true; sink: SinkSpec } | { ok
         return { ok: false, message: `--sink webhook: "${value}" is not a URL. Fix: --sink webhook:https://host/path` };
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: '--sink webhook: only http(s) URLs. Fix: --sink webhook:https://host/path' };
+      // fetch refuses credentials in URLs, and a URL is echoed in errors: credentials go in a header.
+      const secretParams = [...url.searchParams.keys()].filter((k) => CREDENTIAL_PARAM.test(k));
+      if (url.username !== '' || url.password !== '' || secretParams.length > 0) {
+        const what = url.username !== '' || url.password !== '' ? 'user:password@' : `?${secretParams.join('&')}=`;
+        return {
+          ok: false,
+          message: `--sink webhook: the URL carries credentials (${what}). Fix: remove them from the URL, put the header value in an environment variable and pass --sink-auth-env NAME (sent as the Authorization header), e.g. HOOK_AUTH='Bearer …' --sink-auth-env HOOK_AUTH`,
+        };
+      }
       return { ok: true, sink: { kind: 'webhook', url: url.toString() } };
     }
     case 'command': {

@@ -9,13 +9,14 @@ const message: OutboundMessage = { kind: 'work_found', content: 'WORK_FOUND: P0_
 let server: Server | undefined;
 afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
 
-async function listen(answers: number[]): Promise<{ url: string; bodies: string[] }> {
+async function listen(answers: number[], headers: IncomingMessage['headers'][] = []): Promise<{ url: string; bodies: string[] }> {
   const bodies: string[] = [];
   server = createServer((req: IncomingMessage, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       bodies.push(body);
+      headers.push(req.headers);
       res.statusCode = answers.shift() ?? 200;
       res.end();
     });
@@ -53,6 +54,27 @@ describe('webhook sink (real HTTP on 127.0.0.1)', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const result = await createWebhookSink({ url, attempts: 1, timeoutMs: 200 }).deliver(message);
     expect(result.isErr()).toBe(true);
+    server.closeAllConnections();
+  });
+
+  it('sends the same message id in the body and the Idempotency-Key header on every attempt, and the Authorization header', async () => {
+    const headers: IncomingMessage['headers'][] = [];
+    const { url, bodies } = await listen([503, 204], headers);
+    const result = await createWebhookSink({ url, attempts: 3, backoffMs: () => 1, authorization: 'Bearer s3cr3t-token' }).deliver({ ...message, id: 'hb-abc' });
+    expect(result.isOk()).toBe(true);
+    expect(bodies.map((b) => (JSON.parse(b) as { id: string }).id)).toEqual(['hb-abc', 'hb-abc']);
+    expect(headers.map((h) => h['idempotency-key'])).toEqual(['hb-abc', 'hb-abc']);
+    expect(headers[0]!.authorization).toBe('Bearer s3cr3t-token');
+  });
+
+  it('a receiver that never answers costs at most the total delivery budget, not attempts x timeout', async () => {
+    server = createServer(() => {
+      // never answers
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const result = await createWebhookSink({ url, attempts: 3, timeoutMs: 3_600_000, totalTimeoutMs: 200, backoffMs: () => 3_600_000 }).deliver(message);
+    expect(result.isErr() && result.error.message).toMatch(/after 1 attempt\(s\): gave up after 200 ms in total/);
     server.closeAllConnections();
   });
 });

@@ -28,6 +28,8 @@ export interface CycleWiring {
   readonly io: CliIo;
   /** A file whose modification time is the operator's last message. */
   readonly operatorActivityFile?: string;
+  /** `Authorization` header of a webhook sink (from `--sink-auth-env`). */
+  readonly sinkAuthorization?: string;
   /** tmux socket selection, e.g. `['-L', 'work']`. */
   readonly tmuxArgs?: readonly string[];
   /** Hardened mode: the only variables (besides the essentials) that reach the tools. */
@@ -55,7 +57,7 @@ function createSink(spec: SinkSpec, wiring: CycleWiring): Sink {
     case 'file':
       return createJsonlFileSink({ path: resolvePath(wiring.cwd, spec.path) });
     case 'webhook':
-      return createWebhookSink({ url: spec.url });
+      return createWebhookSink({ url: spec.url, ...(wiring.sinkAuthorization === undefined ? {} : { authorization: wiring.sinkAuthorization }) });
     case 'command':
       return createCommandSink({ argv: spec.argv, runner: createCliRunner(wiring.io, { profile: 'command', envAllow: wiring.envAllow }), cwd: wiring.cwd });
   }

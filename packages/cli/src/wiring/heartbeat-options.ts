@@ -12,6 +12,7 @@ export const HEARTBEAT_OPTIONS = {
   state: { type: 'string' },
   'operator-activity-file': { type: 'string' },
   sink: { type: 'string' },
+  'sink-auth-env': { type: 'string' },
   'tmux-socket': { type: 'string' },
   'env-allow': { type: 'string' },
   json: { type: 'boolean' },
@@ -25,6 +26,7 @@ export interface HeartbeatOptionValues {
   readonly state?: string | undefined;
   readonly 'operator-activity-file'?: string | undefined;
   readonly sink?: string | undefined;
+  readonly 'sink-auth-env'?: string | undefined;
   readonly 'tmux-socket'?: string | undefined;
   readonly 'env-allow'?: string | undefined;
   readonly json?: boolean | undefined;
@@ -49,6 +51,14 @@ export interface ResolvedHeartbeat {
 export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo): Promise<{ ok: true; value: ResolvedHeartbeat } | { ok: false; message: string }> {
   const sink = parseSinkSpec(values.sink ?? 'stdout');
   if (!sink.ok) return sink;
+  const authEnv = values['sink-auth-env'];
+  let authorization: string | undefined;
+  if (authEnv !== undefined) {
+    if (sink.sink.kind !== 'webhook') return { ok: false, message: '--sink-auth-env only applies to --sink webhook:URL. Fix: drop it or use a webhook sink.' };
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(authEnv)) return { ok: false, message: `--sink-auth-env "${authEnv}" is not an environment variable name. Fix: e.g. --sink-auth-env HOOK_AUTH.` };
+    authorization = io.env[authEnv];
+    if (authorization === undefined || authorization === '') return { ok: false, message: `--sink-auth-env ${authEnv}: the variable is not set. Fix: export ${authEnv}='Bearer …' before running.` };
+  }
   const socket = values['tmux-socket'];
   if (socket !== undefined && !/^[A-Za-z0-9._-]+$/.test(socket)) {
     return { ok: false, message: `--tmux-socket "${socket}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.` };
@@ -66,6 +76,7 @@ export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo)
     statePath,
     sink: sink.sink,
     io,
+    ...(authorization === undefined ? {} : { sinkAuthorization: authorization }),
     ...(activityFile ? { operatorActivityFile: resolvePath(io.cwd, activityFile) } : {}),
     ...(socket ? { tmuxArgs: ['-L', socket] } : {}),
     // The flag replaces the config's list; neither = the user's environment minus the deny-list.

@@ -6,6 +6,7 @@ import type { OutboundMessage } from '../ports/sink.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
 import { renderCostAlert, renderWorkFound } from '../messages/render-messages.js';
 import type { TokenEstimator } from '../messages/token-estimate.js';
+import { stableMessageId } from '../messages/message-id.js';
 import type { HeartbeatState } from './heartbeat-state.js';
 
 /** Everything about the cycle's moment that is not scan output. */
@@ -305,7 +306,7 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
       budgetTokens: config.actionableBudgetTokens,
       ...(context.estimateTokens ? { estimateTokens: context.estimateTokens } : {}),
     });
-    message = rendered.message;
+    message = { ...rendered.message, id: stableMessageId('work_found', reportable, state.reportsSent) };
     estimatedTokens = rendered.estimatedTokens;
     categories = rendered.categories;
     if (estimatedTokens > config.costAlertTokens) {

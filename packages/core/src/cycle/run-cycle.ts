@@ -10,6 +10,7 @@ import type { ScanResult } from '../domain/scan-result.js';
 import { evaluateCycle, markDelivered, type CycleDecision } from './evaluate-cycle.js';
 import { decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
 import { runScanners } from './run-scanners.js';
+import { redactSecrets } from '../text/sanitize.js';
 
 /** The ports one cycle runs on. */
 export interface CycleDeps {
@@ -143,12 +144,12 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
       state = markDelivered(state, decision, now);
     } else {
       delivery = 'failed';
-      warnings.push(`delivery failed: ${sent.error.message}; the findings stay unreported and will be retried`);
+      warnings.push(`delivery failed: ${redactSecrets(sent.error.message)}; the findings stay unreported and will be retried`);
     }
   }
   if (decision.costAlert !== null) {
     const sent = await deps.sink.deliver(decision.costAlert);
-    if (sent.isErr()) warnings.push(`cost alert delivery failed: ${sent.error.message}`);
+    if (sent.isErr()) warnings.push(`cost alert delivery failed: ${redactSecrets(sent.error.message)}`);
   }
 
   const saved = await deps.stateStore.save(encodeHeartbeatState(state));

@@ -12,6 +12,11 @@ export interface OutboundMessage {
   readonly cycle?: number;
   /** ISO instant the message was made. */
   readonly at: string;
+  /**
+   * Stable id of a report (see `stableMessageId`): the same undelivered findings carry the same
+   * id on every attempt and every retrying cycle, so a receiver can be idempotent.
+   */
+  readonly id?: string;
 }
 
 /** Why a delivery failed; the findings of a failed delivery stay unreported. */

@@ -25,17 +25,29 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /\bxox[abpr]-[A-Za-z0-9-]{10,}/g,
   /\bsk-(?:[A-Za-z0-9_-]{20,})/g,
   /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\bBasic\s+[A-Za-z0-9+/=]{8,}/g,
+  // Webhook URLs whose path is the secret (Slack, Discord, Teams/Office connectors).
+  /\bhttps?:\/\/hooks\.slack\.com\/[^\s"'<>]+/gi,
+  /\bhttps?:\/\/(?:[a-z0-9-]+\.)?discord(?:app)?\.com\/api\/webhooks\/[^\s"'<>]+/gi,
+  /\bhttps?:\/\/[a-z0-9.-]*(?:webhook\.office\.com|logic\.azure\.com)\/[^\s"'<>]+/gi,
+  /\bAKIA[0-9A-Z]{16}\b/g,
 ];
+// `token=…`, `api_key: …`, `password=…` in query strings, headers, env dumps and JSON-ish text.
+const NAMED_SECRET = /\b((?:[A-Za-z0-9_-]*(?:token|secret|passw(?:or)?d|api[-_]?key|access[-_]?key|auth|authori[sz]ation|signature)|sig|key)["']?\s*[=:]\s*["']?)(?!\[REDACTED\])[^\s&"',;)}\]]+/gi;
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
 
 /** The text secrets are replaced with. */
 export const REDACTED = '[REDACTED]';
 
-/** Replaces tokens, bearer headers, URL credentials and private keys with `[REDACTED]`. */
+/**
+ * Replaces tokens (GitHub, Slack `xox?-`, OpenAI, AWS), bearer/basic authorisations, secret
+ * webhook URLs, `user:pass@` in URLs, `token=`/`password=`/`api_key=`-style values and private
+ * keys with `[REDACTED]`. The one redaction every printing path goes through.
+ */
 export function redactSecrets(text: string): string {
   let out = text;
   for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
-  return out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+  return out.replace(URL_CREDENTIALS, `$1${REDACTED}@`).replace(NAMED_SECRET, `$1${REDACTED}`);
 }
 
 /** Options of {@link sanitizeForMessage}. */
@@ -57,6 +69,7 @@ export function sanitizeForMessage(text: string, options: SanitizeOptions = {}):
   if (!options.multiline) out = out.replace(/[\r\n\t]+/g, ' ');
   out = out
     .replace(/@(?=[A-Za-z0-9_-])/g, '@\u2024') // one-dot leader: reads as @ but pings nobody
+    .replace(/<(?=[!#]|@)/g, '<\u2024') // Slack's <!channel>, <!here>, <!everyone>, <!subteam^…>, <#C…>
     .replace(/\[([^\]]*)\]\(([^)]*)\)/g, '$1 ($2)')
     .replace(/`{3,}/g, "'''")
     .replace(/ {2,}/g, ' ')
