@@ -3,11 +3,14 @@
 // redis-server (unix socket, append-only file, fsync every second). For each worker count:
 // committed cycles per second, and the p50/p99 lag between a slot's due time and its cycle's
 // start, taken from the workers' journal over a measured window after a warm-up.
+// Also: Redis memory per heartbeat (INFO memory, used_memory after the schedules are added minus
+// before) and each worker's peak RSS (its own process.resourceUsage().maxRSS, sent on SIGTERM).
+// Issue 16's fleet: FLEET_BENCH_HEARTBEATS=10000 FLEET_BENCH_INTERVAL_MS=60000 FLEET_BENCH_WORKERS=1,2.
 // Env: FLEET_BENCH_HEARTBEATS (500), FLEET_BENCH_INTERVAL_MS (1000), FLEET_BENCH_SECONDS (12),
 // FLEET_BENCH_WARMUP_SECONDS (3), FLEET_BENCH_WORKERS ("1,2,4"), FLEET_CONCURRENCY (16).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRequire } from 'node:module';
@@ -51,25 +54,33 @@ try {
   for (const workers of WORKERS) {
     const prefix = `bench${workers}`;
     const scheduler = createFleetScheduler({ target, prefix });
+    const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))[1]);
+    const memoryBefore = await usedMemory();
     for (let i = 0; i < HEARTBEATS; i += 1) {
       const added = await scheduler.add({ id: `hb-${i}`, intervalMs: INTERVAL_MS, source: { kind: 'scanners', set: 'fake', scanMs: 0, reportEvery: 5 } });
       if (added.isErr()) throw new Error(added.error.message);
     }
+    const memoryPerHeartbeat = ((await usedMemory()) - memoryBefore) / HEARTBEATS;
     const children = await Promise.all(Array.from({ length: workers }, () => startWorker(prefix)));
     const from = Date.now() + WARMUP * 1000;
     const to = from + SECONDS * 1000;
     await sleep(to - Date.now());
     // Stop scheduling first so the next run starts from an idle Redis.
     for (let i = 0; i < HEARTBEATS; i += 1) await scheduler.remove(`hb-${i}`);
-    await Promise.all(children.map((child) => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); })));
+    const rssKb = [];
+    await Promise.all(children.map((child) => new Promise((resolve) => {
+      child.stdout.on('data', (chunk) => { const m = /maxRSS (\d+)/.exec(String(chunk)); if (m) rssKb.push(Number(m[1])); });
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    })));
     await scheduler.close();
     const events = (await client.lrange(`${prefix}:journal`, 0, -1)).map((line) => JSON.parse(line));
     const cycles = events.filter((e) => e.type === 'cycle' && e.startedAtMs >= from && e.startedAtMs < to);
     const lags = cycles.map((c) => c.startedAtMs - c.dueMs).sort((a, b) => a - b);
     const delivered = events.filter((e) => e.type === 'delivered').length;
-    const row = { workers, cycles: cycles.length, cyclesPerSecond: cycles.length / SECONDS, offeredPerSecond: (HEARTBEATS * 1000) / INTERVAL_MS, lagP50Ms: percentile(lags, 50), lagP99Ms: percentile(lags, 99), delivered };
+    const row = { workers, cycles: cycles.length, cyclesPerSecond: cycles.length / SECONDS, offeredPerSecond: (HEARTBEATS * 1000) / INTERVAL_MS, lagP50Ms: percentile(lags, 50), lagP99Ms: percentile(lags, 99), delivered, redisBytesPerHeartbeat: Math.round(memoryPerHeartbeat), workerMaxRssMiB: rssKb.map((k) => Math.round(k / 1024)), load: os.loadavg().map((l) => l.toFixed(2)).join(' ') };
     rows.push(row);
-    console.log(`${workers} worker(s): ${row.cyclesPerSecond.toFixed(1)} cycles/s (offered ${row.offeredPerSecond.toFixed(0)}/s) · lag p50 ${row.lagP50Ms} ms · p99 ${row.lagP99Ms} ms · ${delivered} reports delivered (whole run)`);
+    console.log(`${workers} worker(s): ${row.cyclesPerSecond.toFixed(1)} cycles/s (offered ${row.offeredPerSecond.toFixed(0)}/s) · lag p50 ${row.lagP50Ms} ms · p99 ${row.lagP99Ms} ms · ${delivered} reports delivered (whole run) · Redis ${row.redisBytesPerHeartbeat} B/heartbeat · worker RSS ${row.workerMaxRssMiB.join(', ')} MiB · load ${row.load}`);
   }
   const base = rows[0];
   if (base !== undefined) for (const row of rows.slice(1)) console.log(`${row.workers} vs ${base.workers} worker(s): ×${(row.cyclesPerSecond / base.cyclesPerSecond).toFixed(2)} cycles/s`);
