@@ -2,7 +2,7 @@
  * @heartbeat-kit/core — the pure heartbeat engine: domain types, ports, configuration,
  * active hours, the cycle evaluator, message rendering, lock decisions and the loop.
  * No I/O here: adapters live in `@heartbeat-kit/core/node`, fakes in `@heartbeat-kit/core/testing`.
- * @packageDocumentation
+ * @module @heartbeat-kit/core
  */
 export * from './domain/categories.js';
 export * from './domain/finding.js';

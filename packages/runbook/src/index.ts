@@ -2,7 +2,7 @@
  * @heartbeat-kit/runbook — spec 003 as pure decisions: the runbook model and date tokens, the
  * tracked-item date check, due items, the prune plan, the checklist tick and its gate, boot triage,
  * the quiet fast path and gate agreement. I/O adapters live in `./node` and `./github`.
- * @packageDocumentation
+ * @module @heartbeat-kit/runbook
  */
 export * from './dates/date-tokens.js';
 export * from './dates/due-items.js';

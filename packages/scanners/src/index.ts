@@ -2,7 +2,7 @@
  * @heartbeat-kit/scanners — pinned parsers of real bd, tmux, git and GChat output, and the
  * Scanner implementations of spec 000's scan targets. Pure: commands run through the
  * `CommandRunner` port; the execa adapter is `@heartbeat-kit/scanners/execa`.
- * @packageDocumentation
+ * @module @heartbeat-kit/scanners
  */
 export * from './beads/bead.js';
 export * from './beads/parse-bd-json.js';

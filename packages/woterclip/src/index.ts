@@ -2,7 +2,7 @@
  * @heartbeat-kit/woterclip — the WoterClip GitHub-issue beat loop (spec 002) over the
  * IssueTracker, Dispatcher, BeatLog and core LockStore ports. Pure: the gh adapter lives in
  * `./github`, file and process adapters in `./node`, fakes in `./testing`.
- * @packageDocumentation
+ * @module @heartbeat-kit/woterclip
  */
 export type * from './ports/index.js';
 export * from './config/woterclip-config.js';

@@ -1,7 +1,7 @@
 /**
  * @heartbeat-kit/bullmq/node — the Redis and BullMQ adapters: a fenced lock store, a fenced
  * state store, the fleet scheduler (registrations and BullMQ job schedulers) and the worker.
- * @packageDocumentation
+ * @module @heartbeat-kit/bullmq/node
  */
 export { closeRedisClient, createRedisClient, redisOptionsFor, describeRedisError, pingRedis } from './redis-connection.js';
 export { createRedisLockStore, type RedisLockStore, type RedisLockStoreOptions } from './redis-lock-store.js';

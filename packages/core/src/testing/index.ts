@@ -2,7 +2,7 @@
  * @heartbeat-kit/core/testing — in-memory fakes of the core ports for tests and examples:
  * a hand-moved clock with sleep, state and lock stores, a recording sink, operator activity and
  * a command runner answered by a handler.
- * @packageDocumentation
+ * @module @heartbeat-kit/core/testing
  */
 export { createFakeClock, type FakeClock } from './fake-clock.js';
 export { createMemoryStateStore, type MemoryStateStore, type MemoryStateStoreOptions } from './memory-state-store.js';

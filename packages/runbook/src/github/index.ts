@@ -1,5 +1,5 @@
 /**
  * GitHub adapters of @heartbeat-kit/runbook: PR states for `lift when #N merges` through `gh`.
- * @packageDocumentation
+ * @module @heartbeat-kit/runbook/github
  */
 export * from './gh-pull-request-states.js';

@@ -1,7 +1,7 @@
 /**
  * Node adapters of @heartbeat-kit/runbook: the command gate (over core's process runner), atomic runbook writes and a
  * TaskStore over a JSON status file.
- * @packageDocumentation
+ * @module @heartbeat-kit/runbook/node
  */
 export * from './command-gate.js';
 export * from './runbook-files.js';

@@ -1,6 +1,6 @@
 /**
  * In-memory fakes of the runbook ports, for tests and embedders.
- * @packageDocumentation
+ * @module @heartbeat-kit/runbook/testing
  */
 import { errAsync, okAsync } from 'neverthrow';
 import type { Gate, GateError, GateResult, GateState } from '../gate/gate.js';

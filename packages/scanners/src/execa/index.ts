@@ -2,7 +2,7 @@
  * `@heartbeat-kit/scanners/execa` — the scanners' own Node adapters: a Node `fileExists` and the
  * Node `PipelineFiles`. The process runner every package shares is `createProcessRunner` in
  * `@heartbeat-kit/core/node`.
- * @packageDocumentation
+ * @module @heartbeat-kit/scanners/execa
  */
 export { nodeFileExists } from './node-file-exists.js';
 export { createNodePipelineFiles, type NodePipelineFilesOptions } from './node-pipeline-files.js';

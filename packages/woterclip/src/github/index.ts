@@ -1,5 +1,5 @@
 /**
  * @heartbeat-kit/woterclip/github — the gh CLI adapter of the IssueTracker port.
- * @packageDocumentation
+ * @module @heartbeat-kit/woterclip/github
  */
 export { createGhIssueTracker, parseAuthLogin, parseJsonSequence, classifyGhFailure, type GhIssueTrackerOptions } from './gh-issue-tracker.js';
