@@ -6,6 +6,7 @@ import { EXIT, type CliIo, type Command } from './io.js';
 const COMMANDS: Record<string, { readonly summary: string; readonly load: () => Promise<Command>; readonly optional?: OptionalPackage }> = {
   cycle: { summary: 'run one heartbeat cycle and print HEARTBEAT_OK or the report', load: async () => (await import('./commands/cycle.js')).cycleCommand },
   loop: { summary: 'run the heartbeat loop until SIGINT/SIGTERM', load: async () => (await import('./commands/loop.js')).loopCommand },
+  history: { summary: 'list the receipts of the heartbeat slots: ran, or skipped and why', load: async () => (await import('./commands/history.js')).historyCommand },
   init: { summary: 'write a commented .claude/HEARTBEAT.md with the defaults', load: async () => (await import('./commands/init.js')).initCommand },
   replay: { summary: 're-run recorded cycles and compare their decisions', load: async () => (await import('./commands/replay.js')).replayCommand },
   woterclip: { summary: 'work GitHub issues with personas (beat) and show the queue (status)', load: async () => (await import('./commands/woterclip.js')).woterclipCommand },

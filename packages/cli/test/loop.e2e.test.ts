@@ -41,6 +41,12 @@ describe('heartbeat-kit loop', () => {
     expect(stdout).toContain('WORK_FOUND: P0_WORK_READY');
     expect(stdout).not.toContain('[stderr]');
     expect(lines.at(-1)).toBe('HEARTBEAT_SHUTDOWN: Final status -- 1 cycles completed, 1 reports sent.');
+    // The cycle left its receipt beside the state: ran, reported, delivered.
+    let history = '';
+    const io = { stdout: (t: string) => void (history += t), stderr: (t: string) => void (history += t), cwd: world.root, env: world.env, shutdownSignal: new AbortController().signal };
+    expect(await main(['history', '--cwd', world.project, '--json'], io)).toBe(0);
+    const receipts = (JSON.parse(history) as { receipts: { kind: string; source: string; status: string; delivery: string }[] }).receipts;
+    expect(receipts).toEqual([expect.objectContaining({ kind: 'ran', source: 'loop', status: 'report', delivery: 'delivered', cycle: 1 })]);
   }, 60_000);
 });
 

@@ -31,3 +31,4 @@ export * from './replay/cycle-record.js';
 export * from './lock/lock-decisions.js';
 export * from './stop-reasons/stop-reasons.js';
 export * from './lock/lock-codecs.js';
+export * from './schedule/receipts.js';

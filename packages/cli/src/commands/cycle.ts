@@ -1,13 +1,14 @@
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
-import { createCycleRecord, runCycle, type CycleOutcome } from '@heartbeat-kit/core';
+import { createCycleRecord, receiptForOutcome, runCycle, skippedReceipt, type CycleOutcome } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson } from '../format/cycle-json.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import { parseInstantFlag } from '../wiring/instant.js';
+import { appendReceipt, receiptStoreFor, statePathOf } from '../wiring/receipts.js';
 
 /** Help text of `heartbeat-kit cycle`. */
 export const CYCLE_HELP = `Usage: heartbeat-kit cycle [options]
@@ -37,8 +38,11 @@ Options:
   --json                       print one JSON object instead of the message
   -h, --help                   show this help
 
-Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error, 3 delivery, state, lock or
-record failure, 4 skipped: another live cycle holds the cycle lock (who and why on stderr).
+Every invocation leaves one receipt beside the state (ran, or skipped with the reason);
+'heartbeat-kit history' lists them and 'heartbeat-kit check-liveness' judges them.
+
+Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error, 3 delivery, state, lock,
+record or receipt failure, 4 skipped: another live cycle holds the cycle lock (who and why on stderr).
 `;
 
 const OPTIONS = {
@@ -71,8 +75,18 @@ export const cycleCommand: Command = async (argv, io) => {
   const lastActive = parseInstantFlag('--operator-last-active', values['operator-last-active']);
   if (!lastActive.ok) return usageError(io, lastActive.message);
   const resolved = await resolveHeartbeat(values, io);
-  if (!resolved.ok) return usageError(io, resolved.message);
+  const at = (): Date => now.date ?? new Date();
+  if (!resolved.ok) {
+    if (resolved.configError === true) {
+      // The slot did not run: say so in the receipts, so liveness checks see why.
+      const statePath = statePathOf(io, values);
+      const detail = resolved.message.slice(0, 200);
+      await appendReceipt(receiptStoreFor(statePath, now.date), skippedReceipt('config-error', { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail }), statePath, io, 'cycle');
+    }
+    return usageError(io, resolved.message);
+  }
   const { statePath, json, settings, deps } = resolved.value;
+  const receipts = receiptStoreFor(statePath, now.date);
   const dryRun = values['dry-run'] === true;
   for (const warning of settings.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   // With --json on stdout the JSON object is the delivery; the message must not be printed twice.
@@ -93,6 +107,10 @@ export const cycleCommand: Command = async (argv, io) => {
   // Never two cycles at once on one state file: a second invocation skips instead of racing.
   // A dry run writes nothing, so it needs no lock and never makes a real cycle skip.
   const guarded = dryRun ? { kind: 'ran' as const, value: await run() } : await withCycleLock(statePath, run);
+  if (guarded.kind !== 'ran') {
+    const reason = guarded.kind === 'held' ? 'overlapping' : 'lock-unavailable';
+    await appendReceipt(receipts, skippedReceipt(reason, { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail: cycleLockPath(statePath) }), statePath, io, 'cycle');
+  }
   if (guarded.kind === 'held') {
     const reason = skipReason(statePath, guarded, Date.now());
     io.stderr(`heartbeat-kit cycle: skipped: ${reason}.\n`);
@@ -107,6 +125,8 @@ export const cycleCommand: Command = async (argv, io) => {
   if (guarded.tookOverFrom !== undefined) {
     io.stderr(`heartbeat-kit cycle: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`);
   }
+  // Written only now, after evaluation and delivery finished: "fired" never passes for "ran".
+  const receiptOk = await appendReceipt(receipts, receiptForOutcome(outcome, { slotMs: Date.parse(outcome.decision.at), atMs: at().getTime(), source: 'cycle' }), statePath, io, 'cycle');
 
   let recordFailed = false;
   if (values.record !== undefined) {
@@ -134,5 +154,5 @@ export const cycleCommand: Command = async (argv, io) => {
     io.stdout(`${outcome.decision.message.content}\n`);
     if (outcome.decision.costAlert) io.stdout(`${outcome.decision.costAlert.content}\n`);
   }
-  return outcome.delivery === 'failed' || outcome.stateError !== undefined || recordFailed ? EXIT.failure : EXIT.ok;
+  return outcome.delivery === 'failed' || outcome.stateError !== undefined || recordFailed || !receiptOk ? EXIT.failure : EXIT.ok;
 };

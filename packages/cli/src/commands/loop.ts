@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
-import { deterministicJitter, runLoop, type OutboundMessage } from '@heartbeat-kit/core';
+import { deterministicJitter, receiptForOutcome, runLoop, skippedReceipt, type OutboundMessage } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson } from '../format/cycle-json.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
+import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
 
 /** Help text of `heartbeat-kit loop`. */
 export const LOOP_HELP = `Usage: heartbeat-kit loop [options]
@@ -13,6 +14,8 @@ Runs the heartbeat loop of spec 000: HEARTBEAT_ONLINE, a first cycle at once, th
 cycle per interval anchored to the wall clock (missed slots collapse into one). SIGINT or
 SIGTERM finishes the current scan, sends HEARTBEAT_SHUTDOWN and exits 0. HEARTBEAT.md is
 re-read before every cycle. Quiet cycles print nothing.
+
+Every slot leaves one receipt beside the state ('heartbeat-kit history').
 
 Options:
   --cwd DIR                    project directory (default: current directory)
@@ -72,6 +75,8 @@ export const loopCommand: Command = async (argv, io) => {
   const resolved = await resolveHeartbeat(values, io);
   if (!resolved.ok) return usageError(io, resolved.message);
   const { cwd, json, deps, reloadSettings, statePath } = resolved.value;
+  const receipts = receiptStoreFor(statePath);
+  const receiptAt = (): number => deps.clock.now().getTime();
   const printJson = (message: OutboundMessage) => {
     io.stdout(`${JSON.stringify({ type: 'message', ...message })}\n`);
     return okAsync(undefined);
@@ -94,12 +99,14 @@ export const loopCommand: Command = async (argv, io) => {
         return { config: current.config, timeZone: current.timeZone };
       },
       // The same lock as `cycle`: a cron cycle and this loop never evaluate one state at once.
-      guard: async (cycle) => {
+      guard: async (cycle, slotMs) => {
         const guarded = await withCycleLock(statePath, cycle);
         if (guarded.kind === 'ran') {
           if (guarded.tookOverFrom !== undefined) io.stderr(`heartbeat-kit loop: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`);
           return guarded.value;
         }
+        const reason = guarded.kind === 'held' ? 'overlapping' : 'lock-unavailable';
+        await appendReceipt(receipts, skippedReceipt(reason, { slotMs, atMs: receiptAt(), source: 'loop', detail: cycleLockPath(statePath) }), statePath, io, 'loop');
         io.stderr(
           guarded.kind === 'held'
             ? `heartbeat-kit loop: this slot is skipped: ${skipReason(statePath, guarded, Date.now())}.\n`
@@ -107,7 +114,8 @@ export const loopCommand: Command = async (argv, io) => {
         );
         return undefined;
       },
-      onCycle: (outcome) => {
+      onCycle: async (outcome, slotMs) => {
+        await appendReceipt(receipts, receiptForOutcome(outcome, { slotMs, atMs: receiptAt(), source: 'loop' }), statePath, io, 'loop');
         for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
         if (json) io.stdout(`${JSON.stringify({ type: 'cycle', ...cycleJson(outcome) })}\n`);
       },

@@ -48,7 +48,7 @@ export interface ResolvedHeartbeat {
  * Validates the shared options, loads HEARTBEAT.md and wires the concrete adapters. Errors come
  * back as one line that names the fix.
  */
-export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo): Promise<{ ok: true; value: ResolvedHeartbeat } | { ok: false; message: string }> {
+export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo): Promise<{ ok: true; value: ResolvedHeartbeat } | { ok: false; message: string; configError?: true }> {
   const sink = parseSinkSpec(values.sink ?? 'stdout');
   if (!sink.ok) return sink;
   const authEnv = values['sink-auth-env'];
@@ -68,7 +68,7 @@ export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo)
   const cwd = resolvePath(io.cwd, values.cwd ?? '.');
   const reloadSettings = () => loadHeartbeatSettings(cwd, values.config);
   const settings = await reloadSettings();
-  if (!settings.ok) return settings;
+  if (!settings.ok) return { ...settings, configError: true };
   const statePath = values.state === undefined ? defaultStatePath(cwd) : resolvePath(io.cwd, values.state);
   const activityFile = values['operator-activity-file'] ?? io.env.HEARTBEAT_OPERATOR_ACTIVITY_FILE;
   const deps = createCycleDeps({

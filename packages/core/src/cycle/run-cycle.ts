@@ -59,6 +59,8 @@ export interface CycleOutcome {
   /** Set when the new state could not be saved. */
   readonly stateError?: string;
   readonly operatorLastActiveAt: Date | undefined;
+  /** Set for a dry run: nothing was delivered or saved, whatever the decision. */
+  readonly dryRun?: true;
 }
 
 /**
@@ -132,7 +134,7 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
   const base0 = { decision, scanResults, previousState, operatorLastActiveAt };
   if (settings.dryRun === true) {
     // Nothing leaves the process and nothing is remembered: the stored state stays the one loaded.
-    return { ...base0, state: previousState, delivery: decision.message === null ? 'none' : 'dry-run', warnings };
+    return { ...base0, state: previousState, delivery: decision.message === null ? 'none' : 'dry-run', warnings, dryRun: true };
   }
 
   let state = nextState;

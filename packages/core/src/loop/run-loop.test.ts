@@ -64,13 +64,17 @@ describe('runLoop', () => {
     };
     const controller = new AbortController();
     const cycleTimes: string[] = [];
+    const slots: string[] = [];
     const loop = runLoop(
       { clock, sleep: clock, stateStore, sink, scanners: [scanner] },
       {
         settings: () => ({ config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC', scannerTimeoutMs: 60 * 60_000 }),
         configFound: false,
         signal: controller.signal,
-        onCycle: (o) => void cycleTimes.push(o.decision.at),
+        onCycle: (o, slotMs) => {
+          cycleTimes.push(o.decision.at);
+          slots.push(new Date(slotMs).toISOString());
+        },
       },
     );
     await settle();
@@ -87,6 +91,8 @@ describe('runLoop', () => {
     const summary = await loop;
     expect(maxRunning).toBe(1);
     expect(cycleTimes).toEqual(['2026-02-19T10:00:00.000Z', '2026-02-19T10:30:00.000Z', '2026-02-19T10:40:00.000Z']);
+    // Each cycle is told the slot it closes (for its receipt).
+    expect(slots).toEqual(cycleTimes);
     const kinds = sink.delivered.map((m) => m.kind);
     // Reported at 10:00; the dedup window counts from the cycle instant, so 10:30 reports again and 10:40 is
     // inside the new window.

@@ -12,13 +12,14 @@ export interface LoopOptions {
   readonly intervalMs?: number;
   /** A fixed offset in [0, interval) added to every slot, e.g. from {@link deterministicJitter}. */
   readonly jitterMs?: number;
-  /** Called after every cycle (printing, recording). */
-  readonly onCycle?: (outcome: CycleOutcome) => void | Promise<void>;
+  /** Called after every cycle (printing, recording) with the slot (epoch ms) it closes. */
+  readonly onCycle?: (outcome: CycleOutcome, slotMs: number) => void | Promise<void>;
   /**
    * Wraps every cycle, e.g. to hold a lock so a cron `cycle` and this loop never evaluate the same
-   * state at once. Returning undefined means the cycle was skipped: it is not counted.
+   * state at once. Returning undefined means the cycle was skipped: it is not counted. `slotMs`
+   * is the slot the cycle belongs to (for receipts of skipped slots).
    */
-  readonly guard?: (cycle: () => Promise<CycleOutcome>) => Promise<CycleOutcome | undefined>;
+  readonly guard?: (cycle: () => Promise<CycleOutcome>, slotMs: number) => Promise<CycleOutcome | undefined>;
 }
 
 /** What the loop did before it stopped. */
@@ -76,18 +77,21 @@ export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<Lo
   let cyclesCompleted = 0;
   let reportsSent = 0;
   let settings = first;
+  // The first cycle runs at once; its slot is the start instant.
+  let slotMs = anchorMs;
   while (!options.signal.aborted) {
     const run = (): Promise<CycleOutcome> => runCycle(deps, settings);
-    const outcome = options.guard ? await options.guard(run) : await run();
+    const outcome = options.guard ? await options.guard(run, slotMs) : await run();
     if (outcome !== undefined) {
       cyclesCompleted++;
       if (outcome.delivery === 'delivered') reportsSent++;
-      await options.onCycle?.(outcome);
+      await options.onCycle?.(outcome, slotMs);
     }
     if (options.signal.aborted) break;
     const interval = intervalOf(settings);
     const now = deps.clock.now().getTime();
     const due = nextSlot(anchorMs, now, interval, (options.jitterMs ?? 0) % interval);
+    slotMs = due;
     await deps.sleep.sleep(due - now, options.signal);
     if (options.signal.aborted) break;
     settings = await options.settings();

@@ -12,3 +12,4 @@ export { createStdoutSink, createJsonlFileSink, type JsonlFileSinkOptions } from
 export { createFileMtimeOperatorActivity } from './file-mtime-operator-activity.js';
 export { jsonLockCodec, woterclipLockCodec, formatWoterclipTimestamp, type LockCodec } from '../lock/lock-codecs.js';
 export { createProcessRunner, type ProcessRunnerOptions } from './process-runner.js';
+export { createFileReceiptStore, receiptsDirectoryFor, type FileReceiptStoreOptions } from './file-receipt-store.js';

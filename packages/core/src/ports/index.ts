@@ -5,3 +5,4 @@ export type * from './lock-store.js';
 export type * from './sink.js';
 export type * from './scanner.js';
 export type * from './operator-activity.js';
+export type * from './receipt-store.js';

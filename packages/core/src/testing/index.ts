@@ -10,3 +10,4 @@ export { createMemoryLockStore, type MemoryLockStore, type MemoryLockStoreOption
 export { createRecordingSink, type RecordingSink, type RecordingSinkOptions } from './recording-sink.js';
 export { createFakeOperatorActivity, type FakeOperatorActivity } from './fake-operator-activity.js';
 export { createFakeCommandRunner, type FakeCommandHandler, type FakeCommandResponse, type FakeCommandRunner } from './fake-command-runner.js';
+export { createMemoryReceiptStore, type MemoryReceiptStore } from './memory-receipt-store.js';

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { createFileLockStore, createFileStateStore, woterclipLockCodec } from '../../src/node/index.js';
+import { createFileLockStore, createFileReceiptStore, createFileStateStore, woterclipLockCodec } from '../../src/node/index.js';
+import { receiptStoreContract } from './receipt-store-contract.js';
 import { lockStoreContract } from './lock-store-contract.js';
 import { stateStoreContract } from './state-store-contract.js';
 
@@ -17,3 +18,4 @@ stateStoreContract('file', () => createFileStateStore({ path: fresh('state.json'
 lockStoreContract('file (JSON codec)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: false }));
 lockStoreContract('file (JSON codec, identity of another host)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: { pid: 1, host: 'elsewhere.invalid' } }));
 lockStoreContract('file (WoterClip codec)', () => createFileLockStore({ path: fresh('.heartbeat-lock'), codec: woterclipLockCodec }));
+receiptStoreContract('file', (bounds, clock) => createFileReceiptStore({ directory: fresh('state.receipts'), bounds, clock }));

@@ -1,7 +1,9 @@
-import { createMemoryLockStore, createMemoryStateStore } from '../../src/testing/index.js';
+import { createMemoryLockStore, createMemoryReceiptStore, createMemoryStateStore } from '../../src/testing/index.js';
+import { receiptStoreContract } from './receipt-store-contract.js';
 import { lockStoreContract } from './lock-store-contract.js';
 import { stateStoreContract } from './state-store-contract.js';
 
 stateStoreContract('memory', () => createMemoryStateStore());
 lockStoreContract('memory', () => createMemoryLockStore());
 lockStoreContract('memory with fencing', () => createMemoryLockStore({ fencing: true }));
+receiptStoreContract('memory', (bounds, clock) => createMemoryReceiptStore({ bounds, clock }));

@@ -1,0 +1,75 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFileLockStore } from '@heartbeat-kit/core/node';
+import { createWorld, type World } from './support/world.js';
+import { runCli } from './support/run-cli.js';
+
+let world: World | undefined;
+afterEach(() => {
+  world?.destroy();
+  world = undefined;
+});
+
+function cli(w: World, ...argv: string[]) {
+  return runCli(argv, { cwd: w.root, env: w.env });
+}
+
+interface ReceiptJson {
+  readonly kind: 'ran' | 'skipped';
+  readonly slot: string;
+  readonly source: string;
+  readonly reason?: string;
+  readonly cycle?: number;
+  readonly status?: string;
+  readonly delivery?: string;
+}
+
+describe('receipts and heartbeat-kit history', () => {
+  it('every cycle invocation leaves exactly one receipt: ran, or skipped with its reason', async () => {
+    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const statePath = join(world.root, 'hb', 'state.json');
+    const cycle = (...extra: string[]) => cli(world!, 'cycle', '--cwd', world!.project, '--tmux-socket', world!.tmuxSocket, '--state', statePath, ...extra);
+
+    expect((await cycle('--now', '2026-02-19T14:00:00Z', '--sink', `file:${join(world.root, 'out.jsonl')}`)).code).toBe(0);
+    expect((await cycle('--now', '2026-02-19T14:10:00Z')).code).toBe(0);
+    expect((await cycle('--now', '2026-02-19T14:15:00Z', '--dry-run')).code).toBe(0);
+    // Another cycle holds the lock: this one is skipped, and says so.
+    const lock = createFileLockStore({ path: join(world.root, 'hb', 'cycle.lock') });
+    (await lock.acquire({ owner: 'other', nowMs: Date.now(), staleAfterMs: 3_600_000 }))._unsafeUnwrap();
+    expect((await cycle('--now', '2026-02-19T14:20:00Z')).code).toBe(4);
+    await lock.release('other');
+    // A broken HEARTBEAT.md: the slot is skipped with config-error.
+    mkdirSync(join(world.root, 'cfg'), { recursive: true });
+    writeFileSync(join(world.root, 'cfg', 'HEARTBEAT.md'), '## Active Hours\n- Start: 25\n');
+    expect((await cycle('--now', '2026-02-19T14:30:00Z', '--config', join(world.root, 'cfg', 'HEARTBEAT.md'))).code).toBe(2);
+
+    const history = await cli(world, 'history', '--state', statePath, '--now', '2026-02-19T15:00:00Z', '--json');
+    expect(history.code).toBe(0);
+    const receipts = (JSON.parse(history.stdout) as { receipts: ReceiptJson[] }).receipts;
+    expect(receipts.map((r) => [r.slot, r.kind, r.reason ?? `${r.status}/${r.delivery}`])).toEqual([
+      ['2026-02-19T14:00:00.000Z', 'ran', 'report/delivered'],
+      ['2026-02-19T14:10:00.000Z', 'ran', 'ok/none'],
+      ['2026-02-19T14:15:00.000Z', 'skipped', 'dry-run'],
+      ['2026-02-19T14:20:00.000Z', 'skipped', 'overlapping'],
+      ['2026-02-19T14:30:00.000Z', 'skipped', 'config-error'],
+    ]);
+
+    const text = await cli(world, 'history', '--state', statePath, '--now', '2026-02-19T15:00:00Z', '--since', '40m');
+    expect(text.stderr).toBe('');
+    expect(text.stdout.trimEnd().split('\n')).toEqual([
+      '2026-02-19T14:20:00.000Z  cycle     skipped  overlapping: ' + join(world.root, 'hb', 'cycle.lock'),
+      expect.stringMatching(/^2026-02-19T14:30:00\.000Z {2}cycle {5}skipped {2}config-error: .*Start: "25" is not an hour 0–23/),
+    ]);
+  });
+
+  it('an empty history says so; a bad --since is a usage error naming the fix', async () => {
+    world = createWorld({});
+    const empty = await cli(world, 'history', '--cwd', world.project, '--state', join(world.root, 'none', 'state.json'));
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toMatch(/^no receipts in .*state\.receipts\n$/);
+    const bad = await cli(world, 'history', '--since', 'yesterday-ish');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Fix: e\.g\. --since 24h/);
+  });
+});

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import type { CycleOutcome } from '../cycle/run-cycle.js';
+
+/**
+ * Why a slot did not run a cycle: a closed set, each with the sentence `history` prints. A new
+ * reason does not compile until it has its sentence.
+ */
+export const SKIP_REASONS = {
+  asleep: 'the machine was asleep or the clock jumped past this slot',
+  down: 'no heartbeat process was running at this slot',
+  'catch-up-policy': 'missed while down or asleep; the catch-up policy runs only the latest missed slot (or none)',
+  'catch-up-cap': 'missed while down or asleep; more missed slots than the catch-up cap allows',
+  overlapping: 'another cycle of this project was still running',
+  'lock-unavailable': 'the cycle lock could not be taken (I/O error or unreadable lock file)',
+  'outside-hours': 'outside the configured hours for this kind of beat',
+  'quiet-hours': 'inside quiet hours (behaviour: skip)',
+  'dry-run': 'a dry run: decided, printed, nothing delivered or saved',
+  'config-error': 'the configuration could not be read or is invalid',
+} as const satisfies Record<string, string>;
+
+/** Why a slot was skipped (see {@link SKIP_REASONS}). */
+export type SkipReason = keyof typeof SKIP_REASONS;
+
+/** The reasons, for schemas and listings. */
+export const SKIP_REASON_NAMES = Object.keys(SKIP_REASONS) as [SkipReason, ...SkipReason[]];
+
+/** What wrote a receipt. */
+export const RECEIPT_SOURCES = ['cycle', 'loop', 'woterclip', 'fleet'] as const;
+
+/** What wrote a receipt. */
+export type ReceiptSource = (typeof RECEIPT_SOURCES)[number];
+
+const common = {
+  /** Receipt format version. */
+  v: z.literal(1),
+  /** The slot this receipt closes (ISO instant): the scheduled time, or the invocation time of a cron `cycle`. */
+  slot: z.iso.datetime(),
+  /** When the receipt was written (ISO instant). */
+  at: z.iso.datetime(),
+  source: z.enum(RECEIPT_SOURCES),
+};
+
+/**
+ * One durable record per slot. `ran` is written only after the cycle evaluated and its delivery
+ * finished (delivered, failed or nothing to deliver), so "fired" never passes for "ran".
+ */
+export const receiptSchema = z.discriminatedUnion('kind', [
+  z.object({
+    ...common,
+    kind: z.literal('ran'),
+    /** Cycle number the state gave it. */
+    cycle: z.number().int().nonnegative(),
+    status: z.enum(['ok', 'report']),
+    delivery: z.enum(['none', 'delivered', 'failed']),
+    /** Set when the cycle ran but its state could not be saved. */
+    stateError: z.string().max(500).optional(),
+  }),
+  z.object({
+    ...common,
+    kind: z.literal('skipped'),
+    reason: z.enum(SKIP_REASON_NAMES),
+    /** Short detail (which lock, which config line). */
+    detail: z.string().max(500).optional(),
+  }),
+]);
+
+/** One durable record of what happened at a slot. */
+export type Receipt = z.infer<typeof receiptSchema>;
+
+/** A `ran` receipt. */
+export type RanReceipt = Extract<Receipt, { kind: 'ran' }>;
+
+/** How many receipts are kept and for how long. */
+export interface ReceiptBounds {
+  readonly maxCount: number;
+  readonly maxAgeMs: number;
+}
+
+/** Default bounds: 2,000 records (two weeks of 10-minute slots) and 30 days. */
+export const DEFAULT_RECEIPT_BOUNDS: ReceiptBounds = { maxCount: 2000, maxAgeMs: 30 * 24 * 3_600_000 };
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/**
+ * The receipt that closes a slot whose cycle ran. A dry run is a `skipped` receipt: it decided
+ * but did not deliver, so it must not count as a run.
+ */
+export function receiptForOutcome(outcome: CycleOutcome, slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource }): Receipt {
+  const base = { v: 1 as const, slot: iso(slot.slotMs), at: iso(slot.atMs), source: slot.source };
+  if (outcome.dryRun === true || outcome.delivery === 'dry-run') {
+    return { ...base, kind: 'skipped', reason: 'dry-run', detail: `would have been cycle ${outcome.decision.cycle} (${outcome.decision.status})` };
+  }
+  return {
+    ...base,
+    kind: 'ran',
+    cycle: outcome.decision.cycle,
+    status: outcome.decision.status,
+    delivery: outcome.delivery,
+    ...(outcome.stateError === undefined ? {} : { stateError: outcome.stateError.slice(0, 500) }),
+  };
+}
+
+/** A receipt for a slot that did not run. */
+export function skippedReceipt(reason: SkipReason, slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource; readonly detail?: string }): Receipt {
+  return {
+    v: 1,
+    kind: 'skipped',
+    slot: iso(slot.slotMs),
+    at: iso(slot.atMs),
+    source: slot.source,
+    reason,
+    ...(slot.detail === undefined ? {} : { detail: slot.detail.slice(0, 500) }),
+  };
+}
+
+/** Receipts in time order (by write time, then slot), oldest first. Stable for equal times. */
+export function sortReceipts(receipts: readonly Receipt[]): Receipt[] {
+  return receipts
+    .map((receipt, index) => ({ receipt, index }))
+    .sort((a, b) => Date.parse(a.receipt.at) - Date.parse(b.receipt.at) || Date.parse(a.receipt.slot) - Date.parse(b.receipt.slot) || a.index - b.index)
+    .map(({ receipt }) => receipt);
+}
+
+/**
+ * The receipts worth keeping: at most `maxCount`, none written more than `maxAgeMs` before
+ * `nowMs`, oldest first. Receipts "from the future" (a clock that was wrong) are kept.
+ */
+export function pruneReceipts(receipts: readonly Receipt[], nowMs: number, bounds: ReceiptBounds = DEFAULT_RECEIPT_BOUNDS): Receipt[] {
+  const fresh = sortReceipts(receipts).filter((r) => nowMs - Date.parse(r.at) <= bounds.maxAgeMs);
+  return fresh.slice(Math.max(0, fresh.length - bounds.maxCount));
+}
+
+/**
+ * Reads a JSONL text of receipts. A line that is not a valid receipt (a torn last line after a
+ * crash, a hand edit) is skipped and counted, never fatal.
+ */
+export function parseReceiptLines(text: string): { receipts: Receipt[]; invalidLines: number } {
+  const receipts: Receipt[] = [];
+  let invalidLines = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      invalidLines += 1;
+      continue;
+    }
+    const parsed = receiptSchema.safeParse(value);
+    if (parsed.success) receipts.push(parsed.data);
+    else invalidLines += 1;
+  }
+  return { receipts, invalidLines };
+}
+
+/** One line of `history`. */
+export function formatReceipt(receipt: Receipt): string {
+  const head = `${receipt.slot}  ${receipt.source.padEnd(9)}`;
+  if (receipt.kind === 'ran') {
+    const extra = receipt.stateError === undefined ? '' : ` (state not saved: ${receipt.stateError})`;
+    return `${head} ran      cycle #${receipt.cycle} ${receipt.status === 'ok' ? 'HEARTBEAT_OK' : 'report'}, delivery ${receipt.delivery}${extra}`;
+  }
+  return `${head} skipped  ${receipt.reason}: ${receipt.detail ?? SKIP_REASONS[receipt.reason]}`;
+}
