@@ -108,3 +108,34 @@ describe('the scheduled command works as written', () => {
     expect(reports()).toHaveLength(1);
   });
 });
+
+describe('liveness examples (systemd and Kubernetes)', () => {
+  const livenessService = parseUnitFile(readFileSync(here('systemd/heartbeat-kit-liveness.service'), 'utf8'));
+  const livenessTimer = parseUnitFile(readFileSync(here('systemd/heartbeat-kit-liveness.timer'), 'utf8'));
+  const k8s = readFileSync(here('kubernetes/heartbeat-kit.yaml'), 'utf8');
+  const probe = JSON.parse(/livenessProbe:\s*\n\s*exec:\s*\n\s*command: (\[.*\])/.exec(k8s)?.[1] ?? '[]') as string[];
+
+  it('the cycle service checks liveness after each run; a timer checks a loop', () => {
+    expect(heartbeatArgs(unitValue(parseUnitFile(serviceText), 'Service', 'ExecStartPost') ?? '')).toEqual(['check-liveness', '--max-age', '30m']);
+    expect(heartbeatArgs(unitValue(livenessService, 'Service', 'ExecStart') ?? '')).toEqual(['check-liveness', '--max-age', '30m']);
+    expect(unitValue(livenessTimer, 'Timer', 'Unit')).toBe('heartbeat-kit-liveness.service');
+    expect(k8s).toMatch(/concurrencyPolicy: Forbid/);
+    expect(k8s).toMatch(/startingDeadlineSeconds: \d+/);
+  });
+
+  it.each([
+    ['systemd', () => heartbeatArgs(unitValue(livenessService, 'Service', 'ExecStart') ?? '')],
+    ['kubernetes probe', () => probe.slice(probe.indexOf('heartbeat-kit') + 1)],
+  ])('%s: the check exits 1 before any cycle and 0 right after one', async (_name, args) => {
+    const argv = args();
+    expect(argv[0]).toBe('check-liveness');
+    const project = tempDir();
+    const before = await runCli(argv, project);
+    expect(before.code).toBe(1);
+    expect(before.stdout).toMatch(/^not alive \(never-ran\)/);
+    expect((await runCli(['cycle'], project)).code).toBe(0);
+    const after = await runCli(argv, project);
+    expect(after.stdout).toMatch(/^alive: cycle #1 ran at /);
+    expect(after.code).toBe(0);
+  });
+});

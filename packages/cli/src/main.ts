@@ -7,6 +7,7 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
   cycle: { summary: 'run one heartbeat cycle and print HEARTBEAT_OK or the report', load: async () => (await import('./commands/cycle.js')).cycleCommand },
   loop: { summary: 'run the heartbeat loop until SIGINT/SIGTERM', load: async () => (await import('./commands/loop.js')).loopCommand },
   history: { summary: 'list the receipts of the heartbeat slots: ran, or skipped and why', load: async () => (await import('./commands/history.js')).historyCommand },
+  'check-liveness': { summary: 'exit 0 when the heartbeat ran recently, 1 with the reason (for probes)', load: async () => (await import('./commands/check-liveness.js')).checkLivenessCommand },
   init: { summary: 'write a commented .claude/HEARTBEAT.md with the defaults', load: async () => (await import('./commands/init.js')).initCommand },
   replay: { summary: 're-run recorded cycles and compare their decisions', load: async () => (await import('./commands/replay.js')).replayCommand },
   woterclip: { summary: 'work GitHub issues with personas (beat) and show the queue (status)', load: async () => (await import('./commands/woterclip.js')).woterclipCommand },
@@ -22,7 +23,7 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
 const VERSION = packageJson.version;
 
 function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)}${c.summary}`);
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(16)}${c.summary}`);
   return [
     'Usage: heartbeat-kit <command> [options]',
     '',

@@ -32,3 +32,4 @@ export * from './lock/lock-decisions.js';
 export * from './stop-reasons/stop-reasons.js';
 export * from './lock/lock-codecs.js';
 export * from './schedule/receipts.js';
+export * from './schedule/liveness.js';

@@ -1,0 +1,89 @@
+import { parseArgs } from 'node:util';
+import { judgeLiveness, parseDuration } from '@heartbeat-kit/core';
+import { createFileLockStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
+import { EXIT, type CliIo, type Command } from '../io.js';
+import { cycleLockPath } from '../wiring/cycle-lock.js';
+import { resolvePath } from '../wiring/cycle-deps.js';
+import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
+import { receiptStoreFor, statePathOf } from '../wiring/receipts.js';
+import { parseInstantFlag } from '../wiring/instant.js';
+
+/** Help text of `heartbeat-kit check-liveness`. */
+export const CHECK_LIVENESS_HELP = `Usage: heartbeat-kit check-liveness [options]
+
+Watches the watcher: exits 0 when the newest 'ran' receipt (a cycle that evaluated and finished
+its delivery) is at most --max-age old, else 1 with the reason: the loop or its scheduler
+stopped, every recent slot was skipped (and why), the cycle lock is stuck, or no cycle ever ran.
+Meant for a systemd timer, a Kubernetes livenessProbe, a cron monitor or CI.
+
+Options:
+  --cwd DIR          project directory (default: current directory)
+  --config FILE      heartbeat config, for the default --max-age (default: DIR/.claude/HEARTBEAT.md)
+  --state FILE       the state file whose receipts to judge (default: as 'cycle')
+  --max-age DURATION how old the last run may be, e.g. 30m or 2h (default: 3 × the interval)
+  --now ISO          judge as at this instant
+  --json             print {"live": …, "reason"?, "message", "lastRan"?}
+  -h, --help         show this help
+
+Exit codes: 0 alive, 1 not alive (reason on stdout), 2 usage or config error, 3 receipts unreadable.
+`;
+
+const OPTIONS = {
+  cwd: { type: 'string' },
+  config: { type: 'string' },
+  state: { type: 'string' },
+  'max-age': { type: 'string' },
+  now: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function usageError(io: CliIo, message: string): number {
+  io.stderr(`heartbeat-kit check-liveness: ${message}\n`);
+  return EXIT.usage;
+}
+
+/** `heartbeat-kit check-liveness`: exit 0 when the heartbeat ran recently, 1 with the reason otherwise. */
+export const checkLivenessCommand: Command = async (argv, io) => {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return usageError(io, `${(error as Error).message}. Fix: see 'heartbeat-kit check-liveness --help'.`);
+  }
+  if (values.help) {
+    io.stdout(CHECK_LIVENESS_HELP);
+    return EXIT.ok;
+  }
+  const now = parseInstantFlag('--now', values.now);
+  if (!now.ok) return usageError(io, now.message);
+  let maxAgeMs: number;
+  if (values['max-age'] !== undefined) {
+    const parsed = parseDuration(values['max-age'], 'm');
+    if (parsed.isErr()) return usageError(io, `--max-age "${values['max-age']}" is not a duration. Fix: e.g. --max-age 30m.`);
+    maxAgeMs = parsed.value;
+  } else {
+    const settings = await loadHeartbeatSettings(resolvePath(io.cwd, values.cwd ?? '.'), values.config);
+    if (!settings.ok) return usageError(io, settings.message);
+    maxAgeMs = 3 * settings.value.config.intervalMs;
+  }
+  const statePath = statePathOf(io, values);
+  const listed = await receiptStoreFor(statePath, now.date).list();
+  if (listed.isErr()) {
+    io.stderr(`heartbeat-kit check-liveness: ${listed.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is readable.\n`);
+    return EXIT.failure;
+  }
+  for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
+  const lock = await createFileLockStore({ path: cycleLockPath(statePath) }).read();
+  if (lock.isErr()) io.stderr(`heartbeat-kit check-liveness: warning: cannot read ${cycleLockPath(statePath)}: ${lock.error.kind === 'held' ? 'held' : lock.error.message}\n`);
+  const verdict = judgeLiveness(listed.value.receipts, { nowMs: (now.date ?? new Date()).getTime(), maxAgeMs, lock: lock.isOk() ? lock.value : undefined });
+  if (verdict.live) {
+    const message = `alive: cycle #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${Math.floor(verdict.ageMs / 60_000)} min ago, max ${Math.floor(maxAgeMs / 60_000)} min)`;
+    for (const note of verdict.notes) io.stderr(`heartbeat-kit check-liveness: warning: ${note}\n`);
+    io.stdout(values.json === true ? `${JSON.stringify({ live: true, message, lastRan: verdict.lastRan, notes: verdict.notes })}\n` : `${message}\n`);
+    return EXIT.ok;
+  }
+  const message = `not alive (${verdict.reason}): ${verdict.message}`;
+  io.stdout(values.json === true ? `${JSON.stringify({ live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}) })}\n` : `${message}\n`);
+  return EXIT.rejected;
+};

@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFileLockStore } from '@heartbeat-kit/core/node';
+import { createWorld, type World } from './support/world.js';
+import { runCli } from './support/run-cli.js';
+
+let world: World | undefined;
+afterEach(() => {
+  world?.destroy();
+  world = undefined;
+});
+
+describe('heartbeat-kit check-liveness', () => {
+  it('exits 0 while the last ran receipt is recent, 1 with the reason otherwise', async () => {
+    world = createWorld({});
+    const w = world;
+    const statePath = join(w.root, 'hb', 'state.json');
+    const cycle = (now: string) => runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', now], { cwd: w.root, env: w.env });
+    const check = (now: string, ...extra: string[]) => runCli(['check-liveness', '--cwd', w.project, '--state', statePath, '--now', now, ...extra], { cwd: w.root, env: w.env });
+
+    const never = await check('2026-02-19T14:00:00Z');
+    expect(never).toMatchObject({ code: 1, stdout: 'not alive (never-ran): no receipts: no cycle has run for this state yet.\n' });
+
+    expect((await cycle('2026-02-19T14:00:00Z')).code).toBe(0);
+    // Default max age: 3 × the 600 s interval.
+    expect(await check('2026-02-19T14:25:00Z')).toMatchObject({ code: 0, stdout: 'alive: cycle #1 ran at 2026-02-19T14:00:00.000Z (25 min ago, max 30 min)\n', stderr: '' });
+    const stopped = await check('2026-02-19T14:31:00Z');
+    expect(stopped.code).toBe(1);
+    expect(stopped.stdout).toMatch(/^not alive \(stopped\): nothing recorded for 31 min/);
+    expect((await check('2026-02-19T14:31:00Z', '--max-age', '1h')).code).toBe(0);
+
+    // Slots keep coming but another process holds the lock: every one is skipped.
+    const lock = createFileLockStore({ path: join(w.root, 'hb', 'cycle.lock') });
+    (await lock.acquire({ owner: 'hung-cycle', nowMs: Date.now(), staleAfterMs: 3_600_000 }))._unsafeUnwrap();
+    expect((await cycle('2026-02-19T14:40:00Z')).code).toBe(4);
+    expect((await cycle('2026-02-19T14:50:00Z')).code).toBe(4);
+    const skipped = await check('2026-02-19T14:55:00Z', '--json');
+    expect(skipped.code).toBe(1);
+    expect(JSON.parse(skipped.stdout)).toMatchObject({ live: false, reason: 'all-skipped', lastRan: { cycle: 1 } });
+    expect((JSON.parse(skipped.stdout) as { message: string }).message).toMatch(/2 × overlapping/);
+    // Judged long after the lock was taken, the same lock is stuck.
+    const stuck = await check(new Date(Date.now() + 2 * 3_600_000).toISOString());
+    expect(stuck.code).toBe(1);
+    expect(stuck.stdout).toMatch(/^not alive \(lock-stuck\): the cycle lock has been held by hung-cycle for (1\d\d min|2 h 0 min)/);
+    await lock.release('hung-cycle');
+  });
+
+  it('a bad --max-age is a usage error naming the fix', async () => {
+    world = createWorld({});
+    const bad = await runCli(['check-liveness', '--max-age', 'soon'], { cwd: world.root, env: world.env });
+    expect(bad).toMatchObject({ code: 2, stderr: 'heartbeat-kit check-liveness: --max-age "soon" is not a duration. Fix: e.g. --max-age 30m.\n' });
+  });
+});

@@ -1,0 +1,67 @@
+import type { LockRecord } from '../ports/lock-store.js';
+import { SKIP_REASONS, sortReceipts, type RanReceipt, type Receipt, type SkipReason } from './receipts.js';
+
+/** Why a heartbeat is judged not alive: a closed set, each with its explanation. */
+export const NOT_LIVE_REASONS = {
+  'never-ran': 'no cycle has ever run for this state (no receipts)',
+  stopped: 'no slot was recorded recently: the loop or the scheduler that starts cycles has stopped',
+  'all-skipped': 'slots keep coming but every one was skipped',
+  'lock-stuck': 'the cycle lock has been held longer than the maximum age: a cycle is hung or its holder died',
+} as const satisfies Record<string, string>;
+
+/** Why a heartbeat is not alive. */
+export type NotLiveReason = keyof typeof NOT_LIVE_REASONS;
+
+/** What a liveness check concluded. */
+export type LivenessVerdict =
+  | { readonly live: true; readonly lastRan: RanReceipt; readonly ageMs: number; readonly notes: readonly string[] }
+  | { readonly live: false; readonly reason: NotLiveReason; readonly message: string; readonly lastRan?: RanReceipt };
+
+/** Inputs of {@link judgeLiveness} besides the receipts. */
+export interface LivenessInput {
+  readonly nowMs: number;
+  /** The newest `ran` receipt must be at most this old. */
+  readonly maxAgeMs: number;
+  /** The cycle lock as read now, if any. */
+  readonly lock?: LockRecord | undefined;
+}
+
+function minutesText(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/**
+ * Is the heartbeat alive? Alive means a cycle evaluated and finished delivery (a `ran` receipt)
+ * no longer than `maxAgeMs` ago. Otherwise the verdict names why: a lock held too long, slots
+ * that are all skipped (with their reasons), a heartbeat that has stopped, or one that never ran.
+ */
+export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput): LivenessVerdict {
+  const ordered = sortReceipts(receipts);
+  const lastRan = ordered.filter((r): r is RanReceipt => r.kind === 'ran').at(-1);
+  const notes: string[] = [];
+  if (lastRan !== undefined) {
+    const ageMs = input.nowMs - Date.parse(lastRan.at);
+    if (ageMs <= input.maxAgeMs) {
+      if (lastRan.delivery === 'failed') notes.push('the last cycle could not deliver its report (see the sink)');
+      if (lastRan.stateError !== undefined) notes.push(`the last cycle could not save its state: ${lastRan.stateError}`);
+      return { live: true, lastRan, ageMs, notes };
+    }
+  }
+  const since = lastRan === undefined ? '' : ` Last ran ${lastRan.slot} (cycle #${lastRan.cycle}, ${minutesText(input.nowMs - Date.parse(lastRan.at))} ago).`;
+  const withLast = lastRan === undefined ? {} : { lastRan };
+  const lock = input.lock;
+  if (lock !== undefined && input.nowMs - lock.acquiredAtMs > input.maxAgeMs) {
+    return { live: false, reason: 'lock-stuck', message: `the cycle lock has been held by ${lock.owner} for ${minutesText(input.nowMs - lock.acquiredAtMs)}.${since}`, ...withLast };
+  }
+  const recentSkips = ordered.filter((r) => r.kind === 'skipped' && input.nowMs - Date.parse(r.at) <= input.maxAgeMs && (lastRan === undefined || Date.parse(r.at) >= Date.parse(lastRan.at)));
+  if (recentSkips.length > 0) {
+    const counts = new Map<SkipReason, number>();
+    for (const r of recentSkips) if (r.kind === 'skipped') counts.set(r.reason, (counts.get(r.reason) ?? 0) + 1);
+    const list = [...counts].map(([reason, n]) => `${n} × ${reason} (${SKIP_REASONS[reason]})`).join(', ');
+    return { live: false, reason: 'all-skipped', message: `every recent slot was skipped: ${list}.${since}`, ...withLast };
+  }
+  if (ordered.length === 0) return { live: false, reason: 'never-ran', message: 'no receipts: no cycle has run for this state yet.' };
+  const newest = ordered.at(-1)!;
+  return { live: false, reason: 'stopped', message: `nothing recorded for ${minutesText(input.nowMs - Date.parse(newest.at))}: the loop or its scheduler has stopped.${since}`, ...withLast };
+}
