@@ -84,6 +84,7 @@ const PERSONA_NOTES: Readonly<Record<string, string>> = {
 };
 
 const STATUS_NOTES: Readonly<Record<string, string>> = {
+  $comment: 'Free text for people reading the file (JSON has no comments); ignored.',
   version: 'Snapshot format version.',
   generatedAt: 'When the snapshot was taken.',
   serverStartedAt: 'When the server last started; boot triage and the first tick are timed from it (no tick at boot).',

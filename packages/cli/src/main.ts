@@ -16,7 +16,7 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
     load: async () => (await import('./commands/fleet.js')).fleetCommand,
     optional: { name: '@heartbeat-kit/bullmq', why: 'BullMQ and the Redis client' },
   },
-  runbook: { summary: 'runbook check, due, prune, tick, boot-triage and gate-report (spec 003)', load: async () => (await import('./commands/runbook.js')).runbookCommand },
+  runbook: { summary: 'check a lead agent\'s runbook and preview its checklist ticks: init, check, due, quiet, tick', load: async () => (await import('./commands/runbook.js')).runbookCommand },
 };
 
 // Read from package.json (inlined by the bundler) so a changeset version bump cannot drift from --version.

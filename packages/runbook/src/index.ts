@@ -24,3 +24,4 @@ export * from './gate/gate-agreement.js';
 export * from './tick/checklist-tick.js';
 export * from './boot/boot-triage.js';
 export * from './quiet/quiet-fast-path.js';
+export * from './quiet/script-reports.js';

@@ -59,6 +59,8 @@ export const statusMentionSchema = z
  */
 export const systemStatusSchema = z
   .object({
+    /** Free text for people reading the file (JSON has no comments); ignored. */
+    $comment: z.union([z.string(), z.array(z.string())]).optional(),
     version: z.literal(1),
     generatedAt: isoInstant,
     /** When the server last started; boot triage and the first tick are timed from it. */

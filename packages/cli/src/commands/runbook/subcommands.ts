@@ -1,13 +1,15 @@
 import {
-  applyPrunePlan, buildGateState, computeGateAgreement, createRulesGate, decideBootTriage, dueItems, parseGateLog, parseRunbook,
-  planPrune, readChecklistSettings, readPullRequestStates, runChecklistTick, runGate, validateRunbook,
-  type Gate, type GateSelection, type PullRequestStateMap, type SystemStatus,
+  applyPrunePlan, buildGateState, computeGateAgreement, createRulesGate, decideBootTriage, decideQuietFastPath, dueItems, parseFailureAudit,
+  parseGateLog, parseRunbook, parseScheduleHealth, planPrune, readChecklistSettings, readPullRequestStates, runChecklistTick, runGate,
+  scriptReportsFromStatus, validateRunbook,
+  type Gate, type GateSelection, type PullRequestStateMap, type Runbook, type RunbookValidation, type ScriptReports, type SystemStatus,
 } from '@heartbeat-kit/runbook';
 import { createGhPullRequestStates } from '@heartbeat-kit/runbook/github';
 import { createCommandGate, createFileTaskStore, readTextFile, writeTextFileAtomic, type FileError } from '@heartbeat-kit/runbook/node';
 import { errAsync } from 'neverthrow';
 import { EXIT, type CliIo } from '../../io.js';
 import { createCliRunner, parseEnvAllowFlag } from '../../wiring/cli-runner.js';
+import { SAMPLE_RUNBOOK_FILE } from './help.js';
 import { UsageError, oneLine, parse, printJson, resolveCommon, resolvePath } from './shared.js';
 
 /** The rules gate's name when `HEARTBEAT_CHECKLIST_GATE_SCRIPT` selects it. */
@@ -30,12 +32,41 @@ async function readStatus(io: CliIo, path: string): Promise<SystemStatus> {
   const r = await createFileTaskStore(resolvePath(io, path)).snapshot();
   if (r.isOk()) return r.value;
   if (r.error.kind === 'io') throw new FileProblem(`status file ${path}: ${r.error.message}; pass the path of a status JSON file`, EXIT.usage);
-  throw new FileProblem(`${r.error.problems[0] ?? `${path}: invalid status`} (fix that key; the schema is systemStatusSchema in @heartbeat-kit/runbook)`, EXIT.usage);
+  throw new FileProblem(`${r.error.problems[0] ?? `${path}: invalid status`} (fix that key; every key is in docs/schemas/runbook-status.schema.json)`, EXIT.usage);
 }
 
-function onePositional(positionals: readonly string[], what: string): string {
-  if (positionals.length !== 1 || positionals[0] === undefined) throw new UsageError(`expected exactly one ${what}; e.g. HEARTBEAT.md`);
+function onePositional(positionals: readonly string[], what: string, example: string): string {
+  if (positionals.length !== 1 || positionals[0] === undefined) throw new UsageError(`expected exactly one ${what}; e.g. ${example}`);
   return positionals[0];
+}
+
+function runbookFile(positionals: readonly string[]): string {
+  return onePositional(positionals, 'runbook FILE', `${SAMPLE_RUNBOOK_FILE} ('heartbeat-kit runbook init' writes a sample)`);
+}
+
+/** The lines `runbook check` prints for a validation, one per problem, by line number. */
+export function validationLines(file: string, v: RunbookValidation): readonly string[] {
+  return [...v.errors, ...v.warnings].sort((a, b) => a.line - b.line).map((i) => `${file}:${i.line}: ${i.severity}: ${oneLine(i.message)}`);
+}
+
+/**
+ * Refuses a runbook that `runbook check` rejects: the same line-numbered lines on stderr (and the
+ * validation in --json), so a tick never decides over a file the server would not store.
+ */
+function refuseRejected(io: CliIo, sub: string, file: string, v: RunbookValidation, json: boolean): number | undefined {
+  if (v.accepted) return undefined;
+  for (const line of validationLines(file, v)) io.stderr(`${line}\n`);
+  io.stderr(`heartbeat-kit runbook ${sub}: ${file} is rejected by 'heartbeat-kit runbook check' (${v.errors.length} error(s)); fix the lines above\n`);
+  if (json) printJson(io, { kind: 'refused', file, ...v });
+  return EXIT.usage;
+}
+
+const RUNBOOK_SECTIONS = '## Active Blockers, ## Watch Items, ## Open Discussion, ## Standing Orders';
+
+/** Warns when a file has none of the runbook's sections: it is likely some other file (HEARTBEAT.md is the heartbeat's config). */
+function warnIfNotRunbook(io: CliIo, sub: string, file: string, runbook: Runbook): void {
+  if (runbook.sections.some((sec) => sec.kind !== 'other')) return;
+  io.stderr(`heartbeat-kit runbook ${sub}: warning: ${file} has none of the runbook sections (${RUNBOOK_SECTIONS}, ...); is it a runbook? 'heartbeat-kit runbook init' writes a sample\n`);
 }
 
 /** Runs a subcommand body, turning usage and file problems into one-line errors and exit codes. */
@@ -61,11 +92,13 @@ export async function guarded(io: CliIo, sub: string, body: () => Promise<number
 export async function checkCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, {});
   const common = resolveCommon(values, io);
-  const file = onePositional(positionals, 'runbook FILE');
-  const v = validateRunbook(await readFileOrThrow(io, file, 'runbook'));
+  const file = runbookFile(positionals);
+  const runbook = parseRunbook(await readFileOrThrow(io, file, 'runbook'));
+  warnIfNotRunbook(io, 'check', file, runbook);
+  const v = validateRunbook(runbook);
   if (common.json) printJson(io, { file, ...v });
   else {
-    for (const i of [...v.errors, ...v.warnings].sort((a, b) => a.line - b.line)) io.stdout(`${file}:${i.line}: ${i.severity}: ${oneLine(i.message)}\n`);
+    for (const line of validationLines(file, v)) io.stdout(`${line}\n`);
     io.stdout(`${file}: ${v.accepted ? 'accepted' : 'rejected'} (${v.trackedItemCount} tracked item(s), ${v.errors.length} error(s), ${v.warnings.length} warning(s))\n`);
   }
   return v.accepted ? EXIT.ok : EXIT.rejected;
@@ -75,8 +108,10 @@ export async function checkCommand(argv: readonly string[], io: CliIo): Promise<
 export async function dueCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, {});
   const common = resolveCommon(values, io);
-  const file = onePositional(positionals, 'runbook FILE');
-  const due = dueItems(parseRunbook(await readFileOrThrow(io, file, 'runbook')), common.now, common.tz);
+  const file = runbookFile(positionals);
+  const runbook = parseRunbook(await readFileOrThrow(io, file, 'runbook'));
+  warnIfNotRunbook(io, 'due', file, runbook);
+  const due = dueItems(runbook, common.now, common.tz);
   if (common.json) printJson(io, { file, now: common.now.toISOString(), timeZone: common.tz, due: due.map((d) => ({ line: d.item.line, section: d.item.section, reason: d.reason, token: d.token, text: d.item.text })) });
   else if (due.length === 0) io.stdout(`${file}: nothing due (${common.tz})\n`);
   else for (const d of due) io.stdout(`${file}:${d.item.line}: ${d.reason} ${d.token}: ${oneLine(d.item.text)}\n`);
@@ -93,7 +128,7 @@ function envAllowOf(flag: string | undefined): readonly string[] | undefined {
 export async function pruneCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, { write: { type: 'boolean' }, offline: { type: 'boolean' }, repo: { type: 'string' }, 'env-allow': { type: 'string' } });
   const common = resolveCommon(values, io);
-  const file = onePositional(positionals, 'runbook FILE');
+  const file = runbookFile(positionals);
   if (values.repo !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(values.repo)) throw new UsageError(`--repo ${JSON.stringify(values.repo)} is not owner/name; use e.g. --repo acme/web`);
   const text = await readFileOrThrow(io, file, 'runbook');
   const runbook = parseRunbook(text);
@@ -152,6 +187,8 @@ export async function tickCommand(argv: readonly string[], io: CliIo): Promise<n
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; pass files with --runbook and --status`);
   if (values.runbook === undefined || values.status === undefined) throw new UsageError('needs --runbook FILE and --status FILE');
   const runbookText = await readFileOrThrow(io, values.runbook, 'runbook');
+  const refused = refuseRejected(io, 'tick', values.runbook, validateRunbook(runbookText), common.json);
+  if (refused !== undefined) return refused;
   const status = await readStatus(io, values.status);
   const settings = readChecklistSettings(io.env);
   for (const w of settings.warnings) io.stderr(`heartbeat-kit runbook tick: warning: ${w}\n`);
@@ -180,6 +217,9 @@ export async function bootTriageCommand(argv: readonly string[], io: CliIo): Pro
   const status = await readStatus(io, values.status);
   const runbookText = values.runbook === undefined ? null : await readFileOrThrow(io, values.runbook, 'runbook');
   const decision = decideBootTriage({ status, runbookText, now: common.now, disabled: readChecklistSettings(io.env).disabled });
+  if (decision.findings?.boot.source === 'lookback') {
+    io.stderr(`heartbeat-kit runbook boot-triage: warning: ${values.status} has no serverStartedAt; reboot-sweep failures since ${decision.findings.boot.since} (the last 60 minutes) were counted as this boot's\n`);
+  }
   if (common.json) printJson(io, decision);
   else if (decision.kind === 'skip') io.stdout(`skip: ${decision.reason}\n`);
   else {
@@ -193,7 +233,7 @@ export async function bootTriageCommand(argv: readonly string[], io: CliIo): Pro
 export async function gateReportCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, { threshold: { type: 'string' }, 'min-samples': { type: 'string' } });
   const common = resolveCommon(values, io);
-  const file = onePositional(positionals, 'gate log (JSONL)');
+  const file = onePositional(positionals, 'gate log (JSON Lines)', 'gate.jsonl');
   const threshold = values.threshold === undefined ? 0.95 : Number(values.threshold);
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError('--threshold must be a number between 0 and 1; e.g. --threshold 0.95');
   const minSamples = values['min-samples'] === undefined ? 20 : Number(values['min-samples']);
@@ -207,4 +247,52 @@ export async function gateReportCommand(argv: readonly string[], io: CliIo): Pro
     io.stdout(`${file}: ${a.compared} compared, ${a.errors} error verdict(s), ${a.unpaired} unpaired\nagreement ${pct(a.agreement)}, quiet precision ${pct(a.quietPrecision)}, quiet recall ${pct(a.quietRecall)}\n${a.advice}\n`);
   }
   return EXIT.ok;
+}
+
+async function readJsonFile(io: CliIo, path: string, what: string): Promise<unknown> {
+  const text = await readFileOrThrow(io, path, what);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (cause) {
+    throw new FileProblem(`${what} ${path} is not JSON (${cause instanceof Error ? cause.message : String(cause)}); pass the JSON the script printed`, EXIT.usage);
+  }
+}
+
+async function readScriptReports(io: CliIo, status: SystemStatus, now: Date, files: { scheduleHealth?: string | undefined; failureAudit?: string | undefined }): Promise<{ reports: ScriptReports; source: { scheduleHealth: string; failureAudit: string } }> {
+  const derived = scriptReportsFromStatus(status, now);
+  let scheduleHealth = derived.scheduleHealth;
+  let failureAudit = derived.failureAudit;
+  if (files.scheduleHealth !== undefined) {
+    const r = parseScheduleHealth(await readJsonFile(io, files.scheduleHealth, 'schedule-health output'), files.scheduleHealth);
+    if (!r.ok) throw new FileProblem(`${r.error.problems[0] ?? files.scheduleHealth}; expected {"totalSchedules": N, "flagged": [{"id": ...}]}`, EXIT.usage);
+    scheduleHealth = r.value;
+  }
+  if (files.failureAudit !== undefined) {
+    const r = parseFailureAudit(await readJsonFile(io, files.failureAudit, 'task-failure-audit output'), files.failureAudit);
+    if (!r.ok) throw new FileProblem(`${r.error.problems[0] ?? files.failureAudit}; expected {"groups": [{"taskIds": [...]}]}`, EXIT.usage);
+    failureAudit = r.value;
+  }
+  return {
+    reports: { scheduleHealth, failureAudit },
+    source: { scheduleHealth: files.scheduleHealth ?? 'status', failureAudit: files.failureAudit ?? 'status' },
+  };
+}
+
+/** `runbook quiet --runbook FILE --status FILE`: the quiet check; exit 0 quiet, 1 not quiet. */
+export async function quietCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv, { runbook: { type: 'string' }, status: { type: 'string' }, 'schedule-health': { type: 'string' }, 'failure-audit': { type: 'string' } });
+  const common = resolveCommon(values, io);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; pass files with --runbook and --status`);
+  if (values.runbook === undefined || values.status === undefined) throw new UsageError(`needs --runbook FILE and --status FILE; e.g. --runbook ${SAMPLE_RUNBOOK_FILE} --status runbook-status.json`);
+  const runbookText = await readFileOrThrow(io, values.runbook, 'runbook');
+  const runbook = parseRunbook(runbookText);
+  const refused = refuseRejected(io, 'quiet', values.runbook, validateRunbook(runbook), common.json);
+  if (refused !== undefined) return refused;
+  const status = await readStatus(io, values.status);
+  const { reports, source } = await readScriptReports(io, status, common.now, { scheduleHealth: values['schedule-health'], failureAudit: values['failure-audit'] });
+  const decision = decideQuietFastPath({ status, runbook, now: common.now, timeZone: common.tz, scripts: reports });
+  if (common.json) printJson(io, { ...decision, scripts: { ...reports, source } });
+  else if (decision.quiet) io.stdout(`${decision.line}\n`);
+  else io.stdout(`not quiet: ${decision.reasons.join(', ')}\n${decision.details.map((d) => `- ${oneLine(d)}\n`).join('')}`);
+  return decision.quiet ? EXIT.ok : EXIT.rejected;
 }

@@ -1,0 +1,122 @@
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { calendarDateIn, formatMonthDay, formatCalendarDate } from '@heartbeat-kit/runbook';
+import { EXIT, type CliIo } from '../../io.js';
+import { SAMPLE_RUNBOOK_FILE, SAMPLE_STATUS_FILE } from './help.js';
+import { UsageError, parse, printJson, resolveCommon, resolvePath } from './shared.js';
+
+const DAY = 86_400_000;
+const MINUTE = 60_000;
+
+/**
+ * The sample runbook: the rules a newcomer needs are in a short opening comment (it is part of
+ * every checklist prompt like any line, so it says to delete it), and the tracked items are dated
+ * a week and two weeks from `now` so that `runbook check` accepts the file and nothing is due yet.
+ */
+export function sampleRunbook(now: Date, timeZone: string): string {
+  const today = formatCalendarDate(calendarDateIn(now, timeZone));
+  const inAWeek = formatMonthDay(calendarDateIn(new Date(now.getTime() + 7 * DAY), timeZone));
+  const inTwoWeeks = formatMonthDay(calendarDateIn(new Date(now.getTime() + 14 * DAY), timeZone));
+  return `<!--
+  Sample runbook from 'heartbeat-kit runbook init'. The whole file, this comment too, goes into
+  every checklist prompt: delete the comment once you know the rules.
+  Reference sections (no cap): Standing Orders, Governance, Playbook index.
+  Tracked sections (10 items in all, 20 only in a real surge): Active Blockers, Watch Items,
+  Open Discussion. A tracked item is one "- " line with a lift trigger ("Lift when ...", or
+  "lift when #12 merges") and a bare month-day: "(check MM-DD)" is due that day, "DELETE MM-DD"
+  removes it on or after that day. A full date (${today}) is not a due date. Delete closed items.
+  Check the file: heartbeat-kit runbook check ${SAMPLE_RUNBOOK_FILE}   (more: heartbeat-kit runbook --help)
+-->
+
+## Standing Orders
+- Stalled task (no progress for 45 min): read its last progress, steer it or cancel and recreate.
+- Idle workers next to unassigned pool tasks: find out why the pool does not drain.
+
+## Watch Items
+- Webhook retries since ${today}. Lift when zero retries for 48 h (check ${inAWeek}).
+
+## Active Blockers
+- Release freeze for the v2 migration. Lift when the migration is done, DELETE ${inTwoWeeks}.
+`;
+}
+
+/**
+ * The sample status snapshot: a lead and a worker online, a server started two hours ago and one
+ * completed checklist 40 minutes ago, so the next tick creates a task (the 30-minute interval has
+ * passed) and the quiet check has a previous checklist to compare with.
+ */
+export function sampleStatus(now: Date): string {
+  const at = (minutesAgo: number): string => new Date(now.getTime() - minutesAgo * MINUTE).toISOString();
+  const status = {
+    $comment: [
+      'A snapshot of the agent server that heartbeat-kit runbook tick, quiet and boot-triage decide over.',
+      'Replace it with your server\'s real state; every key is in docs/schemas/runbook-status.schema.json.',
+      'The newest completed heartbeat-checklist task is the previous checklist; its output is what the lead answered.',
+    ],
+    version: 1,
+    generatedAt: now.toISOString(),
+    serverStartedAt: at(120),
+    agents: [
+      { id: 'lead', name: 'lead', isLead: true, status: 'online', busy: false },
+      { id: 'worker-1', name: 'worker-1', isLead: false, status: 'online', busy: true },
+    ],
+    tasks: [
+      { id: 'checklist-1', task: 'Heartbeat checklist', status: 'completed', taskType: 'heartbeat-checklist', agentId: 'lead', createdAt: at(40), lastUpdatedAt: at(38), finishedAt: at(38), output: 'All clear: no failures, schedules healthy.' },
+      { id: 'task-1', task: 'Write the release notes', status: 'in_progress', agentId: 'worker-1', createdAt: at(20), lastUpdatedAt: at(5) },
+    ],
+    schedules: [{ id: 'nightly', name: 'nightly build', enabled: true, runs: 4, failed: 0 }],
+    mentions: [],
+  };
+  return `${JSON.stringify(status, null, 2)}\n`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** `runbook init [DIR] [--dry-run]`: writes the sample runbook and status file; never overwrites. */
+export async function initCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv, { 'dry-run': { type: 'boolean' } });
+  const common = resolveCommon(values, io);
+  if (positionals.length > 1) throw new UsageError(`expected at most one DIR, got ${positionals.length}; e.g. heartbeat-kit runbook init ops`);
+  const dir = resolvePath(io, positionals[0] ?? '.');
+  const files = [
+    { name: SAMPLE_RUNBOOK_FILE, path: join(dir, SAMPLE_RUNBOOK_FILE), text: sampleRunbook(common.now, common.tz) },
+    { name: SAMPLE_STATUS_FILE, path: join(dir, SAMPLE_STATUS_FILE), text: sampleStatus(common.now) },
+  ];
+  const present = await Promise.all(files.map(async (f) => ({ ...f, exists: await exists(f.path) })));
+  const taken = present.filter((f) => f.exists);
+  const dryRun = values['dry-run'] === true;
+  if (common.json && (dryRun || taken.length > 0)) {
+    printJson(io, { dryRun, written: [], exists: taken.map((f) => f.path), files: dryRun ? present.map((f) => ({ path: f.path, exists: f.exists, text: f.text })) : undefined });
+  }
+  if (taken.length > 0) {
+    io.stderr(`heartbeat-kit runbook init: ${taken.map((f) => f.path).join(' and ')} already exist${taken.length === 1 ? 's' : ''}; nothing written (move ${taken.length === 1 ? 'it' : 'them'} away or pick another DIR)\n`);
+    return EXIT.rejected;
+  }
+  if (dryRun) {
+    if (!common.json) for (const f of present) io.stdout(`would write ${f.path}:\n${f.text}\n`);
+    return EXIT.ok;
+  }
+  const written: string[] = [];
+  try {
+    await mkdir(dir, { recursive: true });
+    for (const f of present) {
+      await writeFile(f.path, f.text, { flag: 'wx' });
+      written.push(f.path);
+    }
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    io.stderr(`heartbeat-kit runbook init: cannot write ${files[written.length]?.path ?? dir}: ${cause instanceof Error ? cause.message : String(cause)}${written.length > 0 ? ` (${written.join(', ')} was written)` : ''}\n`);
+    return code === 'EEXIST' ? EXIT.rejected : EXIT.failure;
+  }
+  if (common.json) printJson(io, { dryRun: false, written, exists: [] });
+  else {
+    const [runbookPath, statusPath] = present.map((f) => relative(io.cwd, f.path) || f.name);
+    io.stdout(`wrote ${written.join('\nwrote ')}\nnext: heartbeat-kit runbook check ${runbookPath}\n      heartbeat-kit runbook tick --runbook ${runbookPath} --status ${statusPath}\n`);
+  }
+  return EXIT.ok;
+}
