@@ -49,7 +49,7 @@ interface ConfigDoc {
 }
 
 const WOTERCLIP_NOTES: Readonly<Record<string, string>> = {
-  version: 'Schema version; version 1 files must be migrated with /woterclip-init.',
+  version: 'Schema version; `heartbeat-kit woterclip init` writes a version 2 file. Version 1 files (with a `linear:` section) are not migrated: move one aside, run init and copy the settings over.',
   'github.board_user': 'GitHub login whose assigned issues are worked (the authenticated `gh` account); `Heartbeat #N` counts only its comments.',
   'github.repo': 'The repository, `owner/name`.',
   'heartbeat.max_issues_per_heartbeat': 'Issues worked per beat before it stops with `issue_budget`.',

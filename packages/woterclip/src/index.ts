@@ -17,3 +17,4 @@ export * from './dispatch/prompt.js';
 export * from './dispatch/command-dispatcher.js';
 export * from './subissues/sub-issues.js';
 export * from './status/status-view.js';
+export * from './init/init-files.js';

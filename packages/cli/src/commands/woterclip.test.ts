@@ -91,7 +91,7 @@ describe('heartbeat-kit woterclip', () => {
     mkdirSync(dir, { recursive: true });
     const a = io(dir);
     expect(await main(['woterclip', 'beat'], a)).toBe(2);
-    expect(a.err.join('')).toContain('/woterclip-init');
+    expect(a.err.join('')).toContain('heartbeat-kit woterclip init');
     expect(existsSync(join(dir, '.woterclip'))).toBe(false);
   });
 

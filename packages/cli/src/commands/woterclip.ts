@@ -7,16 +7,18 @@ import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
 import { unknownNameError } from '../errors.js';
 import { EXIT, type CliIo, type Command } from '../io.js';
+import { runWoterclipInit, WOTERCLIP_INIT_HELP } from './woterclip-init.js';
 import { createCliRunner, parseEnvAllowFlag } from '../wiring/cli-runner.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 
 /** Help text of `heartbeat-kit woterclip`. */
-export const WOTERCLIP_HELP = `Usage: heartbeat-kit woterclip <beat|status> [options]
+export const WOTERCLIP_HELP = `Usage: heartbeat-kit woterclip <init|beat|status> [options]
 
 WoterClip: work GitHub issues assigned to you, one persona per issue, reporting back with
 structured comments and a JSONL beat log (.woterclip/).
 
 Subcommands:
+  init      write .woterclip/config.yaml and an Orchestrator persona (--labels: create the labels)
   beat      run one heartbeat: lock, inbox, dispatch, report, label transitions
   status    queue by persona, in-progress and blocked issues, last beats
 
@@ -200,6 +202,22 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
     if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
       io.stdout(WOTERCLIP_HELP);
       return sub === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (sub === 'init') {
+      const values = parse(rest, io, { cwd: { type: 'string' }, repo: { type: 'string' }, 'board-user': { type: 'string' }, labels: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, WOTERCLIP_INIT_HELP);
+      if (typeof values === 'number') return values;
+      return runWoterclipInit(
+        {
+          cwd: resolveCwd(io, values.cwd),
+          ...(typeof values.repo === 'string' ? { repo: values.repo } : {}),
+          ...(typeof values['board-user'] === 'string' ? { boardUser: values['board-user'] } : {}),
+          labels: values.labels === true,
+          dryRun: values['dry-run'] === true,
+          json: values.json === true,
+        },
+        io,
+        { ...(overrides.runner === undefined ? {} : { runner: overrides.runner }), ...(overrides.gh === undefined ? {} : { gh: overrides.gh }) },
+      );
     }
     if (sub === 'beat') return beat(rest, io);
     if (sub === 'status') return status(rest, io);

@@ -11,7 +11,7 @@ describe('runBeat — the exit table', () => {
     const result = await h.run();
     expect(result.exit).toBe('config-missing');
     expect(result.exitCode).toBe(2);
-    expect(result.messages.join()).toContain('/woterclip-init');
+    expect(result.messages.join()).toContain('heartbeat-kit woterclip init');
     expect(h.lock.current()).toBeUndefined();
     expect(h.log.text).toBe('');
     expect(h.tracker.calls).toEqual([]);

@@ -38,7 +38,7 @@ describe('parseWoterclipConfig', () => {
   it('missing file: tells the user to run init', () => {
     const e = parseWoterclipConfig(undefined)._unsafeUnwrapErr();
     expect(e.kind).toBe('config-missing');
-    expect(e.message).toContain('/woterclip-init');
+    expect(e.message).toContain('heartbeat-kit woterclip init');
   });
 
   it.each([

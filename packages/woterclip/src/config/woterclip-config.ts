@@ -6,7 +6,10 @@ import { z } from 'zod';
 export const CONFIG_PATH = '.woterclip/config.yaml';
 
 /** The message of the "config missing" exit (spec step 1): nothing exists yet, so the user runs init. */
-export const CONFIG_MISSING_MESSAGE = `No ${CONFIG_PATH} found. Run /woterclip-init to set up WoterClip in this repository.`;
+export const CONFIG_MISSING_MESSAGE = `No ${CONFIG_PATH} found. Run \`heartbeat-kit woterclip init --repo OWNER/NAME --board-user LOGIN\` to set up WoterClip in this repository.`;
+
+/** The command that sets WoterClip up, named by every message that sends the user there. */
+export const INIT_COMMAND = 'heartbeat-kit woterclip init';
 
 /** Default beat time ceiling in seconds (reference §3: 1200 s upstream, configurable here). */
 export const DEFAULT_TIME_CEILING_SEC = 1200;
@@ -52,7 +55,7 @@ const argv = z.array(z.string().min(1)).min(1, 'must list the program and its ar
 /** Zod schema of `.woterclip/config.yaml`, schema version 2, plus the kit's `dispatch:` section. */
 export const woterclipConfigSchema = z
   .object({
-    version: z.literal(2, { error: 'must be 2 (run /woterclip-init to migrate a version 1 config)' }),
+    version: z.literal(2, { error: 'must be 2 (a version 1 config is not migrated: move it aside, run `heartbeat-kit woterclip init` and copy your settings over)' }),
     github: z
       .object({
         board_user: placeholderFree('Board GitHub login'),
@@ -173,7 +176,7 @@ export function parseWoterclipConfig(text: string | undefined, file = CONFIG_PAT
     if (!parsed.success) return err(firstIssue(file, parsed.error));
     const personas = Object.entries(parsed.data.personas);
     if (personas.length === 0) {
-      return err({ kind: 'config-invalid', file, key: 'personas', message: `${file}: key "personas" is empty; add at least one persona (run /woterclip-init).` });
+      return err({ kind: 'config-invalid', file, key: 'personas', message: `${file}: key "personas" is empty; add at least one persona (heartbeat-kit woterclip init writes an Orchestrator).` });
     }
     return ok(parsed.data);
   });

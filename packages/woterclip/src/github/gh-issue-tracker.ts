@@ -170,7 +170,14 @@ export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTrack
         .map((i) => i.labels.map((l) => l.name)),
     editLabels: (n, edit) =>
       run(['issue', 'edit', num(n), `--repo=${repo}`, ...(edit.add ?? []).map((l) => `--add-label=${l}`), ...(edit.remove ?? []).map((l) => `--remove-label=${l}`)]).map(() => undefined),
-    createLabel: (name) => run(['label', 'create', `--repo=${repo}`, '--', name]).map(() => undefined),
+    createLabel: (name, style = {}) => {
+      if (style.color !== undefined && !/^[0-9A-Fa-f]{6}$/.test(style.color)) return errAsync({ kind: 'failed', message: `label colour must be six hex digits, got ${JSON.stringify(style.color)}` });
+      return run(['label', 'create', `--repo=${repo}`, ...(style.color === undefined ? [] : [`--color=${style.color}`]), ...(style.description === undefined ? [] : [`--description=${style.description}`]), '--', name]).map(() => undefined);
+    },
+    listLabels: () =>
+      run(['label', 'list', `--repo=${repo}`, '--limit=200', '--json=name'])
+        .andThen((o) => parseWith(z.array(z.object({ name: z.string() })), o.stdout, 'label list'))
+        .map((labels) => labels.map((l) => l.name)),
     comment: (n, body) =>
       run(['issue', 'comment', num(n), `--repo=${repo}`, '--body-file=-'], body).map((o) => {
         const url = o.stdout.trim().split('\n').find((l) => /^https:\/\/\S+$/.test(l));

@@ -38,6 +38,13 @@ export interface LabelEdit {
   readonly remove?: readonly string[];
 }
 
+/** How a new label looks. */
+export interface LabelStyle {
+  /** Six hex digits, no `#`. */
+  readonly color?: string;
+  readonly description?: string;
+}
+
 /** A new issue to create (always assigned to the authenticated account). */
 export interface NewIssue {
   readonly title: string;
@@ -70,7 +77,10 @@ export interface IssueTracker {
   readonly viewLabels: (issue: number) => ResultAsync<readonly string[], TrackerError>;
   /** One atomic add/remove call; never rewrites the whole label set. */
   readonly editLabels: (issue: number, edit: LabelEdit) => ResultAsync<void, TrackerError>;
-  readonly createLabel: (name: string) => ResultAsync<void, TrackerError>;
+  /** Creates a repository label; `color` is hex without `#`. Fails when the label exists. */
+  readonly createLabel: (name: string, style?: LabelStyle) => ResultAsync<void, TrackerError>;
+  /** Names of the repository's labels (up to 200, like `gh label list --limit 200`). */
+  readonly listLabels: () => ResultAsync<readonly string[], TrackerError>;
   /** Posts a comment; resolves to its URL when the tracker reports one. */
   readonly comment: (issue: number, body: string) => ResultAsync<{ readonly url?: string }, TrackerError>;
   readonly close: (issue: number) => ResultAsync<void, TrackerError>;

@@ -40,6 +40,8 @@ export interface MemoryIssueTrackerOptions {
 export interface MemoryIssueTracker extends IssueTracker {
   readonly issues: Map<number, FakeIssue>;
   readonly repoLabels: Set<string>;
+  /** Colours given to labels created through the port (upper-case hex). */
+  readonly labelColors: Map<string, string>;
   readonly calls: TrackerCall[];
   /** Makes an operation fail (until cleared with `undefined`). */
   readonly failOn: (op: TrackerOperation, error: TrackerError | undefined) => void;
@@ -78,6 +80,7 @@ export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}
     });
   }
   const repoLabels = new Set(options.repoLabels ?? [...issues.values()].flatMap((i) => i.labels));
+  const labelColors = new Map<string, string>();
   const calls: TrackerCall[] = [];
   const failures = new Map<TrackerOperation, TrackerError>();
   let hook: ((call: TrackerCall) => void | Promise<void>) | undefined;
@@ -112,6 +115,7 @@ export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}
   return {
     issues,
     repoLabels,
+    labelColors,
     calls,
     failOn: (op, error) => {
       if (error === undefined) failures.delete(op);
@@ -147,12 +151,14 @@ export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}
           return okAsync<void, TrackerError>(undefined);
         }),
       ),
-    createLabel: (name) =>
-      call('createLabel', [name], () => {
+    createLabel: (name, style) =>
+      call('createLabel', style === undefined ? [name] : [name, style], () => {
         if (repoLabels.has(name)) return errAsync({ kind: 'failed', message: `label with name "${name}" already exists` });
         repoLabels.add(name);
+        if (style?.color !== undefined) labelColors.set(name, style.color.toUpperCase());
         return okAsync(undefined);
       }),
+    listLabels: () => call('listLabels', [], () => okAsync([...repoLabels].slice(0, 200))),
     comment: (n, body) => call('comment', [n, body], () => find(n).map(() => ({ url: addComment(n, login, body, new Date(0).toISOString()) }))),
     close: (n) =>
       call('close', [n], () =>

@@ -84,6 +84,14 @@ export function issueTrackerContract(name: string, factory: TrackerFactory): voi
       expect((await t.viewLabels(1))._unsafeUnwrap()).toContain('in-review');
     });
 
+    it('lists repository labels; creates one with a colour and description; an existing one fails', async () => {
+      const t = await factory(seed);
+      expect([...(await t.listLabels())._unsafeUnwrap()].sort()).toEqual([...seed.labels].sort());
+      (await t.createLabel('in-progress', { color: 'FBCA04', description: 'WoterClip status' }))._unsafeUnwrap();
+      expect((await t.listLabels())._unsafeUnwrap()).toContain('in-progress');
+      expect((await t.createLabel('backend', { color: '1D76DB' })).isErr()).toBe(true);
+    });
+
     it('a label name starting with a dash is a label, not an option', async () => {
       const t = await factory(seed);
       (await t.createLabel('--repo=evil/x'))._unsafeUnwrap();

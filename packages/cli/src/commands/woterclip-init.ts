@@ -1,0 +1,130 @@
+import { mkdir, writeFile, lstat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { CommandRunner } from '@heartbeat-kit/core';
+import { INIT_LABELS, renderInitFiles, type InitLabel } from '@heartbeat-kit/woterclip';
+import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
+import { EXIT, type CliIo } from '../io.js';
+import { createCliRunner } from '../wiring/cli-runner.js';
+
+/** Help text of `heartbeat-kit woterclip init`. */
+export const WOTERCLIP_INIT_HELP = `Usage: heartbeat-kit woterclip init [options]
+
+Sets WoterClip up in the repository in --cwd. Writes:
+  .woterclip/config.yaml                      the repository config (schema version 2)
+  .woterclip/personas/orchestrator/SOUL.md    the Orchestrator persona: triage, never code
+  .woterclip/personas/orchestrator/TOOLS.md
+  .woterclip/personas/orchestrator/config.yaml
+Never overwrites: when any of these files exists, nothing is written.
+
+Options:
+  --cwd DIR             repository root (default: current directory)
+  --repo OWNER/NAME     the GitHub repository (default: the "{{REPO}}" placeholder, to edit)
+  --board-user LOGIN    the Board's GitHub login (default: the "{{USER_NAME}}" placeholder)
+  --labels              also create the labels WoterClip uses on --repo through gh
+                        (agent-working, agent-blocked, backend, frontend, in-progress,
+                        in-review, priority:high, priority:low); existing labels are skipped
+  --dry-run             show the files and labels it would write; write nothing
+  --json                print one JSON object
+  -h, --help            show this help
+
+Exit codes: 0 written (or dry run), 1 a file exists (nothing written), 2 usage error,
+3 a write or gh failed.
+`;
+
+/** What the init command may be given instead of the real adapters. */
+export interface WoterclipInitOverrides {
+  readonly runner?: CommandRunner;
+  /** The gh executable. */
+  readonly gh?: string;
+}
+
+const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+
+const exists = async (path: string): Promise<boolean> =>
+  lstat(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
+  );
+
+/** Runs `heartbeat-kit woterclip init` with parsed flags. */
+export async function runWoterclipInit(
+  values: { readonly cwd: string; readonly repo?: string; readonly boardUser?: string; readonly labels: boolean; readonly dryRun: boolean; readonly json: boolean },
+  io: CliIo,
+  overrides: WoterclipInitOverrides = {},
+): Promise<number> {
+  const fail = (code: number, message: string, extra: object = {}): number => {
+    if (values.json) io.stdout(`${JSON.stringify({ status: 'error', message, ...extra })}\n`);
+    io.stderr(`heartbeat-kit woterclip init: ${message}\n`);
+    return code;
+  };
+  if (values.repo !== undefined && !REPO.test(values.repo)) return fail(EXIT.usage, `--repo ${JSON.stringify(values.repo)} is not OWNER/NAME; use e.g. --repo acme/widgets.`);
+  if (values.boardUser !== undefined && !LOGIN.test(values.boardUser)) return fail(EXIT.usage, `--board-user ${JSON.stringify(values.boardUser)} is not a GitHub login.`);
+  if (values.labels && values.repo === undefined) return fail(EXIT.usage, '--labels needs --repo OWNER/NAME (the repository the labels are created on).');
+
+  const files = renderInitFiles({ ...(values.repo === undefined ? {} : { repo: values.repo }), ...(values.boardUser === undefined ? {} : { boardUser: values.boardUser }) });
+  const present: string[] = [];
+  for (const f of files) if (await exists(join(values.cwd, f.path))) present.push(f.path);
+  if (present.length > 0) {
+    if (values.json) io.stdout(`${JSON.stringify({ status: 'exists', files: present })}\n`);
+    else io.stderr(`heartbeat-kit woterclip init: refusing to overwrite ${present.join(', ')}; nothing was written. Move the file(s) aside to start afresh, or edit them.\n`);
+    return EXIT.rejected;
+  }
+  const placeholders = [...(values.repo === undefined ? ['github.repo'] : []), ...(values.boardUser === undefined ? ['github.board_user'] : [])];
+  const labels: readonly InitLabel[] = values.labels ? INIT_LABELS : [];
+
+  if (values.dryRun) {
+    if (values.json) {
+      io.stdout(`${JSON.stringify({ status: 'dry-run', files, labels })}\n`);
+      return EXIT.ok;
+    }
+    const out: string[] = ['Dry run — would write:'];
+    for (const f of files) out.push('', `--- ${f.path}`, f.text.trimEnd());
+    if (labels.length > 0) out.push('', `Would create these labels on ${values.repo ?? ''} (skipping existing ones):`, ...labels.map((l) => `  ${l.name} #${l.color}`));
+    io.stdout(`${out.join('\n')}\n`);
+    return EXIT.ok;
+  }
+
+  const written: string[] = [];
+  for (const f of files) {
+    const path = join(values.cwd, f.path);
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, f.text, { flag: 'wx' });
+      written.push(f.path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return fail(code === 'EEXIST' ? EXIT.rejected : EXIT.failure, `cannot write ${f.path} (${code ?? (error as Error).message}); written so far: ${written.join(', ') || 'none'}.`, { written });
+    }
+  }
+
+  const created: string[] = [];
+  const skipped: string[] = [];
+  if (labels.length > 0 && values.repo !== undefined) {
+    const runner = overrides.runner ?? createCliRunner(io, { timeoutMs: 60_000, profile: 'gh' });
+    const tracker = createGhIssueTracker({ runner, repo: values.repo, cwd: values.cwd, ...(overrides.gh === undefined ? {} : { gh: overrides.gh }) });
+    const existing = await tracker.listLabels();
+    if (existing.isErr()) return fail(EXIT.failure, `files written, but the labels could not be listed: ${existing.error.message}. Run \`gh auth login\`, then create them with --labels in an empty checkout or by hand.`, { written });
+    const have = new Set(existing.value);
+    for (const label of labels) {
+      if (have.has(label.name)) {
+        skipped.push(label.name);
+        continue;
+      }
+      const made = await tracker.createLabel(label.name, { color: label.color, description: label.description });
+      if (made.isErr()) return fail(EXIT.failure, `files written, but label ${label.name} could not be created: ${made.error.message}.`, { written, labelsCreated: created });
+      created.push(label.name);
+    }
+  }
+
+  if (values.json) {
+    io.stdout(`${JSON.stringify({ status: 'written', files: written, labelsCreated: created, labelsSkipped: skipped, placeholders })}\n`);
+    return EXIT.ok;
+  }
+  const out = written.map((f) => `wrote ${f}`);
+  if (values.labels) out.push(`labels on ${values.repo ?? ''}: created ${created.length === 0 ? 'none' : created.join(', ')}${skipped.length > 0 ? `; already there: ${skipped.join(', ')}` : ''}`);
+  if (placeholders.length > 0) out.push(`Set ${placeholders.join(' and ')} in .woterclip/config.yaml (they hold placeholders; the beat refuses them).`);
+  out.push('Next: heartbeat-kit woterclip beat --dry-run   (what a beat would pick; changes nothing)');
+  io.stdout(`${out.join('\n')}\n`);
+  return EXIT.ok;
+}
