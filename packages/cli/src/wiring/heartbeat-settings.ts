@@ -35,5 +35,17 @@ export async function loadHeartbeatSettings(cwd: string, configPath: string | un
   if (parsed.isErr()) return { ok: false, message: formatHeartbeatConfigError(parsed.error) };
   const zone = resolveTimeZone(parsed.value.config.activeHours.timeZone, systemTimeZone());
   if (zone.isErr()) return { ok: false, message: `${configPath ?? DEFAULT_HEARTBEAT_FILE}: ${zone.error.message}` };
-  return { ok: true, value: { config: parsed.value.config, timeZone: zone.value, found: parsed.value.found, file, warnings: parsed.value.warnings } };
+  return { ok: true, value: { config: parsed.value.config, timeZone: zone.value, found: parsed.value.found, file, warnings: boundWarnings(parsed.value.warnings) } };
+}
+
+/** How many config warnings are printed before the rest are summarised. */
+export const MAX_CONFIG_WARNINGS = 10;
+
+/**
+ * Keeps the first {@link MAX_CONFIG_WARNINGS} warnings and summarises the rest in one line, so a
+ * 10,000-line HEARTBEAT.md full of unknown lines does not print 10,000 warnings every cycle.
+ */
+export function boundWarnings(warnings: readonly string[]): readonly string[] {
+  if (warnings.length <= MAX_CONFIG_WARNINGS) return warnings;
+  return [...warnings.slice(0, MAX_CONFIG_WARNINGS), `… and ${warnings.length - MAX_CONFIG_WARNINGS} more warnings like these in the config file (fix the ones above, then run again to see the rest)`];
 }
