@@ -8,6 +8,7 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
   loop: { summary: 'run the heartbeat loop until SIGINT/SIGTERM', load: async () => (await import('./commands/loop.js')).loopCommand },
   history: { summary: 'list the receipts of the heartbeat slots: ran, or skipped and why', load: async () => (await import('./commands/history.js')).historyCommand },
   'check-liveness': { summary: 'exit 0 when the heartbeat ran recently, 1 with the reason (for probes)', load: async () => (await import('./commands/check-liveness.js')).checkLivenessCommand },
+  plan: { summary: 'show the coming slots and what each will do (runs, critical-only, quiet hours)', load: async () => (await import('./commands/plan.js')).planCommand },
   init: { summary: 'write a commented .claude/HEARTBEAT.md with the defaults', load: async () => (await import('./commands/init.js')).initCommand },
   replay: { summary: 're-run recorded cycles and compare their decisions', load: async () => (await import('./commands/replay.js')).replayCommand },
   woterclip: { summary: 'work GitHub issues with personas (beat) and show the queue (status)', load: async () => (await import('./commands/woterclip.js')).woterclipCommand },

@@ -33,3 +33,4 @@ export * from './stop-reasons/stop-reasons.js';
 export * from './lock/lock-codecs.js';
 export * from './schedule/receipts.js';
 export * from './schedule/liveness.js';
+export * from './schedule/plan.js';

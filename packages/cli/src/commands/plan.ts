@@ -1,0 +1,183 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Cron } from 'croner';
+import { deterministicJitter, planSlots, type PlannedSlot, type PlanQuietHours, type PlanRunbook, type PlanSchedule } from '@heartbeat-kit/core';
+import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';
+import { CONFIG_PATH, isQuietTime, parseWoterclipConfig } from '@heartbeat-kit/woterclip';
+import { EXIT, type CliIo, type Command } from '../io.js';
+import { resolvePath } from '../wiring/cycle-deps.js';
+import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
+import { parseInstantFlag } from '../wiring/instant.js';
+
+/** Help text of `heartbeat-kit plan`. */
+export const PLAN_HELP = `Usage: heartbeat-kit plan [options]
+
+Shows the coming slots of this project's heartbeat and what each will do: run every scanner
+(inside active hours), or only P0/P1 beads, orchestrator failures and GChat replies (outside
+active hours, weekend). With a .woterclip/config.yaml it also says what a WoterClip beat does
+(quiet hours: skip or triage-only), and with --runbook whether the checklist tick has work
+(items dated that local day). Deterministic under --now.
+
+Slots are the loop's wall-clock grid (multiples of the interval, plus the --jitter offset the
+loop uses), or the fire times of --cron for a cron-driven 'cycle'.
+
+Options:
+  --cwd DIR          project directory (default: current directory)
+  --config FILE      heartbeat config (default: DIR/.claude/HEARTBEAT.md)
+  --hours N          how far ahead to look (default: 24)
+  --interval SECONDS the loop's interval (default: the config's, 600)
+  --jitter SECONDS   the loop's --jitter (a stable per-project offset in [0, SECONDS))
+  --cron EXPR        plan a cron-driven 'cycle' instead, e.g. "*/10 8-21 * * 1-5" (read in the
+                     active hours' time zone)
+  --runbook FILE     also say, per slot, whether this runbook's checklist tick is due
+  --now ISO          plan from this instant (default: now)
+  --json             print {"from", "hours", "schedule", "slots": [{"at", "verdict", "reason",
+                     "woterclip"?, "runbook"?}]}
+  -h, --help         show this help
+
+Exit codes: 0 printed, 2 usage or config error.
+`;
+
+const OPTIONS = {
+  cwd: { type: 'string' },
+  config: { type: 'string' },
+  hours: { type: 'string' },
+  interval: { type: 'string' },
+  jitter: { type: 'string' },
+  cron: { type: 'string' },
+  runbook: { type: 'string' },
+  now: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function usageError(io: CliIo, message: string): number {
+  io.stderr(`heartbeat-kit plan: ${message}\n`);
+  return EXIT.usage;
+}
+
+function positive(flag: string, value: string | undefined, min: number, max: number): { ok: true; n: number | undefined } | { ok: false; message: string } {
+  if (value === undefined) return { ok: true, n: undefined };
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || n < min || n > max) return { ok: false, message: `${flag} "${value}" is not a number from ${min} to ${max}. Fix: e.g. ${flag} ${flag === '--hours' ? 24 : 600}.` };
+  return { ok: true, n };
+}
+
+async function woterclipQuietHours(cwd: string): Promise<{ ok: true; value: PlanQuietHours | undefined } | { ok: false; message: string }> {
+  let text: string;
+  try {
+    text = await readFile(join(cwd, CONFIG_PATH), 'utf8');
+  } catch {
+    return { ok: true, value: undefined }; // no WoterClip here
+  }
+  const parsed = parseWoterclipConfig(text, join(cwd, CONFIG_PATH));
+  if (parsed.isErr()) return { ok: false, message: parsed.error.message };
+  const quiet = parsed.value.heartbeat.quiet_hours;
+  if (!quiet.enabled) return { ok: true, value: undefined };
+  return { ok: true, value: { isQuiet: (instant) => isQuietTime(instant, quiet), behavior: quiet.behavior, label: `${quiet.start}–${quiet.end} ${quiet.timezone}` } };
+}
+
+async function runbookJudge(file: string, timeZone: string): Promise<{ ok: true; value: PlanRunbook } | { ok: false; message: string }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { ok: false, message: `cannot read runbook ${file}: ${(error as Error).message}. Fix: pass an existing file to --runbook, or run 'heartbeat-kit runbook init'.` };
+  }
+  if (isEffectivelyEmpty(text)) return { ok: true, value: { at: () => ({ verdict: 'not-due', reason: 'runbook empty: the tick skips (runbook-empty)' }) } };
+  const runbook = parseRunbook(text);
+  return {
+    ok: true,
+    value: {
+      at: (instant) => {
+        const due = dueItems(runbook, instant, timeZone);
+        const day = formatCalendarDate(calendarDateIn(instant, timeZone));
+        return due.length === 0
+          ? { verdict: 'not-due', reason: `no tracked item dated ${day}` }
+          : { verdict: 'due', reason: `${due.length} tracked item${due.length === 1 ? '' : 's'} due ${day} (line ${due.map((d) => d.item.line).join(', ')})` };
+      },
+    },
+  };
+}
+
+/** Groups consecutive slots with the same verdicts into one line. */
+function textLines(slots: readonly PlannedSlot[]): string[] {
+  const lines: string[] = [];
+  let index = 0;
+  while (index < slots.length) {
+    const first = slots[index]!;
+    let last = index;
+    const same = (s: PlannedSlot) => s.verdict === first.verdict && s.reason === first.reason && s.woterclip?.verdict === first.woterclip?.verdict && s.runbook?.reason === first.runbook?.reason;
+    while (last + 1 < slots.length && same(slots[last + 1]!)) last += 1;
+    const count = last - index + 1;
+    const span = count === 1 ? first.at : `${first.at} … ${slots[last]!.at} (${count} slots)`;
+    const woterclip = first.woterclip === undefined ? '' : `; WoterClip: ${first.woterclip.verdict === 'runs' ? 'beats run' : first.woterclip.reason}`;
+    const runbook = first.runbook === undefined ? '' : `; runbook: ${first.runbook.reason}`;
+    lines.push(`${span}  ${first.verdict}: ${first.reason}${woterclip}${runbook}`);
+    index = last + 1;
+  }
+  return lines;
+}
+
+/** `heartbeat-kit plan`: the coming slots and what each will do. */
+export const planCommand: Command = async (argv, io) => {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return usageError(io, `${(error as Error).message}. Fix: see 'heartbeat-kit plan --help'.`);
+  }
+  if (values.help) {
+    io.stdout(PLAN_HELP);
+    return EXIT.ok;
+  }
+  const now = parseInstantFlag('--now', values.now);
+  if (!now.ok) return usageError(io, now.message);
+  const hours = positive('--hours', values.hours, 1, 24 * 31);
+  if (!hours.ok) return usageError(io, hours.message);
+  const interval = positive('--interval', values.interval, 1, 7 * 86_400);
+  if (!interval.ok) return usageError(io, interval.message);
+  const jitter = positive('--jitter', values.jitter, 0, 7 * 86_400);
+  if (!jitter.ok) return usageError(io, jitter.message);
+  if (values.cron !== undefined && (values.interval !== undefined || values.jitter !== undefined)) {
+    return usageError(io, '--cron plans a cron-driven cycle; --interval and --jitter describe the loop. Fix: give one or the other.');
+  }
+  const cwd = resolvePath(io.cwd, values.cwd ?? '.');
+  const settings = await loadHeartbeatSettings(cwd, values.config);
+  if (!settings.ok) return usageError(io, settings.message);
+  for (const warning of settings.value.warnings) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
+  const { config, timeZone } = settings.value;
+
+  let schedule: PlanSchedule;
+  if (values.cron !== undefined) {
+    let cron: Cron;
+    try {
+      cron = new Cron(values.cron, { paused: true, timezone: timeZone });
+    } catch (error) {
+      return usageError(io, `--cron "${values.cron}" is not a cron expression: ${(error as Error).message}. Fix: five fields such as "*/10 8-21 * * 1-5".`);
+    }
+    schedule = { kind: 'cron', expression: values.cron, nextAfter: (ms) => cron.nextRun(new Date(ms))?.getTime() };
+  } else {
+    const intervalMs = interval.n === undefined ? config.intervalMs : Math.round(interval.n * 1000);
+    // The same offset `loop --jitter` derives from the project directory.
+    const offsetMs = jitter.n === undefined ? 0 : deterministicJitter(cwd, Math.round(jitter.n * 1000));
+    schedule = { kind: 'interval', intervalMs, offsetMs };
+  }
+  const quiet = await woterclipQuietHours(cwd);
+  if (!quiet.ok) return usageError(io, quiet.message);
+  const runbook = values.runbook === undefined ? undefined : await runbookJudge(resolvePath(io.cwd, values.runbook), timeZone);
+  if (runbook !== undefined && !runbook.ok) return usageError(io, runbook.message);
+
+  const from = now.date ?? new Date();
+  const slots = planSlots({ fromMs: from.getTime(), hours: hours.n ?? 24, schedule, config, timeZone, ...(quiet.value ? { woterclipQuietHours: quiet.value } : {}), ...(runbook === undefined ? {} : { runbook: runbook.value }) });
+  const scheduleText = schedule.kind === 'cron' ? `cron "${schedule.expression}" (${timeZone})` : `every ${schedule.intervalMs / 1000} s${schedule.offsetMs === 0 ? '' : ` + ${schedule.offsetMs / 1000} s offset`}`;
+  if (values.json === true) {
+    const scheduleJson = schedule.kind === 'cron' ? { kind: 'cron', expression: schedule.expression, timeZone } : { kind: 'interval', intervalMs: schedule.intervalMs, offsetMs: schedule.offsetMs };
+    io.stdout(`${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, slots })}\n`);
+    return EXIT.ok;
+  }
+  io.stdout(`Plan from ${from.toISOString()} for ${hours.n ?? 24} h, ${scheduleText}: ${slots.length} slots\n`);
+  for (const line of textLines(slots)) io.stdout(`${line}\n`);
+  return EXIT.ok;
+};

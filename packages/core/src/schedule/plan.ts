@@ -1,0 +1,106 @@
+import { activeHoursStatus } from '../active-hours/active-hours.js';
+import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
+
+/** How slots are laid out: the loop's interval grid, or the next fire times of a cron expression. */
+export type PlanSchedule =
+  | { readonly kind: 'interval'; readonly intervalMs: number; readonly offsetMs: number }
+  /** `nextAfter(ms)`: the first fire time strictly after `ms`, or undefined when there is none. */
+  | { readonly kind: 'cron'; readonly expression: string; readonly nextAfter: (ms: number) => number | undefined };
+
+/** WoterClip's quiet window, when the project has one. */
+export interface PlanQuietHours {
+  readonly isQuiet: (instant: Date) => boolean;
+  readonly behavior: 'skip' | 'triage-only';
+  /** e.g. `22:00–07:00 Europe/Berlin`. */
+  readonly label: string;
+}
+
+/** A runbook's tick at a slot: whether the checklist tick has work then, and why. */
+export interface PlanRunbook {
+  readonly at: (instant: Date) => { readonly verdict: 'due' | 'not-due'; readonly reason: string };
+}
+
+/** Inputs of {@link planSlots}. */
+export interface PlanInput {
+  readonly fromMs: number;
+  readonly hours: number;
+  readonly schedule: PlanSchedule;
+  readonly config: HeartbeatConfig;
+  /** Resolved IANA zone of the active hours. */
+  readonly timeZone: string;
+  readonly woterclipQuietHours?: PlanQuietHours;
+  readonly runbook?: PlanRunbook;
+  /** At most this many slots (a guard against `* * * * * *`-style expressions). */
+  readonly maxSlots?: number;
+}
+
+/** What the CoBuilder heartbeat does at a slot. */
+export type SlotVerdict = 'runs' | 'critical-only';
+
+/** One coming slot and what happens at it. */
+export interface PlannedSlot {
+  readonly at: string;
+  readonly verdict: SlotVerdict;
+  readonly reason: string;
+  /** Only with a WoterClip config: what a beat at this slot does. */
+  readonly woterclip?: { readonly verdict: 'runs' | 'skip' | 'triage-only'; readonly reason: string };
+  /** Only with a runbook: whether its checklist tick is due at this slot. */
+  readonly runbook?: { readonly verdict: 'due' | 'not-due'; readonly reason: string };
+}
+
+/** The first slot strictly after `ms` on the grid `offset + k·interval` (aligned to the epoch). */
+export function nextGridSlot(ms: number, intervalMs: number, offsetMs: number): number {
+  const offset = ((offsetMs % intervalMs) + intervalMs) % intervalMs;
+  return Math.floor((ms - offset) / intervalMs) * intervalMs + offset + intervalMs;
+}
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+
+function hh(hour: number): string {
+  return `${String(hour).padStart(2, '0')}:00`;
+}
+
+/**
+ * The coming slots of a project's heartbeat in `[from, from + hours)` and, for each, what the
+ * cycle will do (all scanners, or only P0/P1 beads, orchestrator failures and GChat outside active
+ * hours or on a weekend) and what a WoterClip beat does (quiet hours: skip or triage only). Pure:
+ * the same input always gives the same plan, so `--now` makes it testable.
+ */
+export function planSlots(input: PlanInput): PlannedSlot[] {
+  const endMs = input.fromMs + input.hours * 3_600_000;
+  const maxSlots = input.maxSlots ?? 10_000;
+  const window = { ...input.config.activeHours, timeZone: input.timeZone };
+  const hoursLabel = `${hh(window.start)}–${hh(window.end)} ${input.timeZone}`;
+  const slots: PlannedSlot[] = [];
+  const next = (ms: number): number | undefined =>
+    input.schedule.kind === 'interval' ? nextGridSlot(ms, input.schedule.intervalMs, input.schedule.offsetMs) : input.schedule.nextAfter(ms);
+  // The instant itself may be a slot: start just before it.
+  let at = next(input.fromMs - 1);
+  while (at !== undefined && at < endMs && slots.length < maxSlots) {
+    const instant = new Date(at);
+    const status = activeHoursStatus(instant, window);
+    const weekendDay = status.localWeekday === 0 || status.localWeekday === 6;
+    let verdict: SlotVerdict = 'runs';
+    let reason = `inside active hours ${hoursLabel}`;
+    if (!status.inside) {
+      verdict = 'critical-only';
+      reason =
+        weekendDay && !window.weekend
+          ? `weekend (${DAYS[status.localWeekday] ?? '?'}): only P0/P1 beads, orchestrator failures and GChat replies`
+          : `outside active hours ${hoursLabel}: only P0/P1 beads, orchestrator failures and GChat replies`;
+    }
+    const quiet = input.woterclipQuietHours;
+    const woterclip =
+      quiet === undefined
+        ? undefined
+        : quiet.isQuiet(instant)
+          ? { verdict: quiet.behavior, reason: `WoterClip quiet hours ${quiet.label} (${quiet.behavior})` }
+          : { verdict: 'runs' as const, reason: 'outside WoterClip quiet hours' };
+    const runbook = input.runbook?.at(instant);
+    slots.push({ at: instant.toISOString(), verdict, reason, ...(woterclip === undefined ? {} : { woterclip }), ...(runbook === undefined ? {} : { runbook }) });
+    const following = next(at);
+    // A schedule that does not move forward would loop forever.
+    at = following !== undefined && following > at ? following : undefined;
+  }
+  return slots;
+}
