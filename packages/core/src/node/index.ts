@@ -1,7 +1,7 @@
 /**
  * @heartbeat-kit/core/node — the Node adapters of the core ports: system clock and sleep,
  * an atomic JSON state file, a cross-process file lock, stdout and JSONL sinks, and operator
- * activity from a file's mtime, and the one process runner (execa) every package uses.
+ * activity from a file's mtime, and the one process runner (node:child_process) every package uses.
  * @module @heartbeat-kit/core/node
  */
 export { systemClock, nodeSleep } from './system-clock.js';

@@ -117,6 +117,18 @@ describe('createProcessRunner environment policy', () => {
 });
 
 describe('createProcessRunner failures (one closed classification)', () => {
+  it('reports a cwd that is a file (a synchronous ENOTDIR) as bad-cwd', async () => {
+    const file = join(dir, 'a-file-not-a-dir');
+    writeFileSync(file, 'x');
+    const result = await createProcessRunner().run({ file: process.execPath, args: ['-e', '1'], cwd: file });
+    expect(result.isErr() && result.error).toMatchObject({ kind: 'bad-cwd', cwd: file });
+  });
+
+  it('reports a directory given as the executable as not-executable', async () => {
+    const result = await createProcessRunner().run({ file: dir, args: [] });
+    expect(result.isErr() && result.error.kind).toBe('not-executable');
+  });
+
   it('reports output beyond maxOutputBytes as output-limit', async () => {
     const runner = createProcessRunner({ maxOutputBytes: 1000 });
     const result = await runner.run({ file: process.execPath, args: ['-e', 'process.stdout.write("x".repeat(50000))'] });
@@ -228,5 +240,22 @@ describe('createProcessRunner process groups', () => {
     expect((await runner.run({ file: process.execPath, args: ['-e', '1'] }))._unsafeUnwrapErr().kind).toBe('aborted');
     const pids = wrapper.pids()!;
     expect(await eventually(() => !isAlive(pids.child) && groupMembers(pids.wrapper).length === 0)).toBe(true);
+  });
+
+  it('many commands waiting on one signal and one shutdown signal print no MaxListenersExceededWarning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const shutdown = new AbortController();
+      const scan = new AbortController();
+      const runner = createProcessRunner({ shutdownSignal: shutdown.signal });
+      const results = await Promise.all(Array.from({ length: 15 }, () => runner.run({ file: process.execPath, args: ['-e', '1'] }, scan.signal)));
+      expect(results.every((r) => r.isOk())).toBe(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

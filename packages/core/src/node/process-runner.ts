@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { execa } from 'execa';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { ResultAsync, errAsync, okAsync } from 'neverthrow';
 import { buildChildEnv, inferToolProfile } from '../command/child-environment.js';
 import type { CommandError, CommandOutput, CommandRequest, CommandRunner, ToolProfile } from '../ports/command-runner.js';
@@ -44,12 +44,24 @@ function trackGroup(pid: number): void {
   });
 }
 
-const decoder = new TextDecoder('utf-8');
+// Abort listeners, one per distinct signal however many commands wait on it: fifty `git status`
+// calls of one scanner share its signal, and a listener each would trip Node's
+// MaxListenersExceededWarning (a stray stack trace on the user's stderr) past ten.
+const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>();
 
-// Output is collected as bytes so that `maxBuffer` counts bytes (with a string encoding execa counts characters).
-function text(value: unknown): string {
-  if (typeof value === 'string') return value;
-  return value instanceof Uint8Array ? decoder.decode(value) : '';
+function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  let waiters = abortWaiters.get(signal);
+  if (waiters === undefined) {
+    const set = new Set<() => void>();
+    waiters = set;
+    abortWaiters.set(signal, set);
+    signal.addEventListener('abort', () => {
+      for (const waiter of [...set]) waiter();
+      set.clear();
+    }, { once: true });
+  }
+  waiters.add(callback);
+  return () => void waiters.delete(callback);
 }
 
 function isDirectory(path: string): boolean {
@@ -65,8 +77,8 @@ interface Outcome {
   readonly signal?: string | undefined;
   readonly isMaxBuffer?: boolean;
   readonly code?: string | undefined;
-  readonly stdout?: unknown;
-  readonly stderr?: unknown;
+  readonly stdout?: string;
+  readonly stderr?: string;
 }
 
 /** Why the runner itself stopped a command, if it did. */
@@ -75,7 +87,7 @@ type StopReason = 'timeout' | 'aborted' | undefined;
 function classify(request: CommandRequest, outcome: Outcome, stopped: StopReason, limits: { timeoutMs: number; maxOutputBytes: number }, durationMs: number): CommandOutput | CommandError {
   const file = request.file;
   if (stopped === 'aborted') return { kind: 'aborted', file };
-  if (stopped === 'timeout') return { kind: 'timeout', file, timeoutMs: limits.timeoutMs, stdout: text(outcome.stdout), stderr: text(outcome.stderr) };
+  if (stopped === 'timeout') return { kind: 'timeout', file, timeoutMs: limits.timeoutMs, stdout: outcome.stdout ?? '', stderr: outcome.stderr ?? '' };
   switch (outcome.code) {
     case 'ENOENT':
       if (request.cwd !== undefined && !isDirectory(request.cwd)) return { kind: 'bad-cwd', file, cwd: request.cwd };
@@ -92,28 +104,33 @@ function classify(request: CommandRequest, outcome: Outcome, stopped: StopReason
       break;
   }
   if (outcome.isMaxBuffer === true) return { kind: 'output-limit', file, maxOutputBytes: limits.maxOutputBytes };
-  if (outcome.exitCode !== undefined) return { exitCode: outcome.exitCode, stdout: text(outcome.stdout), stderr: text(outcome.stderr), durationMs };
+  if (outcome.exitCode !== undefined) return { exitCode: outcome.exitCode, stdout: outcome.stdout ?? '', stderr: outcome.stderr ?? '', durationMs };
   if (outcome.signal !== undefined) return { kind: 'killed', file, signal: outcome.signal };
-  // Only the error code: execa's own messages repeat the argv, which may hold a secret.
+  // Only the error code: spawn's own messages repeat the argv, which may hold a secret.
   return { kind: 'spawn-failed', file, message: outcome.code === undefined ? 'could not start' : `spawn ${outcome.code}` };
 }
 
-function spawn(request: CommandRequest, env: Record<string, string>, maxOutputBytes: number) {
-  return execa(request.file, [...request.args], {
-    reject: false,
-    shell: false,
-    extendEnv: false,
-    env,
-    ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
-    ...(request.input === undefined ? { stdin: 'ignore' as const } : { input: request.input }),
-    maxBuffer: maxOutputBytes,
-    encoding: 'buffer',
-    stripFinalNewline: false,
-    // Its own process group, so that a timeout reaches grandchildren too; execa's cleanup
-    // ignores detached children, hence the exit hook above.
-    detached: true,
-    cleanup: false,
-  });
+/** Collects one pipe as bytes, so the cap counts bytes (a string count would count characters). */
+class Collector {
+  private readonly chunks: Buffer[] = [];
+  private bytes = 0;
+  constructor(
+    private readonly limit: number,
+    private readonly onLimit: () => void,
+  ) {}
+  add(chunk: Buffer): void {
+    if (this.bytes > this.limit) return;
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) {
+      this.chunks.length = 0;
+      this.onLimit();
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+  text(): string {
+    return this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+  }
 }
 
 function isCommandError(value: CommandOutput | CommandError): value is CommandError {
@@ -121,7 +138,7 @@ function isCommandError(value: CommandOutput | CommandError): value is CommandEr
 }
 
 /**
- * The one real {@link CommandRunner} of every package: execa with argument arrays, never a shell,
+ * The one real {@link CommandRunner} of every package: `node:child_process` with argument arrays, never a shell,
  * stdin ignored unless `input` is given, a timeout and an output cap on every call, and the
  * environment policy of `buildChildEnv` (the user's environment minus a short deny-list, plus
  * per-tool quiet defaults; an opt-in allow-list). Each command runs in its own process group:
@@ -145,69 +162,93 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Command
   const baseEnv = options.baseEnv ?? process.env;
   const shutdown = options.shutdownSignal;
 
-  const execute = async (request: CommandRequest, signal: AbortSignal | undefined): Promise<CommandOutput | CommandError> => {
-    const timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
-    const maxOutputBytes = request.maxOutputBytes ?? defaultMaxOutputBytes;
-    const profile = request.profile ?? options.profile ?? inferToolProfile(request.file);
-    const started = performance.now();
-    let subprocess: ReturnType<typeof spawn>;
-    try {
-      subprocess = spawn(request, buildChildEnv(baseEnv, { profile, allow: options.envAllow, requestEnv: request.env }), maxOutputBytes);
-    } catch (error) {
-      // Invalid options throw synchronously even with `reject: false`.
-      return { kind: 'spawn-failed', file: request.file, message: (error as { code?: string }).code ?? 'invalid options' };
-    }
-    const pid = subprocess.pid;
-    if (pid !== undefined) trackGroup(pid);
+  const execute = (request: CommandRequest, signal: AbortSignal | undefined): Promise<CommandOutput | CommandError> =>
+    new Promise((resolve) => {
+      const timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
+      const maxOutputBytes = request.maxOutputBytes ?? defaultMaxOutputBytes;
+      const limits = { timeoutMs, maxOutputBytes };
+      const profile = request.profile ?? options.profile ?? inferToolProfile(request.file);
+      const started = performance.now();
+      let child: ChildProcess;
+      try {
+        child = spawn(request.file, [...request.args], {
+          shell: false,
+          env: buildChildEnv(baseEnv, { profile, allow: options.envAllow, requestEnv: request.env }),
+          ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+          stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+          // Its own process group, so that a timeout reaches grandchildren too.
+          detached: true,
+          windowsHide: true,
+        });
+      } catch (error) {
+        // Some spawn errors (ENOTDIR, EISDIR, ENOEXEC, EPERM) and invalid options (a NUL byte in an
+        // argument) throw synchronously instead of arriving as 'error'.
+        const code = (error as { code?: string }).code;
+        resolve(code !== undefined && code.startsWith('E') ? classify(request, { code }, undefined, limits, performance.now() - started) : { kind: 'spawn-failed', file: request.file, message: code ?? 'invalid options' });
+        return;
+      }
+      const pid = child.pid;
+      if (pid !== undefined) trackGroup(pid);
 
-    let stopped: StopReason;
-    const timers: NodeJS.Timeout[] = [];
-    const stop = (reason: 'timeout' | 'aborted'): void => {
-      if (stopped !== undefined || pid === undefined) return;
-      stopped = reason;
-      killGroup(pid, 'SIGTERM');
-      timers.push(
-        setTimeout(() => {
-          killGroup(pid, 'SIGKILL');
-          // A process that left the group (setsid) may still hold the pipes: stop waiting on them.
-          timers.push(
-            setTimeout(() => {
-              subprocess.stdout?.destroy();
-              subprocess.stderr?.destroy();
-            }, 500),
-          );
-        }, killGraceMs),
-      );
-    };
-    const onAbort = (): void => stop('aborted');
-    timers.push(setTimeout(() => stop('timeout'), timeoutMs));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    shutdown?.addEventListener('abort', onAbort, { once: true });
-    let classified: CommandOutput | CommandError;
-    try {
-      const result = await subprocess;
-      const outcome: Outcome = {
-        exitCode: result.exitCode,
-        signal: result.signal,
-        isMaxBuffer: result.isMaxBuffer,
-        code: result.code ?? (result.cause as { code?: string } | undefined)?.code,
-        stdout: result.stdout,
-        stderr: result.stderr,
+      let stopped: StopReason;
+      let overLimit = false;
+      let settled = false;
+      const timers: NodeJS.Timeout[] = [];
+      const unsubscribe: (() => void)[] = [];
+      // Stop waiting on the pipes: a process that left the group (setsid) may still hold them.
+      const release = (): void => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
       };
-      classified = classify(request, outcome, stopped, { timeoutMs, maxOutputBytes }, performance.now() - started);
-    } catch (error) {
-      classified = classify(request, { code: (error as { code?: string }).code }, stopped, { timeoutMs, maxOutputBytes }, performance.now() - started);
-    }
-    for (const timer of timers) clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-    shutdown?.removeEventListener('abort', onAbort);
-    if (pid !== undefined) {
-      // Whatever of the group is left after a failure (output cap, killed leader) goes too.
-      if (isCommandError(classified)) killGroup(pid, 'SIGKILL');
-      liveGroups.delete(pid);
-    }
-    return classified;
-  };
+      const stop = (reason: 'timeout' | 'aborted'): void => {
+        if (stopped !== undefined || pid === undefined) return;
+        stopped = reason;
+        killGroup(pid, 'SIGTERM');
+        timers.push(
+          setTimeout(() => {
+            killGroup(pid, 'SIGKILL');
+            timers.push(setTimeout(release, 500));
+          }, killGraceMs),
+        );
+      };
+      const limitReached = (): void => {
+        if (overLimit) return;
+        overLimit = true;
+        if (pid !== undefined) killGroup(pid, 'SIGKILL');
+        release();
+      };
+      const stdout = new Collector(maxOutputBytes, limitReached);
+      const stderr = new Collector(maxOutputBytes, limitReached);
+      child.stdout?.on('data', (chunk: Buffer) => stdout.add(chunk));
+      child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk));
+
+      const finish = (outcome: Outcome): void => {
+        if (settled) return;
+        settled = true;
+        for (const timer of timers) clearTimeout(timer);
+        for (const off of unsubscribe) off();
+        const classified = classify(request, { ...outcome, isMaxBuffer: overLimit, stdout: stdout.text(), stderr: stderr.text() }, stopped, limits, performance.now() - started);
+        if (pid !== undefined) {
+          // Whatever of the group is left after a failure (output cap, killed leader) goes too.
+          if (isCommandError(classified)) killGroup(pid, 'SIGKILL');
+          liveGroups.delete(pid);
+        }
+        resolve(classified);
+      };
+      // A spawn failure (ENOENT, EACCES, bad cwd) arrives as 'error'; 'close' waits for exit and both pipes.
+      child.once('error', (error: NodeJS.ErrnoException) => finish({ code: error.code }));
+      child.once('close', (code: number | null, sig: NodeJS.Signals | null) => finish({ exitCode: code ?? undefined, signal: sig ?? undefined }));
+
+      if (request.input !== undefined && child.stdin) {
+        // A child that exits without reading its input closes the pipe: not our failure.
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(request.input);
+      }
+      timers.push(setTimeout(() => stop('timeout'), timeoutMs));
+      const aborted = (): void => stop('aborted');
+      if (signal !== undefined) unsubscribe.push(onAbort(signal, aborted));
+      if (shutdown !== undefined) unsubscribe.push(onAbort(shutdown, aborted));
+    });
 
   const run = (request: CommandRequest, signal?: AbortSignal): ResultAsync<CommandOutput, CommandError> => {
     if (signal?.aborted === true || shutdown?.aborted === true) return errAsync({ kind: 'aborted', file: request.file });

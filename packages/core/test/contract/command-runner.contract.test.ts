@@ -4,7 +4,7 @@ import { createProcessRunner } from '../../src/node/index.js';
 import { describeCommandRunnerContract, type ContractOp } from './command-runner-contract.js';
 
 // Real children: `node -e` programs, no shell anywhere (argv cannot carry NUL, hence base64).
-describeCommandRunnerContract('process runner (execa)', () => ({
+describeCommandRunnerContract('process runner (node:child_process)', () => ({
   runner: createProcessRunner(),
   request: (op, extra = {}): CommandRequest => {
     const base = { ...extra };
