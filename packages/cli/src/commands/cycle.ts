@@ -42,7 +42,8 @@ Every invocation leaves one receipt beside the state (ran, or skipped with the r
 'heartbeat-kit history' lists them and 'heartbeat-kit check-liveness' judges them.
 
 Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error, 3 delivery, state, lock,
-record or receipt failure, 4 skipped: another live cycle holds the cycle lock (who and why on stderr).
+record or receipt failure (also: a state file written by a newer heartbeat-kit, which is left
+untouched), 4 skipped: another live cycle holds the cycle lock (who and why on stderr).
 `;
 
 const OPTIONS = {
@@ -122,6 +123,14 @@ export const cycleCommand: Command = async (argv, io) => {
     return EXIT.failure;
   }
   const outcome: CycleOutcome = guarded.value;
+  if (outcome.refused !== undefined) {
+    // Nothing ran: the stored state stays exactly as it was, and the slot's receipt says why.
+    await appendReceipt(receipts, skippedReceipt('state-refused', { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail: outcome.refused.message.slice(0, 200) }), statePath, io, 'cycle');
+    for (const warning of outcome.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
+    io.stderr(`heartbeat-kit cycle: ${statePath}: ${outcome.refused.message}.\n`);
+    if (json) io.stdout(`${JSON.stringify({ status: 'refused', reason: outcome.refused.reason, ...(outcome.refused.version === undefined ? {} : { version: outcome.refused.version }), message: outcome.refused.message })}\n`);
+    return EXIT.failure;
+  }
   if (guarded.tookOverFrom !== undefined) {
     io.stderr(`heartbeat-kit cycle: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`);
   }

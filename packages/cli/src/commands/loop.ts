@@ -35,7 +35,8 @@ Options:
   --json                       print one JSON object per cycle and per message
   -h, --help                   show this help
 
-Exit codes: 0 stopped cleanly, 2 usage or config error.
+Exit codes: 0 stopped cleanly, 2 usage or config error, 3 stopped because the state file was
+written by a newer heartbeat-kit (left untouched; the reason is on stderr).
 `;
 
 const OPTIONS = {
@@ -121,6 +122,10 @@ export const loopCommand: Command = async (argv, io) => {
       },
     },
   );
+  if (summary.refused !== undefined) {
+    await appendReceipt(receipts, skippedReceipt('state-refused', { slotMs: receiptAt(), atMs: receiptAt(), source: 'loop', detail: summary.refused.message.slice(0, 200) }), statePath, io, 'loop');
+    io.stderr(`heartbeat-kit loop: stopped: ${statePath}: ${summary.refused.message}.\n`);
+  }
   if (json) io.stdout(`${JSON.stringify({ type: 'summary', ...summary })}\n`);
-  return EXIT.ok;
+  return summary.refused === undefined ? EXIT.ok : EXIT.failure;
 };

@@ -5,26 +5,38 @@ import { findingSchema } from '../domain/finding.js';
 
 const STAGES = ['Definition', 'Implementation', 'Validation', 'Finalized'] as const satisfies readonly PipelineStage[];
 
+/** The state document version this library reads and writes. */
+export const HEARTBEAT_STATE_VERSION = 1;
+
+// One schema per field, so a damaged document can be salvaged field by field (and entry by entry).
+const count = z.number().int().nonnegative();
+const RECORD_ENTRIES = {
+  reported: z.number(),
+  seen: z.number().int().positive(),
+  panes: z.object({ hash: z.string(), sinceMs: z.number() }),
+  pipelines: z.enum(STAGES),
+} as const;
+
 /**
  * Schema of the cross-cycle memory (one versioned JSON document behind `StateStore`).
  * Times are epoch milliseconds.
  */
 export const heartbeatStateSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(HEARTBEAT_STATE_VERSION),
   /** Number of the last evaluated cycle. */
-  cycle: z.number().int().nonnegative(),
+  cycle: count,
   /** Report messages delivered so far. */
-  reportsSent: z.number().int().nonnegative(),
+  reportsSent: count,
   /** Fingerprint → when it was last delivered. */
-  reported: z.record(z.string(), z.number()),
+  reported: z.record(z.string(), RECORD_ENTRIES.reported),
   /** Fingerprint → consecutive cycles it has been seen (hysteresis). */
-  seen: z.record(z.string(), z.number().int().positive()),
+  seen: z.record(z.string(), RECORD_ENTRIES.seen),
   /** Orchestrator session → pane hash and when it last changed. */
-  panes: z.record(z.string(), z.object({ hash: z.string(), sinceMs: z.number() })),
+  panes: z.record(z.string(), RECORD_ENTRIES.panes),
   /** Pipeline name → stage at the last cycle that saw it. */
-  pipelines: z.record(z.string(), z.enum(STAGES)),
+  pipelines: z.record(z.string(), RECORD_ENTRIES.pipelines),
   /** In-progress bead count at the last cycle (for "Alert if: in_progress count changed"). */
-  inProgressCount: z.number().int().nonnegative().optional(),
+  inProgressCount: count.optional(),
   /** One-shot findings (GChat replies, pipeline finalization) not yet delivered: offered again next cycle. */
   undelivered: z.array(findingSchema).optional(),
 });
@@ -38,16 +50,117 @@ export function initialHeartbeatState(): HeartbeatState {
 }
 
 /**
- * Reads a stored document as heartbeat state. Anything that does not fit the schema starts
- * afresh with a warning rather than failing the cycle.
+ * What {@link decodeHeartbeatState} made of a stored document. `damage` lists what did not fit
+ * (the caller keeps a copy of the original before saving over it); `newerVersion` means a newer
+ * heartbeat-kit wrote it and it must not be touched (state is then the initial one, unused).
  */
-export function decodeHeartbeatState(document: JsonValue | undefined): { state: HeartbeatState; warnings: string[] } {
+export interface DecodedHeartbeatState {
+  readonly state: HeartbeatState;
+  readonly warnings: string[];
+  /** What did not fit the schema (`field: problem`); absent when the document fitted or was absent. */
+  readonly damage?: readonly string[];
+  /** Set when the document's version is newer than {@link HEARTBEAT_STATE_VERSION}. */
+  readonly newerVersion?: number;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function problem(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'invalid';
+  const at = issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
+  return `${issue.message}${at}`;
+}
+
+const short = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+};
+
+/**
+ * Keeps every field (and every record entry and undelivered finding) that fits, drops what does
+ * not: one bad field must not cost the cycle counter, the dedup memory or an undelivered reply.
+ */
+function salvage(document: Record<string, unknown>): { state: HeartbeatState; damage: string[] } {
+  const damage: string[] = [];
+  const state: { -readonly [K in keyof HeartbeatState]: HeartbeatState[K] } = initialHeartbeatState();
+  if (document.version !== HEARTBEAT_STATE_VERSION) damage.push(`version: expected ${HEARTBEAT_STATE_VERSION}, got ${short(document.version)}`);
+
+  for (const key of ['cycle', 'reportsSent'] as const) {
+    const parsed = count.safeParse(document[key]);
+    if (parsed.success) state[key] = parsed.data;
+    else damage.push(`${key}: ${problem(parsed.error)}`);
+  }
+  if (document.inProgressCount !== undefined) {
+    const parsed = count.safeParse(document.inProgressCount);
+    if (parsed.success) state.inProgressCount = parsed.data;
+    else damage.push(`inProgressCount: ${problem(parsed.error)}`);
+  }
+
+  for (const key of Object.keys(RECORD_ENTRIES) as (keyof typeof RECORD_ENTRIES)[]) {
+    const value = document[key];
+    if (!isPlainObject(value)) {
+      damage.push(`${key}: expected an object, got ${short(value)}`);
+      continue;
+    }
+    const kept: [string, unknown][] = [];
+    for (const [entry, item] of Object.entries(value)) {
+      if (entry === '__proto__') continue; // zod's record parse drops it too: same state either way
+      const parsed = RECORD_ENTRIES[key].safeParse(item);
+      if (parsed.success) kept.push([entry, parsed.data]);
+      else damage.push(`${key}[${short(entry)}]: ${problem(parsed.error)}`);
+    }
+    // fromEntries defines keys as own properties: a `__proto__` key stays data, never a prototype.
+    (state as Record<string, unknown>)[key] = Object.fromEntries(kept);
+  }
+
+  if (document.undelivered !== undefined) {
+    if (!Array.isArray(document.undelivered)) {
+      damage.push(`undelivered: expected an array, got ${short(document.undelivered)}`);
+    } else {
+      const kept = [];
+      for (const [index, item] of document.undelivered.entries()) {
+        const parsed = findingSchema.safeParse(item);
+        if (parsed.success) kept.push(parsed.data);
+        else damage.push(`undelivered.${index}: ${problem(parsed.error)}`);
+      }
+      if (kept.length > 0) state.undelivered = kept;
+    }
+  }
+  return { state, damage };
+}
+
+/**
+ * Reads a stored document as heartbeat state. A document that fits is used as is. A newer
+ * version is flagged (`newerVersion`), never downgraded. Anything else is salvaged field by
+ * field, entry by entry, and its `damage` listed, so the caller can keep a copy of the original
+ * before saving over it; it never fails the cycle.
+ */
+export function decodeHeartbeatState(document: JsonValue | undefined): DecodedHeartbeatState {
   if (document === undefined) return { state: initialHeartbeatState(), warnings: [] };
   const parsed = heartbeatStateSchema.safeParse(document);
   if (parsed.success) return { state: parsed.data, warnings: [] };
-  const issue = parsed.error.issues[0];
-  const where = issue === undefined ? '' : ` at ${issue.path.join('.') || '(root)'}: ${issue.message}`;
-  return { state: initialHeartbeatState(), warnings: [`heartbeat state does not match schema version 1${where}; starting with fresh state`] };
+  if (!isPlainObject(document)) {
+    const damage = [`(root): expected an object, got ${short(document)}`];
+    return { state: initialHeartbeatState(), warnings: [`heartbeat state is not a JSON object; starting with fresh state`], damage };
+  }
+  const { version } = document;
+  if (typeof version === 'number' && Number.isSafeInteger(version) && version > HEARTBEAT_STATE_VERSION) {
+    return {
+      state: initialHeartbeatState(),
+      warnings: [`heartbeat state has version ${version}, newer than the version ${HEARTBEAT_STATE_VERSION} this heartbeat-kit reads`],
+      newerVersion: version,
+    };
+  }
+  const salvaged = salvage(document);
+  const shown = salvaged.damage.slice(0, 3).join('; ') + (salvaged.damage.length > 3 ? `; and ${salvaged.damage.length - 3} more` : '');
+  return {
+    state: salvaged.state,
+    warnings: [`heartbeat state does not match schema version ${HEARTBEAT_STATE_VERSION} (${shown}); kept every other field`],
+    damage: salvaged.damage,
+  };
 }
 
 /** The state as a plain JSON document for a `StateStore`. */

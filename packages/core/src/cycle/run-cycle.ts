@@ -8,7 +8,7 @@ import type { StateStore } from '../ports/state-store.js';
 import type { TokenEstimator } from '../messages/token-estimate.js';
 import type { ScanResult } from '../domain/scan-result.js';
 import { evaluateCycle, markDelivered, type CycleDecision } from './evaluate-cycle.js';
-import { decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
+import { HEARTBEAT_STATE_VERSION, decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
 import { runScanners } from './run-scanners.js';
 import { redactSecrets } from '../text/sanitize.js';
 
@@ -61,6 +61,41 @@ export interface CycleOutcome {
   readonly operatorLastActiveAt: Date | undefined;
   /** Set for a dry run: nothing was delivered or saved, whatever the decision. */
   readonly dryRun?: true;
+  /**
+   * Set when the cycle did not run because its stored state must not be touched (written by a
+   * newer version, or damaged and no copy could be kept): nothing was scanned, sent or saved.
+   */
+  readonly refused?: StateRefusal;
+}
+
+/** Why a cycle refused to run on its stored state. */
+export interface StateRefusal {
+  readonly reason: 'newer-version' | 'cannot-keep-copy';
+  /** One line for the operator, with the fix. */
+  readonly message: string;
+  /** The stored version, for `newer-version`. */
+  readonly version?: number;
+}
+
+function refusedOutcome(refused: StateRefusal, state: HeartbeatState, now: Date, warnings: string[]): CycleOutcome {
+  const decision: CycleDecision = {
+    cycle: state.cycle,
+    at: now.toISOString(),
+    status: 'ok',
+    insideActiveHours: false,
+    operatorIdle: false,
+    reportable: [],
+    categories: [],
+    suppressed: [],
+    held: [],
+    unconfirmed: [],
+    scanners: [],
+    warnings: [],
+    estimatedTokens: 0,
+    message: null,
+    costAlert: null,
+  };
+  return { decision, scanResults: [], previousState: state, state, delivery: 'none', warnings, operatorLastActiveAt: undefined, refused };
 }
 
 /**
@@ -97,7 +132,22 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
   if (loaded.isOk()) {
     warnings.push(...loaded.value.warnings);
     const decoded = decodeHeartbeatState(loaded.value.document);
-    warnings.push(...decoded.warnings);
+    if (decoded.newerVersion !== undefined) {
+      const message = `the state was written by a newer heartbeat-kit (state version ${decoded.newerVersion}; this one reads version ${HEARTBEAT_STATE_VERSION}), so this cycle did not run rather than downgrade it. Fix: upgrade heartbeat-kit (or run the newer one); to start afresh instead, move the state file away`;
+      return refusedOutcome({ reason: 'newer-version', message, version: decoded.newerVersion }, decoded.state, now, warnings);
+    }
+    if (decoded.damage !== undefined && settings.dryRun !== true) {
+      // The next save replaces the stored document with what was salvaged: keep the original first.
+      const kept = deps.stateStore.setAside === undefined ? undefined : await deps.stateStore.setAside(decoded.damage.join('; '));
+      if (kept !== undefined && kept.isErr()) {
+        const message = `the state did not fit and no copy of it could be kept (${kept.error.message}), so this cycle did not run rather than overwrite it. Fix: free space or fix permissions where the state lives`;
+        return refusedOutcome({ reason: 'cannot-keep-copy', message }, decoded.state, now, [...warnings, ...decoded.warnings]);
+      }
+      const where = kept === undefined ? 'this state store keeps no copy of the original' : `the original is kept at ${kept.value}`;
+      warnings.push(...decoded.warnings.map((w) => `${w}; ${where}`));
+    } else {
+      warnings.push(...decoded.warnings);
+    }
     previousState = decoded.state;
   } else {
     warnings.push(`could not load state: ${loaded.error.message}; starting with fresh state`);

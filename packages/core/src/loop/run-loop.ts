@@ -1,5 +1,5 @@
 import { renderOnline, renderShutdown } from '../messages/render-messages.js';
-import { runCycle, type CycleDeps, type CycleOutcome, type CycleSettings } from '../cycle/run-cycle.js';
+import { runCycle, type CycleDeps, type CycleOutcome, type CycleSettings, type StateRefusal } from '../cycle/run-cycle.js';
 
 /** Settings of the loop; `settings` is re-read before every cycle so HEARTBEAT.md edits apply. */
 export interface LoopOptions {
@@ -26,6 +26,8 @@ export interface LoopOptions {
 export interface LoopSummary {
   readonly cyclesCompleted: number;
   readonly reportsSent: number;
+  /** Set when the loop stopped because a cycle refused its stored state (see `CycleOutcome.refused`). */
+  readonly refused?: StateRefusal;
 }
 
 /**
@@ -76,12 +78,18 @@ export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<Lo
 
   let cyclesCompleted = 0;
   let reportsSent = 0;
+  let refused: StateRefusal | undefined;
   let settings = first;
   // The first cycle runs at once; its slot is the start instant.
   let slotMs = anchorMs;
   while (!options.signal.aborted) {
     const run = (): Promise<CycleOutcome> => runCycle(deps, settings);
     const outcome = options.guard ? await options.guard(run, slotMs) : await run();
+    // Every later slot would refuse the same state: stop and say why rather than spin.
+    if (outcome?.refused !== undefined) {
+      refused = outcome.refused;
+      break;
+    }
     if (outcome !== undefined) {
       cyclesCompleted++;
       if (outcome.delivery === 'delivered') reportsSent++;
@@ -97,5 +105,5 @@ export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<Lo
     settings = await options.settings();
   }
   await deps.sink.deliver(renderShutdown({ cyclesCompleted, reportsSent, at: deps.clock.now() }));
-  return { cyclesCompleted, reportsSent };
+  return { cyclesCompleted, reportsSent, ...(refused === undefined ? {} : { refused }) };
 }

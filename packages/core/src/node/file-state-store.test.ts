@@ -43,6 +43,26 @@ describe('createFileStateStore', () => {
     expect((await store.load())._unsafeUnwrap().document).toEqual({ cycle: 4 });
   });
 
+  it('setAside keeps the file that parsed but did not fit under the corrupt name, untouched by the next save', async () => {
+    const path = join(root, 'state.json');
+    const original = '{"version":1,"cycle":"x","undelivered":[]}\n';
+    writeFileSync(path, original);
+    const warnings: string[] = [];
+    const clock = createFakeClock(new Date('2026-07-22T10:03:00.123Z'));
+    const store = createFileStateStore({ path, onWarning: (warning) => warnings.push(warning), clock });
+    const aside = (await store.setAside!('cycle: expected number'))._unsafeUnwrap();
+    expect(aside).toBe(`${path}.corrupt-2026-07-22T10-03-00-123Z`);
+    expect(warnings[0]).toContain(aside);
+    // Until the salvaged save lands, the original stays where it was: a crash here loses nothing.
+    expect(readFileSync(path, 'utf8')).toBe(original);
+    (await store.save({ version: 1, cycle: 0 }))._unsafeUnwrap();
+    expect(readFileSync(aside, 'utf8')).toBe(original);
+    // Two set-asides in the same millisecond never overwrite each other.
+    const second = (await store.setAside!('again'))._unsafeUnwrap();
+    expect(second).toBe(`${aside}-1`);
+    expect(readFileSync(second, 'utf8')).toBe('{"version":1,"cycle":0}\n');
+  });
+
   it('treats an empty file as corrupt', async () => {
     const path = join(root, 'state.json');
     writeFileSync(path, '');

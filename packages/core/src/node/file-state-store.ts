@@ -1,4 +1,4 @@
-import { readFile, rename } from 'node:fs/promises';
+import { copyFile, constants, link, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ResultAsync } from 'neverthrow';
 import type { JsonValue } from '../domain/json.js';
@@ -28,7 +28,10 @@ function ioError(action: string, path: string, error: unknown): StateStoreError 
  * fsyncs it, renames it over the target and fsyncs the directory, so a crash at any point leaves
  * the previous or the new document, never a torn one. A file that is not JSON is renamed aside to
  * `<path>.corrupt-<timestamp>` and reported as a warning: the heartbeat starts from empty state
- * instead of crashing or silently overwriting the evidence. `fence` is accepted and ignored: a
+ * instead of crashing or silently overwriting the evidence. A file that is JSON but does not fit
+ * (the caller salvages what it can) is kept under the same `.corrupt-<timestamp>` name by
+ * `setAside`, as a hard link (no free space needed), before the salvaged save replaces it; until
+ * that save the original stays in place, so a crash in between loses nothing. `fence` is accepted and ignored: a
  * single file on one host has no competing writers once the lock is held.
  *
  * @example
@@ -57,6 +60,24 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
     const warning = `State file ${path} was unreadable (${reason}); moved it to ${aside} and started from empty state.`;
     onWarning?.(warning);
     return { document: undefined, warnings: [warning] };
+  };
+
+  const keepCopy = async (): Promise<string> => {
+    const stamp = clock.now().toISOString().replace(/[:.]/g, '-');
+    for (let attempt = 0; ; attempt += 1) {
+      const aside = `${path}.corrupt-${stamp}${attempt === 0 ? '' : `-${attempt}`}`;
+      try {
+        await link(path, aside);
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === 'EEXIST' && attempt < 100) continue;
+        // Some file systems have no hard links: copy (this needs space; a full disk fails loudly).
+        if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') throw error;
+        await copyFile(path, aside, constants.COPYFILE_EXCL);
+      }
+      await syncDirectory(dirname(path));
+      return aside;
+    }
   };
 
   const load = async (): Promise<LoadedState> => {
@@ -95,5 +116,10 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
   return {
     load: () => ResultAsync.fromPromise(load(), (error) => ioError('read', path, error)),
     save: (document) => ResultAsync.fromPromise(save(document), (error) => ioError('write', path, error)),
+    setAside: (reason) =>
+      ResultAsync.fromPromise(keepCopy(), (error) => ioError('keep a copy of', path, error)).map((aside) => {
+        onWarning?.(`State file ${path} did not fit (${reason}); kept a copy at ${aside}.`);
+        return aside;
+      }),
   };
 }

@@ -26,4 +26,10 @@ export interface SaveOptions {
 export interface StateStore {
   readonly load: () => ResultAsync<LoadedState, StateStoreError>;
   readonly save: (document: JsonValue, options?: SaveOptions) => ResultAsync<void, StateStoreError>;
+  /**
+   * Keeps a copy of the stored document as it is now, because it parsed but did not fit and the
+   * next save will replace it with what could be salvaged. Resolves to where the copy is (for
+   * the warning). Optional: a store without it loses the original on the next save.
+   */
+  readonly setAside?: (reason: string) => ResultAsync<string, StateStoreError>;
 }

@@ -16,6 +16,7 @@ export const SKIP_REASONS = {
   'quiet-hours': 'inside quiet hours (behaviour: skip)',
   'dry-run': 'a dry run: decided, printed, nothing delivered or saved',
   'config-error': 'the configuration could not be read or is invalid',
+  'state-refused': 'the state file was written by a newer heartbeat-kit (or did not fit and no copy could be kept); nothing ran',
 } as const satisfies Record<string, string>;
 
 /** Why a slot was skipped (see {@link SKIP_REASONS}). */

@@ -8,6 +8,8 @@ export interface MemoryStateStore extends StateStore {
   readonly current: () => JsonValue | undefined;
   /** How many saves succeeded. */
   readonly saveCount: () => number;
+  /** Copies kept by `setAside`, oldest first, with the reason given. */
+  readonly asides: () => readonly { readonly document: JsonValue | undefined; readonly reason: string }[];
 }
 
 /** Options of {@link createMemoryStateStore}. */
@@ -36,6 +38,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions = {}): M
   let stored = copy(options.initial);
   let pendingWarnings = [...(options.loadWarnings ?? [])];
   let saves = 0;
+  const asides: { document: JsonValue | undefined; reason: string }[] = [];
   return {
     load: () => {
       const warnings = pendingWarnings;
@@ -47,7 +50,12 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions = {}): M
       saves += 1;
       return okAsync(undefined);
     },
+    setAside: (reason) => {
+      asides.push({ document: copy(stored), reason });
+      return okAsync(`memory:aside-${asides.length}`);
+    },
     current: () => copy(stored),
+    asides: () => asides.map((a) => ({ document: copy(a.document), reason: a.reason })),
     saveCount: () => saves,
   };
 }

@@ -68,6 +68,18 @@ export function stateStoreContract(name: string, makeStore: StateStoreFactory): 
       expect((await store.load())._unsafeUnwrap().document).toEqual({ fenced: true });
     });
 
+    it('setAside (when offered) keeps the stored document in place until the next save', async () => {
+      const store = await makeStore();
+      if (store.setAside === undefined) return;
+      const document: JsonValue = { version: 1, cycle: 'not a number' };
+      (await store.save(document))._unsafeUnwrap();
+      const where = (await store.setAside('cycle: expected number'))._unsafeUnwrap();
+      expect(where).not.toBe('');
+      expect((await store.load())._unsafeUnwrap().document).toEqual(document);
+      (await store.save({ version: 1, cycle: 1 }))._unsafeUnwrap();
+      expect((await store.load())._unsafeUnwrap().document).toEqual({ version: 1, cycle: 1 });
+    });
+
     it('concurrent saves leave one whole document, never a mix', async () => {
       const store = await makeStore();
       const documents = Array.from({ length: 8 }, (_, writer) => ({ writer, payload: String(writer).repeat(2000) }));

@@ -1,0 +1,145 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../domain/json.js';
+import { createFinding } from '../domain/finding.js';
+import { decodeHeartbeatState, encodeHeartbeatState, heartbeatStateSchema, initialHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
+
+const reply = createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject: 'q-42', line: 'Q-42: yes, ship it', action: 'Act on the reply', short: 'reply to q-42' });
+
+function valid(): HeartbeatState {
+  return {
+    version: 1,
+    cycle: 41,
+    reportsSent: 7,
+    reported: { 'P1_WORK_READY:b-1': 1_784_500_000_000 },
+    seen: { 'PIPELINE_STALLED:p': 2 },
+    panes: { 'orch-a': { hash: 'abc', sinceMs: 5 } },
+    pipelines: { p: 'Validation' },
+    inProgressCount: 3,
+    undelivered: [reply],
+  };
+}
+
+function withField(key: string, value: unknown): JsonValue {
+  return { ...(encodeHeartbeatState(valid()) as Record<string, JsonValue>), [key]: value as JsonValue };
+}
+
+describe('decodeHeartbeatState', () => {
+  it('uses a fitting document as is and no document as the initial state, with no damage', () => {
+    expect(decodeHeartbeatState(encodeHeartbeatState(valid()))).toEqual({ state: valid(), warnings: [] });
+    expect(decodeHeartbeatState(undefined)).toEqual({ state: initialHeartbeatState(), warnings: [] });
+  });
+
+  it('a wrong-typed field costs that field only: the cycle counter and undelivered replies are kept', () => {
+    const decoded = decodeHeartbeatState(withField('seen', 'oops'));
+    expect(decoded.newerVersion).toBeUndefined();
+    expect(decoded.damage).toEqual(['seen: expected an object, got "oops"']);
+    expect(decoded.state).toEqual({ ...valid(), seen: {} });
+    expect(decoded.warnings[0]).toContain('kept every other field');
+  });
+
+  it('salvages entry by entry: one bad undelivered finding or record entry does not cost its neighbours', () => {
+    const document = withField('undelivered', [{ nonsense: true }, encodeHeartbeatState(reply as unknown as HeartbeatState)]);
+    (document as Record<string, JsonValue>).reported = { good: 5, bad: 'x' };
+    const decoded = decodeHeartbeatState(document);
+    expect(decoded.state.undelivered).toEqual([reply]);
+    expect(decoded.state.reported).toEqual({ good: 5 });
+    expect(decoded.damage).toHaveLength(2);
+  });
+
+  it('flags a newer version (never downgraded) and names it', () => {
+    const decoded = decodeHeartbeatState(withField('version', 2));
+    expect(decoded.newerVersion).toBe(2);
+    expect(decoded.damage).toBeUndefined();
+    expect(decoded.warnings[0]).toContain('version 2');
+  });
+
+  it('a wrong version that is not newer (0, "1", null, 1.5) is damage, not a refusal', () => {
+    for (const version of [0, '1', null, 1.5, -2]) {
+      const decoded = decodeHeartbeatState(withField('version', version));
+      expect(decoded.newerVersion).toBeUndefined();
+      expect(decoded.state).toEqual(valid());
+      expect(decoded.damage?.[0]).toMatch(/^version: /);
+    }
+  });
+
+  it('a document that is not an object is damage with fresh state', () => {
+    for (const document of [[1, 2], 'state', 3, null, true] as JsonValue[]) {
+      const decoded = decodeHeartbeatState(document);
+      expect(decoded.state).toEqual(initialHeartbeatState());
+      expect(decoded.damage).toHaveLength(1);
+    }
+  });
+
+  it('damage names untrusted keys quoted, so control characters never reach the terminal raw', () => {
+    const decoded = decodeHeartbeatState(withField('seen', { '\u001b[31mred': 'x' }));
+    expect(decoded.damage?.[0]).toContain('\\u001b[31mred');
+    expect(decoded.warnings.join('')).not.toContain('\u001b');
+  });
+});
+
+// A valid state of any size and content.
+const stateArb: fc.Arbitrary<HeartbeatState> = fc.record(
+  {
+    version: fc.constant(1 as const),
+    cycle: fc.nat(),
+    reportsSent: fc.nat(),
+    reported: fc.dictionary(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true })),
+    seen: fc.dictionary(fc.string(), fc.integer({ min: 1, max: 1000 })),
+    panes: fc.dictionary(fc.string(), fc.record({ hash: fc.string(), sinceMs: fc.integer() })),
+    pipelines: fc.dictionary(fc.string(), fc.constantFrom('Definition', 'Implementation', 'Validation', 'Finalized' as const)),
+    inProgressCount: fc.nat(),
+    undelivered: fc.array(
+      fc.record({ subject: fc.string(), line: fc.string() }).map(({ subject, line }) => createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject, line, action: 'a', short: 's' })),
+      { minLength: 1, maxLength: 4 },
+    ),
+  },
+  { requiredKeys: ['version', 'cycle', 'reportsSent', 'reported', 'seen', 'panes', 'pipelines'] },
+);
+
+const FIELDS = ['version', 'cycle', 'reportsSent', 'reported', 'seen', 'panes', 'pipelines', 'inProgressCount', 'undelivered'] as const;
+
+// Whether `value` would be a valid value of `field` (the corruption must really corrupt).
+function fits(field: (typeof FIELDS)[number], value: JsonValue): boolean {
+  return heartbeatStateSchema.shape[field].safeParse(value).success;
+}
+
+describe('decodeHeartbeatState salvage (property)', () => {
+  it('for any single corrupted field, every other valid field survives and the damage is named', () => {
+    fc.assert(
+      fc.property(stateArb, fc.constantFrom(...FIELDS), fc.jsonValue({ maxDepth: 2 }), (state, field, junk) => {
+        const bad = junk as JsonValue;
+        fc.pre(!fits(field, bad) && bad !== undefined);
+        // A newer version is refused, not salvaged (its own test above).
+        fc.pre(!(field === 'version' && typeof bad === 'number' && Number.isSafeInteger(bad) && bad > 1));
+        const document = { ...(encodeHeartbeatState(state) as Record<string, JsonValue>), [field]: bad };
+        const decoded = decodeHeartbeatState(document);
+        const stored = decodeHeartbeatState(encodeHeartbeatState(state)).state; // as JSON keeps it (-0 → 0)
+        expect(decoded.newerVersion).toBeUndefined();
+        expect(decoded.damage?.length ?? 0).toBeGreaterThan(0);
+        for (const other of FIELDS) {
+          if (other === field) continue;
+          expect(decoded.state[other]).toEqual(stored[other]);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('for any single corrupted undelivered finding, the other findings survive in order', () => {
+    fc.assert(
+      fc.property(stateArb, fc.nat(), fc.jsonValue({ maxDepth: 2 }), (state, at, junk) => {
+        const undelivered = state.undelivered ?? [];
+        const index = at % undelivered.length;
+        const list = encodeHeartbeatState(undelivered as unknown as HeartbeatState) as JsonValue[];
+        fc.pre(!heartbeatStateSchema.shape.undelivered.safeParse([junk]).success);
+        list[index] = junk as JsonValue;
+        const decoded = decodeHeartbeatState({ ...(encodeHeartbeatState(state) as Record<string, JsonValue>), undelivered: list });
+        const expected = undelivered.filter((_, i) => i !== index);
+        expect(decoded.state.undelivered ?? []).toEqual(expected);
+        expect(decoded.state.cycle).toBe(state.cycle);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
