@@ -83,7 +83,8 @@ describe('heartbeat-kit loop as a real process', () => {
     await new Promise((r) => setTimeout(r, 2500));
     child.kill('SIGTERM');
     const code = await exited;
-    expect(stderr).toBe('');
+    // The signal may land mid-scan: then, and only then, stderr names the scanners it cut off.
+    expect(stderr.split('\n').filter((l) => l !== '' && !/^heartbeat-kit: warning: [a-z, -]+ cut off: /.test(l))).toEqual([]);
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^HEARTBEAT_ONLINE: Work-finder loop starting\. Interval: 1s\./);

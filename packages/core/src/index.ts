@@ -22,6 +22,7 @@ export * from './cycle/heartbeat-state.js';
 export * from './cycle/evaluate-cycle.js';
 export * from './cycle/run-scanners.js';
 export * from './cycle/run-cycle.js';
+export * from './cycle/scan-problems.js';
 export * from './loop/run-loop.js';
 export * from './messages/render-messages.js';
 export * from './messages/local-time.js';

@@ -39,7 +39,7 @@ export async function guardScan(name: ScannerName, meter: DurationMeter, body: (
 }
 
 /** A skipped result. */
-export function skipped(name: ScannerName, reason: string, meter: DurationMeter): ScanResult {
+export function skipped(name: ScannerName, reason: string, meter: DurationMeter): Extract<ScanResult, { status: 'skipped' }> {
   return { scanner: name, status: 'skipped', reason, durationMs: meter.ms };
 }
 

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
 import { createCycleRecord, receiptForOutcome, runCycle, skippedReceipt, type CycleOutcome } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
-import { cycleJson } from '../format/cycle-json.js';
+import { cycleJson, problemLines } from '../format/cycle-json.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
@@ -37,6 +37,10 @@ Options:
                                nothing, save no state, take no lock
   --json                       print one JSON object instead of the message
   -h, --help                   show this help
+
+Whatever a scanner could not look at is said on stderr, one line per problem, every cycle
+(\`heartbeat-kit: gchat skipped: <why>; fix: <what to do>\`; \`warning:\` when it is something
+you set up or a failure); stdout stays exactly HEARTBEAT_OK. --json lists them under "problems".
 
 Every invocation leaves one receipt beside the state (ran, or skipped with the reason);
 'heartbeat-kit history' lists them and 'heartbeat-kit check-liveness' judges them.
@@ -154,6 +158,9 @@ export const cycleCommand: Command = async (argv, io) => {
   }
 
   for (const warning of outcome.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
+  // stdout stays exactly HEARTBEAT_OK on a quiet cycle; what could not be looked at goes to stderr.
+  const lines = json ? '' : problemLines(outcome);
+  if (lines !== '') io.stderr(lines);
   if (dryRun && !json) io.stderr('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
   if (json) {
     io.stdout(`${JSON.stringify({ ...cycleJson(outcome), ...(dryRun ? { dryRun: true } : {}) })}\n`);

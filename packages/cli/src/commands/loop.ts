@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
 import { deterministicJitter, receiptForOutcome, runLoop, skippedReceipt, type OutboundMessage } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
-import { cycleJson } from '../format/cycle-json.js';
+import { cycleJson, problemLines } from '../format/cycle-json.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
@@ -15,7 +15,8 @@ cycle per interval anchored to the wall clock (missed slots collapse into one). 
 SIGTERM finishes the current scan, sends HEARTBEAT_SHUTDOWN and exits 0. HEARTBEAT.md is
 re-read before every cycle. Quiet cycles print nothing.
 
-Every slot leaves one receipt beside the state ('heartbeat-kit history').
+Every slot leaves one receipt beside the state ('heartbeat-kit history'). Whatever a scanner
+could not look at is one stderr line per problem in every slot (see 'heartbeat-kit cycle --help').
 
 Options:
   --cwd DIR                    project directory (default: current directory)
@@ -118,6 +119,8 @@ export const loopCommand: Command = async (argv, io) => {
       onCycle: async (outcome, slotMs) => {
         await appendReceipt(receipts, receiptForOutcome(outcome, { slotMs, atMs: receiptAt(), source: 'loop' }), statePath, io, 'loop');
         for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
+        const lines = json ? '' : problemLines(outcome);
+        if (lines !== '') io.stderr(lines);
         if (json) io.stdout(`${JSON.stringify({ type: 'cycle', ...cycleJson(outcome) })}\n`);
       },
     },

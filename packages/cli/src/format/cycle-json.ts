@@ -1,4 +1,4 @@
-import type { CycleOutcome, Finding } from '@heartbeat-kit/core';
+import { formatScanProblems, type CycleOutcome, type Finding } from '@heartbeat-kit/core';
 
 function brief(finding: Finding): { category: string; fingerprint: string; subject: string } {
   return { category: finding.category, fingerprint: finding.fingerprint, subject: finding.subject };
@@ -20,9 +20,19 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
     unconfirmed: d.unconfirmed.map((u) => ({ ...brief(u.finding), seenCycles: u.seenCycles, neededCycles: u.neededCycles })),
     scanners: d.scanners.map((s) => ({ name: s.name, status: s.status, durationMs: s.durationMs, ...(s.note === undefined ? {} : { note: s.note }) })),
     warnings: [...d.warnings.map((w) => w.message), ...outcome.warnings],
+    // Every scanner that could not look, with the fix: the same facts text mode prints on stderr.
+    problems: outcome.problems.map((p) => ({ scanner: p.scanner, kind: p.kind, severity: p.severity, code: p.code, message: p.message, fix: p.fix })),
     estimatedTokens: d.estimatedTokens,
     delivery: outcome.delivery,
     message: d.message === null ? null : { content: d.message.content, summary: d.message.summary },
     costAlert: d.costAlert === null ? null : { content: d.costAlert.content, summary: d.costAlert.summary },
   };
+}
+
+/** Text mode's stderr lines for what a cycle could not look at (one per problem), prefixed for cron logs. */
+export function problemLines(outcome: CycleOutcome): string {
+  if (outcome.problems.length === 0) return '';
+  return formatScanProblems(outcome.problems)
+    .map((line) => `heartbeat-kit: ${line}\n`)
+    .join('');
 }

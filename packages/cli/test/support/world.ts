@@ -185,7 +185,8 @@ export function createWorld(spec: WorldSpec = {}): World {
     tmux,
     destroy: () => {
       try {
-        tmux('kill-server');
+        // Quietly: with no server left tmux prints "error connecting to …" on stderr.
+        execFileSync('tmux', ['-L', tmuxSocket, 'kill-server'], { stdio: 'ignore' });
       } catch {
         // No server (no sessions were created, or it already exited).
       }

@@ -25,3 +25,14 @@ export function describeCommandError(error: CommandError): string {
       return `${error.file} could not start: ${sanitizeForMessage(error.message, { maxLength: 160 })}`;
   }
 }
+
+const INTERRUPTED = /\bwas (?:aborted|killed by SIG[A-Z0-9]+)\b/;
+
+/**
+ * True when `text` holds {@link describeCommandError}'s line for a call a signal cut off (`aborted`
+ * by the shutdown, or `killed` by a signal from outside), so a scan result built from it can be
+ * told apart from a tool that failed on its own.
+ */
+export function describesInterruption(text: string): boolean {
+  return INTERRUPTED.test(text);
+}

@@ -10,6 +10,7 @@ import type { ScanResult } from '../domain/scan-result.js';
 import { evaluateCycle, markDelivered, type CycleDecision } from './evaluate-cycle.js';
 import { HEARTBEAT_STATE_VERSION, decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
 import { runScanners } from './run-scanners.js';
+import { scanProblems, type ScanProblem } from './scan-problems.js';
 import { redactSecrets } from '../text/sanitize.js';
 
 /** The ports one cycle runs on. */
@@ -66,6 +67,8 @@ export interface CycleOutcome {
    * newer version, or damaged and no copy could be kept): nothing was scanned, sent or saved.
    */
   readonly refused?: StateRefusal;
+  /** What the scanners could not look at (said on stderr in text mode, listed in JSON). */
+  readonly problems: readonly ScanProblem[];
 }
 
 /** Why a cycle refused to run on its stored state. */
@@ -95,7 +98,7 @@ function refusedOutcome(refused: StateRefusal, state: HeartbeatState, now: Date,
     message: null,
     costAlert: null,
   };
-  return { decision, scanResults: [], previousState: state, state, delivery: 'none', warnings, operatorLastActiveAt: undefined, refused };
+  return { decision, scanResults: [], previousState: state, state, delivery: 'none', warnings, operatorLastActiveAt: undefined, refused, problems: [] };
 }
 
 /**
@@ -181,7 +184,7 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     ...(settings.estimateTokens ? { estimateTokens: settings.estimateTokens } : {}),
   });
 
-  const base0 = { decision, scanResults, previousState, operatorLastActiveAt };
+  const base0 = { decision, scanResults, previousState, operatorLastActiveAt, problems: scanProblems(scanResults) };
   if (settings.dryRun === true) {
     // Nothing leaves the process and nothing is remembered: the stored state stays the one loaded.
     return { ...base0, state: previousState, delivery: decision.message === null ? 'none' : 'dry-run', warnings, dryRun: true };

@@ -1,5 +1,5 @@
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
-import type { ScanResult } from '../domain/scan-result.js';
+import { OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult } from '../domain/scan-result.js';
 import type { Clock, Sleep } from '../ports/clock.js';
 import type { Scanner } from '../ports/scanner.js';
 
@@ -22,7 +22,7 @@ async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: 
   const started = options.clock.now().getTime();
   const elapsed = (): number => Math.max(0, options.clock.now().getTime() - started);
   if (!options.insideActiveHours && !scanner.runsOutsideActiveHours) {
-    return { scanner: scanner.name, status: 'skipped', reason: 'outside active hours', durationMs: 0 };
+    return { scanner: scanner.name, status: 'skipped', reason: OUTSIDE_ACTIVE_HOURS_REASON, durationMs: 0 };
   }
   const controller = new AbortController();
   const timer = new AbortController();

@@ -39,7 +39,12 @@ export type Observation =
 export interface ScanWarning {
   readonly code: string;
   readonly message: string;
+  /** What the user can do about it, printed after `fix:` (a generic hint when absent). */
+  readonly fix?: string;
 }
+
+/** The `reason` of a scanner skipped because the cycle is outside active hours (by design, not a problem). */
+export const OUTSIDE_ACTIVE_HOURS_REASON = 'outside active hours';
 
 /** What one scanner returned for one cycle. A scanner never fails the cycle. */
 export type ScanResult =
@@ -51,8 +56,21 @@ export type ScanResult =
       readonly warnings: readonly ScanWarning[];
       readonly durationMs: number;
     }
-  | { readonly scanner: ScannerName; readonly status: 'skipped'; readonly reason: string; readonly durationMs: number }
-  | { readonly scanner: ScannerName; readonly status: 'error'; readonly error: string; readonly durationMs: number }
+  | {
+      readonly scanner: ScannerName;
+      readonly status: 'skipped';
+      readonly reason: string;
+      readonly durationMs: number;
+      /** What the user can do so it runs. */
+      readonly fix?: string;
+      /**
+       * `true`: the user set this scanner up (a poll command, an `Expected:` list), so a skip is a
+       * warning. `false`: nothing of it is set up (no GChat at all), so the skip is said in JSON only.
+       * Absent: a plain skip, said every cycle (a tool missing from cron's PATH looks like this).
+       */
+      readonly configured?: boolean;
+    }
+  | { readonly scanner: ScannerName; readonly status: 'error'; readonly error: string; readonly durationMs: number; readonly fix?: string }
   | { readonly scanner: ScannerName; readonly status: 'timeout'; readonly timeoutMs: number; readonly durationMs: number };
 
 /** Builds an ok scan result; omitted lists are empty. */

@@ -12,7 +12,9 @@ const NAME = 'beads';
 
 /** Turns a bd failure into the scan result every bd-backed scanner uses. */
 export function beadsFailureResult(name: string, error: BeadsSourceError, meter: DurationMeter): ScanResult {
-  return error.kind === 'failed' ? failed(name, error.message, meter) : skipped(name, error.message, meter);
+  if (error.kind === 'failed') return failed(name, error.message, meter);
+  const result = skipped(name, error.message, meter);
+  return error.kind === 'not-configured' ? { ...result, fix: "run 'bd init' in the project, or point BEADS_DIR at its .beads directory; ignore this if the project uses no beads" } : result;
 }
 
 /** Category of a ready bead by priority: P0, P1, else WORK_READY (an unknown priority counts as P2+). */

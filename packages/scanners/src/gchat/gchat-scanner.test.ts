@@ -39,6 +39,28 @@ describe('gchat scanner', () => {
     expect(result).toMatchObject({ status: 'ok', findings: [], warnings: [{ code: 'GCHAT_NO_CREDENTIALS', message: 'No OAuth2 credentials configured for GChat polling' }] });
   });
 
+  it('a missing poll script (python exits 2 too) is a skipped, configured scanner — never "no OAuth2 credentials"', async () => {
+    const stderr = "python3: can't open file '/p/gone.py': [Errno 2] No such file or directory\n";
+    const runner = scriptedRunner([[/./, { exitCode: 2, stderr }]]);
+    const result = await createGChatScanner({ runner, cwd: '/p', fileExists: exists(false) }).scan(makeContext({ config: { gchatPollCommand: ['python3', '/p/gone.py'] } }));
+    expect(result).toMatchObject({ status: 'skipped', configured: true });
+    expect(result.status === 'skipped' && result.fix).toContain('Poll command');
+    expect(JSON.stringify(result)).not.toMatch(/OAuth2|credentials/i);
+    const usage = await createGChatScanner({ runner: scriptedRunner([[/./, { exitCode: 2, stderr: 'usage: poll [-h]\npoll: error: unrecognized arguments: --x\n' }]]), cwd: '/p', fileExists: exists(true) }).scan(makeContext());
+    expect(usage).toMatchObject({ status: 'ok', warnings: [{ code: 'GCHAT_POLL_FAILED' }] });
+  });
+
+  it('an unused GChat is an unused skip; forwarded questions without a poller, or a poll command that cannot start is a configured skip', async () => {
+    const none = await createGChatScanner({ runner: scriptedRunner([]), cwd: '/p', fileExists: exists(false) }).scan(makeContext());
+    expect(none).toMatchObject({ status: 'skipped', configured: false });
+    expect(none.status === 'skipped' && none.fix).toContain(GCHAT_POLL_SCRIPT);
+    const forwarded = await createGChatScanner({ runner: scriptedRunner([]), cwd: '/p', fileExists: async (p) => Promise.resolve(p.endsWith('gchat-forwarded-ask')) }).scan(makeContext());
+    expect(forwarded).toMatchObject({ status: 'skipped', configured: true });
+    expect(forwarded.status === 'skipped' && forwarded.fix).toContain('nothing polls the replies');
+    const noTool = await createGChatScanner({ runner: scriptedRunner([[/./, notFound('my-poll')]]), cwd: '/p', fileExists: exists(false) }).scan(makeContext({ config: { gchatPollCommand: ['my-poll'] } }));
+    expect(noTool).toMatchObject({ status: 'skipped', configured: true });
+  });
+
   it('turns other failures into ok results with a warning, and a missing python into skipped', async () => {
     const crash = await createGChatScanner({ runner: scriptedRunner([[/./, { exitCode: 1, stderr: 'ImportError: google\n' }]]), cwd: '/p', fileExists: exists(true) }).scan(makeContext());
     expect(crash).toMatchObject({ status: 'ok', warnings: [{ code: 'GCHAT_POLL_FAILED' }] });

@@ -1,4 +1,4 @@
-import { createFinding, sanitizeForMessage, scanOk, type CommandRunner, type Finding, type Scanner } from '@heartbeat-kit/core';
+import { createFinding, sanitizeForMessage, scanOk, type CommandRunner, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
 import type { FileExists } from '../file-exists.js';
 import { firstStderrLine, guardScan, runTool, skipped, type DurationMeter } from '../scanner-support.js';
 import { parseGChatPoll, type GChatReply } from './parse-gchat-poll.js';
@@ -16,8 +16,35 @@ export interface GChatScannerDeps {
 /** Where the project keeps the poll script, relative to the project directory. */
 export const GCHAT_POLL_SCRIPT = '.claude/scripts/gchat-poll-replies.py';
 
+/** Where the AskUserQuestion hook leaves one marker per question forwarded to GChat (cobuilder.md §6.6). */
+const GCHAT_MARKER_DIR = '.claude/state/gchat-forwarded-ask';
+
 /** The warning code of the poll script's exit 2. */
 export const GCHAT_NO_CREDENTIALS = 'GCHAT_NO_CREDENTIALS';
+
+const GCHAT_POLL_SCRIPT_MISSING = 'GCHAT_POLL_SCRIPT_MISSING';
+
+/** Where the reference's poll script keeps its OAuth2 token (cobuilder.md §6.6). */
+const GCHAT_TOKEN_FILE = '.claude/credentials/google-chat-token.json';
+
+/**
+ * Exit 2 is the poll script's "no credentials" — but Python itself also exits 2 when the script
+ * file does not exist ("can't open file") and argparse exits 2 on a bad argument. Those must not be
+ * reported as missing credentials: the fix is a different one.
+ */
+function classifyExit2(stderr: string, configured: boolean): ScanWarning | undefined {
+  if (/can't open file|No such file or directory/i.test(stderr)) {
+    return {
+      code: GCHAT_POLL_SCRIPT_MISSING,
+      message: `GChat poll script not found: ${firstStderrLine(stderr)}`,
+      fix: configured ? 'correct the script path in "Poll command:" under "## GChat" in HEARTBEAT.md' : `restore ${GCHAT_POLL_SCRIPT}`,
+    };
+  }
+  if (/^usage:|: error: (?:unrecognized arguments|argument|the following arguments)/im.test(stderr)) {
+    return { code: 'GCHAT_POLL_FAILED', message: `GChat poll rejected its arguments: ${firstStderrLine(stderr)}`, fix: 'correct the arguments of "Poll command:" under "## GChat" in HEARTBEAT.md' };
+  }
+  return undefined;
+}
 
 /** The GCHAT_REPLY_RECEIVED finding of one reply, in spec 000's report format (subject = question id). */
 export function gchatReplyFinding(reply: GChatReply): Finding {
@@ -73,22 +100,37 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
       const meter: DurationMeter = { ms: 0 };
       return guardScan(NAME, meter, async () => {
         let argv: readonly string[] | undefined = ctx.config.gchatPollCommand;
+        // A poll command in HEARTBEAT.md, or the project's own script, means the user relies on GChat:
+        // whatever keeps it from running is then a warning every cycle, not a quiet skip.
+        const configured = argv !== undefined;
         if (argv === undefined) {
           const script = joinPath(deps.cwd, GCHAT_POLL_SCRIPT);
-          if (!(await deps.fileExists(script))) return skipped(NAME, `no gchatPollCommand configured and ${GCHAT_POLL_SCRIPT} not found`, meter);
+          if (!(await deps.fileExists(script))) {
+            // Questions forwarded to GChat (the hook's marker directory) with no way to poll the replies:
+            // replies would go unread. Without markers the project simply does not use GChat.
+            const forwarded = await deps.fileExists(joinPath(deps.cwd, GCHAT_MARKER_DIR));
+            return {
+              ...skipped(NAME, `no poll command configured and ${GCHAT_POLL_SCRIPT} not found`, meter),
+              configured: forwarded,
+              fix: forwarded ? `questions are forwarded to GChat (${GCHAT_MARKER_DIR}) but nothing polls the replies: restore ${GCHAT_POLL_SCRIPT} or set "Poll command:" under "## GChat" in HEARTBEAT.md` : `add ${GCHAT_POLL_SCRIPT} or set "Poll command:" under "## GChat" in HEARTBEAT.md`,
+            };
+          }
           argv = [deps.python ?? 'python3', script];
         }
         const [file, ...args] = argv;
-        if (file === undefined) return skipped(NAME, 'empty gchatPollCommand', meter);
+        if (file === undefined) return { ...skipped(NAME, 'empty poll command', meter), configured: true, fix: 'give "Poll command:" under "## GChat" in HEARTBEAT.md a command, or remove the key' };
         const outcome = await runTool(deps.runner, { file, args, cwd: deps.cwd, env: { CLAUDE_PROJECT_DIR: deps.cwd }, profile: 'gchat' }, ctx.signal, meter);
-        if (outcome.kind === 'missing') return skipped(NAME, outcome.reason, meter);
+        if (outcome.kind === 'missing') return { ...skipped(NAME, outcome.reason, meter), configured: true, fix: `install ${file} or put it on the PATH heartbeat-kit runs with` };
         if (outcome.kind === 'failed') return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_FAILED', message: outcome.reason }], durationMs: meter.ms });
         const { output } = outcome;
         if (output.exitCode === 2) {
-          return scanOk(NAME, { warnings: [{ code: GCHAT_NO_CREDENTIALS, message: 'No OAuth2 credentials configured for GChat polling' }], durationMs: meter.ms });
+          const exit2 = classifyExit2(output.stderr, configured);
+          if (exit2?.code === GCHAT_POLL_SCRIPT_MISSING) return { ...skipped(NAME, exit2.message, meter), configured: true, ...(exit2.fix === undefined ? {} : { fix: exit2.fix }) };
+          if (exit2 !== undefined) return scanOk(NAME, { warnings: [exit2], durationMs: meter.ms });
+          return scanOk(NAME, { warnings: [{ code: GCHAT_NO_CREDENTIALS, message: 'No OAuth2 credentials configured for GChat polling', fix: `put a valid token in ${GCHAT_TOKEN_FILE} (the poll script's OAuth2 token)` }], durationMs: meter.ms });
         }
         if (output.exitCode !== 0) {
-          return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_FAILED', message: `GChat poll exited ${output.exitCode}: ${firstStderrLine(output.stderr)}` }], durationMs: meter.ms });
+          return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_FAILED', message: `GChat poll exited ${output.exitCode}: ${firstStderrLine(output.stderr)}`, fix: 'run the poll command by hand in the project directory to see why it fails' }], durationMs: meter.ms });
         }
         const poll = parseGChatPoll(output.stdout);
         if (poll.isErr()) {

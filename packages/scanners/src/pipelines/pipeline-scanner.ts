@@ -1,4 +1,5 @@
 import {
+  OUTSIDE_ACTIVE_HOURS_REASON,
   sanitizeForMessage,
   scanOk,
   type CommandError,
@@ -170,7 +171,7 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
   };
 
   const scanUnguarded = async (context: ScanContext): Promise<ScanResult> => {
-    if (!context.insideActiveHours) return { scanner: 'pipelines', status: 'skipped', reason: 'outside active hours', durationMs: 0 };
+    if (!context.insideActiveHours) return { scanner: 'pipelines', status: 'skipped', reason: OUTSIDE_ACTIVE_HOURS_REASON, durationMs: 0 };
     const prefix = context.config.pipelineDashboardCommand;
     const runner = options.runner;
     if (prefix !== undefined && runner === undefined) {

@@ -2,6 +2,7 @@ import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarni
 import { escapeRegExp, guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
+import { beadsFailureResult } from '../beads/beads-scanner.js';
 import { createTmuxSessionsSource, type TmuxDeps, type TmuxSessionsSource } from './tmux-client.js';
 
 /** Dependencies of {@link createOrchestratorsScanner}. */
@@ -105,13 +106,17 @@ export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scan
       const meter: DurationMeter = { ms: 0 };
       return guardScan(NAME, meter, async () => {
         const sessions = await source.list(ctx.now, ctx.signal, meter);
-        if (sessions.isErr()) return sessions.error.kind === 'tool-missing' ? skipped(NAME, sessions.error.message, meter) : failed(NAME, sessions.error.message, meter);
         const expected = ctx.config.expectedOrchestrators;
+        if (sessions.isErr()) {
+          if (sessions.error.kind !== 'tool-missing') return failed(NAME, sessions.error.message, meter);
+          // An Expected: list is the user saying "these must run": not being able to check it is a warning.
+          return { ...skipped(NAME, sessions.error.message, meter), ...(expected.length > 0 ? { configured: true, fix: `install tmux so the Expected: sessions (${expected.length}) can be checked` } : {}) };
+        }
         const beads = await deps.beads.inProgress(ctx.now, ctx.signal, meter);
         const warnings: ScanWarning[] = [];
         let inProgress: readonly Bead[] = [];
         if (beads.isOk()) inProgress = beads.value;
-        else if (expected.length === 0) return beads.error.kind === 'failed' ? failed(NAME, beads.error.message, meter) : skipped(NAME, beads.error.message, meter);
+        else if (expected.length === 0) return beadsFailureResult(NAME, beads.error, meter);
         // Expected sessions can still be checked without bd.
         else warnings.push({ code: 'BEADS_UNAVAILABLE', message: beads.error.message });
         const findings = orchestratorFindings({ sessionNames: sessions.value.map((s) => s.name), inProgress, expected, prefix: ctx.config.orchestratorPrefix });

@@ -1,0 +1,107 @@
+/**
+ * Issue 10 item 2 through the CLI: whatever a cycle could not look at is said — one stderr line per
+ * problem in text mode (stdout stays exactly HEARTBEAT_OK), a `problems` list with --json — every
+ * cycle, for `cycle` and for each slot of `loop`.
+ */
+import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from './support/run-cli.js';
+import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
+
+let world: World | undefined;
+afterEach(() => {
+  world?.destroy();
+  world = undefined;
+});
+
+function cycle(w: World, ...extra: string[]) {
+  return runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, ...extra], { cwd: w.root, env: w.env });
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+interface JsonProblem {
+  scanner: string;
+  kind: string;
+  severity: string;
+  code: string;
+  message: string;
+  fix: string;
+}
+
+describe('a cycle says what it could not look at', () => {
+  it('no beads database: stdout is exactly HEARTBEAT_OK, stderr one line naming the three scanners and the fix, every cycle', async () => {
+    world = createWorld();
+    rmSync(join(world.root, 'bd'), { recursive: true }); // the fake bd now answers "no beads database found"
+    for (const at of ['2026-02-19T14:10:00Z', '2026-02-19T14:20:00Z']) {
+      const run = await cycle(world, '--now', at);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('HEARTBEAT_OK\n');
+      expect(run.stderr).toBe("heartbeat-kit: beads, orchestrators, stale-tasks skipped: no beads database found; fix: run 'bd init' in the project, or point BEADS_DIR at its .beads directory; ignore this if the project uses no beads\n");
+    }
+    const json = JSON.parse((await cycle(world, '--now', '2026-02-19T14:30:00Z', '--json')).stdout) as { status: string; problems: JsonProblem[] };
+    expect(json.status).toBe('ok');
+    expect(json.problems.filter((p) => p.code === 'SCANNER_SKIPPED').map((p) => p.scanner)).toEqual(['beads', 'orchestrators', 'stale-tasks', 'gchat']);
+    expect(json.problems.find((p) => p.scanner === 'gchat')).toMatchObject({ severity: 'unused' });
+  });
+
+  it('a configured poll command whose script is missing is a warning about the script, never "no OAuth2 credentials"', async () => {
+    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ["python3", "${join('/nonexistent', 'gchat-poll-replies.py')}"]\n` });
+    const run = await cycle(world, '--now', '2026-02-19T14:10:00Z');
+    expect(run.stdout).toBe('HEARTBEAT_OK\n');
+    expect(run.stderr).toMatch(/^heartbeat-kit: warning: gchat skipped: GChat poll script not found: \S*python3: can't open file .*; fix: correct the script path in "Poll command:" under "## GChat" in HEARTBEAT\.md\n$/);
+    expect(run.stderr).not.toMatch(/OAuth2|credentials/);
+    const json = JSON.parse((await cycle(world, '--now', '2026-02-19T14:20:00Z', '--json')).stdout) as { problems: JsonProblem[] };
+    expect(json.problems).toEqual([expect.objectContaining({ scanner: 'gchat', kind: 'skipped', severity: 'warning' })]);
+  });
+
+  it('poll exit 2 (the script has no token) is the no-credentials warning with its fix', async () => {
+    world = createWorld({ gchat: { stdout: '', exitCode: 2 } });
+    const run = await cycle(world, '--now', '2026-02-19T14:10:00Z');
+    expect(run.stdout).toBe('HEARTBEAT_OK\n');
+    expect(run.stderr).toBe('heartbeat-kit: warning: gchat: No OAuth2 credentials configured for GChat polling; fix: put a valid token in .claude/credentials/google-chat-token.json (the poll script\'s OAuth2 token)\n');
+  });
+
+  it('an Expected: list that cannot be checked (no tmux on PATH) is a warning', async () => {
+    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Orchestrators\n- Expected: orch-auth\n` });
+    // A PATH with the fake bd, git and python3 but no tmux.
+    const bin = join(world.root, 'bin');
+    for (const tool of ['git', 'python3']) {
+      const real = (process.env.PATH ?? '').split(':').map((d) => join(d, tool)).find(isFile);
+      if (real) writeFileSync(join(bin, tool), `#!/bin/sh\nexec ${real} "$@"\n`, { mode: 0o755 });
+    }
+    const run = await runCli(['cycle', '--cwd', world.project, '--now', '2026-02-19T14:10:00Z'], { cwd: world.root, env: { ...world.env, PATH: bin } });
+    expect(run.stdout).toBe('HEARTBEAT_OK\n');
+    expect(run.stderr).toContain('heartbeat-kit: warning: orchestrators skipped: tmux not found on PATH; fix: install tmux so the Expected: sessions (1) can be checked\n');
+  });
+
+  it('loop: every slot says its problems', async () => {
+    world = createWorld();
+    rmSync(join(world.root, 'bd'), { recursive: true });
+    const controller = new AbortController();
+    let stdout = '';
+    let stderr = '';
+    const { main } = await import('../src/main.js');
+    const lines = (): number => stderr.split('\n').filter((l) => l.includes('no beads database found')).length;
+    const running = main(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1'], {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => {
+        stderr += t;
+        if (lines() >= 2) controller.abort();
+      },
+      cwd: world.root,
+      env: world.env,
+      shutdownSignal: controller.signal,
+    });
+    expect(await running).toBe(0);
+    expect(lines()).toBeGreaterThanOrEqual(2);
+    expect(stdout).not.toContain('no beads database');
+  }, 60_000);
+});
