@@ -81,14 +81,31 @@ export interface ChildEnvOptions {
  * plus the request's own variables.
  */
 export function buildChildEnv(base: Readonly<Record<string, string | undefined>>, options: ChildEnvOptions): Record<string, string> {
-  const env: Record<string, string> = {};
-  const denied = ENV_DENY_LIST.filter((rule) => rule.profiles === 'all' || rule.profiles.includes(options.profile));
+  const denied = deniedFor(options.profile);
   const allow = options.allow;
-  for (const [name, value] of Object.entries(base)) {
+  const env: Record<string, string> = {};
+  for (const name of Object.keys(base)) {
+    const value = base[name];
     if (value === undefined) continue;
     if (allow !== undefined && !ESSENTIAL_ENV_KEYS.includes(name) && !allow.some((pattern) => envPatternMatches(pattern, name))) continue;
-    if (denied.some((rule) => envPatternMatches(rule.pattern, name))) continue;
+    if (denied.names.has(name) || denied.prefixes.some((prefix) => name.startsWith(prefix))) continue;
     env[name] = value;
   }
-  return { ...env, ...TOOL_ENV_DEFAULTS[options.profile], ...options.requestEnv };
+  Object.assign(env, TOOL_ENV_DEFAULTS[options.profile]);
+  if (options.requestEnv !== undefined) Object.assign(env, options.requestEnv);
+  return env;
+}
+
+// The deny-list of each profile split once into exact names and prefixes: a cycle builds an
+// environment for every one of its ~60 children.
+const deniedByProfile = new Map<ToolProfile, { readonly names: ReadonlySet<string>; readonly prefixes: readonly string[] }>();
+
+function deniedFor(profile: ToolProfile): { readonly names: ReadonlySet<string>; readonly prefixes: readonly string[] } {
+  let denied = deniedByProfile.get(profile);
+  if (denied === undefined) {
+    const rules = ENV_DENY_LIST.filter((rule) => rule.profiles === 'all' || rule.profiles.includes(profile));
+    denied = { names: new Set(rules.filter((r) => !r.pattern.endsWith('*')).map((r) => r.pattern)), prefixes: rules.filter((r) => r.pattern.endsWith('*')).map((r) => r.pattern.slice(0, -1)) };
+    deniedByProfile.set(profile, denied);
+  }
+  return denied;
 }
