@@ -24,6 +24,18 @@ const SCALES = (process.env.BENCH_SCALES ?? '1,10').split(',').map(Number);
 const execFileAsync = promisify(execFile);
 
 const { createWorld } = await importTs(join(root, 'packages/cli/test/support/world.ts'));
+// The opt-in real tokenizer (core's ./tokenizer subpath over js-tiktoken): how far the default
+// ceil(chars / 4) estimate is from a BPE count on the messages the cycle really sends.
+const { loadTiktokenEstimator } = await import('../packages/core/dist/tokenizer/index.js');
+const tokenizers = Object.fromEntries(await Promise.all(['o200k_base', 'cl100k_base'].map(async (name) => [name, (await loadTiktokenEstimator(name))._unsafeUnwrap()])));
+/** The cycle's message(s) counted by the default estimate and by each tokenizer. */
+function tokenReport(cycle) {
+  const texts = [cycle.message?.content, cycle.costAlert?.content].filter((t) => typeof t === 'string');
+  return texts.map((text) => {
+    const estimate = Math.ceil(text.length / 4);
+    return { chars: text.length, estimate, reported: cycle.estimatedTokens, ...Object.fromEntries(Object.entries(tokenizers).map(([name, count]) => [name, count(text)])) };
+  });
+}
 
 const now = new Date('2026-02-19T14:50:00Z');
 const HOUR = 3600_000;
@@ -229,6 +241,7 @@ for (const scale of SCALES) {
     const c = median(cycleTimes);
     const f = median(floorTimes);
     const row = { scale, cycleMs: c, floorMs: f, baselineMs: baseTimes.length > 0 ? median(baseTimes) : undefined, rssKb, commands, findings: first.findings.length + first.held.length + first.suppressed.length, load: `${loadBefore} → ${load()}` };
+    row.tokens = tokenReport(first);
     results.push(row);
     console.log(`findings: ${row.findings} (${first.categories.join(', ')})`);
     console.log(`scanners (ms in the first cycle): ${first.scanners.map((s) => `${s.name}=${s.status} ${s.durationMs}`).join(', ')}`);
@@ -258,6 +271,11 @@ for (const r of results) {
   console.log(`| ×${r.scale} full cycle (median of ${r.scale === 1 ? RUNS : RUNS_LARGE}${r.unfinished ? `, ${r.unfinished} scanners unfinished` : ''}) | ${fmt(r.cycleMs)} | ${fmt(r.floorMs)} (floor: ${r.commands} commands, \`xargs -P 4\`) | ${(r.cycleMs / r.floorMs).toFixed(2)} (aim ≤ 1.50) |`);
   if (r.baselineMs !== undefined) console.log(`| ×${r.scale} full cycle | ${fmt(r.cycleMs)} | ${fmt(r.baselineMs)} (sequential bash, spec 000 commands) | ${(r.cycleMs / r.baselineMs).toFixed(2)} (aim ≤ 0.35) |`);
   console.log(`| ×${r.scale} peak RSS of a cycle | ${(r.rssKb / 1024).toFixed(1)} MiB | ${(baseRssKb / 1024).toFixed(1)} MiB (\`node -e 0\`) | ${(r.rssKb / baseRssKb).toFixed(2)} (aim ≤ 60 MiB) |`);
+}
+for (const r of results) {
+  for (const t of r.tokens) {
+    for (const name of Object.keys(tokenizers)) console.log(`| ×${r.scale} message tokens (${t.chars} chars) | ${t.estimate} (ceil(chars/4), default) | ${t[name]} (${name}, js-tiktoken) | ${(t.estimate / t[name]).toFixed(2)} (${t.estimate >= t[name] ? '+' : ''}${(((t.estimate - t[name]) / t[name]) * 100).toFixed(1)} %) |`);
+  }
 }
 console.log(`| cold start \`--version\` (median of ${RUNS * 2}) | ${fmt(k)} | ${fmt(n)} (\`node -e 0\`) | ${(k / n).toFixed(2)} (aim ≤ 1.30) |`);
 const small = results.find((r) => r.scale === 1);
