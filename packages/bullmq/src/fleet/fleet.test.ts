@@ -1,13 +1,28 @@
 import { createFakeClock } from '@heartbeat-kit/core/testing';
 import { DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { createFakeScanners } from './fake-scanners.js';
 import { isFleetHeartbeatId, parseFleetHeartbeat } from './fleet-heartbeat.js';
 import { decideSlot, decodeFleetState, encodeFleetState, recordDelivery, recordPending, wasDelivered, withPendingAsReported, withoutPending } from './fleet-state.js';
 import { parseRedisUrl, redactRedisUrl } from './redis-url.js';
-import { cycleJobId, outboxJobId, slotDueMs, slotOf } from './slots.js';
+import { cycleJobId, outboxJobId, slotDueMs, slotOf, spreadOffsetMs } from './slots.js';
 
 describe('slots', () => {
+  it('spreadOffsetMs: within (0, interval), the same for the same id, and 10,000 ids spread evenly over a minute', () => {
+    fc.assert(fc.property(fc.string(), fc.integer({ min: 1, max: 86_400_000 }), (id, interval) => {
+      const offset = spreadOffsetMs(id, interval);
+      expect(offset).toBe(spreadOffsetMs(id, interval));
+      expect(offset).toBeGreaterThanOrEqual(1);
+      if (interval > 2) expect(offset).toBeLessThan(interval);
+    }));
+    const seconds = new Array<number>(60).fill(0);
+    for (let i = 0; i < 10_000; i += 1) seconds[Math.floor(spreadOffsetMs(`hb-${i}`, 60_000) / 1000)]! += 1;
+    // ≈ 167 per second offered: no second of the minute gets a herd.
+    expect(Math.max(...seconds)).toBeLessThan(250);
+    expect(Math.min(...seconds)).toBeGreaterThan(100);
+  });
+
   it('names due times on the epoch grid of the interval', () => {
     expect(slotOf(1_000_000, 1000)).toBe(1000);
     expect(slotOf(1_000_999, 1000)).toBe(1000);

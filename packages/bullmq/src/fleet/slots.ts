@@ -23,3 +23,20 @@ export function cycleJobId(heartbeatId: string, slot: number): string {
 export function outboxJobId(heartbeatId: string, cycle: number): string {
   return `${heartbeatId}__${cycle}`;
 }
+
+/**
+ * Where in its interval a heartbeat's ticks fall: a hash of its id (FNV-1a), in
+ * `[1, intervalMs - 1]`. Without it BullMQ starts each schedule when it is added, so 10,000
+ * heartbeats registered by one script all tick in the same few seconds of every interval and
+ * the last waits for the whole herd; spread by id, they arrive evenly, and the same id always
+ * keeps the same place (re-adding it does not move its slots).
+ */
+export function spreadOffsetMs(heartbeatId: string, intervalMs: number): number {
+  if (intervalMs <= 2) return 1;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < heartbeatId.length; i += 1) {
+    hash ^= heartbeatId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return 1 + (hash % (intervalMs - 1));
+}

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { ResultAsync, errAsync } from 'neverthrow';
 import { decodeFleetState } from '../fleet/fleet-state.js';
 import { parseFleetHeartbeat, type FleetHeartbeat, type FleetHeartbeatInput } from '../fleet/fleet-heartbeat.js';
-import { slotDueMs, slotOf } from '../fleet/slots.js';
+import { spreadOffsetMs } from '../fleet/slots.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
 import { closeRedisClient, createRedisClient, describeRedisError, redisOptionsFor } from './redis-connection.js';
@@ -70,7 +70,7 @@ export async function readRegistry(redis: Redis, keys: FleetKeys): Promise<Fleet
 
 /**
  * The fleet's administration side. Each heartbeat is one BullMQ job scheduler (`every` its
- * interval) on the tick queue; BullMQ keeps exactly one delayed tick per scheduler, so slots
+ * interval, at a fixed place in it given by a hash of the id — see `spreadOffsetMs`) on the tick queue; BullMQ keeps exactly one delayed tick per scheduler, so slots
  * missed while no worker ran collapse into the one tick that fires when a worker is back.
  *
  * @example
@@ -97,7 +97,7 @@ export function createFleetScheduler(options: FleetSchedulerOptions): FleetSched
   const add = async (heartbeat: FleetHeartbeat): Promise<FleetHeartbeat> => {
     // Registry first: a tick that fires before the hash is written would find no heartbeat.
     await redis.hset(keys.registry, heartbeat.id, JSON.stringify(heartbeat));
-    await ticks.upsertJobScheduler(heartbeat.id, { every: heartbeat.intervalMs }, { name: 'tick', data: { heartbeatId: heartbeat.id }, opts: { removeOnComplete: true, removeOnFail: 1000 } });
+    await ticks.upsertJobScheduler(heartbeat.id, { every: heartbeat.intervalMs, offset: spreadOffsetMs(heartbeat.id, heartbeat.intervalMs) }, { name: 'tick', data: { heartbeatId: heartbeat.id }, opts: { removeOnComplete: true, removeOnFail: 1000 } });
     return heartbeat;
   };
 
@@ -121,7 +121,7 @@ export function createFleetScheduler(options: FleetSchedulerOptions): FleetSched
           ...(meta.lastSlot === undefined ? {} : { lastSlot: meta.lastSlot }),
           ...(meta.lastCycleStartedAtMs === undefined ? {} : { lastCycleAt: new Date(meta.lastCycleStartedAtMs).toISOString() }),
           ...(meta.lastLagMs === undefined ? {} : { lastLagMs: meta.lastLagMs }),
-          ...(next === undefined ? {} : { nextSlotAt: new Date(slotDueMs(slotOf(next, heartbeat.intervalMs), heartbeat.intervalMs)).toISOString() }),
+          ...(next === undefined ? {} : { nextSlotAt: new Date(next).toISOString() }),
           ...(meta.lastReportAtMs === undefined ? {} : { lastReportAt: new Date(meta.lastReportAtMs).toISOString() }),
           ...(meta.lastReportSummary === undefined ? {} : { lastReportSummary: meta.lastReportSummary }),
           ...(lock[0] === null || lock[0] === undefined ? {} : { lockOwner: lock[0] }),
