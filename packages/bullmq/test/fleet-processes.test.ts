@@ -1,6 +1,8 @@
 /**
  * Fleet behaviour with real worker processes on a real redis-server (unix socket): concurrency
  * over dozens of heartbeats, a holder frozen with SIGSTOP, a worker SIGKILLed mid-cycle.
+ * Nothing here counts what a machine manages in a given time: each test waits for behaviour
+ * (cycles committed, a successor, a delivery) and the test timeout is only a backstop.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,13 +36,12 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const waitFor = async (predicate: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> => {
-  const until = Date.now() + limitMs;
-  while (!(await predicate())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
+/** Polls until `predicate` holds, however long a loaded machine takes (the test timeout is the backstop). */
+const waitFor = async (predicate: () => Promise<boolean>): Promise<void> => {
+  while (!(await predicate())) await sleep(50);
 };
+// Generous backstops: a 2-core machine at load 20 is slow, not wrong.
+const BACKSTOP_MS = 300_000;
 
 const sinkLines = (file: string): { id: string; heartbeatId: string; cycle: number; summary: string }[] =>
   existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string; heartbeatId: string; cycle: number; summary: string }) : [];
@@ -62,13 +63,22 @@ const stateOf = async (key: string): Promise<FleetStateDocument> => decodeFleetS
 const pidOfOwner = (owner: string): number => Number(owner.split(':')[1]);
 
 describe('a fleet of worker processes', () => {
-  it('three workers, 36 heartbeats, 10 s: no overlapping cycles, growing fences, every slot at most once', async () => {
+  it('three workers, 36 heartbeats, each past two reports: no overlapping cycles, growing fences, every slot at most once', async () => {
     const prefix = 'stress';
     const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
     const ids = Array.from({ length: 36 }, (_, index) => `hb-${index}`);
     for (const id of ids) (await scheduler.add({ id, intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 40, reportEvery: 3 } }))._unsafeUnwrap();
     const sinkFile = await spawnWorkers(3, prefix, { FLEET_CONCURRENCY: '8' });
-    await sleep(10_500);
+    // Run until every heartbeat has at least four cycles and two reports and all three workers took
+    // part — however many seconds that takes on this machine — then check every cycle committed.
+    await waitFor(async () => {
+      const journal = await readFleetJournal(client, prefix);
+      const delivered = sinkLines(sinkFile);
+      return (
+        new Set(journal.filter((e): e is CycleEvent => e.type === 'cycle').map((e) => e.worker)).size === 3 &&
+        ids.every((id) => cyclesOf(journal, id).length >= 4 && delivered.filter((d) => d.heartbeatId === id).length >= 2)
+      );
+    });
     await Promise.all(workers.map((worker) => worker.stop()));
     workers = [];
     await scheduler.close();
@@ -79,7 +89,7 @@ describe('a fleet of worker processes', () => {
     expect(participating.size).toBe(3);
     for (const id of ids) {
       const cycles = cyclesOf(journal, id);
-      expect(cycles.length, id).toBeGreaterThanOrEqual(7);
+      expect(cycles.length, id).toBeGreaterThanOrEqual(4);
       expect(new Set(cycles.map((c) => c.slot)).size, `${id} slots`).toBe(cycles.length);
       expect(cycles.map((c) => c.cycle), `${id} cycle numbers`).toEqual(cycles.map((_, index) => index + 1));
       for (let index = 1; index < cycles.length; index += 1) {
@@ -100,7 +110,7 @@ describe('a fleet of worker processes', () => {
       // Each finding (one per window of three slots) is reported once, never by two cycles.
       expect(new Set(mine.map((d) => d.summary)).size, `${id} never repeats a report`).toBe(mine.length);
     }
-  });
+  }, BACKSTOP_MS);
 
   it('a holder frozen with SIGSTOP past its lease is replaced, and its state write is rejected when it resumes', async () => {
     const prefix = 'frozen';
@@ -109,19 +119,29 @@ describe('a fleet of worker processes', () => {
     await spawnWorkers(2, prefix, { FLEET_LOCK_TTL_MS: '1000', FLEET_JOB_LOCK_MS: '1000', FLEET_STALLED_MS: '500', FLEET_CONCURRENCY: '2' });
     (await scheduler.add({ id: 'ice', intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 2500, reportEvery: 0 } }))._unsafeUnwrap();
 
-    let owner: string | null = null;
-    await waitFor(async () => (owner = await client.hget(keys.lock('ice'), 'owner')) !== null, 'a lock holder');
-    const fence = Number(await client.hget(keys.lock('ice'), 'fence'));
-    const frozen = workers.find((worker) => worker.pid === pidOfOwner(owner!))!;
-    expect(frozen).toBeDefined();
-    frozen.child.kill('SIGSTOP');
+    // Freeze a holder inside its cycle. On a slow machine the holder may finish its 2.5 s scan before
+    // the SIGSTOP lands; then that cycle is already committed, so thaw it and freeze the next holder.
+    let fence = 0;
+    let frozen: WorkerProcess | undefined;
+    while (frozen === undefined) {
+      let held: (string | null)[] = [null, null];
+      await waitFor(async () => (held = await client.hmget(keys.lock('ice'), 'owner', 'fence'))[0] !== null);
+      const holder = workers.find((worker) => worker.pid === pidOfOwner(held[0]!));
+      expect(holder).toBeDefined();
+      holder!.child.kill('SIGSTOP');
+      fence = Number(held[1]);
+      if (cyclesOf(await readFleetJournal(client, prefix), 'ice').some((c) => c.fence >= fence)) {
+        holder!.child.kill('SIGCONT');
+        await sleep(50);
+      } else frozen = holder;
+    }
 
     // The other worker takes the lock once the lease lapses and commits cycles with newer fences.
-    await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'ice').some((c) => c.fence > fence), 'a successor commit', 20_000);
+    await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'ice').some((c) => c.fence > fence));
     const before = (await stateOf(keys.state('ice'))).fleet;
     frozen.child.kill('SIGCONT');
 
-    await waitFor(async () => (await readFleetJournal(client, prefix)).some((e) => e.type === 'stale-write' && e.fence === fence), 'the frozen write to be rejected', 20_000);
+    await waitFor(async () => (await readFleetJournal(client, prefix)).some((e) => e.type === 'stale-write' && e.fence === fence));
     const journal = await readFleetJournal(client, prefix);
     const rejected = journal.find((e) => e.type === 'stale-write' && e.fence === fence) as Extract<FleetEvent, { type: 'stale-write' }>;
     expect(rejected.current).toBeGreaterThan(fence);
@@ -132,25 +152,30 @@ describe('a fleet of worker processes', () => {
     const fences = cyclesOf(journal, 'ice').map((c) => c.fence);
     expect(fences).toEqual([...fences].sort((a, b) => a - b));
     await scheduler.close();
-  });
+  }, BACKSTOP_MS);
 
   it('a worker SIGKILLed mid-cycle: exactly one message for that cycle reaches the sink', async () => {
     const prefix = 'killed';
     const keys = fleetKeys(prefix);
     const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
-    const sinkFile = await spawnWorkers(2, prefix, { FLEET_LOCK_TTL_MS: '1000', FLEET_JOB_LOCK_MS: '1000', FLEET_STALLED_MS: '500', FLEET_CONCURRENCY: '2' });
+    // The first worker to deliver anything claims this gate file, writes its pid there and stops inside
+    // `deliver` before the sink sees the message: the kill lands mid-cycle on any machine.
+    const gate = join(redis.dir, `${prefix}-hold`);
+    const sinkFile = await spawnWorkers(2, prefix, { FLEET_LOCK_TTL_MS: '1000', FLEET_JOB_LOCK_MS: '1000', FLEET_STALLED_MS: '500', FLEET_CONCURRENCY: '2', FLEET_HOLD_FIRST_DELIVERY: gate });
     // One finding for the whole run: cycle 1 reports it, dedup keeps every later cycle quiet.
-    (await scheduler.add({ id: 'victim', intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 1500, reportEvery: 1_000_000_000 } }))._unsafeUnwrap();
+    (await scheduler.add({ id: 'victim', intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 100, reportEvery: 1_000_000_000 } }))._unsafeUnwrap();
 
-    let owner: string | null = null;
-    await waitFor(async () => (owner = await client.hget(keys.lock('victim'), 'owner')) !== null, 'a lock holder');
-    const victim = workers.find((worker) => worker.pid === pidOfOwner(owner!))!;
+    await waitFor(() => Promise.resolve(existsSync(gate) && readFileSync(gate, 'utf8').endsWith('\n')));
+    const victim = workers.find((worker) => worker.pid === Number(readFileSync(gate, 'utf8').trim()))!;
+    expect(victim).toBeDefined();
     victim.child.kill('SIGKILL');
     expect(sinkLines(sinkFile)).toEqual([]);
 
-    await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'victim').length >= 4, 'four committed cycles after the kill', 30_000);
-    await waitFor(() => Promise.resolve(sinkLines(sinkFile).length >= 1), 'the delivery');
-    await sleep(1500);
+    await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'victim').length >= 4);
+    await waitFor(() => Promise.resolve(sinkLines(sinkFile).length >= 1));
+    // Two more committed cycles after the delivery: a duplicate would come from one of them.
+    const seen = cyclesOf(await readFleetJournal(client, prefix), 'victim').length;
+    await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'victim').length >= seen + 2);
     const delivered = sinkLines(sinkFile).filter((line) => line.heartbeatId === 'victim');
     expect(delivered.map((d) => d.id)).toEqual(['victim__1']);
     expect(delivered[0]!.cycle).toBe(1);
@@ -160,5 +185,5 @@ describe('a fleet of worker processes', () => {
     expect(state.fleet.delivered).toEqual(['victim__1']);
     expect(state.fleet.pending).toEqual([]);
     await scheduler.close();
-  });
+  }, BACKSTOP_MS);
 });

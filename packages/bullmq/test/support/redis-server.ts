@@ -26,8 +26,19 @@ export interface TestRedis {
   readonly stop: () => Promise<void>;
 }
 
-async function waitForSocket(socket: string, process: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt += 1) {
+/** Where redis-server is: PATH first, then the Debian/Homebrew locations a PATH may lack. */
+function findRedisServer(): string {
+  const dirs = [...(process.env.PATH ?? '').split(':').filter(Boolean), '/usr/bin', '/usr/sbin', '/usr/local/bin', '/opt/homebrew/bin'];
+  const found = dirs.map((dir) => join(dir, 'redis-server')).find((file) => existsSync(file));
+  if (found === undefined) throw new Error(`redis-server not found on PATH or in /usr/bin, /usr/sbin, /usr/local/bin. Fix: apt-get install redis-server (.ci/run does).`);
+  return found;
+}
+
+/** Waits until the server answers PING — however long a loaded machine takes — or fails if it exits. */
+async function waitForSocket(socket: string, process: ChildProcess, failed: () => Error | undefined): Promise<void> {
+  for (;;) {
+    const failure = failed();
+    if (failure !== undefined) throw failure;
     if (process.exitCode !== null) throw new Error(`redis-server exited with ${process.exitCode}`);
     if (existsSync(socket)) {
       const probe = new Redis({ path: socket, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -42,11 +53,11 @@ async function waitForSocket(socket: string, process: ChildProcess): Promise<voi
     }
     await delay(25);
   }
-  throw new Error('redis-server did not come up');
 }
 
 /** Starts redis-server on a unix socket in a fresh temp directory. */
 export async function startRedis(): Promise<TestRedis> {
+  const executable = findRedisServer();
   const dir = mkdtempSync(join(tmpdir(), 'hb-redis-'));
   const socket = join(dir, 'redis.sock');
   const clients: Redis[] = [];
@@ -54,12 +65,14 @@ export async function startRedis(): Promise<TestRedis> {
 
   const launch = async (): Promise<void> => {
     const child = spawn(
-      'redis-server',
+      executable,
       ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--loglevel', 'warning'],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     server = child;
-    await waitForSocket(socket, child);
+    let spawnError: Error | undefined;
+    child.once('error', (error) => (spawnError = new Error(`redis-server (${executable}) could not start: ${error.message}`, { cause: error })));
+    await waitForSocket(socket, child, () => spawnError);
   };
 
   const waitExit = async (child: ChildProcess): Promise<void> => {
