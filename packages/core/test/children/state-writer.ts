@@ -10,7 +10,7 @@
  *   written   the temp file is complete and synced  renamed the rename is done, the directory not yet synced
  * The pause wraps the real `node:fs/promises` functions the store calls; the store itself is unchanged.
  */
-import fsp from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { createFileStateStore } from '../../src/node/index.js';
 
@@ -49,9 +49,9 @@ if (point !== undefined) {
       await realWriteFile(data, options);
       await handle.sync();
       pauseHere('written');
-    }) as typeof handle.writeFile;
+    });
     return handle;
-  }) as typeof fsp.open;
+  });
   fsp.rename = (async (from: string, to: string) => {
     await realRename(from, to);
     pauseHere('renamed');
