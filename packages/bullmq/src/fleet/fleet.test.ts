@@ -115,6 +115,7 @@ describe('parseRedisUrl', () => {
     ['redis://:s3cret@127.0.0.1:6379/2', { kind: 'tcp', host: '127.0.0.1', port: 6379, db: 2, password: 's3cret' }],
     ['unix:///run/redis/redis.sock', { kind: 'unix', path: '/run/redis/redis.sock' }],
     ['redis+unix:///tmp/r.sock?db=3', { kind: 'unix', path: '/tmp/r.sock', db: 3 }],
+    ['unix:///tmp/r.sock?password=s%26cret&username=app', { kind: 'unix', path: '/tmp/r.sock', password: 's&cret', username: 'app' }],
   ])('%s', (text, expected) => {
     expect(parseRedisUrl(text)._unsafeUnwrap()).toEqual(expected);
   });
@@ -126,6 +127,8 @@ describe('parseRedisUrl', () => {
     expect(redactRedisUrl('redis://:s3cret@h')).toBe('redis://:***@h');
     expect(redactRedisUrl('redis://h:6379')).toBe('redis://h:6379');
     expect(redactRedisUrl('unix:///run/redis.sock')).toBe('unix:///run/redis.sock');
+    expect(redactRedisUrl('unix:///run/redis.sock?db=1&password=s3cret&username=a')).toBe('unix:///run/redis.sock?db=1&password=***&username=a');
+    expect(parseRedisUrl('unix://rel/sock?password=s3cret')._unsafeUnwrapErr()).not.toContain('s3cret');
   });
 
   it.each(['http://127.0.0.1', 'not a url', 'unix://relative/sock', 'redis://127.0.0.1/x', 'redis+unix:///s?db=-1'])('rejects %s with the accepted forms', (text) => {

@@ -3,7 +3,7 @@
  * state store, the fleet scheduler (registrations and BullMQ job schedulers) and the worker.
  * @module @heartbeat-kit/bullmq/node
  */
-export { closeRedisClient, createRedisClient, redisOptionsFor, describeRedisError, pingRedis } from './redis-connection.js';
+export { closeRedisClient, createRedisClient, redisOptionsFor, describeRedisError, pingRedis, waitForRedis, type RedisProbeFailure, type WaitForRedisOptions } from './redis-connection.js';
 export { createRedisLockStore, type RedisLockStore, type RedisLockStoreOptions } from './redis-lock-store.js';
 export { createRedisStateStore, type RedisStateStoreOptions } from './redis-state-store.js';
 export { fleetKeys, DEFAULT_FLEET_PREFIX, type FleetKeys } from './fleet-keys.js';

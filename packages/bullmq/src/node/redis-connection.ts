@@ -7,7 +7,15 @@ import type { RedisTarget } from '../fleet/redis-url.js';
  */
 export function redisOptionsFor(target: RedisTarget): RedisOptions {
   const base: RedisOptions = { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false };
-  if (target.kind === 'unix') return { ...base, path: target.path, ...(target.db === undefined ? {} : { db: target.db }) };
+  if (target.kind === 'unix') {
+    return {
+      ...base,
+      path: target.path,
+      ...(target.db === undefined ? {} : { db: target.db }),
+      ...(target.password === undefined ? {} : { password: target.password }),
+      ...(target.username === undefined ? {} : { username: target.username }),
+    };
+  }
   return {
     ...base,
     host: target.host,
@@ -28,22 +36,84 @@ export function describeRedisError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+// Replies Redis gives to a missing or wrong password (requirepass or an ACL user).
+const AUTH_REPLY = /^(NOAUTH|WRONGPASS)\b|invalid password|invalid username-password|AUTH <password> called without any password|without any password configured/i;
+
+/** Why Redis could not be used: it did not answer, or it answered and refused the credentials. */
+export type RedisProbeFailure = { readonly ok: false; readonly kind: 'unreachable' | 'auth'; readonly message: string };
+
 /**
  * Checks that Redis answers, giving up after `timeoutMs` instead of retrying forever as the
- * workers' connections do — for commands that should fail fast on a wrong URL.
+ * workers' connections do — for commands that should fail fast on a wrong URL. A refused
+ * password is told apart (`auth`): ioredis reports it as an `error` event and then rejects the
+ * call with "Connection is closed.", which would send the operator to start a server that runs.
  */
-export async function pingRedis(target: RedisTarget, timeoutMs = 3000): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function pingRedis(target: RedisTarget, timeoutMs = 3000): Promise<{ ok: true } | RedisProbeFailure> {
   const client = new Redis({ ...redisOptionsFor(target), lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: timeoutMs, retryStrategy: () => null });
-  client.on('error', () => undefined);
+  let authReply: string | undefined;
+  client.on('error', (error: unknown) => {
+    const message = describeRedisError(error);
+    if (AUTH_REPLY.test(message)) authReply = message;
+  });
   try {
     await client.connect();
     await client.ping();
     return { ok: true };
   } catch (error) {
-    return { ok: false, message: describeRedisError(error) };
+    const message = describeRedisError(error);
+    if (authReply !== undefined || AUTH_REPLY.test(message)) return { ok: false, kind: 'auth', message: authReply ?? message };
+    return { ok: false, kind: 'unreachable', message };
   } finally {
     client.disconnect();
   }
+}
+
+/** Options of {@link waitForRedis}. */
+export interface WaitForRedisOptions {
+  /** Stops waiting (Ctrl-C): resolves with the last failure. */
+  readonly signal: AbortSignal;
+  /** Told before each pause: the failure, the attempt number (1 = the first try) and the pause. */
+  readonly onRetry: (failure: RedisProbeFailure, attempt: number, delayMs: number) => void;
+  /** Gives up once this much time was spent waiting (default 10 min). */
+  readonly maxWaitMs?: number;
+  /** First pause; doubles up to `maxDelayMs` (defaults 1 s and 30 s). */
+  readonly initialDelayMs?: number;
+  readonly maxDelayMs?: number;
+}
+
+/**
+ * Pings until Redis answers, pausing 1 s, 2 s, 4 s … up to 30 s between tries, for at most
+ * `maxWaitMs` in total — so a worker started during a Redis outage waits for it rather than
+ * exiting, yet a Redis that never comes back ends in an error. A refused password is returned at
+ * once (waiting cannot fix it); an abort returns the last failure without another pause.
+ */
+export async function waitForRedis(target: RedisTarget, options: WaitForRedisOptions): Promise<{ ok: true } | RedisProbeFailure> {
+  const maxWaitMs = options.maxWaitMs ?? 600_000;
+  const maxDelayMs = options.maxDelayMs ?? 30_000;
+  let delayMs = options.initialDelayMs ?? 1000;
+  let waited = 0;
+  for (let attempt = 1; ; attempt += 1) {
+    const probe = await pingRedis(target);
+    if (probe.ok || probe.kind === 'auth' || options.signal.aborted || waited >= maxWaitMs) return probe;
+    const pause = Math.min(delayMs, maxDelayMs, maxWaitMs - waited);
+    options.onRetry(probe, attempt, pause);
+    await abortableDelay(pause, options.signal);
+    if (options.signal.aborted) return probe;
+    waited += pause;
+    delayMs = Math.min(delayMs * 2, maxDelayMs);
+  }
+}
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**

@@ -35,13 +35,14 @@ function findRedisServer(): string {
 }
 
 /** Waits until the server answers PING — however long a loaded machine takes — or fails if it exits. */
-async function waitForSocket(socket: string, process: ChildProcess, failed: () => Error | undefined): Promise<void> {
+async function waitForSocket(socket: string, process: ChildProcess, failed: () => Error | undefined, password: string | undefined): Promise<void> {
   for (;;) {
     const failure = failed();
     if (failure !== undefined) throw failure;
     if (process.exitCode !== null) throw new Error(`redis-server exited with ${process.exitCode}`);
     if (existsSync(socket)) {
-      const probe = new Redis({ path: socket, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const probe = new Redis({ path: socket, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, ...(password === undefined ? {} : { password }) });
+      probe.on('error', () => undefined);
       try {
         await probe.connect();
         if ((await probe.ping()) === 'PONG') return;
@@ -55,10 +56,19 @@ async function waitForSocket(socket: string, process: ChildProcess, failed: () =
   }
 }
 
-/** Starts redis-server on a unix socket in a fresh temp directory. */
-export async function startRedis(): Promise<TestRedis> {
+/** Options of {@link startRedis}. */
+export interface StartRedisOptions {
+  /** `requirepass`: clients must authenticate (the URL then carries `?password=`). */
+  readonly password?: string;
+  /** An existing directory to use (its `redis.sock` can be known before the server starts). */
+  readonly dir?: string;
+}
+
+/** Starts redis-server on a unix socket in a fresh temp directory (or `options.dir`). */
+export async function startRedis(options: StartRedisOptions = {}): Promise<TestRedis> {
+  const { password } = options;
   const executable = findRedisServer();
-  const dir = mkdtempSync(join(tmpdir(), 'hb-redis-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'hb-redis-'));
   const socket = join(dir, 'redis.sock');
   const clients: Redis[] = [];
   let server: ChildProcess | undefined;
@@ -66,13 +76,13 @@ export async function startRedis(): Promise<TestRedis> {
   const launch = async (): Promise<void> => {
     const child = spawn(
       executable,
-      ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--loglevel', 'warning'],
+      ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--loglevel', 'warning', ...(password === undefined ? [] : ['--requirepass', password])],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     server = child;
     let spawnError: Error | undefined;
     child.once('error', (error) => (spawnError = new Error(`redis-server (${executable}) could not start: ${error.message}`, { cause: error })));
-    await waitForSocket(socket, child, () => spawnError);
+    await waitForSocket(socket, child, () => spawnError, password);
   };
 
   const waitExit = async (child: ChildProcess): Promise<void> => {
@@ -84,9 +94,9 @@ export async function startRedis(): Promise<TestRedis> {
   return {
     dir,
     socket,
-    url: `unix://${socket}`,
+    url: password === undefined ? `unix://${socket}` : `unix://${socket}?password=${encodeURIComponent(password)}`,
     client: () => {
-      const client = new Redis({ path: socket, maxRetriesPerRequest: null });
+      const client = new Redis({ path: socket, maxRetriesPerRequest: null, ...(password === undefined ? {} : { password }) });
       clients.push(client);
       return client;
     },

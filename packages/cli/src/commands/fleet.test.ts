@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../bullmq/test/support/redis-server.js';
 import { runCli } from '../../test/support/run-cli.js';
+import type { CliIo } from '../io.js';
+import { main } from '../main.js';
 
 let redis: TestRedis;
 let root: string;
@@ -107,5 +109,64 @@ describe('heartbeat-kit fleet: add, list, worker, status, remove', () => {
     expect(again.code).toBe(1);
     expect(again.stdout).toBe('fake-one was not registered\n');
     expect((await run(['list', ...prefix])).stdout).not.toContain('fake-one');
+  });
+});
+
+describe('heartbeat-kit fleet: Redis credentials and outages (issue 12 item 7)', () => {
+  // A worker's stderr as it is written, so the test can act between its lines.
+  function startWorker(url: string, signal: AbortSignal): { stderr: () => string; done: Promise<number> } {
+    let stderr = '';
+    const io: CliIo = { stdout: () => undefined, stderr: (t) => void (stderr += t), cwd: root, env: { HEARTBEAT_KIT_REDIS: url }, shutdownSignal: signal, stdin: () => Promise.resolve('') };
+    return { stderr: () => stderr, done: main(['fleet', 'worker', '--fake-scanners', '--prefix', 'outage'], io) };
+  }
+  const until = async (check: () => boolean): Promise<void> => {
+    while (!check()) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+
+  it('a wrong or missing password is an authentication error with the fix, never "start redis-server"', async () => {
+    const locked = await startRedis({ password: 'right-pass' });
+    try {
+      for (const url of [`unix://${locked.socket}?password=n0t-the-pass`, `unix://${locked.socket}`]) {
+        for (const sub of ['list', 'worker']) {
+          const result = await runCli(['fleet', sub], { cwd: root, env: { HEARTBEAT_KIT_REDIS: url } });
+          expect(result.code, `${sub} ${url}`).toBe(3);
+          expect(result.stderr).toMatch(new RegExp(`^heartbeat-kit fleet ${sub}: Redis at unix://\\S+ refused the credentials \\(authentication error: (WRONGPASS|NOAUTH)`));
+          expect(result.stderr).toContain('Fix: put the server\'s password in the URL');
+          expect(result.stderr).not.toContain('start redis-server');
+          expect(result.stderr).not.toContain('retrying');
+          expect(result.stderr).not.toContain('n0t-the-pass');
+          expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        }
+      }
+      expect((await runCli(['fleet', 'list'], { cwd: root, env: { HEARTBEAT_KIT_REDIS: locked.url } })).code).toBe(0);
+    } finally {
+      await locked.stop();
+    }
+  });
+
+  it('a worker started during a Redis outage retries with logged backoff and runs once Redis is up', async () => {
+    const dir = mkdtempSync(join(root, 'outage-'));
+    const stop = new AbortController();
+    const worker = startWorker(`unix://${join(dir, 'redis.sock')}`, stop.signal);
+    await until(() => worker.stderr().includes('(attempt 1)'));
+    expect(worker.stderr()).toMatch(/^heartbeat-kit fleet worker: cannot reach Redis at unix:\/\/\S+ \(attempt 1\): .*; retrying in 1s \(gives up after 10 min; Ctrl-C stops\)\n/);
+    const late = await startRedis({ dir });
+    try {
+      await until(() => worker.stderr().includes('running (prefix outage)'));
+      stop.abort();
+      expect(await worker.done).toBe(0);
+    } finally {
+      await late.stop();
+    }
+  }, 120_000);
+
+  it('Ctrl-C stops a worker that is still waiting for Redis', async () => {
+    const stop = new AbortController();
+    const worker = startWorker(`unix://${join(root, 'never.sock')}`, stop.signal);
+    await until(() => worker.stderr().includes('(attempt 1)'));
+    stop.abort();
+    expect(await worker.done).toBe(0);
+    expect(worker.stderr()).toContain('stopped while waiting for Redis');
+    expect(worker.stderr()).not.toContain('running (prefix');
   });
 });

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { MIN_FLEET_INTERVAL_MS, isFleetHeartbeatId, parseRedisUrl, redactRedisUrl, type FleetHeartbeat, type FleetHeartbeatInput, type RedisTarget } from '@heartbeat-kit/bullmq';
-import { createFleetScheduler, createFleetWorker, pingRedis, type FleetHeartbeatStatus } from '@heartbeat-kit/bullmq/node';
+import { createFleetScheduler, createFleetWorker, pingRedis, waitForRedis, type FleetHeartbeatStatus, type RedisProbeFailure } from '@heartbeat-kit/bullmq/node';
 import { unknownNameError } from '../errors.js';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { parseSinkSpec } from '../sinks/sink-spec.js';
@@ -9,7 +9,8 @@ import { createFleetSink } from './fleet/fleet-sink.js';
 import { createProjectResolver } from './fleet/project-resolver.js';
 
 const COMMON = `Common options:
-  --redis URL        redis://127.0.0.1:6379 (default), unix:///path/redis.sock or redis+unix://…
+  --redis URL        redis://127.0.0.1:6379 (default), redis://:PASSWORD@HOST:PORT,
+                     unix:///path/redis.sock[?password=PASSWORD] or redis+unix://…
                      (or set HEARTBEAT_KIT_REDIS)
   --prefix NAME      key prefix of the fleet in Redis (default: hbk)
   --json             print JSON
@@ -47,6 +48,12 @@ ${COMMON}
 
 With --json the worker prints each event (cycle, skip, failed, stale-write, delivered) as one JSON line
 on stderr; messages still go to --sink.
+
+Started while Redis is down, the worker waits for it: retries after 1 s, 2 s, 4 s … up to 30 s
+apart, each retry on stderr, for up to 10 min (then exit 3); Ctrl-C stops the wait. A Redis that
+refuses the password exits 3 at once with the fix.
+
+Exit codes: 0 stopped by SIGINT/SIGTERM, 2 usage error, 3 Redis unreachable or credentials refused.
 `,
   add: `Usage: heartbeat-kit fleet add ID (--cwd DIR | --scanners fake) [--interval S] [options]
 
@@ -139,6 +146,19 @@ function describeSource(heartbeat: FleetHeartbeat): string {
   return heartbeat.source.kind === 'project' ? heartbeat.source.cwd : `scanners:${heartbeat.source.set}`;
 }
 
+// How long a worker started during a Redis outage waits for it before exiting 3.
+const WORKER_REDIS_WAIT_MS = 10 * 60_000;
+
+/** The one stderr line for a Redis that cannot be used, with the fix that matches the cause. */
+function redisFailureLine(sub: string, shown: string, failure: RedisProbeFailure): string {
+  const why = failure.message.replace(/\.$/, '');
+  if (failure.kind === 'auth') {
+    return `heartbeat-kit fleet ${sub}: Redis at ${shown} refused the credentials (authentication error: ${why}). Fix: put the server's password in the URL: redis://:PASSWORD@HOST:6379 (redis://USER:PASSWORD@… for an ACL user; unix:///path/redis.sock?password=PASSWORD for a socket), via --redis or HEARTBEAT_KIT_REDIS.\n`;
+  }
+  const gaveUp = sub === 'worker' ? ` (gave up after ${WORKER_REDIS_WAIT_MS / 60_000} min of retries)` : '';
+  return `heartbeat-kit fleet ${sub}: cannot reach Redis at ${shown}${gaveUp}: ${why}. Fix: start redis-server or pass --redis URL.\n`;
+}
+
 /** `heartbeat-kit fleet`: BullMQ workers and the fleet's registrations. */
 export const fleetCommand: Command = async (argv, io) => {
   const [name, ...rest] = argv;
@@ -173,10 +193,26 @@ export const fleetCommand: Command = async (argv, io) => {
   const prefix = values.prefix ?? 'hbk';
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix)) return usageError(io, sub, `--prefix "${prefix}" is not a key prefix. Fix: use letters, digits, '.', '_' or '-'.`);
   const json = values.json === true;
-  // Workers ride out Redis restarts by retrying forever; a wrong URL must fail now instead.
-  const reachable = await pingRedis(target.value);
+  const shown = redactRedisUrl(values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379');
+  // Commands fail fast on a wrong URL. A worker started during a Redis outage waits for it
+  // (bounded backoff, every retry logged, Ctrl-C stops it); once running, its connections ride
+  // out restarts on their own. A refused password is never retried: waiting cannot fix it.
+  const reachable =
+    sub === 'worker'
+      ? await waitForRedis(target.value, {
+          signal: io.shutdownSignal,
+          maxWaitMs: WORKER_REDIS_WAIT_MS,
+          onRetry: (failure, attempt, delayMs) =>
+            io.stderr(`heartbeat-kit fleet worker: cannot reach Redis at ${shown} (attempt ${attempt}): ${failure.message.replace(/\.$/, '')}; retrying in ${Math.round(delayMs / 100) / 10}s (gives up after ${WORKER_REDIS_WAIT_MS / 60_000} min; Ctrl-C stops)\n`),
+        })
+      : await pingRedis(target.value);
+  if (sub === 'worker' && io.shutdownSignal.aborted) {
+    // Stopped on purpose (Ctrl-C, SIGTERM) while waiting: that is a clean stop, not a failure.
+    io.stderr(`heartbeat-kit fleet worker: stopped while waiting for Redis at ${shown}\n`);
+    return EXIT.ok;
+  }
   if (!reachable.ok) {
-    io.stderr(`heartbeat-kit fleet ${sub}: cannot reach Redis at ${redactRedisUrl(values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379')}: ${reachable.message.replace(/\.$/, '')}. Fix: start redis-server or pass --redis URL.\n`);
+    io.stderr(redisFailureLine(sub, shown, reachable));
     return EXIT.failure;
   }
 
