@@ -1,3 +1,4 @@
+import type { Clock, Sleep } from '@heartbeat-kit/core';
 /**
  * What a command needs from the outside world. `main` never calls `process.exit` or touches
  * `process.stdout` directly, so tests can run every command in-process.
@@ -11,6 +12,19 @@ export interface CliIo {
   readonly shutdownSignal: AbortSignal;
   /** Standard input, when a command reads it. */
   readonly stdin?: () => Promise<string>;
+  /**
+   * Time for `loop`, injected by in-process tests to simulate a sleep or a clock jump (the wall
+   * clock moving without the monotonic one). Absent: the system clocks.
+   */
+  readonly time?: LoopTime;
+}
+
+/** The clocks and the wait `loop` uses. */
+export interface LoopTime {
+  readonly clock: Clock;
+  readonly sleep: Sleep;
+  /** Does not advance while the machine is suspended (Node: `performance.now()`). */
+  readonly monotonicMs: () => number;
 }
 
 /** A subcommand: parses its own argv (after the subcommand name) and returns the exit code. */

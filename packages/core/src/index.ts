@@ -35,3 +35,4 @@ export * from './lock/lock-codecs.js';
 export * from './schedule/receipts.js';
 export * from './schedule/liveness.js';
 export * from './schedule/plan.js';
+export * from './schedule/catch-up.js';

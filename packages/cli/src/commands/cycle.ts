@@ -1,9 +1,10 @@
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
-import { createCycleRecord, receiptForOutcome, runCycle, skippedReceipt, type CycleOutcome } from '@heartbeat-kit/core';
+import { createCycleRecord, decideCronSlot, lastRecordedSlotMs, receiptForOutcome, receiptForSkippedSlots, runCycle, skippedReceipt, type CycleOutcome } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson, problemLines } from '../format/cycle-json.js';
+import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
@@ -32,6 +33,10 @@ Options:
   --env-allow NAMES            hardened mode: tools get only PATH, HOME, USER, LANG, TMPDIR,
                                TMUX_TMPDIR and these comma-separated names (PREFIX* = prefix;
                                replaces HEARTBEAT.md Environment → Allow); see docs/environment.md
+  --cron EXPR                  the cron expression that starts this cycle (read in the active
+                               hours' zone): the receipt closes the expression's slot, and its
+                               slots since the last receipt that no cycle closed are recorded
+                               as skipped (down), so 'history' and 'check-liveness' see them
   --record FILE                append this cycle's inputs and decision to FILE (for 'heartbeat-kit replay')
   --dry-run                    decide only: print what would be sent (whatever --sink says), deliver
                                nothing, save no state, take no lock
@@ -55,6 +60,7 @@ const OPTIONS = {
   now: { type: 'string' },
   'operator-last-active': { type: 'string' },
   record: { type: 'string' },
+  cron: { type: 'string' },
   'dry-run': { type: 'boolean' },
 } as const;
 
@@ -92,6 +98,21 @@ export const cycleCommand: Command = async (argv, io) => {
   }
   const { statePath, json, settings, deps } = resolved.value;
   const receipts = receiptStoreFor(statePath, now.date);
+  const cron = values.cron === undefined ? undefined : parseCronFlag(values.cron, settings.timeZone);
+  if (cron !== undefined && !cron.ok) return usageError(io, cron.message);
+  // The slot this invocation closes: the cron slot it was started for, else its own instant.
+  let slotMs: number | undefined;
+  const closeMissedCronSlots = async (): Promise<void> => {
+    if (cron === undefined) return;
+    const listed = await receipts.list();
+    if (listed.isErr()) {
+      io.stderr(`heartbeat-kit cycle: warning: cannot read the receipts (${listed.error.message}); missed cron slots are not recorded.\n`);
+      return;
+    }
+    const decided = decideCronSlot({ nowMs: at().getTime(), lastSlotMs: lastRecordedSlotMs(listed.value.receipts), nextAfter: cron.value.nextAfter, atOrBefore: cron.value.atOrBefore });
+    slotMs = decided.slotMs;
+    if (decided.missed !== undefined) await appendReceipt(receipts, receiptForSkippedSlots(decided.missed, at().getTime(), 'cycle'), statePath, io, 'cycle');
+  };
   const dryRun = values['dry-run'] === true;
   for (const warning of settings.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   // With --json on stdout the JSON object is the delivery; the message must not be printed twice.
@@ -111,7 +132,13 @@ export const cycleCommand: Command = async (argv, io) => {
 
   // Never two cycles at once on one state file: a second invocation skips instead of racing.
   // A dry run writes nothing, so it needs no lock and never makes a real cycle skip.
-  const guarded = dryRun ? { kind: 'ran' as const, value: await run() } : await withCycleLock(statePath, run);
+  // Missed cron slots are recorded under the lock, so two invocations never record them twice.
+  const guarded = dryRun
+    ? { kind: 'ran' as const, value: await run() }
+    : await withCycleLock(statePath, async () => {
+        await closeMissedCronSlots();
+        return run();
+      });
   if (guarded.kind !== 'ran') {
     const reason = guarded.kind === 'held' ? 'overlapping' : 'lock-unavailable';
     await appendReceipt(receipts, skippedReceipt(reason, { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail: cycleLockPath(statePath) }), statePath, io, 'cycle');
@@ -139,7 +166,7 @@ export const cycleCommand: Command = async (argv, io) => {
     io.stderr(`heartbeat-kit cycle: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`);
   }
   // Written only now, after evaluation and delivery finished: "fired" never passes for "ran".
-  const receiptOk = await appendReceipt(receipts, receiptForOutcome(outcome, { slotMs: Date.parse(outcome.decision.at), atMs: at().getTime(), source: 'cycle' }), statePath, io, 'cycle');
+  const receiptOk = await appendReceipt(receipts, receiptForOutcome(outcome, { slotMs: slotMs ?? Date.parse(outcome.decision.at), atMs: at().getTime(), source: 'cycle' }), statePath, io, 'cycle');
 
   let recordFailed = false;
   if (values.record !== undefined) {

@@ -1,22 +1,30 @@
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
-import { deterministicJitter, receiptForOutcome, runLoop, skippedReceipt, type OutboundMessage } from '@heartbeat-kit/core';
+import { performance } from 'node:perf_hooks';
+import { CATCH_UP_POLICIES, deterministicJitter, lastRecordedSlotMs, receiptForOutcome, receiptForSkippedSlots, runLoop, skippedReceipt, type CatchUpPolicy, type OutboundMessage } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson, problemLines } from '../format/cycle-json.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
+import { parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
 
 /** Help text of `heartbeat-kit loop`. */
 export const LOOP_HELP = `Usage: heartbeat-kit loop [options]
 
 Runs the heartbeat loop of spec 000: HEARTBEAT_ONLINE, a first cycle at once, then one
-cycle per interval anchored to the wall clock (missed slots collapse into one). SIGINT or
-SIGTERM finishes the current scan, sends HEARTBEAT_SHUTDOWN and exits 0. HEARTBEAT.md is
-re-read before every cycle. Quiet cycles print nothing.
+cycle per slot of the wall-clock grid (multiples of the interval since the epoch, plus the
+--jitter offset), so a restart keeps the grid. SIGINT or SIGTERM finishes the current scan,
+sends HEARTBEAT_SHUTDOWN and exits 0. HEARTBEAT.md is re-read before every cycle. Quiet
+cycles print nothing.
 
 Every slot leaves one receipt beside the state ('heartbeat-kit history'). Whatever a scanner
 could not look at is one stderr line per problem in every slot (see 'heartbeat-kit cycle --help').
+The newest receipt is where a restart resumes: restarted mid-interval it waits for the next
+slot (no burst); slots missed while it was down, while the machine slept or the clock jumped
+(told apart by comparing the wall clock with the monotonic one) or while a cycle overran are
+recorded, and the catch-up policy picks which run now: skip (none), latest-once (default: one
+cycle now) or all (the newest, up to the cap). See docs/scheduling.md.
 
 Options:
   --cwd DIR                    project directory (default: current directory)
@@ -24,6 +32,12 @@ Options:
   --state FILE                 cross-cycle state (default: DIR/.heartbeat/state.json)
   --interval SECONDS           cycle interval (default: the config's, 600)
   --jitter SECONDS             spread slots by a stable offset in [0, SECONDS) derived from DIR
+  --catch-up POLICY            skip | latest-once | all (default: HEARTBEAT.md Catch-up, else
+                               latest-once)
+  --catch-up-cap N             at most N cycles per catch-up (default: HEARTBEAT.md Catch-up
+                               cap, else 3)
+  --now ISO                    start the loop's clock at this instant (it then runs at real
+                               speed): rehearse a restart or a night without waiting for it
   --operator-activity-file F   take the operator's last message time from F's modification time
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD
@@ -44,6 +58,9 @@ const OPTIONS = {
   ...HEARTBEAT_OPTIONS,
   interval: { type: 'string' },
   jitter: { type: 'string' },
+  'catch-up': { type: 'string' },
+  'catch-up-cap': { type: 'string' },
+  now: { type: 'string' },
 } as const;
 
 function usageError(io: CliIo, message: string): number {
@@ -74,11 +91,29 @@ export const loopCommand: Command = async (argv, io) => {
   if (!interval.ok) return usageError(io, interval.message);
   const jitter = seconds('--jitter', values.jitter, 0);
   if (!jitter.ok) return usageError(io, jitter.message);
+  const policy = values['catch-up'];
+  if (policy !== undefined && !(CATCH_UP_POLICIES as readonly string[]).includes(policy)) return usageError(io, `--catch-up "${policy}" is not a catch-up policy. Fix: --catch-up skip, latest-once or all.`);
+  const capFlag = values['catch-up-cap'];
+  if (capFlag !== undefined && !/^\d{1,3}$/.test(capFlag)) return usageError(io, `--catch-up-cap "${capFlag}" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.`);
+  if (capFlag !== undefined && Number(capFlag) > 100) return usageError(io, `--catch-up-cap "${capFlag}" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.`);
+  const startAt = parseInstantFlag('--now', values.now);
+  if (!startAt.ok) return usageError(io, startAt.message);
   const resolved = await resolveHeartbeat(values, io);
   if (!resolved.ok) return usageError(io, resolved.message);
-  const { cwd, json, deps, reloadSettings, statePath } = resolved.value;
-  const receipts = receiptStoreFor(statePath);
+  const { cwd, json, reloadSettings, statePath } = resolved.value;
+  // --now shifts the wall clock; the monotonic clock keeps telling sleeps from busy time.
+  const time = io.time ?? { clock: resolved.value.deps.clock, sleep: resolved.value.deps.sleep, monotonicMs: () => performance.now() };
+  const startWall = time.clock.now().getTime();
+  const shift = startAt.date === undefined ? 0 : startAt.date.getTime() - startWall;
+  const clock = shift === 0 ? time.clock : { now: () => new Date(time.clock.now().getTime() + shift) };
+  const deps = { ...resolved.value.deps, clock };
+  const receipts = receiptStoreFor(statePath, startAt.date === undefined ? undefined : clock.now());
   const receiptAt = (): number => deps.clock.now().getTime();
+  const listed = await receipts.list();
+  if (listed.isErr()) io.stderr(`heartbeat-kit loop: warning: cannot read the receipts (${listed.error.message}); starting as if none were recorded.\n`);
+  else for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
+  const lastSlotMs = listed.isOk() ? lastRecordedSlotMs(listed.value.receipts) : undefined;
+  const catchUpOf = () => ({ policy: (policy as CatchUpPolicy | undefined) ?? current.config.catchUp.policy, cap: capFlag === undefined ? current.config.catchUp.cap : Number(capFlag) });
   const printJson = (message: OutboundMessage) => {
     io.stdout(`${JSON.stringify({ type: 'message', ...message })}\n`);
     return okAsync(undefined);
@@ -93,6 +128,14 @@ export const loopCommand: Command = async (argv, io) => {
       signal: io.shutdownSignal,
       ...(interval.ms === undefined ? {} : { intervalMs: interval.ms }),
       ...(jitter.ms === undefined ? {} : { jitterMs: deterministicJitter(cwd, jitter.ms) }),
+      ...(lastSlotMs === undefined ? {} : { lastSlotMs }),
+      catchUp: catchUpOf,
+      monotonicMs: time.monotonicMs,
+      sleep: time.sleep,
+      onSkipped: async (slots) => {
+        await appendReceipt(receipts, receiptForSkippedSlots(slots, receiptAt(), 'loop'), statePath, io, 'loop');
+        if (json) io.stdout(`${JSON.stringify({ type: 'skipped', from: new Date(slots.fromMs).toISOString(), through: new Date(slots.throughMs).toISOString(), count: slots.count, reason: slots.reason, detail: slots.detail })}\n`);
+      },
       settings: async () => {
         // An edit that breaks HEARTBEAT.md keeps the last good settings rather than stopping the loop.
         const next = await reloadSettings();

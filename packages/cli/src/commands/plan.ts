@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Cron } from 'croner';
 import { deterministicJitter, planSlots, type PlannedSlot, type PlanQuietHours, type PlanRunbook, type PlanSchedule } from '@heartbeat-kit/core';
 import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';
 import { CONFIG_PATH, isQuietTime, parseWoterclipConfig } from '@heartbeat-kit/woterclip';
 import { EXIT, type CliIo, type Command } from '../io.js';
+import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { parseInstantFlag } from '../wiring/instant.js';
@@ -151,13 +151,9 @@ export const planCommand: Command = async (argv, io) => {
 
   let schedule: PlanSchedule;
   if (values.cron !== undefined) {
-    let cron: Cron;
-    try {
-      cron = new Cron(values.cron, { paused: true, timezone: timeZone });
-    } catch (error) {
-      return usageError(io, `--cron "${values.cron}" is not a cron expression: ${(error as Error).message}. Fix: five fields such as "*/10 8-21 * * 1-5".`);
-    }
-    schedule = { kind: 'cron', expression: values.cron, nextAfter: (ms) => cron.nextRun(new Date(ms))?.getTime() };
+    const cron = parseCronFlag(values.cron, timeZone);
+    if (!cron.ok) return usageError(io, cron.message);
+    schedule = { kind: 'cron', expression: values.cron, nextAfter: cron.value.nextAfter };
   } else {
     const intervalMs = interval.n === undefined ? config.intervalMs : Math.round(interval.n * 1000);
     // The same offset `loop --jitter` derives from the project directory.

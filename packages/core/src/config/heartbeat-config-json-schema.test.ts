@@ -25,11 +25,14 @@ describe('heartbeatConfigJsonSchema', () => {
     for (const [key, property] of Object.entries(schema.properties)) {
       expect(property.description, key).toBeTruthy();
       const expected = (DEFAULT_HEARTBEAT_CONFIG as Record<string, unknown>)[key];
-      if (key !== 'activeHours' && property.default !== undefined) expect(property.default, key).toEqual(expected);
+      if (key !== 'activeHours' && key !== 'catchUp' && property.default !== undefined) expect(property.default, key).toEqual(expected);
     }
     const activeHours = schema.properties.activeHours?.properties ?? {};
     expect(activeHours.start?.default).toBe(DEFAULT_HEARTBEAT_CONFIG.activeHours.start);
     expect(activeHours.end?.default).toBe(DEFAULT_HEARTBEAT_CONFIG.activeHours.end);
     expect(activeHours.weekend?.default).toBe(DEFAULT_HEARTBEAT_CONFIG.activeHours.weekend);
+    const catchUp = schema.properties.catchUp?.properties ?? {};
+    expect(catchUp.policy?.default).toBe(DEFAULT_HEARTBEAT_CONFIG.catchUp.policy);
+    expect(catchUp.cap?.default).toBe(DEFAULT_HEARTBEAT_CONFIG.catchUp.cap);
   });
 });

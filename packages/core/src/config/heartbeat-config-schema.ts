@@ -22,6 +22,16 @@ export const heartbeatConfigSchema = z
       })
       .prefault({})
       .describe('When scanning runs: [start, end) in whole hours of the zone-local wall clock. Outside it only P0/P1 beads, orchestrator failures and GChat replies are checked.'),
+    /** What the loop does with slots missed while asleep, down or busy (docs/scheduling.md). */
+    catchUp: z
+      .object({
+        /** skip: none; latest-once: one cycle now; all: up to `cap` cycles, oldest first. */
+        policy: z.enum(['skip', 'latest-once', 'all']).default('latest-once').describe('skip: run no missed slot; latest-once: one cycle now for the newest; all: the newest missed slots up to the cap, one after another.'),
+        /** At most this many cycles in one catch-up. */
+        cap: z.number().int().min(0).max(100).default(3).describe('At most this many cycles in one catch-up (0 = none; latest-once runs at most 1).'),
+      })
+      .prefault({})
+      .describe('Catch-up after sleep, downtime or a restart (HEARTBEAT.md Heartbeat → Catch-up, Catch-up cap). Every missed slot is recorded either way.'),
     /** Cycle interval (spec: 600 s). */
     intervalMs: z.number().int().positive().default(600_000).describe('Time between cycles, in milliseconds (spec: 600 s).'),
     /** Orchestrator sessions that must exist (HEARTBEAT.md `Expected:`). */

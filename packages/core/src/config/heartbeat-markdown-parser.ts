@@ -49,6 +49,7 @@ interface Problem {
 interface Draft {
   activeHours: { start?: number; end?: number; weekend?: boolean; timeZone?: string };
   intervalMs?: number;
+  catchUp?: { policy?: 'skip' | 'latest-once' | 'all'; cap?: number };
   expectedOrchestrators?: string[];
   orchestratorPrefix?: string;
   gitStaleMs?: number;
@@ -169,6 +170,20 @@ function tokens(field: 'costAlertTokens' | 'actionableBudgetTokens'): Setter {
   };
 }
 
+const catchUpPolicy: Setter = (value, { draft }) => {
+  const v = value.toLowerCase().replace(/[\s_]+/g, '-');
+  if (v !== 'skip' && v !== 'latest-once' && v !== 'all') return { message: 'is not a catch-up policy.', fix: 'write skip, latest-once (the default: one cycle now) or all.' };
+  draft.catchUp = { ...draft.catchUp, policy: v };
+  return 'catchUp.policy';
+};
+
+const catchUpCap: Setter = (value, { draft }) => {
+  const n = /^\d{1,3}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= 0 && n <= 100)) return { message: 'is not a number of cycles 0–100.', fix: 'write a small whole number such as 3.' };
+  draft.catchUp = { ...draft.catchUp, cap: n };
+  return 'catchUp.cap';
+};
+
 const expected: Setter = (value, { draft }) => {
   const names = [...new Set(value.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
   draft.expectedOrchestrators = names;
@@ -232,6 +247,8 @@ const gitAlert = duration('gitStaleMs', 'h', 'uncommitted changes older than 1 h
 
 const HEARTBEAT_KEYS: Readonly<Record<string, Setter>> = {
   interval: duration('intervalMs', 's', '600 seconds or 10 minutes'),
+  'catch up': catchUpPolicy,
+  'catch up cap': catchUpCap,
   'dedup window': duration('dedupWindowMs', 'm', '30 minutes'),
   'operator idle': duration('operatorIdleMs', 'm', '5 minutes'),
   'cost alert': tokens('costAlertTokens'),

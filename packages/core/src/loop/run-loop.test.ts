@@ -4,7 +4,7 @@ import { createFinding } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
 import type { Scanner } from '../ports/scanner.js';
 import { createFakeClock, createMemoryStateStore, createRecordingSink } from '../testing/index.js';
-import { deterministicJitter, nextSlot, runLoop } from './run-loop.js';
+import { deterministicJitter, runLoop } from './run-loop.js';
 import fc from 'fast-check';
 
 const crash = createFinding({ category: 'ORCH_FAILURE', subject: 'orch-a', line: 'CRASHED: orch-a', action: 'Re-launch orch-a', short: 'orch-a crashed' });
@@ -15,25 +15,7 @@ async function settle(): Promise<void> {
   await new Promise((r) => setImmediate(r));
 }
 
-describe('nextSlot', () => {
-  it('collapses missed slots into the next one on the grid', () => {
-    expect(nextSlot(0, 0, 600)).toBe(600);
-    expect(nextSlot(0, 599, 600)).toBe(600);
-    expect(nextSlot(0, 600, 600)).toBe(1200);
-    expect(nextSlot(0, 2_500, 600)).toBe(3_000);
-    expect(nextSlot(0, 10, 600, 50)).toBe(50);
-  });
-
-  it('is always strictly after now, on the grid, and less than one interval away', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 1e9 }), fc.integer({ min: 0, max: 1e9 }), fc.integer({ min: 1, max: 1e6 }), (anchor, delta, interval) => {
-        const now = anchor + delta;
-        const slot = nextSlot(anchor, now, interval);
-        return slot > now && slot - now <= interval && (slot - anchor) % interval === 0;
-      }),
-    );
-  });
-
+describe('deterministicJitter', () => {
   it('jitter is stable per id and inside its range', () => {
     expect(deterministicJitter('hb-1', 1000)).toBe(deterministicJitter('hb-1', 1000));
     fc.assert(fc.property(fc.string(), fc.integer({ min: 1, max: 1e6 }), (id, max) => { const j = deterministicJitter(id, max); return j >= 0 && j < max; }));
@@ -55,7 +37,7 @@ describe('runLoop', () => {
         running++;
         maxRunning = Math.max(maxRunning, running);
         scans++;
-        // The first cycle overruns by 25 minutes: two slots are missed and must collapse into one.
+        // The first cycle overruns by 25 minutes: 10:10 and 10:20 pass meanwhile.
         if (scans === 1) clock.advance(25 * 60_000);
         await Promise.resolve();
         running--;
@@ -65,6 +47,7 @@ describe('runLoop', () => {
     const controller = new AbortController();
     const cycleTimes: string[] = [];
     const slots: string[] = [];
+    const skipped: string[] = [];
     const loop = runLoop(
       { clock, sleep: clock, stateStore, sink, scanners: [scanner] },
       {
@@ -75,31 +58,34 @@ describe('runLoop', () => {
           cycleTimes.push(o.decision.at);
           slots.push(new Date(slotMs).toISOString());
         },
+        onSkipped: (r) => void skipped.push(`${new Date(r.fromMs).toISOString()} x${r.count} ${r.reason}`),
       },
     );
     await settle();
-    expect(scans).toBe(1);
-    // Next slot: 10:30 (10:10 and 10:20 were missed while the first cycle ran).
+    // latest-once: the newest missed slot (10:20) runs at once, one cycle, never a burst; 10:10 is
+    // recorded as skipped because the first cycle was still running.
+    expect(scans).toBe(2);
+    expect(skipped).toEqual(['2026-02-19T10:10:00.000Z x1 overlapping']);
     expect(clock.nextWakeAtMs()).toBe(Date.parse('2026-02-19T10:30:00Z'));
     clock.set(new Date('2026-02-19T10:30:00Z'));
     await settle();
-    expect(scans).toBe(2);
+    expect(scans).toBe(3);
     clock.set(new Date('2026-02-19T10:40:00Z'));
     await settle();
-    expect(scans).toBe(3);
+    expect(scans).toBe(4);
     controller.abort();
     const summary = await loop;
     expect(maxRunning).toBe(1);
-    expect(cycleTimes).toEqual(['2026-02-19T10:00:00.000Z', '2026-02-19T10:30:00.000Z', '2026-02-19T10:40:00.000Z']);
-    // Each cycle is told the slot it closes (for its receipt).
-    expect(slots).toEqual(cycleTimes);
+    expect(cycleTimes).toEqual(['2026-02-19T10:00:00.000Z', '2026-02-19T10:25:00.000Z', '2026-02-19T10:30:00.000Z', '2026-02-19T10:40:00.000Z']);
+    // Each cycle is told the slot it closes (for its receipt): the late one closes 10:20.
+    expect(slots).toEqual(['2026-02-19T10:00:00.000Z', '2026-02-19T10:20:00.000Z', '2026-02-19T10:30:00.000Z', '2026-02-19T10:40:00.000Z']);
     const kinds = sink.delivered.map((m) => m.kind);
-    // Reported at 10:00; the dedup window counts from the cycle instant, so 10:30 reports again and 10:40 is
+    // Reported at 10:00; 10:25 is inside the dedup window, which counts from the cycle instant, so 10:30 reports again and 10:40 is
     // inside the new window.
     expect(kinds).toEqual(['online', 'work_found', 'work_found', 'shutdown']);
     expect(sink.delivered[0]!.content).toBe('HEARTBEAT_ONLINE: Work-finder loop starting. Interval: 600s. Active hours: 8-22. HEARTBEAT.md: missing.');
-    expect(sink.delivered.at(-1)!.content).toBe('HEARTBEAT_SHUTDOWN: Final status -- 3 cycles completed, 2 reports sent.');
-    expect(summary).toEqual({ cyclesCompleted: 3, reportsSent: 2 });
+    expect(sink.delivered.at(-1)!.content).toBe('HEARTBEAT_SHUTDOWN: Final status -- 4 cycles completed, 2 reports sent.');
+    expect(summary).toEqual({ cyclesCompleted: 4, reportsSent: 2 });
   });
 
   it('finishes the current scan before shutting down', async () => {

@@ -1,5 +1,7 @@
+import type { Sleep } from '../ports/clock.js';
 import { renderOnline, renderShutdown } from '../messages/render-messages.js';
 import { runCycle, type CycleDeps, type CycleOutcome, type CycleSettings, type StateRefusal } from '../cycle/run-cycle.js';
+import { classifyGap, decideSlots, DEFAULT_CATCH_UP, type CatchUpSettings, type GapCause, type SkippedSlots } from '../schedule/catch-up.js';
 
 /** Settings of the loop; `settings` is re-read before every cycle so HEARTBEAT.md edits apply. */
 export interface LoopOptions {
@@ -20,6 +22,23 @@ export interface LoopOptions {
    * is the slot the cycle belongs to (for receipts of skipped slots).
    */
   readonly guard?: (cycle: () => Promise<CycleOutcome>, slotMs: number) => Promise<CycleOutcome | undefined>;
+  /**
+   * The newest slot already recorded for this state (from its receipts), so a restart neither
+   * replays nor skips: slots after it and before now were missed while no process ran.
+   */
+  readonly lastSlotMs?: number;
+  /** What runs of missed slots (default {@link DEFAULT_CATCH_UP}: the newest once); a function is asked at every decision. */
+  readonly catchUp?: CatchUpSettings | (() => CatchUpSettings);
+  /**
+   * A clock that does not advance while the machine sleeps (Node: `performance.now()`). Compared
+   * with the wall clock it tells a sleep or clock jump from a cycle that overran; without it
+   * missed slots count as overlapping.
+   */
+  readonly monotonicMs?: () => number;
+  /** The wait between slots, when it differs from `deps.sleep` (which cycles use for timeouts). */
+  readonly sleep?: Sleep;
+  /** Called with every run of slots that is skipped (missed and not caught up), for receipts. */
+  readonly onSkipped?: (slots: SkippedSlots) => void | Promise<void>;
 }
 
 /** What the loop did before it stopped. */
@@ -28,16 +47,6 @@ export interface LoopSummary {
   readonly reportsSent: number;
   /** Set when the loop stopped because a cycle refused its stored state (see `CycleOutcome.refused`). */
   readonly refused?: StateRefusal;
-}
-
-/**
- * The first slot strictly after `nowMs` on the grid `anchorMs + offset + k·interval`.
- * Slots missed while a cycle overran collapse into this one.
- */
-export function nextSlot(anchorMs: number, nowMs: number, intervalMs: number, offsetMs = 0): number {
-  const base = anchorMs + offsetMs;
-  if (nowMs < base) return base;
-  return base + (Math.floor((nowMs - base) / intervalMs) + 1) * intervalMs;
 }
 
 /** A stable offset in [0, maxMs) derived from an id, so many heartbeats spread out without randomness. */
@@ -52,8 +61,11 @@ export function deterministicJitter(id: string, maxMs: number): number {
 }
 
 /**
- * Spec 000's loop: HEARTBEAT_ONLINE, a first cycle at once, then one cycle per interval anchored
- * to the wall clock. Cycles never overlap. When `signal` aborts, the current cycle finishes and
+ * Spec 000's loop: HEARTBEAT_ONLINE, a first cycle at once, then one cycle per slot of the
+ * wall-clock grid `jitter + k·interval` (aligned to the epoch, so a restart keeps the grid).
+ * Cycles never overlap: missed slots (a sleep, a clock jump, downtime before a restart, an
+ * overrunning cycle) go through {@link decideSlots} and its catch-up policy, and every slot is
+ * handed to `onCycle` or `onSkipped` exactly once. When `signal` aborts, the current cycle finishes and
  * HEARTBEAT_SHUTDOWN reports cycles completed and reports sent.
  *
  * @example
@@ -72,7 +84,6 @@ export function deterministicJitter(id: string, maxMs: number): number {
  */
 export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<LoopSummary> {
   const first = await options.settings();
-  const anchorMs = deps.clock.now().getTime();
   const intervalOf = (s: CycleSettings): number => options.intervalMs ?? s.config.intervalMs;
   await deps.sink.deliver(renderOnline({ intervalMs: intervalOf(first), activeHours: first.config.activeHours, configFound: options.configFound, at: deps.clock.now() }));
 
@@ -80,28 +91,41 @@ export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<Lo
   let reportsSent = 0;
   let refused: StateRefusal | undefined;
   let settings = first;
-  // The first cycle runs at once; its slot is the start instant.
-  let slotMs = anchorMs;
+  let lastSlotMs = options.lastSlotMs;
+  // Before the first decision no process ran: missed slots were downtime.
+  let cause: GapCause = 'down';
+  const mono = options.monotonicMs;
   while (!options.signal.aborted) {
-    const run = (): Promise<CycleOutcome> => runCycle(deps, settings);
-    const outcome = options.guard ? await options.guard(run, slotMs) : await run();
-    // Every later slot would refuse the same state: stop and say why rather than spin.
-    if (outcome?.refused !== undefined) {
-      refused = outcome.refused;
-      break;
-    }
-    if (outcome !== undefined) {
-      cyclesCompleted++;
-      if (outcome.delivery === 'delivered') reportsSent++;
-      await options.onCycle?.(outcome, slotMs);
-    }
-    if (options.signal.aborted) break;
     const interval = intervalOf(settings);
-    const now = deps.clock.now().getTime();
-    const due = nextSlot(anchorMs, now, interval, (options.jitterMs ?? 0) % interval);
-    slotMs = due;
-    await deps.sleep.sleep(due - now, options.signal);
+    const offset = (options.jitterMs ?? 0) % interval;
+    const nowMs = deps.clock.now().getTime();
+    const monoAtDecision = mono?.();
+    const catchUp = typeof options.catchUp === 'function' ? options.catchUp() : (options.catchUp ?? DEFAULT_CATCH_UP);
+    const decision = decideSlots({ nowMs, lastSlotMs, intervalMs: interval, offsetMs: offset, catchUp, cause });
+    for (const skipped of decision.skipped) await options.onSkipped?.(skipped);
+    for (const slotMs of decision.run) {
+      const run = (): Promise<CycleOutcome> => runCycle(deps, settings);
+      const outcome = options.guard ? await options.guard(run, slotMs) : await run();
+      // Every later slot would refuse the same state: stop and say why rather than spin.
+      if (outcome?.refused !== undefined) {
+        refused = outcome.refused;
+        break;
+      }
+      if (outcome !== undefined) {
+        cyclesCompleted++;
+        if (outcome.delivery === 'delivered') reportsSent++;
+        await options.onCycle?.(outcome, slotMs);
+      }
+      if (options.signal.aborted) break;
+    }
+    lastSlotMs = decision.lastSlotMs;
+    if (options.signal.aborted || refused !== undefined) break;
+    // After an overrun the next slot may already be past: the next decision records it.
+    await (options.sleep ?? deps.sleep).sleep(Math.max(0, decision.nextSlotMs - deps.clock.now().getTime()), options.signal);
     if (options.signal.aborted) break;
+    // Measured from the decision, so a sleep during a cycle counts as a sleep too.
+    const wallElapsed = deps.clock.now().getTime() - nowMs;
+    cause = mono === undefined || monoAtDecision === undefined ? 'overlapping' : classifyGap(wallElapsed, mono() - monoAtDecision);
     settings = await options.settings();
   }
   await deps.sink.deliver(renderShutdown({ cyclesCompleted, reportsSent, at: deps.clock.now() }));

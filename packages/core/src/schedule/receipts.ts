@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CycleOutcome } from '../cycle/run-cycle.js';
+import type { SkippedSlots } from './catch-up.js';
 
 /**
  * Why a slot did not run a cycle: a closed set, each with the sentence `history` prints. A new
@@ -60,6 +61,10 @@ export const receiptSchema = z.discriminatedUnion('kind', [
     ...common,
     kind: z.literal('skipped'),
     reason: z.enum(SKIP_REASON_NAMES),
+    /** Last slot of a run of consecutive grid slots this one record closes (missed in one gap). */
+    through: z.iso.datetime().optional(),
+    /** How many slots the run covers (with `through`). */
+    count: z.number().int().positive().optional(),
     /** Short detail (which lock, which config line). */
     detail: z.string().max(500).optional(),
   }),
@@ -104,7 +109,11 @@ export function receiptForOutcome(outcome: CycleOutcome, slot: { readonly slotMs
 }
 
 /** A receipt for a slot that did not run. */
-export function skippedReceipt(reason: SkipReason, slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource; readonly detail?: string }): Receipt {
+export function skippedReceipt(
+  reason: SkipReason,
+  slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource; readonly detail?: string; readonly throughMs?: number; readonly count?: number },
+): Receipt {
+  const range = slot.throughMs !== undefined && slot.throughMs > slot.slotMs ? { through: iso(slot.throughMs), count: slot.count ?? 2 } : {};
   return {
     v: 1,
     kind: 'skipped',
@@ -112,8 +121,24 @@ export function skippedReceipt(reason: SkipReason, slot: { readonly slotMs: numb
     at: iso(slot.atMs),
     source: slot.source,
     reason,
+    ...range,
     ...(slot.detail === undefined ? {} : { detail: slot.detail.slice(0, 500) }),
   };
+}
+
+/** The receipt of a run of skipped slots (see {@link SkippedSlots}). */
+export function receiptForSkippedSlots(slots: SkippedSlots, atMs: number, source: ReceiptSource): Receipt {
+  return skippedReceipt(slots.reason, { slotMs: slots.fromMs, throughMs: slots.throughMs, count: slots.count, atMs, source, detail: slots.detail });
+}
+
+/** The newest slot the receipts close (the end of a range counts), or undefined when there are none. */
+export function lastRecordedSlotMs(receipts: readonly Receipt[]): number | undefined {
+  let last: number | undefined;
+  for (const r of receipts) {
+    const ms = Date.parse(r.kind === 'skipped' && r.through !== undefined ? r.through : r.slot);
+    if (last === undefined || ms > last) last = ms;
+  }
+  return last;
 }
 
 /** Receipts in time order (by write time, then slot), oldest first. Stable for equal times. */
@@ -163,5 +188,6 @@ export function formatReceipt(receipt: Receipt): string {
     const extra = receipt.stateError === undefined ? '' : ` (state not saved: ${receipt.stateError})`;
     return `${head} ran      cycle #${receipt.cycle} ${receipt.status === 'ok' ? 'HEARTBEAT_OK' : 'report'}, delivery ${receipt.delivery}${extra}`;
   }
-  return `${head} skipped  ${receipt.reason}: ${receipt.detail ?? SKIP_REASONS[receipt.reason]}`;
+  const range = receipt.through === undefined ? '' : ` (${receipt.count ?? '?'} slots through ${receipt.through})`;
+  return `${head} skipped  ${receipt.reason}${range}: ${receipt.detail ?? SKIP_REASONS[receipt.reason]}`;
 }

@@ -1,0 +1,32 @@
+import { Cron } from 'croner';
+
+/** A parsed cron expression read in a zone: its fire times around an instant. */
+export interface CronSchedule {
+  readonly expression: string;
+  /** The first fire time strictly after `ms`. */
+  readonly nextAfter: (ms: number) => number | undefined;
+  /** The newest fire time at or before `ms`. */
+  readonly atOrBefore: (ms: number) => number | undefined;
+}
+
+/** Parses `--cron EXPR` (croner: five to seven fields) or says what is wrong and the fix. */
+export function parseCronFlag(expression: string, timeZone: string): { ok: true; value: CronSchedule } | { ok: false; message: string } {
+  let cron: Cron;
+  try {
+    cron = new Cron(expression, { paused: true, timezone: timeZone });
+  } catch (error) {
+    return { ok: false, message: `--cron "${expression}" is not a cron expression: ${(error as Error).message}. Fix: five fields such as "*/10 8-21 * * 1-5".` };
+  }
+  return {
+    ok: true,
+    value: {
+      expression,
+      nextAfter: (ms) => cron.nextRun(new Date(ms))?.getTime(),
+      // croner's previous runs are strictly before the reference (whole seconds): ask from just after.
+      atOrBefore: (ms) => {
+        const previous = cron.previousRuns(1, new Date(ms + 1000))[0]?.getTime();
+        return previous !== undefined && previous <= ms ? previous : cron.previousRuns(1, new Date(ms))[0]?.getTime();
+      },
+    },
+  };
+}
