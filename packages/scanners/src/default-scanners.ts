@@ -11,6 +11,7 @@ import { createOrchestratorsScanner } from './tmux/orchestrators-scanner.js';
 import { createTmuxSessionsSource } from './tmux/tmux-client.js';
 import { createWorktreeSource } from './git/worktree-source.js';
 import { createPipelineScanner, type PipelineFiles } from './pipelines/pipeline-scanner.js';
+import { readPipelineOwners } from './pipelines/pipeline-owners.js';
 
 /** Dependencies of {@link createDefaultScanners}. */
 export interface DefaultScannersDeps {
@@ -61,7 +62,12 @@ export function createDefaultScanners(deps: DefaultScannersDeps): readonly Scann
   const git = { ...gitDeps, worktrees: createWorktreeSource(gitDeps) };
   return [
     createBeadsScanner({ source: beads }),
-    createOrchestratorsScanner({ ...tmux, beads, sessions }),
+    createOrchestratorsScanner({
+      ...tmux,
+      beads,
+      sessions,
+      ...(deps.pipelineFiles === undefined ? {} : { pipelineOwners: (now: Date) => readPipelineOwners(cwd, deps.pipelineFiles as PipelineFiles, now) }),
+    }),
     createGitScanner(git),
     createStaleTasksScanner({ ...git, beads, ...(deps.branchForBead === undefined ? {} : { branchForBead: deps.branchForBead }) }),
     createIdleOrchestratorsScanner({ ...tmux, sessions }),

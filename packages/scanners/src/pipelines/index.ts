@@ -5,3 +5,4 @@ export * from './dashboard-schema.js';
 export * from './pipeline-dashboard.js';
 export * from './pipeline-findings.js';
 export * from './pipeline-scanner.js';
+export * from './pipeline-owners.js';

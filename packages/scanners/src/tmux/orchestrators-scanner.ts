@@ -3,6 +3,7 @@ import { escapeRegExp, guardScan, skipped, failed, type DurationMeter } from '..
 import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
 import { beadsFailureResult } from '../beads/beads-scanner.js';
+import type { PipelineBeadNode, PipelineOwners } from '../pipelines/pipeline-owners.js';
 import { createTmuxSessionsSource, type TmuxDeps, type TmuxSessionsSource } from './tmux-client.js';
 
 /** Dependencies of {@link createOrchestratorsScanner}. */
@@ -10,29 +11,60 @@ export interface OrchestratorsScannerDeps extends TmuxDeps {
   readonly beads: BeadsSource;
   /** The cycle's shared session listing (default: one of its own). */
   readonly sessions?: TmuxSessionsSource;
+  /** Active pipeline nodes carrying a bead (`readPipelineOwners`); without it no bead is owned through a pipeline. */
+  readonly pipelineOwners?: (now: Date) => Promise<PipelineOwners>;
 }
 
 const NAME = 'orchestrators';
 
-/**
- * The session a bead's orchestrator runs in: the bead's assignee when it names a session with the
- * orchestrator prefix, else `<prefix><bead id>` (the engine's runner default).
- */
-export function expectedSessionOf(bead: Bead, prefix: string): string {
-  return bead.assignee?.startsWith(prefix) === true ? bead.assignee : `${prefix}${bead.id}`;
+/** A session that would show a bead's orchestrator alive; `withPid` also accepts `<name>-<pid>` (engine spawns). */
+export interface OwnerSession {
+  readonly name: string;
+  readonly withPid: boolean;
+}
+
+/** What tells the scanner which beads an orchestrator owns. */
+export interface OwnershipInput {
+  readonly prefix: string;
+  /** HEARTBEAT.md `Expected:` sessions. */
+  readonly expected: readonly string[];
+  /** Active pipeline nodes carrying a `bead_id`. */
+  readonly pipelineNodes: readonly PipelineBeadNode[];
 }
 
 /**
- * True when the bead's orchestrator session is among `names` (exact comparison, never tmux's
- * prefix matching). Besides the expected name, the spawn tool's `<prefix><id>-<pid>` form counts
- * for beads mapped by id; an assignee-named session must exist under exactly that name.
+ * The sessions that could run a bead's orchestrator, first the one a report names; empty when no
+ * orchestrator owns the bead (assigned to a person, to nobody), which is then never ORCH_FAILURE.
+ * Owned: an assignee with the orchestrator prefix or listed in `Expected:` (exact name);
+ * `<prefix><bead id>` listed in `Expected:`; an active pipeline node whose `bead_id` is the bead
+ * (`<prefix><node id>`, or the engine's `<prefix><node id>-<pid>`).
  */
-export function hasOrchestratorSession(bead: Bead, names: ReadonlySet<string>, prefix: string): boolean {
-  const expected = expectedSessionOf(bead, prefix);
-  if (names.has(expected)) return true;
-  if (expected !== `${prefix}${bead.id}`) return false;
-  const withPid = new RegExp(`^${escapeRegExp(expected)}-\\d+$`);
-  for (const name of names) if (withPid.test(name)) return true;
+export function ownerSessionsOf(bead: Bead, input: OwnershipInput): readonly OwnerSession[] {
+  const sessions: OwnerSession[] = [];
+  const add = (name: string, withPid: boolean): void => {
+    const at = sessions.findIndex((s) => s.name === name);
+    if (at === -1) sessions.push({ name, withPid });
+    else if (withPid) sessions[at] = { name, withPid };
+  };
+  const assignee = bead.assignee;
+  if (assignee !== undefined && (assignee.startsWith(input.prefix) || input.expected.includes(assignee))) add(assignee, false);
+  const byId = `${input.prefix}${bead.id}`;
+  if (input.expected.includes(byId)) add(byId, true);
+  for (const node of input.pipelineNodes) if (node.beadId === bead.id) add(`${input.prefix}${node.nodeId}`, true);
+  return sessions;
+}
+
+/**
+ * True when one of the bead's owner sessions is among `names` (exact comparison, never tmux's
+ * prefix matching; the `-<pid>` form only where the engine names sessions so).
+ */
+export function hasOrchestratorSession(owners: readonly OwnerSession[], names: ReadonlySet<string>): boolean {
+  for (const owner of owners) {
+    if (names.has(owner.name)) return true;
+    if (!owner.withPid) continue;
+    const withPid = new RegExp(`^${escapeRegExp(owner.name)}-\\d+$`);
+    for (const name of names) if (withPid.test(name)) return true;
+  }
   return false;
 }
 
@@ -42,14 +74,16 @@ export function orchestratorFindings(input: {
   readonly inProgress: readonly Bead[];
   readonly expected: readonly string[];
   readonly prefix: string;
+  readonly pipelineNodes?: readonly PipelineBeadNode[];
 }): readonly Finding[] {
   const names = new Set(input.sessionNames);
   const findings: Finding[] = [];
   const reported = new Set<string>();
   for (const bead of input.inProgress) {
     if (bead.status !== undefined && bead.status !== 'in_progress') continue;
-    if (hasOrchestratorSession(bead, names, input.prefix)) continue;
-    const session = expectedSessionOf(bead, input.prefix);
+    const owners = ownerSessionsOf(bead, { prefix: input.prefix, expected: input.expected, pipelineNodes: input.pipelineNodes ?? [] });
+    const session = owners[0]?.name;
+    if (session === undefined || hasOrchestratorSession(owners, names)) continue;
     if (reported.has(session)) continue;
     reported.add(session);
     const s = sanitizeForMessage(session, { maxLength: 80 });
@@ -84,8 +118,8 @@ export function orchestratorFindings(input: {
 }
 
 /**
- * Scan target 2: an in-progress bead whose orchestrator tmux session is gone, or an expected
- * session (HEARTBEAT.md `Expected:`) that is not running → ORCH_FAILURE.
+ * Scan target 2: an in-progress bead an orchestrator owns ({@link ownerSessionsOf}) whose tmux
+ * session is gone, or an expected session (HEARTBEAT.md `Expected:`) that is not running → ORCH_FAILURE.
  *
  * @example
  * ```ts
@@ -119,7 +153,14 @@ export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scan
         else if (expected.length === 0) return beadsFailureResult(NAME, beads.error, meter);
         // Expected sessions can still be checked without bd.
         else warnings.push({ code: 'BEADS_UNAVAILABLE', message: beads.error.message });
-        const findings = orchestratorFindings({ sessionNames: sessions.value.map((s) => s.name), inProgress, expected, prefix: ctx.config.orchestratorPrefix });
+        let pipelineNodes: readonly PipelineBeadNode[] = [];
+        if (deps.pipelineOwners !== undefined && inProgress.length > 0) {
+          const owners = await deps.pipelineOwners(ctx.now);
+          pipelineNodes = owners.nodes;
+          // A pipeline that cannot be read may own a bead whose crash then goes unseen: say so.
+          for (const problem of owners.problems) warnings.push({ code: 'PIPELINE_OWNERS_UNREADABLE', message: problem });
+        }
+        const findings = orchestratorFindings({ sessionNames: sessions.value.map((s) => s.name), inProgress, expected, prefix: ctx.config.orchestratorPrefix, pipelineNodes });
         // The count feeds HEARTBEAT.md's "Alert if: in_progress count changed" (decided in core).
         const observations = beads.isOk() ? [{ kind: 'in-progress' as const, count: inProgress.length }] : [];
         return scanOk(NAME, { findings, observations, warnings, durationMs: meter.ms });
