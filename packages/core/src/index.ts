@@ -36,3 +36,4 @@ export * from './schedule/receipts.js';
 export * from './schedule/liveness.js';
 export * from './schedule/plan.js';
 export * from './schedule/catch-up.js';
+export * from './inbox/inbox-entries.js';

@@ -1,4 +1,4 @@
-import type { CommandRunner, Scanner } from '@heartbeat-kit/core';
+import type { CommandRunner, ReplyInbox, Scanner } from '@heartbeat-kit/core';
 import type { Bead } from './beads/bead.js';
 import { createBeadsScanner } from './beads/beads-scanner.js';
 import { createBeadsSource } from './beads/beads-source.js';
@@ -28,6 +28,8 @@ export interface DefaultScannersDeps {
   readonly tmuxFile?: string;
   readonly gitFile?: string;
   readonly python?: string;
+  /** Where the GChat scanner makes each reply durable before anything else (`createFileReplyInbox` beside the state file). */
+  readonly replyInbox?: ReplyInbox;
   /** File access of the pipeline scanner (`createNodePipelineFiles` from `./execa`); without it there is no pipeline scanner. */
   readonly pipelineFiles?: PipelineFiles;
 }
@@ -71,7 +73,7 @@ export function createDefaultScanners(deps: DefaultScannersDeps): readonly Scann
     createGitScanner(git),
     createStaleTasksScanner({ ...git, beads, ...(deps.branchForBead === undefined ? {} : { branchForBead: deps.branchForBead }) }),
     createIdleOrchestratorsScanner({ ...tmux, sessions }),
-    createGChatScanner({ runner, cwd, fileExists: deps.fileExists, ...(deps.python === undefined ? {} : { python: deps.python }) }),
+    createGChatScanner({ runner, cwd, fileExists: deps.fileExists, ...(deps.python === undefined ? {} : { python: deps.python }), ...(deps.replyInbox === undefined ? {} : { inbox: deps.replyInbox }) }),
     ...(deps.pipelineFiles === undefined ? [] : [createPipelineScanner({ cwd, files: deps.pipelineFiles, runner })]),
   ];
 }

@@ -1,7 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { CycleDeps, Sink } from '@heartbeat-kit/core';
-import { createFileMtimeOperatorActivity, createFileStateStore, createJsonlFileSink, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
+import { createFileMtimeOperatorActivity, createFileReplyInbox, createFileStateStore, inboxPathFor, createJsonlFileSink, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
 import { createDefaultScanners } from '@heartbeat-kit/scanners';
 import { createNodePipelineFiles, nodeFileExists } from '@heartbeat-kit/scanners/execa';
 import type { CliIo } from '../io.js';
@@ -36,16 +36,19 @@ export interface CycleWiring {
   readonly envAllow?: readonly string[] | undefined;
 }
 
-/** Picks the concrete adapters: the process runner, the seven scanners, file state, the chosen sink. */
+/** Picks the concrete adapters: the process runner, the seven scanners, file state and reply inbox, the chosen sink. */
 export function createCycleDeps(wiring: CycleWiring): CycleDeps {
   const runner = createCliRunner(wiring.io, { envAllow: wiring.envAllow });
   const sink = createSink(wiring.sink, wiring);
+  // Beside the state file, so it follows the state wherever that is kept.
+  const inbox = createFileReplyInbox({ path: inboxPathFor(wiring.statePath) });
   return {
     clock: systemClock,
     sleep: nodeSleep,
     stateStore: createFileStateStore({ path: wiring.statePath }),
     sink,
-    scanners: createDefaultScanners({ runner, cwd: wiring.cwd, fileExists: nodeFileExists, pipelineFiles: createNodePipelineFiles(), ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}) }),
+    inbox,
+    scanners: createDefaultScanners({ runner, cwd: wiring.cwd, fileExists: nodeFileExists, pipelineFiles: createNodePipelineFiles(), replyInbox: inbox, ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}) }),
     ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
   };
 }

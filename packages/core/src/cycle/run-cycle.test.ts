@@ -1,10 +1,11 @@
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
-import { createFinding } from '../domain/finding.js';
+import { createFinding, type Finding } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
 import type { Scanner } from '../ports/scanner.js';
-import { createFakeClock, createFakeOperatorActivity, createMemoryStateStore, createRecordingSink } from '../testing/index.js';
+import type { StateStore } from '../ports/state-store.js';
+import { createFakeClock, createFakeOperatorActivity, createMemoryReplyInbox, createMemoryStateStore, createRecordingSink, type MemoryReplyInbox } from '../testing/index.js';
 import { runCycle } from './run-cycle.js';
 
 const stale = createFinding({ category: 'GIT_STALE', subject: '/wt', line: 'STALE: /wt', action: 'Commit /wt', short: 'wt stale' });
@@ -97,5 +98,70 @@ describe('runCycle', () => {
     const real = await runCycle(deps, settings);
     expect(real.decision.cycle).toBe(1);
     expect(real.delivery).toBe('delivered');
+  });
+});
+
+describe('runCycle with a reply inbox', () => {
+  const reply = createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject: 'q-1', line: '- Question ID: q-1', action: 'Answer q-1', short: 'reply from Ana', details: { replyText: 'yes' } });
+  // Stands in for the GChat scanner: reports what the inbox holds (after adding what a poll read).
+  const inboxScanner = (inbox: MemoryReplyInbox, read: () => readonly Finding[]): Scanner => ({
+    name: 'gchat',
+    runsOutsideActiveHours: true,
+    scan: async (ctx) => scanOk('gchat', { findings: (await inbox.add(read(), ctx.now))._unsafeUnwrap().entries.map((e) => e.finding) }),
+  });
+  const failingSave = (store: StateStore): StateStore => ({ ...store, save: () => errAsync({ kind: 'io', message: 'killed before the save' }) });
+
+  it('removes an entry only once the saved state records it as reported', async () => {
+    const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
+    const inbox = createMemoryReplyInbox();
+    const sink = createRecordingSink();
+    const stateStore = createMemoryStateStore();
+    let polls = [reply];
+    const scanners = [inboxScanner(inbox, () => polls.splice(0))];
+    // A cycle that dies between delivery and the state save (here: the save fails) keeps the entry.
+    const killed = await runCycle({ clock, sleep: clock, stateStore: failingSave(stateStore), sink, scanners, inbox }, settings);
+    expect(killed.delivery).toBe('delivered');
+    expect(inbox.entries()).toHaveLength(1);
+    polls = [];
+    clock.advance(60_000);
+    // At least once: the next cycle offers it again under the same message id, then removes it.
+    const next = await runCycle({ clock, sleep: clock, stateStore, sink, scanners, inbox }, settings);
+    expect(next.delivery).toBe('delivered');
+    expect(sink.delivered.map((m) => m.id)).toEqual([sink.delivered[0]?.id, sink.delivered[0]?.id]);
+    expect(inbox.entries()).toEqual([]);
+    clock.advance(60_000);
+    const third = await runCycle({ clock, sleep: clock, stateStore, sink, scanners, inbox }, settings);
+    expect(third.delivery).toBe('none');
+    expect(sink.delivered).toHaveLength(2);
+  });
+
+  it('keeps an entry the cycle did not evaluate (added after its scan)', async () => {
+    const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
+    const inbox = createMemoryReplyInbox();
+    const late = createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject: 'q-late', line: '- q-late', action: 'Answer', short: 'late' });
+    const stateStore = createMemoryStateStore();
+    const sink = createRecordingSink();
+    const scanners = [inboxScanner(inbox, () => [reply])];
+    // The dedup window says q-1 was reported; q-late was never evaluated, so it stays.
+    await runCycle({ clock, sleep: clock, stateStore, sink, scanners, inbox }, settings);
+    (await inbox.add([late], clock.now()))._unsafeUnwrap();
+    await runCycle({ clock, sleep: clock, stateStore, sink, scanners: [], inbox }, settings);
+    expect(inbox.entries().map((e) => e.finding.subject)).toEqual(['q-late']);
+  });
+
+  it('a failed delivery hands the entry to the state as undelivered, and the next cycle sends it', async () => {
+    const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
+    const inbox = createMemoryReplyInbox();
+    const sink = createRecordingSink({ failTimes: 1 });
+    const stateStore = createMemoryStateStore();
+    let polls = [reply];
+    const scanners = [inboxScanner(inbox, () => polls.splice(0))];
+    const failed = await runCycle({ clock, sleep: clock, stateStore, sink, scanners, inbox }, settings);
+    expect(failed.delivery).toBe('failed');
+    expect(failed.state.undelivered?.map((f) => f.fingerprint)).toEqual([reply.fingerprint]);
+    expect(inbox.entries()).toEqual([]);
+    polls = [];
+    clock.advance(60_000);
+    expect((await runCycle({ clock, sleep: clock, stateStore, sink, scanners, inbox }, settings)).delivery).toBe('delivered');
   });
 });

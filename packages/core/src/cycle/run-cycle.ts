@@ -5,6 +5,8 @@ import type { OperatorActivity } from '../ports/operator-activity.js';
 import type { Scanner } from '../ports/scanner.js';
 import type { Sink } from '../ports/sink.js';
 import type { StateStore } from '../ports/state-store.js';
+import type { ReplyInbox } from '../ports/reply-inbox.js';
+import { settledInboxIds } from '../inbox/inbox-entries.js';
 import type { TokenEstimator } from '../messages/token-estimate.js';
 import type { ScanResult } from '../domain/scan-result.js';
 import { evaluateCycle, markDelivered, type CycleDecision } from './evaluate-cycle.js';
@@ -22,6 +24,12 @@ export interface CycleDeps {
   readonly scanners: readonly Scanner[];
   /** Absent = operator activity unknown (counts as idle). */
   readonly operatorActivity?: OperatorActivity;
+  /**
+   * Where a consuming scanner (GChat) made what it read durable. The cycle removes an entry only
+   * after the state it saved records it as reported or undelivered, so a kill at any point loses
+   * no reply (see docs/failure-modes.md for the at-least-once choice).
+   */
+  readonly inbox?: ReplyInbox;
 }
 
 /** The settings of one cycle. */
@@ -212,6 +220,13 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
   if (saved.isErr()) {
     warnings.push(`could not save state: ${saved.error.message}`);
     return { ...base, stateError: saved.error.message };
+  }
+  const inbox = deps.inbox;
+  if (inbox !== undefined) {
+    // Only now does the state own what the inbox held; before this point a kill must find it there.
+    const evaluated = new Set(scanResults.flatMap((r) => (r.status === 'ok' ? r.findings.map((f) => f.fingerprint) : [])));
+    const settled = await inbox.list().andThen((listed) => inbox.remove(settledInboxIds(listed.entries, evaluated, state)));
+    if (settled.isErr()) warnings.push(`${settled.error.message}; its replies stay there and are offered again (the dedup window holds back those already reported)`);
   }
   return base;
 }

@@ -13,3 +13,4 @@ export { createFileMtimeOperatorActivity } from './file-mtime-operator-activity.
 export { jsonLockCodec, woterclipLockCodec, formatWoterclipTimestamp, type LockCodec } from '../lock/lock-codecs.js';
 export { createProcessRunner, type ProcessRunnerOptions } from './process-runner.js';
 export { createFileReceiptStore, receiptsDirectoryFor, type FileReceiptStoreOptions } from './file-receipt-store.js';
+export { createFileReplyInbox, inboxPathFor, type FileReplyInboxOptions } from './file-reply-inbox.js';

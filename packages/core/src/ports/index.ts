@@ -6,3 +6,4 @@ export type * from './sink.js';
 export type * from './scanner.js';
 export type * from './operator-activity.js';
 export type * from './receipt-store.js';
+export type * from './reply-inbox.js';

@@ -11,3 +11,4 @@ export { createRecordingSink, type RecordingSink, type RecordingSinkOptions } fr
 export { createFakeOperatorActivity, type FakeOperatorActivity } from './fake-operator-activity.js';
 export { createFakeCommandRunner, type FakeCommandHandler, type FakeCommandResponse, type FakeCommandRunner } from './fake-command-runner.js';
 export { createMemoryReceiptStore, type MemoryReceiptStore } from './memory-receipt-store.js';
+export { createMemoryReplyInbox, type MemoryReplyInbox } from './memory-reply-inbox.js';

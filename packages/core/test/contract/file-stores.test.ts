@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { createFileLockStore, createFileReceiptStore, createFileStateStore, woterclipLockCodec } from '../../src/node/index.js';
+import { createFileLockStore, createFileReceiptStore, createFileReplyInbox, createFileStateStore, woterclipLockCodec } from '../../src/node/index.js';
+import type { ReplyInbox } from '../../src/ports/reply-inbox.js';
+import { replyInboxContract } from './reply-inbox-contract.js';
 import { receiptStoreContract } from './receipt-store-contract.js';
 import { lockStoreContract } from './lock-store-contract.js';
 import { stateStoreContract } from './state-store-contract.js';
@@ -19,3 +21,15 @@ lockStoreContract('file (JSON codec)', () => createFileLockStore({ path: fresh('
 lockStoreContract('file (JSON codec, identity of another host)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: { pid: 1, host: 'elsewhere.invalid' } }));
 lockStoreContract('file (WoterClip codec)', () => createFileLockStore({ path: fresh('.heartbeat-lock'), codec: woterclipLockCodec }));
 receiptStoreContract('file', (bounds, clock) => createFileReceiptStore({ directory: fresh('state.receipts'), bounds, clock }));
+
+const inboxPaths = new WeakMap<ReplyInbox, string>();
+replyInboxContract('file', {
+  makeInbox: () => {
+    const path = fresh('state.inbox.json');
+    const inbox = createFileReplyInbox({ path });
+    inboxPaths.set(inbox, path);
+    return inbox;
+  },
+  // A new adapter on the same file: what the next process would read.
+  reopen: (inbox) => createFileReplyInbox({ path: inboxPaths.get(inbox) ?? '' }),
+});

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../test/support/fixtures.js';
 import { makeContext, notFound, scriptedRunner } from '../../test/support/context.js';
-import { createGChatScanner, GCHAT_POLL_SCRIPT } from './gchat-scanner.js';
+import { createMemoryReplyInbox } from '@heartbeat-kit/core/testing';
+import { createGChatScanner, GCHAT_POLL_SCRIPT, gchatReplyFinding } from './gchat-scanner.js';
 
 const exists = (yes: boolean) => async () => Promise.resolve(yes);
 
@@ -81,5 +82,29 @@ describe('gchat scanner', () => {
     expect(finding?.line).not.toContain('](');
     expect(finding?.line.split('\n')).toHaveLength(4);
     expect(finding?.details.replyText).toBe('Use the "blue" one @channel [click](http://x.invalid)');
+  });
+});
+
+describe('gchat scanner with a reply inbox', () => {
+  it('makes each reply durable before reporting, and reports what earlier cycles left in the inbox', async () => {
+    const inbox = createMemoryReplyInbox();
+    const runner = scriptedRunner([[/^my-poll$/, { stdout: fixture('gchat', 'poll-replies.json') }]]);
+    const scanner = createGChatScanner({ runner, cwd: '/proj', fileExists: exists(false), inbox });
+    const ctx = makeContext({ config: { gchatPollCommand: ['my-poll'] } });
+    const first = await scanner.scan(ctx);
+    expect(inbox.entries().map((e) => e.finding.subject)).toEqual(['q-1']);
+    expect(first.status === 'ok' && first.findings.map((f) => f.subject)).toEqual(['q-1']);
+    // The poller handed q-1 out already; a cycle killed before saving still finds it in the inbox.
+    const emptyPoll = scriptedRunner([[/^my-poll$/, { stdout: fixture('gchat', 'poll-none.json') }]]);
+    const again = await createGChatScanner({ runner: emptyPoll, cwd: '/proj', fileExists: exists(false), inbox }).scan(ctx);
+    expect(again.status === 'ok' && again.findings.map((f) => f.subject)).toEqual(['q-1']);
+  });
+
+  it('still reports held replies when the poll cannot run, saying so', async () => {
+    const inbox = createMemoryReplyInbox();
+    const reply = gchatReplyFinding({ questionId: 'q-9', sessionId: 's', replyText: 'ok', senderName: 'Bo' });
+    (await inbox.add([reply], new Date(0)))._unsafeUnwrap();
+    const result = await createGChatScanner({ runner: scriptedRunner([]), cwd: '/proj', fileExists: exists(false), inbox }).scan(makeContext());
+    expect(result).toMatchObject({ status: 'ok', findings: [reply], warnings: [{ code: 'GCHAT_POLL_FAILED' }] });
   });
 });

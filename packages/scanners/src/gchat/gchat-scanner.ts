@@ -1,4 +1,4 @@
-import { createFinding, sanitizeForMessage, scanOk, type CommandRunner, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
+import { createFinding, sanitizeForMessage, scanOk, type CommandRunner, type Finding, type ReplyInbox, type ScanResult, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
 import type { FileExists } from '../file-exists.js';
 import { firstStderrLine, guardScan, runTool, skipped, type DurationMeter } from '../scanner-support.js';
 import { parseGChatPoll, type GChatReply } from './parse-gchat-poll.js';
@@ -11,6 +11,12 @@ export interface GChatScannerDeps {
   readonly fileExists: FileExists;
   /** Interpreter for the project script (default `python3`). */
   readonly python?: string;
+  /**
+   * Makes each reply durable the moment the poll's output is read (the poller marks replies
+   * answered as it hands them out, so a cycle killed before saving its state would lose them);
+   * the scanner then reports everything the inbox holds, replies read by killed cycles included.
+   */
+  readonly inbox?: ReplyInbox;
 }
 
 /** Where the project keeps the poll script, relative to the project directory. */
@@ -77,6 +83,32 @@ function joinPath(dir: string, relative: string): string {
 const NAME = 'gchat';
 
 /**
+ * The poll's result with the inbox's entries as its findings. The inbox is written before this
+ * returns, so nothing happens with a reply before it is durable; when it cannot be written the
+ * replies just read are still reported (they exist nowhere else) with a warning.
+ */
+function withInbox(polled: ScanResult, inbox: Awaited<ReturnType<ReplyInbox['add']>>): ScanResult {
+  const received = polled.status === 'ok' ? polled.findings : [];
+  if (inbox.isErr()) {
+    const warning: ScanWarning = {
+      code: 'GCHAT_INBOX_UNWRITABLE',
+      message: `${inbox.error.message}; replies read this cycle are reported but would be lost if the cycle died before saving its state`,
+      fix: 'make the directory of the state file writable (and give it free space)',
+    };
+    return polled.status === 'ok' ? { ...polled, warnings: [...polled.warnings, warning] } : polled;
+  }
+  const findings = inbox.value.entries.map((e) => e.finding);
+  const warnings: ScanWarning[] = inbox.value.warnings.map((message) => ({ code: 'GCHAT_INBOX_SET_ASIDE', message, fix: 'read the replies in the set-aside file and act on them by hand' }));
+  if (polled.status === 'ok') return { ...polled, findings: findings.length > 0 ? findings : received, warnings: [...polled.warnings, ...warnings] };
+  // The poll could not run, but replies read by earlier (killed) cycles still go out.
+  if (findings.length === 0 && warnings.length === 0) return polled;
+  const why = polled.status === 'skipped' ? polled.reason : polled.status === 'error' ? polled.error : `timed out after ${polled.timeoutMs} ms`;
+  const fix = polled.status === 'skipped' ? polled.fix : undefined;
+  const failed: ScanWarning = { code: 'GCHAT_POLL_FAILED', message: `GChat poll did not run (${why}); delivering ${findings.length} reply(ies) held in the inbox`, ...(fix === undefined ? {} : { fix }) };
+  return scanOk(NAME, { findings, warnings: [...warnings, failed], durationMs: polled.durationMs });
+}
+
+/**
  * Scan target 6: polls GChat replies through `config.gchatPollCommand`, else the project's
  * `python3 .claude/scripts/gchat-poll-replies.py` when it exists, else skips. Replies become
  * GCHAT_REPLY_RECEIVED; exit 2 is a "no credentials" warning and any other failure an ok result
@@ -96,9 +128,11 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
   return {
     name: NAME,
     runsOutsideActiveHours: true,
-    scan: (ctx) => {
+    scan: async (ctx) => {
       const meter: DurationMeter = { ms: 0 };
-      return guardScan(NAME, meter, async () => {
+      const inbox = deps.inbox;
+      let received: readonly Finding[] = [];
+      const polled = await guardScan(NAME, meter, async () => {
         let argv: readonly string[] | undefined = ctx.config.gchatPollCommand;
         // A poll command in HEARTBEAT.md, or the project's own script, means the user relies on GChat:
         // whatever keeps it from running is then a warning every cycle, not a quiet skip.
@@ -136,8 +170,10 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
         if (poll.isErr()) {
           return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_UNREADABLE', message: `GChat poll output unreadable: ${sanitizeForMessage(poll.error.message, { maxLength: 160 })}` }], durationMs: meter.ms });
         }
-        return scanOk(NAME, { findings: poll.value.replies.map(gchatReplyFinding), durationMs: meter.ms });
+        received = poll.value.replies.map(gchatReplyFinding);
+        return scanOk(NAME, { findings: received, durationMs: meter.ms });
       });
+      return inbox === undefined ? polled : withInbox(polled, await inbox.add(received, ctx.now));
     },
   };
 }
