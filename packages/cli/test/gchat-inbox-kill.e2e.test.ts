@@ -1,0 +1,130 @@
+/**
+ * Issue 12 item 1 through the CLI as a real process: the GChat poller marks each reply answered as
+ * it hands it out, so a `cycle` SIGKILLed after the poll but before its state save used to lose
+ * the reply. The kill points are chosen, not random: a command sink that blocks (before or after
+ * recording the delivery) holds the cycle exactly between the poll and the save.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../core/test/support/processes.js';
+import { bundleCli, type BundledCli } from './support/bundle-cli.js';
+import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
+
+let world: World | undefined;
+let bundle: BundledCli | undefined;
+beforeAll(async () => {
+  bundle = await bundleCli();
+}, 60_000);
+afterAll(() => bundle?.dispose());
+afterEach(() => {
+  world?.destroy();
+  world = undefined;
+});
+
+// Hands out each queued reply once (the first in the queue) and records it, like the real poller.
+const POLL = `import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+const dir = process.argv[2];
+const queue = JSON.parse(readFileSync(dir + '/queue.json', 'utf8'));
+const reply = queue.shift();
+writeFileSync(dir + '/queue.json', JSON.stringify(queue));
+if (reply) appendFileSync(dir + '/handed.jsonl', JSON.stringify(reply) + '\\n');
+process.stdout.write(JSON.stringify({ replies: reply ? [reply] : [], pending_count: 0 }));
+`;
+// Records each delivered message; in a "block-*" mode it writes its pid and hangs before or after.
+const SINK = `import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+const dir = process.argv[2];
+let input = '';
+process.stdin.on('data', (d) => (input += d));
+process.stdin.on('end', () => {
+  const mode = readFileSync(dir + '/sink-mode', 'utf8').trim();
+  const record = () => appendFileSync(dir + '/delivered.jsonl', JSON.stringify({ content: input }) + '\\n');
+  if (mode !== 'block-before') record();
+  if (mode === 'normal') return;
+  writeFileSync(dir + '/sink.pid', String(process.pid));
+  setInterval(() => {}, 1 << 30);
+});
+`;
+
+interface Harness {
+  readonly dir: string;
+  readonly statePath: string;
+  readonly queue: (questionIds: readonly string[]) => void;
+  readonly mode: (mode: 'normal' | 'block-before' | 'block-after') => void;
+  readonly handed: () => string[];
+  readonly delivered: () => string[];
+  readonly cycle: () => Promise<number | null>;
+  readonly cycleKilledInSink: () => Promise<void>;
+}
+
+function harness(w: World): Harness {
+  const dir = join(w.root, 'gchat');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'poll.mjs'), POLL);
+  writeFileSync(join(dir, 'sink.mjs'), SINK);
+  writeFileSync(join(dir, 'queue.json'), '[]');
+  const statePath = join(w.root, 'state', 'state.json');
+  const lines = (file: string): string[] => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean) : []);
+  const start = () =>
+    spawn(process.execPath, [bundle?.bin ?? '', 'cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--sink', `command:${process.execPath} ${join(dir, 'sink.mjs')} ${dir}`], {
+      stdio: 'ignore',
+      env: { ...process.env, ...w.env, TMUX: '' } as NodeJS.ProcessEnv,
+    });
+  return {
+    dir,
+    statePath,
+    queue: (ids) => writeFileSync(join(dir, 'queue.json'), JSON.stringify(ids.map((id) => ({ question_id: id, session_id: 's-1', reply_text: `answer to ${id}`, sender_name: 'Ana' })))),
+    mode: (mode) => writeFileSync(join(dir, 'sink-mode'), mode),
+    handed: () => lines('handed.jsonl').map((l) => (JSON.parse(l) as { question_id: string }).question_id),
+    delivered: () => lines('delivered.jsonl').map((l) => (JSON.parse(l) as { content: string }).content),
+    cycle: () => new Promise((resolve) => start().once('close', (code) => resolve(code))),
+    cycleKilledInSink: async () => {
+      rmSync(join(dir, 'sink.pid'), { force: true });
+      const child = start();
+      const closed = new Promise((resolve) => child.once('close', resolve));
+      expect(await eventually(() => existsSync(join(dir, 'sink.pid')) && readFileSync(join(dir, 'sink.pid'), 'utf8') !== '', 60_000)).toBe(true);
+      child.kill('SIGKILL');
+      await closed;
+      process.kill(Number(readFileSync(join(dir, 'sink.pid'), 'utf8')), 'SIGKILL');
+    },
+  };
+}
+
+describe('a SIGKILLed cycle and the GChat replies it had read', () => {
+  it('killed after the poll, before delivery and save: the next cycle delivers the reply from the inbox', async () => {
+    world = createWorld();
+    const h = harness(world);
+    writeFileSync(join(world.project, '.claude', 'HEARTBEAT.md'), `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`);
+    h.queue(['q-1']);
+    h.mode('block-before');
+    await h.cycleKilledInSink();
+    expect(h.handed()).toEqual(['q-1']);
+    expect(h.delivered()).toEqual([]);
+    // The poller will never hand q-1 out again; only the inbox beside the state still has it.
+    expect(readFileSync(join(world.root, 'state', 'state.inbox.json'), 'utf8')).toContain('q-1');
+    h.mode('normal');
+    expect(await h.cycle()).toBe(0);
+    expect(h.delivered()).toHaveLength(1);
+    expect(h.delivered()[0]).toContain('answer to q-1');
+    expect(existsSync(join(world.root, 'state', 'state.inbox.json'))).toBe(false);
+  }, 120_000);
+
+  it('killed after delivery, before the save: delivered again once (at least once), then never more', async () => {
+    world = createWorld();
+    const h = harness(world);
+    writeFileSync(join(world.project, '.claude', 'HEARTBEAT.md'), `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`);
+    h.queue(['q-2']);
+    h.mode('block-after');
+    await h.cycleKilledInSink();
+    expect(h.delivered()).toHaveLength(1);
+    h.mode('normal');
+    expect(await h.cycle()).toBe(0);
+    expect(h.delivered()).toHaveLength(2);
+    // The same report again (only the cycle's timestamp differs); receivers dedup by its message id.
+    expect(h.delivered().map((m) => m.includes('answer to q-2'))).toEqual([true, true]);
+    expect(await h.cycle()).toBe(0);
+    expect(h.delivered()).toHaveLength(2);
+    expect(h.handed()).toEqual(['q-2']);
+  }, 120_000);
+});

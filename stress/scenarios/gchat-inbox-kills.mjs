@@ -1,0 +1,123 @@
+// Issue 12 item 1, with the BUILT CLI (packages/cli/dist/bin.js) over real temp git repositories:
+// `cycle` is SIGKILLed at random moments while a consuming GChat poller hands out one new reply
+// per poll and records each reply it handed out (exclusive create per id, marked once its stdout
+// write succeeded). After the kills every lane runs undisturbed cycles until its inbox is empty;
+// a failure is a reply handed out to a cycle that never reached the sink (lost). Replies
+// delivered twice are counted too: at least once is the documented choice (a kill between
+// delivery and the state save sends the same report, same message id, again).
+// Lanes run in parallel, each with its own repository, state directory, poller and sink file.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const name = 'GChat replies across SIGKILLed cycles (reply inbox)';
+export const command = 'npx -y pnpm@10.34.9 stress gchat-inbox-kills';
+
+const root = join(import.meta.dirname, '..', '..');
+const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
+const LANES = 3;
+
+const POLL = `import { openSync, closeSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+const dir = process.argv[2];
+if (existsSync(dir + '/stop')) { process.stdout.write('{"replies":[],"pending_count":0}'); process.exit(0); }
+let n = readdirSync(dir + '/ids').length;
+let fd;
+for (;;) { try { fd = openSync(dir + '/ids/q-' + n, 'wx'); break; } catch { n += 1; } }
+closeSync(fd);
+const reply = { question_id: 'q-' + n, session_id: 's', reply_text: 'answer ' + n, sender_name: 'Ana' };
+process.stdout.write(JSON.stringify({ replies: [reply], pending_count: 0 }), (error) => {
+  if (!error) writeFileSync(dir + '/ids/q-' + n, 'handed');
+});
+`;
+
+function lane(base, index) {
+  const dir = join(base, `lane-${index}`);
+  const repo = join(dir, 'repo');
+  const poll = join(dir, 'poll');
+  mkdirSync(join(repo, '.claude'), { recursive: true });
+  mkdirSync(join(poll, 'ids'), { recursive: true });
+  const git = (...args) => execFileSync('git', ['-C', repo, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: 's', GIT_AUTHOR_EMAIL: 's@x.invalid', GIT_COMMITTER_NAME: 's', GIT_COMMITTER_EMAIL: 's@x.invalid' } });
+  git('init', '-q', '-b', 'main');
+  writeFileSync(join(repo, 'README.md'), 'stress\n');
+  writeFileSync(join(poll, 'poll.mjs'), POLL);
+  writeFileSync(join(repo, '.claude', 'HEARTBEAT.md'), `# Heartbeat Configuration\n\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(poll, 'poll.mjs'), poll])}\n`);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'init');
+  return { dir, repo, poll, state: join(dir, 'state', 'state.json'), inbox: join(dir, 'state', 'state.inbox.json'), delivered: join(dir, 'delivered.jsonl'), socket: `hk-stress-inbox-${process.pid}-${index}` };
+}
+
+function cycle(l, killAfterMs) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [bin, 'cycle', '--cwd', l.repo, '--tmux-socket', l.socket, '--state', l.state, '--sink', `file:${l.delivered}`], { stdio: 'ignore', env: { ...process.env, TMUX: '', PATH: process.env.PATH } });
+    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, ms: performance.now() - started });
+    });
+  });
+}
+
+function handed(l) {
+  return readdirSync(join(l.poll, 'ids')).filter((id) => readFileSync(join(l.poll, 'ids', id), 'utf8') === 'handed');
+}
+
+function deliveries(l) {
+  const counts = new Map();
+  if (!existsSync(l.delivered)) return counts;
+  for (const line of readFileSync(l.delivered, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    for (const match of JSON.parse(line).content.matchAll(/Question ID: (q-\d+)/g)) counts.set(match[1], (counts.get(match[1]) ?? 0) + 1);
+  }
+  return counts;
+}
+
+export async function run({ scale, log }) {
+  const kills = Math.max(LANES, Math.round(1050 * scale));
+  const base = mkdtempSync(join(tmpdir(), 'hk-stress-inbox-'));
+  const lanes = Array.from({ length: LANES }, (_, i) => lane(base, i));
+  try {
+    // How long an undisturbed cycle takes here decides the range of kill moments.
+    const warm = await cycle(lanes[0]);
+    const spanMs = Math.max(200, Math.round(warm.ms * 1.2));
+    let landed = 0;
+    let next = 0;
+    await Promise.all(
+      lanes.map(async (l) => {
+        while (next < kills) {
+          next += 1;
+          const r = await cycle(l, Math.floor(Math.random() * spanMs));
+          if (r.signal === 'SIGKILL') landed += 1;
+        }
+      }),
+    );
+    // Drain: the poller hands out nothing more; undisturbed cycles deliver what the inboxes hold.
+    let lost = 0;
+    let received = 0;
+    let twice = 0;
+    let inboxLeft = 0;
+    const problems = [];
+    for (const l of lanes) {
+      writeFileSync(join(l.poll, 'stop'), '');
+      for (let i = 0; i < 3 && (i === 0 || existsSync(l.inbox)); i++) await cycle(l);
+      if (existsSync(l.inbox)) inboxLeft += 1;
+      const got = deliveries(l);
+      for (const id of handed(l)) {
+        received += 1;
+        const n = got.get(id) ?? 0;
+        if (n === 0) {
+          lost += 1;
+          if (problems.length < 5) problems.push(`${l.dir}: ${id} handed out, never delivered`);
+        } else if (n > 1) twice += 1;
+      }
+    }
+    log(`kills: ${kills} SIGKILLs of cycle at 0–${spanMs} ms (${landed} landed before the cycle ended; an undisturbed cycle took ${Math.round(warm.ms)} ms), ${LANES} lanes in parallel`);
+    log(`replies handed out by the consuming poller: ${received}; lost: ${lost}; delivered more than once (at least once, same message id): ${twice}; inboxes not drained: ${inboxLeft}`);
+    for (const p of problems) log(p);
+    return { trials: kills, failures: lost + inboxLeft, detail: `${kills} SIGKILLs, ${received} replies handed out, ${lost} lost, ${twice} delivered twice` };
+  } finally {
+    for (const l of lanes) spawnSync('tmux', ['-L', l.socket, 'kill-server'], { stdio: 'ignore' });
+    rmSync(base, { recursive: true, force: true });
+  }
+}
