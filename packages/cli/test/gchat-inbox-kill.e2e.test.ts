@@ -69,7 +69,7 @@ function harness(w: World): Harness {
   const start = () =>
     spawn(process.execPath, [bundle?.bin ?? '', 'cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--sink', `command:${process.execPath} ${join(dir, 'sink.mjs')} ${dir}`], {
       stdio: 'ignore',
-      env: { ...process.env, ...w.env, TMUX: '' } as NodeJS.ProcessEnv,
+      env: { ...process.env, ...w.env, TMUX: '' },
     });
   return {
     dir,
@@ -83,7 +83,7 @@ function harness(w: World): Harness {
       rmSync(join(dir, 'sink.pid'), { force: true });
       const child = start();
       const closed = new Promise((resolve) => child.once('close', resolve));
-      expect(await eventually(() => existsSync(join(dir, 'sink.pid')) && readFileSync(join(dir, 'sink.pid'), 'utf8') !== '', 60_000)).toBe(true);
+      expect(await eventually(() => existsSync(join(dir, 'sink.pid')) && readFileSync(join(dir, 'sink.pid'), 'utf8') !== '', 500_000)).toBe(true);
       child.kill('SIGKILL');
       await closed;
       process.kill(Number(readFileSync(join(dir, 'sink.pid'), 'utf8')), 'SIGKILL');
@@ -108,7 +108,7 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
     expect(h.delivered()).toHaveLength(1);
     expect(h.delivered()[0]).toContain('answer to q-1');
     expect(existsSync(join(world.root, 'state', 'state.inbox.json'))).toBe(false);
-  }, 120_000);
+  }, 600_000);
 
   it('killed after delivery, before the save: delivered again once (at least once), then never more', async () => {
     world = createWorld();
@@ -126,5 +126,5 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
     expect(await h.cycle()).toBe(0);
     expect(h.delivered()).toHaveLength(2);
     expect(h.handed()).toEqual(['q-2']);
-  }, 120_000);
+  }, 600_000);
 });
