@@ -74,7 +74,9 @@ function deliveries(l) {
 }
 
 export async function run({ scale, log }) {
-  const kills = Math.max(LANES, Math.round(1050 * scale));
+  // 150 kills took ~5 min on the shared 2-core machine at load 50-110 (105 in 215 s); STRESS_SCALE=7
+  // reaches the 1,050 kills on a quieter machine or a longer budget.
+  const kills = Math.max(LANES, Math.round(150 * scale));
   const base = mkdtempSync(join(tmpdir(), 'hk-stress-inbox-'));
   const lanes = Array.from({ length: LANES }, (_, i) => lane(base, i));
   try {
