@@ -7,8 +7,13 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source', 'module', 'node', 'import', 'default'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Backstops only: no test asserts on speed, but a 2-core machine at load 10–20 runs a
+    // multi-process e2e test several times slower than an idle one. Waits inside tests poll for
+    // behaviour with no deadline of their own, so this is the one limit.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+    // One process per test file (real child processes, signals, tmux servers); vitest runs
+    // files on availableParallelism - 1 workers, i.e. one at a time on two cores.
     pool: 'forks',
   },
 });

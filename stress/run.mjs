@@ -5,7 +5,9 @@
 //
 // A scenario module exports `name` (string), `command` (how to rerun it alone) and
 // `run({ scale, log })` resolving to `{ trials, failures, detail? }`. `scale` (STRESS_SCALE, default 1)
-// multiplies trial counts so CI can run the full loops and a developer a quick pass.
+// multiplies trial counts so CI can run the full loops and a developer a quick pass. CI gives the whole
+// run 1800 s (.ci/run): a scenario's default (scale 1) must finish in 5 min on 2 cores at load 15;
+// say in its header what scale 1 does and which STRESS_SCALE reaches the counts its issue asks for.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

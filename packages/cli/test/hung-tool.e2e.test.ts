@@ -16,7 +16,7 @@ let world: World | undefined;
 let bundle: BundledCli | undefined;
 beforeAll(async () => {
   bundle = await bundleCli();
-}, 60_000);
+});
 afterAll(() => bundle?.dispose());
 afterEach(() => {
   world?.destroy();
@@ -47,7 +47,7 @@ describe('a hung grandchild of a tool', () => {
     const seen = pids();
     expect(seen).toBeDefined();
     expect(await eventually(() => gone(seen!))).toBe(true);
-  }, 120_000);
+  });
 
   it('SIGTERM to the CLI ends the running tool’s whole group', async () => {
     world = createWorld();
@@ -58,5 +58,5 @@ describe('a hung grandchild of a tool', () => {
     child.kill('SIGTERM');
     await exited;
     expect(await eventually(() => gone(pids()!))).toBe(true);
-  }, 120_000);
+  });
 });

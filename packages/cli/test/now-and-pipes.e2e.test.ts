@@ -43,7 +43,7 @@ describe('a closed stdout ends the command quietly', () => {
   let cli: BundledCli;
   beforeAll(async () => {
     cli = await bundleCli();
-  }, 60_000);
+  });
   afterAll(() => cli.dispose());
 
   // Python runs the CLI with stdout on a pipe whose read end is closed before the CLI starts, so the
@@ -69,12 +69,12 @@ describe('a closed stdout ends the command quietly', () => {
     const run = await withClosedStdout(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:50:00Z'], world.env);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-  }, 60_000);
+  });
 
   it('loop --json with its reader gone stops like a shutdown request: no stack trace, exit 0', async () => {
     world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const run = await withClosedStdout(['loop', '--json', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1'], world.env);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-  }, 60_000);
+  });
 });

@@ -103,5 +103,5 @@ describe('a cycle says what it could not look at', () => {
     expect(await running).toBe(0);
     expect(lines()).toBeGreaterThanOrEqual(2);
     expect(stdout).not.toContain('no beads database');
-  }, 60_000);
+  });
 });

@@ -63,7 +63,7 @@ beforeAll(() => {
   // A pane that prints the marker's printable part cannot split another pane's capture.
   tmux('new-session', '-d', '-s', 'orch-b', '-x', '80', '-y', '10', ...printer('HK-CAPTURE 0\n1\n'));
   tmux('new-session', '-d', '-s', 'orch-c', '-x', '80', '-y', '10', ...printer('third\n'));
-}, 60_000);
+});
 
 afterAll(() => {
   try {

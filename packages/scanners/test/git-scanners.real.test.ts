@@ -49,7 +49,7 @@ beforeAll(() => {
   mkdirSync(notRepo);
   // Beads workspace for the fake bd: bd-p0c4 has a branch (feat/bd-p0c4-docs), bd-7xq1 has none.
   mkdirSync(join(repo, '.fake-bd'));
-}, 60_000);
+});
 
 afterAll(() => tmp.remove());
 

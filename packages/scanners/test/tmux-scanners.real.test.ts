@@ -26,7 +26,7 @@ beforeAll(() => {
   tmux('new-session', '-d', '-s', 'orch-impl_dark-4242', ...printer('engine spawn\n'));
   mkdirSync(join(tmp.path, '.fake-bd'));
   writeFileSync(join(tmp.path, '.fake-bd', 'ready.json'), JSON.stringify([{ id: 'beads-f7k2', title: 'Implement JWT validation', priority: 1, status: 'open' }]));
-}, 60_000);
+});
 
 afterAll(() => {
   try {

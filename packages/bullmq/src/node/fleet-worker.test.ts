@@ -20,12 +20,10 @@ afterAll(async () => {
   await redis.stop();
 });
 
-const waitFor = async (predicate: () => boolean | Promise<boolean>, what: string, limitMs = 20_000): Promise<void> => {
-  const until = Date.now() + limitMs;
-  while (!(await predicate())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Polls until `predicate` holds, however long a loaded machine takes (the test timeout is the backstop; `what` names the wait). */
+const waitFor = async (predicate: () => boolean | Promise<boolean>, what: string): Promise<void> => {
+  void what;
+  while (!(await predicate())) await new Promise((resolve) => setTimeout(resolve, 50));
 };
 
 describe('fleet worker (in-process, one worker)', () => {
@@ -128,15 +126,17 @@ describe('fleet worker (in-process, one worker)', () => {
     const worker = createFleetWorker({ target, prefix, concurrency: 2, sink: { deliver: () => okAsync(undefined) }, onEvent: (e) => events.push(e) });
     (await scheduler.add({ id: 'slow', intervalMs: 300, source: { kind: 'scanners', set: 'fake', scanMs: 1000, reportEvery: 0 } }))._unsafeUnwrap();
     (await scheduler.add({ id: 'quick', intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 0 } }))._unsafeUnwrap();
-    await waitFor(() => events.filter((e) => e.type === 'cycle' && e.heartbeatId === 'slow').length >= 3, 'three slow cycles');
+    const cyclesOf = (heartbeatId: string) => events.filter((e): e is Extract<FleetEvent, { type: 'cycle' }> => e.type === 'cycle' && e.heartbeatId === heartbeatId);
+    // Quick cycles that ran wholly inside a slow one: the quick heartbeat was not held up by it.
+    const quickDuringSlow = () => cyclesOf('quick').filter((q) => cyclesOf('slow').some((s) => q.startedAtMs >= s.startedAtMs && q.endedAtMs <= s.endedAtMs));
+    await waitFor(() => cyclesOf('slow').length >= 3 && quickDuringSlow().length >= 2, 'three slow cycles, two quick ones inside them');
     await worker.close();
     await scheduler.close();
-    const cyclesOf = (heartbeatId: string) => events.filter((e): e is Extract<FleetEvent, { type: 'cycle' }> => e.type === 'cycle' && e.heartbeatId === heartbeatId);
     const slow = cyclesOf('slow');
     for (let index = 1; index < slow.length; index += 1) expect(slow[index]!.startedAtMs).toBeGreaterThanOrEqual(slow[index - 1]!.endedAtMs);
     expect(events.some((e) => e.type === 'skip' && e.heartbeatId === 'slow' && e.reason === 'overlap')).toBe(true);
-    // Three slow cycles take about three seconds: the quick heartbeat kept its pace meanwhile.
-    expect(cyclesOf('quick').length).toBeGreaterThanOrEqual(6);
+    // Behaviour, not throughput: quick cycles ran while a slow one was running (no count per second).
+    expect(quickDuringSlow().length).toBeGreaterThanOrEqual(2);
   });
 
   it('a heartbeat whose setup cannot be resolved fails its slot visibly and commits nothing', async () => {

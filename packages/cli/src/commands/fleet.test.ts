@@ -82,8 +82,8 @@ describe('heartbeat-kit fleet: add, list, worker, status, remove', () => {
     const sink = join(root, 'reports.jsonl');
     const stop = new AbortController();
     const worker = run(['worker', '--concurrency', '2', '--sink', `file:${sink}`, ...prefix], stop.signal);
-    const until = Date.now() + 20_000;
-    while (!(existsSync(sink) && readFileSync(sink, 'utf8').split('\n').filter(Boolean).length >= 2) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+    // However long a loaded machine takes (the test timeout is the backstop).
+    while (!(existsSync(sink) && readFileSync(sink, 'utf8').split('\n').filter(Boolean).length >= 2)) await new Promise((resolve) => setTimeout(resolve, 100));
     stop.abort();
     const finished = await worker;
     expect(finished.code).toBe(0);
