@@ -44,13 +44,16 @@ function project(name: string, heartbeatMd?: string): string {
   return dir;
 }
 
+// The spawnSync limits only stop a hung child from blocking the test worker (vitest cannot time out
+// a synchronous call); they sit just under vitest's 300 s backstop, far above what a loaded 2-core
+// machine needs (a converter run took 36 s at load 90).
 function sh(cwd: string, ...args: string[]) {
-  const run = spawnSync('sh', [LOOP_SCRIPT, ...args], { cwd, encoding: 'utf8', env: { ...process.env, HEARTBEAT_KIT: `${process.execPath} ${bin}`, HEARTBEAT_STOP_TIMEOUT: '60' }, timeout: 90_000 });
+  const run = spawnSync('sh', [LOOP_SCRIPT, ...args], { cwd, encoding: 'utf8', env: { ...process.env, HEARTBEAT_KIT: `${process.execPath} ${bin}`, HEARTBEAT_STOP_TIMEOUT: '60' }, timeout: 240_000 });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
 function convert(input: string, ...args: string[]) {
-  const run = spawnSync(process.execPath, [CONVERTER, ...args], { input, encoding: 'utf8', timeout: 30_000 });
+  const run = spawnSync(process.execPath, [CONVERTER, ...args], { input, encoding: 'utf8', timeout: 240_000 });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
