@@ -97,8 +97,9 @@ describe('heartbeat-kit loop as a real process', () => {
     expect(lines[0]).toMatch(/^HEARTBEAT_ONLINE: Work-finder loop starting\. Interval: 1s\./);
     expect(stdout.match(/WORK_FOUND/g)).toHaveLength(1);
     const last = lines.at(-1) ?? '';
-    const m = /^HEARTBEAT_SHUTDOWN: Final status -- (\d+) cycles completed, 1 reports sent\.$/.exec(last);
+    // A signal that lands mid-scan makes that last cycle partial (issue 10 item 4).
+    const m = /^HEARTBEAT_SHUTDOWN: Final status -- (\d+) cycles completed,(?: 1 partial \(cut off: [a-z, -]+\),)? 1 reports sent\.$/.exec(last);
     expect(m).not.toBeNull();
-    expect(Number(m![1])).toBeGreaterThanOrEqual(2);
+    expect(Number(m![1])).toBeGreaterThanOrEqual(1);
   });
 });

@@ -78,6 +78,10 @@ describe('spec 000 report blocks, verbatim', () => {
       'HEARTBEAT_ONLINE: Work-finder loop starting. Interval: 600s. Active hours: 8-22. HEARTBEAT.md: found.',
     );
     expect(renderShutdown({ cyclesCompleted: 12, reportsSent: 3, at: AT }).content).toBe('HEARTBEAT_SHUTDOWN: Final status -- 12 cycles completed, 3 reports sent.');
+    // A cycle a signal cut short is counted apart, naming what was cut off (issue 10 item 4).
+    expect(renderShutdown({ cyclesCompleted: 11, cyclesPartial: 1, cutOff: ['beads', 'gchat'], reportsSent: 3, at: AT }).content).toBe(
+      'HEARTBEAT_SHUTDOWN: Final status -- 11 cycles completed, 1 partial (cut off: beads, gchat), 3 reports sent.',
+    );
     const alert = renderCostAlert({ cycle: 7, tokens: 21_000, budgetTokens: 20_000, at: AT });
     expect(alert.content).toBe('COST_ALERT: Heartbeat cycle #7 used ~21,000 tokens (budget: 20,000). Consider simplifying HEARTBEAT.md checks.');
     expect(alert.summary).toBe('Heartbeat cost exceeded budget');

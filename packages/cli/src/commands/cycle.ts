@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
-import { createCycleRecord, decideCronSlot, lastRecordedSlotMs, receiptForOutcome, receiptForSkippedSlots, runCycle, skippedReceipt, type CycleOutcome } from '@heartbeat-kit/core';
+import { createCycleRecord, cutOffScanners, decideCronSlot, lastRecordedSlotMs, receiptForOutcome, receiptForSkippedSlots, runCycle, skippedReceipt, type CycleOutcome } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson, problemLines } from '../format/cycle-json.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
@@ -189,10 +189,13 @@ export const cycleCommand: Command = async (argv, io) => {
   const lines = json ? '' : problemLines(outcome);
   if (lines !== '') io.stderr(lines);
   if (dryRun && !json) io.stderr('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
+  // A signal cut scanners off: the cycle did not look everywhere, so it is partial and never HEARTBEAT_OK.
+  const cutOff = cutOffScanners(outcome.problems);
+  if (cutOff.length > 0 && !json) io.stderr(`heartbeat-kit cycle: partial cycle: a signal cut off ${cutOff.join(', ')}; what they watch was not looked at.\n`);
   if (json) {
-    io.stdout(`${JSON.stringify({ ...cycleJson(outcome), ...(dryRun ? { dryRun: true } : {}) })}\n`);
+    io.stdout(`${JSON.stringify({ ...cycleJson(outcome), ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}) })}\n`);
   } else if (outcome.decision.message === null) {
-    io.stdout('HEARTBEAT_OK\n');
+    if (cutOff.length === 0) io.stdout('HEARTBEAT_OK\n');
   } else if (resolved.value.sink.kind !== 'stdout' || dryRun) {
     io.stdout(`${outcome.decision.message.content}\n`);
     if (outcome.decision.costAlert) io.stdout(`${outcome.decision.costAlert.content}\n`);

@@ -14,8 +14,9 @@ export const LOOP_HELP = `Usage: heartbeat-kit loop [options]
 
 Runs the heartbeat loop of spec 000: HEARTBEAT_ONLINE, a first cycle at once, then one
 cycle per slot of the wall-clock grid (multiples of the interval since the epoch, plus the
---jitter offset), so a restart keeps the grid. SIGINT or SIGTERM finishes the current scan,
-sends HEARTBEAT_SHUTDOWN and exits 0. HEARTBEAT.md is re-read before every cycle. Quiet
+--jitter offset), so a restart keeps the grid. SIGINT or SIGTERM ends the current scan,
+sends HEARTBEAT_SHUTDOWN and exits 0 (a cycle whose tools the signal cut off counts as partial
+there, naming the scanners, also on stderr). HEARTBEAT.md is re-read before every cycle. Quiet
 cycles print nothing.
 
 Every slot leaves one receipt beside the state ('heartbeat-kit history'). Whatever a scanner

@@ -85,7 +85,7 @@ describe('runLoop', () => {
     expect(kinds).toEqual(['online', 'work_found', 'work_found', 'shutdown']);
     expect(sink.delivered[0]!.content).toBe('HEARTBEAT_ONLINE: Work-finder loop starting. Interval: 600s. Active hours: 8-22. HEARTBEAT.md: missing.');
     expect(sink.delivered.at(-1)!.content).toBe('HEARTBEAT_SHUTDOWN: Final status -- 4 cycles completed, 2 reports sent.');
-    expect(summary).toEqual({ cyclesCompleted: 4, reportsSent: 2 });
+    expect(summary).toEqual({ cyclesCompleted: 4, cyclesPartial: 0, cutOff: [], reportsSent: 2 });
   });
 
   it('finishes the current scan before shutting down', async () => {

@@ -1,5 +1,6 @@
 import type { Sleep } from '../ports/clock.js';
 import { renderOnline, renderShutdown } from '../messages/render-messages.js';
+import { cutOffScanners } from '../cycle/scan-problems.js';
 import { runCycle, type CycleDeps, type CycleOutcome, type CycleSettings, type StateRefusal } from '../cycle/run-cycle.js';
 import { classifyGap, decideSlots, DEFAULT_CATCH_UP, type CatchUpSettings, type GapCause, type SkippedSlots } from '../schedule/catch-up.js';
 
@@ -43,7 +44,12 @@ export interface LoopOptions {
 
 /** What the loop did before it stopped. */
 export interface LoopSummary {
+  /** Cycles whose scanners all ran to their end. */
   readonly cyclesCompleted: number;
+  /** Cycles a signal cut short (a scanner's tool aborted or killed): they did not fully look. */
+  readonly cyclesPartial: number;
+  /** The scanners those signals cut off, in the order first seen. */
+  readonly cutOff: readonly string[];
   readonly reportsSent: number;
   /** Set when the loop stopped because a cycle refused its stored state (see `CycleOutcome.refused`). */
   readonly refused?: StateRefusal;
@@ -79,7 +85,7 @@ export function deterministicJitter(id: string, maxMs: number): number {
  *   { clock: systemClock, sleep: nodeSleep, stateStore: createFileStateStore({ path: '.heartbeat/state.json' }), sink: createStdoutSink(), scanners: [] },
  *   { settings: () => ({ config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' }), configFound: false, signal: stop.signal },
  * );
- * console.log(summary); // { cyclesCompleted: …, reportsSent: … }
+ * console.log(summary); // { cyclesCompleted: …, cyclesPartial: …, cutOff: [...], reportsSent: … }
  * ```
  */
 export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<LoopSummary> {
@@ -88,6 +94,8 @@ export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<Lo
   await deps.sink.deliver(renderOnline({ intervalMs: intervalOf(first), activeHours: first.config.activeHours, configFound: options.configFound, at: deps.clock.now() }));
 
   let cyclesCompleted = 0;
+  let cyclesPartial = 0;
+  const cutOff = new Set<string>();
   let reportsSent = 0;
   let refused: StateRefusal | undefined;
   let settings = first;
@@ -112,7 +120,11 @@ export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<Lo
         break;
       }
       if (outcome !== undefined) {
-        cyclesCompleted++;
+        // A cycle a signal cut short did not look everywhere: partial, not completed.
+        const cut = cutOffScanners(outcome.problems);
+        if (cut.length === 0) cyclesCompleted++;
+        else cyclesPartial++;
+        for (const name of cut) cutOff.add(name);
         if (outcome.delivery === 'delivered') reportsSent++;
         await options.onCycle?.(outcome, slotMs);
       }
@@ -128,6 +140,6 @@ export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<Lo
     cause = mono === undefined || monoAtDecision === undefined ? 'overlapping' : classifyGap(wallElapsed, mono() - monoAtDecision);
     settings = await options.settings();
   }
-  await deps.sink.deliver(renderShutdown({ cyclesCompleted, reportsSent, at: deps.clock.now() }));
-  return { cyclesCompleted, reportsSent, ...(refused === undefined ? {} : { refused }) };
+  await deps.sink.deliver(renderShutdown({ cyclesCompleted, cyclesPartial, cutOff: [...cutOff], reportsSent, at: deps.clock.now() }));
+  return { cyclesCompleted, cyclesPartial, cutOff: [...cutOff], reportsSent, ...(refused === undefined ? {} : { refused }) };
 }

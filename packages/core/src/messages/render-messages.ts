@@ -181,10 +181,12 @@ export function renderOnline(input: { intervalMs: number; activeHours: { start: 
 }
 
 /** The final status message of spec 000's shutdown protocol. */
-export function renderShutdown(input: { cyclesCompleted: number; reportsSent: number; at: Date }): OutboundMessage {
+export function renderShutdown(input: { cyclesCompleted: number; cyclesPartial?: number; cutOff?: readonly string[]; reportsSent: number; at: Date }): OutboundMessage {
+  // A cycle a signal cut short did not look everywhere: it is counted apart, naming what was cut off.
+  const partial = (input.cyclesPartial ?? 0) > 0 ? ` ${input.cyclesPartial} partial (cut off: ${(input.cutOff ?? []).join(', ') || 'unknown'}),` : '';
   return {
     kind: 'shutdown',
-    content: `HEARTBEAT_SHUTDOWN: Final status -- ${input.cyclesCompleted} cycles completed, ${input.reportsSent} reports sent.`,
+    content: `HEARTBEAT_SHUTDOWN: Final status -- ${input.cyclesCompleted} cycles completed,${partial} ${input.reportsSent} reports sent.`,
     summary: 'Heartbeat shutting down',
     at: input.at.toISOString(),
   };

@@ -1,0 +1,58 @@
+/**
+ * Issue 10 item 4 through the CLI, with real children and real signals: a signal that cuts a
+ * scan's tools off (Ctrl-C or SIGTERM to heartbeat-kit, or a kill that reaches the tools' own
+ * process group, as systemd's control-group KillMode and `timeout` do) names the scanners it cut
+ * off and makes the cycle partial — never HEARTBEAT_OK, never "completed".
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundleCli, type BundledCli } from './support/bundle-cli.js';
+import { runCli } from './support/run-cli.js';
+import { createWorld, type World } from './support/world.js';
+
+let world: World | undefined;
+let bundle: BundledCli | undefined;
+beforeAll(async () => {
+  bundle = await bundleCli();
+}, 60_000);
+afterAll(() => bundle?.dispose());
+afterEach(() => {
+  world?.destroy();
+  world = undefined;
+});
+
+/** Replaces the world's bd with a script; no timing is involved: the script itself sends the signal. */
+function bdScript(w: World, body: string): void {
+  writeFileSync(join(w.fakeBin, 'bd'), `#!/bin/sh\n${body}\n`);
+  chmodSync(join(w.fakeBin, 'bd'), 0o755);
+}
+
+describe('a signal cuts the scan off', () => {
+  it('cycle: a SIGTERM to the tool (its process group) makes the cycle partial, names the scanners, prints no HEARTBEAT_OK', async () => {
+    world = createWorld();
+    bdScript(world, 'kill -TERM 0'); // bd leads its own process group: `kill 0` sends SIGTERM to the whole group
+    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z'], { cwd: world.root, env: world.env });
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('heartbeat-kit: warning: beads, orchestrators, stale-tasks cut off: bd was killed by SIGTERM; fix: ');
+    expect(run.stderr).toContain('heartbeat-kit cycle: partial cycle: a signal cut off beads, orchestrators, stale-tasks; what they watch was not looked at.\n');
+    const json = JSON.parse((await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z', '--json'], { cwd: world.root, env: world.env })).stdout) as { partial?: boolean; cutOff?: string[] };
+    expect(json).toMatchObject({ partial: true, cutOff: ['beads', 'orchestrators', 'stale-tasks'] });
+  }, 60_000);
+
+  it('loop: SIGTERM to heartbeat-kit mid-scan counts the cycle as partial in HEARTBEAT_SHUTDOWN and names the cut-off scanners', async () => {
+    world = createWorld();
+    // bd signals the CLI (its parent) and then hangs: the CLI's shutdown has to cut it off.
+    bdScript(world, 'kill -TERM $PPID\nexec sleep 100000');
+    const child = spawn(process.execPath, [bundle!.bin, 'loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600'], { env: world.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^heartbeat-kit: warning: [a-z, -]*beads[a-z, -]* cut off: bd was aborted; fix: /m);
+    expect(stdout.trimEnd().split('\n').at(-1)).toMatch(/^HEARTBEAT_SHUTDOWN: Final status -- 0 cycles completed, 1 partial \(cut off: [a-z, -]*beads[a-z, -]*\), 0 reports sent\.$/);
+  }, 60_000);
+});
