@@ -169,7 +169,7 @@ export function createWorld(spec: WorldSpec = {}): World {
   }
 
   const tmuxSocket = `hk-world-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', tmuxSocket, ...args], { encoding: 'utf8' });
+  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', tmuxSocket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   for (const name of spec.sessions ?? []) tmux('new-session', '-d', '-s', name, '-x', '80', '-y', '20');
 
   const env: Record<string, string | undefined> = { ...process.env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` };
