@@ -35,6 +35,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 function project(name: string, heartbeatMd?: string): string {
   const dir = join(work, name);
   mkdirSync(join(dir, '.claude'), { recursive: true });
+  // The heartbeat watches a git repository (and keeps its state in its .git directory).
+  spawnSync('git', ['init', '-q', dir], { encoding: 'utf8' });
   const reply = { replies: [{ question_id: 'q-7', session_id: 's-1', reply_text: 'yes, merge it', replied_at: '2026-02-19T14:21:07.000Z', sender_name: 'Alice' }], pending_count: 0 };
   writeFileSync(join(dir, 'poll.mjs'), `process.stdout.write(${JSON.stringify(JSON.stringify(reply))});\n`);
   writeFileSync(

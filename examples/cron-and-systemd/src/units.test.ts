@@ -87,10 +87,11 @@ describe('the scheduled command works as written', () => {
   it.each([
     ['systemd', () => heartbeatArgs(unitValue(parseUnitFile(serviceText), 'Service', 'ExecStart') ?? '')],
     ['cron', () => heartbeatArgs(parseCrontabLine(crontabText.split('\n').find((l) => l.includes('heartbeat-kit cycle')) ?? '')?.command ?? '')],
-  ])('%s: heartbeat-kit <args> runs a cycle, keeps state in .heartbeat/state.json, and a second run dedups', async (_name, args) => {
+  ])('%s: heartbeat-kit <args> runs a cycle, keeps state in .git/heartbeat-kit/state.json, and a second run dedups', async (_name, args) => {
     const argv = args();
     expect(argv[0]).toBe('cycle');
     const project = tempDir();
+    spawnSync('git', ['init', '-q', project], { encoding: 'utf8' });
     mkdirSync(join(project, '.claude'));
     // An always-active window, and a GChat poll script that always has a reply: a finding every run.
     writeFileSync(join(project, '.claude', 'HEARTBEAT.md'), '# Heartbeat Configuration\n## Active Hours\n- Start: 0\n- End: 0\n- Weekend: true\n- Timezone: UTC\n');
@@ -99,7 +100,7 @@ describe('the scheduled command works as written', () => {
     const first = await runCli(argv, project);
     expect(first.stderr).not.toMatch(/error|usage/i);
     expect(first.code).toBe(0);
-    expect(existsSync(join(project, '.heartbeat', 'state.json'))).toBe(true);
+    expect(existsSync(join(project, '.git', 'heartbeat-kit', 'state.json'))).toBe(true);
     const reports = (): string[] => readFileSync(join(project, '.heartbeat', 'reports.jsonl'), 'utf8').trim().split('\n');
     expect(reports()).toHaveLength(1);
     expect(reports()[0]).toMatch(/GCHAT_REPLY_RECEIVED/);
@@ -130,6 +131,7 @@ describe('liveness examples (systemd and Kubernetes)', () => {
     const argv = args();
     expect(argv[0]).toBe('check-liveness');
     const project = tempDir();
+    spawnSync('git', ['init', '-q', project], { encoding: 'utf8' });
     const before = await runCli(argv, project);
     expect(before.code).toBe(1);
     expect(before.stdout).toMatch(/^not alive \(never-ran\)/);

@@ -78,7 +78,7 @@ describe('CLI conventions', () => {
     const json = await run('init', '--cwd', join(dir, 'x'), '--json');
     expect(json.code).toBe(0);
     const config = join(dir, 'x', '.claude', 'HEARTBEAT.md');
-    expect(JSON.parse(json.stdout)).toEqual({ status: 'written', file: config });
+    expect(JSON.parse(json.stdout)).toEqual({ status: 'written', file: config, stateDir: null });
     expect(json.stderr).toBe('');
   });
 });

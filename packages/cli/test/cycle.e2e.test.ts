@@ -218,7 +218,7 @@ describe('one cycle at a time per state file', () => {
   it('a cycle that finds the cycle lock held skips with exit 4, says who holds it, and leaves the state alone', async () => {
     world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const { createFileLockStore } = await import('@heartbeat-kit/core/node');
-    const lock = createFileLockStore({ path: join(world.project, '.heartbeat', 'cycle.lock') });
+    const lock = createFileLockStore({ path: join(world.project, '.git', 'heartbeat-kit', 'cycle.lock') });
     const held = await lock.acquire({ owner: 'other-cycle', nowMs: Date.now(), staleAfterMs: 60_000 });
     expect(held.isOk()).toBe(true);
     const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
@@ -228,7 +228,7 @@ describe('one cycle at a time per state file', () => {
     expect(out.holder).toMatchObject({ pid: process.pid, liveness: 'alive' });
     expect(out.reason).toContain(`pid ${process.pid}`);
     expect(run.stderr).toMatch(new RegExp(`skipped: another cycle holds .*cycle\\.lock: pid ${process.pid} on .* \\(alive\\)`));
-    expect(existsSync(join(world.project, '.heartbeat', 'state.json'))).toBe(false);
+    expect(existsSync(join(world.project, '.git', 'heartbeat-kit', 'state.json'))).toBe(false);
     await lock.release('other-cycle');
     const after = await cycle(world, '--now', '2026-02-19T14:50:00Z');
     expect(after.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
@@ -245,8 +245,8 @@ describe('one cycle at a time per state file', () => {
     const pid = holder.pid!;
     const start = await processStartMark(pid);
     const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(world.project, '.heartbeat'), { recursive: true });
-    writeFileSync(join(world.project, '.heartbeat', 'cycle.lock'), jsonLockCodec.encode({ owner: `${pid}-x`, acquiredAtMs: Date.now(), pid, host: hostname(), ...(start === undefined ? {} : { processStart: start }) }));
+    mkdirSync(join(world.project, '.git', 'heartbeat-kit'), { recursive: true });
+    writeFileSync(join(world.project, '.git', 'heartbeat-kit', 'cycle.lock'), jsonLockCodec.encode({ owner: `${pid}-x`, acquiredAtMs: Date.now(), pid, host: hostname(), ...(start === undefined ? {} : { processStart: start }) }));
     const skipped = await cycle(world, '--now', '2026-02-19T14:50:00Z');
     expect(skipped.code).toBe(4);
     expect(skipped.stderr).toContain(`pid ${pid} on ${hostname()} (alive)`);
@@ -256,8 +256,8 @@ describe('one cycle at a time per state file', () => {
     const run = await cycle(world, '--now', '2026-02-19T14:50:00Z');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
-    expect(run.stderr).toContain(`took over ${join(world.project, '.heartbeat', 'cycle.lock')} from pid ${pid}`);
-    expect(existsSync(join(world.project, '.heartbeat', 'cycle.lock'))).toBe(false);
+    expect(run.stderr).toContain(`took over ${join(world.project, '.git', 'heartbeat-kit', 'cycle.lock')} from pid ${pid}`);
+    expect(existsSync(join(world.project, '.git', 'heartbeat-kit', 'cycle.lock'))).toBe(false);
   });
 });
 

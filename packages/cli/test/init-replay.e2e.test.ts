@@ -26,7 +26,7 @@ describe('heartbeat-kit init', () => {
     writeFileSync(file, '# mine\n');
     const second = await runCli(['init', '--cwd', dir, '--json'], { cwd: dir });
     expect(second.code).toBe(1);
-    expect(JSON.parse(second.stdout)).toEqual({ status: 'exists', file });
+    expect(JSON.parse(second.stdout)).toEqual({ status: 'exists', file, stateDir: null });
     expect(readFileSync(file, 'utf8')).toBe('# mine\n');
     const forced = await runCli(['init', '--cwd', dir, '--force'], { cwd: dir });
     expect(forced.code).toBe(0);

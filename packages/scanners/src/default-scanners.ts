@@ -30,6 +30,8 @@ export interface DefaultScannersDeps {
   readonly python?: string;
   /** Where the GChat scanner makes each reply durable before anything else (`createFileReplyInbox` beside the state file). */
   readonly replyInbox?: ReplyInbox;
+  /** Paths the git scanner never counts as uncommitted work (the heartbeat's own files). */
+  readonly ignorePaths?: readonly string[];
   /** File access of the pipeline scanner (`createNodePipelineFiles` from `./execa`); without it there is no pipeline scanner. */
   readonly pipelineFiles?: PipelineFiles;
 }
@@ -70,7 +72,7 @@ export function createDefaultScanners(deps: DefaultScannersDeps): readonly Scann
       sessions,
       ...(deps.pipelineFiles === undefined ? {} : { pipelineOwners: (now: Date) => readPipelineOwners(cwd, deps.pipelineFiles as PipelineFiles, now) }),
     }),
-    createGitScanner(git),
+    createGitScanner({ ...git, ...(deps.ignorePaths === undefined ? {} : { ignorePaths: deps.ignorePaths }) }),
     createStaleTasksScanner({ ...git, beads, ...(deps.branchForBead === undefined ? {} : { branchForBead: deps.branchForBead }) }),
     createIdleOrchestratorsScanner({ ...tmux, sessions }),
     createGChatScanner({ runner, cwd, fileExists: deps.fileExists, ...(deps.python === undefined ? {} : { python: deps.python }), ...(deps.replyInbox === undefined ? {} : { inbox: deps.replyInbox }) }),

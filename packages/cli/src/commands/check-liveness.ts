@@ -5,7 +5,7 @@ import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleLockPath } from '../wiring/cycle-lock.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
-import { receiptStoreFor, statePathOf } from '../wiring/receipts.js';
+import { receiptStoreFor, locateState } from '../wiring/receipts.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 
 /** Help text of `heartbeat-kit check-liveness`. */
@@ -17,15 +17,16 @@ stopped, every recent slot was skipped (and why), the cycle lock is stuck, or no
 Meant for a systemd timer, a Kubernetes livenessProbe, a cron monitor or CI.
 
 Options:
-  --cwd DIR          project directory (default: current directory)
-  --config FILE      heartbeat config, for the default --max-age (default: DIR/.claude/HEARTBEAT.md)
+  --cwd DIR          a directory of the project's git repository (default: current directory)
+  --config FILE      heartbeat config, for the default --max-age (default: as 'cycle')
   --state FILE       the state file whose receipts to judge (default: as 'cycle')
   --max-age DURATION how old the last run may be, e.g. 30m or 2h (default: 3 × the interval)
   --now ISO          judge as at this instant
   --json             print {"live": …, "reason"?, "message", "lastRan"?}
   -h, --help         show this help
 
-Exit codes: 0 alive, 1 not alive (reason on stdout), 2 usage or config error, 3 receipts unreadable.
+Exit codes: 0 alive, 1 not alive (reason on stdout), 2 usage or config error (or DIR is not in a
+git repository), 3 receipts unreadable.
 `;
 
 const OPTIONS = {
@@ -57,17 +58,20 @@ export const checkLivenessCommand: Command = async (argv, io) => {
   }
   const now = parseInstantFlag('--now', values.now);
   if (!now.ok) return usageError(io, now.message);
-  let maxAgeMs: number;
+  let maxAgeMs: number | undefined;
   if (values['max-age'] !== undefined) {
     const parsed = parseDuration(values['max-age'], 'm');
     if (parsed.isErr()) return usageError(io, `--max-age "${values['max-age']}" is not a duration. Fix: e.g. --max-age 30m.`);
     maxAgeMs = parsed.value;
-  } else {
-    const settings = await loadHeartbeatSettings(resolvePath(io.cwd, values.cwd ?? '.'), values.config);
+  }
+  const located = await locateState(io, values);
+  if (!located.ok) return usageError(io, located.message);
+  const { statePath } = located;
+  if (maxAgeMs === undefined) {
+    const settings = await loadHeartbeatSettings(values.config === undefined ? located.configDir : resolvePath(io.cwd, values.cwd ?? '.'), values.config);
     if (!settings.ok) return usageError(io, settings.message);
     maxAgeMs = 3 * settings.value.config.intervalMs;
   }
-  const statePath = statePathOf(io, values);
   const listed = await receiptStoreFor(statePath, now.date).list();
   if (listed.isErr()) {
     io.stderr(`heartbeat-kit check-liveness: ${listed.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is readable.\n`);

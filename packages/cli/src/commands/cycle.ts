@@ -9,7 +9,7 @@ import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import { parseInstantFlag } from '../wiring/instant.js';
-import { appendReceipt, receiptStoreFor, statePathOf } from '../wiring/receipts.js';
+import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
 
 /** Help text of `heartbeat-kit cycle`. */
 export const CYCLE_HELP = `Usage: heartbeat-kit cycle [options]
@@ -19,9 +19,11 @@ stale tasks, idle orchestrators, GChat replies and pipelines, then prints exactl
 HEARTBEAT_OK when nothing is reportable, else one WORK_FOUND message.
 
 Options:
-  --cwd DIR                    project directory (default: current directory)
-  --config FILE                heartbeat config (default: DIR/.claude/HEARTBEAT.md; missing = defaults)
-  --state FILE                 cross-cycle state (default: DIR/.heartbeat/state.json)
+  --cwd DIR                    a directory of the project's git repository (default: current directory)
+  --config FILE                heartbeat config (default: the nearest .claude/HEARTBEAT.md from DIR
+                               up to the repository root; none = defaults)
+  --state FILE                 cross-cycle state (default: heartbeat-kit/state.json in the repository's
+                               common git directory, shared by all worktrees; never in the working tree)
   --now ISO                    evaluate the cycle as at this instant
   --operator-last-active ISO   when the operator last sent a message (default: unknown = idle)
   --operator-activity-file F   take the operator's last message time from F's modification time
@@ -50,9 +52,10 @@ you set up or a failure); stdout stays exactly HEARTBEAT_OK. --json lists them u
 Every invocation leaves one receipt beside the state (ran, or skipped with the reason);
 'heartbeat-kit history' lists them and 'heartbeat-kit check-liveness' judges them.
 
-Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error, 3 delivery, state, lock,
-record or receipt failure (also: a state file written by a newer heartbeat-kit, which is left
-untouched), 4 skipped: another live cycle holds the cycle lock (who and why on stderr).
+Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error (or DIR is not in a git
+repository), 3 delivery, state, lock, record or receipt failure (also: a state file written by a
+newer heartbeat-kit, which is left untouched), 4 skipped: another live cycle holds the cycle lock
+(who and why on stderr).
 `;
 
 const OPTIONS = {
@@ -85,12 +88,12 @@ export const cycleCommand: Command = async (argv, io) => {
   if (!now.ok) return usageError(io, now.message);
   const lastActive = parseInstantFlag('--operator-last-active', values['operator-last-active']);
   if (!lastActive.ok) return usageError(io, lastActive.message);
-  const resolved = await resolveHeartbeat(values, io);
+  const resolved = await resolveHeartbeat(values, io, { dryRun: values['dry-run'] === true });
   const at = (): Date => now.date ?? new Date();
   if (!resolved.ok) {
     if (resolved.configError === true) {
       // The slot did not run: say so in the receipts, so liveness checks see why.
-      const statePath = statePathOf(io, values);
+      const { statePath } = resolved;
       const detail = resolved.message.slice(0, 200);
       await appendReceipt(receiptStoreFor(statePath, now.date), skippedReceipt('config-error', { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail }), statePath, io, 'cycle');
     }
@@ -114,6 +117,7 @@ export const cycleCommand: Command = async (argv, io) => {
     if (decided.missed !== undefined) await appendReceipt(receipts, receiptForSkippedSlots(decided.missed, at().getTime(), 'cycle'), statePath, io, 'cycle');
   };
   const dryRun = values['dry-run'] === true;
+  for (const note of resolved.value.notes) io.stderr(`heartbeat-kit cycle: warning: ${note}\n`);
   for (const warning of settings.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   // With --json on stdout the JSON object is the delivery; the message must not be printed twice.
   // A dry run never reaches the sink at all (runCycle does not call it).

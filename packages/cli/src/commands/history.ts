@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { formatReceipt, parseDuration } from '@heartbeat-kit/core';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { EXIT, type CliIo, type Command } from '../io.js';
-import { receiptStoreFor, statePathOf } from '../wiring/receipts.js';
+import { receiptStoreFor, locateState } from '../wiring/receipts.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 
 /** Help text of `heartbeat-kit history`. */
@@ -15,7 +15,7 @@ asleep, down, catch-up-policy, catch-up-cap, …). Receipts live beside the stat
 to the last 2000 records and 30 days.
 
 Options:
-  --cwd DIR          project directory (default: current directory)
+  --cwd DIR          a directory of the project's git repository (default: current directory)
   --state FILE       the state file whose receipts to read (default: as 'cycle')
   --since WHEN       only receipts at or after WHEN: an ISO instant or a duration back from
                      now such as 24h or 90m
@@ -23,7 +23,8 @@ Options:
   --json             print {"receipts": [...], "warnings": [...]}
   -h, --help         show this help
 
-Exit codes: 0 listed (also when there are none), 2 usage error, 3 the receipts cannot be read.
+Exit codes: 0 listed (also when there are none), 2 usage error (or DIR is not in a git
+repository), 3 the receipts cannot be read.
 `;
 
 const OPTIONS = {
@@ -72,7 +73,9 @@ export const historyCommand: Command = async (argv, io) => {
     if (!since.ok) return usageError(io, since.message);
     sinceMs = since.ms;
   }
-  const statePath = statePathOf(io, values);
+  const located = await locateState(io, values);
+  if (!located.ok) return usageError(io, located.message);
+  const { statePath } = located;
   const listed = await receiptStoreFor(statePath, now.date).list();
   if (listed.isErr()) {
     io.stderr(`heartbeat-kit history: ${listed.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is readable.\n`);

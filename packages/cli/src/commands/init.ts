@@ -3,13 +3,17 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HEARTBEAT_FILE, renderHeartbeatMarkdown } from '@heartbeat-kit/core';
 import { EXIT, type Command } from '../io.js';
+import { createCliRunner } from '../wiring/cli-runner.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
+import { locateProject } from '../wiring/project-location.js';
 
 /** Help text of `heartbeat-kit init`. */
 export const INIT_HELP = `Usage: heartbeat-kit init [--cwd DIR] [--force] [--json]
 
 Writes a commented .claude/HEARTBEAT.md with the defaults of spec 000. Never overwrites an
-existing file unless --force. The heartbeat itself never creates this file.
+existing file unless --force. The heartbeat itself never creates this file. It then says where
+'heartbeat-kit cycle' will keep its state: inside the repository's git directory, never in the
+working tree (it writes nothing there itself).
 
 Exit codes: 0 written, 1 file exists (nothing written), 2 usage error, 3 write failed.
 `;
@@ -27,21 +31,30 @@ export const initCommand: Command = async (argv, io) => {
     io.stdout(INIT_HELP);
     return EXIT.ok;
   }
-  const file = join(resolvePath(io.cwd, values.cwd ?? '.'), DEFAULT_HEARTBEAT_FILE);
-  const report = (status: string): void => {
-    io.stdout(values.json ? `${JSON.stringify({ status, file })}\n` : status === 'exists' ? `${file} already exists; not overwritten (use --force)\n` : `wrote ${file}\n`);
+  const dir = resolvePath(io.cwd, values.cwd ?? '.');
+  const file = join(dir, DEFAULT_HEARTBEAT_FILE);
+  const report = async (status: string): Promise<void> => {
+    // Where the cycle will keep state, so nobody goes looking for a .heartbeat/ in the project.
+    const located = await locateProject(dir, { runner: createCliRunner(io), env: io.env, flag: '--cwd' });
+    const stateDir = located.ok ? located.value.stateDir : null;
+    if (values.json) {
+      io.stdout(`${JSON.stringify({ status, file, stateDir })}\n`);
+      return;
+    }
+    io.stdout(status === 'exists' ? `${file} already exists; not overwritten (use --force)\n` : `wrote ${file}\n`);
+    io.stdout(located.ok ? `heartbeat state will be kept in ${located.value.stateDir} (git never sees it)\n` : `note: ${located.message}\n`);
   };
   try {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, renderHeartbeatMarkdown(), { flag: values.force ? 'w' : 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      report('exists');
+      await report('exists');
       return EXIT.rejected;
     }
     io.stderr(`heartbeat-kit init: cannot write ${file}: ${(error as Error).message}\n`);
     return EXIT.failure;
   }
-  report('written');
+  await report('written');
   return EXIT.ok;
 };

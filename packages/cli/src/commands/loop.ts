@@ -28,9 +28,11 @@ recorded, and the catch-up policy picks which run now: skip (none), latest-once 
 cycle now) or all (the newest, up to the cap). See docs/scheduling.md.
 
 Options:
-  --cwd DIR                    project directory (default: current directory)
-  --config FILE                heartbeat config (default: DIR/.claude/HEARTBEAT.md)
-  --state FILE                 cross-cycle state (default: DIR/.heartbeat/state.json)
+  --cwd DIR                    a directory of the project's git repository (default: current directory)
+  --config FILE                heartbeat config (default: the nearest .claude/HEARTBEAT.md from DIR
+                               up to the repository root; none = defaults)
+  --state FILE                 cross-cycle state (default: heartbeat-kit/state.json in the repository's
+                               common git directory, shared by all worktrees; never in the working tree)
   --interval SECONDS           cycle interval (default: the config's, 600)
   --jitter SECONDS             spread slots by a stable offset in [0, SECONDS) derived from DIR
   --catch-up POLICY            skip | latest-once | all (default: HEARTBEAT.md Catch-up, else
@@ -51,8 +53,9 @@ Options:
   --json                       print one JSON object per cycle and per message
   -h, --help                   show this help
 
-Exit codes: 0 stopped cleanly, 2 usage or config error, 3 stopped because the state file was
-written by a newer heartbeat-kit (left untouched; the reason is on stderr).
+Exit codes: 0 stopped cleanly, 2 usage or config error (or DIR is not in a git repository), 3
+stopped because the state file was written by a newer heartbeat-kit (left untouched; the reason
+is on stderr).
 `;
 
 const OPTIONS = {
@@ -101,6 +104,7 @@ export const loopCommand: Command = async (argv, io) => {
   if (!startAt.ok) return usageError(io, startAt.message);
   const resolved = await resolveHeartbeat(values, io);
   if (!resolved.ok) return usageError(io, resolved.message);
+  for (const note of resolved.value.notes) io.stderr(`heartbeat-kit loop: warning: ${note}\n`);
   const { cwd, json, reloadSettings, statePath } = resolved.value;
   // --now shifts the wall clock; the monotonic clock keeps telling sleeps from busy time.
   const time = io.time ?? { clock: resolved.value.deps.clock, sleep: resolved.value.deps.sleep, monotonicMs: () => performance.now() };

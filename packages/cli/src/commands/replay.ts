@@ -28,7 +28,7 @@ export const replayCommand: Command = async (argv, io) => {
   }
   const [file, ...extra] = parsed.positionals;
   if (file === undefined || extra.length > 0) {
-    io.stderr(`heartbeat-kit replay: expected exactly one FILE. Fix: heartbeat-kit replay .heartbeat/cycles.jsonl\n`);
+    io.stderr(`heartbeat-kit replay: expected exactly one FILE. Fix: heartbeat-kit replay cycles.jsonl\n`);
     return EXIT.usage;
   }
   let text: string;

@@ -1,5 +1,5 @@
 import { appendFile, mkdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CycleDeps, Sink } from '@heartbeat-kit/core';
 import { createFileMtimeOperatorActivity, createFileReplyInbox, createFileStateStore, inboxPathFor, createJsonlFileSink, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
 import { createDefaultScanners } from '@heartbeat-kit/scanners';
@@ -13,11 +13,6 @@ import { createWebhookSink } from '../sinks/webhook-sink.js';
 /** Resolves a user path against the command's working directory. */
 export function resolvePath(cwd: string, path: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
-}
-
-/** Where a project's heartbeat keeps its state unless `--state` says otherwise. */
-export function defaultStatePath(cwd: string): string {
-  return join(cwd, '.heartbeat', 'state.json');
 }
 
 /** Options for wiring the CoBuilder heartbeat's concrete adapters. */
@@ -34,6 +29,8 @@ export interface CycleWiring {
   readonly tmuxArgs?: readonly string[];
   /** Hardened mode: the only variables (besides the essentials) that reach the tools. */
   readonly envAllow?: readonly string[] | undefined;
+  /** Paths the git scanner never counts (the heartbeat's own state). */
+  readonly ignorePaths?: readonly string[];
 }
 
 /** Picks the concrete adapters: the process runner, the seven scanners, file state and reply inbox, the chosen sink. */
@@ -48,7 +45,7 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
     stateStore: createFileStateStore({ path: wiring.statePath }),
     sink,
     inbox,
-    scanners: createDefaultScanners({ runner, cwd: wiring.cwd, fileExists: nodeFileExists, pipelineFiles: createNodePipelineFiles(), replyInbox: inbox, ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}) }),
+    scanners: createDefaultScanners({ runner, cwd: wiring.cwd, fileExists: nodeFileExists, pipelineFiles: createNodePipelineFiles(), replyInbox: inbox, ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}), ...(wiring.ignorePaths ? { ignorePaths: wiring.ignorePaths } : {}) }),
     ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
   };
 }

@@ -1,9 +1,11 @@
 import type { CycleDeps } from '@heartbeat-kit/core';
 import type { CliIo } from '../io.js';
 import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
-import { parseEnvAllowFlag } from './cli-runner.js';
-import { createCycleDeps, defaultStatePath, resolvePath } from './cycle-deps.js';
+import { dirname, join } from 'node:path';
+import { createCliRunner, parseEnvAllowFlag } from './cli-runner.js';
+import { createCycleDeps, resolvePath } from './cycle-deps.js';
 import { loadHeartbeatSettings, type LoadedHeartbeatSettings } from './heartbeat-settings.js';
+import { existingStatePath, locateProject, migrateLegacyState, type ProjectLocation } from './project-location.js';
 
 /** The options `cycle` and `loop` share, in `node:util` parseArgs form. */
 export const HEARTBEAT_OPTIONS = {
@@ -34,7 +36,11 @@ export interface HeartbeatOptionValues {
 
 /** A heartbeat invocation with its settings loaded and its adapters picked. */
 export interface ResolvedHeartbeat {
+  /** The project root (where `.claude/HEARTBEAT.md` was found, else the worktree root). */
   readonly cwd: string;
+  readonly location: ProjectLocation;
+  /** Things to tell the user on stderr before the cycle (a state migration, git missing). */
+  readonly notes: readonly string[];
   readonly statePath: string;
   readonly json: boolean;
   readonly sink: SinkSpec;
@@ -48,7 +54,7 @@ export interface ResolvedHeartbeat {
  * Validates the shared options, loads HEARTBEAT.md and wires the concrete adapters. Errors come
  * back as one line that names the fix.
  */
-export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo): Promise<{ ok: true; value: ResolvedHeartbeat } | { ok: false; message: string; configError?: true }> {
+export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo, options: { readonly dryRun?: boolean } = {}): Promise<{ ok: true; value: ResolvedHeartbeat } | { ok: false; message: string; configError?: undefined } | { ok: false; message: string; configError: true; statePath: string }> {
   const sink = parseSinkSpec(values.sink ?? 'stdout');
   if (!sink.ok) return sink;
   const authEnv = values['sink-auth-env'];
@@ -65,11 +71,30 @@ export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo)
   }
   const envAllowFlag = parseEnvAllowFlag(values['env-allow']);
   if (!envAllowFlag.ok) return envAllowFlag;
-  const cwd = resolvePath(io.cwd, values.cwd ?? '.');
-  const reloadSettings = () => loadHeartbeatSettings(cwd, values.config);
+  const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), { runner: createCliRunner(io, { envAllow: envAllowFlag.names }), env: io.env, flag: values.cwd === undefined ? 'the current directory' : '--cwd' });
+  if (!located.ok) return located;
+  const location = located.value;
+  const cwd = location.project;
+  // An explicit --config is relative to the directory the user named, as before.
+  const reloadSettings = () => loadHeartbeatSettings(values.config === undefined ? cwd : location.cwd, values.config);
   const settings = await reloadSettings();
-  if (!settings.ok) return { ...settings, configError: true };
-  const statePath = values.state === undefined ? defaultStatePath(cwd) : resolvePath(io.cwd, values.state);
+  if (!settings.ok) {
+    // Where the receipt of this skipped slot goes; nothing is migrated by a run that did not run.
+    const statePath = values.state === undefined ? await existingStatePath(location) : resolvePath(io.cwd, values.state);
+    return { ...settings, configError: true, statePath };
+  }
+  const notes = [...location.notes];
+  let statePath = values.state === undefined ? join(location.stateDir, 'state.json') : resolvePath(io.cwd, values.state);
+  if (values.state === undefined) {
+    if (options.dryRun) {
+      // A dry run moves nothing: it reads an older version's state where it still is.
+      statePath = await existingStatePath(location);
+    } else {
+      const migrated = await migrateLegacyState(location.legacyStateDirs, statePath);
+      statePath = migrated.statePath;
+      notes.push(...migrated.notes);
+    }
+  }
   const activityFile = values['operator-activity-file'] ?? io.env.HEARTBEAT_OPERATOR_ACTIVITY_FILE;
   const deps = createCycleDeps({
     cwd,
@@ -81,6 +106,8 @@ export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo)
     ...(socket ? { tmuxArgs: ['-L', socket] } : {}),
     // The flag replaces the config's list; neither = the user's environment minus the deny-list.
     envAllow: envAllowFlag.names ?? settings.value.config.envAllow,
+    ignorePaths: [dirname(statePath), ...location.legacyStateDirs],
   });
-  return { ok: true, value: { cwd, statePath, json: values.json === true, sink: sink.sink, settings: settings.value, deps, reloadSettings } };
+  return { ok: true, value: { cwd, location, notes, statePath, json: values.json === true, sink: sink.sink, settings: settings.value, deps, reloadSettings } };
 }
+

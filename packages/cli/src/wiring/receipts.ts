@@ -1,12 +1,23 @@
 import type { Receipt, ReceiptStore } from '@heartbeat-kit/core';
 import { createFileReceiptStore, receiptsDirectoryFor, systemClock } from '@heartbeat-kit/core/node';
 import type { CliIo } from '../io.js';
-import { defaultStatePath, resolvePath } from './cycle-deps.js';
+import { createCliRunner } from './cli-runner.js';
+import { resolvePath } from './cycle-deps.js';
+import { existingStatePath, locateProject } from './project-location.js';
 
-/** The state file the shared `--cwd`/`--state` flags point at (the same rule as `cycle`). */
-export function statePathOf(io: CliIo, values: { readonly cwd?: string | undefined; readonly state?: string | undefined }): string {
+/**
+ * The state file (and the config directory) the shared `--cwd`/`--state` flags point at, by the
+ * same rule as `cycle`; an older version's `.heartbeat/` while no cycle has migrated it yet.
+ */
+export async function locateState(
+  io: CliIo,
+  values: { readonly cwd?: string | undefined; readonly state?: string | undefined },
+): Promise<{ ok: true; statePath: string; configDir: string } | { ok: false; message: string }> {
   const cwd = resolvePath(io.cwd, values.cwd ?? '.');
-  return values.state === undefined ? defaultStatePath(cwd) : resolvePath(io.cwd, values.state);
+  const located = await locateProject(cwd, { runner: createCliRunner(io), env: io.env, flag: values.cwd === undefined ? 'the current directory' : '--cwd' });
+  if (values.state !== undefined) return { ok: true, statePath: resolvePath(io.cwd, values.state), configDir: located.ok ? located.value.project : cwd };
+  if (!located.ok) return located;
+  return { ok: true, statePath: await existingStatePath(located.value), configDir: located.value.project };
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fixture } from '../../test/support/fixtures.js';
 import { makeContext, notFound, scriptedRunner } from '../../test/support/context.js';
-import { createGitScanner, isGitStale } from './git-scanner.js';
+import { createGitScanner, isGitStale, isIgnoredChange } from './git-scanner.js';
 
 const HOUR = 3_600_000;
 
@@ -53,6 +53,26 @@ describe('isGitStale', () => {
         const stale = isGitStale({ path: '/x', branch: undefined, changes, lastCommitEpoch: epoch }, nowMs, staleMs);
         expect(stale).toBe(changes > 0 && epoch !== undefined && nowMs - epoch * 1000 > staleMs);
         if (epoch === undefined || changes === 0) expect(stale).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('isIgnoredChange (the heartbeat\'s own files are never the user\'s work)', () => {
+  it('ignores the directory itself (git lists an untracked dir as dir/) and everything inside it, nothing beside it', () => {
+    expect(isIgnoredChange('/r/wt', '.heartbeat/', ['/r/wt/.heartbeat'])).toBe(true);
+    expect(isIgnoredChange('/r/wt/', '.heartbeat/state.json', ['/r/wt/.heartbeat/'])).toBe(true);
+    expect(isIgnoredChange('/r/wt', '.heartbeat-notes.md', ['/r/wt/.heartbeat'])).toBe(false);
+    expect(isIgnoredChange('/r/wt', 'src/.heartbeat/x', ['/r/wt/.heartbeat'])).toBe(false);
+    expect(isIgnoredChange('/r/other', '.heartbeat/', ['/r/wt/.heartbeat'])).toBe(false);
+  });
+
+  it('a path is ignored exactly when it is the ignored directory or below it (property)', () => {
+    const seg = fc.stringMatching(/^[a-z.]{1,6}$/).filter((s) => s !== '.' && s !== '..');
+    fc.assert(
+      fc.property(fc.array(seg, { minLength: 1, maxLength: 3 }), fc.array(seg, { minLength: 1, maxLength: 3 }), (ignoredRel, entry) => {
+        const expected = entry.length >= ignoredRel.length && ignoredRel.every((part, i) => entry[i] === part);
+        expect(isIgnoredChange('/w', entry.join('/'), [`/w/${ignoredRel.join('/')}`])).toBe(expected);
       }),
     );
   });

@@ -10,6 +10,20 @@ export interface GitScannerDeps extends GitDeps {
   readonly cwd: string;
   /** The cycle's shared worktree listing (default: one of its own). */
   readonly worktrees?: WorktreeSource;
+  /**
+   * Absolute paths whose changes are not the user's work (the heartbeat's own state when a user
+   * keeps it in a worktree, an older version's `.heartbeat/`): never counted for GIT_STALE.
+   */
+  readonly ignorePaths?: readonly string[];
+}
+
+/** True when `worktree/entry` is one of `ignored` or inside it (`git status` lists an untracked dir as `dir/`). */
+export function isIgnoredChange(worktree: string, entry: string, ignored: readonly string[]): boolean {
+  const path = `${worktree.replace(/\/+$/, '')}/${entry.replace(/\/+$/, '')}`;
+  return ignored.some((dir) => {
+    const d = dir.replace(/\/+$/, '');
+    return path === d || path.startsWith(`${d}/`);
+  });
 }
 
 /** What the git scanner learnt about one worktree. */
@@ -82,7 +96,7 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
         const statuses = await mapConcurrent(scannableWorktrees(listed.value), PER_SCANNER_CONCURRENCY, async (worktree): Promise<Status> => {
           const status = await worktreeStatus(deps, worktree.path, ctx.signal, meter);
           if (status.isErr()) return { worktree, warning: { code: 'GIT_STATUS_FAILED', message: `${sanitizeForMessage(worktree.path, { maxLength: 160 })}: ${describeGitError(status.error)}` } };
-          return { worktree, changes: status.value.length };
+          return { worktree, changes: status.value.filter((entry) => !isIgnoredChange(worktree.path, entry.path, deps.ignorePaths ?? [])).length };
         });
         // Only dirty worktrees need an age: one `git log --no-walk` for all their HEADs.
         const dirty = statuses.filter((s) => s.changes !== undefined && s.changes > 0);

@@ -1,0 +1,181 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFileLockStore } from '@heartbeat-kit/core/node';
+import { runCli } from './support/run-cli.js';
+import { createWorld, type World } from './support/world.js';
+
+let world: World | undefined;
+const dirs: string[] = [];
+afterEach(() => {
+  world?.destroy();
+  world = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-C', cwd, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.invalid', GIT_AUTHOR_DATE: '2026-02-19T10:00:00Z', GIT_COMMITTER_DATE: '2026-02-19T10:00:00Z' },
+  });
+
+/** A world whose .gitignore does not hide `.heartbeat/` (a real project's does not either). */
+function plainWorld(heartbeatMd?: string): World {
+  const w = createWorld({ mainCommitAt: new Date('2026-02-19T10:00:00Z'), worktrees: [{ dir: 'wt-feature', branch: 'feature', commitAt: new Date('2026-02-19T10:00:00Z') }], ...(heartbeatMd === undefined ? {} : { heartbeatMd }) });
+  writeFileSync(join(w.project, '.gitignore'), '.claude/\n');
+  git(w.project, 'commit', '-qam', 'ignore only .claude');
+  return w;
+}
+
+function cycleJson(w: World, cwd: string, now: string, ...extra: string[]) {
+  return runCli(['cycle', '--tmux-socket', w.tmuxSocket, '--now', now, '--json', ...extra], { cwd, env: w.env });
+}
+
+describe('the heartbeat never changes the repository it watches (state in the git common dir)', () => {
+  it('a clean repo stays clean: no ?? .heartbeat/, no false GIT_STALE, state in .git/heartbeat-kit/', async () => {
+    world = plainWorld();
+    for (const now of ['2026-02-19T14:00:00Z', '2026-02-19T14:10:00Z', '2026-02-19T14:20:00Z']) {
+      const run = await cycleJson(world, world.project, now);
+      expect(run.stderr).toBe('');
+      expect((JSON.parse(run.stdout) as { status: string; categories: string[] }).categories).toEqual([]);
+    }
+    expect(git(world.project, 'status', '--porcelain')).toBe('');
+    expect(existsSync(join(world.project, '.heartbeat'))).toBe(false);
+    expect((JSON.parse(readFileSync(join(world.project, '.git', 'heartbeat-kit', 'state.json'), 'utf8')) as { cycle: number }).cycle).toBe(3);
+    const text = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:30:00Z'], { cwd: world.project, env: world.env });
+    expect(text.stdout).toBe('HEARTBEAT_OK\n');
+  });
+
+  it('all worktrees and subdirectories of one repo share one state and the repository config', async () => {
+    // Active hours 0–1 UTC: a cycle that read this config is outside active hours at 14:00.
+    world = plainWorld('## Active Hours\n- Start: 0\n- End: 1\n- Timezone: UTC\n');
+    const src = join(world.project, 'src', 'deep');
+    mkdirSync(src, { recursive: true });
+    const fromRoot = JSON.parse((await cycleJson(world, world.project, '2026-02-19T14:00:00Z')).stdout) as { cycle: number; insideActiveHours: boolean };
+    expect(fromRoot).toMatchObject({ cycle: 1, insideActiveHours: false });
+    const fromSrc = await cycleJson(world, src, '2026-02-19T14:10:00Z');
+    expect(fromSrc.stderr).toBe('');
+    expect(JSON.parse(fromSrc.stdout)).toMatchObject({ cycle: 2, insideActiveHours: false });
+    const viaFlag = await runCli(['cycle', '--cwd', 'src/deep', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z', '--json'], { cwd: world.project, env: world.env });
+    expect(JSON.parse(viaFlag.stdout)).toMatchObject({ cycle: 3, insideActiveHours: false });
+    const fromWorktree = await cycleJson(world, join(world.root, 'wt-feature'), '2026-02-19T14:30:00Z');
+    // The linked worktree has no .claude/ of its own (it is not committed): the main worktree's config applies.
+    expect(fromWorktree.stderr).toBe('');
+    expect(JSON.parse(fromWorktree.stdout)).toMatchObject({ cycle: 4, insideActiveHours: false });
+    expect(git(world.project, 'status', '--porcelain')).toBe('');
+    expect(git(join(world.root, 'wt-feature'), 'status', '--porcelain')).toBe('');
+  });
+
+  it('an older version\'s .heartbeat/ (state and receipts) is moved once, with a note; history and check-liveness follow it; the cycle count goes on; its own files never count as GIT_STALE', async () => {
+    world = plainWorld();
+    const legacyDir = join(world.project, '.heartbeat');
+    const legacy = join(legacyDir, 'state.json');
+    const stateDir = join(world.project, '.git', 'heartbeat-kit');
+    // What an older version did by default: state and receipts inside the project.
+    const old1 = await cycleJson(world, world.project, '2026-02-19T14:00:00Z', '--state', legacy);
+    const old2 = await cycleJson(world, world.project, '2026-02-19T14:10:00Z', '--state', legacy);
+    expect(readdirSync(legacyDir).sort()).toEqual(['state.json', 'state.receipts']);
+    expect(git(world.project, 'status', '--porcelain')).toBe('?? .heartbeat/\n');
+    // Its own state is not the user's uncommitted work, even where git sees it.
+    expect((JSON.parse(old1.stdout) as { categories: string[] }).categories).toEqual([]);
+    expect((JSON.parse(old2.stdout) as { categories: string[] }).categories).toEqual([]);
+    // Before any cycle of this version, the read-only commands look where the state still is.
+    const before = await runCli(['history', '--json', '--now', '2026-02-19T14:15:00Z'], { cwd: world.project, env: world.env });
+    expect((JSON.parse(before.stdout) as { receipts: unknown[] }).receipts).toHaveLength(2);
+    expect(existsSync(stateDir)).toBe(false);
+
+    const moved = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z'], { cwd: world.project, env: world.env });
+    expect(moved.stderr).toBe(`heartbeat-kit cycle: warning: moved the heartbeat state from ${legacyDir} to ${stateDir}, where git does not see it (once).\n`);
+    expect(moved.stdout).toBe('HEARTBEAT_OK\n');
+    expect(existsSync(legacyDir)).toBe(false);
+    expect(git(world.project, 'status', '--porcelain')).toBe('');
+    expect(readdirSync(stateDir).sort()).toEqual(['state.json', 'state.receipts']);
+
+    const after = await cycleJson(world, world.project, '2026-02-19T14:30:00Z');
+    expect(after.stderr).toBe('');
+    expect(JSON.parse(after.stdout)).toMatchObject({ cycle: 4 });
+    // The receipts came along: history is whole, and liveness judges it, from a subdirectory too.
+    const src = join(world.project, 'src');
+    mkdirSync(src);
+    const history = await runCli(['history', '--json', '--now', '2026-02-19T14:35:00Z'], { cwd: src, env: world.env });
+    expect((JSON.parse(history.stdout) as { receipts: { cycle?: number }[] }).receipts.map((r) => r.cycle)).toEqual([1, 2, 3, 4]);
+    const live = await runCli(['check-liveness', '--now', '2026-02-19T14:35:00Z', '--max-age', '30m'], { cwd: src, env: world.env });
+    expect(live).toMatchObject({ code: 0, stderr: '' });
+    expect(live.stdout).toMatch(/^alive: cycle #4 ran at 2026-02-19T14:30:00.000Z/);
+  });
+
+  it('while an older heartbeat still holds .heartbeat/cycle.lock, nothing moves and the cycle skips (exit 4); once it is gone the state moves', async () => {
+    world = plainWorld();
+    const legacyDir = join(world.project, '.heartbeat');
+    const legacy = join(legacyDir, 'state.json');
+    await cycleJson(world, world.project, '2026-02-19T14:00:00Z', '--state', legacy);
+    // An older loop is mid-cycle: it holds its lock beside its state.
+    const lock = createFileLockStore({ path: join(legacyDir, 'cycle.lock') });
+    (await lock.acquire({ owner: 'older-loop', nowMs: Date.now(), staleAfterMs: 60_000 }))._unsafeUnwrap();
+    const held = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z'], { cwd: world.project, env: world.env });
+    expect(held.code).toBe(4);
+    expect(held.stderr).toContain(`warning: an older heartbeat holds ${join(legacyDir, 'cycle.lock')} (pid ${process.pid}`);
+    expect(held.stderr).toContain(`heartbeat-kit cycle: skipped: another cycle holds ${join(legacyDir, 'cycle.lock')}`);
+    expect(existsSync(legacy)).toBe(true);
+    expect(existsSync(join(world.project, '.git', 'heartbeat-kit', 'state.json'))).toBe(false);
+    await lock.release('older-loop');
+    const moved = await cycleJson(world, world.project, '2026-02-19T14:20:00Z');
+    expect(moved.code).toBe(0);
+    expect(moved.stderr).toContain('moved the heartbeat state');
+    expect(JSON.parse(moved.stdout)).toMatchObject({ cycle: 2 });
+    expect(existsSync(legacyDir)).toBe(false);
+  });
+
+  it('a --dry-run moves nothing: it reads the older state where it is', async () => {
+    world = plainWorld();
+    const legacyDir = join(world.project, '.heartbeat');
+    await cycleJson(world, world.project, '2026-02-19T14:00:00Z', '--state', join(legacyDir, 'state.json'));
+    const dry = await cycleJson(world, world.project, '2026-02-19T14:10:00Z', '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ cycle: 2, dryRun: true });
+    expect(existsSync(join(legacyDir, 'state.json'))).toBe(true);
+    expect(existsSync(join(world.project, '.git', 'heartbeat-kit', 'state.json'))).toBe(false);
+  });
+
+  it('init says what it wrote and where the state will live', async () => {
+    world = plainWorld();
+    rmSync(join(world.project, '.claude', 'HEARTBEAT.md'));
+    const run = await runCli(['init'], { cwd: world.project, env: world.env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`wrote ${join(world.project, '.claude', 'HEARTBEAT.md')}\nheartbeat state will be kept in ${join(world.project, '.git', 'heartbeat-kit')} (git never sees it)\n`);
+  });
+});
+
+describe('it never answers for a place it never saw', () => {
+  it('cycle and loop --cwd /nonexistent: exit 2, one line naming the fix, nothing created', async () => {
+    world = createWorld({});
+    const missing = join(world.root, 'no', 'such', 'dir');
+    for (const command of ['cycle', 'loop']) {
+      const run = await runCli([command, '--cwd', missing, '--tmux-socket', world.tmuxSocket], { cwd: world.root, env: world.env });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`heartbeat-kit ${command}: --cwd ${missing} does not exist. Fix: pass the directory of a git repository (the project to watch).\n`);
+    }
+    for (const command of ['history', 'check-liveness']) {
+      const run = await runCli([command, '--cwd', missing], { cwd: world.root, env: world.env });
+      expect(run).toMatchObject({ code: 2, stdout: '' });
+      expect(run.stderr).toBe(`heartbeat-kit ${command}: --cwd ${missing} does not exist. Fix: pass the directory of a git repository (the project to watch).\n`);
+    }
+    expect(existsSync(join(world.root, 'no'))).toBe(false);
+  });
+
+  it('a directory that is no git repository: exit 2, one line naming the fix, nothing created', async () => {
+    world = createWorld({});
+    const plain = mkdtempSync(join(tmpdir(), 'hk-nogit-'));
+    dirs.push(plain);
+    for (const command of ['cycle', 'loop']) {
+      const run = await runCli([command, '--tmux-socket', world.tmuxSocket], { cwd: plain, env: { ...world.env, GIT_CEILING_DIRECTORIES: tmpdir() } });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(new RegExp(`^heartbeat-kit ${command}: \\S+ is not in a git repository\\. Fix: .*git init.*\\n$`));
+    }
+    expect(readdirSync(plain)).toEqual([]);
+  });
+});
