@@ -60,6 +60,9 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     expect(JSON.parse(fromSrc.stdout)).toMatchObject({ cycle: 2, insideActiveHours: false });
     const viaFlag = await runCli(['cycle', '--cwd', 'src/deep', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z', '--json'], { cwd: world.project, env: world.env });
     expect(JSON.parse(viaFlag.stdout)).toMatchObject({ cycle: 3, insideActiveHours: false });
+    // plan predicts for the same project: the repository's config from a subdirectory too.
+    const plan = await runCli(['plan', '--now', '2026-02-19T14:00:00Z', '--hours', '1', '--interval', '3600', '--json'], { cwd: src, env: world.env });
+    expect((JSON.parse(plan.stdout) as { slots: { verdict: string }[] }).slots.map((s) => s.verdict)).not.toContain('runs');
     const fromWorktree = await cycleJson(world, join(world.root, 'wt-feature'), '2026-02-19T14:30:00Z');
     // The linked worktree has no .claude/ of its own (it is not committed): the main worktree's config applies.
     expect(fromWorktree.stderr).toBe('');

@@ -5,10 +5,12 @@ import { deterministicJitter, planSlots, type PlannedSlot, type PlanQuietHours, 
 import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';
 import { CONFIG_PATH, isQuietTime, parseWoterclipConfig } from '@heartbeat-kit/woterclip';
 import { EXIT, type CliIo, type Command } from '../io.js';
+import { createCliRunner } from '../wiring/cli-runner.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { parseInstantFlag } from '../wiring/instant.js';
+import { locateProject } from '../wiring/project-location.js';
 
 /** Help text of `heartbeat-kit plan`. */
 export const PLAN_HELP = `Usage: heartbeat-kit plan [options]
@@ -24,7 +26,8 @@ loop uses), or the fire times of --cron for a cron-driven 'cycle'.
 
 Options:
   --cwd DIR          project directory (default: current directory)
-  --config FILE      heartbeat config (default: DIR/.claude/HEARTBEAT.md)
+  --config FILE      heartbeat config (default: as 'cycle', the nearest .claude/HEARTBEAT.md up to
+                     the repository root)
   --hours N          how far ahead to look (default: 24)
   --interval SECONDS the loop's interval (default: the config's, 600)
   --jitter SECONDS   the loop's --jitter (a stable per-project offset in [0, SECONDS))
@@ -144,7 +147,11 @@ export const planCommand: Command = async (argv, io) => {
     return usageError(io, '--cron plans a cron-driven cycle; --interval and --jitter describe the loop. Fix: give one or the other.');
   }
   const cwd = resolvePath(io.cwd, values.cwd ?? '.');
-  const settings = await loadHeartbeatSettings(cwd, values.config);
+  // The same project as 'loop' (config walked up to the repository root, the same jitter); a
+  // plan only predicts, so outside a repository it plans for the directory as given.
+  const located = await locateProject(cwd, { runner: createCliRunner(io), env: io.env, flag: '--cwd' });
+  const project = located.ok ? located.value.project : cwd;
+  const settings = await loadHeartbeatSettings(values.config === undefined ? project : cwd, values.config);
   if (!settings.ok) return usageError(io, settings.message);
   for (const warning of settings.value.warnings) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
   const { config, timeZone } = settings.value;
@@ -157,7 +164,7 @@ export const planCommand: Command = async (argv, io) => {
   } else {
     const intervalMs = interval.n === undefined ? config.intervalMs : Math.round(interval.n * 1000);
     // The same offset `loop --jitter` derives from the project directory.
-    const offsetMs = jitter.n === undefined ? 0 : deterministicJitter(cwd, Math.round(jitter.n * 1000));
+    const offsetMs = jitter.n === undefined ? 0 : deterministicJitter(project, Math.round(jitter.n * 1000));
     schedule = { kind: 'interval', intervalMs, offsetMs };
   }
   const quiet = await woterclipQuietHours(cwd);
