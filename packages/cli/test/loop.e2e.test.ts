@@ -22,7 +22,7 @@ async function until(predicate: () => boolean, what: string): Promise<void> {
 /** The cycle counter the loop's state file holds (0 before the first save). */
 function cyclesSaved(project: string): number {
   try {
-    return (JSON.parse(readFileSync(join(project, '.heartbeat', 'state.json'), 'utf8')) as { cycle?: number }).cycle ?? 0;
+    return (JSON.parse(readFileSync(join(project, '.git', 'heartbeat-kit', 'state.json'), 'utf8')) as { cycle?: number }).cycle ?? 0;
   } catch {
     return 0;
   }
