@@ -13,7 +13,7 @@ let world: World | undefined;
 let bundle: BundledCli | undefined;
 beforeAll(async () => {
   bundle = await bundleCli();
-}, 60_000);
+});
 afterAll(() => bundle?.dispose());
 afterEach(() => {
   world?.destroy();

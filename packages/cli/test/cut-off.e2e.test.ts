@@ -16,7 +16,7 @@ let world: World | undefined;
 let bundle: BundledCli | undefined;
 beforeAll(async () => {
   bundle = await bundleCli();
-}, 60_000);
+});
 afterAll(() => bundle?.dispose());
 afterEach(() => {
   world?.destroy();
@@ -39,7 +39,7 @@ describe('a signal cuts the scan off', () => {
     expect(run.stderr).toContain('heartbeat-kit cycle: partial cycle: a signal cut off beads, orchestrators, stale-tasks; what they watch was not looked at.\n');
     const json = JSON.parse((await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z', '--json'], { cwd: world.root, env: world.env })).stdout) as { partial?: boolean; cutOff?: string[] };
     expect(json).toMatchObject({ partial: true, cutOff: ['beads', 'orchestrators', 'stale-tasks'] });
-  }, 60_000);
+  });
 
   it('loop: SIGTERM to heartbeat-kit mid-scan counts the cycle as partial in HEARTBEAT_SHUTDOWN and names the cut-off scanners', async () => {
     world = createWorld();
@@ -54,5 +54,5 @@ describe('a signal cuts the scan off', () => {
     expect(code).toBe(0);
     expect(stderr).toMatch(/^heartbeat-kit: warning: [a-z, -]*beads[a-z, -]* cut off: bd was aborted; fix: /m);
     expect(stdout.trimEnd().split('\n').at(-1)).toMatch(/^HEARTBEAT_SHUTDOWN: Final status -- 0 cycles completed, 1 partial \(cut off: [a-z, -]*beads[a-z, -]*\), 0 reports sent\.$/);
-  }, 60_000);
+  });
 });

@@ -94,7 +94,7 @@ describe('loop catch-up (--now, scripted clocks)', () => {
       ['ran', '2026-02-19T10:30:00.000Z', undefined, undefined, undefined],
     ]);
     expect(late.sleeps).toEqual([3 * MIN]);
-  }, 60_000);
+  });
 
   it('a simulated sleep (the wall clock jumps 2 h, the monotonic clock does not): one cycle on waking, the slots slept through recorded as asleep', async () => {
     world = createWorld({});
@@ -121,7 +121,7 @@ describe('loop catch-up (--now, scripted clocks)', () => {
       ['ran', '2026-02-19T10:30:00.000Z', undefined, undefined],
       ['ran', '2026-02-19T10:40:00.000Z', undefined, undefined],
     ]);
-  }, 60_000);
+  });
 
   it('a cron-driven cycle sees its own missed slots from the receipts', async () => {
     world = createWorld({});
@@ -139,7 +139,7 @@ describe('loop catch-up (--now, scripted clocks)', () => {
     const bad = await runCli(['cycle', '--cwd', w.project, '--cron', '61 * * * *'], { cwd: w.root, env: w.env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^heartbeat-kit cycle: --cron "61 \* \* \* \*" is not a cron expression: .*Fix: five fields/);
-  }, 60_000);
+  });
 
   it('bad catch-up flags and config values name the fix', async () => {
     world = createWorld({ heartbeatMd: '## Heartbeat\n- Catch-up: sometimes\n' });
