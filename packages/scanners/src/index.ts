@@ -4,27 +4,71 @@
  * `CommandRunner` port; the execa adapter is `@heartbeat-kit/scanners/execa`.
  * @module @heartbeat-kit/scanners
  */
-export * from './beads/bead.js';
-export * from './beads/parse-bd-json.js';
-export * from './beads/parse-bd-text.js';
-export * from './beads/beads-source.js';
-export * from './beads/beads-scanner.js';
-export * from './tmux/parse-list-sessions.js';
-export * from './tmux/normalise-pane.js';
-export * from './tmux/tmux-client.js';
-export * from './tmux/orchestrators-scanner.js';
-export * from './tmux/idle-orchestrators-scanner.js';
-export * from './git/parse-worktrees.js';
-export * from './git/parse-status.js';
-export * from './git/parse-log.js';
-export * from './git/git-client.js';
-export * from './git/worktree-source.js';
-export * from './git/git-scanner.js';
-export * from './git/stale-tasks-scanner.js';
-export * from './gchat/parse-gchat-poll.js';
-export * from './gchat/gchat-scanner.js';
-export * from './scanner-support.js';
-export type * from './file-exists.js';
-export * from './default-scanners.js';
+export { isBeadId, isBeadPriority, type BeadPriority, type Bead, type BdParseError, BEAD_ID_PATTERN } from './beads/bead.js';
+export { parseBdJson } from './beads/parse-bd-json.js';
+export { parseBdText } from './beads/parse-bd-text.js';
+export { createBeadsSource, type BeadsSourceError, type BeadsSource, type BeadsSourceDeps } from './beads/beads-source.js';
+export { readyBeadFindings, createBeadsScanner, type BeadsScannerDeps } from './beads/beads-scanner.js';
+export {
+  parseTmuxSessions,
+  isNoTmuxServer,
+  interpretListSessions,
+  type TmuxSession,
+  type TmuxSessionField,
+  TMUX_SESSION_FIELDS,
+  TMUX_SESSION_FORMAT,
+  type TmuxError,
+} from './tmux/parse-list-sessions.js';
+export { normalisePaneCapture, hashPaneCapture, PANE_TAIL_LINES } from './tmux/normalise-pane.js';
+export { createTmuxSessionsSource, type TmuxDeps, type TmuxClientError, type TmuxSessionsSource } from './tmux/tmux-client.js';
+export {
+  ownerSessionsOf,
+  createOrchestratorsScanner,
+  type OrchestratorsScannerDeps,
+  type OwnerSession,
+  type OwnershipInput,
+} from './tmux/orchestrators-scanner.js';
+export { createIdleOrchestratorsScanner, type IdleOrchestratorsScannerDeps } from './tmux/idle-orchestrators-scanner.js';
+export { parseWorktreeList, scannableWorktrees, type Worktree, type GitParseError } from './git/parse-worktrees.js';
+export { parseStatusPorcelainZ, type StatusEntry } from './git/parse-status.js';
+export { classifyGitFailure, interpretLastCommitEpoch, interpretCommitCount, type GitFailure } from './git/parse-log.js';
+export type { GitDeps, GitClientError } from './git/git-client.js';
+export { createWorktreeSource, type WorktreeSource } from './git/worktree-source.js';
+export { isGitStale, createGitScanner, type GitScannerDeps, type WorktreeState } from './git/git-scanner.js';
+export { createStaleTasksScanner, type StaleTasksScannerDeps } from './git/stale-tasks-scanner.js';
+export { parseGChatPoll, type GChatReply, type GChatPoll, type GChatParseError } from './gchat/parse-gchat-poll.js';
+export { createGChatScanner, type GChatScannerDeps, GCHAT_POLL_SCRIPT, GCHAT_NO_CREDENTIALS } from './gchat/gchat-scanner.js';
+export type { DurationMeter } from './scanner-support.js';
+export type { FileExists } from './file-exists.js';
+export { createDefaultScanners, type DefaultScannersDeps } from './default-scanners.js';
 // --- pipelines (scan target 7) ---
-export * from './pipelines/index.js';
+export {
+  parseDot,
+  type DotAttributes,
+  type DotNode,
+  type DotGraph,
+  type DotParseError,
+  type ParseDotOptions,
+  DEFAULT_MAX_DOT_CHARS,
+  pipelineDashboardSchema,
+  type DashboardNode,
+  type PipelineDashboard,
+  classifyDashboardNode,
+  determinePipelineStage,
+  computePromiseProgress,
+  computeDashboard,
+  type DashboardNodeClass,
+  type StageInput,
+  observePipeline,
+  pipelineFindings,
+  type PipelineObservation,
+  createPipelineScanner,
+  type PipelineFiles,
+  type PipelineFileError,
+  type PipelineScannerOptions,
+  PIPELINE_WARNING_CODES,
+  PIPELINE_DIR,
+  readPipelineOwners,
+  type PipelineBeadNode,
+  type PipelineOwners,
+} from './pipelines/index.js';

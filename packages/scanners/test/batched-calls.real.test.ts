@@ -8,21 +8,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandRequest, CommandRunner } from '@heartbeat-kit/core';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
-import {
-  branchTipEpochs,
-  capturePane,
-  capturePanes,
-  commitEpochs,
-  commitsSince,
-  createDefaultScanners,
-  createGitScanner,
-  createStaleTasksScanner,
-  createBeadsSource,
-  lastCommitEpoch,
-  listTmuxSessions,
-  listWorktrees,
-  type DurationMeter,
-} from '../src/index.js';
+import { createDefaultScanners, createGitScanner, createStaleTasksScanner, createBeadsSource, type DurationMeter } from '../src/index.js';
+// The batched clients are internal (not in the package entry): imported from their modules.
+import { branchTipEpochs, commitEpochs, commitsSince, lastCommitEpoch, listWorktrees } from '../src/git/git-client.js';
+import { capturePane, capturePanes, listTmuxSessions } from '../src/tmux/tmux-client.js';
 import { makeContext } from './support/context.js';
 import { envWithFakeBin, tempDir } from './support/temp.js';
 
