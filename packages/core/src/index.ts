@@ -30,7 +30,6 @@ export * from './messages/token-estimate.js';
 export * from './messages/message-id.js';
 export * from './replay/cycle-record.js';
 export * from './lock/lock-decisions.js';
-export * from './stop-reasons/stop-reasons.js';
 export * from './lock/lock-codecs.js';
 export * from './schedule/receipts.js';
 export * from './schedule/liveness.js';

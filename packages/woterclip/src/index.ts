@@ -7,6 +7,7 @@
 export type * from './ports/index.js';
 export * from './config/woterclip-config.js';
 export * from './beat/quiet-hours.js';
+export * from './beat/stop-reasons.js';
 export * from './beat/next-step.js';
 export * from './beat/run-beat.js';
 export * from './inbox/inbox.js';

@@ -1,4 +1,4 @@
-import type { StopReason } from '@heartbeat-kit/core';
+import type { StopReason } from './stop-reasons.js';
 
 /** What step 11 looks at. `remaining` = the sorted inbox of step 2 minus issues worked this beat. */
 export interface NextStepInput {

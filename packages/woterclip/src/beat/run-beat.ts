@@ -1,4 +1,4 @@
-import { isLockStale, ownsLock, sanitizeForMessage, STOP_REASON_TABLE, type Clock, type LockStore, type StopReason } from '@heartbeat-kit/core';
+import { isLockStale, ownsLock, sanitizeForMessage, type Clock, type LockStore } from '@heartbeat-kit/core';
 import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow';
 import { parsePersonaConfig, parseWoterclipConfig, type PersonaConfig, type WoterclipConfig } from '../config/woterclip-config.js';
 import { composePrompt, parentReference } from '../dispatch/prompt.js';
@@ -18,6 +18,7 @@ import {
 } from '../report/comments.js';
 import { canCloseParent, decompose, type ChildSpec } from '../subissues/sub-issues.js';
 import { decideNextStep } from './next-step.js';
+import { STOP_REASON_TABLE, type StopReason } from './stop-reasons.js';
 import { isQuietTime } from './quiet-hours.js';
 
 /** The ports a beat runs on. The CLI picks the concrete adapters; tests pass fakes. */

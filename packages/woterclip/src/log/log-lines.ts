@@ -1,5 +1,5 @@
-import { isStopReason, type StopReason } from '@heartbeat-kit/core';
 import { z } from 'zod';
+import { isStopReason, type StopReason } from '../beat/stop-reasons.js';
 
 /** Issue statuses as logged (`in progress` is logged `in_progress`). */
 export const ISSUE_STATUSES = ['in_progress', 'completed', 'blocked', 'triaged', 'decomposed'] as const;
