@@ -10,6 +10,7 @@ export * from './beat/quiet-hours.js';
 export * from './beat/stop-reasons.js';
 export * from './beat/next-step.js';
 export * from './beat/run-beat.js';
+export * from './lock/woterclip-lock-codec.js';
 export * from './inbox/inbox.js';
 export * from './log/log-lines.js';
 export * from './report/comments.js';

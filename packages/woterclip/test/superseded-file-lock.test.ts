@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFileLockStore, woterclipLockCodec } from '@heartbeat-kit/core/node';
+import { createFileLockStore } from '@heartbeat-kit/core/node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBeat } from '../src/index.js';
+import { runBeat, woterclipLockCodec } from '../src/index.js';
 import { harness, report } from './beat-harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'woterclip-lock-'));

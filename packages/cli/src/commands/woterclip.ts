@@ -1,8 +1,8 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Clock, CommandRunner } from '@heartbeat-kit/core';
-import { createFileLockStore, systemClock, woterclipLockCodec } from '@heartbeat-kit/core/node';
-import { buildStatus, createCommandDispatcher, loadWoterclipConfig, renderStatus, runBeat, type BeatResult, type IssueDetail } from '@heartbeat-kit/woterclip';
+import { createFileLockStore, systemClock } from '@heartbeat-kit/core/node';
+import { buildStatus, createCommandDispatcher, loadWoterclipConfig, renderStatus, runBeat, woterclipLockCodec, type BeatResult, type IssueDetail } from '@heartbeat-kit/woterclip';
 import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
 import { unknownNameError } from '../errors.js';

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jsonLockCodec, woterclipLockCodec } from '../lock/lock-codecs.js';
+import { err, ok } from 'neverthrow';
+import { jsonLockCodec, type LockCodec } from '../lock/lock-codecs.js';
 import { createFileLockStore, takeoverGuardPath } from './file-lock-store.js';
 import { currentProcessIdentity, processStartMark } from './process-liveness.js';
 
@@ -25,22 +26,26 @@ afterEach(() => {
 });
 
 describe('createFileLockStore', () => {
-  it("writes WoterClip's lockfile format and reads one WoterClip wrote", async () => {
-    const path = join(root, '.woterclip', '.heartbeat-lock');
-    const store = createFileLockStore({ path, codec: woterclipLockCodec });
-    const acquired = (await store.acquire({ owner: '1784500980-4821', nowMs: T0 + 456, staleAfterMs: HOUR }))._unsafeUnwrap();
-    // (The reference's sample pairs this epoch with 2026-07-22T10:03:00Z, which is not the same
-    // instant; the epoch is the beat clock, so started_at is derived from it.)
-    expect(readFileSync(path, 'utf8')).toBe('{"beat_id": "1784500980-4821", "started_at": "2026-07-19T22:43:00Z", "started_epoch": 1784500980}\n');
+  it('writes and reads through a non-default codec, and returns the record a later read sees', async () => {
+    // A codec that keeps whole seconds, in a format of its own (WoterClip's lives in @heartbeat-kit/woterclip).
+    const secondsCodec: LockCodec = {
+      encode: (record) => `${record.owner} ${Math.floor(record.acquiredAtMs / 1000)}\n`,
+      decode: (text) => {
+        const match = /^(\S+) (\d+)\n?$/.exec(text);
+        return match?.[1] === undefined || match[2] === undefined ? err('not an owner and epoch') : ok({ owner: match[1], acquiredAtMs: Number(match[2]) * 1000 });
+      },
+    };
+    const path = join(root, 'dir', 'lock');
+    const store = createFileLockStore({ path, codec: secondsCodec });
+    const acquired = (await store.acquire({ owner: 'beat-1', nowMs: T0 + 456, staleAfterMs: HOUR }))._unsafeUnwrap();
+    expect(readFileSync(path, 'utf8')).toBe(`beat-1 ${T0 / 1000}\n`);
     // The record returned is what a later read sees: whole seconds.
-    expect(acquired.record).toEqual({ owner: '1784500980-4821', acquiredAtMs: T0 });
+    expect(acquired.record).toEqual({ owner: 'beat-1', acquiredAtMs: T0 });
     expect((await store.read())._unsafeUnwrap()).toEqual(acquired.record);
-
-    // The reference's sample, verbatim: started_epoch wins over started_at.
-    writeFileSync(path, '{"beat_id": "1784500980-4821", "started_at": "2026-07-22T10:03:00Z", "started_epoch": 1784500980}');
-    expect((await store.read())._unsafeUnwrap()).toEqual({ owner: '1784500980-4821', acquiredAtMs: 1_784_500_980_000 });
-    expect((await store.release('someone-else'))._unsafeUnwrap()).toBe('not-owner');
-    expect((await store.release('1784500980-4821'))._unsafeUnwrap()).toBe('released');
+    writeFileSync(path, 'someone 1784500000');
+    expect((await store.read())._unsafeUnwrap()).toEqual({ owner: 'someone', acquiredAtMs: 1_784_500_000_000 });
+    expect((await store.release('beat-1'))._unsafeUnwrap()).toBe('not-owner');
+    expect((await store.release('someone'))._unsafeUnwrap()).toBe('released');
   });
 
   it('reports a corrupt lock as corrupt, naming the file and the fix, and leaves it alone', async () => {

@@ -15,7 +15,7 @@ import { systemClock } from './system-clock.js';
 export interface FileLockStoreOptions {
   /** The lock file, e.g. `.woterclip/.heartbeat-lock`. */
   readonly path: string;
-  /** The file format; defaults to {@link jsonLockCodec}. Use `woterclipLockCodec` for WoterClip's lockfile. */
+  /** The file format; defaults to {@link jsonLockCodec}. `@heartbeat-kit/woterclip` has `woterclipLockCodec` for WoterClip's lockfile. */
   readonly codec?: LockCodec;
   /** Judges abandoned take-over guards; defaults to the system clock. */
   readonly clock?: Clock;

@@ -10,7 +10,7 @@ export { createFileLockStore, takeoverGuardPath, type FileLockStoreOptions } fro
 export { currentProcessIdentity, holderLiveness, processStartMark, type ProcessIdentity } from './process-liveness.js';
 export { createStdoutSink, createJsonlFileSink, type JsonlFileSinkOptions } from './sinks.js';
 export { createFileMtimeOperatorActivity } from './file-mtime-operator-activity.js';
-export { jsonLockCodec, woterclipLockCodec, formatWoterclipTimestamp, type LockCodec } from '../lock/lock-codecs.js';
+export { jsonLockCodec, type LockCodec } from '../lock/lock-codecs.js';
 export { createProcessRunner, type ProcessRunnerOptions } from './process-runner.js';
 export { createFileReceiptStore, receiptsDirectoryFor, type FileReceiptStoreOptions } from './file-receipt-store.js';
 export { createFileReplyInbox, inboxPathFor, type FileReplyInboxOptions } from './file-reply-inbox.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { createFileLockStore, createFileReceiptStore, createFileReplyInbox, createFileStateStore, woterclipLockCodec } from '../../src/node/index.js';
+import { createFileLockStore, createFileReceiptStore, createFileReplyInbox, createFileStateStore } from '../../src/node/index.js';
 import type { ReplyInbox } from '../../src/ports/reply-inbox.js';
 import { replyInboxContract } from './reply-inbox-contract.js';
 import { receiptStoreContract } from './receipt-store-contract.js';
@@ -19,7 +19,6 @@ stateStoreContract('file', () => createFileStateStore({ path: fresh('state.json'
 // rule is what is exercised (`identity: false`); liveness has its own tests beside the adapter.
 lockStoreContract('file (JSON codec)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: false }));
 lockStoreContract('file (JSON codec, identity of another host)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: { pid: 1, host: 'elsewhere.invalid' } }));
-lockStoreContract('file (WoterClip codec)', () => createFileLockStore({ path: fresh('.heartbeat-lock'), codec: woterclipLockCodec }));
 receiptStoreContract('file', (bounds, clock) => createFileReceiptStore({ directory: fresh('state.receipts'), bounds, clock }));
 
 const inboxPaths = new WeakMap<ReplyInbox, string>();
