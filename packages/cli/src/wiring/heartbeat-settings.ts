@@ -33,7 +33,7 @@ export async function loadHeartbeatSettings(cwd: string, configPath: string | un
   }
   const parsed = parseHeartbeatConfig(text, { file: configPath ?? DEFAULT_HEARTBEAT_FILE });
   if (parsed.isErr()) return { ok: false, message: formatHeartbeatConfigError(parsed.error) };
-  const zone = resolveTimeZone(parsed.value.config.activeHours.timeZone, systemTimeZone());
+  const zone = resolveTimeZone(parsed.value.config.activeHours.timeZone, systemTimeZone);
   if (zone.isErr()) return { ok: false, message: `${configPath ?? DEFAULT_HEARTBEAT_FILE}: ${zone.error.message}` };
   return { ok: true, value: { config: parsed.value.config, timeZone: zone.value, found: parsed.value.found, file, warnings: boundWarnings(parsed.value.warnings) } };
 }

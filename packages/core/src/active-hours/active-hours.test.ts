@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { activeHoursStatus, isMinuteInWindow, isWithinActiveHours, type ActiveHoursWindow } from './active-hours.js';
 
 const HOUR = 3_600_000;
@@ -160,5 +160,32 @@ describe('isMinuteInWindow', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('activeHoursStatus in UTC (issue 16: no ICU data for a UTC heartbeat)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('matches the oracle at any instant and never builds an Intl formatter', () => {
+    const dateTimeFormat = vi.spyOn(Intl, 'DateTimeFormat');
+    const seen: { status: ReturnType<typeof activeHoursStatus>; instant: Date; hours: ActiveHoursWindow }[] = [];
+    fc.assert(
+      fc.property(fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }), windowArb('UTC'), (instant, hours) => {
+        seen.push({ status: activeHoursStatus(instant, hours), instant, hours });
+      }),
+      { numRuns: 300 },
+    );
+    expect(dateTimeFormat).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    for (const { status, instant, hours } of seen) {
+      const expected = oracle(instant, hours);
+      expect(status).toEqual({ inside: expected.inside, localMinuteOfDay: expected.minute, localWeekday: expected.weekday, zone: 'UTC' });
+    }
+  });
+
+  it('an invalid Date is outside, as in any other zone', () => {
+    expect(activeHoursStatus(new Date(Number.NaN), { start: 8, end: 22, weekend: true, timeZone: 'UTC' })).toMatchObject({ inside: false, zone: 'UTC' });
   });
 });

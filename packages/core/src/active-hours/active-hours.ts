@@ -61,6 +61,8 @@ interface LocalTime {
 }
 
 function localTime(instant: Date, zone: string): LocalTime {
+  // UTC's wall clock is the Date's own: no Intl, so a UTC heartbeat never loads ICU's zone data.
+  if (zone === 'UTC') return { minuteOfDay: instant.getUTCHours() * 60 + instant.getUTCMinutes(), weekday: instant.getUTCDay(), zone };
   const { format, zone: resolvedZone } = formatterFor(zone);
   if (Number.isNaN(instant.getTime())) return { minuteOfDay: Number.NaN, weekday: Number.NaN, zone: resolvedZone };
   let hour = 0;

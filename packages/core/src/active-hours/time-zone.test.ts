@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { normalizeTimeZone, isValidTimeZone, resolveTimeZone } from './time-zone.js';
 
 describe('time zones', () => {
@@ -34,5 +34,29 @@ describe('time zones', () => {
     const error = resolveTimeZone('Nowhere/City', 'Europe/Berlin')._unsafeUnwrapErr();
     expect(error).toMatchObject({ kind: 'invalid-time-zone', zone: 'Nowhere/City' });
     expect(resolveTimeZone(undefined, 'bogus')._unsafeUnwrapErr().zone).toBe('bogus');
+  });
+});
+
+describe('UTC without ICU (issue 16)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('normalizes every spelling of UTC as Intl does, without asking Intl', () => {
+    const spellings = fc.sample(fc.constantFrom('u', 'U').chain((u) => fc.tuple(fc.constant(u), fc.constantFrom('t', 'T'), fc.constantFrom('c', 'C'), fc.constantFrom('', ' ', '\t'))), 40).map(([u, t, c, pad]) => `${pad}${u}${t}${c}${pad}`);
+    const viaIntl = spellings.map((zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone.trim() }).resolvedOptions().timeZone);
+    const dateTimeFormat = vi.spyOn(Intl, 'DateTimeFormat');
+    const normalized = spellings.map((zone) => normalizeTimeZone(zone));
+    expect(dateTimeFormat).not.toHaveBeenCalled();
+    expect(normalized).toEqual(viaIntl);
+  });
+
+  it('reads the system zone only when none is configured', () => {
+    const system = vi.fn(() => 'Europe/Berlin');
+    expect(resolveTimeZone('UTC', system)._unsafeUnwrap()).toBe('UTC');
+    expect(system).not.toHaveBeenCalled();
+    expect(resolveTimeZone(undefined, system)._unsafeUnwrap()).toBe('Europe/Berlin');
+    expect(resolveTimeZone('  ', system)._unsafeUnwrap()).toBe('Europe/Berlin');
+    expect(system).toHaveBeenCalledTimes(2);
   });
 });

@@ -20,6 +20,8 @@ export interface InvalidTimeZoneError {
 export function normalizeTimeZone(zone: string): string | undefined {
   const trimmed = zone.trim();
   if (trimmed === '') return undefined;
+  // Intl answers `UTC` for any spelling of it; asking costs ~8 MiB of ICU data per process.
+  if (trimmed.toLowerCase() === 'utc') return 'UTC';
   try {
     const resolved = new Intl.DateTimeFormat('en-US', { timeZone: trimmed }).resolvedOptions().timeZone;
     return resolved.toLowerCase() === trimmed.toLowerCase() ? resolved : trimmed;
@@ -36,10 +38,11 @@ export function isValidTimeZone(zone: string): boolean {
 /**
  * The zone active hours are evaluated in: the configured one when set, else the system's
  * (which the caller reads, e.g. `Intl.DateTimeFormat().resolvedOptions().timeZone`, so this
- * stays pure). Either one that `Intl` rejects is an error rather than a silent UTC.
+ * stays pure; a function is only called when no zone is configured, which spares a configured
+ * `UTC` the ICU data). Either one that `Intl` rejects is an error rather than a silent UTC.
  */
-export function resolveTimeZone(configured: string | undefined, systemZone: string): Result<string, InvalidTimeZoneError> {
-  const chosen = configured !== undefined && configured.trim() !== '' ? configured : systemZone;
+export function resolveTimeZone(configured: string | undefined, systemZone: string | (() => string)): Result<string, InvalidTimeZoneError> {
+  const chosen = configured !== undefined && configured.trim() !== '' ? configured : typeof systemZone === 'function' ? systemZone() : systemZone;
   const normalized = normalizeTimeZone(chosen);
   if (normalized === undefined) {
     return err({

@@ -3,6 +3,9 @@
  * (`2026-02-19T14:50:00`).
  */
 export function formatLocalTimestamp(instant: Date, timeZone: string): string {
+  // UTC in years 1000–9999 is the ISO form's own wall clock: no ICU data loaded for it.
+  const year = instant.getUTCFullYear();
+  if (timeZone === 'UTC' && year >= 1000 && year <= 9999) return instant.toISOString().slice(0, 19);
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { COBUILDER_CATEGORIES } from '../domain/categories.js';
 import { createFinding } from '../domain/finding.js';
 import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
-import { renderWorkFound, type WorkFoundInput } from './render-messages.js';
+import { renderCostAlert, renderWorkFound, type WorkFoundInput } from './render-messages.js';
 
 const at = new Date('2026-02-19T14:50:00Z');
 const findingArb = fc.record({
@@ -41,5 +41,49 @@ describe('renderWorkFound and the message budget', () => {
     expect(rendered.estimatedTokens).toBeLessThanOrEqual(10_000);
     expect(rendered.omitted).toBeGreaterThan(0);
     expect(rendered.message.content).toMatch(/^\+\d+ more STALE_TASK$/m);
+  });
+});
+
+describe('a UTC report needs no ICU data (issue 16: ~8 MiB of peak RSS per cycle)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('renders the report and the cost alert without Intl or toLocaleString, exactly as Intl would', () => {
+    const findings = Array.from({ length: 60 }, (_, i) => createFinding({ category: COBUILDER_CATEGORIES[i % COBUILDER_CATEGORIES.length]!, subject: `s-${i}`, line: `line ${i} ${'y'.repeat(300)}`, action: `act ${i}`, short: `s-${i}` }));
+    const expectedStamp = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at);
+    const part = (type: string): string => expectedStamp.find((p) => p.type === type)?.value ?? '';
+    const stamp = `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}`;
+    const dateTimeFormat = vi.spyOn(Intl, 'DateTimeFormat');
+    const toLocaleString = vi.spyOn(Number.prototype, 'toLocaleString');
+    const rendered = renderWorkFound(input(findings, 1_000_000));
+    const alert = renderCostAlert({ cycle: 7, tokens: 1_234_567, budgetTokens: 20_000, at });
+    expect(dateTimeFormat).not.toHaveBeenCalled();
+    expect(toLocaleString).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    expect(rendered.message.content).toContain(`Heartbeat cycle #7 at ${stamp}`);
+    expect(rendered.message.content).toContain(`Token cost this cycle: ~${rendered.estimatedTokens.toLocaleString('en-US')} tokens`);
+    expect(alert.content).toContain('used ~1,234,567 tokens (budget: 20,000)');
+  });
+
+  it('groups every count as en-US toLocaleString does', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.maxSafeInteger(), fc.integer({ min: -1_000_000_000, max: 0 })), (n) => {
+        expect(renderCostAlert({ cycle: 1, tokens: n, budgetTokens: n, at }).content).toContain(`used ~${n.toLocaleString('en-US')} tokens (budget: ${n.toLocaleString('en-US')})`);
+      }),
+    );
+  });
+
+  it('reads the UTC wall clock as Intl does, at any instant from year 1000 to 9999 and outside it', () => {
+    const intlStamp = (d: Date): string => {
+      const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(d);
+      const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? '00';
+      return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}:${get('second')}`;
+    };
+    fc.assert(
+      fc.property(fc.date({ min: new Date(-62_000_000_000_000), max: new Date(300_000_000_000_000), noInvalidDate: true }), (d) => {
+        expect(renderWorkFound({ ...input([createFinding({ category: 'STALE_TASK', subject: 's', line: 'l', action: 'a', short: 's' })], 10_000), at: d }).message.content).toContain(`Heartbeat cycle #7 at ${intlStamp(d)}`);
+      }),
+    );
   });
 });

@@ -64,7 +64,8 @@ function capitalise(text: string): string {
 }
 
 function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  // en-US grouping by hand for integers: toLocaleString would load ICU's number data (~8 MiB).
+  return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : n.toLocaleString('en-US');
 }
 
 function buildContent(input: WorkFoundInput, groups: ReturnType<typeof groupByCategory>, perCategory: number, tokens: number): { content: string; omitted: number } {
