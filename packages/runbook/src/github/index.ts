@@ -2,4 +2,4 @@
  * GitHub adapters of @heartbeat-kit/runbook: PR states for `lift when #N merges` through `gh`.
  * @module @heartbeat-kit/runbook/github
  */
-export * from './gh-pull-request-states.js';
+export { parseGhPrView, createGhPullRequestStates, type GhPullRequestStatesOptions } from './gh-pull-request-states.js';

@@ -3,5 +3,5 @@
  * TaskStore over a JSON status file.
  * @module @heartbeat-kit/runbook/node
  */
-export * from './command-gate.js';
-export * from './runbook-files.js';
+export { createCommandGate, type CommandGateOptions } from './command-gate.js';
+export { readTextFile, writeTextFileAtomic, createFileTaskStore, type FileError } from './runbook-files.js';
