@@ -4,8 +4,26 @@
  * (lock and state stores, scheduler, worker) are in `@heartbeat-kit/bullmq/node`.
  * @module @heartbeat-kit/bullmq
  */
-export * from './fleet/fleet-heartbeat.js';
-export * from './fleet/slots.js';
-export * from './fleet/fleet-state.js';
-export * from './fleet/fake-scanners.js';
-export * from './fleet/redis-url.js';
+export {
+  isFleetHeartbeatId,
+  parseFleetHeartbeat,
+  MIN_FLEET_INTERVAL_MS,
+  fleetSourceSchema,
+  fleetHeartbeatSchema,
+  type FleetHeartbeat,
+  type FleetHeartbeatInput,
+} from './fleet/fleet-heartbeat.js';
+export { slotOf, spreadOffsetMs } from './fleet/slots.js';
+export {
+  decodeFleetState,
+  encodeFleetState,
+  decideSlot,
+  wasDelivered,
+  recordDelivery,
+  recordPending,
+  fleetMetaSchema,
+  type FleetMeta,
+  type FleetStateDocument,
+} from './fleet/fleet-state.js';
+export { createFakeScanners, type FakeScannerOptions } from './fleet/fake-scanners.js';
+export { redactRedisUrl, parseRedisUrl, type RedisTarget } from './fleet/redis-url.js';
