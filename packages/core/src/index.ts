@@ -4,35 +4,188 @@
  * No I/O here: adapters live in `@heartbeat-kit/core/node`, fakes in `@heartbeat-kit/core/testing`.
  * @module @heartbeat-kit/core
  */
-export * from './domain/categories.js';
-export * from './domain/finding.js';
-export * from './domain/scan-result.js';
-export type * from './domain/json.js';
-export type * from './ports/index.js';
-export * from './command/index.js';
-export * from './config/heartbeat-config-schema.js';
-export * from './text/sanitize.js';
-export * from './text/iso-instant.js';
-export * from './config/heartbeat-markdown-parser.js';
-export * from './config/heartbeat-markdown-renderer.js';
-export * from './config/duration.js';
-export * from './config/heartbeat-config-json-schema.js';
-export * from './active-hours/index.js';
-export * from './cycle/heartbeat-state.js';
-export * from './cycle/evaluate-cycle.js';
-export * from './cycle/run-scanners.js';
-export * from './cycle/run-cycle.js';
-export * from './cycle/scan-problems.js';
-export * from './loop/run-loop.js';
-export * from './messages/render-messages.js';
-export * from './messages/local-time.js';
-export * from './messages/token-estimate.js';
-export * from './messages/message-id.js';
-export * from './replay/cycle-record.js';
-export * from './lock/lock-decisions.js';
-export * from './lock/lock-codecs.js';
-export * from './schedule/receipts.js';
-export * from './schedule/liveness.js';
-export * from './schedule/plan.js';
-export * from './schedule/catch-up.js';
-export * from './inbox/inbox-entries.js';
+export {
+  isCoBuilderCategory,
+  compareCategories,
+  type PriorityClass,
+  COBUILDER_CATEGORIES,
+  type CoBuilderCategory,
+  type FindingCategory,
+  type CategoryInfo,
+  CATEGORY_INFO,
+} from './domain/categories.js';
+export { fingerprintOf, createFinding, type Finding, type FindingInput, findingSchema } from './domain/finding.js';
+export {
+  scanOk,
+  BUILTIN_SCANNERS,
+  type ScannerName,
+  type PipelineStage,
+  type Observation,
+  type ScanWarning,
+  OUTSIDE_ACTIVE_HOURS_REASON,
+  type ScanResult,
+} from './domain/scan-result.js';
+export type { JsonValue } from './domain/json.js';
+export type {
+  Clock,
+  Sleep,
+  ToolProfile,
+  CommandRequest,
+  CommandOutput,
+  CommandError,
+  CommandRunner,
+  LoadedState,
+  StateStoreError,
+  SaveOptions,
+  StateStore,
+  LockRecord,
+  HolderLiveness,
+  AcquireRequest,
+  Acquired,
+  ReleaseOutcome,
+  LockError,
+  LockStore,
+  MessageKind,
+  OutboundMessage,
+  SinkError,
+  Sink,
+  ScanContext,
+  Scanner,
+  OperatorActivity,
+  ReceiptStoreError,
+  ListedReceipts,
+  ReceiptStore,
+  ReplyInboxError,
+  ListedInbox,
+  ReplyInbox,
+} from './ports/index.js';
+export {
+  ENV_DENY_LIST,
+  ENV_NAME_PATTERN,
+  ESSENTIAL_ENV_KEYS,
+  TOOL_ENV_DEFAULTS,
+  TOOL_PROFILES,
+  type ChildEnvOptions,
+  type EnvDenyRule,
+  describeCommandError,
+} from './command/index.js';
+export { heartbeatConfigSchema, type HeartbeatConfig, DEFAULT_HEARTBEAT_CONFIG } from './config/heartbeat-config-schema.js';
+export { stripTerminalEscapes, redactSecrets, sanitizeForMessage, REDACTED, type SanitizeOptions } from './text/sanitize.js';
+export { parseIsoInstant, type IsoInstantError } from './text/iso-instant.js';
+export {
+  parseHeartbeatConfig,
+  formatHeartbeatConfigError,
+  DEFAULT_HEARTBEAT_FILE,
+  type HeartbeatConfigError,
+  type ParsedHeartbeatConfig,
+  type ParseHeartbeatConfigOptions,
+} from './config/heartbeat-markdown-parser.js';
+export { renderHeartbeatMarkdown } from './config/heartbeat-markdown-renderer.js';
+export { parseDuration, formatDuration, type DurationUnit, type DurationError } from './config/duration.js';
+export { heartbeatConfigJsonSchema } from './config/heartbeat-config-json-schema.js';
+export {
+  activeHoursStatus,
+  isWithinActiveHours,
+  type ActiveHoursWindow,
+  type ActiveHoursStatus,
+  isValidTimeZone,
+  resolveTimeZone,
+  type InvalidTimeZoneError,
+} from './active-hours/index.js';
+export {
+  initialHeartbeatState,
+  decodeHeartbeatState,
+  encodeHeartbeatState,
+  HEARTBEAT_STATE_VERSION,
+  heartbeatStateSchema,
+  type HeartbeatState,
+  type DecodedHeartbeatState,
+} from './cycle/heartbeat-state.js';
+export {
+  evaluateCycle,
+  markDelivered,
+  type CycleContext,
+  type SuppressionReason,
+  type SuppressedFinding,
+  type UnconfirmedFinding,
+  type ScannerSummary,
+  type CycleDecision,
+  type CycleEvaluation,
+} from './cycle/evaluate-cycle.js';
+export { runScanners, type RunScannersOptions } from './cycle/run-scanners.js';
+export { runCycle, type CycleDeps, type CycleSettings, type CycleOutcome, type StateRefusal } from './cycle/run-cycle.js';
+export { scanProblems, cutOffScanners, formatScanProblems, type ScanProblemKind, type ScanProblem } from './cycle/scan-problems.js';
+export { deterministicJitter, runLoop, type LoopOptions, type LoopSummary } from './loop/run-loop.js';
+export {
+  groupByCategory,
+  renderWorkFound,
+  renderOnline,
+  renderShutdown,
+  renderCostAlert,
+  HEARTBEAT_OK,
+  type WorkFoundInput,
+  type RenderedReport,
+} from './messages/render-messages.js';
+
+export { type TokenEstimator, estimateTokensByChars } from './messages/token-estimate.js';
+export {
+  createCycleRecord,
+  parseCycleRecord,
+  replayCycleRecords,
+  type CycleRecord,
+  type ReplayMismatch,
+  type ReplayLineError,
+  type ReplayReport,
+} from './replay/cycle-record.js';
+export {
+  isLockStale,
+  decideAcquire,
+  decideRelease,
+  ownsLock,
+  type AcquireDecision,
+  type ReleaseDecision,
+  lockRecordSchema,
+} from './lock/lock-decisions.js';
+export { type LockCodec, jsonLockCodec } from './lock/lock-codecs.js';
+export {
+  receiptForOutcome,
+  skippedReceipt,
+  receiptForSkippedSlots,
+  lastRecordedSlotMs,
+  pruneReceipts,
+  formatReceipt,
+  SKIP_REASONS,
+  type SkipReason,
+  SKIP_REASON_NAMES,
+  RECEIPT_SOURCES,
+  type ReceiptSource,
+  receiptSchema,
+  type Receipt,
+  type RanReceipt,
+  type ReceiptBounds,
+  DEFAULT_RECEIPT_BOUNDS,
+} from './schedule/receipts.js';
+export { judgeLiveness, NOT_LIVE_REASONS, type NotLiveReason, type LivenessVerdict, type LivenessInput } from './schedule/liveness.js';
+export {
+  planSlots,
+  type PlanSchedule,
+  type PlanQuietHours,
+  type PlanRunbook,
+  type PlanInput,
+  type SlotVerdict,
+  type PlannedSlot,
+} from './schedule/plan.js';
+export {
+  decideSlots,
+  decideCronSlot,
+  CATCH_UP_POLICIES,
+  type CatchUpPolicy,
+  type CatchUpSettings,
+  DEFAULT_CATCH_UP,
+  type GapCause,
+  type SkippedSlots,
+  type SlotDecisionInput,
+  type SlotDecision,
+  type CronSlotInput,
+} from './schedule/catch-up.js';
+export { type InboxEntry, inboxEntrySchema } from './inbox/inbox-entries.js';
