@@ -30,6 +30,14 @@ export default tseslint.config(
     },
   },
   {
+    // Package entries name every export, so the public surface is a reviewed list (api-reports/ records it):
+    // `export *` would publish every helper a module exports for its neighbours.
+    files: ['packages/*/src/index.ts', 'packages/*/src/{node,testing,tokenizer,github,execa}/index.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: 'Package entry: name each export (export { a, type B } from …); export * would make every helper of the module public API.' }],
+    },
+  },
+  {
     // Plain JS scripts (benchmarks, generators, fake executables) run on Node without type information.
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
