@@ -115,6 +115,17 @@ export {
 export { runScanners, type RunScannersOptions } from './cycle/run-scanners.js';
 export { runCycle, type CycleDeps, type CycleSettings, type CycleOutcome, type StateRefusal } from './cycle/run-cycle.js';
 export { scanProblems, cutOffScanners, formatScanProblems, type ScanProblemKind, type ScanProblem } from './cycle/scan-problems.js';
+export {
+  breakerSkips,
+  updateBreakers,
+  BREAKER_SKIP_CODE,
+  SCANNER_FAILING,
+  type ScannerBreaker,
+  type BreakerSettings,
+  type BreakerEvent,
+  type BreakerUpdate,
+  type BreakerContext,
+} from './cycle/scanner-breaker.js';
 export { deterministicJitter, runLoop, type LoopOptions, type LoopSummary } from './loop/run-loop.js';
 export {
   groupByCategory,

@@ -49,6 +49,13 @@ Whatever a scanner could not look at is said on stderr, one line per problem, ev
 (\`heartbeat-kit: gchat skipped: <why>; fix: <what to do>\`; \`warning:\` when it is something
 you set up or a failure); stdout stays exactly HEARTBEAT_OK. --json lists them under "problems".
 
+Circuit breaker: a scanner failing the same way N cycles in a row (HEARTBEAT.md Heartbeat →
+Breaker after, default 3; off = never) is reported once as a SCANNER_FAILING advisory, then
+runs every 2nd, 4th, … cycle up to Breaker back-off cap (default 8). A cycle that does not run
+it says so among the problems (SCANNER_BREAKER_OPEN, with the next try); one line says when it
+trips and one when it recovers (--json: "breaker"). A scanner that still looks at part of what
+it watches (a warning from a run) is reported but never skipped.
+
 Every invocation leaves one receipt beside the state (ran, or skipped with the reason);
 'heartbeat-kit history' lists them and 'heartbeat-kit check-liveness' judges them.
 

@@ -22,6 +22,8 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
     warnings: [...d.warnings.map((w) => w.message), ...outcome.warnings],
     // Every scanner that could not look, with the fix: the same facts text mode prints on stderr.
     problems: outcome.problems.map((p) => ({ scanner: p.scanner, kind: p.kind, severity: p.severity, code: p.code, message: p.message, fix: p.fix })),
+    // Circuit breakers that tripped, recovered or changed this cycle (said once; absent when none did).
+    ...(d.breakerEvents === undefined ? {} : { breaker: d.breakerEvents.map((e) => ({ kind: e.kind, scanner: e.scanner, code: e.code, failures: e.failures, since: e.since, line: e.line })) }),
     estimatedTokens: d.estimatedTokens,
     delivery: outcome.delivery,
     message: d.message === null ? null : { content: d.message.content, summary: d.message.summary },
@@ -29,10 +31,11 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
   };
 }
 
-/** Text mode's stderr lines for what a cycle could not look at (one per problem), prefixed for cron logs. */
+/**
+ * Text mode's stderr lines for what a cycle could not look at (one per problem), then the circuit
+ * breakers that tripped, recovered or changed (once each), prefixed for cron logs.
+ */
 export function problemLines(outcome: CycleOutcome): string {
-  if (outcome.problems.length === 0) return '';
-  return formatScanProblems(outcome.problems)
-    .map((line) => `heartbeat-kit: ${line}\n`)
-    .join('');
+  const breaker = (outcome.decision.breakerEvents ?? []).map((e) => e.line);
+  return [...formatScanProblems(outcome.problems), ...breaker].map((line) => `heartbeat-kit: ${line}\n`).join('');
 }

@@ -25,7 +25,7 @@ describe('heartbeatConfigJsonSchema', () => {
     for (const [key, property] of Object.entries(schema.properties)) {
       expect(property.description, key).toBeTruthy();
       const expected = (DEFAULT_HEARTBEAT_CONFIG as Record<string, unknown>)[key];
-      if (key !== 'activeHours' && key !== 'catchUp' && property.default !== undefined) expect(property.default, key).toEqual(expected);
+      if (key !== 'activeHours' && key !== 'catchUp' && key !== 'breaker' && property.default !== undefined) expect(property.default, key).toEqual(expected);
     }
     const activeHours = schema.properties.activeHours?.properties ?? {};
     expect(activeHours.start?.default).toBe(DEFAULT_HEARTBEAT_CONFIG.activeHours.start);
@@ -34,5 +34,8 @@ describe('heartbeatConfigJsonSchema', () => {
     const catchUp = schema.properties.catchUp?.properties ?? {};
     expect(catchUp.policy?.default).toBe(DEFAULT_HEARTBEAT_CONFIG.catchUp.policy);
     expect(catchUp.cap?.default).toBe(DEFAULT_HEARTBEAT_CONFIG.catchUp.cap);
+    const breaker = schema.properties.breaker?.properties ?? {};
+    expect(breaker.after?.default).toBe(DEFAULT_HEARTBEAT_CONFIG.breaker.after);
+    expect(breaker.backoffCap?.default).toBe(DEFAULT_HEARTBEAT_CONFIG.breaker.backoffCap);
   });
 });

@@ -32,6 +32,16 @@ export const heartbeatConfigSchema = z
       })
       .prefault({})
       .describe('Catch-up after sleep, downtime or a restart (HEARTBEAT.md Heartbeat → Catch-up, Catch-up cap). Every missed slot is recorded either way.'),
+    /** Per-scanner circuit breaker: when a scanner failing the same way stops being re-run every cycle (docs/scheduling.md). */
+    breaker: z
+      .object({
+        /** Consecutive cycles a scanner must fail the same way before the breaker trips; 0 = off. */
+        after: z.number().int().min(0).max(100).default(3).describe('A scanner that fails the same way this many cycles in a row trips its breaker: one SCANNER_FAILING advisory, then its runs back off (0 = off).'),
+        /** Longest back-off: a tripped scanner still runs at least every this many cycles. */
+        backoffCap: z.number().int().min(1).max(100).default(8).describe('A tripped scanner runs every 2nd, 4th, … cycle, never less often than every this many (1 = every cycle: advisory only, no back-off).'),
+      })
+      .prefault({})
+      .describe('Per-scanner circuit breaker (HEARTBEAT.md Heartbeat → Breaker after, Breaker back-off cap). Every skipped run is still said in the cycle\'s problems.'),
     /** Cycle interval (spec: 600 s). */
     intervalMs: z.number().int().positive().default(600_000).describe('Time between cycles, in milliseconds (spec: 600 s).'),
     /** Orchestrator sessions that must exist (HEARTBEAT.md `Expected:`). */

@@ -219,6 +219,18 @@ describe('parseHeartbeatConfig', () => {
     expect(formatHeartbeatConfigError(error)).toMatch(/^\.claude\/HEARTBEAT\.md:2: Environment → Allow: .*not a variable name\. Fix: list names/);
   });
 
+  it('reads the circuit breaker keys (Breaker after, Breaker back-off cap; off turns it off) and names file, key and fix for a bad value', () => {
+    expect(DEFAULT_HEARTBEAT_CONFIG.breaker).toEqual({ after: 3, backoffCap: 8 });
+    expect(parse('## Heartbeat\n- Breaker after: 5 cycles\n- Breaker back-off cap: 4\n')._unsafeUnwrap().config.breaker).toEqual({ after: 5, backoffCap: 4 });
+    expect(parse('## Heartbeat\n- Breaker after: off\n')._unsafeUnwrap().config.breaker).toEqual({ after: 0, backoffCap: 8 });
+    expect(formatHeartbeatConfigError(errorOf('## Heartbeat\n- Breaker after: often\n'))).toBe(
+      '.claude/HEARTBEAT.md:2: Heartbeat → Breaker after: "often" is not a number of cycles 0–100. Fix: write how many failing cycles in a row trip the breaker, such as 3 (off or 0 turns it off).',
+    );
+    expect(formatHeartbeatConfigError(errorOf('## Heartbeat\n\n- Breaker back-off cap: 0\n'))).toBe(
+      '.claude/HEARTBEAT.md:3: Heartbeat → Breaker back-off cap: "0" is not a number of cycles 1–100. Fix: write the longest back-off in cycles, such as 8 (1 = never skip a run).',
+    );
+  });
+
   it('strips terminal escapes from values it reports', () => {
     const error = errorOf('## Active Hours\n- Start: \u001b[31m25\u001b[0m');
     expect(error.value).toBe('25');

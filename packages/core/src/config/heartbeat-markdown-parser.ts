@@ -50,6 +50,7 @@ interface Draft {
   activeHours: { start?: number; end?: number; weekend?: boolean; timeZone?: string };
   intervalMs?: number;
   catchUp?: { policy?: 'skip' | 'latest-once' | 'all'; cap?: number };
+  breaker?: { after?: number; backoffCap?: number };
   expectedOrchestrators?: string[];
   orchestratorPrefix?: string;
   gitStaleMs?: number;
@@ -184,6 +185,22 @@ const catchUpCap: Setter = (value, { draft }) => {
   return 'catchUp.cap';
 };
 
+const breakerAfter: Setter = (value, { draft }) => {
+  const match = /^(\d{1,3})(?:\s*cycles?)?$/i.exec(value);
+  const n = /^off$/i.test(value) ? 0 : match?.[1] === undefined ? Number.NaN : Number(match[1]);
+  if (!(n >= 0 && n <= 100)) return { message: 'is not a number of cycles 0–100.', fix: 'write how many failing cycles in a row trip the breaker, such as 3 (off or 0 turns it off).' };
+  draft.breaker = { ...draft.breaker, after: n };
+  return 'breaker.after';
+};
+
+const breakerBackoffCap: Setter = (value, { draft }) => {
+  const match = /^(\d{1,3})(?:\s*cycles?)?$/i.exec(value);
+  const n = match?.[1] === undefined ? Number.NaN : Number(match[1]);
+  if (!(n >= 1 && n <= 100)) return { message: 'is not a number of cycles 1–100.', fix: 'write the longest back-off in cycles, such as 8 (1 = never skip a run).' };
+  draft.breaker = { ...draft.breaker, backoffCap: n };
+  return 'breaker.backoffCap';
+};
+
 const expected: Setter = (value, { draft }) => {
   const names = [...new Set(value.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
   draft.expectedOrchestrators = names;
@@ -249,6 +266,8 @@ const HEARTBEAT_KEYS: Readonly<Record<string, Setter>> = {
   interval: duration('intervalMs', 's', '600 seconds or 10 minutes'),
   'catch up': catchUpPolicy,
   'catch up cap': catchUpCap,
+  'breaker after': breakerAfter,
+  'breaker back off cap': breakerBackoffCap,
   'dedup window': duration('dedupWindowMs', 'm', '30 minutes'),
   'operator idle': duration('operatorIdleMs', 'm', '5 minutes'),
   'cost alert': tokens('costAlertTokens'),

@@ -8,6 +8,7 @@ import { renderCostAlert, renderWorkFound } from '../messages/render-messages.js
 import type { TokenEstimator } from '../messages/token-estimate.js';
 import { stableMessageId } from '../messages/message-id.js';
 import type { HeartbeatState } from './heartbeat-state.js';
+import { updateBreakers, type BreakerEvent } from './scanner-breaker.js';
 
 /** Everything about the cycle's moment that is not scan output. */
 export interface CycleContext {
@@ -70,6 +71,8 @@ export interface CycleDecision {
   readonly estimatedTokens: number;
   readonly message: OutboundMessage | null;
   readonly costAlert: OutboundMessage | null;
+  /** Circuit breakers that tripped, recovered or changed this cycle (absent when none did). */
+  readonly breakerEvents?: readonly BreakerEvent[];
 }
 
 /** The decision and the memory to keep for the next cycle (reports not yet marked delivered). */
@@ -254,9 +257,11 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   const pipelines = derivePipelines(state.pipelines, pipelineObs, ranWith('pipeline'));
   const inProgressObs = observations.filter((o): o is Extract<Observation, { kind: 'in-progress' }> => o.kind === 'in-progress');
   const inProgress = deriveInProgressChange(state.inProgressCount, inProgressObs, config.alertInProgressChanged);
+  // A scanner failing the same way for N cycles: one advisory, its runs backed off (scanner-breaker.ts).
+  const breaker = updateBreakers(state.breakers, state.reported, results, { cycle, now: context.now, timeZone: context.timeZone, settings: config.breaker });
   // One-shot findings that were not delivered come back until a delivery succeeds: their source
   // will not report them again.
-  const candidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...panes.findings, ...pipelines.findings, ...inProgress.findings, ...(state.undelivered ?? [])]);
+  const candidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...panes.findings, ...pipelines.findings, ...inProgress.findings, ...breaker.findings, ...(state.undelivered ?? [])]);
 
   // Hysteresis: count consecutive cycles per fingerprint; a fingerprint not seen this cycle resets.
   const seen: Record<string, number> = {};
@@ -333,6 +338,8 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
     pipelines: pipelines.pipelines,
     ...(inProgress.count === undefined ? {} : { inProgressCount: inProgress.count }),
   };
+  if (Object.keys(breaker.breakers).length > 0) nextState.breakers = breaker.breakers;
+  else delete nextState.breakers;
 
   return {
     decision: {
@@ -351,6 +358,7 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
       estimatedTokens,
       message,
       costAlert,
+      ...(breaker.events.length > 0 ? { breakerEvents: breaker.events } : {}),
     },
     nextState,
   };

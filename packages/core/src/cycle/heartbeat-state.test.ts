@@ -47,6 +47,18 @@ describe('decodeHeartbeatState', () => {
     expect(decoded.damage).toHaveLength(2);
   });
 
+  it('circuit breakers are salvaged entry by entry and bounded: a bad or surplus entry costs only itself', () => {
+    const entry = { code: 'SCANNER_FAILED', message: 'bd list exited 1', fix: 'run bd by hand', sinceMs: 5, failures: 4, skippable: true, backoff: 4, nextRunCycle: 12, advised: true };
+    const decoded = decodeHeartbeatState(withField('breakers', { beads: entry, git: { ...entry, failures: -1 } }));
+    expect(decoded.state.breakers).toEqual({ beads: entry });
+    expect(decoded.damage).toEqual(['breakers["git"]: Too small: expected number to be >0 at failures']);
+    expect(decoded.state.cycle).toBe(41);
+    const many = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`s${i}`, entry]));
+    const bounded = decodeHeartbeatState(withField('breakers', many));
+    expect(Object.keys(bounded.state.breakers ?? {})).toHaveLength(64);
+    expect(bounded.damage).toHaveLength(6);
+  });
+
   it('flags a newer version (never downgraded) and names it', () => {
     const decoded = decodeHeartbeatState(withField('version', 2));
     expect(decoded.newerVersion).toBe(2);
@@ -93,11 +105,26 @@ const stateArb: fc.Arbitrary<HeartbeatState> = fc.record(
       fc.record({ subject: fc.string(), line: fc.string() }).map(({ subject, line }) => createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject, line, action: 'a', short: 's' })),
       { minLength: 1, maxLength: 4 },
     ),
+    breakers: fc.dictionary(
+      fc.string(),
+      fc.record({
+        code: fc.string({ minLength: 1, maxLength: 20 }),
+        message: fc.string(),
+        fix: fc.string(),
+        sinceMs: fc.nat(),
+        failures: fc.integer({ min: 1, max: 1000 }),
+        skippable: fc.boolean(),
+        backoff: fc.integer({ min: 0, max: 100 }),
+        nextRunCycle: fc.nat(),
+        advised: fc.boolean(),
+      }),
+      { maxKeys: 4 },
+    ),
   },
   { requiredKeys: ['version', 'cycle', 'reportsSent', 'reported', 'seen', 'panes', 'pipelines'] },
 );
 
-const FIELDS = ['version', 'cycle', 'reportsSent', 'reported', 'seen', 'panes', 'pipelines', 'inProgressCount', 'undelivered'] as const;
+const FIELDS = ['version', 'cycle', 'reportsSent', 'reported', 'seen', 'panes', 'pipelines', 'inProgressCount', 'undelivered', 'breakers'] as const;
 
 // Whether `value` would be a valid value of `field` (the corruption must really corrupt).
 function fits(field: (typeof FIELDS)[number], value: JsonValue): boolean {

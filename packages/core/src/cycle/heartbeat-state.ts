@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PipelineStage } from '../domain/scan-result.js';
 import type { JsonValue } from '../domain/json.js';
 import { findingSchema } from '../domain/finding.js';
+import { MAX_BREAKERS, scannerBreakerSchema } from './scanner-breaker.js';
 
 const STAGES = ['Definition', 'Implementation', 'Validation', 'Finalized'] as const satisfies readonly PipelineStage[];
 
@@ -39,6 +40,11 @@ export const heartbeatStateSchema = z.object({
   inProgressCount: count.optional(),
   /** One-shot findings (GChat replies, pipeline finalization) not yet delivered: offered again next cycle. */
   undelivered: z.array(findingSchema).optional(),
+  /** Scanner → its circuit breaker, only while it fails (bounded: one per scanner, at most {@link MAX_BREAKERS}). */
+  breakers: z
+    .record(z.string(), scannerBreakerSchema)
+    .refine((value) => Object.keys(value).length <= MAX_BREAKERS, `at most ${MAX_BREAKERS} breakers`)
+    .optional(),
 });
 
 /** The heartbeat's cross-cycle memory. */
@@ -127,6 +133,21 @@ function salvage(document: Record<string, unknown>): { state: HeartbeatState; da
         else damage.push(`undelivered.${index}: ${problem(parsed.error)}`);
       }
       if (kept.length > 0) state.undelivered = kept;
+    }
+  }
+  if (document.breakers !== undefined) {
+    if (!isPlainObject(document.breakers)) {
+      damage.push(`breakers: expected an object, got ${short(document.breakers)}`);
+    } else {
+      const kept: [string, unknown][] = [];
+      for (const [entry, item] of Object.entries(document.breakers)) {
+        if (entry === '__proto__') continue;
+        const parsed = scannerBreakerSchema.safeParse(item);
+        if (!parsed.success) damage.push(`breakers[${short(entry)}]: ${problem(parsed.error)}`);
+        else if (kept.length >= MAX_BREAKERS) damage.push(`breakers[${short(entry)}]: more than ${MAX_BREAKERS} breakers`);
+        else kept.push([entry, parsed.data]);
+      }
+      state.breakers = Object.fromEntries(kept) as HeartbeatState['breakers'];
     }
   }
   return { state, damage };

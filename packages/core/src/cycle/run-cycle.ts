@@ -12,6 +12,7 @@ import type { ScanResult } from '../domain/scan-result.js';
 import { evaluateCycle, markDelivered, type CycleDecision } from './evaluate-cycle.js';
 import { HEARTBEAT_STATE_VERSION, decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
 import { runScanners } from './run-scanners.js';
+import { breakerSkips } from './scanner-breaker.js';
 import { scanProblems, type ScanProblem } from './scan-problems.js';
 import { redactSecrets } from '../text/sanitize.js';
 
@@ -179,6 +180,7 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     now,
     config: settings.config,
     insideActiveHours,
+    skip: breakerSkips(previousState.breakers, previousState.cycle + 1, settings.config.breaker),
     ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
     ...(settings.scannerTimeoutMs === undefined ? {} : { timeoutMs: settings.scannerTimeoutMs }),
   });

@@ -1,5 +1,5 @@
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
-import { OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult } from '../domain/scan-result.js';
+import { OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult, type ScannerName } from '../domain/scan-result.js';
 import type { Clock, Sleep } from '../ports/clock.js';
 import type { Scanner } from '../ports/scanner.js';
 
@@ -14,6 +14,8 @@ export interface RunScannersOptions {
   readonly concurrency?: number;
   /** A scanner still running after this long is abandoned as `timeout` (default 30 s). */
   readonly timeoutMs?: number;
+  /** Scanners not to run this cycle (the circuit breaker's), with the result to report instead. */
+  readonly skip?: ReadonlyMap<ScannerName, ScanResult>;
 }
 
 type Outcome = { readonly kind: 'done'; readonly result: ScanResult } | { readonly kind: 'timeout' } | { readonly kind: 'threw'; readonly error: unknown };
@@ -24,6 +26,8 @@ async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: 
   if (!options.insideActiveHours && !scanner.runsOutsideActiveHours) {
     return { scanner: scanner.name, status: 'skipped', reason: OUTSIDE_ACTIVE_HOURS_REASON, durationMs: 0 };
   }
+  const skipped = options.skip?.get(scanner.name);
+  if (skipped !== undefined) return skipped;
   const controller = new AbortController();
   const timer = new AbortController();
   const scan: Promise<Outcome> = Promise.resolve()

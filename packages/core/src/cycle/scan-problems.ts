@@ -68,7 +68,7 @@ export function scanProblems(results: readonly ScanResult[]): ScanProblem[] {
       case 'skipped':
         if (r.reason === OUTSIDE_ACTIVE_HOURS_REASON) break;
         if (describesInterruption(r.reason)) out.push(problem(r.scanner, 'cut-off', 'warning', 'SCANNER_CUT_OFF', r.reason, undefined));
-        else out.push(problem(r.scanner, 'skipped', r.configured === true ? 'warning' : r.configured === false ? 'unused' : 'notice', 'SCANNER_SKIPPED', r.reason, r.fix));
+        else out.push(problem(r.scanner, 'skipped', r.configured === true ? 'warning' : r.configured === false ? 'unused' : 'notice', r.code ?? 'SCANNER_SKIPPED', r.reason, r.fix));
         break;
       case 'error':
         if (describesInterruption(r.error)) out.push(problem(r.scanner, 'cut-off', 'warning', 'SCANNER_CUT_OFF', r.error, undefined));

@@ -69,6 +69,8 @@ export type ScanResult =
        * Absent: a plain skip, said every cycle (a tool missing from cron's PATH looks like this).
        */
       readonly configured?: boolean;
+      /** Stable code of the skip (default `SCANNER_SKIPPED`; the circuit breaker's is `SCANNER_BREAKER_OPEN`). */
+      readonly code?: string;
     }
   | { readonly scanner: ScannerName; readonly status: 'error'; readonly error: string; readonly durationMs: number; readonly fix?: string }
   | { readonly scanner: ScannerName; readonly status: 'timeout'; readonly timeoutMs: number; readonly durationMs: number };
