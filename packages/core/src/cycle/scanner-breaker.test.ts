@@ -57,7 +57,7 @@ const cycleArb = fc.record({
   delivered: fc.boolean(),
 });
 // Long failing runs are what the breaker is for: bias towards them.
-const runArb = fc.array(fc.oneof(cycleArb, cycleArb.map((c) => ({ ...c, tokens: c.tokens.map(() => 'failed') }))), { minLength: 1, maxLength: 80 });
+const runArb = fc.array(fc.oneof(cycleArb, cycleArb.map((c) => ({ ...c, tokens: c.tokens.map((): Token => 'failed') }))), { minLength: 1, maxLength: 80 });
 
 describe('circuit breaker properties', () => {
   it('never skips a scanner that has not failed N times in a row; back-off never exceeds the cap; a clean run resets; one trip, one advisory, one recovery per streak', () => {
