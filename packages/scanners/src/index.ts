@@ -50,6 +50,7 @@ export {
   type DotParseError,
   type ParseDotOptions,
   DEFAULT_MAX_DOT_CHARS,
+  dashboardNodeSchema,
   pipelineDashboardSchema,
   type DashboardNode,
   type PipelineDashboard,
