@@ -169,7 +169,12 @@ export function createWorld(spec: WorldSpec = {}): World {
   }
 
   const tmuxSocket = `hk-world-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', tmuxSocket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // Panes run a plain /bin/sh and the server reads no tmux.conf: the user's login shell and its rc files
+  // (pyenv, nvm, …) would cost seconds of CPU per session, and 200 of them made a machine's load 250.
+  const tmuxEnv: NodeJS.ProcessEnv = { ...process.env, SHELL: '/bin/sh' };
+  delete tmuxEnv.TMUX;
+  const tmux = (...args: string[]): string =>
+    execFileSync('tmux', ['-f', '/dev/null', '-L', tmuxSocket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: tmuxEnv });
   for (const name of spec.sessions ?? []) tmux('new-session', '-d', '-s', name, '-x', '80', '-y', '20');
 
   const env: Record<string, string | undefined> = { ...process.env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` };
