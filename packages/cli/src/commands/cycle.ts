@@ -108,7 +108,7 @@ export const cycleCommand: Command = async (argv, io) => {
   }
   const { statePath, json, settings, deps } = resolved.value;
   const receipts = receiptStoreFor(statePath, now.date);
-  const cron = values.cron === undefined ? undefined : parseCronFlag(values.cron, settings.timeZone);
+  const cron = values.cron === undefined ? undefined : await parseCronFlag(values.cron, settings.timeZone);
   if (cron !== undefined && !cron.ok) return usageError(io, cron.message);
   // The slot this invocation closes: the cron slot it was started for, else its own instant.
   let slotMs: number | undefined;

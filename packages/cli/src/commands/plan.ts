@@ -158,7 +158,7 @@ export const planCommand: Command = async (argv, io) => {
 
   let schedule: PlanSchedule;
   if (values.cron !== undefined) {
-    const cron = parseCronFlag(values.cron, timeZone);
+    const cron = await parseCronFlag(values.cron, timeZone);
     if (!cron.ok) return usageError(io, cron.message);
     schedule = { kind: 'cron', expression: values.cron, nextAfter: cron.value.nextAfter };
   } else {

@@ -1,4 +1,4 @@
-import { Cron } from 'croner';
+import type { Cron } from 'croner';
 
 /** A parsed cron expression read in a zone: its fire times around an instant. */
 export interface CronSchedule {
@@ -9,8 +9,12 @@ export interface CronSchedule {
   readonly atOrBefore: (ms: number) => number | undefined;
 }
 
-/** Parses `--cron EXPR` (croner: five to seven fields) or says what is wrong and the fix. */
-export function parseCronFlag(expression: string, timeZone: string): { ok: true; value: CronSchedule } | { ok: false; message: string } {
+/**
+ * Parses `--cron EXPR` (croner: five to seven fields) or says what is wrong and the fix. croner is
+ * imported here, on first use, so a cycle without --cron does not load it.
+ */
+export async function parseCronFlag(expression: string, timeZone: string): Promise<{ ok: true; value: CronSchedule } | { ok: false; message: string }> {
+  const { Cron } = await import('croner');
   let cron: Cron;
   try {
     cron = new Cron(expression, { paused: true, timezone: timeZone });
