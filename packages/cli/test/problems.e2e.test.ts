@@ -5,6 +5,7 @@
  */
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './support/run-cli.js';
 import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
@@ -103,5 +104,59 @@ describe('a cycle says what it could not look at', () => {
     expect(await running).toBe(0);
     expect(lines()).toBeGreaterThanOrEqual(2);
     expect(stdout).not.toContain('no beads database');
+  });
+});
+
+describe('outside active hours, plain text says what was not looked at', () => {
+  const NIGHT = '2026-02-19T23:00:00Z'; // a Thursday; the world's active hours are 8–22 UTC
+
+  it('cycle: stdout stays exactly HEARTBEAT_OK, stderr one line naming the hours and the skipped scanners; --json is unchanged', async () => {
+    world = createWorld();
+    const run = await cycle(world, '--now', NIGHT);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('HEARTBEAT_OK\n');
+    expect(run.stderr).toBe('heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n');
+    const json = await cycle(world, '--now', '2026-02-19T23:10:00Z', '--json');
+    expect(json.stderr).toBe('');
+    const parsed = JSON.parse(json.stdout) as { insideActiveHours: boolean; scanners: { name: string; status: string; note?: string }[] };
+    expect(parsed.insideActiveHours).toBe(false);
+    expect(parsed.scanners.filter((s) => s.status === 'skipped' && s.note === 'outside active hours').map((s) => s.name)).toEqual(['git', 'stale-tasks', 'idle-orchestrators', 'pipelines']);
+  });
+
+  it('cycle on a weekend with weekends off names the weekday-only window', async () => {
+    world = createWorld({ heartbeatMd: WORLD_HEARTBEAT_MD.replace('- Weekend: true', '- Weekend: false') });
+    const run = await cycle(world, '--now', '2026-02-21T10:00:00Z'); // Saturday, inside the hours
+    expect(run.stdout).toBe('HEARTBEAT_OK\n');
+    expect(run.stderr).toBe('heartbeat-kit: outside active hours (08:00–22:00 UTC, weekdays only): skipped git, stale-tasks, idle-orchestrators, pipelines\n');
+  });
+
+  it('inside active hours nothing is added', async () => {
+    world = createWorld();
+    const run = await cycle(world, '--now', '2026-02-19T14:00:00Z');
+    expect(run.stdout).toBe('HEARTBEAT_OK\n');
+    expect(run.stderr).toBe('');
+  });
+
+  it('loop: a slot outside active hours says it on stderr, stdout carries only the loop messages', async () => {
+    world = createWorld();
+    const controller = new AbortController();
+    let stdout = '';
+    let stderr = '';
+    const { main } = await import('../src/main.js');
+    // The loop's first wait comes after its first slot's cycle: stop there, whatever the old code printed.
+    const stopAtFirstWait = { sleep: () => Promise.resolve(controller.abort()) };
+    const running = main(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '600', '--now', NIGHT], {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      cwd: world.root,
+      env: world.env,
+      shutdownSignal: controller.signal,
+      time: { clock: { now: () => new Date() }, sleep: stopAtFirstWait, monotonicMs: () => performance.now() },
+    });
+    expect(await running).toBe(0);
+    expect(stderr).toContain('heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n');
+    expect(stderr.match(/outside active hours/g)).toHaveLength(1);
+    expect(stdout).toContain('HEARTBEAT_ONLINE');
+    expect(stdout).not.toContain('outside active hours');
   });
 });

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
 import { createCycleRecord, cutOffScanners, decideCronSlot, lastRecordedSlotMs, receiptForOutcome, receiptForSkippedSlots, runCycle, skippedReceipt, type CycleOutcome } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
-import { cycleJson, problemLines } from '../format/cycle-json.js';
+import { cycleJson, outsideActiveHoursLine, problemLines } from '../format/cycle-json.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
@@ -48,6 +48,9 @@ Options:
 Whatever a scanner could not look at is said on stderr, one line per problem, every cycle
 (\`heartbeat-kit: gchat skipped: <why>; fix: <what to do>\`; \`warning:\` when it is something
 you set up or a failure); stdout stays exactly HEARTBEAT_OK. --json lists them under "problems".
+Outside active hours one more line names the scanners that did not run by design
+(\`heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, …\`); --json has them
+under "scanners" with the note "outside active hours".
 
 Circuit breaker: a scanner failing the same way N cycles in a row (HEARTBEAT.md Heartbeat →
 Breaker after, default 3; off = never) is reported once as a SCANNER_FAILING advisory, then
@@ -197,7 +200,7 @@ export const cycleCommand: Command = async (argv, io) => {
 
   for (const warning of outcome.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   // stdout stays exactly HEARTBEAT_OK on a quiet cycle; what could not be looked at goes to stderr.
-  const lines = json ? '' : problemLines(outcome);
+  const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, settings);
   if (lines !== '') io.stderr(lines);
   if (dryRun && !json) io.stderr('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
   // A signal cut scanners off: the cycle did not look everywhere, so it is partial and never HEARTBEAT_OK.

@@ -3,7 +3,7 @@ import { okAsync } from 'neverthrow';
 import { performance } from 'node:perf_hooks';
 import { CATCH_UP_POLICIES, deterministicJitter, lastRecordedSlotMs, receiptForOutcome, receiptForSkippedSlots, runLoop, skippedReceipt, type CatchUpPolicy, type OutboundMessage } from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
-import { cycleJson, problemLines } from '../format/cycle-json.js';
+import { cycleJson, outsideActiveHoursLine, problemLines } from '../format/cycle-json.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import { parseInstantFlag } from '../wiring/instant.js';
@@ -167,7 +167,7 @@ export const loopCommand: Command = async (argv, io) => {
       onCycle: async (outcome, slotMs) => {
         await appendReceipt(receipts, receiptForOutcome(outcome, { slotMs, atMs: receiptAt(), source: 'loop' }), statePath, io, 'loop');
         for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
-        const lines = json ? '' : problemLines(outcome);
+        const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, current);
         if (lines !== '') io.stderr(lines);
         if (json) io.stdout(`${JSON.stringify({ type: 'cycle', ...cycleJson(outcome) })}\n`);
       },
