@@ -33,7 +33,8 @@ describe('heartbeat-kit loop', () => {
     world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const controller = new AbortController();
     let stdout = '';
-    const running = main(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600'], {
+    // Inside the world's active hours (8–22 UTC) whatever the time of day the test runs: outside them stderr names the skipped scanners.
+    const running = main(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600', '--now', '2026-02-19T14:00:00Z'], {
       stdout: (t) => void (stdout += t),
       stderr: (t) => void (stdout += `[stderr] ${t}`),
       cwd: world.root,
@@ -51,7 +52,7 @@ describe('heartbeat-kit loop', () => {
     // The cycle left its receipt beside the state: ran, reported, delivered.
     let history = '';
     const io = { stdout: (t: string) => void (history += t), stderr: (t: string) => void (history += t), cwd: world.root, env: world.env, shutdownSignal: new AbortController().signal };
-    expect(await main(['history', '--cwd', world.project, '--json'], io)).toBe(0);
+    expect(await main(['history', '--cwd', world.project, '--json', '--now', '2026-02-19T15:00:00Z'], io)).toBe(0);
     const receipts = (JSON.parse(history) as { receipts: { kind: string; source: string; status: string; delivery: string }[] }).receipts;
     expect(receipts).toEqual([expect.objectContaining({ kind: 'ran', source: 'loop', status: 'report', delivery: 'delivered', cycle: 1 })]);
   });
@@ -79,7 +80,7 @@ describe('heartbeat-kit loop as a real process', () => {
 
   it('SIGTERM finishes the current cycle, prints HEARTBEAT_SHUTDOWN and exits 0', async () => {
     world = createWorld({ ready: [{ id: 'bd-p1', title: 'Ship it', priority: 1 }] });
-    const child = spawn(process.execPath, [bin, 'loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1'], { env: world.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1', '--now', '2026-02-19T14:00:00Z'], { env: world.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
