@@ -7,6 +7,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../src/main.js';
+import type { CliIo, LoopTime } from '../src/io.js';
 import { runCli } from './support/run-cli.js';
 import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
 
@@ -159,5 +161,38 @@ describe('circuit breaker (issue 15 item 5)', () => {
     const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', at(1)], { cwd: world.root, env: world.env });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/HEARTBEAT\.md:10: Heartbeat → Breaker back-off cap: "forever" is not a number of cycles 1–100\. Fix: write the longest back-off in cycles, such as 8 \(1 = never skip a run\)\./);
+  });
+
+  it('loop: the same breaker across slots (trip once, held-back slots said, one recovery line), under scripted time', async () => {
+    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Breaker after: 2\n- Breaker back-off cap: 2\n` });
+    const w = world;
+    const bd = breakableBd(w);
+    writeFileSync(bd.broken, '');
+    // Each sleep moves both clocks to the next slot; bd is fixed while the loop waits for slot 5; after 7 slots the loop stops.
+    const controller = new AbortController();
+    let wall = 0;
+    let sleeps = 0;
+    const time: LoopTime = {
+      clock: { now: () => new Date(wall) },
+      monotonicMs: () => wall,
+      sleep: {
+        sleep: (ms) => {
+          sleeps++;
+          if (sleeps === 4) rmSync(bd.broken);
+          if (sleeps >= 7) controller.abort();
+          else wall += ms;
+          return Promise.resolve();
+        },
+      },
+    };
+    let stdout = '';
+    let stderr = '';
+    const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd: w.root, env: w.env, shutdownSignal: controller.signal, time };
+    const code = await main(['loop', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', join(w.root, 'hb', 'state.json'), '--now', at(1)], io);
+    expect(code).toBe(0);
+    const lines = stderr.split('\n').filter((l) => /^heartbeat-kit: (?:warning: )?beads\b/.test(l)).map((l) => l.replace(/^heartbeat-kit: (warning: )?/, '').replace(/:.*$/, ''));
+    // Slots 1–2 fail (the second trips), 3 held back, 4 fails, 5 held back, 6 recovers, 7 plain.
+    expect(lines).toEqual(['beads failed', 'beads failed', 'beads', 'beads skipped', 'beads failed', 'beads skipped', 'beads recovered']);
+    expect(stdout.match(/WORK_FOUND: SCANNER_FAILING/g)).toHaveLength(1);
   });
 });

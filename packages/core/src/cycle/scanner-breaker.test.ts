@@ -4,7 +4,8 @@ import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
 import { OUTSIDE_ACTIVE_HOURS_REASON, scanOk, type ScanResult } from '../domain/scan-result.js';
 import type { Scanner } from '../ports/scanner.js';
 import { createFakeClock, createMemoryStateStore, createRecordingSink } from '../testing/index.js';
-import { evaluateCycle } from './evaluate-cycle.js';
+import { evaluateCycle, markDelivered } from './evaluate-cycle.js';
+import { createCycleRecord, replayCycleRecords } from '../replay/cycle-record.js';
 import { heartbeatStateSchema, initialHeartbeatState } from './heartbeat-state.js';
 import { runCycle } from './run-cycle.js';
 import { scanProblems } from './scan-problems.js';
@@ -250,6 +251,23 @@ describe('the breaker inside a cycle', () => {
     }
     expect(categories).toEqual([[], [], [SCANNER_FAILING]]);
     expect(state.breakers?.beads).toMatchObject({ failures: 3, backoff: 2, nextRunCycle: 5 });
+  });
+
+  it('a recorded run of trips, held-back cycles and a recovery replays to the same decisions', () => {
+    let state = initialHeartbeatState();
+    const lines: string[] = [];
+    // Fails through cycle 5 (trip at 3, held back at 4, 6–8), works from then on: cycle 9 recovers.
+    const tokens: Token[] = Array.from({ length: 10 }, (_, i) => (i < 5 ? 'failed' : 'ok'));
+    for (let i = 0; i < tokens.length; i++) {
+      const context = { now: new Date(T0 + i * INTERVAL), config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC', insideActiveHours: true, operatorLastActiveAt: undefined };
+      const results = [breakerSkips(state.breakers, state.cycle + 1, DEFAULT_HEARTBEAT_CONFIG.breaker).get('beads') ?? resultOf('beads', tokens[i]!)];
+      const { decision, nextState } = evaluateCycle(state, results, context);
+      lines.push(JSON.stringify(createCycleRecord(state, results, context, decision)));
+      state = markDelivered(nextState, decision, context.now);
+    }
+    expect(lines.join('\n')).toContain(BREAKER_SKIP_CODE);
+    expect(lines.join('\n')).toContain('"kind":"recovered"');
+    expect(replayCycleRecords(lines.join('\n'))).toEqual({ total: tokens.length, matched: tokens.length, mismatches: [], errors: [] });
   });
 
   it('runCycle does not call a scanner its breaker holds open, says so in the problems, and calls it again when due', async () => {
