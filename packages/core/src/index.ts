@@ -119,6 +119,7 @@ export {
   breakerSkips,
   updateBreakers,
   BREAKER_SKIP_CODE,
+  MAX_BREAKERS,
   SCANNER_FAILING,
   type ScannerBreaker,
   type BreakerSettings,

@@ -66,7 +66,7 @@ export function inferToolProfile(file: string): ToolProfile {
   return base === 'bd' || base === 'git' || base === 'tmux' || base === 'gh' ? base : 'command';
 }
 
-/** Inputs of {@link buildChildEnv}. */
+/** Inputs of `buildChildEnv` (the process runner's environment builder). */
 export interface ChildEnvOptions {
   readonly profile: ToolProfile;
   /** Hardened mode: only {@link ESSENTIAL_ENV_KEYS} and these names/prefixes pass. Absent = the user's whole environment. */

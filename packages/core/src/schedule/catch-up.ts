@@ -43,7 +43,7 @@ export interface SlotDecisionInput {
   readonly intervalMs: number;
   readonly offsetMs: number;
   readonly catchUp: CatchUpSettings;
-  /** Why slots before the current one were missed (see {@link classifyGap}). */
+  /** Why slots before the current one were missed (see `classifyGap` in this module). */
   readonly cause: GapCause;
   /** A slot at most this late is on time, not missed (default: half the interval, at most 5 min). */
   readonly graceMs?: number;

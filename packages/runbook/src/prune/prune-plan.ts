@@ -38,7 +38,7 @@ export interface PrunePlan {
   readonly warnings: readonly PruneWarning[];
 }
 
-/** Pull request states by {@link pullRequestKey}; an error means "unknown, keep the item". */
+/** Pull request states by `#N` or `owner/repo#N` (the key of a `PullRequestRef`); an error means "unknown, keep the item". */
 export type PullRequestStateMap = ReadonlyMap<string, PullRequestState | PullRequestStateError>;
 
 /** The map key of a pull request reference (`#12`, `o/r#12`). */
