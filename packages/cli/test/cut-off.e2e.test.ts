@@ -41,6 +41,23 @@ describe('a signal cuts the scan off', () => {
     expect(json).toMatchObject({ partial: true, cutOff: ['beads', 'orchestrators', 'stale-tasks'] });
   });
 
+  it('the partial cycle\'s receipt says partial: history shows it, check-liveness counts it as ran (not missed) and warns', async () => {
+    world = createWorld();
+    bdScript(world, 'kill -TERM 0');
+    const cli = (...args: string[]) => runCli([...args, '--cwd', world!.project], { cwd: world!.root, env: world!.env });
+    const cycle = await cli('cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z');
+    expect(cycle.stdout).toBe('');
+    const history = await cli('history', '--now', '2026-02-19T14:15:00Z');
+    expect(history.code).toBe(0);
+    expect(history.stdout).toBe('2026-02-19T14:10:00.000Z  cycle     ran      cycle #1 partial (a signal cut off beads, orchestrators, stale-tasks), delivery none\n');
+    const json = JSON.parse((await cli('history', '--now', '2026-02-19T14:15:00Z', '--json')).stdout) as { receipts: Record<string, unknown>[] };
+    expect(json.receipts).toEqual([expect.objectContaining({ kind: 'ran', cycle: 1, status: 'ok', partial: true, cutOff: ['beads', 'orchestrators', 'stale-tasks'] })]);
+    const live = await cli('check-liveness', '--now', '2026-02-19T14:15:00Z');
+    expect(live.code).toBe(0);
+    expect(live.stdout).toMatch(/^alive: cycle #1 ran at 2026-02-19T14:10:00\.000Z/);
+    expect(live.stderr).toBe('heartbeat-kit check-liveness: warning: the last cycle was partial: a signal cut off beads, orchestrators, stale-tasks, so what they watch was not looked at\n');
+  });
+
   it('loop: SIGTERM to heartbeat-kit mid-scan counts the cycle as partial in HEARTBEAT_SHUTDOWN and names the cut-off scanners', async () => {
     world = createWorld();
     // bd signals the CLI (its parent) and then hangs: the CLI's shutdown has to cut it off.

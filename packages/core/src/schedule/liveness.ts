@@ -45,6 +45,8 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
     if (ageMs <= input.maxAgeMs) {
       if (lastRan.delivery === 'failed') notes.push('the last cycle could not deliver its report (see the sink)');
       if (lastRan.stateError !== undefined) notes.push(`the last cycle could not save its state: ${lastRan.stateError}`);
+      // A partial cycle ran (not missed), but what it could not look at must not pass unsaid.
+      if (lastRan.partial === true) notes.push(`the last cycle was partial: a signal cut off ${lastRan.cutOff?.join(', ') || 'scanners'}, so what they watch was not looked at`);
       return { live: true, lastRan, ageMs, notes };
     }
   }

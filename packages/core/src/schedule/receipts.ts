@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CycleOutcome } from '../cycle/run-cycle.js';
+import { cutOffScanners } from '../cycle/scan-problems.js';
 import type { SkippedSlots } from './catch-up.js';
 
 /**
@@ -56,6 +57,10 @@ export const receiptSchema = z.discriminatedUnion('kind', [
     delivery: z.enum(['none', 'delivered', 'failed']),
     /** Set when the cycle ran but its state could not be saved. */
     stateError: z.string().max(500).optional(),
+    /** Set when a signal cut scanners off: the cycle ran but did not look everywhere (never HEARTBEAT_OK). */
+    partial: z.literal(true).optional(),
+    /** The scanners the signal cut off (with `partial`). */
+    cutOff: z.array(z.string().max(100)).max(50).optional(),
   }),
   z.object({
     ...common,
@@ -91,13 +96,16 @@ function iso(ms: number): string {
 
 /**
  * The receipt that closes a slot whose cycle ran. A dry run is a `skipped` receipt: it decided
- * but did not deliver, so it must not count as a run.
+ * but did not deliver, so it must not count as a run. A cycle a signal cut short is `ran` with
+ * `partial` and the cut-off scanners: it ran (liveness counts it, catch-up does not re-run its
+ * slot) but `history` must not show it as HEARTBEAT_OK.
  */
 export function receiptForOutcome(outcome: CycleOutcome, slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource }): Receipt {
   const base = { v: 1 as const, slot: iso(slot.slotMs), at: iso(slot.atMs), source: slot.source };
   if (outcome.dryRun === true || outcome.delivery === 'dry-run') {
     return { ...base, kind: 'skipped', reason: 'dry-run', detail: `would have been cycle ${outcome.decision.cycle} (${outcome.decision.status})` };
   }
+  const cutOff = cutOffScanners(outcome.problems);
   return {
     ...base,
     kind: 'ran',
@@ -105,6 +113,7 @@ export function receiptForOutcome(outcome: CycleOutcome, slot: { readonly slotMs
     status: outcome.decision.status,
     delivery: outcome.delivery,
     ...(outcome.stateError === undefined ? {} : { stateError: outcome.stateError.slice(0, 500) }),
+    ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
   };
 }
 
@@ -186,7 +195,13 @@ export function formatReceipt(receipt: Receipt): string {
   const head = `${receipt.slot}  ${receipt.source.padEnd(9)}`;
   if (receipt.kind === 'ran') {
     const extra = receipt.stateError === undefined ? '' : ` (state not saved: ${receipt.stateError})`;
-    return `${head} ran      cycle #${receipt.cycle} ${receipt.status === 'ok' ? 'HEARTBEAT_OK' : 'report'}, delivery ${receipt.delivery}${extra}`;
+    const result =
+      receipt.partial === true
+        ? `partial (a signal cut off ${receipt.cutOff?.join(', ') || 'scanners'})${receipt.status === 'report' ? ', report' : ''}`
+        : receipt.status === 'ok'
+          ? 'HEARTBEAT_OK'
+          : 'report';
+    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${extra}`;
   }
   const range = receipt.through === undefined ? '' : ` (${receipt.count ?? '?'} slots through ${receipt.through})`;
   return `${head} skipped  ${receipt.reason}${range}: ${receipt.detail ?? SKIP_REASONS[receipt.reason]}`;
