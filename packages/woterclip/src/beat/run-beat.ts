@@ -3,20 +3,16 @@ import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow';
 import { parsePersonaConfig, parseWoterclipConfig, type PersonaConfig, type WoterclipConfig } from '../config/woterclip-config.js';
 import { composePrompt, parentReference } from '../dispatch/prompt.js';
 import type { Outcome } from '../dispatch/outcome.js';
-import { buildInbox, renderDryRun, STATUS_LABELS, type InboxEntry } from '../inbox/inbox.js';
+import { buildInbox, renderDryRun, type InboxEntry } from '../inbox/inbox.js';
 import { decomposedParents, type IssueLine, type IssueStatus } from '../log/log-lines.js';
 import type { BeatLog } from '../ports/beat-log.js';
-import type { Dispatcher, DispatchFailure, DispatchReport, ModelUsed } from '../ports/dispatcher.js';
+import type { Dispatcher } from '../ports/dispatcher.js';
 import type { IssueDetail, IssueSummary, IssueTracker, LabelEdit, TrackerError } from '../ports/issue-tracker.js';
 import type { ToolProbe, WorkspaceFiles } from '../ports/workspace.js';
-import {
-  commentsSinceLastAgent,
-  lastHeartbeatComment,
-  renderBlockedComment,
-  renderStaleCleanupComment,
-  renderStandardComment,
-} from '../report/comments.js';
-import { canCloseParent, decompose, type ChildSpec } from '../subissues/sub-issues.js';
+import { commentsSinceLastAgent, lastHeartbeatComment, renderStaleCleanupComment } from '../report/comments.js';
+import { dispatchActions, renderIssueReport, renderMissingToolsReport } from '../report/issue-report.js';
+import { decompose, type ChildSpec } from '../subissues/sub-issues.js';
+import { planLabelTransition, planParentClose, planPickUp } from './label-plan.js';
 import { decideNextStep } from './next-step.js';
 import { STOP_REASON_TABLE, type StopReason } from './stop-reasons.js';
 import { isQuietTime } from './quiet-hours.js';
@@ -131,10 +127,12 @@ export async function loadWoterclipConfig(files: WorkspaceFiles): Promise<Result
     const read = async (file: string): Promise<Result<string | undefined, { kind: 'io' | 'config-invalid'; message: string }>> =>
       (await files.readText(`${base}/${file}`)).mapErr((e) => ({ kind: e.kind === 'io' ? 'io' : 'config-invalid', message: `.woterclip/${base}/${file}: ${e.message}` }));
     const [yamlText, soul, tools] = await Promise.all([read('config.yaml'), read('SOUL.md'), read('TOOLS.md')]);
-    for (const r of [yamlText, soul, tools]) if (r.isErr()) return err(r.error);
-    const parsed = parsePersonaConfig(yamlText._unsafeUnwrap(), `.woterclip/${base}/config.yaml`);
+    if (yamlText.isErr()) return err(yamlText.error);
+    if (soul.isErr()) return err(soul.error);
+    if (tools.isErr()) return err(tools.error);
+    const parsed = parsePersonaConfig(yamlText.value, `.woterclip/${base}/config.yaml`);
     if (parsed.isErr()) return err({ kind: 'config-invalid', message: parsed.error.message });
-    personas.set(name, { name, label: ref.label, config: parsed.value, soul: soul._unsafeUnwrap() ?? '', tools: tools._unsafeUnwrap() ?? '' });
+    personas.set(name, { name, label: ref.label, config: parsed.value, soul: soul.value ?? '', tools: tools.value ?? '' });
   }
   return ok({ config: config.value, personas });
 }
@@ -399,14 +397,7 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
       if (detail.isErr()) return err(detail.error);
       const previous = lastHeartbeatComment(detail.value.comments, login);
       const heartbeat = (previous?.n ?? 0) + 1;
-      const names = missing.map((t) => `\`${clean(t, 80)}\``).join(', ');
-      const body = renderBlockedComment({
-        n: heartbeat, at: deps.clock.now(), durationSec: 0, persona: persona.name, issue: n, boardUser: config.github.board_user,
-        blocker: `Required tool unavailable for persona ${persona.name}: ${names}.`,
-        ask: `make ${names} available to the heartbeat runner.`,
-        clearsWhen: `${names} ${missing.length === 1 ? 'is' : 'are'} available to the heartbeat runner (on PATH, or listed in dispatch.mcp_tools for mcp__ tools).`,
-        doneBefore: [],
-      });
+      const body = renderMissingToolsReport({ heartbeat, at: deps.clock.now(), persona: persona.name, issue: n, boardUser: config.github.board_user, missing });
       const posted = await mutate(() => deps.tracker.comment(n, body));
       if (posted.isErr()) return err(posted.error);
       const edited = await editLabels(n, { add: [blockedLabel], remove: [working] });
@@ -418,8 +409,9 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     // Step 6: lock the issue; picking up a blocked issue drops agent-blocked in the same edit.
     const labels = await read(deps.tracker.viewLabels(n));
     if (labels.isErr()) return err(labels.error);
-    if (!labels.value.includes(working) || labels.value.includes(blockedLabel)) {
-      const edited = await editLabels(n, { add: [working], ...(labels.value.includes(blockedLabel) ? { remove: [blockedLabel] } : {}) });
+    const pickUp = planPickUp(labels.value, { working, blocked: blockedLabel });
+    if (pickUp !== undefined) {
+      const edited = await editLabels(n, pickUp);
       if (edited.isErr()) return err(edited.error);
     }
 
@@ -469,14 +461,13 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
 
     const now = deps.clock.now();
     const durationSec = Math.max(0, Math.floor((now.getTime() - issueStartMs) / 1000));
-    const { body, status } = report(dispatched, { heartbeat, now, durationSec, persona, issue: n, createdLines, ...(previous === undefined ? {} : { previousUrl: previous.comment.url }) });
+    const { body, status } = renderIssueReport(dispatched, {
+      heartbeat, at: now, durationSec, persona: persona.name, issue: n, repo: config.github.repo, boardUser: config.github.board_user, blockedLabel, createdLines,
+      ...(previous === undefined ? {} : { previousUrl: previous.comment.url }),
+    });
     const posted = await mutate(() => deps.tracker.comment(n, body));
     if (posted.isErr()) return err(posted.error);
-    if (dispatched.isOk()) {
-      const o = dispatched.value.outcome;
-      actions.push(...o.commits.map((c) => `committed ${c.sha.slice(0, 12)}`), ...o.prs.map((p) => `opened ${clean(p, 200)}`));
-      if (o.escalationTarget !== undefined) actions.push(`escalated to ${clean(o.escalationTarget, 40)}`);
-    } else actions.push(`dispatch ${dispatched.error.kind}: ${clean(dispatched.error.message, 200)}`);
+    actions.push(...dispatchActions(dispatched));
     await appendIssueLine({ heartbeat, timestamp: isoSeconds(now.getTime()), issue: `#${n}`, persona: persona.name, duration_sec: durationSec, status, actions });
 
     // Step 10: labels and state.
@@ -485,89 +476,26 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     return ok({ issue: n, persona: persona.name, status, heartbeat });
   }
 
-  function report(
-    dispatched: Result<DispatchReport, DispatchFailure>,
-    r: { heartbeat: number; now: Date; durationSec: number; persona: LoadedPersona; issue: number; createdLines: string[]; previousUrl?: string },
-  ): { body: string; status: IssueStatus } {
-    const model: ModelUsed = dispatched.isOk() ? dispatched.value.model : dispatched.error.model;
-    if (dispatched.isErr()) {
-      const f = dispatched.error;
-      const raw = f.raw.trim() === '' ? '' : `\n\nRaw return (tail):\n${f.raw}`;
-      return {
-        status: 'blocked',
-        body: renderBlockedComment({
-          n: r.heartbeat, at: r.now, durationSec: r.durationSec, model, persona: r.persona.name, issue: r.issue, boardUser: config.github.board_user,
-          blocker: `The ${r.persona.name} dispatch returned no usable outcome: ${f.message}. It may have done part of the work, so the loop did not re-run it.${raw}`,
-          ask: 'check the dispatch log and the branch for partial work, then remove the blocked label.',
-          clearsWhen: `the ${config.labels.blocked} label is removed after the partial work is checked.`,
-          doneBefore: [],
-        }),
-      };
-    }
-    const o = dispatched.value.outcome;
-    if (o.status === 'blocked') {
-      return {
-        status: 'blocked',
-        body: renderBlockedComment({
-          n: r.heartbeat, at: r.now, durationSec: r.durationSec, model, persona: r.persona.name, issue: r.issue, boardUser: config.github.board_user,
-          blocker: o.blocker?.description ?? (o.summary || 'The persona reported blocked without a description.'),
-          ask: o.blocker?.actionNeeded || 'review the blocker above.',
-          clearsWhen: o.blocker?.clearsWhen ?? 'not stated by the persona; the Board states the condition when removing the blocked label.',
-          doneBefore: [...(o.summary ? [o.summary] : []), ...o.commits.map((c) => `${c.sha.slice(0, 7)} ${c.message}`)],
-        }),
-      };
-    }
-    const escalated = o.escalationTarget !== undefined;
-    const status: Exclude<IssueStatus, 'blocked'> = escalated ? 'in_progress' : o.status;
-    return {
-      status,
-      body: renderStandardComment({
-        n: r.heartbeat, at: r.now, durationSec: r.durationSec, status, model, repo: config.github.repo, persona: r.persona.name, issue: r.issue,
-        summary: o.summary, commits: o.commits, prs: o.prs, subIssues: r.createdLines, nextSteps: o.nextSteps,
-        notes: escalated ? [`Escalated to ${clean(o.escalationTarget ?? '', 40)}.`] : [],
-        ...(r.previousUrl === undefined ? {} : { previousUrl: r.previousUrl }),
-        needsManualVerification: o.needsManualVerification,
-      }),
-    };
-  }
-
+  /** Step 10: the planned label edit, then (completed, no PR) the close its sub-issues allow. */
   async function transition(n: number, status: IssueStatus, outcome: Outcome | undefined, persona: LoadedPersona, labels: readonly string[]): Promise<Result<void, Halt>> {
-    const has = (l: string): boolean => labels.includes(l);
-    const statusOnIssue = [STATUS_LABELS.inProgress].filter(has);
-    switch (status) {
-      case 'blocked':
-        return editLabels(n, { remove: [working], add: [blockedLabel] });
-      case 'completed': {
-        if (outcome !== undefined && outcome.prs.length > 0) return editLabels(n, { add: [STATUS_LABELS.inReview], remove: [working, ...statusOnIssue] });
-        const removed = await editLabels(n, { remove: [working, ...statusOnIssue] });
-        if (removed.isErr()) return removed;
-        // A parent closes only when its sub-issue list is non-empty and all closed (reference §12);
-        // an issue never decomposed and without sub-issues closes as usual.
-        const subs = await read(deps.tracker.listSubIssues(n));
-        if (subs.isErr()) return subs.map(() => undefined);
-        if ((subs.value.length > 0 || decomposed.has(n)) && !canCloseParent(subs.value, [])) {
-          const open = subs.value.filter((sub) => sub.state !== 'closed').map((sub) => `#${sub.number}`);
-          warnings.push(`#${n}: left open — ${subs.value.length === 0 ? 'it was decomposed but lists no sub-issues' : `sub-issues still open: ${open.join(', ')}`}.`);
-          return ok(undefined);
-        }
-        return mutate(() => deps.tracker.close(n));
-      }
-      case 'in_progress': {
-        const target = outcome?.escalationTarget;
-        const targetLabel = target === undefined ? undefined : config.personas[target]?.label;
-        // Escalation swaps the persona label in one edit (reference §10). The default persona has no
-        // label (null), so escalating from it only adds the target's label and escalating to it only
-        // removes the current one. A target that is not a configured persona (e.g. `board`) changes no label.
-        const escalates = targetLabel !== undefined && targetLabel !== persona.label;
-        const add = [...(has(STATUS_LABELS.inProgress) ? [] : [STATUS_LABELS.inProgress]), ...(escalates && targetLabel !== null ? [targetLabel] : [])];
-        const remove = escalates && persona.label !== null ? [persona.label] : [];
-        if (add.length === 0 && remove.length === 0) return ok(undefined);
-        return editLabels(n, { ...(add.length > 0 ? { add } : {}), ...(remove.length > 0 ? { remove } : {}) });
-      }
-      case 'triaged':
-        return editLabels(n, { remove: [working] });
-      case 'decomposed':
-        return editLabels(n, { remove: [working, ...statusOnIssue] });
+    const target = outcome?.escalationTarget;
+    const targetLabel = target === undefined ? undefined : config.personas[target]?.label;
+    const plan = planLabelTransition({
+      status, labels, names: { working, blocked: blockedLabel }, openedPullRequest: (outcome?.prs.length ?? 0) > 0, personaLabel: persona.label,
+      ...(targetLabel === undefined ? {} : { escalationLabel: targetLabel }),
+    });
+    if (plan.edit !== undefined) {
+      const edited = await editLabels(n, plan.edit);
+      if (edited.isErr() || !plan.close) return edited;
     }
+    if (!plan.close) return ok(undefined);
+    const subs = await read(deps.tracker.listSubIssues(n));
+    if (subs.isErr()) return subs.map(() => undefined);
+    const decision = planParentClose(subs.value, decomposed.has(n));
+    if (decision.kind === 'leave-open') {
+      warnings.push(`#${n}: left open — ${decision.reason}.`);
+      return ok(undefined);
+    }
+    return mutate(() => deps.tracker.close(n));
   }
 }
