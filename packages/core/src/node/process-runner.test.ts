@@ -176,7 +176,10 @@ describe('createProcessRunner failures (one closed classification)', () => {
 });
 
 /** A `bd` wrapper whose child hangs holding stdout (issue 12): records both pids, then waits. */
-function hungWrapper(name: string, grandchild = 'sleep 100000'): { file: string; pids: () => { wrapper: number; child: number } | undefined } {
+function hungWrapper(
+  name: string,
+  grandchild = 'sleep 100000',
+): { file: string; pids: () => { wrapper: number; child: number } | undefined; forget: () => void } {
   const base = mkdtempSync(join(dir, `${name}-`));
   const file = join(base, 'bd');
   writeFileSync(file, `#!/bin/sh\necho $$ > "${base}/wrapper.pid"\n${grandchild} &\necho $! > "${base}/child.pid"\nwait\n`);
@@ -188,32 +191,57 @@ function hungWrapper(name: string, grandchild = 'sleep 100000'): { file: string;
       const read = (f: string) => Number(readFileSync(join(base, f), 'utf8').trim());
       return { wrapper: read('wrapper.pid'), child: read('child.pid') };
     },
+    forget: () => {
+      rmSync(join(base, 'wrapper.pid'), { force: true });
+      rmSync(join(base, 'child.pid'), { force: true });
+    },
   };
+}
+
+/**
+ * Runs `wrapper` until a run times out only after the wrapper (and `started`, if given) got going: on a
+ * loaded machine a 300 ms timeout can fire before `sh` has even recorded its pids. Each attempt doubles
+ * as a check, so no attempt depends on the machine's speed; only the last, 2-minute one is expected to
+ * be needed at load 50+.
+ */
+async function timeOutAfterStart(
+  wrapper: ReturnType<typeof hungWrapper>,
+  killGraceMs: number,
+  started: () => boolean = () => true,
+  forgetStarted: () => void = () => undefined,
+): Promise<{ result: Awaited<ReturnType<ReturnType<typeof createProcessRunner>['run']>>; pids: { wrapper: number; child: number } }> {
+  for (const timeoutMs of [300, 3_000, 30_000, 120_000]) {
+    wrapper.forget();
+    forgetStarted();
+    const result = await createProcessRunner({ killGraceMs }).run({ file: wrapper.file, args: ['ready', '--json'], timeoutMs });
+    const pids = wrapper.pids();
+    if (pids !== undefined && started()) return { result, pids };
+    if (pids !== undefined && isAlive(pids.child)) process.kill(pids.child, 'SIGKILL');
+  }
+  throw new Error('the wrapper never started within 2 minutes');
 }
 
 describe('createProcessRunner process groups', () => {
   it('a wrapper whose grandchild hangs fails as timeout, and no process of its group survives', async () => {
     const wrapper = hungWrapper('timeout');
-    const result = await createProcessRunner({ killGraceMs: 200 }).run({ file: wrapper.file, args: ['ready', '--json'], timeoutMs: 300 });
+    const { result, pids } = await timeOutAfterStart(wrapper, 200);
     expect(result.isErr() && result.error.kind).toBe('timeout');
-    const pids = wrapper.pids();
-    expect(pids).toBeDefined();
-    expect(await eventually(() => !isAlive(pids!.wrapper) && !isAlive(pids!.child) && groupMembers(pids!.wrapper).length === 0)).toBe(true);
+    expect(await eventually(() => !isAlive(pids.wrapper) && !isAlive(pids.child) && groupMembers(pids.wrapper).length === 0)).toBe(true);
   });
 
   it('a grandchild that ignores SIGTERM is killed after the grace period', async () => {
-    const wrapper = hungWrapper('stubborn', `${process.execPath} -e 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)'`);
-    const result = await createProcessRunner({ killGraceMs: 100 }).run({ file: wrapper.file, args: [], timeoutMs: 300 });
+    // The grandchild announces that its SIGTERM handler is in place, so the test cannot pass by a SIGTERM that came first.
+    const ready = join(mkdtempSync(join(dir, 'stubborn-ready-')), 'ready');
+    const wrapper = hungWrapper('stubborn', `${process.execPath} -e 'process.on("SIGTERM", () => {}); require("fs").writeFileSync(process.argv[1], ""); setInterval(() => {}, 1000)' '${ready}'`);
+    const { result, pids } = await timeOutAfterStart(wrapper, 100, () => existsSync(ready), () => rmSync(ready, { force: true }));
     expect(result.isErr() && result.error.kind).toBe('timeout');
-    const pids = wrapper.pids()!;
     expect(await eventually(() => !isAlive(pids.child) && groupMembers(pids.wrapper).length === 0)).toBe(true);
   });
 
   it('stops waiting on the pipes when a process that left the group holds them', async () => {
     const wrapper = hungWrapper('escaped', 'setsid sleep 100000');
-    const result = await createProcessRunner({ killGraceMs: 100 }).run({ file: wrapper.file, args: [], timeoutMs: 300 });
+    const { result, pids } = await timeOutAfterStart(wrapper, 100);
     expect(result.isErr() && result.error.kind).toBe('timeout');
-    const pids = wrapper.pids()!;
     process.kill(pids.child, 'SIGKILL'); // it escaped the group on purpose; clean up after the test
   });
 
@@ -250,7 +278,7 @@ describe('createProcessRunner process groups', () => {
       const shutdown = new AbortController();
       const scan = new AbortController();
       const runner = createProcessRunner({ shutdownSignal: shutdown.signal });
-      const results = await Promise.all(Array.from({ length: 15 }, () => runner.run({ file: process.execPath, args: ['-e', '1'] }, scan.signal)));
+      const results = await Promise.all(Array.from({ length: 15 }, () => runner.run({ file: process.execPath, args: ['-e', '1'], timeoutMs: 600_000 }, scan.signal)));
       expect(results.every((r) => r.isOk())).toBe(true);
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings).toEqual([]);
