@@ -5,10 +5,10 @@
  * recording the delivery) holds the cycle exactly between the poll and the save.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../../core/test/support/processes.js';
+import { eventually, isAlive } from '../../core/test/support/processes.js';
 import { bundleCli, type BundledCli } from './support/bundle-cli.js';
 import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
 
@@ -24,13 +24,20 @@ afterEach(() => {
 });
 
 // Hands out each queued reply once (the first in the queue) and records it, like the real poller.
-const POLL = `import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+// In "hang" mode it writes its pid once its output is written and hangs: the cycle can then be
+// killed after the poller printed and before anything of the cycle saw the reply.
+const POLL = `import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 const dir = process.argv[2];
 const queue = JSON.parse(readFileSync(dir + '/queue.json', 'utf8'));
 const reply = queue.shift();
 writeFileSync(dir + '/queue.json', JSON.stringify(queue));
 if (reply) appendFileSync(dir + '/handed.jsonl', JSON.stringify(reply) + '\\n');
-process.stdout.write(JSON.stringify({ replies: reply ? [reply] : [], pending_count: 0 }));
+const hang = existsSync(dir + '/poll-mode') && readFileSync(dir + '/poll-mode', 'utf8').trim() === 'hang';
+process.stdout.write(JSON.stringify({ replies: reply ? [reply] : [], pending_count: 0 }), () => {
+  if (!hang) return;
+  writeFileSync(dir + '/poll.pid', String(process.pid));
+  setInterval(() => {}, 1 << 30);
+});
 `;
 // Records each delivered message; in a "block-*" mode it writes its pid and hangs before or after.
 const SINK = `import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
@@ -56,6 +63,9 @@ interface Harness {
   readonly delivered: () => string[];
   readonly cycle: () => Promise<number | null>;
   readonly cycleKilledInSink: () => Promise<void>;
+  /** Kills `cycle` once the poller has printed and hangs; returns the poller's pid (still running). */
+  readonly cycleKilledAfterPoll: () => Promise<number>;
+  readonly spools: () => string[];
 }
 
 function harness(w: World): Harness {
@@ -79,6 +89,18 @@ function harness(w: World): Harness {
     handed: () => lines('handed.jsonl').map((l) => (JSON.parse(l) as { question_id: string }).question_id),
     delivered: () => lines('delivered.jsonl').map((l) => (JSON.parse(l) as { content: string }).content),
     cycle: () => new Promise((resolve) => start().once('close', (code) => resolve(code))),
+    cycleKilledAfterPoll: async () => {
+      rmSync(join(dir, 'poll.pid'), { force: true });
+      writeFileSync(join(dir, 'poll-mode'), 'hang');
+      const child = start();
+      const closed = new Promise((resolve) => child.once('close', resolve));
+      expect(await eventually(() => existsSync(join(dir, 'poll.pid')) && readFileSync(join(dir, 'poll.pid'), 'utf8') !== '', 500_000)).toBe(true);
+      child.kill('SIGKILL');
+      await closed;
+      writeFileSync(join(dir, 'poll-mode'), 'normal');
+      return Number(readFileSync(join(dir, 'poll.pid'), 'utf8'));
+    },
+    spools: () => (existsSync(join(w.root, 'state')) ? readdirSync(join(w.root, 'state')).filter((name) => name.includes('gchat-spool')) : []),
     cycleKilledInSink: async () => {
       rmSync(join(dir, 'sink.pid'), { force: true });
       const child = start();
@@ -126,5 +148,46 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
     expect(await h.cycle()).toBe(0);
     expect(h.delivered()).toHaveLength(2);
     expect(h.handed()).toEqual(['q-2']);
+  }, 600_000);
+
+  it('killed after the poller printed and before the inbox write: the reply waits in the spool and the next cycle delivers it once', async () => {
+    world = createWorld();
+    const h = harness(world);
+    writeFileSync(join(world.project, '.claude', 'HEARTBEAT.md'), `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`);
+    h.queue(['q-3']);
+    h.mode('normal');
+    const poller = await h.cycleKilledAfterPoll();
+    process.kill(poller, 'SIGKILL');
+    await eventually(() => !isAlive(poller), 500_000);
+    expect(h.handed()).toEqual(['q-3']);
+    // Not in the inbox yet: the cycle died before it read the poller's output; the kernel had written it to the spool.
+    expect(existsSync(join(world.root, 'state', 'state.inbox.json'))).toBe(false);
+    expect(h.spools()).toHaveLength(1);
+    expect(await h.cycle()).toBe(0);
+    expect(h.delivered()).toHaveLength(1);
+    expect(h.delivered()[0]).toContain('answer to q-3');
+    expect(h.spools()).toEqual([]);
+    expect(await h.cycle()).toBe(0);
+    expect(h.delivered()).toHaveLength(1);
+    expect(existsSync(join(world.root, 'state', 'state.inbox.json'))).toBe(false);
+  }, 600_000);
+
+  it('a poller still running when the next cycle starts: its spool is left alone until it exits, then delivered once', async () => {
+    world = createWorld();
+    const h = harness(world);
+    writeFileSync(join(world.project, '.claude', 'HEARTBEAT.md'), `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`);
+    h.queue(['q-4']);
+    h.mode('normal');
+    const poller = await h.cycleKilledAfterPoll();
+    expect(await h.cycle()).toBe(0);
+    expect(h.delivered().join('')).not.toContain('q-4');
+    expect(h.spools()).toHaveLength(1);
+    process.kill(poller, 'SIGKILL');
+    await eventually(() => !isAlive(poller), 500_000);
+    expect(await h.cycle()).toBe(0);
+    expect(h.delivered().filter((m) => m.includes('answer to q-4'))).toHaveLength(1);
+    expect(h.spools()).toEqual([]);
+    expect(await h.cycle()).toBe(0);
+    expect(h.delivered().filter((m) => m.includes('answer to q-4'))).toHaveLength(1);
   }, 600_000);
 });

@@ -1,4 +1,4 @@
-import type { CommandRunner, ReplyInbox, Scanner } from '@heartbeat-kit/core';
+import type { CommandRunner, OutputSpool, ReplyInbox, Scanner } from '@heartbeat-kit/core';
 import type { Bead } from './beads/bead.js';
 import { createBeadsScanner } from './beads/beads-scanner.js';
 import { createBeadsSource } from './beads/beads-source.js';
@@ -30,6 +30,8 @@ export interface DefaultScannersDeps {
   readonly python?: string;
   /** Where the GChat scanner makes each reply durable before anything else (`createFileReplyInbox` beside the state file). */
   readonly replyInbox?: ReplyInbox;
+  /** With `replyInbox`: where the GChat poll's stdout is spooled so a SIGKILLed cycle cannot lose it. */
+  readonly replySpool?: OutputSpool;
   /** Paths the git scanner never counts as uncommitted work (the heartbeat's own files). */
   readonly ignorePaths?: readonly string[];
   /** File access of the pipeline scanner (`createNodePipelineFiles` from `./execa`); without it there is no pipeline scanner. */
@@ -75,7 +77,7 @@ export function createDefaultScanners(deps: DefaultScannersDeps): readonly Scann
     createGitScanner({ ...git, ...(deps.ignorePaths === undefined ? {} : { ignorePaths: deps.ignorePaths }) }),
     createStaleTasksScanner({ ...git, beads, ...(deps.branchForBead === undefined ? {} : { branchForBead: deps.branchForBead }) }),
     createIdleOrchestratorsScanner({ ...tmux, sessions }),
-    createGChatScanner({ runner, cwd, fileExists: deps.fileExists, ...(deps.python === undefined ? {} : { python: deps.python }), ...(deps.replyInbox === undefined ? {} : { inbox: deps.replyInbox }) }),
+    createGChatScanner({ runner, cwd, fileExists: deps.fileExists, ...(deps.python === undefined ? {} : { python: deps.python }), ...(deps.replyInbox === undefined ? {} : { inbox: deps.replyInbox }), ...(deps.replySpool === undefined ? {} : { spool: deps.replySpool }) }),
     ...(deps.pipelineFiles === undefined ? [] : [createPipelineScanner({ cwd, files: deps.pipelineFiles, runner })]),
   ];
 }

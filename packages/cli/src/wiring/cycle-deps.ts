@@ -1,7 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CycleDeps, Sink } from '@heartbeat-kit/core';
-import { createFileMtimeOperatorActivity, createFileReplyInbox, createFileStateStore, inboxPathFor, createJsonlFileSink, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
+import { createFileMtimeOperatorActivity, createFileOutputSpool, createFileReplyInbox, createFileStateStore, gchatSpoolPrefixFor, inboxPathFor, createJsonlFileSink, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
 import { createDefaultScanners } from '@heartbeat-kit/scanners';
 import { createNodePipelineFiles, nodeFileExists } from '@heartbeat-kit/scanners/execa';
 import type { CliIo } from '../io.js';
@@ -33,19 +33,21 @@ export interface CycleWiring {
   readonly ignorePaths?: readonly string[];
 }
 
-/** Picks the concrete adapters: the process runner, the seven scanners, file state and reply inbox, the chosen sink. */
+/** Picks the concrete adapters: the process runner, the seven scanners, file state, reply inbox and GChat spool, the chosen sink. */
 export function createCycleDeps(wiring: CycleWiring): CycleDeps {
   const runner = createCliRunner(wiring.io, { envAllow: wiring.envAllow });
   const sink = createSink(wiring.sink, wiring);
   // Beside the state file, so it follows the state wherever that is kept.
   const inbox = createFileReplyInbox({ path: inboxPathFor(wiring.statePath) });
+  // The GChat poll prints straight into a file there: a cycle killed as the poller exits loses nothing.
+  const spool = createFileOutputSpool({ directory: dirname(wiring.statePath), prefix: gchatSpoolPrefixFor(wiring.statePath) });
   return {
     clock: systemClock,
     sleep: nodeSleep,
     stateStore: createFileStateStore({ path: wiring.statePath }),
     sink,
     inbox,
-    scanners: createDefaultScanners({ runner, cwd: wiring.cwd, fileExists: nodeFileExists, pipelineFiles: createNodePipelineFiles(), replyInbox: inbox, ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}), ...(wiring.ignorePaths ? { ignorePaths: wiring.ignorePaths } : {}) }),
+    scanners: createDefaultScanners({ runner, cwd: wiring.cwd, fileExists: nodeFileExists, pipelineFiles: createNodePipelineFiles(), replyInbox: inbox, replySpool: spool, ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}), ...(wiring.ignorePaths ? { ignorePaths: wiring.ignorePaths } : {}) }),
     ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
   };
 }

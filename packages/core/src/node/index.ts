@@ -14,3 +14,4 @@ export { jsonLockCodec, type LockCodec } from '../lock/lock-codecs.js';
 export { createProcessRunner, type ProcessRunnerOptions } from './process-runner.js';
 export { createFileReceiptStore, receiptsDirectoryFor, type FileReceiptStoreOptions } from './file-receipt-store.js';
 export { createFileReplyInbox, inboxPathFor, type FileReplyInboxOptions } from './file-reply-inbox.js';
+export { createFileOutputSpool, gchatSpoolPrefixFor, type FileOutputSpoolOptions } from './file-output-spool.js';

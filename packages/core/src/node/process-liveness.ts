@@ -60,3 +60,17 @@ export async function holderLiveness(record: LockRecord, self: ProcessIdentity):
   if (record.processStart === undefined || now === undefined) return 'unknown';
   return now.start === record.processStart ? 'alive' : 'dead';
 }
+
+/**
+ * Whether any process of group `pgid` still runs on this host (a runner's child leads its own
+ * group, so its grandchildren count too). A leader that is a zombie counts as gone: nobody reaps
+ * an orphan in some containers, and a zombie writes nothing.
+ */
+export async function processGroupAlive(pgid: number): Promise<boolean> {
+  try {
+    process.kill(-pgid, 0);
+  } catch (error) {
+    return errorCode(error) !== 'ESRCH';
+  }
+  return (await procStat(pgid))?.state !== 'Z';
+}

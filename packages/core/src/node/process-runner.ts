@@ -175,7 +175,7 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Command
           shell: false,
           env: buildChildEnv(baseEnv, { profile, allow: options.envAllow, requestEnv: request.env }),
           ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
-          stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+          stdio: [request.input === undefined ? 'ignore' : 'pipe', request.stdoutTo?.fd ?? 'pipe', 'pipe'],
           // Its own process group, so that a timeout reaches grandchildren too.
           detached: true,
           windowsHide: true,
@@ -188,7 +188,11 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Command
         return;
       }
       const pid = child.pid;
-      if (pid !== undefined) trackGroup(pid);
+      if (pid !== undefined) {
+        trackGroup(pid);
+        // Before anything else can run: a spool must name its writer in case this process dies now.
+        request.stdoutTo?.onSpawn(pid);
+      }
 
       let stopped: StopReason;
       let overLimit = false;

@@ -1,4 +1,5 @@
 import type { ResultAsync } from 'neverthrow';
+import type { SpoolStdout } from './output-spool.js';
 
 /**
  * Which tool a request runs, so the runner applies that tool's environment rules (deny-list and
@@ -21,6 +22,12 @@ export interface CommandRequest {
   readonly maxOutputBytes?: number;
   /** The tool's environment profile; absent = the runner's default, else guessed from `file` (`bd`, `git`, `tmux`, `gh`). */
   readonly profile?: ToolProfile;
+  /**
+   * The child's stdout goes to this spool instead of a pipe: the bytes reach durable storage
+   * even if this process dies; `stdout` of the output is then empty (read the spool) and the
+   * output cap does not apply to it.
+   */
+  readonly stdoutTo?: SpoolStdout;
 }
 
 /** A command that ran to completion, whatever its exit code. */

@@ -7,3 +7,4 @@ export type * from './scanner.js';
 export type * from './operator-activity.js';
 export type * from './receipt-store.js';
 export type * from './reply-inbox.js';
+export type * from './output-spool.js';

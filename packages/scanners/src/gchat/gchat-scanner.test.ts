@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createFileOutputSpool, createProcessRunner } from '@heartbeat-kit/core/node';
 import { fixture } from '../../test/support/fixtures.js';
 import { makeContext, notFound, scriptedRunner } from '../../test/support/context.js';
 import { createMemoryReplyInbox } from '@heartbeat-kit/core/testing';
@@ -108,3 +112,69 @@ describe('gchat scanner with a reply inbox', () => {
     expect(result).toMatchObject({ status: 'ok', findings: [reply], warnings: [{ code: 'GCHAT_POLL_FAILED' }] });
   });
 });
+
+describe('gchat scanner with a spool (the poll prints into a file, not into the cycle)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'hb-gchat-spool-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const clock = { now: () => new Date('2026-02-19T10:00:00Z') };
+  const reply = (id: string) => ({ question_id: id, session_id: 's', reply_text: `answer ${id}`, sender_name: 'Ana' });
+  const printing = (text: string) => ({ gchatPollCommand: [process.execPath, '-e', `process.stdout.write(${JSON.stringify(text)})`] });
+  const setUp = (name: string) => {
+    const directory = join(root, name);
+    const spool = createFileOutputSpool({ directory, prefix: 'state.gchat-spool', clock });
+    const inbox = createMemoryReplyInbox();
+    const scanner = createGChatScanner({ runner: createProcessRunner(), cwd: root, fileExists: exists(false), inbox, spool });
+    const files = () => (existsSync(directory) ? readdirSync(directory) : []);
+    return { directory, spool, inbox, scanner, files };
+  };
+
+  it('the poll goes through a spool into the inbox, and the spool is gone once the inbox holds the reply', async () => {
+    const t = setUp('live');
+    const result = await t.scanner.scan(makeContext({ config: printing(JSON.stringify({ replies: [reply('q-1')], pending_count: 0 })) }));
+    expect(result).toMatchObject({ status: 'ok', warnings: [] });
+    expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['q-1']);
+    expect(t.inbox.entries().map((e) => e.finding.subject)).toEqual(['q-1']);
+    expect(t.files()).toEqual([]);
+  });
+
+  it('recovers what killed cycles left: a whole spool is delivered and removed, a blank one removed quietly', async () => {
+    const t = setUp('whole');
+    mkdirSync(t.directory, { recursive: true });
+    // What a cycle killed after its poller printed leaves: the poller's whole output, no inbox entry.
+    writeFileSync(join(t.directory, 'state.gchat-spool-1000-42-ab.w999999999.out'), JSON.stringify({ replies: [reply('q-2')], pending_count: 0 }));
+    // What a cycle killed between creating the spool and starting the poller leaves.
+    writeFileSync(join(t.directory, 'state.gchat-spool-900-42-ab.out'), '');
+    const empty = JSON.stringify({ replies: [], pending_count: 0 });
+    const scanner = t.scanner;
+    const result = await scanner.scan(makeContext({ config: printing(empty) }));
+    expect(result).toMatchObject({ status: 'ok', warnings: [] });
+    expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['q-2']);
+    expect(t.files()).toEqual([]);
+    // Recovered again by a cycle killed before it removed the spool: the inbox holds it once.
+    writeFileSync(join(t.directory, 'state.gchat-spool-1000-42-ab.w999999999.out'), JSON.stringify({ replies: [reply('q-2')], pending_count: 0 }));
+    await scanner.scan(makeContext({ config: printing(empty) }));
+    expect(t.inbox.entries().map((e) => e.finding.subject)).toEqual(['q-2']);
+  });
+
+  it('a spool cut off mid-reply keeps its whole replies and is set aside with a warning; one with nothing readable is set aside, never deleted', async () => {
+    const t = setUp('cut');
+    const whole = JSON.stringify({ replies: [reply('q-3'), reply('q-4')], pending_count: 0 });
+    mkdirSync(t.directory, { recursive: true });
+    writeFileSync(join(t.directory, 'state.gchat-spool-1000-42-ab.out'), whole.slice(0, whole.indexOf('q-4') + 5));
+    writeFileSync(join(t.directory, 'state.gchat-spool-2000-42-ab.out'), 'Traceback (most recent call last):');
+    const result = await t.scanner.scan(makeContext({ config: printing(JSON.stringify({ replies: [], pending_count: 0 })) }));
+    expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['q-3']);
+    const warnings = result.status === 'ok' ? result.warnings : [];
+    expect(warnings.map((w) => w.code)).toEqual(['GCHAT_SPOOL_SET_ASIDE', 'GCHAT_SPOOL_SET_ASIDE']);
+    expect(warnings[0]?.message).toContain('1 whole reply(ies) recovered');
+    expect(warnings[1]?.message).toContain('unreadable');
+    const aside = t.files().sort();
+    expect(aside).toEqual([expect.stringMatching(/^state\.gchat-spool-1000-42-ab\.out\.unreadable-/), expect.stringMatching(/^state\.gchat-spool-2000-42-ab\.out\.unreadable-/)]);
+    expect(readFileSync(join(t.directory, aside[1] ?? ''), 'utf8')).toBe('Traceback (most recent call last):');
+    // Set aside once: the next cycle neither warns again nor delivers twice.
+    const next = await t.scanner.scan(makeContext({ config: printing(JSON.stringify({ replies: [], pending_count: 0 })) }));
+    expect(next).toMatchObject({ status: 'ok', warnings: [] });
+    expect(t.inbox.entries().map((e) => e.finding.subject)).toEqual(['q-3']);
+  });
+});
+

@@ -1,7 +1,7 @@
-import { createFinding, sanitizeForMessage, scanOk, type CommandRunner, type Finding, type ReplyInbox, type ScanResult, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
+import { createFinding, sanitizeForMessage, scanOk, type CommandRunner, type Finding, type OpenSpool, type OutputSpool, type ReplyInbox, type ScanResult, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
 import type { FileExists } from '../file-exists.js';
 import { firstStderrLine, guardScan, runTool, skipped, type DurationMeter } from '../scanner-support.js';
-import { parseGChatPoll, type GChatReply } from './parse-gchat-poll.js';
+import { parseGChatPoll, salvageGChatPoll, type GChatReply } from './parse-gchat-poll.js';
 
 /** Dependencies of {@link createGChatScanner}. */
 export interface GChatScannerDeps {
@@ -17,6 +17,12 @@ export interface GChatScannerDeps {
    * the scanner then reports everything the inbox holds, replies read by killed cycles included.
    */
   readonly inbox?: ReplyInbox;
+  /**
+   * With `inbox`: the poll's stdout goes straight into a spool file (the kernel writes it even if
+   * the cycle is SIGKILLed the moment the poller exits); its replies move into the inbox before
+   * the spool is removed, and each scan first recovers the spools killed cycles left behind.
+   */
+  readonly spool?: OutputSpool;
 }
 
 /** Where the project keeps the poll script, relative to the project directory. */
@@ -82,6 +88,54 @@ function joinPath(dir: string, relative: string): string {
 
 const NAME = 'gchat';
 
+/** What to do with one spool once its replies are in the inbox. */
+interface SpoolVerdict {
+  readonly id: string;
+  readonly findings: readonly Finding[];
+  /** `aside`: part of it could not be read, keep it for the operator. */
+  readonly then: 'remove' | 'aside';
+  /** Why it is set aside, for the warning. */
+  readonly why?: string;
+}
+
+/** Reads a spool's text as far as it goes: blank holds nothing, a cut-off or damaged output keeps its whole replies. */
+function judgeSpool(id: string, text: string): SpoolVerdict {
+  if (text.trim() === '') return { id, findings: [], then: 'remove' };
+  const salvaged = salvageGChatPoll(text);
+  if (salvaged.isErr()) return { id, findings: [], then: 'aside', why: `unreadable (${sanitizeForMessage(salvaged.error.message, { maxLength: 120 })})` };
+  const findings = salvaged.value.replies.map(gchatReplyFinding);
+  return salvaged.value.complete ? { id, findings, then: 'remove' } : { id, findings, then: 'aside', why: `cut off or damaged; ${findings.length} whole reply(ies) recovered from it` };
+}
+
+/**
+ * Removes (or sets aside) the spools whose replies the inbox now holds; their warnings. Called only
+ * after the inbox write succeeded: until then a spool is the only copy and stays for the next cycle.
+ */
+async function settleSpools(spool: OutputSpool, verdicts: readonly SpoolVerdict[]): Promise<ScanWarning[]> {
+  const warnings: ScanWarning[] = [];
+  for (const verdict of verdicts) {
+    if (verdict.then === 'remove') {
+      const removed = await spool.remove(verdict.id);
+      if (removed.isErr()) warnings.push({ code: 'GCHAT_SPOOL_UNWRITABLE', message: `${removed.error.message}; its replies are in the inbox and will not be delivered twice`, fix: 'make the directory of the state file writable' });
+      continue;
+    }
+    const aside = await spool.setAside(verdict.id);
+    warnings.push({
+      code: 'GCHAT_SPOOL_SET_ASIDE',
+      message: aside.isOk() ? `GChat poll output ${verdict.why ?? 'unreadable'}; kept it as ${aside.value}` : `GChat poll output ${verdict.why ?? 'unreadable'}, and it could not be set aside: ${aside.error.message}`,
+      fix: 'read the replies in that file and act on them by hand, then delete it',
+    });
+  }
+  return warnings;
+}
+
+/** `result` with more warnings (an ok result carries them; a skip or an error has its own reason). */
+function withWarnings(result: ScanResult, warnings: readonly ScanWarning[]): ScanResult {
+  if (warnings.length === 0) return result;
+  if (result.status === 'ok') return { ...result, warnings: [...result.warnings, ...warnings] };
+  return scanOk(NAME, { warnings: [...warnings, { code: 'GCHAT_POLL_FAILED', message: `GChat poll did not run (${result.status === 'skipped' ? result.reason : result.status === 'error' ? result.error : `timed out after ${result.timeoutMs} ms`})` }], durationMs: result.durationMs });
+}
+
 /**
  * The poll's result with the inbox's entries as its findings. The inbox is written before this
  * returns, so nothing happens with a reply before it is durable; when it cannot be written the
@@ -132,6 +186,19 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
       const meter: DurationMeter = { ms: 0 };
       const inbox = deps.inbox;
       let received: readonly Finding[] = [];
+      const spool = inbox === undefined ? undefined : deps.spool;
+      // Spools of killed cycles first: what their pollers printed is in no other place.
+      const verdicts: SpoolVerdict[] = [];
+      const spoolWarnings: ScanWarning[] = [];
+      if (spool !== undefined) {
+        const left = await spool.leftovers();
+        if (left.isOk()) verdicts.push(...left.value.spools.map((l) => judgeSpool(l.id, l.text)));
+        else spoolWarnings.push({ code: 'GCHAT_SPOOL_UNREADABLE', message: `${left.error.message}; replies read by a killed cycle may be waiting there`, fix: 'make the directory of the state file readable' });
+      }
+      let opened: OpenSpool | undefined;
+      // Read back from the spool and not yet judged (a poll that failed, timed out or printed garbage).
+      let spooled: { readonly id: string; readonly text: string } | undefined;
+      let pollSpooled = false;
       const polled = await guardScan(NAME, meter, async () => {
         let argv: readonly string[] | undefined = ctx.config.gchatPollCommand;
         // A poll command in HEARTBEAT.md, or the project's own script, means the user relies on GChat:
@@ -153,10 +220,24 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
         }
         const [file, ...args] = argv;
         if (file === undefined) return { ...skipped(NAME, 'empty poll command', meter), configured: true, fix: 'give "Poll command:" under "## GChat" in HEARTBEAT.md a command, or remove the key' };
-        const outcome = await runTool(deps.runner, { file, args, cwd: deps.cwd, env: { CLAUDE_PROJECT_DIR: deps.cwd }, profile: 'gchat' }, ctx.signal, meter);
+        if (spool !== undefined) {
+          const o = await spool.open();
+          if (o.isOk()) opened = o.value;
+          else spoolWarnings.push({ code: 'GCHAT_SPOOL_UNWRITABLE', message: `${o.error.message}; polled through memory, so a cycle killed now would lose the replies`, fix: 'make the directory of the state file writable (and give it free space)' });
+        }
+        const request = { file, args, cwd: deps.cwd, env: { CLAUDE_PROJECT_DIR: deps.cwd }, profile: 'gchat' as const, ...(opened === undefined ? {} : { stdoutTo: opened.stdout }) };
+        const outcome = await runTool(deps.runner, request, ctx.signal, meter).finally(async () => {
+          if (opened === undefined) return;
+          // The child has exited: flush and read back what it printed; the spool stays until the inbox has it.
+          const collected = await opened.collect();
+          const current = opened;
+          opened = undefined;
+          if (collected.isOk()) spooled = { id: current.id, text: collected.value };
+          else spoolWarnings.push({ code: 'GCHAT_SPOOL_UNREADABLE', message: `${collected.error.message}; the next cycle reads it again`, fix: 'make the directory of the state file readable' });
+        });
         if (outcome.kind === 'missing') return { ...skipped(NAME, outcome.reason, meter), configured: true, fix: `install ${file} or put it on the PATH heartbeat-kit runs with` };
         if (outcome.kind === 'failed') return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_FAILED', message: outcome.reason }], durationMs: meter.ms });
-        const { output } = outcome;
+        const output = spooled === undefined ? outcome.output : { ...outcome.output, stdout: spooled.text };
         if (output.exitCode === 2) {
           const exit2 = classifyExit2(output.stderr, configured);
           if (exit2?.code === GCHAT_POLL_SCRIPT_MISSING) return { ...skipped(NAME, exit2.message, meter), configured: true, ...(exit2.fix === undefined ? {} : { fix: exit2.fix }) };
@@ -171,9 +252,19 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
           return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_UNREADABLE', message: `GChat poll output unreadable: ${sanitizeForMessage(poll.error.message, { maxLength: 160 })}` }], durationMs: meter.ms });
         }
         received = poll.value.replies.map(gchatReplyFinding);
+        if (spooled !== undefined) {
+          verdicts.push({ id: spooled.id, findings: received, then: 'remove' });
+          spooled = undefined;
+          pollSpooled = true;
+        }
         return scanOk(NAME, { findings: received, durationMs: meter.ms });
       });
-      return inbox === undefined ? polled : withInbox(polled, await inbox.add(received, ctx.now));
+      if (inbox === undefined) return polled;
+      if (spooled !== undefined) verdicts.push(judgeSpool(spooled.id, spooled.text));
+      // The poll's own replies are among the verdicts when they came through a spool.
+      const added = await inbox.add([...verdicts.flatMap((v) => v.findings), ...(pollSpooled ? [] : received)], ctx.now);
+      const settled = spool !== undefined && added.isOk() ? await settleSpools(spool, verdicts) : [];
+      return withWarnings(withInbox(polled, added), [...spoolWarnings, ...settled]);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fixture } from '../../test/support/fixtures.js';
-import { parseGChatPoll } from './parse-gchat-poll.js';
+import { parseGChatPoll, salvageGChatPoll } from './parse-gchat-poll.js';
 
 describe('parseGChatPoll', () => {
   it('reads the reference example', () => {
@@ -37,3 +37,51 @@ describe('parseGChatPoll', () => {
     fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (text) => { expect(() => parseGChatPoll(text)).not.toThrow(); }));
   });
 });
+
+describe('salvageGChatPoll (a spool left by a killed cycle)', () => {
+  const replyArb = fc.record({ question_id: fc.string(), session_id: fc.string(), reply_text: fc.string(), sender_name: fc.string({ minLength: 1 }) });
+
+  it('a whole output is complete; blank, garbage and a cut before the first whole reply are errors', () => {
+    expect(salvageGChatPoll('{"replies":[],"pending_count":0}')._unsafeUnwrap()).toEqual({ replies: [], complete: true });
+    expect(salvageGChatPoll('')._unsafeUnwrapErr().kind).toBe('invalid-json');
+    expect(salvageGChatPoll('Traceback (most recent call last):')._unsafeUnwrapErr().kind).toBe('invalid-json');
+    expect(salvageGChatPoll('{"replies":[{"question_id":"q-1","sess')._unsafeUnwrapErr().kind).toBe('invalid-json');
+  });
+
+  it('keeps the well-formed replies of an output with one bad entry, as incomplete', () => {
+    const text = '{"replies":[{"question_id":"q-1","session_id":"s","reply_text":"a"},{"question_id":7},{"question_id":"q-3","session_id":"s","reply_text":"c"}],"pending_count":0}';
+    const salvaged = salvageGChatPoll(text)._unsafeUnwrap();
+    expect(salvaged.complete).toBe(false);
+    expect(salvaged.replies.map((r) => r.questionId)).toEqual(['q-1', 'q-3']);
+  });
+
+  it('any cut of any output keeps exactly the replies printed whole before the cut, pretty-printed or not, and never throws', () => {
+    fc.assert(
+      fc.property(fc.array(replyArb, { maxLength: 5 }), fc.boolean(), fc.nat(), fc.string(), (replies, pretty, cutSeed, checked) => {
+        const text = JSON.stringify({ checked_at: checked, replies, pending_count: 0 }, null, pretty ? 2 : undefined);
+        const cut = cutSeed % (text.length + 1);
+        const prefix = text.slice(0, cut);
+        // How many replies end (their closing brace) inside the prefix.
+        const whole = replies.filter((_, i) => {
+          const upTo = JSON.stringify({ checked_at: checked, replies: replies.slice(0, i + 1), pending_count: 0 }, null, pretty ? 2 : undefined);
+          const end = upTo.lastIndexOf('}', upTo.lastIndexOf(']'));
+          return end < cut;
+        }).length;
+        const salvaged = salvageGChatPoll(prefix);
+        if (cut === text.length) {
+          expect(salvaged._unsafeUnwrap()).toMatchObject({ complete: true });
+          expect(salvaged._unsafeUnwrap().replies).toHaveLength(replies.length);
+        } else if (whole === 0) {
+          expect(salvaged.isErr()).toBe(true);
+        } else {
+          const got = salvaged._unsafeUnwrap();
+          expect(got.complete).toBe(false);
+          expect(got.replies.map((r) => r.questionId)).toEqual(replies.slice(0, whole).map((r) => r.question_id));
+          expect(got.replies.map((r) => r.replyText)).toEqual(replies.slice(0, whole).map((r) => r.reply_text));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
