@@ -103,19 +103,33 @@ export async function run({ scale, log }) {
   const base = mkdtempSync(join(tmpdir(), 'hk-stress-inbox-'));
   const lanes = Array.from({ length: LANES }, (_, i) => lane(base, i));
   try {
-    // How long an undisturbed cycle takes here decides the range of kill moments.
+    // How long an undisturbed cycle takes here decides the range of kill moments. The machine's load
+    // changes during a long run: each lane measures again every 25 kills, or the kills would all
+    // land before the poll (1 reply in 1,050 kills at load 200 with one measure taken at the start).
     const warm = await cycle(lanes[0]);
-    const spanMs = Math.max(200, Math.round(warm.ms * 1.2));
+    let spanMs = Math.max(200, Math.round(warm.ms * 1.2));
     let landed = 0;
+    let afterPoll = 0;
     let next = 0;
     const seenInInbox = new Set();
     await Promise.all(
       lanes.map(async (l) => {
+        let span = spanMs;
+        let sinceMeasure = 0;
         while (next < kills) {
+          if (sinceMeasure === 25) {
+            sinceMeasure = 0;
+            span = Math.max(200, Math.round((await cycle(l)).ms * 1.2));
+            spanMs = Math.max(spanMs, span);
+          }
           next += 1;
-          const r = await cycle(l, Math.floor(Math.random() * spanMs));
+          sinceMeasure += 1;
+          const claimed = readdirSync(join(l.poll, 'ids')).length;
+          const r = await cycle(l, Math.floor(Math.random() * span));
           if (r.signal === 'SIGKILL') landed += 1;
+          if (r.signal === 'SIGKILL' && readdirSync(join(l.poll, 'ids')).length > claimed) afterPoll += 1;
           for (const id of inboxIds(l)) seenInInbox.add(`${l.dir}/${id}`);
+          if (next % 100 === 0) log(`… ${next} kills, ${landed} landed, ${afterPoll} after the poller started`);
         }
       }),
     );
@@ -149,10 +163,10 @@ export async function run({ scale, log }) {
         } else if (n > 1) twice += 1;
       }
     }
-    log(`kills: ${kills} SIGKILLs of cycle at 0–${spanMs} ms (${landed} landed before the cycle ended; an undisturbed cycle took ${Math.round(warm.ms)} ms), ${LANES} lanes in parallel`);
+    log(`kills: ${kills} SIGKILLs of cycle at 0–${spanMs} ms at most (${landed} landed before the cycle ended, ${afterPoll} after the poller had started; an undisturbed cycle took ${Math.round(warm.ms)} ms at the start), ${LANES} lanes in parallel`);
     log(`replies handed out by the consuming poller: ${received}; lost after reaching the inbox: ${lost}; lost before the inbox: ${lostBeforeInbox}; delivered more than once (at least once, same message id): ${twice}; inboxes not drained: ${inboxLeft}`);
     for (const p of problems) log(p);
-    return { trials: kills, failures: lost + lostBeforeInbox + inboxLeft + setAside, detail: `${kills} SIGKILLs (${landed} landed), ${received} replies handed out, ${lost} lost from the inbox, ${lostBeforeInbox} lost before it, ${setAside} spools set aside, ${twice} delivered twice` };
+    return { trials: kills, failures: lost + lostBeforeInbox + inboxLeft + setAside, detail: `${kills} SIGKILLs (${landed} landed, ${afterPoll} after the poller started), ${received} replies handed out, ${lost} lost from the inbox, ${lostBeforeInbox} lost before it, ${setAside} spools set aside, ${twice} delivered twice` };
   } finally {
     for (const l of lanes) spawnSync('tmux', ['-L', l.socket, 'kill-server'], { stdio: 'ignore' });
     rmSync(base, { recursive: true, force: true });
