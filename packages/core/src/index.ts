@@ -58,6 +58,12 @@ export type {
   ReplyInboxError,
   ListedInbox,
   ReplyInbox,
+  OutputSpoolError,
+  OpenSpool,
+  SpoolStdout,
+  LeftoverSpool,
+  LeftoverSpools,
+  OutputSpool,
 } from './ports/index.js';
 export {
   ENV_DENY_LIST,
