@@ -48,3 +48,37 @@ describe('a HEARTBEAT.md of 10,000 unknown lines', () => {
     expect(lines.length).toBeLessThan(20);
   }, 120_000);
 });
+
+describe('a HEARTBEAT.md with nothing heartbeat-kit recognises, and an empty one', () => {
+  it('free-form notes: one problem line naming the file and the recognised headings; --json lists it under problems', async () => {
+    const { runCli } = await import('./support/run-cli.js');
+    world = createWorld({ heartbeatMd: 'My notes\n\nactive_hours: 9-17\nremember to check the build\n' });
+    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z'], { cwd: world.root, env: world.env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('HEARTBEAT_OK\n');
+    expect(run.stderr).toMatch(/^heartbeat-kit: warning: config: \S+\.claude\/HEARTBEAT\.md has no heading or key heartbeat-kit recognises, so the defaults apply; fix: use "- Key: value" lines under the headings Active Hours, .*\n$/);
+    const json = JSON.parse((await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z', '--json'], { cwd: world.root, env: world.env })).stdout) as { config: { presence: string }; problems: { scanner: string; code: string }[] };
+    expect(json.config.presence).toBe('found');
+    expect(json.problems).toContainEqual(expect.objectContaining({ scanner: 'config', code: 'CONFIG_UNRECOGNISED' }));
+  });
+
+  it('an empty file is "empty" in --json and in HEARTBEAT_ONLINE, with no warning', async () => {
+    const { runCli } = await import('./support/run-cli.js');
+    world = createWorld({ heartbeatMd: '  \n\n' });
+    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z', '--json'], { cwd: world.root, env: world.env });
+    expect((JSON.parse(run.stdout) as { config: { presence: string } }).config.presence).toBe('empty');
+    const controller = new AbortController();
+    let stdout = '';
+    const { main } = await import('../src/main.js');
+    const code = await main(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z'], {
+      stdout: (t) => void (stdout += t),
+      stderr: () => undefined,
+      cwd: world.root,
+      env: world.env,
+      shutdownSignal: controller.signal,
+      time: { clock: { now: () => new Date() }, sleep: { sleep: () => Promise.resolve(controller.abort()) }, monotonicMs: () => 0 },
+    });
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/ HEARTBEAT\.md: empty\.$/);
+  });
+});

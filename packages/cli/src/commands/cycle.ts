@@ -129,6 +129,7 @@ export const cycleCommand: Command = async (argv, io) => {
   const dryRun = values['dry-run'] === true;
   for (const note of resolved.value.notes) io.stderr(`heartbeat-kit cycle: warning: ${note}\n`);
   for (const warning of settings.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
+  if (settings.problem !== undefined && !json) io.stderr(`heartbeat-kit: warning: config: ${settings.problem.message}; fix: ${settings.problem.fix}\n`);
   // With --json on stdout the JSON object is the delivery; the message must not be printed twice.
   // A dry run never reaches the sink at all (runCycle does not call it).
   const sink = (json && resolved.value.sink.kind === 'stdout') || dryRun ? { deliver: () => okAsync(undefined) } : deps.sink;
@@ -207,7 +208,11 @@ export const cycleCommand: Command = async (argv, io) => {
   const cutOff = cutOffScanners(outcome.problems);
   if (cutOff.length > 0 && !json) io.stderr(`heartbeat-kit cycle: partial cycle: a signal cut off ${cutOff.join(', ')}; what they watch was not looked at.\n`);
   if (json) {
-    io.stdout(`${JSON.stringify({ ...cycleJson(outcome), ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}) })}\n`);
+    const base = cycleJson(outcome);
+    const configProblems = settings.problem === undefined ? [] : [{ scanner: 'config', kind: 'unrecognised', severity: 'warning', code: 'CONFIG_UNRECOGNISED', ...settings.problem }];
+    io.stdout(
+      `${JSON.stringify({ ...base, config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}) })}\n`,
+    );
   } else if (outcome.decision.message === null) {
     if (cutOff.length === 0) io.stdout('HEARTBEAT_OK\n');
   } else if (resolved.value.sink.kind !== 'stdout' || dryRun) {

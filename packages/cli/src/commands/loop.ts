@@ -105,6 +105,8 @@ export const loopCommand: Command = async (argv, io) => {
   const resolved = await resolveHeartbeat(values, io);
   if (!resolved.ok) return usageError(io, resolved.message);
   for (const note of resolved.value.notes) io.stderr(`heartbeat-kit loop: warning: ${note}\n`);
+  const problem = resolved.value.settings.problem;
+  if (problem !== undefined) io.stderr(`heartbeat-kit: warning: config: ${problem.message}; fix: ${problem.fix}\n`);
   const { cwd, json, reloadSettings, statePath } = resolved.value;
   // --now shifts the wall clock; the monotonic clock keeps telling sleeps from busy time.
   const time = io.time ?? { clock: resolved.value.deps.clock, sleep: resolved.value.deps.sleep, monotonicMs: () => performance.now() };
@@ -129,7 +131,7 @@ export const loopCommand: Command = async (argv, io) => {
   const summary = await runLoop(
     { ...deps, sink },
     {
-      configFound: current.found,
+      configFound: current.presence === 'empty' ? 'empty' : current.found,
       signal: io.shutdownSignal,
       ...(interval.ms === undefined ? {} : { intervalMs: interval.ms }),
       ...(jitter.ms === undefined ? {} : { jitterMs: deterministicJitter(cwd, jitter.ms) }),

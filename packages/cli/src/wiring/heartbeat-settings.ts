@@ -9,7 +9,14 @@ export interface LoadedHeartbeatSettings {
   readonly found: boolean;
   readonly file: string;
   readonly warnings: readonly string[];
+  /** `found`, `empty` (defaults, by the spec) or `missing`. */
+  readonly presence: 'found' | 'empty' | 'missing';
+  /** The file has text but nothing heartbeat-kit recognises: one problem line (`heartbeat-kit: warning: config: …; fix: …`). */
+  readonly problem?: { readonly message: string; readonly fix: string };
 }
+
+const UNRECOGNISED_FIX =
+  'use "- Key: value" lines under the headings Active Hours, Heartbeat, Beads, Orchestrators, Git, Stale Tasks, Idle Orchestrators, GChat, Pipelines or Environment (see docs/reference/configuration.md)';
 
 /** The system's IANA zone (honours `TZ`). */
 export function systemTimeZone(): string {
@@ -35,7 +42,8 @@ export async function loadHeartbeatSettings(cwd: string, configPath: string | un
   if (parsed.isErr()) return { ok: false, message: formatHeartbeatConfigError(parsed.error) };
   const zone = resolveTimeZone(parsed.value.config.activeHours.timeZone, systemTimeZone);
   if (zone.isErr()) return { ok: false, message: `${configPath ?? DEFAULT_HEARTBEAT_FILE}: ${zone.error.message}` };
-  return { ok: true, value: { config: parsed.value.config, timeZone: zone.value, found: parsed.value.found, file, warnings: boundWarnings(parsed.value.warnings) } };
+  const problem = parsed.value.recognised ? {} : { problem: { message: `${file} has no heading or key heartbeat-kit recognises, so the defaults apply`, fix: UNRECOGNISED_FIX } };
+  return { ok: true, value: { config: parsed.value.config, timeZone: zone.value, found: parsed.value.found, presence: parsed.value.presence, file, warnings: boundWarnings(parsed.value.warnings), ...problem } };
 }
 
 /** How many config warnings are printed before the rest are summarised. */

@@ -53,7 +53,7 @@ describe('parseHeartbeatConfig', () => {
   });
 
   it.each(['', '   \n\t\n', '\uFEFF', undefined])('treats %j as missing: defaults, no warning', (text) => {
-    expect(parseHeartbeatConfig(text)._unsafeUnwrap()).toEqual({ config: DEFAULT_HEARTBEAT_CONFIG, found: false, warnings: [] });
+    expect(parseHeartbeatConfig(text)._unsafeUnwrap()).toMatchObject({ config: DEFAULT_HEARTBEAT_CONFIG, found: false, warnings: [] });
   });
 
   it('reads non-default values, with case-insensitive keys and * bullets', () => {

@@ -33,6 +33,10 @@ export interface ParsedHeartbeatConfig {
   readonly found: boolean;
   /** Unknown sections and keys, duplicate keys and ignored lines; tolerated, never fatal. */
   readonly warnings: readonly string[];
+  /** `missing` (no text), `empty` (only whitespace: defaults, by the spec) or `found`. */
+  readonly presence: 'found' | 'empty' | 'missing';
+  /** False when the file has text but not one heading or key heartbeat-kit recognises. */
+  readonly recognised: boolean;
 }
 
 /** Options of {@link parseHeartbeatConfig}. */
@@ -374,7 +378,8 @@ export function parseHeartbeatConfig(markdown: string | undefined, options: Pars
   const file = options.file ?? DEFAULT_HEARTBEAT_FILE;
   const text = markdown ?? '';
   const warnings: string[] = [];
-  if (text.trim() === '') return ok({ config: heartbeatConfigSchema.parse({}), found: false, warnings });
+  if (text.trim() === '') return ok({ config: heartbeatConfigSchema.parse({}), found: false, warnings, presence: markdown === undefined ? 'missing' : 'empty', recognised: true });
+  let recognised = false;
 
   const draft: Draft = { activeHours: {} };
   const fieldLines = new Map<string, number>();
@@ -408,6 +413,7 @@ export function parseHeartbeatConfig(markdown: string | undefined, options: Pars
       sectionTitle = (heading[1] ?? '').replace(/[ \t]#+[ \t]*$/, '').replace(/[*`:]+/g, '').trim();
       const name = normalizeName(sectionTitle);
       section = hasOwn(SECTION_NAMES, name);
+      if (section !== undefined) recognised = true;
       if (section === undefined) warn(`unknown section "${shorten(sectionTitle)}" — its lines are ignored.`);
       continue;
     }
@@ -428,6 +434,7 @@ export function parseHeartbeatConfig(markdown: string | undefined, options: Pars
       if (section !== undefined) warn(`unknown key "${shorten(keyText)}"${section === 'root' ? '' : ` under ${shorten(sectionTitle)}`} — ignored.`);
       continue;
     }
+    recognised = true;
     const outcome = setter(value, { draft, warn, raw: body.slice(colon + 1) });
     if (typeof outcome === 'object') {
       return err({
@@ -462,7 +469,7 @@ export function parseHeartbeatConfig(markdown: string | undefined, options: Pars
       fix: 'see the comments in a file written by `heartbeat-kit init`.',
     });
   }
-  return ok({ config: checked.data, found: true, warnings });
+  return ok({ config: checked.data, found: true, warnings, presence: 'found', recognised });
 }
 
 /**

@@ -75,7 +75,7 @@ describe('parseHeartbeatConfig properties', () => {
 
   it('round-trips the defaults', () => {
     const parsed = parseHeartbeatConfig(renderHeartbeatMarkdown())._unsafeUnwrap();
-    expect(parsed).toEqual({ config: DEFAULT_HEARTBEAT_CONFIG, found: true, warnings: [] });
+    expect(parsed).toEqual({ config: DEFAULT_HEARTBEAT_CONFIG, found: true, warnings: [], presence: 'found', recognised: true });
   });
 
   it('round-trips any valid configuration through render and parse, without warnings', () => {

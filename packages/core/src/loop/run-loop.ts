@@ -7,8 +7,8 @@ import { classifyGap, decideSlots, DEFAULT_CATCH_UP, type CatchUpSettings, type 
 /** Settings of the loop; `settings` is re-read before every cycle so HEARTBEAT.md edits apply. */
 export interface LoopOptions {
   readonly settings: () => Promise<CycleSettings> | CycleSettings;
-  /** Whether HEARTBEAT.md was found, for the online message. */
-  readonly configFound: boolean;
+  /** HEARTBEAT_ONLINE's `HEARTBEAT.md:` word: true = found, false = missing, `'empty'` = a file with no text (defaults). */
+  readonly configFound: boolean | 'empty';
   /** Stops the loop after the current cycle. */
   readonly signal: AbortSignal;
   /** Interval override; default the config's `intervalMs`. */

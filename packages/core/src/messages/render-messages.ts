@@ -172,10 +172,10 @@ export function renderWorkFound(input: WorkFoundInput): RenderedReport {
 }
 
 /** The startup message of spec 000. */
-export function renderOnline(input: { intervalMs: number; activeHours: { start: number; end: number }; configFound: boolean; at: Date }): OutboundMessage {
+export function renderOnline(input: { intervalMs: number; activeHours: { start: number; end: number }; configFound: boolean | 'empty'; at: Date }): OutboundMessage {
   return {
     kind: 'online',
-    content: `HEARTBEAT_ONLINE: Work-finder loop starting. Interval: ${Math.round(input.intervalMs / 1000)}s. Active hours: ${input.activeHours.start}-${input.activeHours.end}. HEARTBEAT.md: ${input.configFound ? 'found' : 'missing'}.`,
+    content: `HEARTBEAT_ONLINE: Work-finder loop starting. Interval: ${Math.round(input.intervalMs / 1000)}s. Active hours: ${input.activeHours.start}-${input.activeHours.end}. HEARTBEAT.md: ${input.configFound === 'empty' ? 'empty' : input.configFound ? 'found' : 'missing'}.`,
     summary: 'Heartbeat online -- scanning starting',
     at: input.at.toISOString(),
   };
