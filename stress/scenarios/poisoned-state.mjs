@@ -19,7 +19,7 @@ const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 
 const REPLY_LINE = 'Q-77: yes, ship the migration';
 const reply = { category: 'GCHAT_REPLY_RECEIVED', priority: 'Immediate', fingerprint: 'GCHAT_REPLY_RECEIVED:q-77', subject: 'q-77', line: REPLY_LINE, action: 'Act on the reply to q-77', short: 'reply to q-77', details: {} };
-const valid = () => ({ version: 1, cycle: 41, reportsSent: 5, reported: { 'P1_WORK_READY:b-1': 1 }, seen: { 'PIPELINE_STALLED:p': 1 }, panes: { o: { hash: 'h', sinceMs: 1 } }, pipelines: { p: 'Validation' }, inProgressCount: 2, undelivered: [reply] });
+const valid = () => ({ version: 2, cycle: 41, reportsSent: 5, reported: { 'P1_WORK_READY:b-1': 1 }, reportedContent: { 'P1_WORK_READY:b-1': { hash: '0a1b2c3d4e5f60718293a4b5c6d7', repeats: 1 } }, seen: { 'PIPELINE_STALLED:p': 1 }, panes: { o: { hash: 'h', sinceMs: 1 } }, pipelines: { p: 'Validation' }, inProgressCount: 2, undelivered: [reply] });
 
 // A tiny seeded PRNG, so a failing trial can be replayed with STRESS_SEED.
 function prng(seed) {
@@ -34,7 +34,7 @@ function prng(seed) {
 }
 
 const JUNK = ['oops', -1, 1.5, null, true, [], [1, 'x'], { a: 1 }, '', 1e300, { hash: 3 }];
-const FIELDS = ['cycle', 'reportsSent', 'reported', 'seen', 'panes', 'pipelines', 'inProgressCount'];
+const FIELDS = ['cycle', 'reportsSent', 'reported', 'reportedContent', 'seen', 'panes', 'pipelines', 'inProgressCount'];
 
 // One poisoned file and what must happen to it.
 function poison(random) {
@@ -46,7 +46,7 @@ function poison(random) {
       const field = pick(FIELDS);
       let junk = pick(JUNK);
       // An object is valid for the record fields; make sure it really does not fit.
-      if (['reported', 'seen', 'panes', 'pipelines'].includes(field) && typeof junk === 'object' && junk !== null && !Array.isArray(junk)) junk = 'not-an-object';
+      if (['reported', 'reportedContent', 'seen', 'panes', 'pipelines'].includes(field) && typeof junk === 'object' && junk !== null && !Array.isArray(junk)) junk = 'not-an-object';
       doc[field] = junk;
       return { kind: `${kind}:${field}`, text: JSON.stringify(doc), expect: 'salvage' };
     }
@@ -57,7 +57,7 @@ function poison(random) {
       doc.version = pick([0, '1', null, 1.5, -3, '2']);
       return { kind, text: JSON.stringify(doc), expect: 'salvage' };
     case 'newer': {
-      const version = 2 + Math.floor(random() * 1000);
+      const version = 3 + Math.floor(random() * 1000);
       doc.version = version;
       return { kind, text: JSON.stringify(doc), expect: 'refuse', version };
     }

@@ -39,23 +39,23 @@ const asides = (statePath: string): string[] => readdirSync(dirname(statePath)).
 
 describe('a state file that parses but does not fit (issue 12 item 4)', () => {
   it('a newer version is refused with exit 3 naming the version, and left byte for byte untouched', async () => {
-    const { w, statePath, text } = setup({ version: 2, cycle: 900, reportsSent: 12, newField: { a: 1 } });
+    const { w, statePath, text } = setup({ version: 3, cycle: 900, reportsSent: 12, newField: { a: 1 } });
     const cycle = await run(w, statePath, 'cycle', '--now', '2026-02-19T14:00:00Z');
     expect(cycle.code).toBe(3);
     expect(cycle.stdout).toBe('');
-    expect(cycle.stderr).toContain(`heartbeat-kit cycle: ${statePath}: the state was written by a newer heartbeat-kit (state version 2; this one reads version 1)`);
+    expect(cycle.stderr).toContain(`heartbeat-kit cycle: ${statePath}: the state was written by a newer heartbeat-kit (state version 3; this one reads version 2)`);
     expect(cycle.stderr).toContain('Fix: upgrade heartbeat-kit');
     expect(readFileSync(statePath, 'utf8')).toBe(text);
     expect(asides(statePath)).toEqual([]);
 
     const json = await run(w, statePath, 'cycle', '--now', '2026-02-19T14:10:00Z', '--json');
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'refused', reason: 'newer-version', version: 2 });
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'refused', reason: 'newer-version', version: 3 });
 
     const loop = await run(w, statePath, 'loop', '--interval', '600');
     expect(loop.code).toBe(3);
     expect(loop.stderr).toContain('heartbeat-kit loop: stopped:');
-    expect(loop.stderr).toContain('state version 2');
+    expect(loop.stderr).toContain('state version 3');
     expect(readFileSync(statePath, 'utf8')).toBe(text);
 
     const history = await runCli(['history', '--cwd', w.project, '--state', statePath], { cwd: w.root, env: w.env });
@@ -70,7 +70,7 @@ describe('a state file that parses but does not fit (issue 12 item 4)', () => {
     expect(cycle.stdout.split('\n')[0]).toBe('WORK_FOUND: GCHAT_REPLY_RECEIVED');
     expect(cycle.stdout).toContain('Q-7: yes, merge it');
     expect(cycle.stdout).toContain('Heartbeat cycle #42');
-    expect(cycle.stderr).toMatch(/warning: heartbeat state does not match schema version 1 \(seen: expected an object, got "oops"\); kept every other field; the original is kept at .*state\.json\.corrupt-/);
+    expect(cycle.stderr).toMatch(/warning: heartbeat state does not match schema version 2 \(seen: expected an object, got "oops"\); kept every other field; the original is kept at .*state\.json\.corrupt-/);
     const kept = asides(statePath);
     expect(kept).toHaveLength(1);
     expect(readFileSync(join(dirname(statePath), kept[0]!), 'utf8')).toBe(text);

@@ -92,5 +92,7 @@ export function withoutPending(next: HeartbeatState, original: HeartbeatState): 
     const at = original.reported[fingerprint];
     if (at !== undefined) reported[fingerprint] = at;
   }
-  return { ...next, reported };
+  // Content memory follows its delivery time: none for a finding only the outbox holds.
+  const reportedContent = Object.fromEntries(Object.entries(next.reportedContent).filter(([fingerprint]) => Object.hasOwn(reported, fingerprint)));
+  return { ...next, reported, reportedContent };
 }

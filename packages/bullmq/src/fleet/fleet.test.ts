@@ -90,6 +90,9 @@ describe('fleet state document', () => {
     expect(withoutPending({ ...augmented, cycle: 9 }, heartbeat).reported).toEqual({ 'A:old': 100 });
     // An entry the evaluation let expire stays expired.
     expect(withoutPending({ ...augmented, reported: { 'B:pending': 500 } }, heartbeat).reported).toEqual({});
+    // Content memory follows: none is kept for a finding only the outbox holds.
+    const content = { 'A:old': { hash: 'aa', repeats: 0 }, 'B:pending': { hash: 'bb', repeats: 0 } };
+    expect(withoutPending({ ...augmented, reportedContent: content }, heartbeat).reportedContent).toEqual({ 'A:old': { hash: 'aa', repeats: 0 } });
   });
 });
 

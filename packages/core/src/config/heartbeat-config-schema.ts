@@ -2,6 +2,20 @@ import { z } from 'zod';
 
 const MINUTE = 60_000;
 
+/** The longest repeat interval HEARTBEAT.md may set (30 days). */
+export const MAX_REPEAT_INTERVAL_MS = 30 * 24 * 60 * MINUTE;
+
+/** At most this many intervals in one repeat schedule. */
+export const MAX_REPEAT_STEPS = 10;
+
+// Intervals never get shorter: a long-standing finding decays, it never speeds up.
+const repeatSchedule = z
+  .array(z.number().int().positive().max(MAX_REPEAT_INTERVAL_MS))
+  .min(1)
+  .max(MAX_REPEAT_STEPS)
+  .refine((intervals) => intervals.every((ms, i) => i === 0 || ms >= (intervals[i - 1] ?? 0)), 'intervals must not get shorter')
+  .describe('Intervals in milliseconds after the first report, second report, …; the last one repeats. Never shorter than the one before.');
+
 /**
  * The validated heartbeat configuration: what `.claude/HEARTBEAT.md` says, with spec 000's
  * defaults for everything it leaves out. Durations are milliseconds.
@@ -56,8 +70,23 @@ export const heartbeatConfigSchema = z
     orchIdleMs: z.number().int().positive().default(30 * MINUTE).describe('An orchestrator pane unchanged this long (ms) is ORCH_IDLE.'),
     /** The operator is idle when its last message is older than this (5 min). */
     operatorIdleMs: z.number().int().positive().default(5 * MINUTE).describe('The operator is idle when its last message is older than this (ms).'),
-    /** A fingerprint reported within this window is not reported again (3 cycles = 30 min). */
-    dedupWindowMs: z.number().int().positive().default(30 * MINUTE).describe('A finding reported within this window (ms) is not reported again.'),
+    /** An unchanged fingerprint reported within this window is not reported again (3 cycles = 30 min); `repeat` may replace it per priority class. */
+    dedupWindowMs: z.number().int().positive().default(30 * MINUTE).describe('An unchanged finding reported within this window (ms) is not reported again (the repeat schedule of every priority class without a Repeat line); a finding whose content changed is reported at once.'),
+    /** How often an unchanged finding is reported again, per priority class (docs/concepts.md, Change-aware repeats). */
+    repeat: z
+      .object({
+        /** HEARTBEAT.md `Repeat:`; every class without its own line. */
+        all: repeatSchedule.optional().describe('HEARTBEAT.md Heartbeat → Repeat: the schedule of every priority class without its own line.'),
+        /** HEARTBEAT.md `Repeat Immediate:` (P0/P1 work, crashes, GChat replies, failed nodes). */
+        immediate: repeatSchedule.optional().describe('HEARTBEAT.md Heartbeat → Repeat Immediate: P0/P1 work, orchestrator failures, GChat replies, pipeline node failures and finalizations.'),
+        /** HEARTBEAT.md `Repeat Advisory:` (stale worktrees and tasks, idle orchestrators, stalled pipelines). */
+        advisory: repeatSchedule.optional().describe('HEARTBEAT.md Heartbeat → Repeat Advisory: stale worktrees and tasks, idle orchestrators, stalled pipelines.'),
+        /** HEARTBEAT.md `Repeat Normal:` (ready work, in-progress count changes). */
+        normal: repeatSchedule.optional().describe('HEARTBEAT.md Heartbeat → Repeat Normal: ready work, in-progress count changes.'),
+      })
+      .strict()
+      .prefault({})
+      .describe('Change-aware repeats: a finding whose content changed is reported at once; an unchanged one is reported again after the intervals of its priority class, in order, the last one repeating. A class with no schedule uses dedupWindowMs.'),
     /** A cycle above this many tokens sends COST_ALERT (20,000). */
     costAlertTokens: z.number().int().positive().default(20_000).describe('A cycle estimated above this many tokens sends COST_ALERT.'),
     /**

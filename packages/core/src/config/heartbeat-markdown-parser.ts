@@ -1,8 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import { normalizeTimeZone } from '../active-hours/time-zone.js';
 import { stripTerminalEscapes } from '../text/sanitize.js';
-import { parseDuration, type DurationUnit } from './duration.js';
-import { heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
+import { formatDuration, parseDuration, type DurationUnit } from './duration.js';
+import { heartbeatConfigSchema, MAX_REPEAT_INTERVAL_MS, MAX_REPEAT_STEPS, type HeartbeatConfig } from './heartbeat-config-schema.js';
 
 /** Where the heartbeat configuration lives, relative to the project root (spec 000). */
 export const DEFAULT_HEARTBEAT_FILE = '.claude/HEARTBEAT.md';
@@ -62,6 +62,7 @@ interface Draft {
   orchIdleMs?: number;
   operatorIdleMs?: number;
   dedupWindowMs?: number;
+  repeat?: { all?: number[]; immediate?: number[]; advisory?: number[]; normal?: number[] };
   costAlertTokens?: number;
   actionableBudgetTokens?: number;
   alertInProgressChanged?: boolean;
@@ -175,6 +176,29 @@ function tokens(field: 'costAlertTokens' | 'actionableBudgetTokens'): Setter {
   };
 }
 
+// `Repeat: 30m, 2h, 8h`: the intervals after the first, second, … report of an unchanged finding.
+function repeat(field: 'all' | 'immediate' | 'advisory' | 'normal'): Setter {
+  const fix = 'write intervals from shortest to longest, separated by commas, such as 30m, 2h, 8h (bare numbers are minutes).';
+  return (value, { draft }) => {
+    const parts = value.split(/[,;]/).map((part) => part.trim());
+    if (parts.length > MAX_REPEAT_STEPS) return { message: `has ${parts.length} intervals; at most ${MAX_REPEAT_STEPS} are allowed.`, fix };
+    const intervals: number[] = [];
+    for (const part of parts) {
+      if (part === '') return { message: 'has an empty interval.', fix };
+      const parsed = parseDuration(part, 'm');
+      if (parsed.isErr()) return { message: `has "${shorten(part)}", which ${parsed.error.message}`, fix };
+      if (parsed.value > MAX_REPEAT_INTERVAL_MS) return { message: `has ${formatDuration(parsed.value)}, longer than ${formatDuration(MAX_REPEAT_INTERVAL_MS)}.`, fix };
+      const previous = intervals.at(-1);
+      if (previous !== undefined && parsed.value < previous) {
+        return { message: `gets shorter (${formatDuration(parsed.value)} after ${formatDuration(previous)}); repeats of an unchanged finding may only slow down.`, fix };
+      }
+      intervals.push(parsed.value);
+    }
+    draft.repeat = { ...draft.repeat, [field]: intervals };
+    return `repeat.${field}`;
+  };
+}
+
 const catchUpPolicy: Setter = (value, { draft }) => {
   const v = value.toLowerCase().replace(/[\s_]+/g, '-');
   if (v !== 'skip' && v !== 'latest-once' && v !== 'all') return { message: 'is not a catch-up policy.', fix: 'write skip, latest-once (the default: one cycle now) or all.' };
@@ -273,6 +297,10 @@ const HEARTBEAT_KEYS: Readonly<Record<string, Setter>> = {
   'breaker after': breakerAfter,
   'breaker back off cap': breakerBackoffCap,
   'dedup window': duration('dedupWindowMs', 'm', '30 minutes'),
+  repeat: repeat('all'),
+  'repeat immediate': repeat('immediate'),
+  'repeat advisory': repeat('advisory'),
+  'repeat normal': repeat('normal'),
   'operator idle': duration('operatorIdleMs', 'm', '5 minutes'),
   'cost alert': tokens('costAlertTokens'),
   'actionable budget': tokens('actionableBudgetTokens'),

@@ -6,6 +6,10 @@ function commandJson(argv: readonly string[]): string {
   return JSON.stringify(argv).replace(/</g, '\\u003c');
 }
 
+function schedule(intervals: readonly number[]): string {
+  return intervals.map(formatDuration).join(', ');
+}
+
 /**
  * Writes a commented `.claude/HEARTBEAT.md` for `config` (defaults when omitted): spec 000's
  * format plus heartbeat-kit's extra keys, explanations in HTML comments the parser skips.
@@ -70,8 +74,13 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     '<!--',
     '  heartbeat-kit settings the spec leaves implicit.',
     '  Interval: time between cycles (bare number = seconds).',
-    '  Dedup window: a finding reported within this window is not reported again (bare number = minutes).',
+    '  Dedup window: an unchanged finding reported within this window is not reported again (bare number = minutes).',
     '  Operator idle: Advisory and Normal findings wait until the operator has been quiet this long.',
+    '  Repeat: how often a finding that has not changed is reported again: the waits after its first,',
+    '  second, … report, never shorter than the one before; the last one repeats (30m, 2h, 8h lets a',
+    '  long-standing finding decay). A finding whose content changed is reported at once. Without a',
+    '  Repeat line a finding repeats every Dedup window. Repeat Immediate, Repeat Advisory and',
+    '  Repeat Normal set it for one priority class and win over Repeat.',
     '  Cost alert: a cycle estimated above this many tokens sends COST_ALERT.',
     '  Message budget: long reports are cut per category ("+N more") to stay under this many tokens; COST_ALERT is for what the cut cannot prevent.',
     '  Breaker after: a scanner failing the same way this many cycles in a row is reported once (SCANNER_FAILING) and',
@@ -79,6 +88,10 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     '-->',
     `- Interval: ${formatDuration(config.intervalMs)}`,
     `- Dedup window: ${formatDuration(config.dedupWindowMs)}`,
+    config.repeat.all ? `- Repeat: ${schedule(config.repeat.all)}` : '<!-- - Repeat: 30 minutes, 2 hours, 8 hours -->',
+    ...(config.repeat.immediate ? [`- Repeat Immediate: ${schedule(config.repeat.immediate)}`] : []),
+    ...(config.repeat.advisory ? [`- Repeat Advisory: ${schedule(config.repeat.advisory)}`] : []),
+    ...(config.repeat.normal ? [`- Repeat Normal: ${schedule(config.repeat.normal)}`] : []),
     `- Operator idle: ${formatDuration(config.operatorIdleMs)}`,
     `- Cost alert: ${config.costAlertTokens} tokens`,
     `- Message budget: ${config.actionableBudgetTokens} tokens`,

@@ -5,8 +5,8 @@ import { formatHeartbeatConfigError, parseHeartbeatConfig } from './heartbeat-ma
 import { renderHeartbeatMarkdown } from './heartbeat-markdown-renderer.js';
 
 const HEADINGS = ['Heartbeat Configuration', 'Active Hours', 'Scan Parameters', 'Beads', 'Orchestrators', 'Git', 'Stale Tasks', 'Idle Orchestrators', 'Heartbeat', 'GChat', 'Pipelines', 'Other'];
-const KEYS = ['Start', 'End', 'Weekend', 'Timezone', 'Time zone', 'Expected', 'Prefix', 'Alert if', 'Threshold', 'Interval', 'Dedup window', 'Operator idle', 'Cost alert', 'Actionable budget', 'Message budget', 'Breaker after', 'Breaker back-off cap', 'Poll command', 'Dashboard command', 'active_hours_start', 'stale_threshold_hours', 'heartbeat_interval', 'Colour'];
-const VALUES = ['8', '08:00', '8:30', '24', '-1', 'true', 'no', 'maybe', 'Europe/Berlin', 'Not/AZone', 'system', '1 hour', '2h30m', '0', '90 min', '10 minuts', '["a","b"]', '["', '[]', 'orch-a, orch-b', 'P0 or P1 tasks found', 'in_progress count changed', '20000 tokens', '<!--', '-->', '```', ''];
+const KEYS = ['Start', 'End', 'Weekend', 'Timezone', 'Time zone', 'Expected', 'Prefix', 'Alert if', 'Threshold', 'Interval', 'Dedup window', 'Repeat', 'Repeat Advisory', 'Operator idle', 'Cost alert', 'Actionable budget', 'Message budget', 'Breaker after', 'Breaker back-off cap', 'Poll command', 'Dashboard command', 'active_hours_start', 'stale_threshold_hours', 'heartbeat_interval', 'Colour'];
+const VALUES = ['8', '08:00', '8:30', '24', '-1', 'true', 'no', 'maybe', 'Europe/Berlin', 'Not/AZone', 'system', '1 hour', '2h30m', '0', '90 min', '10 minuts', '["a","b"]', '["', '[]', 'orch-a, orch-b', 'P0 or P1 tasks found', 'in_progress count changed', '20000 tokens', '30m, 2h, 8h', '2h, 30m', '30m,,1h', '<!--', '-->', '```', ''];
 
 /** Lines that look like HEARTBEAT.md: headings, list items with known/unknown keys and odd values, noise. */
 const markdownLine = fc.oneof(
@@ -25,6 +25,9 @@ const positiveMs = fc.oneof(
   fc.integer({ min: 1, max: 10_000 }).map((s) => s * 1000),
   fc.integer({ min: 1, max: 100_000_000 }),
 );
+
+/** A valid repeat schedule: 1–10 intervals, never shorter than the one before. */
+const repeatArb = fc.array(positiveMs, { minLength: 1, maxLength: 10 }).map((intervals) => [...intervals].sort((a, b) => a - b));
 
 /** Any valid configuration, built through the schema so it always is one. */
 const configArb: fc.Arbitrary<HeartbeatConfig> = fc
@@ -48,6 +51,7 @@ const configArb: fc.Arbitrary<HeartbeatConfig> = fc
     pipelineDashboardCommand: fc.array(argvWord, { minLength: 1, maxLength: 4 }),
     breaker: fc.record({ after: fc.integer({ min: 0, max: 100 }), backoffCap: fc.integer({ min: 1, max: 100 }) }),
     envAllow: fc.uniqueArray(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}\*?$/), { maxLength: 4 }),
+    repeat: fc.record({ all: repeatArb, immediate: repeatArb, advisory: repeatArb, normal: repeatArb }, { requiredKeys: [] }),
   }, { requiredKeys: ['activeHours', 'intervalMs', 'expectedOrchestrators', 'orchestratorPrefix', 'gitStaleMs', 'staleTaskMs', 'orchIdleMs', 'operatorIdleMs', 'dedupWindowMs', 'costAlertTokens', 'actionableBudgetTokens', 'alertInProgressChanged'] })
   .map((input) => heartbeatConfigSchema.parse(input));
 

@@ -1,5 +1,5 @@
 import { CATEGORY_INFO, isCoBuilderCategory, type FindingCategory } from '../domain/categories.js';
-import { createFinding, type Finding } from '../domain/finding.js';
+import { createFinding, findingContentHash, type Finding } from '../domain/finding.js';
 import type { Observation, ScanResult, ScanWarning, ScannerName } from '../domain/scan-result.js';
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
 import type { OutboundMessage } from '../ports/sink.js';
@@ -9,6 +9,7 @@ import type { TokenEstimator } from '../messages/token-estimate.js';
 import { stableMessageId } from '../messages/message-id.js';
 import type { HeartbeatState } from './heartbeat-state.js';
 import { updateBreakers, type BreakerEvent } from './scanner-breaker.js';
+import { decideRepeat, pruneReportMemory, rememberDelivery, reportMemoryOf, reportMemoryRetentionMs, repeatScheduleOf } from './repeat-schedule.js';
 
 /** Everything about the cycle's moment that is not scan output. */
 export interface CycleContext {
@@ -31,6 +32,8 @@ export interface SuppressedFinding {
   readonly reason: SuppressionReason;
   /** For `dedup`: when the fingerprint was last reported (epoch ms). */
   readonly lastReportedAtMs?: number;
+  /** For `dedup`: when the unchanged finding is due again under its repeat schedule (epoch ms). */
+  readonly repeatAtMs?: number;
 }
 
 /** A finding seen fewer consecutive cycles than its category needs. */
@@ -146,6 +149,8 @@ function derivePanes(
           action: `Check ${session}: it may be waiting for input or finished`,
           short: `${session} idle`,
           details: { session: obs.session, quietMinutes: minutes(quietMs), sinceMs },
+          // The minutes grow every cycle; a pane that moved and went quiet again is a new idle spell.
+          content: { sinceMs },
         }),
       );
     }
@@ -286,9 +291,12 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
       suppressed.push({ finding, reason: 'outside-active-hours' });
       continue;
     }
-    const last = state.reported[finding.fingerprint];
-    if (last !== undefined && nowMs - last < config.dedupWindowMs && nowMs >= last) {
-      suppressed.push({ finding, reason: 'dedup', lastReportedAtMs: last });
+    // Change-aware repeats: changed content is reported at once; unchanged content waits for
+    // its priority's repeat schedule (by default the spec's 30-minute dedup window).
+    const memory = reportMemoryOf(state, finding.fingerprint);
+    const repeat = decideRepeat(memory, findingContentHash(finding), nowMs, repeatScheduleOf(config, finding.priority));
+    if (!repeat.report) {
+      suppressed.push({ finding, reason: 'dedup', ...(memory === undefined ? {} : { lastReportedAtMs: memory.atMs }), repeatAtMs: repeat.dueAtMs });
       continue;
     }
     if (finding.priority !== 'Immediate' && !operatorIdle) {
@@ -319,11 +327,8 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
     }
   }
 
-  // Keep only reports still inside the window: older ones can never suppress again.
-  const reported: Record<string, number> = {};
-  for (const [fp, at] of Object.entries(state.reported)) {
-    if (nowMs - at < config.dedupWindowMs) reported[fp] = at;
-  }
+  // Bounded memory: what is still seen keeps its schedule; what is gone is forgotten after a while.
+  const memory = pruneReportMemory(state, new Set(candidates.map((f) => f.fingerprint)), nowMs, reportMemoryRetentionMs(config));
 
   const dedupSuppressed = new Set(suppressed.filter((s) => s.reason === 'dedup').map((s) => s.finding.fingerprint));
   const undelivered = confirmed.filter((f) => isOneShot(f.category) && !dedupSuppressed.has(f.fingerprint));
@@ -332,7 +337,8 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
     ...state,
     undelivered,
     cycle,
-    reported,
+    reported: memory.reported,
+    reportedContent: memory.reportedContent,
     seen,
     panes: panes.panes,
     pipelines: pipelines.pipelines,
@@ -371,8 +377,13 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
 export function markDelivered(state: HeartbeatState, decision: CycleDecision, deliveredAt: Date): HeartbeatState {
   if (decision.message === null) return state;
   const reported = { ...state.reported };
-  for (const finding of decision.reportable) reported[finding.fingerprint] = deliveredAt.getTime();
+  const reportedContent = { ...state.reportedContent };
+  for (const finding of decision.reportable) {
+    const next = rememberDelivery(reportMemoryOf(state, finding.fingerprint), findingContentHash(finding), deliveredAt.getTime());
+    reported[finding.fingerprint] = next.atMs;
+    reportedContent[finding.fingerprint] = { hash: findingContentHash(finding), repeats: next.repeats };
+  }
   const delivered = new Set(decision.reportable.map((f) => f.fingerprint));
   const undelivered = (state.undelivered ?? []).filter((f) => !delivered.has(f.fingerprint));
-  return { ...state, reported, reportsSent: state.reportsSent + 1, undelivered };
+  return { ...state, reported, reportedContent, reportsSent: state.reportsSent + 1, undelivered };
 }

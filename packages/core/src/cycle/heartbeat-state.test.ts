@@ -8,10 +8,11 @@ const reply = createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject: 'q-42',
 
 function valid(): HeartbeatState {
   return {
-    version: 1,
+    version: 2,
     cycle: 41,
     reportsSent: 7,
     reported: { 'P1_WORK_READY:b-1': 1_784_500_000_000 },
+    reportedContent: { 'P1_WORK_READY:b-1': { hash: '0123456789abcdef0123456789ab', repeats: 2 } },
     seen: { 'PIPELINE_STALLED:p': 2 },
     panes: { 'orch-a': { hash: 'abc', sinceMs: 5 } },
     pipelines: { p: 'Validation' },
@@ -60,10 +61,27 @@ describe('decodeHeartbeatState', () => {
   });
 
   it('flags a newer version (never downgraded) and names it', () => {
-    const decoded = decodeHeartbeatState(withField('version', 2));
-    expect(decoded.newerVersion).toBe(2);
+    const decoded = decodeHeartbeatState(withField('version', 3));
+    expect(decoded.newerVersion).toBe(3);
     expect(decoded.damage).toBeUndefined();
-    expect(decoded.warnings[0]).toContain('version 2');
+    expect(decoded.warnings[0]).toContain('version 3');
+  });
+
+  it('migrates a version 1 document: no warning, no damage, every delivery remembered with no content hash (counts as unchanged)', () => {
+    const { reportedContent: _dropped, ...rest } = encodeHeartbeatState(valid()) as Record<string, JsonValue>;
+    const decoded = decodeHeartbeatState({ ...rest, version: 1 });
+    expect(decoded).toEqual({ state: { ...valid(), reportedContent: {} }, warnings: [] });
+    // A damaged version 1 document is migrated first, then salvaged: only the bad field is lost.
+    const damaged = decodeHeartbeatState({ ...rest, version: 1, seen: 'oops' });
+    expect(damaged.damage).toEqual(['seen: expected an object, got "oops"']);
+    expect(damaged.state).toEqual({ ...valid(), reportedContent: {}, seen: {} });
+  });
+
+  it('a bad content entry costs that entry only: its delivery time is kept (so the finding counts as unchanged)', () => {
+    const decoded = decodeHeartbeatState(withField('reportedContent', { 'P1_WORK_READY:b-1': { hash: 'not hex!', repeats: -1 } }));
+    expect(decoded.state.reported).toEqual(valid().reported);
+    expect(decoded.state.reportedContent).toEqual({});
+    expect(decoded.damage).toHaveLength(1);
   });
 
   it('a wrong version that is not newer (0, "1", null, 1.5) is damage, not a refusal', () => {
@@ -93,10 +111,11 @@ describe('decodeHeartbeatState', () => {
 // A valid state of any size and content.
 const stateArb: fc.Arbitrary<HeartbeatState> = fc.record(
   {
-    version: fc.constant(1 as const),
+    version: fc.constant(2 as const),
     cycle: fc.nat(),
     reportsSent: fc.nat(),
     reported: fc.dictionary(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true })),
+    reportedContent: fc.dictionary(fc.string(), fc.record({ hash: fc.stringMatching(/^[0-9a-f]{28}$/), repeats: fc.nat() })),
     seen: fc.dictionary(fc.string(), fc.integer({ min: 1, max: 1000 })),
     panes: fc.dictionary(fc.string(), fc.record({ hash: fc.string(), sinceMs: fc.integer() })),
     pipelines: fc.dictionary(fc.string(), fc.constantFrom('Definition', 'Implementation', 'Validation', 'Finalized' as const)),
@@ -121,10 +140,10 @@ const stateArb: fc.Arbitrary<HeartbeatState> = fc.record(
       { maxKeys: 4 },
     ),
   },
-  { requiredKeys: ['version', 'cycle', 'reportsSent', 'reported', 'seen', 'panes', 'pipelines'] },
+  { requiredKeys: ['version', 'cycle', 'reportsSent', 'reported', 'reportedContent', 'seen', 'panes', 'pipelines'] },
 );
 
-const FIELDS = ['version', 'cycle', 'reportsSent', 'reported', 'seen', 'panes', 'pipelines', 'inProgressCount', 'undelivered', 'breakers'] as const;
+const FIELDS = ['version', 'cycle', 'reportsSent', 'reported', 'reportedContent', 'seen', 'panes', 'pipelines', 'inProgressCount', 'undelivered', 'breakers'] as const;
 
 // Whether `value` would be a valid value of `field` (the corruption must really corrupt).
 function fits(field: (typeof FIELDS)[number], value: JsonValue): boolean {
@@ -138,7 +157,9 @@ describe('decodeHeartbeatState salvage (property)', () => {
         const bad = junk as JsonValue;
         fc.pre(!fits(field, bad) && bad !== undefined);
         // A newer version is refused, not salvaged (its own test above).
-        fc.pre(!(field === 'version' && typeof bad === 'number' && Number.isSafeInteger(bad) && bad > 1));
+        fc.pre(!(field === 'version' && typeof bad === 'number' && Number.isSafeInteger(bad) && bad > 2));
+        // Version 1 is migrated, not damage (its own test above).
+        fc.pre(!(field === 'version' && bad === 1));
         const document = { ...(encodeHeartbeatState(state) as Record<string, JsonValue>), [field]: bad };
         const decoded = decodeHeartbeatState(document);
         const stored = decodeHeartbeatState(encodeHeartbeatState(state)).state; // as JSON keeps it (-0 → 0)

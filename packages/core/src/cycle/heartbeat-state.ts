@@ -6,13 +6,17 @@ import { MAX_BREAKERS, scannerBreakerSchema } from './scanner-breaker.js';
 
 const STAGES = ['Definition', 'Implementation', 'Validation', 'Finalized'] as const satisfies readonly PipelineStage[];
 
-/** The state document version this library reads and writes. */
-export const HEARTBEAT_STATE_VERSION = 1;
+/**
+ * The state document version this library writes. Older versions are migrated on load
+ * ({@link decodeHeartbeatState}); 2 added `reportedContent` (change-aware repeats).
+ */
+export const HEARTBEAT_STATE_VERSION = 2;
 
 // One schema per field, so a damaged document can be salvaged field by field (and entry by entry).
 const count = z.number().int().nonnegative();
 const RECORD_ENTRIES = {
   reported: z.number(),
+  reportedContent: z.object({ hash: z.string().regex(/^[0-9a-f]{1,64}$/), repeats: count }),
   seen: z.number().int().positive(),
   panes: z.object({ hash: z.string(), sinceMs: z.number() }),
   pipelines: z.enum(STAGES),
@@ -30,6 +34,12 @@ export const heartbeatStateSchema = z.object({
   reportsSent: count,
   /** Fingerprint → when it was last delivered. */
   reported: z.record(z.string(), RECORD_ENTRIES.reported),
+  /**
+   * Fingerprint → content hash at its last delivery and how many times that same content was
+   * delivered again since (change-aware repeats). A fingerprint in `reported` without an entry
+   * here (memory from version 1) counts as unchanged.
+   */
+  reportedContent: z.record(z.string(), RECORD_ENTRIES.reportedContent),
   /** Fingerprint → consecutive cycles it has been seen (hysteresis). */
   seen: z.record(z.string(), RECORD_ENTRIES.seen),
   /** Orchestrator session → pane hash and when it last changed. */
@@ -52,7 +62,7 @@ export type HeartbeatState = z.infer<typeof heartbeatStateSchema>;
 
 /** The memory of a heartbeat that has never run. */
 export function initialHeartbeatState(): HeartbeatState {
-  return { version: 1, cycle: 0, reportsSent: 0, reported: {}, seen: {}, panes: {}, pipelines: {} };
+  return { version: HEARTBEAT_STATE_VERSION, cycle: 0, reportsSent: 0, reported: {}, reportedContent: {}, seen: {}, panes: {}, pipelines: {} };
 }
 
 /**
@@ -154,19 +164,39 @@ function salvage(document: Record<string, unknown>): { state: HeartbeatState; da
 }
 
 /**
- * Reads a stored document as heartbeat state. A document that fits is used as is. A newer
- * version is flagged (`newerVersion`), never downgraded. Anything else is salvaged field by
+ * Each older version's step to the next one, applied in order on load. Version 1 → 2: no content
+ * hashes yet, so every remembered delivery counts as unchanged (an upgrade re-reports nothing).
+ */
+const MIGRATIONS: Readonly<Record<number, (document: Record<string, unknown>) => Record<string, unknown>>> = {
+  1: (document) => ({ ...document, version: 2, reportedContent: {} }),
+};
+
+function migrate(document: Record<string, unknown>): Record<string, unknown> {
+  let current = document;
+  for (;;) {
+    const { version } = current;
+    const step = typeof version === 'number' && Object.hasOwn(MIGRATIONS, version) ? MIGRATIONS[version] : undefined;
+    if (step === undefined) return current;
+    current = step(current);
+  }
+}
+
+/**
+ * Reads a stored document as heartbeat state. An older version is migrated first (version 1 gains
+ * an empty `reportedContent`). A document that fits is used as is. A newer version is flagged
+ * (`newerVersion`), never downgraded. Anything else is salvaged field by
  * field, entry by entry, and its `damage` listed, so the caller can keep a copy of the original
  * before saving over it; it never fails the cycle.
  */
-export function decodeHeartbeatState(document: JsonValue | undefined): DecodedHeartbeatState {
-  if (document === undefined) return { state: initialHeartbeatState(), warnings: [] };
-  const parsed = heartbeatStateSchema.safeParse(document);
-  if (parsed.success) return { state: parsed.data, warnings: [] };
-  if (!isPlainObject(document)) {
-    const damage = [`(root): expected an object, got ${short(document)}`];
+export function decodeHeartbeatState(stored: JsonValue | undefined): DecodedHeartbeatState {
+  if (stored === undefined) return { state: initialHeartbeatState(), warnings: [] };
+  if (!isPlainObject(stored)) {
+    const damage = [`(root): expected an object, got ${short(stored)}`];
     return { state: initialHeartbeatState(), warnings: [`heartbeat state is not a JSON object; starting with fresh state`], damage };
   }
+  const document = migrate(stored);
+  const parsed = heartbeatStateSchema.safeParse(document);
+  if (parsed.success) return { state: parsed.data, warnings: [] };
   const { version } = document;
   if (typeof version === 'number' && Number.isSafeInteger(version) && version > HEARTBEAT_STATE_VERSION) {
     return {

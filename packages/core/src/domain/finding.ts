@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORY_INFO, isCoBuilderCategory, type FindingCategory, type PriorityClass } from './categories.js';
 import type { JsonValue } from './json.js';
+import { canonicalJson, stableHash } from '../text/stable-hash.js';
 
 /**
  * Something a scanner found that may be worth a wake-up. Its identity is its fingerprint
@@ -21,6 +22,12 @@ export interface Finding {
   readonly short: string;
   /** Structured facts for JSON output and custom renderers. */
   readonly details: Readonly<Record<string, JsonValue>>;
+  /**
+   * The facts whose change makes this a new situation worth reporting at once, inside the repeat
+   * schedule (default: `details`). Leave out what changes by itself with time (ages, minutes idle),
+   * or every cycle would look like a change.
+   */
+  readonly content?: JsonValue | undefined;
 }
 
 /** Input of {@link createFinding}: everything but the derived fields. */
@@ -31,6 +38,8 @@ export interface FindingInput {
   readonly action: string;
   readonly short: string;
   readonly details?: Readonly<Record<string, JsonValue>>;
+  /** See {@link Finding.content}; absent = `details`. */
+  readonly content?: JsonValue;
   /** Needed for custom categories; built-in ones take theirs from the category table. */
   readonly priority?: PriorityClass;
 }
@@ -70,7 +79,16 @@ export function createFinding(input: FindingInput): Finding {
     action: input.action,
     short: input.short,
     details: input.details ?? {},
+    ...(input.content === undefined ? {} : { content: input.content }),
   };
+}
+
+/**
+ * Hash of what a finding says ({@link Finding.content}, else its details), independent of key
+ * order: the same fingerprint with another hash is a changed finding, reported at once.
+ */
+export function findingContentHash(finding: Finding): string {
+  return stableHash(canonicalJson(finding.content ?? finding.details));
 }
 
 /** Schema of a stored finding (state documents keep undelivered one-shot findings). */
@@ -84,4 +102,5 @@ export const findingSchema = z.object({
   short: z.string(),
   // Details are plain JSON written by this library; checked as an object, typed as the domain's JSON.
   details: z.custom<Readonly<Record<string, JsonValue>>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+  content: z.custom<JsonValue>((v) => v !== undefined).optional(),
 });

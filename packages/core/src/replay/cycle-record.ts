@@ -4,7 +4,7 @@ import { heartbeatConfigSchema } from '../config/heartbeat-config-schema.js';
 import type { JsonValue } from '../domain/json.js';
 import type { ScanResult } from '../domain/scan-result.js';
 import { evaluateCycle, type CycleContext, type CycleDecision } from '../cycle/evaluate-cycle.js';
-import { heartbeatStateSchema, type HeartbeatState } from '../cycle/heartbeat-state.js';
+import { decodeHeartbeatState, type HeartbeatState } from '../cycle/heartbeat-state.js';
 
 /** One recorded cycle: the inputs of `evaluateCycle` and the decision it gave. */
 export interface CycleRecord {
@@ -23,7 +23,8 @@ export interface CycleRecord {
 
 const recordSchema = z.object({
   version: z.literal(1),
-  state: heartbeatStateSchema,
+  // Decoded with the state's own reader below, so a recording made by an older version replays.
+  state: z.looseObject({}),
   // Scan results are replayed as recorded; their shape is checked by evaluateCycle's use.
   scanResults: z.array(z.looseObject({ scanner: z.string(), status: z.enum(['ok', 'skipped', 'error', 'timeout']) })),
   context: z.object({
@@ -106,7 +107,9 @@ export function parseCycleRecord(line: string): Result<CycleRecord, string> {
     const issue = parsed.error.issues[0];
     return err(`not a cycle record: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}`);
   }
-  return ok(raw as CycleRecord);
+  const state = decodeHeartbeatState(parsed.data.state as JsonValue);
+  if (state.newerVersion !== undefined || state.damage !== undefined) return err(`not a cycle record: state: ${state.warnings.join('; ')}`);
+  return ok({ ...(raw as CycleRecord), state: state.state });
 }
 
 /**

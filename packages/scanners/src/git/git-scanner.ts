@@ -56,6 +56,9 @@ export function gitStaleFinding(state: WorktreeState, nowMs: number): Finding {
     action: `Commit or stash the changes in ${path}`,
     short: `${sanitizeForMessage(base, { maxLength: 60 })} has stale changes`,
     details: { path: state.path, changes: state.changes, ...(state.branch === undefined ? {} : { branch: state.branch }), ...(state.lastCommitEpoch === undefined ? {} : { lastCommitEpoch: state.lastCommitEpoch }) },
+    // The number of changed files moves while someone edits (that is not news); another branch
+    // or last commit is. The age in the line grows by itself and is left out.
+    content: { ...(state.branch === undefined ? {} : { branch: state.branch }), ...(state.lastCommitEpoch === undefined ? {} : { lastCommitEpoch: state.lastCommitEpoch }) },
   });
 }
 

@@ -48,6 +48,8 @@ export function staleTaskFinding(bead: Bead, ageMs: number, windowMs: number, br
     action: `Check on ${id}: unblock it, re-assign it or move it out of in_progress`,
     short: `${id} stale`,
     details: { id: bead.id, title: bead.title, ageMs, ...(branch === undefined ? {} : { branch }) },
+    // The age grows every cycle; a renamed bead or another branch is a change worth telling.
+    content: { title: bead.title, ...(branch === undefined ? {} : { branch }) },
   });
 }
 
