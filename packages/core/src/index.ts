@@ -14,7 +14,7 @@ export {
   type CategoryInfo,
   CATEGORY_INFO,
 } from './domain/categories.js';
-export { fingerprintOf, createFinding, type Finding, type FindingInput, findingSchema } from './domain/finding.js';
+export { fingerprintOf, createFinding, findingContentHash, type Finding, type FindingInput, findingSchema } from './domain/finding.js';
 export {
   scanOk,
   BUILTIN_SCANNERS,
@@ -118,6 +118,7 @@ export {
   type CycleDecision,
   type CycleEvaluation,
 } from './cycle/evaluate-cycle.js';
+export { decideRepeat, rememberDelivery, repeatIntervalMs, repeatScheduleOf, type RepeatDecision, type ReportMemory } from './cycle/repeat-schedule.js';
 export { runScanners, type RunScannersOptions } from './cycle/run-scanners.js';
 export { runCycle, type CycleDeps, type CycleSettings, type CycleOutcome, type StateRefusal } from './cycle/run-cycle.js';
 export { scanProblems, cutOffScanners, formatScanProblems, type ScanProblemKind, type ScanProblem } from './cycle/scan-problems.js';

@@ -1,12 +1,7 @@
 import { z } from 'zod';
+import { MAX_REPEAT_INTERVAL_MS, MAX_REPEAT_STEPS } from './repeat-limits.js';
 
 const MINUTE = 60_000;
-
-/** The longest repeat interval HEARTBEAT.md may set (30 days). */
-export const MAX_REPEAT_INTERVAL_MS = 30 * 24 * 60 * MINUTE;
-
-/** At most this many intervals in one repeat schedule. */
-export const MAX_REPEAT_STEPS = 10;
 
 // Intervals never get shorter: a long-standing finding decays, it never speeds up.
 const repeatSchedule = z

@@ -2,7 +2,8 @@ import { err, ok, type Result } from 'neverthrow';
 import { normalizeTimeZone } from '../active-hours/time-zone.js';
 import { stripTerminalEscapes } from '../text/sanitize.js';
 import { formatDuration, parseDuration, type DurationUnit } from './duration.js';
-import { heartbeatConfigSchema, MAX_REPEAT_INTERVAL_MS, MAX_REPEAT_STEPS, type HeartbeatConfig } from './heartbeat-config-schema.js';
+import { heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
+import { MAX_REPEAT_INTERVAL_MS, MAX_REPEAT_STEPS } from './repeat-limits.js';
 
 /** Where the heartbeat configuration lives, relative to the project root (spec 000). */
 export const DEFAULT_HEARTBEAT_FILE = '.claude/HEARTBEAT.md';
