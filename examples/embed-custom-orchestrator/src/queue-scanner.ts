@@ -12,7 +12,9 @@ export interface QueueScannerOptions {
 /**
  * An embedder's own scan target: the length of a job queue, read from a file. A custom category
  * carries its own priority class; the subject (the queue file) is the fingerprint, so the same
- * backlog is reported once per dedup window however long it stays.
+ * backlog is reported once per dedup window however long it stays. Its `content` leaves out the
+ * length, which moves all the time: a longer queue is not news, only a backlog is (a changed
+ * content would be reported at once, inside the window).
  */
 export function createQueueScanner(options: QueueScannerOptions): Scanner {
   return {
@@ -36,6 +38,7 @@ export function createQueueScanner(options: QueueScannerOptions): Scanner {
         action: 'Start another worker or drain the queue',
         short: `${length} jobs queued`,
         details: { length, threshold: options.threshold },
+        content: { threshold: options.threshold },
       });
       return scanOk('job-queue', { findings: [finding] });
     },
