@@ -162,6 +162,8 @@ function advisory(scanner: ScannerName, entry: ScannerBreaker, context: BreakerC
     action: `Fix ${name}: ${entry.fix}`,
     short: `${name} failing`,
     details: { scanner, code: entry.code, message: entry.message, fix: entry.fix, since: new Date(entry.sinceMs).toISOString(), failures: entry.failures },
+    // The failure count grows every cycle; it is not a change worth a report of its own.
+    content: { scanner, code: entry.code, message: entry.message, since: entry.sinceMs },
   });
 }
 
