@@ -89,9 +89,15 @@ export {
 export { renderHeartbeatMarkdown } from './config/heartbeat-markdown-renderer.js';
 export { parseDuration, formatDuration, type DurationUnit, type DurationError } from './config/duration.js';
 export { heartbeatConfigJsonSchema } from './config/heartbeat-config-json-schema.js';
+export { daysSchema, timeOfDaySchema } from './config/window-schema.js';
 export {
   activeHoursStatus,
   isWithinActiveHours,
+  activeDays,
+  formatActiveHours,
+  WEEKDAY_NAMES,
+  type Weekday,
+  formatDays,
   type ActiveHoursWindow,
   type ActiveHoursStatus,
   isValidTimeZone,

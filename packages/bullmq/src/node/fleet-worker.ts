@@ -108,7 +108,7 @@ export interface OutboxJobData {
 }
 
 /** The config of fake heartbeats: always inside active hours, so runs are comparable. */
-const FAKE_CONFIG: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, activeHours: { ...DEFAULT_HEARTBEAT_CONFIG.activeHours, start: 0, end: 0, weekend: true } };
+const FAKE_CONFIG: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, activeHours: { ...DEFAULT_HEARTBEAT_CONFIG.activeHours, start: '00:00', end: '00:00', weekend: true } };
 
 /** Resolves the built-in `fake` scanner set; everything else needs a resolver from the embedder. */
 export function createFakeResolver(sleep: Sleep = nodeSleep): ResolveHeartbeat {

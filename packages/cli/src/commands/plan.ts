@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deterministicJitter, planSlots, type PlannedSlot, type PlanQuietHours, type PlanRunbook, type PlanSchedule } from '@heartbeat-kit/core';
+import { deterministicJitter, formatDays, planSlots, type PlannedSlot, type PlanQuietHours, type PlanRunbook, type PlanSchedule } from '@heartbeat-kit/core';
 import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';
 import { CONFIG_PATH, isQuietTime, parseWoterclipConfig } from '@heartbeat-kit/woterclip';
 import { EXIT, type CliIo, type Command } from '../io.js';
@@ -78,7 +78,7 @@ async function woterclipQuietHours(cwd: string): Promise<{ ok: true; value: Plan
   if (parsed.isErr()) return { ok: false, message: parsed.error.message };
   const quiet = parsed.value.heartbeat.quiet_hours;
   if (!quiet.enabled) return { ok: true, value: undefined };
-  return { ok: true, value: { isQuiet: (instant) => isQuietTime(instant, quiet), behavior: quiet.behavior, label: `${quiet.start}–${quiet.end} ${quiet.timezone}` } };
+  return { ok: true, value: { isQuiet: (instant) => isQuietTime(instant, quiet), behavior: quiet.behavior, label: `${quiet.start}–${quiet.end}${quiet.days === undefined ? '' : ` ${formatDays(quiet.days)}`} ${quiet.timezone}` } };
 }
 
 async function runbookJudge(file: string, timeZone: string): Promise<{ ok: true; value: PlanRunbook } | { ok: false; message: string }> {

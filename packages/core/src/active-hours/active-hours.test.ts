@@ -1,22 +1,29 @@
 import { TZDate } from '@date-fns/tz';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { activeHoursStatus, isMinuteInWindow, isWithinActiveHours, type ActiveHoursWindow } from './active-hours.js';
+import { activeHoursStatus, formatActiveHours, isMinuteInWindow, isWithinActiveHours, type ActiveHoursWindow } from './active-hours.js';
 
 const HOUR = 3_600_000;
 
-/** Independent oracle: the wall clock read through @date-fns/tz instead of formatToParts. */
+const NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+
+/** Independent bound reader: `HH:MM` split by hand, a number is a whole hour. */
+function minutesOf(bound: number | string): number {
+  if (typeof bound === 'number') return bound * 60;
+  const [h, m] = bound.split(':');
+  return Number(h) * 60 + Number(m);
+}
+
+/** Independent oracle: the wall clock read through @date-fns/tz, the window as an arc of the clock face. */
 function oracle(instant: Date, hours: ActiveHoursWindow): { inside: boolean; minute: number; weekday: number } {
   const local = new TZDate(instant.getTime(), hours.timeZone);
   const minute = local.getHours() * 60 + local.getMinutes();
   const weekday = local.getDay();
-  const hour = local.getHours();
-  let inHours: boolean;
-  if (hours.start === hours.end) inHours = true;
-  else if (hours.start < hours.end) inHours = hour >= hours.start && hour < hours.end;
-  else inHours = hour >= hours.start || hour < hours.end;
-  const weekendOk = hours.weekend || (weekday !== 0 && weekday !== 6);
-  return { inside: inHours && weekendOk, minute, weekday };
+  const from = minutesOf(hours.start);
+  const length = (minutesOf(hours.end) - from + 1440) % 1440;
+  const inTime = length === 0 || (minute - from + 1440) % 1440 < length;
+  const days = hours.days ?? (hours.weekend ? NAMES : NAMES.slice(1, 6));
+  return { inside: inTime && days.includes(NAMES[weekday]!), minute, weekday };
 }
 
 function offsetMinutes(ms: number, zone: string): number {
@@ -35,8 +42,20 @@ const DST_DAYS: readonly { zone: string; day: string }[] = [
   { zone: 'Australia/Adelaide', day: '2024-10-06' },
 ];
 
+const hhmm = (maxHour: number) =>
+  fc.tuple(fc.integer({ min: 0, max: maxHour }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => (h === 24 ? '24:00' : `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`));
+const daysArb = fc.uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 7 });
 const windowArb = (zone: string): fc.Arbitrary<ActiveHoursWindow> =>
-  fc.record({ start: fc.integer({ min: 0, max: 23 }), end: fc.integer({ min: 0, max: 24 }), weekend: fc.boolean(), timeZone: fc.constant(zone) });
+  fc.record(
+    {
+      start: fc.oneof(fc.integer({ min: 0, max: 23 }), hhmm(23)),
+      end: fc.oneof(fc.integer({ min: 0, max: 24 }), hhmm(24)),
+      weekend: fc.boolean(),
+      days: daysArb,
+      timeZone: fc.constant(zone),
+    },
+    { requiredKeys: ['start', 'end', 'weekend', 'timeZone'] },
+  );
 
 describe('activeHoursStatus around DST changes', () => {
   it('the sampled ranges really contain an offset change (the property below would be weak otherwise)', () => {
@@ -68,7 +87,7 @@ describe('activeHoursStatus around DST changes', () => {
   }
 
   it('matches the oracle at every quarter hour across the Lord Howe spring-forward night', () => {
-    const hours: ActiveHoursWindow = { start: 2, end: 3, weekend: true, timeZone: 'Australia/Lord_Howe' };
+    const hours: ActiveHoursWindow = { start: '02:15', end: '02:45', weekend: true, timeZone: 'Australia/Lord_Howe' };
     const from = Date.parse('2024-10-05T13:00:00Z');
     for (let ms = from; ms < from + 6 * HOUR; ms += 15 * 60_000) {
       const instant = new Date(ms);
@@ -187,5 +206,112 @@ describe('activeHoursStatus in UTC (issue 16: no ICU data for a UTC heartbeat)',
 
   it('an invalid Date is outside, as in any other zone', () => {
     expect(activeHoursStatus(new Date(Number.NaN), { start: 8, end: 22, weekend: true, timeZone: 'UTC' })).toMatchObject({ inside: false, zone: 'UTC' });
+
+describe('minute precision, days and midnight crossing', () => {
+  // 2024-06-12 is a Wednesday; Berlin is UTC+2 in June.
+  const at = (isoLocalBerlinSummer: string): Date => new Date(`${isoLocalBerlinSummer}+02:00`);
+  const office: ActiveHoursWindow = { start: '08:30', end: '18:15', weekend: false, days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], timeZone: 'Europe/Berlin' };
+
+  it('08:30 is inside, 08:29 is outside; 18:14 inside, 18:15 outside', () => {
+    expect(isWithinActiveHours(at('2024-06-12T08:29:59'), office)).toBe(false);
+    expect(isWithinActiveHours(at('2024-06-12T08:30:00'), office)).toBe(true);
+    expect(isWithinActiveHours(at('2024-06-12T18:14:59'), office)).toBe(true);
+    expect(isWithinActiveHours(at('2024-06-12T18:15:00'), office)).toBe(false);
+  });
+
+  it('Days decides instead of Weekend: Sun only, and Mon-Fri with weekend true', () => {
+    const sunday: ActiveHoursWindow = { ...office, days: ['Sun'] };
+    expect(isWithinActiveHours(at('2024-06-16T10:00:00'), sunday)).toBe(true); // Sunday
+    expect(isWithinActiveHours(at('2024-06-12T10:00:00'), sunday)).toBe(false); // Wednesday
+    expect(isWithinActiveHours(at('2024-06-15T10:00:00'), { ...office, weekend: true })).toBe(false); // Saturday, days Mon-Fri
+  });
+
+  it('an overnight window with days counts for the local calendar day of each instant', () => {
+    const nights: ActiveHoursWindow = { start: '22:30', end: '06:15', weekend: false, days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], timeZone: 'Europe/Berlin' };
+    expect(isWithinActiveHours(at('2024-06-14T23:00:00'), nights)).toBe(true); // Friday night
+    expect(isWithinActiveHours(at('2024-06-15T01:00:00'), nights)).toBe(false); // Saturday 01:00
+    expect(isWithinActiveHours(at('2024-06-16T23:00:00'), nights)).toBe(false); // Sunday night
+    expect(isWithinActiveHours(at('2024-06-17T06:14:00'), nights)).toBe(true); // Monday 06:14
+    expect(isWithinActiveHours(at('2024-06-17T06:15:00'), nights)).toBe(false);
+    expect(isWithinActiveHours(at('2024-06-17T22:29:00'), nights)).toBe(false);
+    expect(isWithinActiveHours(at('2024-06-17T22:30:00'), nights)).toBe(true);
+  });
+
+  it('a malformed bound from an unvalidated caller is outside, never a throw', () => {
+    expect(isWithinActiveHours(at('2024-06-12T10:00:00'), { ...office, start: '08:60' })).toBe(false);
+    expect(isWithinActiveHours(at('2024-06-12T10:00:00'), { ...office, end: 25 })).toBe(false);
+  });
+
+  it('formatActiveHours keeps the spec form for whole hours', () => {
+    expect(formatActiveHours({ start: '08:00', end: '22:00' })).toBe('8-22');
+    expect(formatActiveHours({ start: 8, end: 24 })).toBe('8-24');
+    expect(formatActiveHours({ start: '08:30', end: '18:15', days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'] })).toBe('08:30-18:15 Mon-Fri');
+  });
+});
+
+describe('window predicate properties', () => {
+  const minute = fc.integer({ min: 0, max: 1439 });
+  const time = fc.integer({ min: 0, max: 1439 }).map((m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
+
+  it('an overnight window is exactly the complement of the day window it reverses', () => {
+    fc.assert(
+      fc.property(time, time, minute, (a, b, m) => {
+        fc.pre(a !== b);
+        expect(isMinuteInWindow(m, a, b)).toBe(!isMinuteInWindow(m, b, a));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('start is inside and the minute before it is not; end is outside and the minute before it is inside', () => {
+    fc.assert(
+      fc.property(time, time, (a, b) => {
+        fc.pre(a !== b);
+        const from = minutesOf(a);
+        const to = minutesOf(b);
+        expect(isMinuteInWindow(from, a, b)).toBe(true);
+        expect(isMinuteInWindow((from + 1439) % 1440, a, b)).toBe(false);
+        expect(isMinuteInWindow(to, a, b)).toBe(false);
+        expect(isMinuteInWindow((to + 1439) % 1440, a, b)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a whole hour and its HH:00 spelling are the same bound', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 24 }), minute, (s, e, m) => {
+        const pad = (h: number) => `${String(h).padStart(2, '0')}:00`;
+        expect(isMinuteInWindow(m, s, e)).toBe(isMinuteInWindow(m, pad(s), pad(e)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('across local midnight the day rule switches with the calendar day, in any zone and on DST days', () => {
+    const zones = fc.constantFrom('Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Pacific/Chatham', 'America/Sao_Paulo');
+    const day = fc.integer({ min: 0, max: 3 * 366 }).map((d) => new Date(Date.UTC(2023, 0, 1) + d * 86_400_000));
+    fc.assert(
+      fc.property(zones, day, daysArb, (zone, date, days) => {
+        // 23:59 of one local day and 00:00 of the next (skipped midnights, as in old Sao Paulo rules, resolve forward).
+        const before = new TZDate(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), 23, 59, 0, zone);
+        const after = new TZDate(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1, 0, 0, 0, zone);
+        const always: ActiveHoursWindow = { start: '00:00', end: '00:00', weekend: true, days, timeZone: zone };
+        expect(isWithinActiveHours(new Date(before.getTime()), always)).toBe(days.includes(NAMES[before.getDay()]!));
+        expect(isWithinActiveHours(new Date(after.getTime()), always)).toBe(days.includes(NAMES[after.getDay()]!));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('matches the oracle at any instant of 2020–2030 for any window, days and DST zone', () => {
+    const zones = fc.constantFrom('Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Australia/Adelaide', 'Pacific/Chatham', 'UTC');
+    fc.assert(
+      fc.property(zones.chain((zone) => fc.tuple(fc.constant(zone), windowArb(zone))), fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }), ([, hours], ms) => {
+        const instant = new Date(ms);
+        expect(activeHoursStatus(instant, hours).inside).toBe(oracle(instant, hours).inside);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

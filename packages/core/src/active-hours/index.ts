@@ -1,2 +1,3 @@
 export * from './active-hours.js';
 export * from './time-zone.js';
+export * from './calendar.js';

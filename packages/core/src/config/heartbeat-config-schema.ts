@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_REPEAT_INTERVAL_MS, MAX_REPEAT_STEPS } from './repeat-limits.js';
+import { daysSchema, timeOfDaySchema } from './window-schema.js';
 
 const MINUTE = 60_000;
 
@@ -17,20 +18,24 @@ const repeatSchedule = z
  */
 export const heartbeatConfigSchema = z
   .object({
-    /** When scanning runs: `[start, end)` whole hours of the zone-local wall clock. */
+    /** When scanning runs: `[start, end)` of the zone-local wall clock, on the active days. */
     activeHours: z
       .object({
-        /** First active hour, 0–23. */
-        start: z.number().int().min(0).max(23).default(8).describe('First active hour, 0–23 (inclusive).'),
-        /** Hour at which scanning pauses, 0–24; exclusive. `start > end` is an overnight window. */
-        end: z.number().int().min(0).max(24).default(22).describe('Hour at which scanning pauses, 0–24 (exclusive; 24 = midnight). start > end is an overnight window; start = end is always active.'),
-        /** Scan on Saturday and Sunday. */
-        weekend: z.boolean().default(false).describe('Scan on Saturday and Sunday (judged by the local calendar day).'),
+        /** Opening time, `HH:MM` (a whole hour 0–23 is read as HH:00). */
+        start: timeOfDaySchema('start', '08:00').describe('Opening time (inclusive), "HH:MM" on the 24-hour clock such as "08:30"; a whole hour 0–23 is read as HH:00.'),
+        /** Closing time, `HH:MM`, exclusive; `start > end` crosses midnight. */
+        end: timeOfDaySchema('end', '22:00').describe('Closing time (exclusive), "HH:MM" such as "18:15"; "24:00" (or 24) is midnight. start > end crosses midnight (22:00-06:00); start = end is always active.'),
+        /** Scan on Saturday and Sunday (when `days` is absent). */
+        weekend: z.boolean().default(false).describe('Scan on Saturday and Sunday (judged by the local calendar day). When days is set it decides, and weekend becomes whether it holds Sat or Sun.'),
+        /** The active days of the local calendar; absent = Mon-Fri, or every day with `weekend`. */
+        days: daysSchema.optional().describe('Active days of the local calendar: "Mon-Fri", "Sun", "Mon, Wed, Fri", "Fri-Mon" (wraps) or a list of day names; an overnight window counts for the day it is on at each instant. Absent = Mon-Fri, or every day with weekend: true.'),
         /** IANA zone; absent = the system's zone (resolved by the caller, not here). */
         timeZone: z.string().min(1).optional().describe('IANA time zone such as Europe/Berlin; absent = the system zone.'),
       })
+      // With days set, `weekend` is derived from it, so one window has one spelling (round trips).
+      .transform((hours) => (hours.days === undefined ? hours : { ...hours, weekend: hours.days.includes('Sat') || hours.days.includes('Sun') }))
       .prefault({})
-      .describe('When scanning runs: [start, end) in whole hours of the zone-local wall clock. Outside it only P0/P1 beads, orchestrator failures and GChat replies are checked.'),
+      .describe('When scanning runs: [start, end) on the zone-local wall clock, on the active days (Days, or Weekend). Outside it only P0/P1 beads, orchestrator failures and GChat replies are checked.'),
     /** What the loop does with slots missed while asleep, down or busy (docs/scheduling.md). */
     catchUp: z
       .object({

@@ -84,7 +84,7 @@ describe('parseHeartbeatConfig', () => {
     expect(warnings).toEqual([]);
     expect(config).toEqual({
       ...DEFAULT_HEARTBEAT_CONFIG,
-      activeHours: { start: 8, end: 24, weekend: true, timeZone: 'America/New_York' },
+      activeHours: { start: '08:00', end: '24:00', weekend: true, timeZone: 'America/New_York' },
       staleTaskMs: 150 * MIN,
       orchIdleMs: 90 * MIN,
       gitStaleMs: 3 * HOUR,
@@ -99,14 +99,34 @@ describe('parseHeartbeatConfig', () => {
   });
 
   it.each([
-    ['8', 8],
-    ['08', 8],
-    ['8:00', 8],
-    ['08:00', 8],
-    ['0', 0],
-    ['23', 23],
-  ])('reads Start %j as hour %d', (text, hour) => {
-    expect(parse(`## Active Hours\n- Start: ${text}`)._unsafeUnwrap().config.activeHours.start).toBe(hour);
+    ['8', '08:00'],
+    ['08', '08:00'],
+    ['8:00', '08:00'],
+    ['08:00', '08:00'],
+    ['0', '00:00'],
+    ['23', '23:00'],
+    ['8:30', '08:30'],
+    ['08:30', '08:30'],
+    ['23:59', '23:59'],
+  ])('reads Start %j as %s', (text, time) => {
+    expect(parse(`## Active Hours\n- Start: ${text}`)._unsafeUnwrap().config.activeHours.start).toBe(time);
+  });
+
+  it('reads minute-precise bounds and Days (issue 15 item 7)', () => {
+    const { config, warnings } = parse('## Active Hours\n- Start: 08:30\n- End: 18:15\n- Days: Mon-Fri\n- Timezone: Europe/Berlin\n')._unsafeUnwrap();
+    expect(warnings).toEqual([]);
+    expect(config.activeHours).toEqual({ start: '08:30', end: '18:15', weekend: false, days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], timeZone: 'Europe/Berlin' });
+    expect(parse('## Active Hours\n- Days: Sun\n')._unsafeUnwrap().config.activeHours).toMatchObject({ days: ['Sun'], weekend: true });
+    expect(parse('## Active Hours\n- Days: fri - mon\n')._unsafeUnwrap().config.activeHours.days).toEqual(['Mon', 'Fri', 'Sat', 'Sun']);
+    expect(parse('## Active Hours\n- Days: Monday, Wednesday and Friday\n')._unsafeUnwrap().config.activeHours.days).toEqual(['Mon', 'Wed', 'Fri']);
+    expect(parse('## Active Hours\n- Start: 22:30\n- End: 06:15\n')._unsafeUnwrap().config.activeHours).toMatchObject({ start: '22:30', end: '06:15' });
+  });
+
+  it('Weekend that contradicts Days is a warning naming both lines; Days decides', () => {
+    const { config, warnings } = parse('## Active Hours\n- Weekend: true\n- Days: Mon-Fri\n')._unsafeUnwrap();
+    expect(config.activeHours).toMatchObject({ weekend: false, days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'] });
+    expect(warnings).toEqual(['.claude/HEARTBEAT.md:2: Weekend: true is ignored: Days (line 3) lists the active days (Mon-Fri).']);
+    expect(parse('## Active Hours\n- Weekend: true\n- Days: Sat, Sun\n')._unsafeUnwrap().warnings).toEqual([]);
   });
 
   it.each([
@@ -119,7 +139,8 @@ describe('parseHeartbeatConfig', () => {
   });
 
   it('accepts End 24 and 24:00 as midnight, and decorated headings', () => {
-    expect(parse('## **Active Hours:**\n- End: 24:00')._unsafeUnwrap().config.activeHours.end).toBe(24);
+    expect(parse('## **Active Hours:**\n- End: 24:00')._unsafeUnwrap().config.activeHours.end).toBe('24:00');
+    expect(parse('## Active Hours\n- End: 24')._unsafeUnwrap().config.activeHours.end).toBe('24:00');
     expect(parse('## Stale_Tasks ##\n- Threshold: 3 hours')._unsafeUnwrap().config.staleTaskMs).toBe(3 * HOUR);
   });
 
@@ -137,7 +158,7 @@ describe('parseHeartbeatConfig', () => {
     ].join('\n');
     const { config } = parse(md)._unsafeUnwrap();
     expect(config.intervalMs).toBe(900_000);
-    expect(config.activeHours).toEqual({ start: 7, end: 19, weekend: true, timeZone: 'Europe/Berlin' });
+    expect(config.activeHours).toEqual({ start: '07:00', end: '19:00', weekend: true, timeZone: 'Europe/Berlin' });
     expect(config.staleTaskMs).toBe(2 * HOUR);
     expect(config.orchIdleMs).toBe(45 * MIN);
     expect(config.costAlertTokens).toBe(30_000);
@@ -185,10 +206,15 @@ describe('parseHeartbeatConfig', () => {
   });
 
   it.each([
-    ['## Active Hours\n- Start: 25', 2, 'Active Hours → Start', '25', 'is not an hour 0–23.'],
-    ['## Active Hours\n- Start: 8:30', 2, 'Active Hours → Start', '8:30', 'is not a whole hour; active hours start and end on the hour.'],
-    ['## Active Hours\n- End: 25', 2, 'Active Hours → End', '25', 'is not an hour 0–24.'],
-    ['## Active Hours\n- End: eight', 2, 'Active Hours → End', 'eight', 'is not an hour 0–24.'],
+    ['## Active Hours\n- Start: 25', 2, 'Active Hours → Start', '25', 'has hour 25; hours go 00–23.'],
+    ['## Active Hours\n- Start: 08:60', 2, 'Active Hours → Start', '08:60', 'has minutes 60; minutes go 00–59.'],
+    ['## Active Hours\n- Start: 24:00', 2, 'Active Hours → Start', '24:00', 'has hour 24; hours go 00–23.'],
+    ['## Active Hours\n- End: 25', 2, 'Active Hours → End', '25', 'has hour 25; hours go 00–23 (24:00 is midnight).'],
+    ['## Active Hours\n- End: 24:30', 2, 'Active Hours → End', '24:30', 'has hour 24; hours go 00–23 (24:00 is midnight).'],
+    ['## Active Hours\n- End: eight', 2, 'Active Hours → End', 'eight', 'is not a time of day.'],
+    ['## Active Hours\n- Days: Funday', 2, 'Active Hours → Days', 'Funday', 'holds "Funday", which is not a day of the week.'],
+    ['## Active Hours\n- Days: Mon-Fri-Sun', 2, 'Active Hours → Days', 'Mon-Fri-Sun', 'holds "Mon-Fri-Sun", which is not a day of the week.'],
+    ['## Active Hours\n- Days: ,', 2, 'Active Hours → Days', ',', 'lists no day.'],
     ['## Active Hours\n- Weekend: sometimes', 2, 'Active Hours → Weekend', 'sometimes', 'is not true or false.'],
     ['## Active Hours\n- Timezone: Mars/Base', 2, 'Active Hours → Timezone', 'Mars/Base', 'is not an IANA time zone.'],
     ['### Git\n- Alert if: uncommitted changes', 2, 'Git → Alert if', 'uncommitted changes', 'has no duration (a number with a unit).'],
@@ -198,7 +224,7 @@ describe('parseHeartbeatConfig', () => {
     ['## GChat\n- Poll command: ["a", 1]', 2, 'GChat → Poll command', '["a", 1]', 'is not a command (a non-empty list of non-empty words).'],
     ['## GChat\n- Poll command: [oops', 2, 'GChat → Poll command', '[oops', 'is not a valid JSON array.'],
     ['### Orchestrators\n- Prefix: orch x', 2, 'Orchestrators → Prefix', 'orch x', 'is not a session-name prefix.'],
-    ['- active_hours_start: 24', 1, 'active_hours_start', '24', 'is not an hour 0–23.'],
+    ['- active_hours_start: 24', 1, 'active_hours_start', '24', 'has hour 24; hours go 00–23.'],
   ])('rejects %j with a located error', (md, line, key, value, message) => {
     const error = errorOf(md);
     expect(error).toMatchObject({ kind: 'invalid-heartbeat-config', file: '.claude/HEARTBEAT.md', line, key, value, message });
@@ -241,7 +267,10 @@ describe('formatHeartbeatConfigError', () => {
   it('writes one line with file, line, key, value and fix', () => {
     const error = errorOf('# Heartbeat Configuration\n\n## Active Hours\n- Start: 25\n');
     expect(formatHeartbeatConfigError(error)).toBe(
-      '.claude/HEARTBEAT.md:4: Active Hours → Start: "25" is not an hour 0–23. Fix: use a whole hour such as 8.',
+      '.claude/HEARTBEAT.md:4: Active Hours → Start: "25" has hour 25; hours go 00–23. Fix: write a time HH:MM on the 24-hour clock, such as 08:30.',
+    );
+    expect(formatHeartbeatConfigError(errorOf('## Active Hours\n- Days: Funday\n'))).toBe(
+      '.claude/HEARTBEAT.md:2: Active Hours → Days: "Funday" holds "Funday", which is not a day of the week. Fix: write days such as Mon-Fri, Sun, or Mon, Wed, Fri (a range may wrap: Fri-Mon).',
     );
   });
 });

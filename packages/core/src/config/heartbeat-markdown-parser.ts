@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
+import { formatDays, formatTimeOfDay, parseDays, parseTimeOfDay, type Weekday } from '../active-hours/calendar.js';
 import { normalizeTimeZone } from '../active-hours/time-zone.js';
 import { stripTerminalEscapes } from '../text/sanitize.js';
 import { formatDuration, parseDuration, type DurationUnit } from './duration.js';
@@ -20,9 +21,9 @@ export interface HeartbeatConfigError {
   readonly key: string;
   /** The value as written (escapes stripped, shortened). */
   readonly value: string;
-  /** What is wrong, as the end of a sentence about the value: `is not an hour 0–23.` */
+  /** What is wrong, as the end of a sentence about the value: `has minutes 60; minutes go 00–59.` */
   readonly message: string;
-  /** What to write instead: `use a whole hour such as 8.` */
+  /** What to write instead: `write a time HH:MM on the 24-hour clock, such as 08:30.` */
   readonly fix: string;
 }
 
@@ -52,7 +53,7 @@ interface Problem {
 }
 
 interface Draft {
-  activeHours: { start?: number; end?: number; weekend?: boolean; timeZone?: string };
+  activeHours: { start?: string; end?: string; weekend?: boolean; days?: Weekday[]; timeZone?: string };
   intervalMs?: number;
   catchUp?: { policy?: 'skip' | 'latest-once' | 'all'; cap?: number };
   breaker?: { after?: number; backoffCap?: number };
@@ -110,23 +111,21 @@ const MAX_VALUE_SHOWN = 80;
 
 // ---- value readers ------------------------------------------------------------------------
 
-function hour(field: 'start' | 'end'): Setter {
-  const max = field === 'start' ? 23 : 24;
-  const example = field === 'start' ? '8' : '22';
+function timeOfDay(field: 'start' | 'end'): Setter {
   return (value, { draft }) => {
-    const match = /^(\d{1,2})(?::(\d{2}))?$/.exec(value);
-    if (!match) return { message: `is not an hour 0–${max}.`, fix: `use a whole hour such as ${example}.` };
-    if (match[2] !== undefined && match[2] !== '00') {
-      return { message: 'is not a whole hour; active hours start and end on the hour.', fix: `use a whole hour such as ${example} or ${example.padStart(2, '0')}:00.` };
-    }
-    const n = Number(match[1]);
-    if (n > max) {
-      return { message: `is not an hour 0–${max}.`, fix: `use a whole hour such as ${example}${field === 'end' ? ' (24 means midnight)' : ''}.` };
-    }
-    draft.activeHours[field] = n;
+    const parsed = parseTimeOfDay(value, { allowMidnightEnd: field === 'end' });
+    if (parsed.isErr()) return parsed.error;
+    draft.activeHours[field] = formatTimeOfDay(parsed.value);
     return `activeHours.${field}`;
   };
 }
+
+const days: Setter = (value, { draft }) => {
+  const parsed = parseDays(value);
+  if (parsed.isErr()) return parsed.error;
+  draft.activeHours.days = parsed.value;
+  return 'activeHours.days';
+};
 
 function booleanValue(value: string): boolean | undefined {
   const v = value.toLowerCase();
@@ -313,7 +312,7 @@ const HEARTBEAT_KEYS: Readonly<Record<string, Setter>> = {
 const SECTION_KEYS: Readonly<Record<Section, Readonly<Record<string, Setter>>>> = {
   root: HEARTBEAT_KEYS,
   heartbeat: HEARTBEAT_KEYS,
-  'active hours': { start: hour('start'), end: hour('end'), weekend, timezone: timeZone, 'time zone': timeZone },
+  'active hours': { start: timeOfDay('start'), end: timeOfDay('end'), weekend, days, 'active days': days, timezone: timeZone, 'time zone': timeZone },
   beads: { 'alert if': beadsAlert },
   orchestrators: { expected, 'alert if': orchestratorAlert, prefix },
   git: { 'alert if': gitAlert, threshold: gitAlert },
@@ -327,11 +326,12 @@ const SECTION_KEYS: Readonly<Record<Section, Readonly<Record<string, Setter>>>> 
 /** Upstream settings-table keys (reference cobuilder.md §5), accepted in any section. */
 const LEGACY_KEYS: Readonly<Record<string, Setter>> = {
   'heartbeat interval': duration('intervalMs', 's', '600'),
-  'active hours start': hour('start'),
-  'active start hour': hour('start'),
-  'active hours end': hour('end'),
-  'active end hour': hour('end'),
+  'active hours start': timeOfDay('start'),
+  'active start hour': timeOfDay('start'),
+  'active hours end': timeOfDay('end'),
+  'active end hour': timeOfDay('end'),
   'weekend active': weekend,
+  'active days': days,
   timezone: timeZone,
   'stale threshold hours': duration('staleTaskMs', 'h', '4'),
   'idle threshold minutes': duration('orchIdleMs', 'm', '30'),
@@ -396,10 +396,10 @@ function hasOwn<T>(table: Readonly<Record<string, T>>, key: string): T | undefin
  *
  * const parsed = parseHeartbeatConfig('## Active Hours\n- Start: 9\n- End: 18\n- Timezone: Europe/Berlin\n');
  * if (parsed.isErr()) {
- *   const e = parsed.error; // e.g. ".claude/HEARTBEAT.md:2: Active Hours → Start "25" is not an hour 0–23."
+ *   const e = parsed.error; // e.g. ".claude/HEARTBEAT.md:2: Active Hours → Start: "25" has hour 25; hours go 00–23."
  *   console.error(`${e.file}:${e.line}: ${e.key} "${e.value}" ${e.message} Fix: ${e.fix}`);
  * } else {
- *   console.log(parsed.value.config.activeHours); // { start: 9, end: 18, weekend: false, timeZone: 'Europe/Berlin' }
+ *   console.log(parsed.value.config.activeHours); // { start: '09:00', end: '18:00', weekend: false, timeZone: 'Europe/Berlin' }
  * }
  * ```
  */
@@ -483,6 +483,12 @@ export function parseHeartbeatConfig(markdown: string | undefined, options: Pars
     }
   }
 
+  const { days: activeDaysSet, weekend: weekendFlag } = draft.activeHours;
+  if (activeDaysSet !== undefined && weekendFlag !== undefined && weekendFlag !== (activeDaysSet.includes('Sat') || activeDaysSet.includes('Sun'))) {
+    const weekendLine = fieldLines.get('activeHours.weekend') ?? 1;
+    warnings.push(`${file}:${weekendLine}: Weekend: ${weekendFlag} is ignored: Days (line ${fieldLines.get('activeHours.days') ?? '?'}) lists the active days (${formatDays(activeDaysSet)}).`);
+  }
+
   const checked = heartbeatConfigSchema.safeParse(draft);
   if (!checked.success) {
     // Each reader validates its value, so this is a guard against the two drifting apart.
@@ -502,8 +508,8 @@ export function parseHeartbeatConfig(markdown: string | undefined, options: Pars
 }
 
 /**
- * One line for a human: `.claude/HEARTBEAT.md:4: Active Hours → Start: "25" is not an hour
- * 0–23. Fix: use a whole hour such as 8.`
+ * One line for a human: `.claude/HEARTBEAT.md:4: Active Hours → Start: "08:60" has minutes 60;
+ * minutes go 00–59. Fix: write a time HH:MM on the 24-hour clock, such as 08:30.`
  */
 export function formatHeartbeatConfigError(error: HeartbeatConfigError): string {
   const value = error.value.replace(/\s+/g, ' ');

@@ -1,3 +1,4 @@
+import { formatDays } from '../active-hours/calendar.js';
 import { formatDuration } from './duration.js';
 import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig } from './heartbeat-config-schema.js';
 
@@ -8,6 +9,11 @@ function commandJson(argv: readonly string[]): string {
 
 function schedule(intervals: readonly number[]): string {
   return intervals.map(formatDuration).join(', ');
+}
+
+// The spec's form (a bare hour) when the time is on the hour, HH:MM otherwise.
+function boundText(time: string): string {
+  return time.endsWith(':00') ? String(Number(time.slice(0, -3))) : time;
 }
 
 /**
@@ -29,16 +35,18 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     '',
     '## Active Hours',
     '<!--',
-    '  Scanning runs from Start (inside) to End (outside), in whole hours: 8 or 08:00.',
-    '  End may be 24 (midnight). Start > End is an overnight window (22 to 6);',
-    '  Start = End means always active. Weekend: false keeps Saturday and Sunday outside,',
-    '  judged by the local calendar day. Timezone: an IANA name such as Europe/Berlin,',
-    '  or system for the machine’s zone. Outside active hours only P0/P1 beads,',
-    '  orchestrator failures and GChat replies are checked.',
+    '  Scanning runs from Start (inside) to End (outside): a whole hour (8) or HH:MM (08:30).',
+    '  End may be 24 or 24:00 (midnight). Start > End crosses midnight (22:00 to 06:00);',
+    '  Start = End means always active. Weekend: false keeps Saturday and Sunday outside.',
+    '  Days, when set, lists the active days instead: Mon-Fri, Sun, Mon, Wed, Fri or Fri-Mon.',
+    '  Days are judged by the local calendar day at each instant. Timezone: an IANA name such',
+    '  as Europe/Berlin, or system for the machine’s zone. Outside active hours only P0/P1',
+    '  beads, orchestrator failures and GChat replies are checked.',
     '-->',
-    `- Start: ${activeHours.start}`,
-    `- End: ${activeHours.end}`,
+    `- Start: ${boundText(activeHours.start)}`,
+    `- End: ${boundText(activeHours.end)}`,
     `- Weekend: ${activeHours.weekend}`,
+    activeHours.days === undefined ? '<!-- - Days: Mon-Fri -->' : `- Days: ${formatDays(activeHours.days)}`,
     `- Timezone: ${activeHours.timeZone ?? 'system'}`,
     '',
     '## Scan Parameters',

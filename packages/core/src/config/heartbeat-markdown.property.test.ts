@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG, heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
+import { WEEKDAY_NAMES } from '../active-hours/calendar.js';
 import { formatHeartbeatConfigError, parseHeartbeatConfig } from './heartbeat-markdown-parser.js';
 import { renderHeartbeatMarkdown } from './heartbeat-markdown-renderer.js';
 
 const HEADINGS = ['Heartbeat Configuration', 'Active Hours', 'Scan Parameters', 'Beads', 'Orchestrators', 'Git', 'Stale Tasks', 'Idle Orchestrators', 'Heartbeat', 'GChat', 'Pipelines', 'Other'];
-const KEYS = ['Start', 'End', 'Weekend', 'Timezone', 'Time zone', 'Expected', 'Prefix', 'Alert if', 'Threshold', 'Interval', 'Dedup window', 'Repeat', 'Repeat Advisory', 'Operator idle', 'Cost alert', 'Actionable budget', 'Message budget', 'Breaker after', 'Breaker back-off cap', 'Poll command', 'Dashboard command', 'active_hours_start', 'stale_threshold_hours', 'heartbeat_interval', 'Colour'];
-const VALUES = ['8', '08:00', '8:30', '24', '-1', 'true', 'no', 'maybe', 'Europe/Berlin', 'Not/AZone', 'system', '1 hour', '2h30m', '0', '90 min', '10 minuts', '["a","b"]', '["', '[]', 'orch-a, orch-b', 'P0 or P1 tasks found', 'in_progress count changed', '20000 tokens', '30m, 2h, 8h', '2h, 30m', '30m,,1h', '<!--', '-->', '```', ''];
+const KEYS = ['Start', 'End', 'Weekend', 'Days', 'Timezone', 'Time zone', 'Expected', 'Prefix', 'Alert if', 'Threshold', 'Interval', 'Dedup window', 'Repeat', 'Repeat Advisory', 'Operator idle', 'Cost alert', 'Actionable budget', 'Message budget', 'Breaker after', 'Breaker back-off cap', 'Poll command', 'Dashboard command', 'active_hours_start', 'stale_threshold_hours', 'heartbeat_interval', 'Colour'];
+const VALUES = ['8', '08:00', '8:30', '08:60', '24:00', 'Mon-Fri', 'Sun', 'Funday', 'fri-mon', '24', '-1', 'true', 'no', 'maybe', 'Europe/Berlin', 'Not/AZone', 'system', '1 hour', '2h30m', '0', '90 min', '10 minuts', '["a","b"]', '["', '[]', 'orch-a, orch-b', 'P0 or P1 tasks found', 'in_progress count changed', '20000 tokens', '30m, 2h, 8h', '2h, 30m', '30m,,1h', '<!--', '-->', '```', ''];
 
 /** Lines that look like HEARTBEAT.md: headings, list items with known/unknown keys and odd values, noise. */
 const markdownLine = fc.oneof(
@@ -29,11 +30,21 @@ const positiveMs = fc.oneof(
 /** A valid repeat schedule: 1–10 intervals, never shorter than the one before. */
 const repeatArb = fc.array(positiveMs, { minLength: 1, maxLength: 10 }).map((intervals) => [...intervals].sort((a, b) => a - b));
 
+/** `HH:MM` (or `H:MM`) of a minute in [min, max]. */
+const timeOfDay = (min: number, max: number) =>
+  fc.tuple(fc.integer({ min, max }), fc.boolean()).map(([m, pad]) => `${String(Math.floor(m / 60)).padStart(pad ? 2 : 1, '0')}:${String(m % 60).padStart(2, '0')}`);
+
 /** Any valid configuration, built through the schema so it always is one. */
 const configArb: fc.Arbitrary<HeartbeatConfig> = fc
   .record({
     activeHours: fc.record(
-      { start: fc.integer({ min: 0, max: 23 }), end: fc.integer({ min: 0, max: 24 }), weekend: fc.boolean(), timeZone: zones },
+      {
+        start: fc.oneof(fc.integer({ min: 0, max: 23 }), timeOfDay(0, 1439)),
+        end: fc.oneof(fc.integer({ min: 0, max: 24 }), timeOfDay(0, 1440)),
+        weekend: fc.boolean(),
+        days: fc.oneof(fc.uniqueArray(fc.constantFrom(...WEEKDAY_NAMES), { minLength: 1, maxLength: 7 }), fc.constantFrom('Mon-Fri', 'Sun', 'Fri-Mon', 'Mon, Wed, Fri')),
+        timeZone: zones,
+      },
       { requiredKeys: ['start', 'end', 'weekend'] },
     ),
     intervalMs: positiveMs,
@@ -95,9 +106,10 @@ describe('parseHeartbeatConfig properties', () => {
 
   it('a single wrong value in a rendered file is reported on its own line', () => {
     fc.assert(
-      fc.property(configArb, fc.constantFrom(['- Start:', '- Start: 24'], ['- End:', '- End: 25'], ['- Weekend:', '- Weekend: perhaps']), (config, [prefix, replacement]) => {
+      fc.property(configArb, fc.constantFrom(['- Start:', '- Start: 24'], ['- Start:', '- Start: 08:60'], ['- End:', '- End: 25'], ['- Weekend:', '- Weekend: perhaps'], ['- Days:', '- Days: Funday']), (config, [prefix, replacement]) => {
         const lines = renderHeartbeatMarkdown(config).split('\n');
-        const index = lines.findIndex((l) => l.startsWith(prefix));
+        // Days is a commented example when unset: the wrong value replaces it.
+        const index = lines.findIndex((l) => l.startsWith(prefix) || l.startsWith(`<!-- ${prefix}`));
         lines[index] = replacement;
         const error = parseHeartbeatConfig(lines.join('\n'))._unsafeUnwrapErr();
         expect(error.line).toBe(index + 1);

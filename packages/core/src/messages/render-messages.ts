@@ -1,3 +1,4 @@
+import { formatActiveHours, type ActiveHoursWindow } from '../active-hours/active-hours.js';
 import { CATEGORY_INFO, compareCategories, isCoBuilderCategory, type FindingCategory } from '../domain/categories.js';
 import type { Finding } from '../domain/finding.js';
 import type { OutboundMessage } from '../ports/sink.js';
@@ -171,11 +172,11 @@ export function renderWorkFound(input: WorkFoundInput): RenderedReport {
   };
 }
 
-/** The startup message of spec 000. */
-export function renderOnline(input: { intervalMs: number; activeHours: { start: number; end: number }; configFound: boolean | 'empty'; at: Date }): OutboundMessage {
+/** The startup message of spec 000 (`Active hours: 8-22`; `08:30-18:15 Mon-Fri` beyond the spec's form). */
+export function renderOnline(input: { intervalMs: number; activeHours: Pick<ActiveHoursWindow, 'start' | 'end' | 'days'>; configFound: boolean | 'empty'; at: Date }): OutboundMessage {
   return {
     kind: 'online',
-    content: `HEARTBEAT_ONLINE: Work-finder loop starting. Interval: ${Math.round(input.intervalMs / 1000)}s. Active hours: ${input.activeHours.start}-${input.activeHours.end}. HEARTBEAT.md: ${input.configFound === 'empty' ? 'empty' : input.configFound ? 'found' : 'missing'}.`,
+    content: `HEARTBEAT_ONLINE: Work-finder loop starting. Interval: ${Math.round(input.intervalMs / 1000)}s. Active hours: ${formatActiveHours(input.activeHours)}. HEARTBEAT.md: ${input.configFound === 'empty' ? 'empty' : input.configFound ? 'found' : 'missing'}.`,
     summary: 'Heartbeat online -- scanning starting',
     at: input.at.toISOString(),
   };

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isWithinActiveHours } from '../active-hours/active-hours.js';
 import { judgeLiveness } from './liveness.js';
 import { SKIP_REASON_NAMES, skippedReceipt, type Receipt } from './receipts.js';
 
@@ -44,5 +45,33 @@ describe('judgeLiveness', () => {
     expect(messageOf(judgeLiveness(skips, { nowMs: at(90), maxAgeMs: 30 * MIN }))).toMatch(/^every recent slot was skipped: 2 × overlapping/);
     expect(judgeLiveness(skips, { nowMs: at(90), maxAgeMs: 30 * MIN, lock: { owner: '123-abc', acquiredAtMs: at(5) } })).toMatchObject({ live: false, reason: 'lock-stuck' });
     expect(messageOf(judgeLiveness(skips, { nowMs: at(90), maxAgeMs: 30 * MIN, lock: { owner: '123-abc', acquiredAtMs: at(5) } }))).toMatch(/^the cycle lock has been held by 123-abc for 85 min/);
+  });
+});
+
+describe('judgeLiveness with expectedAt (issue 15 item 7: time outside active hours is not missed)', () => {
+  // 2026-02-20 is a Friday; the window is Mon-Fri 08:30-18:15 UTC.
+  const window = { start: '08:30', end: '18:15', weekend: false, days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'] as const, timeZone: 'UTC' };
+  const expectedAt = (ms: number) => isWithinActiveHours(new Date(ms), { ...window, days: [...window.days] });
+  const lastFriday = ran(Date.parse('2026-02-20T18:10:00Z'));
+
+  it('a weekend and the nights around it do not age the last run; the first 30 active minutes on Monday do', () => {
+    const judge = (iso: string) => judgeLiveness([lastFriday], { nowMs: Date.parse(iso), maxAgeMs: 30 * MIN, expectedAt });
+    expect(judge('2026-02-23T08:30:00Z')).toMatchObject({ live: true, ageMs: 5 * MIN }); // Friday 18:10-18:15 counted
+    expect(judge('2026-02-23T08:55:00Z')).toMatchObject({ live: true, ageMs: 30 * MIN });
+    expect(judge('2026-02-23T08:56:00Z')).toMatchObject({ live: false, reason: 'stopped' });
+    // Without expectedAt the same weekend is 'stopped'.
+    expect(judgeLiveness([lastFriday], { nowMs: Date.parse('2026-02-23T08:30:00Z'), maxAgeMs: 30 * MIN })).toMatchObject({ live: false, reason: 'stopped' });
+  });
+
+  it('property: counting only expected time never makes a live heartbeat dead, and always-expected is the plain rule', () => {
+    fc.assert(
+      fc.property(fc.array(receiptArb, { maxLength: 20 }), fc.integer({ min: 0, max: 700 }), fc.integer({ min: 1, max: 120 }), (receipts, nowMin, maxAgeMin) => {
+        const base = { nowMs: T0 + nowMin * MIN, maxAgeMs: maxAgeMin * MIN };
+        const plain = judgeLiveness(receipts, base);
+        expect(judgeLiveness(receipts, { ...base, expectedAt: () => true }).live).toBe(plain.live);
+        if (plain.live) expect(judgeLiveness(receipts, { ...base, expectedAt }).live).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -24,6 +24,28 @@ export interface LivenessInput {
   readonly maxAgeMs: number;
   /** The cycle lock as read now, if any. */
   readonly lock?: LockRecord | undefined;
+  /**
+   * When the heartbeat is expected to run (e.g. inside active hours, for a cron schedule that
+   * only fires then). When set, only expected time counts toward an age, so a night or a weekend
+   * outside the window is not "stopped"; absent = all time counts.
+   */
+  readonly expectedAt?: ((ms: number) => boolean) | undefined;
+}
+
+const MINUTE = 60_000;
+// Receipts are kept 30 days; beyond this span every minute counts (and the walk stays short).
+const MAX_WALK_MS = 62 * 24 * 3_600_000;
+
+/**
+ * How much of `[fromMs, toMs)` counts toward an age: all of it, or with `expectedAt` the minutes
+ * at which the heartbeat is expected (stepping stops once the total passes `capMs`).
+ */
+function countedAge(fromMs: number, toMs: number, input: LivenessInput): number {
+  const expectedAt = input.expectedAt;
+  if (expectedAt === undefined || toMs - fromMs > MAX_WALK_MS) return toMs - fromMs;
+  let total = 0;
+  for (let t = fromMs; t < toMs && total <= input.maxAgeMs; t += MINUTE) if (expectedAt(t)) total += Math.min(MINUTE, toMs - t);
+  return total;
 }
 
 function minutesText(ms: number): string {
@@ -33,7 +55,7 @@ function minutesText(ms: number): string {
 
 /**
  * Is the heartbeat alive? Alive means a cycle evaluated and finished delivery (a `ran` receipt)
- * no longer than `maxAgeMs` ago. Otherwise the verdict names why: a lock held too long, slots
+ * no longer than `maxAgeMs` ago (counting only expected time when `expectedAt` is given). Otherwise the verdict names why: a lock held too long, slots
  * that are all skipped (with their reasons), a heartbeat that has stopped, or one that never ran.
  */
 export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput): LivenessVerdict {
@@ -41,7 +63,7 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
   const lastRan = ordered.filter((r): r is RanReceipt => r.kind === 'ran').at(-1);
   const notes: string[] = [];
   if (lastRan !== undefined) {
-    const ageMs = input.nowMs - Date.parse(lastRan.at);
+    const ageMs = countedAge(Date.parse(lastRan.at), input.nowMs, input);
     if (ageMs <= input.maxAgeMs) {
       if (lastRan.delivery === 'failed') notes.push('the last cycle could not deliver its report (see the sink)');
       if (lastRan.stateError !== undefined) notes.push(`the last cycle could not save its state: ${lastRan.stateError}`);
@@ -56,7 +78,7 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
   if (lock !== undefined && input.nowMs - lock.acquiredAtMs > input.maxAgeMs) {
     return { live: false, reason: 'lock-stuck', message: `the cycle lock has been held by ${lock.owner} for ${minutesText(input.nowMs - lock.acquiredAtMs)}.${since}`, ...withLast };
   }
-  const recentSkips = ordered.filter((r) => r.kind === 'skipped' && input.nowMs - Date.parse(r.at) <= input.maxAgeMs && (lastRan === undefined || Date.parse(r.at) >= Date.parse(lastRan.at)));
+  const recentSkips = ordered.filter((r) => r.kind === 'skipped' && countedAge(Date.parse(r.at), input.nowMs, input) <= input.maxAgeMs && (lastRan === undefined || Date.parse(r.at) >= Date.parse(lastRan.at)));
   if (recentSkips.length > 0) {
     const counts = new Map<SkipReason, number>();
     for (const r of recentSkips) if (r.kind === 'skipped') counts.set(r.reason, (counts.get(r.reason) ?? 0) + 1);

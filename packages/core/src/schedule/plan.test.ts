@@ -58,7 +58,7 @@ describe('planSlots', () => {
         fc.boolean(),
         fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata'),
         (from, start, end, weekend, timeZone) => {
-          const config = { ...DEFAULT_HEARTBEAT_CONFIG, activeHours: { start, end, weekend } };
+          const config = { ...DEFAULT_HEARTBEAT_CONFIG, activeHours: { start: `${String(start).padStart(2, '0')}:00`, end: `${String(end).padStart(2, '0')}:00`, weekend } };
           const slots = planSlots(input({ fromMs: from, hours: 12, config, timeZone, schedule: { kind: 'interval', intervalMs: 30 * MIN, offsetMs: 0 } }));
           for (const slot of slots) {
             const inside = activeHoursStatus(new Date(slot.at), { start, end, weekend, timeZone }).inside;
@@ -101,5 +101,16 @@ describe('planSlots', () => {
     expect(slots.at(-1)?.woterclip).toEqual({ verdict: 'triage-only', reason: 'WoterClip quiet hours 12:00–00:00 UTC (triage-only)' });
     const night = planSlots(input({ fromMs: Date.parse('2026-02-19T23:00:00Z'), hours: 1 }))[0];
     expect(night?.reason).toBe('outside active hours 08:00–22:00 UTC: only P0/P1 beads, orchestrator failures and GChat replies');
+  });
+
+  it('minute-precise bounds and a Days list: the 08:30 boundary, and a day not in the list named as such', () => {
+    const config = { ...DEFAULT_HEARTBEAT_CONFIG, activeHours: { start: '08:30', end: '18:15', weekend: false, days: ['Mon' as const, 'Tue' as const, 'Wed' as const, 'Thu' as const, 'Fri' as const] } };
+    // Thursday 2026-02-19 and Saturday 2026-02-21, UTC.
+    const thursday = planSlots(input({ fromMs: Date.parse('2026-02-19T08:20:00Z'), hours: 0.5, config, schedule: { kind: 'interval', intervalMs: 10 * MIN, offsetMs: 0 } }));
+    expect(thursday.map((s) => [s.at.slice(11, 16), s.verdict])).toEqual([['08:20', 'critical-only'], ['08:30', 'runs'], ['08:40', 'runs']]);
+    expect(thursday[1]?.reason).toBe('inside active hours 08:30–18:15 Mon-Fri UTC');
+    expect(thursday[0]?.reason).toBe('outside active hours 08:30–18:15 Mon-Fri UTC: only P0/P1 beads, orchestrator failures and GChat replies');
+    const saturday = planSlots(input({ fromMs: Date.parse('2026-02-21T12:00:00Z'), hours: 0.1, config }))[0];
+    expect(saturday?.reason).toBe('Sat is not an active day (Mon-Fri): only P0/P1 beads, orchestrator failures and GChat replies');
   });
 });

@@ -1,4 +1,5 @@
-import { activeHoursStatus } from '../active-hours/active-hours.js';
+import { activeDays, activeHoursStatus, boundMinutes } from '../active-hours/active-hours.js';
+import { formatDays, formatTimeOfDay, WEEKDAY_NAMES } from '../active-hours/calendar.js';
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
 
 /** How slots are laid out: the loop's interval grid, or the next fire times of a cron expression. */
@@ -54,10 +55,9 @@ export function nextGridSlot(ms: number, intervalMs: number, offsetMs: number): 
   return Math.floor((ms - offset) / intervalMs) * intervalMs + offset + intervalMs;
 }
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
-
-function hh(hour: number): string {
-  return `${String(hour).padStart(2, '0')}:00`;
+function hhmm(bound: number | string, which: 'start' | 'end'): string {
+  const minutes = boundMinutes(bound, which);
+  return Number.isNaN(minutes) ? String(bound) : formatTimeOfDay(minutes);
 }
 
 /**
@@ -70,7 +70,9 @@ export function planSlots(input: PlanInput): PlannedSlot[] {
   const endMs = input.fromMs + input.hours * 3_600_000;
   const maxSlots = input.maxSlots ?? 10_000;
   const window = { ...input.config.activeHours, timeZone: input.timeZone };
-  const hoursLabel = `${hh(window.start)}–${hh(window.end)} ${input.timeZone}`;
+  const days = window.days === undefined ? '' : ` ${formatDays(window.days)}`;
+  const hoursLabel = `${hhmm(window.start, 'start')}–${hhmm(window.end, 'end')}${days} ${input.timeZone}`;
+  const activeDayNames = activeDays(window);
   const slots: PlannedSlot[] = [];
   const next = (ms: number): number | undefined =>
     input.schedule.kind === 'interval' ? nextGridSlot(ms, input.schedule.intervalMs, input.schedule.offsetMs) : input.schedule.nextAfter(ms);
@@ -79,15 +81,15 @@ export function planSlots(input: PlanInput): PlannedSlot[] {
   while (at !== undefined && at < endMs && slots.length < maxSlots) {
     const instant = new Date(at);
     const status = activeHoursStatus(instant, window);
-    const weekendDay = status.localWeekday === 0 || status.localWeekday === 6;
+    const day = WEEKDAY_NAMES[status.localWeekday];
     let verdict: SlotVerdict = 'runs';
     let reason = `inside active hours ${hoursLabel}`;
     if (!status.inside) {
       verdict = 'critical-only';
-      reason =
-        weekendDay && !window.weekend
-          ? `weekend (${DAYS[status.localWeekday] ?? '?'}): only P0/P1 beads, orchestrator failures and GChat replies`
-          : `outside active hours ${hoursLabel}: only P0/P1 beads, orchestrator failures and GChat replies`;
+      const offDay = day === undefined || !activeDayNames.includes(day);
+      // The spec's Weekend flag keeps its word; a Days list names the day that is not in it.
+      const why = !offDay ? `outside active hours ${hoursLabel}` : window.days === undefined ? `weekend (${day ?? '?'})` : `${day ?? '?'} is not an active day (${formatDays(window.days)})`;
+      reason = `${why}: only P0/P1 beads, orchestrator failures and GChat replies`;
     }
     const quiet = input.woterclipQuietHours;
     const woterclip =

@@ -1,3 +1,4 @@
+import { TZDate } from '@date-fns/tz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isQuietTime } from './quiet-hours.js';
@@ -44,6 +45,45 @@ describe('decideNextStep', () => {
         else if (worked >= maxIssues) expect(next).toEqual({ kind: 'stop', reason: 'issue_budget' });
         else expect(next).toEqual({ kind: 'continue' });
       }),
+    );
+  });
+});
+
+describe('isQuietTime with days and minute bounds (issue 15 item 7)', () => {
+  const berlin = { enabled: true, timezone: 'Europe/Berlin', start: '00:00', end: '24:00', days: ['Sat', 'Sun'] as const };
+
+  it('00:00-24:00 with days is a whole quiet day, judged by the local calendar day', () => {
+    expect(isQuietTime(new Date('2026-07-24T21:59:00Z'), berlin)).toBe(false); // Friday 23:59 Berlin
+    expect(isQuietTime(new Date('2026-07-24T22:00:00Z'), berlin)).toBe(true); // Saturday 00:00 Berlin
+    expect(isQuietTime(new Date('2026-07-26T21:59:00Z'), berlin)).toBe(true); // Sunday 23:59
+    expect(isQuietTime(new Date('2026-07-26T22:00:00Z'), berlin)).toBe(false); // Monday 00:00
+  });
+
+  it('an overnight window on listed days ends at the next local midnight when that day is not listed', () => {
+    const fridayNights = { enabled: true, timezone: 'Europe/Berlin', start: '22:30', end: '07:15', days: ['Fri'] as const };
+    expect(isQuietTime(new Date('2026-07-24T20:29:00Z'), fridayNights)).toBe(false); // Fri 22:29
+    expect(isQuietTime(new Date('2026-07-24T20:30:00Z'), fridayNights)).toBe(true); // Fri 22:30
+    expect(isQuietTime(new Date('2026-07-24T23:00:00Z'), fridayNights)).toBe(false); // Sat 01:00
+    expect(isQuietTime(new Date('2026-07-24T05:14:00Z'), fridayNights)).toBe(true); // Fri 07:14
+    expect(isQuietTime(new Date('2026-07-24T05:15:00Z'), fridayNights)).toBe(false); // Fri 07:15
+  });
+
+  it('property: with days, quiet exactly when the local day is listed and the window holds the time (DST zones)', () => {
+    const names = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+    const hhmm = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+    fc.assert(
+      fc.property(
+        hhmm,
+        hhmm,
+        fc.uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: 7 }),
+        fc.constantFrom('Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe'),
+        fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }),
+        (start, end, days, timezone, now) => {
+          const everyDay = isQuietTime(now, { enabled: true, timezone, start, end });
+          const local = new TZDate(now.getTime(), timezone);
+          expect(isQuietTime(now, { enabled: true, timezone, start, end, days })).toBe(everyDay && days.includes(names[local.getDay()]!));
+        },
+      ),
     );
   });
 });

@@ -1,4 +1,5 @@
 import { TZDate } from '@date-fns/tz';
+import { WEEKDAY_NAMES, type Weekday } from '@heartbeat-kit/core';
 
 /** The quiet-hours settings a decision needs. */
 export interface QuietHoursSettings {
@@ -6,6 +7,8 @@ export interface QuietHoursSettings {
   readonly timezone: string;
   readonly start: string;
   readonly end: string;
+  /** Quiet only on these days of the local calendar; absent = every day. */
+  readonly days?: readonly Weekday[] | undefined;
 }
 
 function minuteOfDay(hhmm: string): number {
@@ -16,11 +19,14 @@ function minuteOfDay(hhmm: string): number {
 /**
  * True when `now` falls inside the quiet window. The window is `[start, end)` in zone-local
  * minutes of the day, so DST needs no special code; `start > end` crosses midnight and
- * `start == end` is an empty window (an always-quiet schedule is better expressed by pausing it).
+ * `start == end` is an empty window (an always-quiet schedule is better expressed by pausing it;
+ * a whole quiet day is `00:00`–`24:00` with `days`). `days` is judged by the local calendar day
+ * of `now`, so a Friday 22:00–07:00 window with `days: Fri` ends at Saturday 00:00.
  */
 export function isQuietTime(now: Date, settings: QuietHoursSettings): boolean {
   if (!settings.enabled) return false;
   const local = new TZDate(now.getTime(), settings.timezone);
+  if (settings.days !== undefined && !settings.days.includes(WEEKDAY_NAMES[local.getDay()]!)) return false;
   const minute = local.getHours() * 60 + local.getMinutes();
   const start = minuteOfDay(settings.start);
   const end = minuteOfDay(settings.end);

@@ -35,6 +35,12 @@ describe('parseWoterclipConfig', () => {
     expect(config.dispatch.command[0]).toBe('claude');
   });
 
+  it('quiet hours take H:MM, 24:00 and days (issue 15 item 7)', () => {
+    const config = parseWoterclipConfig(TEMPLATE.replace('"22:00"', '"0:00"').replace('"07:00"', '"24:00"').replace('behavior: "skip"', 'days: "Sat, Sun"\n    behavior: "skip"'))._unsafeUnwrap();
+    expect(config.heartbeat.quiet_hours).toMatchObject({ start: '00:00', end: '24:00', days: ['Sat', 'Sun'] });
+    expect(parseWoterclipConfig(TEMPLATE)._unsafeUnwrap().heartbeat.quiet_hours.days).toBeUndefined();
+  });
+
   it('missing file: tells the user to run init', () => {
     const e = parseWoterclipConfig(undefined)._unsafeUnwrapErr();
     expect(e.kind).toBe('config-missing');
@@ -46,6 +52,8 @@ describe('parseWoterclipConfig', () => {
     [TEMPLATE.replace('version: 2', 'version: 1'), 'version', 'migrate'],
     [TEMPLATE.replace('"America/Los_Angeles"', '"Mars/Olympus"'), 'heartbeat.quiet_hours.timezone', 'IANA'],
     [TEMPLATE.replace('"22:00"', '"25:00"'), 'heartbeat.quiet_hours.start', 'HH:MM'],
+    [TEMPLATE.replace('"07:00"', '"08:60"'), 'heartbeat.quiet_hours.end', 'minutes go 00–59; write a time HH:MM'],
+    [TEMPLATE.replace('behavior: "skip"', 'days: "Funday"\n    behavior: "skip"'), 'heartbeat.quiet_hours.days', '"Funday" holds "Funday", which is not a day of the week; write days such as Mon-Fri'],
     [TEMPLATE.replace('"skip"', '"nap"'), 'heartbeat.quiet_hours.behavior', 'allowed values'],
     [TEMPLATE.replace('labels:', 'lables: {}\nlabels:'), '(root).lables', 'remove the key'],
     [TEMPLATE.replace('"personas/ceo"', '"../../etc"'), 'personas.ceo.path', 'inside .woterclip'],

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { daysSchema, timeOfDaySchema } from '@heartbeat-kit/core';
 
 /** Path of the repo config, relative to the repository root. */
 export const CONFIG_PATH = '.woterclip/config.yaml';
@@ -13,8 +14,6 @@ export const INIT_COMMAND = 'heartbeat-kit woterclip init';
 
 /** Default beat time ceiling in seconds (reference §3: 1200 s upstream, configurable here). */
 export const DEFAULT_TIME_CEILING_SEC = 1200;
-
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected "HH:MM" (24-hour clock)');
 
 function isIanaZone(zone: string): boolean {
   try {
@@ -44,8 +43,10 @@ const quietHours = z
   .object({
     enabled: z.boolean().default(false),
     timezone: z.string().refine(isIanaZone, 'is not an IANA time zone (e.g. "America/Los_Angeles")').default('UTC'),
-    start: hhmm.default('22:00'),
-    end: hhmm.default('07:00'),
+    start: timeOfDaySchema('start', '22:00'),
+    // 24:00 lets a window run to midnight: 00:00-24:00 with days is a whole quiet day.
+    end: timeOfDaySchema('end', '07:00'),
+    days: daysSchema.optional(),
     behavior: z.enum(['skip', 'triage-only']).default('skip'),
   })
   .strict();
@@ -155,8 +156,11 @@ function firstIssue(file: string, error: z.ZodError): ConfigError {
   if (issue === undefined) return { kind: 'config-invalid', file, message: `${file}: invalid configuration` };
   const keys = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '';
   const path = [...issue.path.map(String), ...(keys ? [keys] : [])].join('.') || '(root)';
-  const fix = FIXES[issue.code] ?? 'fix the value';
-  return { kind: 'config-invalid', file, key: path, message: `${file}: key "${path}" ${issue.message}; ${fix}.` };
+  // A shared schema (a time of day, a day list) carries its own fix.
+  const ownFix = issue.code === 'custom' && typeof issue.params?.['fix'] === 'string' ? issue.params['fix'].replace(/\.$/, '') : undefined;
+  const fix = ownFix ?? FIXES[issue.code] ?? 'fix the value';
+  const message = ownFix === undefined ? issue.message : issue.message.replace(/\.$/, '');
+  return { kind: 'config-invalid', file, key: path, message: `${file}: key "${path}" ${message}; ${fix}.` };
 }
 
 function parseYamlText(file: string, text: string): Result<unknown, ConfigError> {

@@ -90,7 +90,8 @@ heartbeat:
     enabled: false
     timezone: "UTC"
     start: "22:00"
-    end: "07:00"
+    end: "07:00"                # HH:MM; start > end crosses midnight, 24:00 is midnight
+    # days: "Mon-Fri"           # quiet only on these days (Sun, Sat, Sun, Fri-Mon …), by the local calendar day
     behavior: "skip"            # or "triage-only": only the Orchestrator works
 labels:
   working: "agent-working"
