@@ -206,6 +206,8 @@ describe('activeHoursStatus in UTC (issue 16: no ICU data for a UTC heartbeat)',
 
   it('an invalid Date is outside, as in any other zone', () => {
     expect(activeHoursStatus(new Date(Number.NaN), { start: 8, end: 22, weekend: true, timeZone: 'UTC' })).toMatchObject({ inside: false, zone: 'UTC' });
+  });
+});
 
 describe('minute precision, days and midnight crossing', () => {
   // 2024-06-12 is a Wednesday; Berlin is UTC+2 in June.
