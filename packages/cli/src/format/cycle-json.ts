@@ -1,4 +1,4 @@
-import { formatScanProblems, OUTSIDE_ACTIVE_HOURS_REASON, type CycleOutcome, type Finding, type HeartbeatConfig } from '@heartbeat-kit/core';
+import { formatDays, formatScanProblems, OUTSIDE_ACTIVE_HOURS_REASON, type CycleOutcome, type Finding, type HeartbeatConfig } from '@heartbeat-kit/core';
 
 function brief(finding: Finding): { category: string; fingerprint: string; subject: string } {
   return { category: finding.category, fingerprint: finding.fingerprint, subject: finding.subject };
@@ -40,10 +40,6 @@ export function problemLines(outcome: CycleOutcome): string {
   return [...formatScanProblems(outcome.problems), ...breaker].map((line) => `heartbeat-kit: ${line}\n`).join('');
 }
 
-function hh(hour: number): string {
-  return `${String(hour).padStart(2, '0')}:00`;
-}
-
 /**
  * Text mode's stderr line naming the scanners a cycle did not run because it was outside active
  * hours (by design, so not a problem, but plain text must still say what was not looked at):
@@ -53,6 +49,7 @@ function hh(hour: number): string {
 export function outsideActiveHoursLine(outcome: CycleOutcome, settings: { readonly config: HeartbeatConfig; readonly timeZone: string }): string {
   const skipped = outcome.scanResults.filter((r) => r.status === 'skipped' && r.reason === OUTSIDE_ACTIVE_HOURS_REASON).map((r) => r.scanner);
   if (skipped.length === 0) return '';
-  const { start, end, weekend } = settings.config.activeHours;
-  return `heartbeat-kit: outside active hours (${hh(start)}–${hh(end)} ${settings.timeZone}${weekend ? '' : ', weekdays only'}): skipped ${skipped.join(', ')}\n`;
+  const { start, end, weekend, days } = settings.config.activeHours;
+  const dayText = days !== undefined ? `, ${formatDays(days)} only` : weekend ? '' : ', weekdays only';
+  return `heartbeat-kit: outside active hours (${start}–${end} ${settings.timeZone}${dayText}): skipped ${skipped.join(', ')}\n`;
 }
