@@ -20,12 +20,44 @@ export default tseslint.config(
   {
     // The main entry of every package is pure: I/O lives in adapter subpaths.
     files: ['packages/*/src/**/*.ts'],
-    ignores: ['packages/*/src/node/**', 'packages/*/src/execa/**', 'packages/*/src/github/**', 'packages/cli/**', 'packages/*/src/**/*.test.ts', 'packages/*/src/testing/**'],
+    ignores: [
+      'packages/*/src/node/**',
+      'packages/*/src/execa/**',
+      'packages/*/src/github/**',
+      'packages/cli/**',
+      'packages/*/src/**/*.test.ts',
+      'packages/*/src/testing/**',
+    ],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['node:fs', 'node:fs/*', 'fs', 'node:child_process', 'child_process', 'execa', 'node:net', 'node:http', 'node:https', 'node:timers', 'node:timers/*'], message: 'Pure module: do I/O through a port in an adapter subpath.' },
-      ] }],
-      'no-restricted-globals': ['error', { name: 'process', message: 'Pure module: pass configuration in, do not read process.' }, { name: 'setTimeout', message: 'Pure module: use the Sleep port.' }, { name: 'setInterval', message: 'Pure module: use the Sleep port.' }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                'node:fs',
+                'node:fs/*',
+                'fs',
+                'node:child_process',
+                'child_process',
+                'execa',
+                'node:net',
+                'node:http',
+                'node:https',
+                'node:timers',
+                'node:timers/*',
+              ],
+              message: 'Pure module: do I/O through a port in an adapter subpath.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'Pure module: pass configuration in, do not read process.' },
+        { name: 'setTimeout', message: 'Pure module: use the Sleep port.' },
+        { name: 'setInterval', message: 'Pure module: use the Sleep port.' },
+      ],
       'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Pure module: use the Clock port.' }],
     },
   },
@@ -34,7 +66,14 @@ export default tseslint.config(
     // `export *` would publish every helper a module exports for its neighbours.
     files: ['packages/*/src/index.ts', 'packages/*/src/{node,testing,tokenizer,github,execa}/index.ts'],
     rules: {
-      'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: 'Package entry: name each export (export { a, type B } from …); export * would make every helper of the module public API.' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ExportAllDeclaration',
+          message:
+            'Package entry: name each export (export { a, type B } from …); export * would make every helper of the module public API.',
+        },
+      ],
     },
   },
   {
@@ -43,7 +82,25 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       parserOptions: { project: false, projectService: false, program: null },
-      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', fetch: 'readonly', structuredClone: 'readonly', performance: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', require: 'readonly', __dirname: 'readonly', module: 'writable' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setImmediate: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        fetch: 'readonly',
+        structuredClone: 'readonly',
+        performance: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        require: 'readonly',
+        __dirname: 'readonly',
+        module: 'writable',
+      },
     },
   },
   {

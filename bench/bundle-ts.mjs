@@ -10,6 +10,16 @@ import { pathToFileURL } from 'node:url';
 export async function importTs(entry) {
   const outdir = mkdtempSync(join(tmpdir(), 'hk-bench-'));
   const outfile = join(outdir, 'bundle.mjs');
-  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', conditions: ['source'], logLevel: 'error' });
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    conditions: ['source'],
+    logLevel: 'error',
+  });
   return import(pathToFileURL(outfile).href);
 }

@@ -27,20 +27,36 @@ const { createWorld } = await importTs(join(root, 'packages/cli/test/support/wor
 // The opt-in real tokenizer (core's ./tokenizer subpath over js-tiktoken): how far the default
 // ceil(chars / 4) estimate is from a BPE count on the messages the cycle really sends.
 const { loadTiktokenEstimator } = await import('../packages/core/dist/tokenizer/index.js');
-const tokenizers = Object.fromEntries(await Promise.all(['o200k_base', 'cl100k_base'].map(async (name) => [name, (await loadTiktokenEstimator(name))._unsafeUnwrap()])));
+const tokenizers = Object.fromEntries(
+  await Promise.all(['o200k_base', 'cl100k_base'].map(async (name) => [name, (await loadTiktokenEstimator(name))._unsafeUnwrap()])),
+);
 /** The cycle's message(s) counted by the default estimate and by each tokenizer. */
 function tokenReport(cycle) {
   const texts = [cycle.message?.content, cycle.costAlert?.content].filter((t) => typeof t === 'string');
   return texts.map((text) => {
     const estimate = Math.ceil(text.length / 4);
-    return { chars: text.length, estimate, reported: cycle.estimatedTokens, ...Object.fromEntries(Object.entries(tokenizers).map(([name, count]) => [name, count(text)])) };
+    return {
+      chars: text.length,
+      estimate,
+      reported: cycle.estimatedTokens,
+      ...Object.fromEntries(Object.entries(tokenizers).map(([name, count]) => [name, count(text)])),
+    };
   });
 }
 
 const now = new Date('2026-02-19T14:50:00Z');
 const HOUR = 3600_000;
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-const beads = (n, offset, extra) => Array.from({ length: n }, (_, i) => ({ id: `bench-${(i + offset).toString(36).padStart(4, '0')}`, title: `Task ${i + offset}`, priority: (i % 5), ...extra(i) }));
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+const beads = (n, offset, extra) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `bench-${(i + offset).toString(36).padStart(4, '0')}`,
+    title: `Task ${i + offset}`,
+    priority: i % 5,
+    ...extra(i),
+  }));
 const dot = (i) => `digraph "PIPE-${i}" {
   graph [prd_ref="PRD-${i}"]
   start [shape=Mdiamond handler=start status=validated]
@@ -62,14 +78,23 @@ const TMUX_FORMAT = '#{session_name}\t#{session_id}\t#{session_activity}\t#{sess
 async function buildWorld(scale) {
   const nWorktrees = 50 * scale;
   const nSessions = 20 * scale;
-  const inProgress = beads(100 * scale, 100 * scale, (i) => ({ assignee: `orch-bench-${i % (25 * scale)}`, started_at: new Date(now.getTime() - (i % 8) * HOUR).toISOString() }));
+  const inProgress = beads(100 * scale, 100 * scale, (i) => ({
+    assignee: `orch-bench-${i % (25 * scale)}`,
+    started_at: new Date(now.getTime() - (i % 8) * HOUR).toISOString(),
+  }));
   const world = createWorld({
     ready: beads(100 * scale, 0, () => ({})),
     inProgress,
     pipelines: Object.fromEntries(Array.from({ length: 10 * scale }, (_, i) => [`pipe-${i}.dot`, dot(i)])),
     gchat: { stdout: '{"replies": [], "pending_count": 0}' },
   });
-  const worktrees = Array.from({ length: nWorktrees }, (_, i) => ({ dir: `wt-${i}`, path: join(world.root, `wt-${i}`), branch: `feat/${inProgress[i].id}-work`, commitAt: new Date(now.getTime() - (i % 6) * HOUR), dirty: i % 2 === 0 }));
+  const worktrees = Array.from({ length: nWorktrees }, (_, i) => ({
+    dir: `wt-${i}`,
+    path: join(world.root, `wt-${i}`),
+    branch: `feat/${inProgress[i].id}-work`,
+    commitAt: new Date(now.getTime() - (i % 6) * HOUR),
+    dirty: i % 2 === 0,
+  }));
   let stream = '';
   for (const wt of worktrees) {
     const msg = `work on ${wt.branch}\n`;
@@ -111,7 +136,11 @@ function floorCommands(w) {
   const { world, worktrees, sessions, inProgress } = w;
   const t = ['tmux', '-u', '-L', world.tmuxSocket];
   const git = (repo, ...args) => ['git', '-C', repo, '--no-optional-locks', ...args];
-  const cmds = [['bd', 'ready', '--json'], ['bd', 'list', '--status=in_progress', '--json', '--limit', '0'], [...t, 'list-sessions', '-F', TMUX_FORMAT]];
+  const cmds = [
+    ['bd', 'ready', '--json'],
+    ['bd', 'list', '--status=in_progress', '--json', '--limit', '0'],
+    [...t, 'list-sessions', '-F', TMUX_FORMAT],
+  ];
   // git scanner: list, then status of every worktree and `log -1` of the dirty ones.
   cmds.push(git(world.project, 'worktree', 'list', '--porcelain', '-z'));
   cmds.push(git(world.project, 'status', '--porcelain=v1', '-z'));
@@ -125,7 +154,8 @@ function floorCommands(w) {
   inProgress.forEach((bead, i) => {
     if (now.getTime() - Date.parse(bead.started_at) <= 4 * HOUR) return;
     const wt = worktrees[i];
-    if (wt !== undefined) cmds.push(git(wt.path, 'log', `--since=@${since}`, '--format=%H', '--end-of-options', `refs/heads/${wt.branch}`, '--'));
+    if (wt !== undefined)
+      cmds.push(git(wt.path, 'log', `--since=@${since}`, '--format=%H', '--end-of-options', `refs/heads/${wt.branch}`, '--'));
   });
   // idle-orchestrators: list again, capture every pane; gchat: the poll script.
   cmds.push([...t, 'list-sessions', '-F', TMUX_FORMAT]);
@@ -190,7 +220,10 @@ const fmt = (ms) => `${ms.toFixed(0)} ms`;
 const rssDir = join(root, 'node_modules/.cache/hk-bench');
 mkdirSync(rssDir, { recursive: true });
 const rssPreload = join(rssDir, 'max-rss.mjs');
-writeFileSync(rssPreload, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.HK_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n`);
+writeFileSync(
+  rssPreload,
+  `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.HK_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n`,
+);
 function maxRssKb(args, env) {
   const file = join(rssDir, `rss-${process.pid}.txt`);
   timeMs(process.execPath, ['--import', rssPreload, ...args], {}, { ...env, HK_BENCH_RSS_FILE: file });
@@ -205,20 +238,62 @@ for (const scale of SCALES) {
   const { world } = w;
   try {
     const { list, baseline, commands } = writeScripts(w);
-    console.log(`world ×${scale}: ${w.worktrees.length} worktrees (${w.worktrees.filter((t) => t.dirty).length} dirty), ${w.sessions.length} tmux sessions, ${w.inProgress.length * 2} beads, ${10 * scale} pipelines — built in ${((Date.now() - built) / 1000).toFixed(1)} s; floor = ${commands} commands`);
-    const cycleArgs = [bin, 'cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', join(world.root, 'state.json'), '--now', now.toISOString(), '--json'];
-    const floorEnv = { ...world.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', NO_COLOR: '1', GIT_TERMINAL_PROMPT: '0', CLAUDE_PROJECT_DIR: world.project };
-    const floor = () => timeMs('xargs', ['-P', '4', '-L', '1', '-a', list], { cwd: world.project, stdio: ['ignore', 'ignore', 'pipe'] }, floorEnv).ms;
+    console.log(
+      `world ×${scale}: ${w.worktrees.length} worktrees (${w.worktrees.filter((t) => t.dirty).length} dirty), ${w.sessions.length} tmux sessions, ${w.inProgress.length * 2} beads, ${10 * scale} pipelines — built in ${((Date.now() - built) / 1000).toFixed(1)} s; floor = ${commands} commands`,
+    );
+    const cycleArgs = [
+      bin,
+      'cycle',
+      '--cwd',
+      world.project,
+      '--tmux-socket',
+      world.tmuxSocket,
+      '--state',
+      join(world.root, 'state.json'),
+      '--now',
+      now.toISOString(),
+      '--json',
+    ];
+    const floorEnv = {
+      ...world.env,
+      GIT_OPTIONAL_LOCKS: '0',
+      LC_ALL: 'C',
+      NO_COLOR: '1',
+      GIT_TERMINAL_PROMPT: '0',
+      CLAUDE_PROJECT_DIR: world.project,
+    };
+    const floor = () =>
+      timeMs('xargs', ['-P', '4', '-L', '1', '-a', list], { cwd: world.project, stdio: ['ignore', 'ignore', 'pipe'] }, floorEnv).ms;
     if (process.env.BENCH_STRACE === '1') {
       // Which commands does the cycle really exec? (Checks that the floor is the cycle's list.)
       const trace = join(world.root, 'trace.txt');
-      timeMs('strace', ['-f', '-qq', '-e', 'trace=execve', '-e', 'signal=none', '-o', trace, process.execPath, ...cycleArgs], {}, world.env);
+      timeMs(
+        'strace',
+        ['-f', '-qq', '-e', 'trace=execve', '-e', 'signal=none', '-o', trace, process.execPath, ...cycleArgs],
+        {},
+        world.env,
+      );
       const count = (keys) => keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map());
-      const key = (argv) => [argv[0].split('/').at(-1), ...argv.slice(1).filter((a, i, all) => !a.startsWith('/') && !a.startsWith('-') && !/^-[CL]$/.test(all[i - 1] ?? ''))].slice(0, 2).join(' ');
-      const execs = readFileSync(trace, 'utf8').split('\n').filter((l) => l.includes('execve(') && !l.includes('= -1'));
+      const key = (argv) =>
+        [
+          argv[0].split('/').at(-1),
+          ...argv.slice(1).filter((a, i, all) => !a.startsWith('/') && !a.startsWith('-') && !/^-[CL]$/.test(all[i - 1] ?? '')),
+        ]
+          .slice(0, 2)
+          .join(' ');
+      const execs = readFileSync(trace, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('execve(') && !l.includes('= -1'));
       const traced = count(execs.map((l) => key([...l.slice(l.indexOf('[')).matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]))));
       const floored = count(floorCommands(w).map(key));
-      console.log('execs by the cycle (strace) vs the floor list:', JSON.stringify(Object.fromEntries([...new Set([...traced.keys(), ...floored.keys()])].map((k) => [k, [traced.get(k) ?? 0, floored.get(k) ?? 0]]))));
+      console.log(
+        'execs by the cycle (strace) vs the floor list:',
+        JSON.stringify(
+          Object.fromEntries(
+            [...new Set([...traced.keys(), ...floored.keys()])].map((k) => [k, [traced.get(k) ?? 0, floored.get(k) ?? 0]]),
+          ),
+        ),
+      );
     }
     // One warm-up of each, so the page cache and git's index are in the same state for all.
     const first = JSON.parse(timeMs(process.execPath, cycleArgs, {}, world.env).stdout);
@@ -234,19 +309,32 @@ for (const scale of SCALES) {
       const run = timeMs(process.execPath, cycleArgs, {}, world.env);
       cycleTimes.push(run.ms);
       // A scanner that timed out or failed did less work: such a run is no fair figure, so say so.
-      for (const s of JSON.parse(run.stdout).scanners) if (s.status === 'timeout' || s.status === 'error') unfinished.push(`${s.name}=${s.status}`);
+      for (const s of JSON.parse(run.stdout).scanners)
+        if (s.status === 'timeout' || s.status === 'error') unfinished.push(`${s.name}=${s.status}`);
       if (scale === 1) baseTimes.push(timeMs('bash', [baseline], {}, world.env).ms);
     }
     const rssKb = maxRssKb(cycleArgs, world.env);
     const c = median(cycleTimes);
     const f = median(floorTimes);
-    const row = { scale, cycleMs: c, floorMs: f, baselineMs: baseTimes.length > 0 ? median(baseTimes) : undefined, rssKb, commands, findings: first.findings.length + first.held.length + first.suppressed.length, load: `${loadBefore} → ${load()}` };
+    const row = {
+      scale,
+      cycleMs: c,
+      floorMs: f,
+      baselineMs: baseTimes.length > 0 ? median(baseTimes) : undefined,
+      rssKb,
+      commands,
+      findings: first.findings.length + first.held.length + first.suppressed.length,
+      load: `${loadBefore} → ${load()}`,
+    };
     row.tokens = tokenReport(first);
     results.push(row);
     console.log(`findings: ${row.findings} (${first.categories.join(', ')})`);
     console.log(`scanners (ms in the first cycle): ${first.scanners.map((s) => `${s.name}=${s.status} ${s.durationMs}`).join(', ')}`);
-    console.log(`runs (ms, alternating): cycle ${cycleTimes.map((x) => x.toFixed(0)).join(' ')} · floor ${floorTimes.map((x) => x.toFixed(0)).join(' ')}${baseTimes.length ? ` · baseline ${baseTimes.map((x) => x.toFixed(0)).join(' ')}` : ''}`);
-    if (unfinished.length > 0) console.log(`WARNING: measured cycles had unfinished scanners (${unfinished.join(', ')}): their times understate the work`);
+    console.log(
+      `runs (ms, alternating): cycle ${cycleTimes.map((x) => x.toFixed(0)).join(' ')} · floor ${floorTimes.map((x) => x.toFixed(0)).join(' ')}${baseTimes.length ? ` · baseline ${baseTimes.map((x) => x.toFixed(0)).join(' ')}` : ''}`,
+    );
+    if (unfinished.length > 0)
+      console.log(`WARNING: measured cycles had unfinished scanners (${unfinished.join(', ')}): their times understate the work`);
     row.unfinished = unfinished.length;
     console.log(`load during the runs: ${row.load}\n`);
   } finally {
@@ -268,16 +356,28 @@ console.log(`load: ${load()}`);
 console.log('| measure | heartbeat-kit | reference | ratio |');
 console.log('|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ×${r.scale} full cycle (median of ${r.scale === 1 ? RUNS : RUNS_LARGE}${r.unfinished ? `, ${r.unfinished} scanners unfinished` : ''}) | ${fmt(r.cycleMs)} | ${fmt(r.floorMs)} (floor: ${r.commands} commands, \`xargs -P 4\`) | ${(r.cycleMs / r.floorMs).toFixed(2)} (aim ≤ 1.50) |`);
-  if (r.baselineMs !== undefined) console.log(`| ×${r.scale} full cycle | ${fmt(r.cycleMs)} | ${fmt(r.baselineMs)} (sequential bash, spec 000 commands) | ${(r.cycleMs / r.baselineMs).toFixed(2)} (aim ≤ 0.35) |`);
-  console.log(`| ×${r.scale} peak RSS of a cycle | ${(r.rssKb / 1024).toFixed(1)} MiB | ${(baseRssKb / 1024).toFixed(1)} MiB (\`node -e 0\`) | ${(r.rssKb / baseRssKb).toFixed(2)} (aim ≤ 60 MiB) |`);
+  console.log(
+    `| ×${r.scale} full cycle (median of ${r.scale === 1 ? RUNS : RUNS_LARGE}${r.unfinished ? `, ${r.unfinished} scanners unfinished` : ''}) | ${fmt(r.cycleMs)} | ${fmt(r.floorMs)} (floor: ${r.commands} commands, \`xargs -P 4\`) | ${(r.cycleMs / r.floorMs).toFixed(2)} (aim ≤ 1.50) |`,
+  );
+  if (r.baselineMs !== undefined)
+    console.log(
+      `| ×${r.scale} full cycle | ${fmt(r.cycleMs)} | ${fmt(r.baselineMs)} (sequential bash, spec 000 commands) | ${(r.cycleMs / r.baselineMs).toFixed(2)} (aim ≤ 0.35) |`,
+    );
+  console.log(
+    `| ×${r.scale} peak RSS of a cycle | ${(r.rssKb / 1024).toFixed(1)} MiB | ${(baseRssKb / 1024).toFixed(1)} MiB (\`node -e 0\`) | ${(r.rssKb / baseRssKb).toFixed(2)} (aim ≤ 60 MiB) |`,
+  );
 }
 for (const r of results) {
   for (const t of r.tokens) {
-    for (const name of Object.keys(tokenizers)) console.log(`| ×${r.scale} message tokens (${t.chars} chars) | ${t.estimate} (ceil(chars/4), default) | ${t[name]} (${name}, js-tiktoken) | ${(t.estimate / t[name]).toFixed(2)} (${t.estimate >= t[name] ? '+' : ''}${(((t.estimate - t[name]) / t[name]) * 100).toFixed(1)} %) |`);
+    for (const name of Object.keys(tokenizers))
+      console.log(
+        `| ×${r.scale} message tokens (${t.chars} chars) | ${t.estimate} (ceil(chars/4), default) | ${t[name]} (${name}, js-tiktoken) | ${(t.estimate / t[name]).toFixed(2)} (${t.estimate >= t[name] ? '+' : ''}${(((t.estimate - t[name]) / t[name]) * 100).toFixed(1)} %) |`,
+      );
   }
 }
-console.log(`| cold start \`--version\` (median of ${RUNS * 2}) | ${fmt(k)} | ${fmt(n)} (\`node -e 0\`) | ${(k / n).toFixed(2)} (aim ≤ 1.30) |`);
+console.log(
+  `| cold start \`--version\` (median of ${RUNS * 2}) | ${fmt(k)} | ${fmt(n)} (\`node -e 0\`) | ${(k / n).toFixed(2)} (aim ≤ 1.30) |`,
+);
 const small = results.find((r) => r.scale === 1);
 for (const r of results.filter((x) => x.scale !== 1)) {
   if (small === undefined) break;

@@ -29,12 +29,17 @@ const CONCURRENCY = Number(process.env.FLEET_CONCURRENCY ?? 16);
 
 const dir = mkdtempSync(join(tmpdir(), 'hb-fleet-bench-'));
 const socket = join(dir, 'redis.sock');
-const server = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', ''], { stdio: 'ignore' });
+const server = spawn(
+  'redis-server',
+  ['--port', '0', '--unixsocket', socket, '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', ''],
+  { stdio: 'ignore' },
+);
 for (let i = 0; i < 200 && !existsSync(socket); i += 1) await sleep(25);
 const client = new Redis({ path: socket });
 const target = { kind: 'unix', path: socket };
 
-const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+const percentile = (sorted, p) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function startWorker(prefix) {
   const child = spawn(process.execPath, [join(import.meta.dirname, 'fleet-worker.mjs')], {
@@ -50,14 +55,20 @@ async function startWorker(prefix) {
 
 const rows = [];
 try {
-  console.log(`redis-server ${dir} · ${HEARTBEATS} heartbeats every ${INTERVAL_MS} ms (fake scanners) · ${WARMUP}s warm-up + ${SECONDS}s measured · concurrency ${CONCURRENCY} per worker`);
+  console.log(
+    `redis-server ${dir} · ${HEARTBEATS} heartbeats every ${INTERVAL_MS} ms (fake scanners) · ${WARMUP}s warm-up + ${SECONDS}s measured · concurrency ${CONCURRENCY} per worker`,
+  );
   for (const workers of WORKERS) {
     const prefix = `bench${workers}`;
     const scheduler = createFleetScheduler({ target, prefix });
     const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))[1]);
     const memoryBefore = await usedMemory();
     for (let i = 0; i < HEARTBEATS; i += 1) {
-      const added = await scheduler.add({ id: `hb-${i}`, intervalMs: INTERVAL_MS, source: { kind: 'scanners', set: 'fake', scanMs: 0, reportEvery: 5 } });
+      const added = await scheduler.add({
+        id: `hb-${i}`,
+        intervalMs: INTERVAL_MS,
+        source: { kind: 'scanners', set: 'fake', scanMs: 0, reportEvery: 5 },
+      });
       if (added.isErr()) throw new Error(added.error.message);
     }
     const memoryPerHeartbeat = ((await usedMemory()) - memoryBefore) / HEARTBEATS;
@@ -68,23 +79,51 @@ try {
     // Stop scheduling first so the next run starts from an idle Redis.
     for (let i = 0; i < HEARTBEATS; i += 1) await scheduler.remove(`hb-${i}`);
     const rssKb = [];
-    await Promise.all(children.map((child) => new Promise((resolve) => {
-      child.stdout.on('data', (chunk) => { const m = /maxRSS (\d+)/.exec(String(chunk)); if (m) rssKb.push(Number(m[1])); });
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    })));
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise((resolve) => {
+            child.stdout.on('data', (chunk) => {
+              const m = /maxRSS (\d+)/.exec(String(chunk));
+              if (m) rssKb.push(Number(m[1]));
+            });
+            child.once('exit', resolve);
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
     await scheduler.close();
     const events = (await client.lrange(`${prefix}:journal`, 0, -1)).map((line) => JSON.parse(line));
     const cycles = events.filter((e) => e.type === 'cycle' && e.startedAtMs >= from && e.startedAtMs < to);
     const lags = cycles.map((c) => c.startedAtMs - c.dueMs).sort((a, b) => a - b);
     const delivered = events.filter((e) => e.type === 'delivered').length;
-    const row = { workers, cycles: cycles.length, cyclesPerSecond: cycles.length / SECONDS, offeredPerSecond: (HEARTBEATS * 1000) / INTERVAL_MS, lagP50Ms: percentile(lags, 50), lagP99Ms: percentile(lags, 99), delivered, redisBytesPerHeartbeat: Math.round(memoryPerHeartbeat), workerMaxRssMiB: rssKb.map((k) => Math.round(k / 1024)), load: os.loadavg().map((l) => l.toFixed(2)).join(' ') };
+    const row = {
+      workers,
+      cycles: cycles.length,
+      cyclesPerSecond: cycles.length / SECONDS,
+      offeredPerSecond: (HEARTBEATS * 1000) / INTERVAL_MS,
+      lagP50Ms: percentile(lags, 50),
+      lagP99Ms: percentile(lags, 99),
+      delivered,
+      redisBytesPerHeartbeat: Math.round(memoryPerHeartbeat),
+      workerMaxRssMiB: rssKb.map((k) => Math.round(k / 1024)),
+      load: os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' '),
+    };
     rows.push(row);
-    console.log(`${workers} worker(s): ${row.cyclesPerSecond.toFixed(1)} cycles/s (offered ${row.offeredPerSecond.toFixed(0)}/s) · lag p50 ${row.lagP50Ms} ms · p99 ${row.lagP99Ms} ms · ${delivered} reports delivered (whole run) · Redis ${row.redisBytesPerHeartbeat} B/heartbeat · worker RSS ${row.workerMaxRssMiB.join(', ')} MiB · load ${row.load}`);
+    console.log(
+      `${workers} worker(s): ${row.cyclesPerSecond.toFixed(1)} cycles/s (offered ${row.offeredPerSecond.toFixed(0)}/s) · lag p50 ${row.lagP50Ms} ms · p99 ${row.lagP99Ms} ms · ${delivered} reports delivered (whole run) · Redis ${row.redisBytesPerHeartbeat} B/heartbeat · worker RSS ${row.workerMaxRssMiB.join(', ')} MiB · load ${row.load}`,
+    );
   }
   const base = rows[0];
-  if (base !== undefined) for (const row of rows.slice(1)) console.log(`${row.workers} vs ${base.workers} worker(s): ×${(row.cyclesPerSecond / base.cyclesPerSecond).toFixed(2)} cycles/s`);
-  console.log(JSON.stringify({ bench: 'fleet', heartbeats: HEARTBEATS, intervalMs: INTERVAL_MS, seconds: SECONDS, concurrency: CONCURRENCY, rows }));
+  if (base !== undefined)
+    for (const row of rows.slice(1))
+      console.log(`${row.workers} vs ${base.workers} worker(s): ×${(row.cyclesPerSecond / base.cyclesPerSecond).toFixed(2)} cycles/s`);
+  console.log(
+    JSON.stringify({ bench: 'fleet', heartbeats: HEARTBEATS, intervalMs: INTERVAL_MS, seconds: SECONDS, concurrency: CONCURRENCY, rows }),
+  );
 } finally {
   client.disconnect();
   server.kill('SIGKILL');

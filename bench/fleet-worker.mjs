@@ -16,6 +16,10 @@ const worker = createFleetWorker({
   sink: { deliver: () => okAsync(undefined) },
 });
 process.stdout.write(`ready ${worker.id}\n`);
-process.on('SIGTERM', () => void worker.close().then(() => {
-  process.stdout.write(`maxRSS ${process.resourceUsage().maxRSS}\n`, () => process.exit(0));
-}));
+process.on(
+  'SIGTERM',
+  () =>
+    void worker.close().then(() => {
+      process.stdout.write(`maxRSS ${process.resourceUsage().maxRSS}\n`, () => process.exit(0));
+    }),
+);

@@ -40,18 +40,34 @@ const config = ts.readConfigFile(join(root, 'tsconfig.base.json'), ts.sys.readFi
 const { options } = ts.convertCompilerOptionsFromJson(config.config.compilerOptions, root);
 const program = ts.createProgram(
   entries.map((e) => e.source),
-  { ...options, noEmit: false, declaration: true, emitDeclarationOnly: true, declarationMap: false, sourceMap: false, outDir: join(root, '.api-report-out') },
+  {
+    ...options,
+    noEmit: false,
+    declaration: true,
+    emitDeclarationOnly: true,
+    declarationMap: false,
+    sourceMap: false,
+    outDir: join(root, '.api-report-out'),
+  },
 );
 const checker = program.getTypeChecker();
 
 // Declaration emit into memory, keyed by the source file it came from.
 const declarations = new Map();
-const emitted = program.emit(undefined, (fileName, text, _bom, _onError, sources) => {
-  for (const source of sources ?? []) declarations.set(source.fileName, ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true));
-}, undefined, true);
+const emitted = program.emit(
+  undefined,
+  (fileName, text, _bom, _onError, sources) => {
+    for (const source of sources ?? [])
+      declarations.set(source.fileName, ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true));
+  },
+  undefined,
+  true,
+);
 const emitErrors = emitted.diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error);
 if (emitErrors.length > 0) {
-  stderr.write(ts.formatDiagnostics(emitErrors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
+  stderr.write(
+    ts.formatDiagnostics(emitErrors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }),
+  );
   exit(2);
 }
 
@@ -92,8 +108,10 @@ function forgottenNames(statement, exportedNames) {
     if (ts.isTypeReferenceNode(node)) id = node.typeName;
     else if (ts.isExpressionWithTypeArguments(node)) id = node.expression;
     else if (ts.isTypeQueryNode(node)) id = node.exprName;
-    while (id !== undefined && (ts.isQualifiedName(id) || ts.isPropertyAccessExpression(id))) id = ts.isQualifiedName(id) ? id.left : id.expression;
-    if (id !== undefined && ts.isIdentifier(id) && !exportedNames.has(id.text) && (local.has(id.text) || relativeImports.has(id.text))) found.add(id.text);
+    while (id !== undefined && (ts.isQualifiedName(id) || ts.isPropertyAccessExpression(id)))
+      id = ts.isQualifiedName(id) ? id.left : id.expression;
+    if (id !== undefined && ts.isIdentifier(id) && !exportedNames.has(id.text) && (local.has(id.text) || relativeImports.has(id.text)))
+      found.add(id.text);
     ts.forEachChild(node, visit);
   };
   visit(statement);
@@ -103,7 +121,10 @@ function forgottenNames(statement, exportedNames) {
 /** The exports of an entry, sorted by name. */
 function exportsOf(entry) {
   const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry.source));
-  return checker.getExportsOfModule(moduleSymbol).slice().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return checker
+    .getExportsOfModule(moduleSymbol)
+    .slice()
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 // A type another entry exports (core's `Clock` in a `core/node` signature) can be named by a consumer.
@@ -124,7 +145,10 @@ function report(entry) {
     const typeOnly = (target.flags & ts.SymbolFlags.Value) !== 0 && isTypeOnlyExport(symbol);
     const header = target.name === symbol.name ? '' : `// exported as ${symbol.name}\n`;
     const note = typeOnly ? '// type-only export\n' : '';
-    const body = printed.length > 0 ? printed.join('\n') : `// ${symbol.name}: declared in ${files.map((f) => relative(root, f)).join(', ') || 'an external module'}`;
+    const body =
+      printed.length > 0
+        ? printed.join('\n')
+        : `// ${symbol.name}: declared in ${files.map((f) => relative(root, f)).join(', ') || 'an external module'}`;
     blocks.push(`${header}${note}${body}`);
   }
   return [
@@ -141,7 +165,12 @@ function report(entry) {
     '',
     ...(forgotten.size === 0
       ? []
-      : ['Referenced by the declarations above but exported by no entry (a consumer cannot name them):', '', ...[...forgotten].sort().map((n) => `- \`${n}\``), '']),
+      : [
+          'Referenced by the declarations above but exported by no entry (a consumer cannot name them):',
+          '',
+          ...[...forgotten].sort().map((n) => `- \`${n}\``),
+          '',
+        ]),
   ].join('\n');
 }
 
@@ -175,7 +204,11 @@ for (const file of extra) {
   }
 }
 if (check && stale.length > 0) {
-  stderr.write(`api:check: the public API changed; these reports differ:\n${stale.map((p) => `  ${p}`).join('\n')}\nReview the change, then run: npx -y pnpm@10.34.9 api:update\n`);
+  stderr.write(
+    `api:check: the public API changed; these reports differ:\n${stale.map((p) => `  ${p}`).join('\n')}\nReview the change, then run: npx -y pnpm@10.34.9 api:update\n`,
+  );
   exit(1);
 }
-stdout.write(check ? `api:check: ${wanted.size} entry reports are up to date\n` : `api:update: ${wanted.size} entry reports, ${changed} changed\n`);
+stdout.write(
+  check ? `api:check: ${wanted.size} entry reports are up to date\n` : `api:update: ${wanted.size} entry reports, ${changed} changed\n`,
+);

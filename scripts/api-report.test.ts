@@ -10,7 +10,12 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const pkg = join(root, 'packages', 'demo');
 mkdirSync(join(pkg, 'src', 'node'), { recursive: true });
-writeFileSync(join(root, 'tsconfig.base.json'), JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: [] } }));
+writeFileSync(
+  join(root, 'tsconfig.base.json'),
+  JSON.stringify({
+    compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: [] },
+  }),
+);
 writeFileSync(
   join(pkg, 'package.json'),
   JSON.stringify({
@@ -60,7 +65,10 @@ describe('scripts/api-report.mjs (the public surface of every entry, checked in 
     writeFileSync(join(pkg, 'src', 'node', 'index.ts'), 'export const nodeOnly = 1;\n');
     writeFileSync(join(pkg, 'src', 'helpers.ts'), 'export function helper(n: number, m = 0): number {\n  return n + m;\n}\n');
     expect(run('--check').status).toBe(0);
-    writeFileSync(join(pkg, 'src', 'index.ts'), "export function zeta(n: string): string {\n  return n;\n}\nexport type Alpha = 'a' | 'b';\n");
+    writeFileSync(
+      join(pkg, 'src', 'index.ts'),
+      "export function zeta(n: string): string {\n  return n;\n}\nexport type Alpha = 'a' | 'b';\n",
+    );
     const changed = run('--check');
     expect(changed.status).toBe(1);
     expect(changed.stderr).toContain('api-reports/demo__pkg.api.md');
@@ -72,7 +80,9 @@ describe('scripts/api-report.mjs (the public surface of every entry, checked in 
     const update = run();
     expect(update.status, update.stderr).toBe(0);
     expect(update.stdout).toContain('removed api-reports/demo__pkg-node.api.md');
-    expect(readFileSync(join(root, 'api-reports', 'demo__pkg.api.md'), 'utf8')).toContain('export declare function zeta(n: string): string;');
+    expect(readFileSync(join(root, 'api-reports', 'demo__pkg.api.md'), 'utf8')).toContain(
+      'export declare function zeta(n: string): string;',
+    );
     expect(run('--check').status).toBe(0);
   });
 });

@@ -59,7 +59,11 @@ for (const pkg of ordered) {
     ...[join(root, 'tsconfig.base.json')].filter((f) => existsSync(f)),
     ...filesUnder(join(pkg.dir, 'src')),
   ];
-  for (const file of inputs) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+  for (const file of inputs)
+    hash
+      .update(`${relative(root, file)}\0`)
+      .update(readFileSync(file))
+      .update('\0');
   for (const dep of pkg.deps) if (keys.has(dep)) hash.update(`${dep}=${keys.get(dep)}\0`);
   const key = hash.digest('hex');
   keys.set(pkg.name, key);
@@ -70,7 +74,9 @@ for (const pkg of ordered) {
 
 if (stale.length > 0) {
   const fresh = !packages.some((p) => existsSync(join(p.dir, 'dist', '.build-key')));
-  say(`heartbeat-kit: ${fresh ? 'first build' : 'rebuilding what changed'}: ${stale.length} of ${packages.length} packages (later runs skip unchanged ones)`);
+  say(
+    `heartbeat-kit: ${fresh ? 'first build' : 'rebuilding what changed'}: ${stale.length} of ${packages.length} packages (later runs skip unchanged ones)`,
+  );
 }
 // JavaScript only: the declaration files take most of a full build and running the CLI needs none
 // (`pnpm build` still makes them). One process, tsup's API, so six packages pay one start-up.

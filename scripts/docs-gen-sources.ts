@@ -49,8 +49,10 @@ interface ConfigDoc {
 }
 
 const WOTERCLIP_NOTES: Readonly<Record<string, string>> = {
-  version: 'Schema version; `heartbeat-kit woterclip init` writes a version 2 file. Version 1 files (with a `linear:` section) are not migrated: move one aside, run init and copy the settings over.',
-  'github.board_user': 'GitHub login whose assigned issues are worked (the authenticated `gh` account); `Heartbeat #N` counts only its comments.',
+  version:
+    'Schema version; `heartbeat-kit woterclip init` writes a version 2 file. Version 1 files (with a `linear:` section) are not migrated: move one aside, run init and copy the settings over.',
+  'github.board_user':
+    'GitHub login whose assigned issues are worked (the authenticated `gh` account); `Heartbeat #N` counts only its comments.',
   'github.repo': 'The repository, `owner/name`.',
   'heartbeat.max_issues_per_heartbeat': 'Issues worked per beat before it stops with `issue_budget`.',
   'heartbeat.stale_lock_hours': 'A `.woterclip/.heartbeat-lock` older than this is stale and taken over (atomic rename).',
@@ -58,9 +60,12 @@ const WOTERCLIP_NOTES: Readonly<Record<string, string>> = {
   'heartbeat.quiet_hours.enabled': 'Skip (or only triage) beats inside the quiet window.',
   'heartbeat.quiet_hours.timezone': 'IANA zone of the quiet window.',
   'heartbeat.quiet_hours.start': 'Start of the quiet window, HH:MM (inclusive; 8:30 and a whole hour such as 22 are read too).',
-  'heartbeat.quiet_hours.end': 'End of the quiet window, HH:MM (exclusive); start > end spans midnight; 24:00 is midnight (00:00-24:00 with days: a whole quiet day).',
-  'heartbeat.quiet_hours.days': 'Quiet only on these days of the local calendar: "Mon-Fri", "Sun", "Sat, Sun", "Fri-Mon" or a list; absent = every day. A window crossing midnight counts for the day it is on at each instant.',
-  'heartbeat.quiet_hours.behavior': '`skip`: no work inside the window (stop reason `quiet_hours`); `triage-only`: only issues for the default persona are worked.',
+  'heartbeat.quiet_hours.end':
+    'End of the quiet window, HH:MM (exclusive); start > end spans midnight; 24:00 is midnight (00:00-24:00 with days: a whole quiet day).',
+  'heartbeat.quiet_hours.days':
+    'Quiet only on these days of the local calendar: "Mon-Fri", "Sun", "Sat, Sun", "Fri-Mon" or a list; absent = every day. A window crossing midnight counts for the day it is on at each instant.',
+  'heartbeat.quiet_hours.behavior':
+    '`skip`: no work inside the window (stop reason `quiet_hours`); `triage-only`: only issues for the default persona are worked.',
   'heartbeat.cooldown': 'Reserved upstream; accepted and ignored.',
   'labels.working': 'Label put on an issue while a persona works it.',
   'labels.blocked': 'Label put on an issue the persona could not finish (with a Clears-when line).',
@@ -68,16 +73,18 @@ const WOTERCLIP_NOTES: Readonly<Record<string, string>> = {
   'personas.<name>.path': "The persona's directory, relative to `.woterclip/`.",
   'personas.<name>.label': 'Issues with this label go to this persona.',
   'personas.<name>.is_default': 'Takes issues no label matches; at most one persona.',
-  'dispatch.command': 'argv of the agent CLI; `{model}`, `{max_turns}`, `{thinking_effort}` and `{persona}` are filled from the persona; the prompt goes to stdin.',
+  'dispatch.command':
+    'argv of the agent CLI; `{model}`, `{max_turns}`, `{thinking_effort}` and `{persona}` are filled from the persona; the prompt goes to stdin.',
   'dispatch.fallback.command': 'Run when the command is refused at invocation; `{model}` becomes `fallback.model`.',
-  'dispatch.fallback.model': 'The session model the fallback runs on, disclosed on the comment\'s Model line.',
-  'dispatch.mcp_tools': 'MCP tools (names starting `mcp__`) available to the agent; they satisfy a persona\'s `required_tools`.',
+  'dispatch.fallback.model': "The session model the fallback runs on, disclosed on the comment's Model line.",
+  'dispatch.mcp_tools': "MCP tools (names starting `mcp__`) available to the agent; they satisfy a persona's `required_tools`.",
 };
 
 const PERSONA_NOTES: Readonly<Record<string, string>> = {
   name: 'Display name.',
   label: 'Issue label routed to this persona.',
-  required_tools: 'Tools that must be available before dispatch: on PATH, or in `dispatch.mcp_tools` for `mcp__` tools; otherwise the issue is blocked.',
+  required_tools:
+    'Tools that must be available before dispatch: on PATH, or in `dispatch.mcp_tools` for `mcp__` tools; otherwise the issue is blocked.',
   'runtime.model': 'Model name passed as `{model}`.',
   'runtime.thinking_effort': 'Named in the prompt and passed as `{thinking_effort}`.',
   'runtime.max_turns': 'Passed as `{max_turns}`.',
@@ -89,9 +96,9 @@ const STATUS_NOTES: Readonly<Record<string, string>> = {
   version: 'Snapshot format version.',
   generatedAt: 'When the snapshot was taken.',
   serverStartedAt: 'When the server last started; boot triage and the first tick are timed from it (no tick at boot).',
-  'tasks[].taskType': '`heartbeat-checklist` and `boot-triage` are the runbook\'s own task types.',
+  'tasks[].taskType': "`heartbeat-checklist` and `boot-triage` are the runbook's own task types.",
   'tasks[].failureReason': 'Why a task failed; reboot-interrupted tasks are found by it.',
-  'tasks[].output': 'What the task completed with (the lead\'s checklist output).',
+  'tasks[].output': "What the task completed with (the lead's checklist output).",
   'agents[].isLead': 'Checklist tasks go to the lead; no lead = no tick.',
   'mentions[].answered': 'An unanswered mention wakes the gate.',
 };
@@ -117,7 +124,8 @@ const DOCS: readonly ConfigDoc[] = [
     title: '.woterclip/config.yaml',
     file: CONFIG_PATH,
     schemaFile: 'woterclip-config.schema.json',
-    intro: 'The WoterClip repository configuration (schema version 2) read by `heartbeat-kit woterclip beat` and `status`, plus the kit\'s `dispatch:` section: how a persona\'s agent is started.',
+    intro:
+      "The WoterClip repository configuration (schema version 2) read by `heartbeat-kit woterclip beat` and `status`, plus the kit's `dispatch:` section: how a persona's agent is started.",
     schema: woterclipConfigSchema,
     notes: WOTERCLIP_NOTES,
   },
@@ -126,7 +134,7 @@ const DOCS: readonly ConfigDoc[] = [
     title: 'Persona config.yaml',
     file: '.woterclip/personas/<name>/config.yaml',
     schemaFile: 'woterclip-persona.schema.json',
-    intro: 'One persona\'s runtime settings; the repository config points at it with `personas.<name>.path`.',
+    intro: "One persona's runtime settings; the repository config points at it with `personas.<name>.path`.",
     schema: personaConfigSchema,
     notes: PERSONA_NOTES,
   },
@@ -135,7 +143,8 @@ const DOCS: readonly ConfigDoc[] = [
     title: 'Runbook status snapshot',
     file: 'status.json',
     schemaFile: 'runbook-status.schema.json',
-    intro: 'The system status snapshot (version 1) the runbook decisions read (`heartbeat-kit runbook tick --status FILE`, any file name): tasks, agents, schedules and mentions. Failures and the previous checklist result are derived from `tasks`, so the snapshot cannot contradict itself.',
+    intro:
+      'The system status snapshot (version 1) the runbook decisions read (`heartbeat-kit runbook tick --status FILE`, any file name): tasks, agents, schedules and mentions. Failures and the previous checklist result are derived from `tasks`, so the snapshot cannot contradict itself.',
     schema: systemStatusSchema,
     notes: STATUS_NOTES,
   },
@@ -143,7 +152,12 @@ const DOCS: readonly ConfigDoc[] = [
 
 function jsonSchemaOf(doc: ConfigDoc): Record<string, unknown> {
   const schema = doc.schema.toJSONSchema({ io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
-  return { $schema: schema.$schema, $id: `https://example.invalid/heartbeat-kit/docs/schemas/${doc.schemaFile}`, title: doc.title, ...schema };
+  return {
+    $schema: schema.$schema,
+    $id: `https://example.invalid/heartbeat-kit/docs/schemas/${doc.schemaFile}`,
+    title: doc.title,
+    ...schema,
+  };
 }
 
 function typeOf(schema: JsonSchema): string {
@@ -260,7 +274,15 @@ async function cliReference(): Promise<string> {
   const add = (argv: readonly string[], text: string): void => {
     const title = `heartbeat-kit ${argv.join(' ')}`;
     toc.push(`${'  '.repeat(argv.length - 1)}- [\`${title}\`](#${argv.join('-')})`);
-    sections.push(`<a id="${argv.join('-')}"></a>`, `${argv.length === 1 ? '##' : '###'} \`${title}\``, '', '```text', text.trimEnd(), '```', '');
+    sections.push(
+      `<a id="${argv.join('-')}"></a>`,
+      `${argv.length === 1 ? '##' : '###'} \`${title}\``,
+      '',
+      '```text',
+      text.trimEnd(),
+      '```',
+      '',
+    );
   };
   for (const command of listedNames(top.text)) {
     const own = await help([command, '--help']);
@@ -273,20 +295,24 @@ async function cliReference(): Promise<string> {
       add([command, sub], subHelp.text);
     }
   }
-  return [
-    '<!-- GENERATED by scripts/docs-gen.mjs from `heartbeat-kit <command> --help`. Do not edit; run `pnpm docs:gen`. -->',
-    '# CLI reference',
-    '',
-    'Every command and subcommand of the `heartbeat-kit` binary, as its `--help` prints it.',
-    '',
-    '```text',
-    top.text.trimEnd(),
-    '```',
-    '',
-    ...toc,
-    '',
-    ...sections,
-  ].join('\n').trimEnd() + '\n';
+  return (
+    [
+      '<!-- GENERATED by scripts/docs-gen.mjs from `heartbeat-kit <command> --help`. Do not edit; run `pnpm docs:gen`. -->',
+      '# CLI reference',
+      '',
+      'Every command and subcommand of the `heartbeat-kit` binary, as its `--help` prints it.',
+      '',
+      '```text',
+      top.text.trimEnd(),
+      '```',
+      '',
+      ...toc,
+      '',
+      ...sections,
+    ]
+      .join('\n')
+      .trimEnd() + '\n'
+  );
 }
 
 /** Every generated documentation file, in a stable order. */

@@ -37,7 +37,9 @@ for (const file of files) {
 }
 if (check) {
   if (stale.length > 0) {
-    stderr.write(`docs:check: generated references are stale:\n${stale.map((p) => `  ${p}`).join('\n')}\nRun: npx -y pnpm@10.34.9 docs:gen\n`);
+    stderr.write(
+      `docs:check: generated references are stale:\n${stale.map((p) => `  ${p}`).join('\n')}\nRun: npx -y pnpm@10.34.9 docs:gen\n`,
+    );
     exit(1);
   }
   stdout.write(`docs:check: ${files.length} generated files are up to date\n`);

@@ -19,17 +19,31 @@ const check = (ok, what, detail = '') => {
   process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${what}${ok || detail === '' ? '' : `\n${detail}`}\n`);
   if (!ok) failures.push(what);
 };
-const run = (cmd, args, cwd, env = {}) => spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...env } });
+const run = (cmd, args, cwd, env = {}) =>
+  spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...env },
+  });
 
 try {
   // 1. Pack every package (workspace:* becomes the version).
   const tarballs = join(work, 'tarballs');
   mkdirSync(tarballs);
   for (const name of readdirSync(join(root, 'packages')).sort()) {
-    execFileSync('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', tarballs], { cwd: join(root, 'packages', name), stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', tarballs], {
+      cwd: join(root, 'packages', name),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
   const tgz = (prefix) => join(tarballs, readdirSync(tarballs).find((f) => f.startsWith(prefix)) ?? `${prefix}missing.tgz`);
-  const cli = ['heartbeat-kit-0', 'heartbeat-kit-core-', 'heartbeat-kit-runbook-', 'heartbeat-kit-scanners-', 'heartbeat-kit-woterclip-'].map(tgz);
+  const cli = [
+    'heartbeat-kit-0',
+    'heartbeat-kit-core-',
+    'heartbeat-kit-runbook-',
+    'heartbeat-kit-scanners-',
+    'heartbeat-kit-woterclip-',
+  ].map(tgz);
   const bullmq = tgz('heartbeat-kit-bullmq-');
   for (const file of readdirSync(tarballs)) {
     const manifest = execFileSync('tar', ['-xOzf', join(tarballs, file), 'package/package.json'], { encoding: 'utf8' });
@@ -49,27 +63,55 @@ try {
   // 3. `npx heartbeat-kit cycle` over a fresh repository with one commit.
   const repo = join(work, 'repo');
   mkdirSync(repo);
-  for (const args of [['init', '-q'], ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', 'commit', '-q', '--allow-empty', '-m', 'first']]) execFileSync('git', args, { cwd: repo });
+  for (const args of [
+    ['init', '-q'],
+    ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', 'commit', '-q', '--allow-empty', '-m', 'first'],
+  ])
+    execFileSync('git', args, { cwd: repo });
   const cycle = run('npx', ['--no-install', 'heartbeat-kit', 'cycle', '--cwd', repo], project);
-  check(cycle.status === 0 && /^(HEARTBEAT_OK|WORK_FOUND: )/.test(cycle.stdout), 'npx heartbeat-kit cycle --cwd <fresh repo>', `exit ${cycle.status}\n${cycle.stdout}${cycle.stderr}`);
+  check(
+    cycle.status === 0 && /^(HEARTBEAT_OK|WORK_FOUND: )/.test(cycle.stdout),
+    'npx heartbeat-kit cycle --cwd <fresh repo>',
+    `exit ${cycle.status}\n${cycle.stdout}${cycle.stderr}`,
+  );
   check(!/at .+\(.+:\d+:\d+\)|Cannot find/.test(cycle.stderr), 'cycle prints no stack trace', cycle.stderr);
   const fleet = run('npx', ['--no-install', 'heartbeat-kit', 'fleet', 'list'], project);
-  check(fleet.status === 2 && /Fix: npm install @heartbeat-kit\/bullmq@/.test(fleet.stderr), 'fleet without @heartbeat-kit/bullmq says how to add it (exit 2)', `exit ${fleet.status}\n${fleet.stderr}`);
+  check(
+    fleet.status === 2 && /Fix: npm install @heartbeat-kit\/bullmq@/.test(fleet.stderr),
+    'fleet without @heartbeat-kit/bullmq says how to add it (exit 2)',
+    `exit ${fleet.status}\n${fleet.stderr}`,
+  );
 
   // 4. The README's embed example, as a user would run it after compiling it.
   const example = readFileSync(join(root, 'examples/embed-custom-orchestrator/src/readme-example.ts'), 'utf8');
   writeFileSync(join(project, 'embed.mjs'), transformSync(example, { loader: 'ts', format: 'esm', target: 'node20' }).code);
   const embed = run('node', ['embed.mjs'], project);
-  check(embed.status === 0 && embed.stdout.split('\n').map((l) => l.trimEnd()).join('\n') === '1 report INBOX_WAITING\n2 ok\n3 ok\nonline, work_found, shutdown\n', "the README's embed example prints what the README says", `exit ${embed.status}\n${embed.stdout}${embed.stderr}`);
+  check(
+    embed.status === 0 &&
+      embed.stdout
+        .split('\n')
+        .map((l) => l.trimEnd())
+        .join('\n') === '1 report INBOX_WAITING\n2 ok\n3 ok\nonline, work_found, shutdown\n',
+    "the README's embed example prints what the README says",
+    `exit ${embed.status}\n${embed.stdout}${embed.stderr}`,
+  );
 
   // 5. Adding the optional package makes fleet available.
   const add = run('npm', ['install', bullmq], project);
   check(add.status === 0, 'npm install of @heartbeat-kit/bullmq', add.stderr);
   const help = run('npx', ['--no-install', 'heartbeat-kit', 'fleet', '--help'], project);
-  check(help.status === 0 && help.stdout.startsWith('Usage: heartbeat-kit fleet'), 'fleet --help once bullmq is installed', `${help.stdout}${help.stderr}`);
+  check(
+    help.status === 0 && help.stdout.startsWith('Usage: heartbeat-kit fleet'),
+    'fleet --help once bullmq is installed',
+    `${help.stdout}${help.stderr}`,
+  );
 } finally {
   if (keep) process.stdout.write(`kept ${work}\n`);
   else rmSync(work, { recursive: true, force: true });
 }
-process.stdout.write(failures.length === 0 ? 'pack:check: the packed packages install and run in an empty project\n' : `pack:check: ${failures.length} check(s) failed\n`);
+process.stdout.write(
+  failures.length === 0
+    ? 'pack:check: the packed packages install and run in an empty project\n'
+    : `pack:check: ${failures.length} check(s) failed\n`,
+);
 process.exit(failures.length === 0 ? 0 : 1);

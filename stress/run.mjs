@@ -32,7 +32,11 @@ for (const file of files) {
   try {
     result = await scenario.run({ scale, log: (line) => console.log(`  ${line}`) });
   } catch (error) {
-    result = { trials: 0, failures: 1, detail: `scenario threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` };
+    result = {
+      trials: 0,
+      failures: 1,
+      detail: `scenario threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    };
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   rows.push({ name: scenario.name, ...result, seconds, command: scenario.command });

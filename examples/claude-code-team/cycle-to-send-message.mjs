@@ -29,7 +29,8 @@ function messageOf(value) {
   }
   if (v.status === 'skipped' || v.type === 'summary') return null;
   // A delivered message: `loop --json` message lines and `--sink file:` JSONL.
-  if (typeof v.kind === 'string' && typeof v.content === 'string' && typeof v.summary === 'string') return { content: v.content, summary: v.summary };
+  if (typeof v.kind === 'string' && typeof v.content === 'string' && typeof v.summary === 'string')
+    return { content: v.content, summary: v.summary };
   return undefined;
 }
 
@@ -47,9 +48,12 @@ for (const line of lines) {
   }
   const message = messageOf(parsed);
   if (message === undefined) bad++;
-  else if (message !== null) stdout.write(`${JSON.stringify({ type: 'message', recipient, content: message.content, summary: message.summary })}\n`);
+  else if (message !== null)
+    stdout.write(`${JSON.stringify({ type: 'message', recipient, content: message.content, summary: message.summary })}\n`);
 }
 if (bad > 0) {
-  stderr.write(`cycle-to-send-message: ${bad} input line(s) are not heartbeat-kit JSON (use cycle --json, loop --json or a --sink file: outbox)\n`);
+  stderr.write(
+    `cycle-to-send-message: ${bad} input line(s) are not heartbeat-kit JSON (use cycle --json, loop --json or a --sink file: outbox)\n`,
+  );
   exit(1);
 }

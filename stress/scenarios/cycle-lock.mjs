@@ -21,7 +21,16 @@ function world() {
   const dir = mkdtempSync(join(tmpdir(), 'hk-stress-lock-'));
   const repo = join(dir, 'repo');
   mkdirSync(repo);
-  const git = (...args) => execFileSync('git', ['-C', repo, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: 's', GIT_AUTHOR_EMAIL: 's@x.invalid', GIT_COMMITTER_NAME: 's', GIT_COMMITTER_EMAIL: 's@x.invalid' } });
+  const git = (...args) =>
+    execFileSync('git', ['-C', repo, ...args], {
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 's',
+        GIT_AUTHOR_EMAIL: 's@x.invalid',
+        GIT_COMMITTER_NAME: 's',
+        GIT_COMMITTER_EMAIL: 's@x.invalid',
+      },
+    });
   git('init', '-q', '-b', 'main');
   writeFileSync(join(repo, 'README.md'), 'stress\n');
   git('add', '-A');
@@ -32,7 +41,10 @@ function world() {
 
 function cycle(w, killAfterMs) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, 'cycle', '--cwd', w.repo, '--tmux-socket', w.socket, '--state', w.state], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMUX: '' } });
+    const child = spawn(process.execPath, [bin, 'cycle', '--cwd', w.repo, '--tmux-socket', w.socket, '--state', w.state], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TMUX: '' },
+    });
     let stderr = '';
     child.stdout.resume();
     child.stderr.on('data', (d) => (stderr += d));
@@ -65,7 +77,10 @@ export async function run({ scale, log }) {
       const next = await cycle(w);
       if (next.code !== 0 || existsSync(w.lock)) {
         failures += 1;
-        if (problems.length < 3) problems.push(`kill ${i}: next cycle exit ${next.code}, lock left ${existsSync(w.lock)}: ${next.stderr.trim().split('\n').at(-1)}`);
+        if (problems.length < 3)
+          problems.push(
+            `kill ${i}: next cycle exit ${next.code}, lock left ${existsSync(w.lock)}: ${next.stderr.trim().split('\n').at(-1)}`,
+          );
       }
     }
     log(`kills: ${kills} (${killedMidCycle} landed before the cycle ended), ${failures} next cycles blocked`);
@@ -74,7 +89,10 @@ export async function run({ scale, log }) {
     for (let i = 0; i < races; i++) {
       const dead = spawnSync(process.execPath, ['-e', '0']).pid;
       mkdirSync(join(w.dir, 'state'), { recursive: true });
-      writeFileSync(w.lock, `${JSON.stringify({ owner: `${dead}-dead`, acquiredAtMs: Date.now(), pid: dead, host: hostname(), processStart: '1' })}\n`);
+      writeFileSync(
+        w.lock,
+        `${JSON.stringify({ owner: `${dead}-dead`, acquiredAtMs: Date.now(), pid: dead, host: hostname(), processStart: '1' })}\n`,
+      );
       const before = counter(w);
       const results = await Promise.all([cycle(w), cycle(w), cycle(w)]);
       const ran = results.filter((r) => r.code === 0).length;
@@ -84,7 +102,10 @@ export async function run({ scale, log }) {
       const skippedSilently = results.filter((r) => r.code === 4 && !/skipped: another cycle holds/.test(r.stderr)).length;
       if (odd.length > 0 || counter(w) - before !== ran || tookOver !== 1 || skippedSilently > 0 || existsSync(w.lock)) {
         raceFailures += 1;
-        if (problems.length < 6) problems.push(`race ${i}: exits ${results.map((r) => r.code).join(',')}, counter +${counter(w) - before} for ${ran} ran, take-over reported ${tookOver}x`);
+        if (problems.length < 6)
+          problems.push(
+            `race ${i}: exits ${results.map((r) => r.code).join(',')}, counter +${counter(w) - before} for ${ran} ran, take-over reported ${tookOver}x`,
+          );
       }
     }
     log(`races: ${races} × 3 cycles on a dead holder's lock, ${skips} skips (exit 4, reason on stderr), ${raceFailures} failed`);

@@ -17,8 +17,26 @@ export const command = 'npx -y pnpm@10.34.9 stress full-disk';
 const root = join(import.meta.dirname, '..', '..');
 const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 const REPLY_LINE = 'Q-9: disk is fine now';
-const reply = { category: 'GCHAT_REPLY_RECEIVED', priority: 'Immediate', fingerprint: 'GCHAT_REPLY_RECEIVED:q-9', subject: 'q-9', line: REPLY_LINE, action: 'Act on the reply to q-9', short: 'reply to q-9', details: {} };
-const STATE = JSON.stringify({ version: 1, cycle: 41, reportsSent: 5, reported: {}, seen: {}, panes: {}, pipelines: {}, undelivered: [reply] });
+const reply = {
+  category: 'GCHAT_REPLY_RECEIVED',
+  priority: 'Immediate',
+  fingerprint: 'GCHAT_REPLY_RECEIVED:q-9',
+  subject: 'q-9',
+  line: REPLY_LINE,
+  action: 'Act on the reply to q-9',
+  short: 'reply to q-9',
+  details: {},
+};
+const STATE = JSON.stringify({
+  version: 1,
+  cycle: 41,
+  reportsSent: 5,
+  reported: {},
+  seen: {},
+  panes: {},
+  pipelines: {},
+  undelivered: [reply],
+});
 
 // Preloaded into the CLI when tmpfs is not permitted: every write-open under HK_ENOSPC_DIR fails.
 const INJECT = `
@@ -42,7 +60,13 @@ function world() {
   const dir = mkdtempSync(join(tmpdir(), 'hk-stress-disk-'));
   const repo = join(dir, 'repo');
   mkdirSync(repo);
-  const env = { ...process.env, GIT_AUTHOR_NAME: 's', GIT_AUTHOR_EMAIL: 's@x.invalid', GIT_COMMITTER_NAME: 's', GIT_COMMITTER_EMAIL: 's@x.invalid' };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 's',
+    GIT_AUTHOR_EMAIL: 's@x.invalid',
+    GIT_COMMITTER_NAME: 's',
+    GIT_COMMITTER_EMAIL: 's@x.invalid',
+  };
   execFileSync('git', ['-C', repo, 'init', '-q', '-b', 'main'], { env });
   writeFileSync(join(repo, 'README.md'), 'stress\n');
   execFileSync('git', ['-C', repo, 'add', '-A'], { env });
@@ -78,10 +102,24 @@ function fill(mountPoint, pages) {
 
 function cycle(w, stateDir, env) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...(env.inject ? ['--import', env.inject] : []), bin, 'cycle', '--cwd', w.repo, '--tmux-socket', w.socket, '--state', join(stateDir, 'state.json')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TMUX: '', ...(env.inject ? { HK_ENOSPC_DIR: stateDir } : {}) },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...(env.inject ? ['--import', env.inject] : []),
+        bin,
+        'cycle',
+        '--cwd',
+        w.repo,
+        '--tmux-socket',
+        w.socket,
+        '--state',
+        join(stateDir, 'state.json'),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, TMUX: '', ...(env.inject ? { HK_ENOSPC_DIR: stateDir } : {}) },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -100,7 +138,11 @@ export async function run({ scale, log }) {
   const tmpfs = tryMount(mountPoint);
   const injectFile = join(w.dir, 'enospc.mjs');
   if (!tmpfs) writeFileSync(injectFile, INJECT);
-  log(tmpfs ? 'state directory on a 512 KiB tmpfs, filled to 0 or 1 free page per trial' : 'tmpfs not permitted: ENOSPC injected into every write under the state directory');
+  log(
+    tmpfs
+      ? 'state directory on a 512 KiB tmpfs, filled to 0 or 1 free page per trial'
+      : 'tmpfs not permitted: ENOSPC injected into every write under the state directory',
+  );
   let failures = 0;
   const failedAt = {};
   try {
@@ -123,8 +165,15 @@ export async function run({ scale, log }) {
       } catch {
         problems.push('state file torn or empty');
       }
-      if (saved !== undefined && text !== STATE && saved.cycle !== 42) problems.push(`state neither the old one nor the next (cycle ${saved.cycle})`);
-      const where = /cannot take the cycle lock/.test(full.stderr) ? 'lock' : /could not save state/.test(full.stderr) ? 'state save' : /receipt/.test(full.stderr) ? 'receipt' : 'other';
+      if (saved !== undefined && text !== STATE && saved.cycle !== 42)
+        problems.push(`state neither the old one nor the next (cycle ${saved.cycle})`);
+      const where = /cannot take the cycle lock/.test(full.stderr)
+        ? 'lock'
+        : /could not save state/.test(full.stderr)
+          ? 'state save'
+          : /receipt/.test(full.stderr)
+            ? 'receipt'
+            : 'other';
       failedAt[where] = (failedAt[where] ?? 0) + 1;
       // Space again: the next cycle must run (no lock left behind) and deliver the reply.
       rmSync(join(mountPoint, 'filler'), { force: true });
@@ -136,7 +185,10 @@ export async function run({ scale, log }) {
       if (existsSync(join(stateDir, 'cycle.lock'))) problems.push('cycle.lock exists after the cycles');
       if (problems.length > 0) {
         failures++;
-        if (failures <= 5) log(`trial ${i} (${pages} free pages): ${problems.join('; ')} — stderr: ${full.stderr.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}`);
+        if (failures <= 5)
+          log(
+            `trial ${i} (${pages} free pages): ${problems.join('; ')} — stderr: ${full.stderr.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}`,
+          );
       }
       rmSync(stateDir, { recursive: true, force: true });
     }
@@ -144,6 +196,10 @@ export async function run({ scale, log }) {
     if (tmpfs) spawnSync('umount', [mountPoint], { stdio: 'ignore' });
     rmSync(w.dir, { recursive: true, force: true });
   }
-  log(`the disk ran out at: ${Object.entries(failedAt).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  log(
+    `the disk ran out at: ${Object.entries(failedAt)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
+  );
   return { trials, failures, detail: tmpfs ? 'tmpfs' : 'injected ENOSPC' };
 }

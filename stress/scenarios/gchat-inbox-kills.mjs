@@ -43,20 +43,44 @@ function lane(base, index) {
   const poll = join(dir, 'poll');
   mkdirSync(join(repo, '.claude'), { recursive: true });
   mkdirSync(join(poll, 'ids'), { recursive: true });
-  const git = (...args) => execFileSync('git', ['-C', repo, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: 's', GIT_AUTHOR_EMAIL: 's@x.invalid', GIT_COMMITTER_NAME: 's', GIT_COMMITTER_EMAIL: 's@x.invalid' } });
+  const git = (...args) =>
+    execFileSync('git', ['-C', repo, ...args], {
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 's',
+        GIT_AUTHOR_EMAIL: 's@x.invalid',
+        GIT_COMMITTER_NAME: 's',
+        GIT_COMMITTER_EMAIL: 's@x.invalid',
+      },
+    });
   git('init', '-q', '-b', 'main');
   writeFileSync(join(repo, 'README.md'), 'stress\n');
   writeFileSync(join(poll, 'poll.mjs'), POLL);
-  writeFileSync(join(repo, '.claude', 'HEARTBEAT.md'), `# Heartbeat Configuration\n\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(poll, 'poll.mjs'), poll])}\n`);
+  writeFileSync(
+    join(repo, '.claude', 'HEARTBEAT.md'),
+    `# Heartbeat Configuration\n\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(poll, 'poll.mjs'), poll])}\n`,
+  );
   git('add', '-A');
   git('commit', '-q', '-m', 'init');
-  return { dir, repo, poll, state: join(dir, 'state', 'state.json'), inbox: join(dir, 'state', 'state.inbox.json'), delivered: join(dir, 'delivered.jsonl'), socket: `hk-stress-inbox-${process.pid}-${index}` };
+  return {
+    dir,
+    repo,
+    poll,
+    state: join(dir, 'state', 'state.json'),
+    inbox: join(dir, 'state', 'state.inbox.json'),
+    delivered: join(dir, 'delivered.jsonl'),
+    socket: `hk-stress-inbox-${process.pid}-${index}`,
+  };
 }
 
 function cycle(l, killAfterMs) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [bin, 'cycle', '--cwd', l.repo, '--tmux-socket', l.socket, '--state', l.state, '--sink', `file:${l.delivered}`], { stdio: 'ignore', env: { ...process.env, TMUX: '', PATH: process.env.PATH } });
+    const child = spawn(
+      process.execPath,
+      [bin, 'cycle', '--cwd', l.repo, '--tmux-socket', l.socket, '--state', l.state, '--sink', `file:${l.delivered}`],
+      { stdio: 'ignore', env: { ...process.env, TMUX: '', PATH: process.env.PATH } },
+    );
     const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.once('close', (code, signal) => {
       clearTimeout(timer);
@@ -76,7 +100,9 @@ function inboxIds(l) {
 // Spools waiting to be read (`set aside` ones end in `.unreadable-<time>`).
 function spools(l, aside = false) {
   try {
-    return readdirSync(join(l.dir, 'state')).filter((name) => name.includes('.gchat-spool-') && (aside ? name.includes('.unreadable-') : name.endsWith('.out')));
+    return readdirSync(join(l.dir, 'state')).filter(
+      (name) => name.includes('.gchat-spool-') && (aside ? name.includes('.unreadable-') : name.endsWith('.out')),
+    );
   } catch {
     return [];
   }
@@ -163,10 +189,18 @@ export async function run({ scale, log }) {
         } else if (n > 1) twice += 1;
       }
     }
-    log(`kills: ${kills} SIGKILLs of cycle at 0–${spanMs} ms at most (${landed} landed before the cycle ended, ${afterPoll} after the poller had started; an undisturbed cycle took ${Math.round(warm.ms)} ms at the start), ${LANES} lanes in parallel`);
-    log(`replies handed out by the consuming poller: ${received}; lost after reaching the inbox: ${lost}; lost before the inbox: ${lostBeforeInbox}; delivered more than once (at least once, same message id): ${twice}; inboxes not drained: ${inboxLeft}`);
+    log(
+      `kills: ${kills} SIGKILLs of cycle at 0–${spanMs} ms at most (${landed} landed before the cycle ended, ${afterPoll} after the poller had started; an undisturbed cycle took ${Math.round(warm.ms)} ms at the start), ${LANES} lanes in parallel`,
+    );
+    log(
+      `replies handed out by the consuming poller: ${received}; lost after reaching the inbox: ${lost}; lost before the inbox: ${lostBeforeInbox}; delivered more than once (at least once, same message id): ${twice}; inboxes not drained: ${inboxLeft}`,
+    );
     for (const p of problems) log(p);
-    return { trials: kills, failures: lost + lostBeforeInbox + inboxLeft + setAside, detail: `${kills} SIGKILLs (${landed} landed, ${afterPoll} after the poller started), ${received} replies handed out, ${lost} lost from the inbox, ${lostBeforeInbox} lost before it, ${setAside} spools set aside, ${twice} delivered twice` };
+    return {
+      trials: kills,
+      failures: lost + lostBeforeInbox + inboxLeft + setAside,
+      detail: `${kills} SIGKILLs (${landed} landed, ${afterPoll} after the poller started), ${received} replies handed out, ${lost} lost from the inbox, ${lostBeforeInbox} lost before it, ${setAside} spools set aside, ${twice} delivered twice`,
+    };
   } finally {
     for (const l of lanes) spawnSync('tmux', ['-L', l.socket, 'kill-server'], { stdio: 'ignore' });
     rmSync(base, { recursive: true, force: true });

@@ -42,7 +42,16 @@ function world() {
   const fakeBin = join(dir, 'bin');
   mkdirSync(repo);
   mkdirSync(fakeBin);
-  const git = (...args) => execFileSync('git', ['-C', repo, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: 's', GIT_AUTHOR_EMAIL: 's@x.invalid', GIT_COMMITTER_NAME: 's', GIT_COMMITTER_EMAIL: 's@x.invalid' } });
+  const git = (...args) =>
+    execFileSync('git', ['-C', repo, ...args], {
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 's',
+        GIT_AUTHOR_EMAIL: 's@x.invalid',
+        GIT_COMMITTER_NAME: 's',
+        GIT_COMMITTER_EMAIL: 's@x.invalid',
+      },
+    });
   git('init', '-q', '-b', 'main');
   writeFileSync(join(repo, 'README.md'), 'stress\n');
   git('add', '-A');
@@ -56,7 +65,11 @@ function world() {
 function cycle(w, socket) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [bin, 'cycle', '--cwd', w.repo, '--tmux-socket', socket, '--json', '--state', join(w.dir, 'state.json')], { env: w.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [bin, 'cycle', '--cwd', w.repo, '--tmux-socket', socket, '--json', '--state', join(w.dir, 'state.json')],
+      { env: w.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.resume();
@@ -103,7 +116,9 @@ export async function run({ scale, log }) {
           // already gone
         }
       }
-      log(`cycle ${i + 1}/${trials}: exit ${result.code}, ${(result.ms / 1000).toFixed(1)} s, ${pids.length} tool processes, ${left.length} left behind, beads: ${beads?.note ?? beads?.status ?? 'no JSON'}`);
+      log(
+        `cycle ${i + 1}/${trials}: exit ${result.code}, ${(result.ms / 1000).toFixed(1)} s, ${pids.length} tool processes, ${left.length} left behind, beads: ${beads?.note ?? beads?.status ?? 'no JSON'}`,
+      );
     }
   } finally {
     rmSync(w.dir, { recursive: true, force: true });

@@ -18,8 +18,28 @@ const root = join(import.meta.dirname, '..', '..');
 const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 
 const REPLY_LINE = 'Q-77: yes, ship the migration';
-const reply = { category: 'GCHAT_REPLY_RECEIVED', priority: 'Immediate', fingerprint: 'GCHAT_REPLY_RECEIVED:q-77', subject: 'q-77', line: REPLY_LINE, action: 'Act on the reply to q-77', short: 'reply to q-77', details: {} };
-const valid = () => ({ version: 2, cycle: 41, reportsSent: 5, reported: { 'P1_WORK_READY:b-1': 1 }, reportedContent: { 'P1_WORK_READY:b-1': { hash: '0a1b2c3d4e5f60718293a4b5c6d7', repeats: 1 } }, seen: { 'PIPELINE_STALLED:p': 1 }, panes: { o: { hash: 'h', sinceMs: 1 } }, pipelines: { p: 'Validation' }, inProgressCount: 2, undelivered: [reply] });
+const reply = {
+  category: 'GCHAT_REPLY_RECEIVED',
+  priority: 'Immediate',
+  fingerprint: 'GCHAT_REPLY_RECEIVED:q-77',
+  subject: 'q-77',
+  line: REPLY_LINE,
+  action: 'Act on the reply to q-77',
+  short: 'reply to q-77',
+  details: {},
+};
+const valid = () => ({
+  version: 2,
+  cycle: 41,
+  reportsSent: 5,
+  reported: { 'P1_WORK_READY:b-1': 1 },
+  reportedContent: { 'P1_WORK_READY:b-1': { hash: '0a1b2c3d4e5f60718293a4b5c6d7', repeats: 1 } },
+  seen: { 'PIPELINE_STALLED:p': 1 },
+  panes: { o: { hash: 'h', sinceMs: 1 } },
+  pipelines: { p: 'Validation' },
+  inProgressCount: 2,
+  undelivered: [reply],
+});
 
 // A tiny seeded PRNG, so a failing trial can be replayed with STRESS_SEED.
 function prng(seed) {
@@ -46,7 +66,13 @@ function poison(random) {
       const field = pick(FIELDS);
       let junk = pick(JUNK);
       // An object is valid for the record fields; make sure it really does not fit.
-      if (['reported', 'reportedContent', 'seen', 'panes', 'pipelines'].includes(field) && typeof junk === 'object' && junk !== null && !Array.isArray(junk)) junk = 'not-an-object';
+      if (
+        ['reported', 'reportedContent', 'seen', 'panes', 'pipelines'].includes(field) &&
+        typeof junk === 'object' &&
+        junk !== null &&
+        !Array.isArray(junk)
+      )
+        junk = 'not-an-object';
       doc[field] = junk;
       return { kind: `${kind}:${field}`, text: JSON.stringify(doc), expect: 'salvage' };
     }
@@ -77,7 +103,13 @@ function world() {
   const dir = mkdtempSync(join(tmpdir(), 'hk-stress-poison-'));
   const repo = join(dir, 'repo');
   mkdirSync(repo);
-  const env = { ...process.env, GIT_AUTHOR_NAME: 's', GIT_AUTHOR_EMAIL: 's@x.invalid', GIT_COMMITTER_NAME: 's', GIT_COMMITTER_EMAIL: 's@x.invalid' };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 's',
+    GIT_AUTHOR_EMAIL: 's@x.invalid',
+    GIT_COMMITTER_NAME: 's',
+    GIT_COMMITTER_EMAIL: 's@x.invalid',
+  };
   execFileSync('git', ['-C', repo, 'init', '-q', '-b', 'main'], { env });
   writeFileSync(join(repo, 'README.md'), 'stress\n');
   execFileSync('git', ['-C', repo, 'add', '-A'], { env });
@@ -87,7 +119,10 @@ function world() {
 
 function cycle(w, state) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, 'cycle', '--cwd', w.repo, '--tmux-socket', w.socket, '--state', state], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMUX: '' } });
+    const child = spawn(process.execPath, [bin, 'cycle', '--cwd', w.repo, '--tmux-socket', w.socket, '--state', state], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TMUX: '' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -155,6 +190,10 @@ export async function run({ scale, log }) {
   } finally {
     rmSync(w.dir, { recursive: true, force: true });
   }
-  log(`by kind: ${Object.entries(kinds).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  log(
+    `by kind: ${Object.entries(kinds)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
+  );
   return { trials, failures, detail: `seed ${seed}` };
 }

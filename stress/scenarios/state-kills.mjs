@@ -67,10 +67,12 @@ async function lane(base, index, kills, random, problems) {
   for (let kill = 0; kill < kills; kill += 1) {
     const where = `kill ${kill}`;
     const outcome = await runAndKill(path, Math.floor(random() * 25));
-    if (outcome.signal !== 'SIGKILL') fail(`${where}: writer ended with ${outcome.signal ?? 'an exit'}: ${outcome.stderr.trim().split('\n').at(-1) ?? ''}`);
+    if (outcome.signal !== 'SIGKILL')
+      fail(`${where}: writer ended with ${outcome.signal ?? 'an exit'}: ${outcome.stderr.trim().split('\n').at(-1) ?? ''}`);
     const bad = outcome.lines.filter((line) => line.startsWith('error') || line.startsWith('warning'));
     if (bad.length > 0) fail(`${where}: ${bad[0]}`);
-    if (lastNumber(outcome.lines, 'loaded ') !== expected) fail(`${where}: loaded ${lastNumber(outcome.lines, 'loaded ')}, expected ${expected}`);
+    if (lastNumber(outcome.lines, 'loaded ') !== expected)
+      fail(`${where}: loaded ${lastNumber(outcome.lines, 'loaded ')}, expected ${expected}`);
     const saving = lastNumber(outcome.lines, 'saving ') ?? expected;
     const saved = lastNumber(outcome.lines, 'saved ') ?? expected;
     if (saving !== saved) midWriteKills += 1;
@@ -86,7 +88,8 @@ async function lane(base, index, kills, random, problems) {
       fail(`${where}: torn document: ${error.message}`);
       break;
     }
-    if (document.counter !== saved && document.counter !== saving) fail(`${where}: counter ${document.counter}, neither saved ${saved} nor saving ${saving}`);
+    if (document.counter !== saved && document.counter !== saving)
+      fail(`${where}: counter ${document.counter}, neither saved ${saved} nor saving ${saving}`);
     if (document.checksum !== document.counter * 7 || document.padding?.length !== 20_000) fail(`${where}: checksum or padding wrong`);
     expected = document.counter;
   }
@@ -108,17 +111,25 @@ export async function run({ scale, log }) {
   try {
     const perLane = Math.ceil(kills / LANES);
     // Independent lanes overlap process start-up on the cores.
-    const results = await Promise.all(Array.from({ length: LANES }, (_, index) => lane(base, index, perLane, seeded(seed + index), problems)));
+    const results = await Promise.all(
+      Array.from({ length: LANES }, (_, index) => lane(base, index, perLane, seeded(seed + index), problems)),
+    );
     const total = perLane * LANES;
     const failures = results.reduce((sum, r) => sum + r.failures, 0);
     const midWriteKills = results.reduce((sum, r) => sum + r.midWriteKills, 0);
     const orphans = results.reduce((sum, r) => sum + r.orphans, 0);
-    log(`seed ${seed} (STRESS_SEED=${seed} replays it): ${total} kills, ${midWriteKills} between "saving" and "saved", ${orphans} orphaned temp files before the final sweep`);
+    log(
+      `seed ${seed} (STRESS_SEED=${seed} replays it): ${total} kills, ${midWriteKills} between "saving" and "saved", ${orphans} orphaned temp files before the final sweep`,
+    );
     for (const p of problems) log(p);
     // The loop only proves something if kills actually land inside saves.
     const tooFewInside = midWriteKills > total / 4 ? 0 : 1;
     if (tooFewInside) log(`only ${midWriteKills} of ${total} kills landed inside a save (needs more than a quarter)`);
-    return { trials: total, failures: failures + tooFewInside, detail: `${total} SIGKILLs, ${midWriteKills} inside a save, ${failures} torn/lost documents` };
+    return {
+      trials: total,
+      failures: failures + tooFewInside,
+      detail: `${total} SIGKILLs, ${midWriteKills} inside a save, ${failures} torn/lost documents`,
+    };
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

@@ -37,11 +37,17 @@ function project(name: string, heartbeatMd?: string): string {
   mkdirSync(join(dir, '.claude'), { recursive: true });
   // The heartbeat watches a git repository (and keeps its state in its .git directory).
   spawnSync('git', ['init', '-q', dir], { encoding: 'utf8' });
-  const reply = { replies: [{ question_id: 'q-7', session_id: 's-1', reply_text: 'yes, merge it', replied_at: '2026-02-19T14:21:07.000Z', sender_name: 'Alice' }], pending_count: 0 };
+  const reply = {
+    replies: [
+      { question_id: 'q-7', session_id: 's-1', reply_text: 'yes, merge it', replied_at: '2026-02-19T14:21:07.000Z', sender_name: 'Alice' },
+    ],
+    pending_count: 0,
+  };
   writeFileSync(join(dir, 'poll.mjs'), `process.stdout.write(${JSON.stringify(JSON.stringify(reply))});\n`);
   writeFileSync(
     join(dir, '.claude', 'HEARTBEAT.md'),
-    heartbeatMd ?? `# Heartbeat Configuration\n## Active Hours\n- Start: 0\n- End: 0\n- Weekend: true\n- Timezone: UTC\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(dir, 'poll.mjs')])}\n`,
+    heartbeatMd ??
+      `# Heartbeat Configuration\n## Active Hours\n- Start: 0\n- End: 0\n- Weekend: true\n- Timezone: UTC\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(dir, 'poll.mjs')])}\n`,
   );
   return dir;
 }
@@ -50,7 +56,12 @@ function project(name: string, heartbeatMd?: string): string {
 // a synchronous call); they sit just under vitest's 300 s backstop, far above what a loaded 2-core
 // machine needs (a converter run took 36 s at load 90).
 function sh(cwd: string, ...args: string[]) {
-  const run = spawnSync('sh', [LOOP_SCRIPT, ...args], { cwd, encoding: 'utf8', env: { ...process.env, HEARTBEAT_KIT: `${process.execPath} ${bin}`, HEARTBEAT_STOP_TIMEOUT: '60' }, timeout: 240_000 });
+  const run = spawnSync('sh', [LOOP_SCRIPT, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, HEARTBEAT_KIT: `${process.execPath} ${bin}`, HEARTBEAT_STOP_TIMEOUT: '60' },
+    timeout: 240_000,
+  });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -80,7 +91,13 @@ function alive(pid: number): boolean {
 describe('cycle --json → SendMessage for the team lead', () => {
   async function cycleJson(dir: string, now: string): Promise<string> {
     let out = '';
-    const code = await main(['cycle', '--cwd', dir, '--json', '--now', now, '--tmux-socket', TMUX], { stdout: (t) => void (out += t), stderr: () => undefined, cwd: dir, env: process.env, shutdownSignal: new AbortController().signal });
+    const code = await main(['cycle', '--cwd', dir, '--json', '--now', now, '--tmux-socket', TMUX], {
+      stdout: (t) => void (out += t),
+      stderr: () => undefined,
+      cwd: dir,
+      env: process.env,
+      shutdownSignal: new AbortController().signal,
+    });
     expect(code).toBe(0);
     return out;
   }
@@ -130,7 +147,9 @@ describe('heartbeat-loop.sh: a real background loop, started and stopped cleanly
     expect(stopped.code).toBe(0);
     // A stop that lands while a cycle's tools run cuts them off: that cycle is counted as partial and
     // its scanners are named (issue 10 item 4); either form is a clean stop.
-    expect(stopped.stdout).toMatch(/^HEARTBEAT_SHUTDOWN: Final status -- \d+ cycles completed, (\d+ partial \(cut off: [a-z, -]+\), )?1 reports sent\.\n$/);
+    expect(stopped.stdout).toMatch(
+      /^HEARTBEAT_SHUTDOWN: Final status -- \d+ cycles completed, (\d+ partial \(cut off: [a-z, -]+\), )?1 reports sent\.\n$/,
+    );
     expect(alive(pid)).toBe(false);
     expect(existsSync(join(dir, '.heartbeat', 'loop.pid'))).toBe(false);
     expect(sh(dir, 'stop')).toMatchObject({ code: 0, stdout: 'heartbeat loop not running\n' });
@@ -140,14 +159,19 @@ describe('heartbeat-loop.sh: a real background loop, started and stopped cleanly
   it('with a file sink the outbox holds ONLINE, the report and SHUTDOWN, and each becomes a SendMessage', async () => {
     const dir = project('outbox');
     const outbox = join(dir, '.heartbeat', 'outbox.jsonl');
-    expect(sh(dir, 'start', '--', '--cwd', dir, '--interval', '1', '--tmux-socket', TMUX, '--sink', 'file:.heartbeat/outbox.jsonl').code).toBe(0);
+    expect(
+      sh(dir, 'start', '--', '--cwd', dir, '--interval', '1', '--tmux-socket', TMUX, '--sink', 'file:.heartbeat/outbox.jsonl').code,
+    ).toBe(0);
     await waitFor(() => existsSync(outbox) && readFileSync(outbox, 'utf8').includes('work_found'), 'the report in the outbox');
     const stopped = sh(dir, 'stop');
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toMatch(/"kind":"shutdown".*HEARTBEAT_SHUTDOWN/);
     const converted = convert(readFileSync(outbox, 'utf8'), '--to', 'team-lead');
     expect(converted.code).toBe(0);
-    const payloads = converted.stdout.trim().split('\n').map((line) => JSON.parse(line) as { recipient: string; content: string; summary: string });
+    const payloads = converted.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { recipient: string; content: string; summary: string });
     expect(payloads.map((p) => p.content.split(/[:\n]/)[0])).toEqual(['HEARTBEAT_ONLINE', 'WORK_FOUND', 'HEARTBEAT_SHUTDOWN']);
     expect(payloads.every((p) => p.recipient === 'team-lead' && p.summary !== '')).toBe(true);
   });

@@ -24,7 +24,13 @@ function tempDir(): string {
 async function runCli(argv: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd, env: { ...process.env, PATH: '/usr/bin:/bin' }, shutdownSignal: new AbortController().signal };
+  const io: CliIo = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    cwd,
+    env: { ...process.env, PATH: '/usr/bin:/bin' },
+    shutdownSignal: new AbortController().signal,
+  };
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }
@@ -63,7 +69,10 @@ describe('systemd units', () => {
     }
     const dir = tempDir();
     for (const name of ['heartbeat-kit.service', 'heartbeat-kit.timer']) copyFileSync(here(`systemd/${name}`), join(dir, name));
-    const verify = spawnSync('systemd-analyze', ['verify', join(dir, 'heartbeat-kit.timer'), join(dir, 'heartbeat-kit.service')], { encoding: 'utf8', timeout: 30_000 });
+    const verify = spawnSync('systemd-analyze', ['verify', join(dir, 'heartbeat-kit.timer'), join(dir, 'heartbeat-kit.service')], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(verify.stderr.split('\n').filter((line) => line.includes('heartbeat-kit'))).toEqual([]);
     expect(verify.status).toBe(0);
     // And it does catch a broken unit, so the check above means something.
@@ -74,7 +83,10 @@ describe('systemd units', () => {
 });
 
 describe('crontab', () => {
-  const entries = crontabText.split('\n').map(parseCrontabLine).filter((e) => e !== undefined);
+  const entries = crontabText
+    .split('\n')
+    .map(parseCrontabLine)
+    .filter((e) => e !== undefined);
 
   it('has one entry with five time fields, every 10 minutes', () => {
     expect(entries).toHaveLength(1);
@@ -86,28 +98,46 @@ describe('crontab', () => {
 describe('the scheduled command works as written', () => {
   it.each([
     ['systemd', () => heartbeatArgs(unitValue(parseUnitFile(serviceText), 'Service', 'ExecStart') ?? '')],
-    ['cron', () => heartbeatArgs(parseCrontabLine(crontabText.split('\n').find((l) => l.includes('heartbeat-kit cycle')) ?? '')?.command ?? '')],
-  ])('%s: heartbeat-kit <args> runs a cycle, keeps state in .git/heartbeat-kit/state.json, and a second run dedups', async (_name, args) => {
-    const argv = args();
-    expect(argv[0]).toBe('cycle');
-    const project = tempDir();
-    spawnSync('git', ['init', '-q', project], { encoding: 'utf8' });
-    mkdirSync(join(project, '.claude'));
-    // An always-active window, and a GChat poll script that always has a reply: a finding every run.
-    writeFileSync(join(project, '.claude', 'HEARTBEAT.md'), '# Heartbeat Configuration\n## Active Hours\n- Start: 0\n- End: 0\n- Weekend: true\n- Timezone: UTC\n');
-    writeFileSync(join(project, 'poll.mjs'), 'process.stdout.write(JSON.stringify({ replies: [{ question_id: "q-1", session_id: "s-1", reply_text: "ship it", replied_at: "2026-02-19T14:21:07.000Z", sender_name: "Alice" }], pending_count: 0 }));\n');
-    writeFileSync(join(project, '.claude', 'HEARTBEAT.md'), `${readFileSync(join(project, '.claude', 'HEARTBEAT.md'), 'utf8')}## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(project, 'poll.mjs')])}\n`);
-    const first = await runCli(argv, project);
-    expect(first.stderr).not.toMatch(/error|usage/i);
-    expect(first.code).toBe(0);
-    expect(existsSync(join(project, '.git', 'heartbeat-kit', 'state.json'))).toBe(true);
-    const reports = (): string[] => readFileSync(join(project, '.heartbeat', 'reports.jsonl'), 'utf8').trim().split('\n');
-    expect(reports()).toHaveLength(1);
-    expect(reports()[0]).toMatch(/GCHAT_REPLY_RECEIVED/);
-    const second = await runCli(argv, project);
-    expect(second.code).toBe(0);
-    expect(reports()).toHaveLength(1);
-  });
+    [
+      'cron',
+      () => heartbeatArgs(parseCrontabLine(crontabText.split('\n').find((l) => l.includes('heartbeat-kit cycle')) ?? '')?.command ?? ''),
+    ],
+  ])(
+    '%s: heartbeat-kit <args> runs a cycle, keeps state in .git/heartbeat-kit/state.json, and a second run dedups',
+    async (_name, args) => {
+      const argv = args();
+      expect(argv[0]).toBe('cycle');
+      const project = tempDir();
+      spawnSync('git', ['init', '-q', project], { encoding: 'utf8' });
+      mkdirSync(join(project, '.claude'));
+      // An always-active window, and a GChat poll script that always has a reply: a finding every run.
+      writeFileSync(
+        join(project, '.claude', 'HEARTBEAT.md'),
+        '# Heartbeat Configuration\n## Active Hours\n- Start: 0\n- End: 0\n- Weekend: true\n- Timezone: UTC\n',
+      );
+      writeFileSync(
+        join(project, 'poll.mjs'),
+        'process.stdout.write(JSON.stringify({ replies: [{ question_id: "q-1", session_id: "s-1", reply_text: "ship it", replied_at: "2026-02-19T14:21:07.000Z", sender_name: "Alice" }], pending_count: 0 }));\n',
+      );
+      writeFileSync(
+        join(project, '.claude', 'HEARTBEAT.md'),
+        `${readFileSync(join(project, '.claude', 'HEARTBEAT.md'), 'utf8')}## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(project, 'poll.mjs')])}\n`,
+      );
+      const first = await runCli(argv, project);
+      expect(first.stderr).not.toMatch(/error|usage/i);
+      expect(first.code).toBe(0);
+      expect(existsSync(join(project, '.git', 'heartbeat-kit', 'state.json'))).toBe(true);
+      const reports = (): string[] =>
+        readFileSync(join(project, '.heartbeat', 'reports.jsonl'), 'utf8')
+          .trim()
+          .split('\n');
+      expect(reports()).toHaveLength(1);
+      expect(reports()[0]).toMatch(/GCHAT_REPLY_RECEIVED/);
+      const second = await runCli(argv, project);
+      expect(second.code).toBe(0);
+      expect(reports()).toHaveLength(1);
+    },
+  );
 });
 
 describe('liveness examples (systemd and Kubernetes)', () => {
@@ -117,7 +147,11 @@ describe('liveness examples (systemd and Kubernetes)', () => {
   const probe = JSON.parse(/livenessProbe:\s*\n\s*exec:\s*\n\s*command: (\[.*\])/.exec(k8s)?.[1] ?? '[]') as string[];
 
   it('the cycle service checks liveness after each run; a timer checks a loop', () => {
-    expect(heartbeatArgs(unitValue(parseUnitFile(serviceText), 'Service', 'ExecStartPost') ?? '')).toEqual(['check-liveness', '--max-age', '30m']);
+    expect(heartbeatArgs(unitValue(parseUnitFile(serviceText), 'Service', 'ExecStartPost') ?? '')).toEqual([
+      'check-liveness',
+      '--max-age',
+      '30m',
+    ]);
     expect(heartbeatArgs(unitValue(livenessService, 'Service', 'ExecStart') ?? '')).toEqual(['check-liveness', '--max-age', '30m']);
     expect(unitValue(livenessTimer, 'Timer', 'Unit')).toBe('heartbeat-kit-liveness.service');
     expect(k8s).toMatch(/concurrencyPolicy: Forbid/);

@@ -20,7 +20,8 @@ export function parseUnitFile(text: string): UnitFile {
       continue;
     }
     const pair = /^([A-Za-z][A-Za-z0-9]*)\s*=\s*(.*)$/.exec(line);
-    if (pair?.[1] === undefined || current === undefined) throw new Error(`line ${i + 1} is not "[Section]" or "Key=Value" inside a section: ${line}`);
+    if (pair?.[1] === undefined || current === undefined)
+      throw new Error(`line ${i + 1} is not "[Section]" or "Key=Value" inside a section: ${line}`);
     const values = current.get(pair[1]) ?? [];
     values.push(pair[2] ?? '');
     current.set(pair[1], values);

@@ -68,7 +68,10 @@ export async function runDemo(onStep: (step: DemoStep, world: World) => void = (
     world.tmux('kill-session', '-t', '=orch-auth');
     world.setReady([{ id: 'beads-f7k2', title: 'Implement JWT validation', priority: 1 }]);
     writeFileSync(join(world.root, 'wt-docs', 'notes.md'), 'half-written\n');
-    await run('14:30 — orch-auth crashed, a P1 bead became ready, wt-docs has uncommitted work (last commit 11:00): ONE batched report', '2026-02-19T14:30:00Z');
+    await run(
+      '14:30 — orch-auth crashed, a P1 bead became ready, wt-docs has uncommitted work (last commit 11:00): ONE batched report',
+      '2026-02-19T14:30:00Z',
+    );
     await run('14:40 — nothing changed: the same findings are inside the 30-minute dedup window, so HEARTBEAT_OK', '2026-02-19T14:40:00Z');
 
     writeFileSync(join(world.project, '.pipelines', 'pipelines', 'auth.dot'), pipelineDot('validated'));

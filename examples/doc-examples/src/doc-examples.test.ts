@@ -10,15 +10,46 @@ const examples = collectDocExamples(root);
 
 /** Entry functions that must show an `@example` in the API docs. */
 const REQUIRED = [
-  'parseHeartbeatConfig', 'evaluateCycle', 'runCycle', 'runLoop', 'createFinding',
-  'createFileStateStore', 'createFileLockStore', 'createStdoutSink', 'createJsonlFileSink', 'createFileMtimeOperatorActivity',
-  'createFakeClock', 'createMemoryStateStore', 'createMemoryLockStore', 'createRecordingSink', 'createFakeOperatorActivity', 'createFakeCommandRunner',
-  'createDefaultScanners', 'createProcessRunner', 'createBeadsScanner', 'createOrchestratorsScanner', 'createIdleOrchestratorsScanner',
-  'createGitScanner', 'createStaleTasksScanner', 'createGChatScanner', 'createPipelineScanner',
-  'runBeat', 'createGhIssueTracker', 'createCommandDispatcher', 'createMemoryIssueTracker',
-  'runChecklistTick', 'createRulesGate', 'runGate', 'createCommandGate', 'validateRunbook', 'decideBootTriage',
+  'parseHeartbeatConfig',
+  'evaluateCycle',
+  'runCycle',
+  'runLoop',
+  'createFinding',
+  'createFileStateStore',
+  'createFileLockStore',
+  'createStdoutSink',
+  'createJsonlFileSink',
+  'createFileMtimeOperatorActivity',
+  'createFakeClock',
+  'createMemoryStateStore',
+  'createMemoryLockStore',
+  'createRecordingSink',
+  'createFakeOperatorActivity',
+  'createFakeCommandRunner',
+  'createDefaultScanners',
+  'createProcessRunner',
+  'createBeadsScanner',
+  'createOrchestratorsScanner',
+  'createIdleOrchestratorsScanner',
+  'createGitScanner',
+  'createStaleTasksScanner',
+  'createGChatScanner',
+  'createPipelineScanner',
+  'runBeat',
+  'createGhIssueTracker',
+  'createCommandDispatcher',
+  'createMemoryIssueTracker',
+  'runChecklistTick',
+  'createRulesGate',
+  'runGate',
+  'createCommandGate',
+  'validateRunbook',
+  'decideBootTriage',
   'main',
-  'createFleetScheduler', 'createFleetWorker', 'createRedisLockStore', 'createRedisStateStore',
+  'createFleetScheduler',
+  'createFleetWorker',
+  'createRedisLockStore',
+  'createRedisStateStore',
 ];
 
 describe('@example blocks in the packages’ doc comments', () => {
@@ -28,7 +59,9 @@ describe('@example blocks in the packages’ doc comments', () => {
   });
 
   it('every one type-checks against the current sources (strict, as an ES module in this package)', () => {
-    const configFile = ts.readConfigFile(join(root, 'tsconfig.base.json'), (p) => ts.sys.readFile(p)) as { config?: { compilerOptions?: unknown } };
+    const configFile = ts.readConfigFile(join(root, 'tsconfig.base.json'), (p) => ts.sys.readFile(p)) as {
+      config?: { compilerOptions?: unknown };
+    };
     const parsed = ts.convertCompilerOptionsFromJson(configFile.config?.compilerOptions, root);
     expect(parsed.errors).toEqual([]);
     const options: ts.CompilerOptions = { ...parsed.options, noEmit: true, declaration: false, sourceMap: false };
@@ -58,11 +91,19 @@ describe('@example blocks in the packages’ doc comments', () => {
   });
 
   it('a broken example is caught (the check above can fail)', () => {
-    const options: ts.CompilerOptions = { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: [] };
+    const options: ts.CompilerOptions = {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      types: [],
+    };
     const file = join(here, '__doc_examples__', 'broken.ts');
     const host = ts.createCompilerHost(options);
     const getSourceFile = host.getSourceFile.bind(host);
-    host.getSourceFile = (f, lang, onError, create) => (f === file ? ts.createSourceFile(f, 'const n: number = "one";\nexport {};\n', lang, true) : getSourceFile(f, lang, onError, create));
+    host.getSourceFile = (f, lang, onError, create) =>
+      f === file ? ts.createSourceFile(f, 'const n: number = "one";\nexport {};\n', lang, true) : getSourceFile(f, lang, onError, create);
     const fileExists = host.fileExists.bind(host);
     host.fileExists = (f) => f === file || fileExists(f);
     const program = ts.createProgram([file], options, host);

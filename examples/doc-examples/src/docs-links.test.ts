@@ -41,10 +41,17 @@ describe('documentation links', () => {
 describe('docs/spec-map.md', () => {
   const map = readFileSync(join(root, 'docs', 'spec-map.md'), 'utf8');
   const rows = map.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| rule') && !line.startsWith('|---'));
-  const cells = rows.map((row) => row.split(/(?<!\\)\|/).map((c) => c.trim()).slice(1, -1));
+  const cells = rows.map((row) =>
+    row
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim())
+      .slice(1, -1),
+  );
   const testSources = files(join(root, 'packages'), (n) => n.endsWith('.test.ts'), ['node_modules', 'dist']);
   const testText = testSources.map((f) => readFileSync(f, 'utf8')).join('\n');
-  const allSources = files(join(root, 'packages'), (n) => n.endsWith('.ts'), ['node_modules', 'dist']).map((f) => relative(join(root, 'packages'), f));
+  const allSources = files(join(root, 'packages'), (n) => n.endsWith('.ts'), ['node_modules', 'dist']).map((f) =>
+    relative(join(root, 'packages'), f),
+  );
 
   it('has a row for the rules of each spec', () => {
     expect(rows.length).toBeGreaterThanOrEqual(60);
@@ -56,7 +63,9 @@ describe('docs/spec-map.md', () => {
     for (const [, modules = '', tests = ''] of cells) {
       for (const m of `${modules} ${tests}`.matchAll(/`([\w./-]+\.ts)`/g)) {
         const path = m[1] ?? '';
-        const found = path.includes('/') ? allSources.some((s) => s === path || s.endsWith(`/${path}`)) : allSources.some((s) => s.endsWith(`/${path}`));
+        const found = path.includes('/')
+          ? allSources.some((s) => s === path || s.endsWith(`/${path}`))
+          : allSources.some((s) => s.endsWith(`/${path}`));
         if (!found) missing.push(path);
       }
     }

@@ -18,7 +18,11 @@ afterEach(async () => {
 describe('embed-custom-orchestrator', () => {
   it('runs the loop on a fake clock with its own scanner and sink: report, dedup, window over, dedup', async () => {
     const lines: string[] = [];
-    const run = await runOrchestrator({ queueFile: join(dir, 'queue'), queueLengths: [0, 12, 14, 3, 25, 25], write: (line) => lines.push(line) });
+    const run = await runOrchestrator({
+      queueFile: join(dir, 'queue'),
+      queueLengths: [0, 12, 14, 3, 25, 25],
+      write: (line) => lines.push(line),
+    });
     expect(run.decisions.map((d) => [d.at, d.status, d.categories.join('+')])).toEqual([
       ['2026-02-19T10:00:00.000Z', 'ok', ''],
       ['2026-02-19T10:10:00.000Z', 'report', 'QUEUE_BACKLOG'],
@@ -40,14 +44,24 @@ describe('embed-custom-orchestrator', () => {
 
   it('the queue scanner turns a missing file into an error result, not a rejection', async () => {
     const scanner = createQueueScanner({ file: join(dir, 'absent'), threshold: 1 });
-    const result = await scanner.scan({ now: new Date(0), config: DEFAULT_HEARTBEAT_CONFIG, insideActiveHours: true, signal: new AbortController().signal });
+    const result = await scanner.scan({
+      now: new Date(0),
+      config: DEFAULT_HEARTBEAT_CONFIG,
+      insideActiveHours: true,
+      signal: new AbortController().signal,
+    });
     expect(result.status).toBe('error');
   });
 
   it('the README embedding example runs and prints one report then two deduplicated cycles', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     await import('./readme-example.js');
-    expect(log.mock.calls.map((call) => call.join(' '))).toEqual(['1 report INBOX_WAITING', '2 ok ', '3 ok ', 'online, work_found, shutdown']);
+    expect(log.mock.calls.map((call) => call.join(' '))).toEqual([
+      '1 report INBOX_WAITING',
+      '2 ok ',
+      '3 ok ',
+      'online, work_found, shutdown',
+    ]);
   });
 
   it('the README shows the embedding example verbatim', async () => {

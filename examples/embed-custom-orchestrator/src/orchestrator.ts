@@ -55,7 +55,9 @@ export async function runOrchestrator(options: OrchestratorOptions): Promise<Orc
       onCycle: async ({ decision }) => {
         decisions.push(decision);
         const suppressed = decision.suppressed.map((s) => `${s.finding.fingerprint} (${s.reason})`).join(', ');
-        options.write(`cycle ${decision.cycle} at ${decision.at}: ${decision.status}${decision.categories.length > 0 ? ` ${decision.categories.join(' + ')}` : ''}${suppressed === '' ? '' : `; suppressed ${suppressed}`}`);
+        options.write(
+          `cycle ${decision.cycle} at ${decision.at}: ${decision.status}${decision.categories.length > 0 ? ` ${decision.categories.join(' + ')}` : ''}${suppressed === '' ? '' : `; suppressed ${suppressed}`}`,
+        );
         if (decisions.length >= options.queueLengths.length) stop.abort();
         else {
           await writeQueue(decisions.length);

@@ -64,7 +64,13 @@ describe('github-actions-woterclip workflow', () => {
     expect(runs).toHaveLength(2);
     for (const run of runs) {
       let stderr = '';
-      const code = await main(cliArgs(run), { stdout: () => undefined, stderr: (t) => void (stderr += t), cwd: dir, env: { PATH: process.env.PATH }, shutdownSignal: new AbortController().signal });
+      const code = await main(cliArgs(run), {
+        stdout: () => undefined,
+        stderr: (t) => void (stderr += t),
+        cwd: dir,
+        env: { PATH: process.env.PATH },
+        shutdownSignal: new AbortController().signal,
+      });
       expect(stderr).not.toMatch(/unknown (option|command)|usage/i);
       expect(stderr).toMatch(/No \.woterclip\/config\.yaml found/);
       expect(code).toBe(2);

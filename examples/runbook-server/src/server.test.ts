@@ -36,7 +36,11 @@ async function put(text: string): Promise<{ status: number; body: Record<string,
 }
 
 async function tick(body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${server.url}/tick`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const response = await fetch(`${server.url}/tick`, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -70,7 +74,11 @@ describe('runbook-server over real HTTP on 127.0.0.1', () => {
     await put(VALID);
     const due = await tick({ status: STATUS, now: '2026-10-20T10:00:00Z' });
     expect(due.status).toBe(200);
-    expect(due.body).toMatchObject({ decision: 'create', verdict: { kind: 'wake' }, task: { taskType: 'heartbeat-checklist', assignTo: 'lead', tags: ['checklist', 'auto-generated', 'heartbeat-gate:wake'] } });
+    expect(due.body).toMatchObject({
+      decision: 'create',
+      verdict: { kind: 'wake' },
+      task: { taskType: 'heartbeat-checklist', assignTo: 'lead', tags: ['checklist', 'auto-generated', 'heartbeat-gate:wake'] },
+    });
     expect((due.body.task as { prompt: string }).prompt).toContain('## Gate Findings [auto-generated]');
     expect((due.body.task as { prompt: string }).prompt).toContain('Webhook retries climbing');
   });
@@ -84,13 +92,18 @@ describe('runbook-server over real HTTP on 127.0.0.1', () => {
   it('tick: preconditions come before the gate (no runbook, no lead)', async () => {
     expect((await tick({ status: STATUS, now: '2026-10-20T10:00:00Z' })).body).toMatchObject({ decision: 'skip', reason: 'runbook-empty' });
     await put(VALID);
-    expect((await tick({ status: { ...STATUS, agents: [] }, now: '2026-10-20T10:00:00Z' })).body).toMatchObject({ decision: 'skip', reason: 'no-lead' });
+    expect((await tick({ status: { ...STATUS, agents: [] }, now: '2026-10-20T10:00:00Z' })).body).toMatchObject({
+      decision: 'skip',
+      reason: 'no-lead',
+    });
   });
 
   it('tick: a bad snapshot or body is a 400 naming the problem', async () => {
     const bad = await tick({ status: { version: 2, generatedAt: 'yesterday' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.problems).toEqual(expect.arrayContaining([expect.stringMatching(/^status: version: /), expect.stringMatching(/^status: generatedAt: /)]));
+    expect(bad.body.problems).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^status: version: /), expect.stringMatching(/^status: generatedAt: /)]),
+    );
     expect((await tick('{not json')).status).toBe(400);
     expect((await tick({ status: STATUS, now: 'soon' })).status).toBe(400);
   });
@@ -106,8 +119,15 @@ describe('shadow mode', () => {
     const shadow = await startRunbookServer({ timeZone: 'UTC', gateMode: 'shadow' });
     try {
       await fetch(`${shadow.url}/runbook`, { method: 'PUT', body: VALID });
-      const response = await fetch(`${shadow.url}/tick`, { method: 'POST', body: JSON.stringify({ status: STATUS, now: '2026-10-21T10:00:00Z' }) });
-      expect(await response.json()).toMatchObject({ decision: 'create', verdict: { kind: 'quiet' }, task: { tags: ['checklist', 'auto-generated', 'heartbeat-gate:quiet'] } });
+      const response = await fetch(`${shadow.url}/tick`, {
+        method: 'POST',
+        body: JSON.stringify({ status: STATUS, now: '2026-10-21T10:00:00Z' }),
+      });
+      expect(await response.json()).toMatchObject({
+        decision: 'create',
+        verdict: { kind: 'quiet' },
+        task: { tags: ['checklist', 'auto-generated', 'heartbeat-gate:quiet'] },
+      });
     } finally {
       await shadow.close();
     }

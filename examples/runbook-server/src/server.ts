@@ -77,12 +77,22 @@ export async function startRunbookServer(options: RunbookServerOptions = {}): Pr
       case 'PUT /runbook': {
         const text = await readBody(request);
         const validation = validateRunbook(text);
-        const issues = (list: typeof validation.errors) => list.map((issue) => ({ line: issue.line, code: issue.code, message: issue.message }));
+        const issues = (list: typeof validation.errors) =>
+          list.map((issue) => ({ line: issue.line, code: issue.code, message: issue.message }));
         if (!validation.accepted) {
-          return send(response, 400, { accepted: false, trackedItemCount: validation.trackedItemCount, errors: issues(validation.errors), warnings: issues(validation.warnings) });
+          return send(response, 400, {
+            accepted: false,
+            trackedItemCount: validation.trackedItemCount,
+            errors: issues(validation.errors),
+            warnings: issues(validation.warnings),
+          });
         }
         runbookText = text;
-        return send(response, 200, { accepted: true, trackedItemCount: validation.trackedItemCount, warnings: issues(validation.warnings) });
+        return send(response, 200, {
+          accepted: true,
+          trackedItemCount: validation.trackedItemCount,
+          warnings: issues(validation.warnings),
+        });
       }
       case 'POST /tick': {
         let body: unknown;

@@ -23,7 +23,10 @@ let bundle: BundledChild;
 let workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
-  [redis, bundle] = await Promise.all([startRedis(), bundleChild(fileURLToPath(new URL('./children/fleet-worker-child.ts', import.meta.url)))]);
+  [redis, bundle] = await Promise.all([
+    startRedis(),
+    bundleChild(fileURLToPath(new URL('./children/fleet-worker-child.ts', import.meta.url))),
+  ]);
   client = redis.client();
 });
 afterEach(async () => {
@@ -44,12 +47,20 @@ const waitFor = async (predicate: () => Promise<boolean>): Promise<void> => {
 const BACKSTOP_MS = 300_000;
 
 const sinkLines = (file: string): { id: string; heartbeatId: string; cycle: number; summary: string }[] =>
-  existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string; heartbeatId: string; cycle: number; summary: string }) : [];
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { id: string; heartbeatId: string; cycle: number; summary: string })
+    : [];
 
 async function spawnWorkers(count: number, prefix: string, extra: Record<string, string> = {}): Promise<string> {
   const sinkFile = join(redis.dir, `${prefix}-sink.jsonl`);
   const started = await Promise.all(
-    Array.from({ length: count }, () => startWorker(bundle.file, { FLEET_REDIS_URL: redis.url, FLEET_PREFIX: prefix, FLEET_SINK_FILE: sinkFile, ...extra })),
+    Array.from({ length: count }, () =>
+      startWorker(bundle.file, { FLEET_REDIS_URL: redis.url, FLEET_PREFIX: prefix, FLEET_SINK_FILE: sinkFile, ...extra }),
+    ),
   );
   workers.push(...started);
   return sinkFile;
@@ -58,133 +69,171 @@ async function spawnWorkers(count: number, prefix: string, extra: Record<string,
 const cyclesOf = (journal: FleetEvent[], heartbeatId: string): CycleEvent[] =>
   journal.filter((e): e is CycleEvent => e.type === 'cycle' && e.heartbeatId === heartbeatId).sort((a, b) => a.startedAtMs - b.startedAtMs);
 
-const stateOf = async (key: string): Promise<FleetStateDocument> => decodeFleetState(JSON.parse((await client.get(key)) ?? 'null') as never).state;
+const stateOf = async (key: string): Promise<FleetStateDocument> =>
+  decodeFleetState(JSON.parse((await client.get(key)) ?? 'null') as never).state;
 
 const pidOfOwner = (owner: string): number => Number(owner.split(':')[1]);
 
 describe('a fleet of worker processes', () => {
-  it('three workers, 36 heartbeats, each past two reports: no overlapping cycles, growing fences, every slot at most once', async () => {
-    const prefix = 'stress';
-    const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
-    const ids = Array.from({ length: 36 }, (_, index) => `hb-${index}`);
-    for (const id of ids) (await scheduler.add({ id, intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 40, reportEvery: 3 } }))._unsafeUnwrap();
-    const sinkFile = await spawnWorkers(3, prefix, { FLEET_CONCURRENCY: '8' });
-    // Run until every heartbeat has at least four cycles and two reports and all three workers took
-    // part — however many seconds that takes on this machine — then check every cycle committed.
-    await waitFor(async () => {
+  it(
+    'three workers, 36 heartbeats, each past two reports: no overlapping cycles, growing fences, every slot at most once',
+    async () => {
+      const prefix = 'stress';
+      const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
+      const ids = Array.from({ length: 36 }, (_, index) => `hb-${index}`);
+      for (const id of ids)
+        (
+          await scheduler.add({ id, intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 40, reportEvery: 3 } })
+        )._unsafeUnwrap();
+      const sinkFile = await spawnWorkers(3, prefix, { FLEET_CONCURRENCY: '8' });
+      // Run until every heartbeat has at least four cycles and two reports and all three workers took
+      // part — however many seconds that takes on this machine — then check every cycle committed.
+      await waitFor(async () => {
+        const journal = await readFleetJournal(client, prefix);
+        const delivered = sinkLines(sinkFile);
+        return (
+          new Set(journal.filter((e): e is CycleEvent => e.type === 'cycle').map((e) => e.worker)).size === 3 &&
+          ids.every((id) => cyclesOf(journal, id).length >= 4 && delivered.filter((d) => d.heartbeatId === id).length >= 2)
+        );
+      });
+      await Promise.all(workers.map((worker) => worker.stop()));
+      workers = [];
+      await scheduler.close();
+
       const journal = await readFleetJournal(client, prefix);
-      const delivered = sinkLines(sinkFile);
-      return (
-        new Set(journal.filter((e): e is CycleEvent => e.type === 'cycle').map((e) => e.worker)).size === 3 &&
-        ids.every((id) => cyclesOf(journal, id).length >= 4 && delivered.filter((d) => d.heartbeatId === id).length >= 2)
-      );
-    });
-    await Promise.all(workers.map((worker) => worker.stop()));
-    workers = [];
-    await scheduler.close();
-
-    const journal = await readFleetJournal(client, prefix);
-    expect(journal.filter((e) => e.type === 'stale-write')).toEqual([]);
-    const participating = new Set(journal.filter((e): e is CycleEvent => e.type === 'cycle').map((e) => e.worker));
-    expect(participating.size).toBe(3);
-    for (const id of ids) {
-      const cycles = cyclesOf(journal, id);
-      expect(cycles.length, id).toBeGreaterThanOrEqual(4);
-      expect(new Set(cycles.map((c) => c.slot)).size, `${id} slots`).toBe(cycles.length);
-      expect(cycles.map((c) => c.cycle), `${id} cycle numbers`).toEqual(cycles.map((_, index) => index + 1));
-      for (let index = 1; index < cycles.length; index += 1) {
-        const previous = cycles[index - 1]!;
-        const current = cycles[index]!;
-        expect(current.fence, `${id} fences grow`).toBeGreaterThan(previous.fence);
-        expect(current.slot, `${id} slots grow`).toBeGreaterThan(previous.slot);
-        expect(current.startedAtMs, `${id} cycles never overlap`).toBeGreaterThanOrEqual(previous.endedAtMs);
+      expect(journal.filter((e) => e.type === 'stale-write')).toEqual([]);
+      const participating = new Set(journal.filter((e): e is CycleEvent => e.type === 'cycle').map((e) => e.worker));
+      expect(participating.size).toBe(3);
+      for (const id of ids) {
+        const cycles = cyclesOf(journal, id);
+        expect(cycles.length, id).toBeGreaterThanOrEqual(4);
+        expect(new Set(cycles.map((c) => c.slot)).size, `${id} slots`).toBe(cycles.length);
+        expect(
+          cycles.map((c) => c.cycle),
+          `${id} cycle numbers`,
+        ).toEqual(cycles.map((_, index) => index + 1));
+        for (let index = 1; index < cycles.length; index += 1) {
+          const previous = cycles[index - 1]!;
+          const current = cycles[index]!;
+          expect(current.fence, `${id} fences grow`).toBeGreaterThan(previous.fence);
+          expect(current.slot, `${id} slots grow`).toBeGreaterThan(previous.slot);
+          expect(current.startedAtMs, `${id} cycles never overlap`).toBeGreaterThanOrEqual(previous.endedAtMs);
+        }
+        const counter = Number(await client.get(`${fleetKeys(prefix).lock(id)}:fence`));
+        expect(counter).toBeGreaterThanOrEqual(cycles.at(-1)!.fence);
       }
-      const counter = Number(await client.get(`${fleetKeys(prefix).lock(id)}:fence`));
-      expect(counter).toBeGreaterThanOrEqual(cycles.at(-1)!.fence);
-    }
-    const delivered = sinkLines(sinkFile);
-    expect(new Set(delivered.map((d) => d.id)).size).toBe(delivered.length);
-    for (const id of ids) {
-      const mine = delivered.filter((d) => d.heartbeatId === id);
-      expect(mine.length, `${id} reported`).toBeGreaterThanOrEqual(2);
-      // Each finding (one per window of three slots) is reported once, never by two cycles.
-      expect(new Set(mine.map((d) => d.summary)).size, `${id} never repeats a report`).toBe(mine.length);
-    }
-  }, BACKSTOP_MS);
+      const delivered = sinkLines(sinkFile);
+      expect(new Set(delivered.map((d) => d.id)).size).toBe(delivered.length);
+      for (const id of ids) {
+        const mine = delivered.filter((d) => d.heartbeatId === id);
+        expect(mine.length, `${id} reported`).toBeGreaterThanOrEqual(2);
+        // Each finding (one per window of three slots) is reported once, never by two cycles.
+        expect(new Set(mine.map((d) => d.summary)).size, `${id} never repeats a report`).toBe(mine.length);
+      }
+    },
+    BACKSTOP_MS,
+  );
 
-  it('a holder frozen with SIGSTOP past its lease is replaced, and its state write is rejected when it resumes', async () => {
-    const prefix = 'frozen';
-    const keys = fleetKeys(prefix);
-    const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
-    await spawnWorkers(2, prefix, { FLEET_LOCK_TTL_MS: '1000', FLEET_JOB_LOCK_MS: '1000', FLEET_STALLED_MS: '500', FLEET_CONCURRENCY: '2' });
-    (await scheduler.add({ id: 'ice', intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 2500, reportEvery: 0 } }))._unsafeUnwrap();
+  it(
+    'a holder frozen with SIGSTOP past its lease is replaced, and its state write is rejected when it resumes',
+    async () => {
+      const prefix = 'frozen';
+      const keys = fleetKeys(prefix);
+      const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
+      await spawnWorkers(2, prefix, {
+        FLEET_LOCK_TTL_MS: '1000',
+        FLEET_JOB_LOCK_MS: '1000',
+        FLEET_STALLED_MS: '500',
+        FLEET_CONCURRENCY: '2',
+      });
+      (
+        await scheduler.add({ id: 'ice', intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 2500, reportEvery: 0 } })
+      )._unsafeUnwrap();
 
-    // Freeze a holder inside its cycle. On a slow machine the holder may finish its 2.5 s scan and
-    // save before the SIGSTOP lands; then thaw it and freeze the next holder.
-    let fence = 0;
-    let frozen: WorkerProcess | undefined;
-    while (frozen === undefined) {
-      let held: (string | null)[] = [null, null];
-      await waitFor(async () => (held = await client.hmget(keys.lock('ice'), 'owner', 'fence'))[0] !== null);
-      const holder = workers.find((worker) => worker.pid === pidOfOwner(held[0]!));
-      expect(holder).toBeDefined();
-      holder!.child.kill('SIGSTOP');
-      fence = Number(held[1]);
-      // Its save already reached Redis (the state's fence is its own or newer): it cannot be made stale.
-      if (Number((await client.get(`${keys.state('ice')}:fence`)) ?? 0) >= fence) {
-        holder!.child.kill('SIGCONT');
-        await sleep(50);
-      } else frozen = holder;
-    }
+      // Freeze a holder inside its cycle. On a slow machine the holder may finish its 2.5 s scan and
+      // save before the SIGSTOP lands; then thaw it and freeze the next holder.
+      let fence = 0;
+      let frozen: WorkerProcess | undefined;
+      while (frozen === undefined) {
+        let held: (string | null)[] = [null, null];
+        await waitFor(async () => (held = await client.hmget(keys.lock('ice'), 'owner', 'fence'))[0] !== null);
+        const holder = workers.find((worker) => worker.pid === pidOfOwner(held[0]!));
+        expect(holder).toBeDefined();
+        holder!.child.kill('SIGSTOP');
+        fence = Number(held[1]);
+        // Its save already reached Redis (the state's fence is its own or newer): it cannot be made stale.
+        if (Number((await client.get(`${keys.state('ice')}:fence`)) ?? 0) >= fence) {
+          holder!.child.kill('SIGCONT');
+          await sleep(50);
+        } else frozen = holder;
+      }
 
-    // The other worker takes the lock once the lease lapses and commits cycles with newer fences.
-    await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'ice').some((c) => c.fence > fence));
-    const before = (await stateOf(keys.state('ice'))).fleet;
-    frozen.child.kill('SIGCONT');
+      // The other worker takes the lock once the lease lapses and commits cycles with newer fences.
+      await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'ice').some((c) => c.fence > fence));
+      const before = (await stateOf(keys.state('ice'))).fleet;
+      frozen.child.kill('SIGCONT');
 
-    await waitFor(async () => (await readFleetJournal(client, prefix)).some((e) => e.type === 'stale-write' && e.fence === fence));
-    const journal = await readFleetJournal(client, prefix);
-    const rejected = journal.find((e) => e.type === 'stale-write' && e.fence === fence) as Extract<FleetEvent, { type: 'stale-write' }>;
-    expect(rejected.current).toBeGreaterThan(fence);
-    expect(cyclesOf(journal, 'ice').some((c) => c.fence === fence)).toBe(false);
-    // The successor's state was not overwritten by the resumed holder.
-    const after = (await stateOf(keys.state('ice'))).fleet;
-    expect(after.lastSlot).toBeGreaterThanOrEqual(before.lastSlot!);
-    const fences = cyclesOf(journal, 'ice').map((c) => c.fence);
-    expect(fences).toEqual([...fences].sort((a, b) => a - b));
-    await scheduler.close();
-  }, BACKSTOP_MS);
+      await waitFor(async () => (await readFleetJournal(client, prefix)).some((e) => e.type === 'stale-write' && e.fence === fence));
+      const journal = await readFleetJournal(client, prefix);
+      const rejected = journal.find((e) => e.type === 'stale-write' && e.fence === fence) as Extract<FleetEvent, { type: 'stale-write' }>;
+      expect(rejected.current).toBeGreaterThan(fence);
+      expect(cyclesOf(journal, 'ice').some((c) => c.fence === fence)).toBe(false);
+      // The successor's state was not overwritten by the resumed holder.
+      const after = (await stateOf(keys.state('ice'))).fleet;
+      expect(after.lastSlot).toBeGreaterThanOrEqual(before.lastSlot!);
+      const fences = cyclesOf(journal, 'ice').map((c) => c.fence);
+      expect(fences).toEqual([...fences].sort((a, b) => a - b));
+      await scheduler.close();
+    },
+    BACKSTOP_MS,
+  );
 
-  it('a worker SIGKILLed mid-cycle: exactly one message for that cycle reaches the sink', async () => {
-    const prefix = 'killed';
-    const keys = fleetKeys(prefix);
-    const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
-    // The first worker to deliver anything claims this gate file, writes its pid there and stops inside
-    // `deliver` before the sink sees the message: the kill lands mid-cycle on any machine.
-    const gate = join(redis.dir, `${prefix}-hold`);
-    const sinkFile = await spawnWorkers(2, prefix, { FLEET_LOCK_TTL_MS: '1000', FLEET_JOB_LOCK_MS: '1000', FLEET_STALLED_MS: '500', FLEET_CONCURRENCY: '2', FLEET_HOLD_FIRST_DELIVERY: gate });
-    // One finding for the whole run: cycle 1 reports it, dedup keeps every later cycle quiet.
-    (await scheduler.add({ id: 'victim', intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 100, reportEvery: 1_000_000_000 } }))._unsafeUnwrap();
+  it(
+    'a worker SIGKILLed mid-cycle: exactly one message for that cycle reaches the sink',
+    async () => {
+      const prefix = 'killed';
+      const keys = fleetKeys(prefix);
+      const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
+      // The first worker to deliver anything claims this gate file, writes its pid there and stops inside
+      // `deliver` before the sink sees the message: the kill lands mid-cycle on any machine.
+      const gate = join(redis.dir, `${prefix}-hold`);
+      const sinkFile = await spawnWorkers(2, prefix, {
+        FLEET_LOCK_TTL_MS: '1000',
+        FLEET_JOB_LOCK_MS: '1000',
+        FLEET_STALLED_MS: '500',
+        FLEET_CONCURRENCY: '2',
+        FLEET_HOLD_FIRST_DELIVERY: gate,
+      });
+      // One finding for the whole run: cycle 1 reports it, dedup keeps every later cycle quiet.
+      (
+        await scheduler.add({
+          id: 'victim',
+          intervalMs: 1000,
+          source: { kind: 'scanners', set: 'fake', scanMs: 100, reportEvery: 1_000_000_000 },
+        })
+      )._unsafeUnwrap();
 
-    await waitFor(() => Promise.resolve(existsSync(gate) && readFileSync(gate, 'utf8').endsWith('\n')));
-    const victim = workers.find((worker) => worker.pid === Number(readFileSync(gate, 'utf8').trim()))!;
-    expect(victim).toBeDefined();
-    victim.child.kill('SIGKILL');
-    expect(sinkLines(sinkFile)).toEqual([]);
+      await waitFor(() => Promise.resolve(existsSync(gate) && readFileSync(gate, 'utf8').endsWith('\n')));
+      const victim = workers.find((worker) => worker.pid === Number(readFileSync(gate, 'utf8').trim()))!;
+      expect(victim).toBeDefined();
+      victim.child.kill('SIGKILL');
+      expect(sinkLines(sinkFile)).toEqual([]);
 
-    await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'victim').length >= 4);
-    await waitFor(() => Promise.resolve(sinkLines(sinkFile).length >= 1));
-    // Two more committed cycles after the delivery: a duplicate would come from one of them.
-    const seen = cyclesOf(await readFleetJournal(client, prefix), 'victim').length;
-    await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'victim').length >= seen + 2);
-    const delivered = sinkLines(sinkFile).filter((line) => line.heartbeatId === 'victim');
-    expect(delivered.map((d) => d.id)).toEqual(['victim__1']);
-    expect(delivered[0]!.cycle).toBe(1);
-    const state = await stateOf(keys.state('victim'));
-    expect(Object.keys(state.heartbeat.reported)).toHaveLength(1);
-    expect(state.heartbeat.reportsSent).toBe(1);
-    expect(state.fleet.delivered).toEqual(['victim__1']);
-    expect(state.fleet.pending).toEqual([]);
-    await scheduler.close();
-  }, BACKSTOP_MS);
+      await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'victim').length >= 4);
+      await waitFor(() => Promise.resolve(sinkLines(sinkFile).length >= 1));
+      // Two more committed cycles after the delivery: a duplicate would come from one of them.
+      const seen = cyclesOf(await readFleetJournal(client, prefix), 'victim').length;
+      await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'victim').length >= seen + 2);
+      const delivered = sinkLines(sinkFile).filter((line) => line.heartbeatId === 'victim');
+      expect(delivered.map((d) => d.id)).toEqual(['victim__1']);
+      expect(delivered[0]!.cycle).toBe(1);
+      const state = await stateOf(keys.state('victim'));
+      expect(Object.keys(state.heartbeat.reported)).toHaveLength(1);
+      expect(state.heartbeat.reportsSent).toBe(1);
+      expect(state.fleet.delivered).toEqual(['victim__1']);
+      expect(state.fleet.pending).toEqual([]);
+      await scheduler.close();
+    },
+    BACKSTOP_MS,
+  );
 });

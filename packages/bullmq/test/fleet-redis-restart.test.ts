@@ -6,7 +6,14 @@ import type { Redis } from 'ioredis';
 import { okAsync } from 'neverthrow';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { decodeFleetState, type FleetStateDocument, type RedisTarget } from '../src/index.js';
-import { createFleetScheduler, createFleetWorker, fleetKeys, readFleetJournal, type FleetDelivery, type FleetEvent } from '../src/node/index.js';
+import {
+  createFleetScheduler,
+  createFleetWorker,
+  fleetKeys,
+  readFleetJournal,
+  type FleetDelivery,
+  type FleetEvent,
+} from '../src/node/index.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
 
 let redis: TestRedis;
@@ -32,7 +39,8 @@ const waitFor = async (predicate: () => Promise<boolean>, what: string): Promise
 };
 const cycles = async (): Promise<Extract<FleetEvent, { type: 'cycle' }>[]> =>
   (await readFleetJournal(client, prefix)).filter((e): e is Extract<FleetEvent, { type: 'cycle' }> => e.type === 'cycle');
-const stateOf = async (id: string): Promise<FleetStateDocument> => decodeFleetState(JSON.parse((await client.get(keys.state(id))) ?? 'null') as never).state;
+const stateOf = async (id: string): Promise<FleetStateDocument> =>
+  decodeFleetState(JSON.parse((await client.get(keys.state(id))) ?? 'null') as never).state;
 const fenceOf = async (id: string): Promise<number> => Number(await client.get(`${keys.lock(id)}:fence`));
 
 it('schedules, dedup memory and fencing numbers survive a Redis restart (append-only file)', async () => {
@@ -40,9 +48,13 @@ it('schedules, dedup memory and fencing numbers survive a Redis restart (append-
   const sink = { deliver: (delivery: FleetDelivery) => (delivered.push(delivery), okAsync(undefined)) };
   const scheduler = createFleetScheduler({ target, prefix });
   // One finding per heartbeat for the whole test: reported once, then held back by dedup.
-  for (const id of ids) (await scheduler.add({ id, intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 1_000_000_000 } }))._unsafeUnwrap();
+  for (const id of ids)
+    (await scheduler.add({ id, intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 1_000_000_000 } }))._unsafeUnwrap();
   const first = createFleetWorker({ target, prefix, sink, journal: true });
-  await waitFor(async () => ids.every((id) => delivered.some((d) => d.heartbeatId === id)) && (await cycles()).length >= 12, 'cycles and one report per heartbeat');
+  await waitFor(
+    async () => ids.every((id) => delivered.some((d) => d.heartbeatId === id)) && (await cycles()).length >= 12,
+    'cycles and one report per heartbeat',
+  );
   await first.close();
   await scheduler.close();
 
@@ -55,7 +67,12 @@ it('schedules, dedup memory and fencing numbers survive a Redis restart (append-
   await redis.restart();
 
   const again = createFleetScheduler({ target, prefix });
-  expect((await again.list())._unsafeUnwrap().map((h) => h.id).sort()).toEqual([...ids].sort());
+  expect(
+    (await again.list())
+      ._unsafeUnwrap()
+      .map((h) => h.id)
+      .sort(),
+  ).toEqual([...ids].sort());
   const status = (await again.status())._unsafeUnwrap();
   for (const entry of status) expect(entry.nextSlotAt, `${entry.heartbeat.id} still scheduled`).toBeDefined();
   for (const id of ids) {

@@ -2,7 +2,9 @@ import type { CliIo } from './io.js';
 
 /** Edit distance (insert, delete, substitute, swap of neighbours) between two short names. */
 function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i += 1) {
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -25,7 +27,10 @@ export function suggestName(input: string, candidates: readonly string[]): strin
   const prefixed = candidates.filter((c) => typed.length >= 2 && c.startsWith(typed));
   if (prefixed.length === 1) return prefixed[0];
   const limit = typed.length <= 4 ? 1 : 2;
-  const ranked = candidates.map((c) => ({ c, d: distance(typed, c) })).filter((r) => r.d <= limit).sort((x, y) => x.d - y.d);
+  const ranked = candidates
+    .map((c) => ({ c, d: distance(typed, c) }))
+    .filter((r) => r.d <= limit)
+    .sort((x, y) => x.d - y.d);
   return ranked.length > 0 && (ranked.length === 1 || ranked[0]!.d < ranked[1]!.d) ? ranked[0]!.c : undefined;
 }
 
@@ -33,11 +38,19 @@ export function suggestName(input: string, candidates: readonly string[]): strin
  * The one error line for an unknown (sub)command: `heartbeat-kit runbook: unknown subcommand 'chek'.
  * Did you mean `check`? Fix: run 'heartbeat-kit help runbook' for the list.`
  */
-export function unknownNameError(io: CliIo, command: string, kind: 'command' | 'subcommand', name: string, candidates: readonly string[]): void {
+export function unknownNameError(
+  io: CliIo,
+  command: string,
+  kind: 'command' | 'subcommand',
+  name: string,
+  candidates: readonly string[],
+): void {
   const guess = suggestName(name, candidates);
   const where = command === '' ? 'heartbeat-kit' : `heartbeat-kit ${command}`;
   const list = command === '' ? "'heartbeat-kit help'" : `'heartbeat-kit help ${command}'`;
-  io.stderr(`${where}: unknown ${kind} '${name}'.${guess === undefined ? '' : ` Did you mean \`${guess}\`?`} Fix: run ${list} for the list.\n`);
+  io.stderr(
+    `${where}: unknown ${kind} '${name}'.${guess === undefined ? '' : ` Did you mean \`${guess}\`?`} Fix: run ${list} for the list.\n`,
+  );
 }
 
 /** One stderr line as a JSON object: `{ error | warning, command, fix?, didYouMean? }`. */
@@ -52,7 +65,12 @@ function lineAsJson(line: string, fallbackCommand: string): string {
   const message = fixAt >= 0 ? text.slice(0, fixAt) : text;
   const fix = fixAt >= 0 ? text.slice(fixAt + ' Fix: '.length) : undefined;
   const didYouMean = /Did you mean `([^`]+)`\?/.exec(message)?.[1];
-  return JSON.stringify({ [warning ? 'warning' : 'error']: message, command, ...(fix === undefined ? {} : { fix }), ...(didYouMean === undefined ? {} : { didYouMean }) });
+  return JSON.stringify({
+    [warning ? 'warning' : 'error']: message,
+    command,
+    ...(fix === undefined ? {} : { fix }),
+    ...(didYouMean === undefined ? {} : { didYouMean }),
+  });
 }
 
 /**

@@ -28,8 +28,14 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
 
 // One invocation per command (and subcommand router) with a flag none of them knows.
 const BAD_FLAG: readonly (readonly string[])[] = [
-  ['cycle'], ['loop'], ['init'], ['replay'], ['woterclip', 'beat'], ['woterclip', 'status'],
-  ['fleet', 'list'], ['runbook', 'check'],
+  ['cycle'],
+  ['loop'],
+  ['init'],
+  ['replay'],
+  ['woterclip', 'beat'],
+  ['woterclip', 'status'],
+  ['fleet', 'list'],
+  ['runbook', 'check'],
 ];
 
 describe('CLI conventions', () => {
@@ -44,7 +50,8 @@ describe('CLI conventions', () => {
   });
 
   it('-V, --version and -v print the package version', async () => {
-    for (const flag of ['-V', '--version', '-v']) expect(await run(flag)).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+    for (const flag of ['-V', '--version', '-v'])
+      expect(await run(flag)).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
   });
 
   it('a typo gets "did you mean", in text and as JSON with --json', async () => {
@@ -53,9 +60,16 @@ describe('CLI conventions', () => {
     expect(typo.stderr).toBe("heartbeat-kit: unknown command 'cyle'. Did you mean `cycle`? Fix: run 'heartbeat-kit help' for the list.\n");
     const json = await run('cyle', '--json');
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.stderr)).toEqual({ error: "unknown command 'cyle'. Did you mean `cycle`?", command: null, fix: "run 'heartbeat-kit help' for the list.", didYouMean: 'cycle' });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: "unknown command 'cyle'. Did you mean `cycle`?",
+      command: null,
+      fix: "run 'heartbeat-kit help' for the list.",
+      didYouMean: 'cycle',
+    });
     const sub = await run('runbook', 'chek');
-    expect(sub.stderr).toBe("heartbeat-kit runbook: unknown subcommand 'chek'. Did you mean `check`? Fix: run 'heartbeat-kit help runbook' for the list.\n");
+    expect(sub.stderr).toBe(
+      "heartbeat-kit runbook: unknown subcommand 'chek'. Did you mean `check`? Fix: run 'heartbeat-kit help runbook' for the list.\n",
+    );
     const far = await run('help', 'frobnicate');
     expect(far.stderr).toBe("heartbeat-kit: unknown command 'frobnicate'. Fix: run 'heartbeat-kit help' for the list.\n");
   });

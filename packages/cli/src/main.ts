@@ -4,20 +4,44 @@ import { EXIT, type CliIo, type Command } from './io.js';
 
 /** Subcommands by name. Each lives in `commands/`. */
 const COMMANDS: Record<string, { readonly summary: string; readonly load: () => Promise<Command>; readonly optional?: OptionalPackage }> = {
-  cycle: { summary: 'run one heartbeat cycle and print HEARTBEAT_OK or the report', load: async () => (await import('./commands/cycle.js')).cycleCommand },
+  cycle: {
+    summary: 'run one heartbeat cycle and print HEARTBEAT_OK or the report',
+    load: async () => (await import('./commands/cycle.js')).cycleCommand,
+  },
   loop: { summary: 'run the heartbeat loop until SIGINT/SIGTERM', load: async () => (await import('./commands/loop.js')).loopCommand },
-  history: { summary: 'list the receipts of the heartbeat slots: ran, or skipped and why', load: async () => (await import('./commands/history.js')).historyCommand },
-  'check-liveness': { summary: 'exit 0 when the heartbeat ran recently, 1 with the reason (for probes)', load: async () => (await import('./commands/check-liveness.js')).checkLivenessCommand },
-  plan: { summary: 'show the coming slots and what each will do (runs, critical-only, quiet hours)', load: async () => (await import('./commands/plan.js')).planCommand },
-  init: { summary: 'write a commented .claude/HEARTBEAT.md with the defaults', load: async () => (await import('./commands/init.js')).initCommand },
-  replay: { summary: 're-run recorded cycles and compare their decisions', load: async () => (await import('./commands/replay.js')).replayCommand },
-  woterclip: { summary: 'work GitHub issues with personas (beat) and show the queue (status)', load: async () => (await import('./commands/woterclip.js')).woterclipCommand },
+  history: {
+    summary: 'list the receipts of the heartbeat slots: ran, or skipped and why',
+    load: async () => (await import('./commands/history.js')).historyCommand,
+  },
+  'check-liveness': {
+    summary: 'exit 0 when the heartbeat ran recently, 1 with the reason (for probes)',
+    load: async () => (await import('./commands/check-liveness.js')).checkLivenessCommand,
+  },
+  plan: {
+    summary: 'show the coming slots and what each will do (runs, critical-only, quiet hours)',
+    load: async () => (await import('./commands/plan.js')).planCommand,
+  },
+  init: {
+    summary: 'write a commented .claude/HEARTBEAT.md with the defaults',
+    load: async () => (await import('./commands/init.js')).initCommand,
+  },
+  replay: {
+    summary: 're-run recorded cycles and compare their decisions',
+    load: async () => (await import('./commands/replay.js')).replayCommand,
+  },
+  woterclip: {
+    summary: 'work GitHub issues with personas (beat) and show the queue (status)',
+    load: async () => (await import('./commands/woterclip.js')).woterclipCommand,
+  },
   fleet: {
     summary: 'run many heartbeats on Redis with BullMQ: worker, add, list, remove, status (needs @heartbeat-kit/bullmq)',
     load: async () => (await import('./commands/fleet.js')).fleetCommand,
     optional: { name: '@heartbeat-kit/bullmq', why: 'BullMQ and the Redis client' },
   },
-  runbook: { summary: 'check a lead agent\'s runbook and preview its checklist ticks: init, check, due, quiet, tick', load: async () => (await import('./commands/runbook.js')).runbookCommand },
+  runbook: {
+    summary: "check a lead agent's runbook and preview its checklist ticks: init, check, due, quiet, tick",
+    load: async () => (await import('./commands/runbook.js')).runbookCommand,
+  },
 };
 
 // Read from package.json (inlined by the bundler) so a changeset version bump cannot drift from --version.
@@ -36,7 +60,7 @@ function usage(): string {
     '  -V, --version  print the version',
     '',
     "Run 'heartbeat-kit help <command>' (or 'heartbeat-kit <command> --help') for a command's options.",
-    "With --json, errors and warnings go to stderr as one JSON object per line: { error | warning, command, fix? }.",
+    'With --json, errors and warnings go to stderr as one JSON object per line: { error | warning, command, fix? }.',
     '',
   ].join('\n');
 }
@@ -88,7 +112,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (error) {
     // An optional dependency (kept out of a plain install to keep it lean) is loaded on demand.
     if (entry.optional === undefined || !isMissingPackage(error, entry.optional.name)) throw error;
-    out.stderr(`heartbeat-kit ${name}: needs the optional package ${entry.optional.name} (${entry.optional.why}), which is not installed. Fix: npm install ${entry.optional.name}@${VERSION}\n`);
+    out.stderr(
+      `heartbeat-kit ${name}: needs the optional package ${entry.optional.name} (${entry.optional.why}), which is not installed. Fix: npm install ${entry.optional.name}@${VERSION}\n`,
+    );
     return EXIT.usage;
   }
   return command(args, out);

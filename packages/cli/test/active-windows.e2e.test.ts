@@ -41,12 +41,26 @@ describe('active hours with minutes and days', () => {
       '2026-02-20T07:30:00.000Z … 2026-02-20T08:15:00.000Z (10 slots)  runs: inside active hours 08:30–18:15 Mon-Fri Europe/Berlin',
     ]);
     // Friday 18:10 Berlin to Monday 08:40: 18:10 runs, 18:15 closes, the weekend is named by its day.
-    const weekend = JSON.parse((await runCli(['plan', '--cwd', dir, '--now', '2026-02-20T17:10:00Z', '--hours', '63', '--interval', '3600', '--jitter', '0', '--json'], { cwd: dir })).stdout) as PlanJson;
+    const weekend = JSON.parse(
+      (
+        await runCli(
+          ['plan', '--cwd', dir, '--now', '2026-02-20T17:10:00Z', '--hours', '63', '--interval', '3600', '--jitter', '0', '--json'],
+          { cwd: dir },
+        )
+      ).stdout,
+    ) as PlanJson;
     const at = (iso: string) => weekend.slots.find((s) => s.at === iso);
-    expect(at('2026-02-21T11:00:00.000Z')).toEqual({ at: '2026-02-21T11:00:00.000Z', verdict: 'critical-only', reason: 'Sat is not an active day (Mon-Fri): only P0/P1 beads, orchestrator failures and GChat replies' });
+    expect(at('2026-02-21T11:00:00.000Z')).toEqual({
+      at: '2026-02-21T11:00:00.000Z',
+      verdict: 'critical-only',
+      reason: 'Sat is not an active day (Mon-Fri): only P0/P1 beads, orchestrator failures and GChat replies',
+    });
     expect(at('2026-02-22T11:00:00.000Z')?.reason).toMatch(/^Sun is not an active day/);
     expect(at('2026-02-23T07:00:00.000Z')?.verdict).toBe('critical-only'); // Monday 08:00 Berlin
-    const monday = JSON.parse((await runCli(['plan', '--cwd', dir, '--now', '2026-02-23T07:29:00Z', '--hours', '1', '--interval', '60', '--json'], { cwd: dir })).stdout) as PlanJson;
+    const monday = JSON.parse(
+      (await runCli(['plan', '--cwd', dir, '--now', '2026-02-23T07:29:00Z', '--hours', '1', '--interval', '60', '--json'], { cwd: dir }))
+        .stdout,
+    ) as PlanJson;
     expect(monday.slots.slice(0, 2).map((s) => [s.at, s.verdict])).toEqual([
       ['2026-02-23T07:29:00.000Z', 'critical-only'], // 08:29 Berlin
       ['2026-02-23T07:30:00.000Z', 'runs'], // 08:30 Berlin
@@ -55,7 +69,10 @@ describe('active hours with minutes and days', () => {
 
   it('a window crossing midnight on Sun only: Sunday 23:00 runs, Monday 01:00 (another day) does not', async () => {
     const dir = project('## Active Hours\n- Start: 22:00\n- End: 02:30\n- Days: Sun\n- Timezone: UTC\n');
-    const plan = JSON.parse((await runCli(['plan', '--cwd', dir, '--now', '2026-02-22T21:00:00Z', '--hours', '6', '--interval', '3600', '--json'], { cwd: dir })).stdout) as PlanJson;
+    const plan = JSON.parse(
+      (await runCli(['plan', '--cwd', dir, '--now', '2026-02-22T21:00:00Z', '--hours', '6', '--interval', '3600', '--json'], { cwd: dir }))
+        .stdout,
+    ) as PlanJson;
     expect(plan.slots.map((s) => [s.at.slice(8, 16), s.verdict])).toEqual([
       ['22T21:00', 'critical-only'],
       ['22T22:00', 'runs'],
@@ -85,11 +102,15 @@ describe('active hours with minutes and days', () => {
     const minutes = project('## Active Hours\n- Start: 08:60\n');
     const bad = await runCli(['plan', '--cwd', minutes, '--now', '2026-02-20T07:20:00Z'], { cwd: minutes });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('.claude/HEARTBEAT.md:2: Active Hours → Start: "08:60" has minutes 60; minutes go 00–59. Fix: write a time HH:MM on the 24-hour clock, such as 08:30.');
+    expect(bad.stderr).toContain(
+      '.claude/HEARTBEAT.md:2: Active Hours → Start: "08:60" has minutes 60; minutes go 00–59. Fix: write a time HH:MM on the 24-hour clock, such as 08:30.',
+    );
     rmSync(minutes, { recursive: true, force: true });
     const days = project('## Active Hours\n- Days: Mon-Funday\n');
     const funday = await runCli(['plan', '--cwd', days, '--now', '2026-02-20T07:20:00Z'], { cwd: days });
     expect(funday.code).toBe(2);
-    expect(funday.stderr).toContain('.claude/HEARTBEAT.md:2: Active Hours → Days: "Mon-Funday" holds "Funday", which is not a day of the week. Fix: write days such as Mon-Fri, Sun, or Mon, Wed, Fri (a range may wrap: Fri-Mon).');
+    expect(funday.stderr).toContain(
+      '.claude/HEARTBEAT.md:2: Active Hours → Days: "Mon-Funday" holds "Funday", which is not a day of the week. Fix: write days such as Mon-Fri, Sun, or Mon, Wed, Fri (a range may wrap: Fri-Mon).',
+    );
   });
 });

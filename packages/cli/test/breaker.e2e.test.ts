@@ -34,7 +34,15 @@ function breakableBd(w: World): { broken: string; calls: () => number } {
     '',
   ].join('\n');
   writeFileSync(join(w.fakeBin, 'bd'), script, { mode: 0o755 });
-  return { broken, calls: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l !== '').length : 0) };
+  return {
+    broken,
+    calls: () =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((l) => l !== '').length
+        : 0,
+  };
 }
 
 const at = (cycle: number): string => new Date(Date.parse('2026-02-19T14:00:00Z') + (cycle - 1) * 600_000).toISOString();
@@ -56,7 +64,10 @@ describe('circuit breaker (issue 15 item 5)', () => {
     const statePath = join(w.root, 'hb', 'state.json');
     const cycle = async (n: number, ...extra: string[]) => {
       const before = bd.calls();
-      const run = await runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', at(n), ...extra], { cwd: w.root, env: w.env });
+      const run = await runCli(
+        ['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', at(n), ...extra],
+        { cwd: w.root, env: w.env },
+      );
       expect(run.code).toBe(0);
       return { ...run, bdCalls: bd.calls() - before };
     };
@@ -71,12 +82,17 @@ describe('circuit breaker (issue 15 item 5)', () => {
     // Cycle 2: the second failing cycle in a row trips the breakers of the three bd-backed scanners: one advisory each.
     const second = await cycle(2);
     expect(second.stdout.split('\n')[0]).toBe('WORK_FOUND: SCANNER_FAILING');
-    expect(second.stdout).toContain(`SCANNER_FAILING: beads — ${BEADS_ERROR} since 14:00, 2 cycles; tried again every 2nd cycle, backing off to every 4th cycle\n`);
+    expect(second.stdout).toContain(
+      `SCANNER_FAILING: beads — ${BEADS_ERROR} since 14:00, 2 cycles; tried again every 2nd cycle, backing off to every 4th cycle\n`,
+    );
     expect(second.stdout).toContain('1. Fix beads: run the tool by hand in the project directory to see why it fails\n');
     expect(second.stderr).toBe(
       failedLines +
         ['beads', 'orchestrators', 'stale-tasks']
-          .map((s) => `heartbeat-kit: ${s}: circuit breaker open after 2 failing cycles in a row (SCANNER_FAILED since 14:00); raised SCANNER_FAILING once; it runs every 2nd cycle now, backing off to every 4th cycle\n`)
+          .map(
+            (s) =>
+              `heartbeat-kit: ${s}: circuit breaker open after 2 failing cycles in a row (SCANNER_FAILED since 14:00); raised SCANNER_FAILING once; it runs every 2nd cycle now, backing off to every 4th cycle\n`,
+          )
           .join(''),
     );
     const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { breakers?: Record<string, { failures: number; nextRunCycle: number }> };
@@ -92,7 +108,9 @@ describe('circuit breaker (issue 15 item 5)', () => {
       ['orchestrators', 'SCANNER_BREAKER_OPEN', 'warning'],
       ['stale-tasks', 'SCANNER_BREAKER_OPEN', 'warning'],
     ]);
-    expect(json.problems[0]?.message).toBe(`not run this cycle: its circuit breaker is open after 2 failing cycles in a row (SCANNER_FAILED: ${BEADS_ERROR}); next try at cycle 4`);
+    expect(json.problems[0]?.message).toBe(
+      `not run this cycle: its circuit breaker is open after 2 failing cycles in a row (SCANNER_FAILED: ${BEADS_ERROR}); next try at cycle 4`,
+    );
     expect(json.breaker).toBeUndefined();
 
     // Cycle 4: tried again, still failing: said, and now backed off to every 4th cycle (next try 8). Quiet otherwise.
@@ -118,7 +136,10 @@ describe('circuit breaker (issue 15 item 5)', () => {
     expect(eighth.stdout).toBe('HEARTBEAT_OK\n');
     expect(eighth.stderr).toBe(
       ['beads', 'orchestrators', 'stale-tasks']
-        .map((s) => `heartbeat-kit: ${s} recovered: it ran cleanly after 3 failing cycles in a row (SCANNER_FAILED since 14:00); circuit breaker closed, it runs every cycle again\n`)
+        .map(
+          (s) =>
+            `heartbeat-kit: ${s} recovered: it ran cleanly after 3 failing cycles in a row (SCANNER_FAILED since 14:00); circuit breaker closed, it runs every cycle again\n`,
+        )
         .join(''),
     );
     // Cycle 9: every cycle again, nothing more to say; the breakers are gone from the state.
@@ -136,7 +157,11 @@ describe('circuit breaker (issue 15 item 5)', () => {
     const bd = breakableBd(w);
     writeFileSync(bd.broken, '');
     const statePath = join(w.root, 'hb', 'state.json');
-    const cycle = (n: number, ...extra: string[]) => runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', at(n), '--json', ...extra], { cwd: w.root, env: w.env });
+    const cycle = (n: number, ...extra: string[]) =>
+      runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', at(n), '--json', ...extra], {
+        cwd: w.root,
+        env: w.env,
+      });
     await cycle(1);
     const tripped = JSON.parse((await cycle(2)).stdout) as BreakerJson;
     expect(tripped.breaker?.map((e) => [e.kind, e.scanner, e.code, e.failures, e.since])).toEqual([
@@ -149,18 +174,34 @@ describe('circuit breaker (issue 15 item 5)', () => {
     const offState = join(w.root, 'hb-off', 'state.json');
     for (let n = 1; n <= 4; n++) {
       const before = bd.calls();
-      const run = JSON.parse((await runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', offState, '--now', at(n), '--json'], { cwd: w.root, env: w.env })).stdout) as BreakerJson;
+      const run = JSON.parse(
+        (
+          await runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', offState, '--now', at(n), '--json'], {
+            cwd: w.root,
+            env: w.env,
+          })
+        ).stdout,
+      ) as BreakerJson;
       expect(bd.calls()).toBeGreaterThan(before);
       expect(run.breaker).toBeUndefined();
-      expect(run.problems.filter((p) => p.severity !== 'unused').map((p) => p.code)).toEqual(['SCANNER_FAILED', 'SCANNER_FAILED', 'SCANNER_FAILED']);
+      expect(run.problems.filter((p) => p.severity !== 'unused').map((p) => p.code)).toEqual([
+        'SCANNER_FAILED',
+        'SCANNER_FAILED',
+        'SCANNER_FAILED',
+      ]);
     }
   });
 
   it('a bad breaker key in HEARTBEAT.md is a config error naming the file, the key and the fix', async () => {
     world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Breaker back-off cap: forever\n` });
-    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', at(1)], { cwd: world.root, env: world.env });
+    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', at(1)], {
+      cwd: world.root,
+      env: world.env,
+    });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/HEARTBEAT\.md:10: Heartbeat → Breaker back-off cap: "forever" is not a number of cycles 1–100\. Fix: write the longest back-off in cycles, such as 8 \(1 = never skip a run\)\./);
+    expect(run.stderr).toMatch(
+      /HEARTBEAT\.md:10: Heartbeat → Breaker back-off cap: "forever" is not a number of cycles 1–100\. Fix: write the longest back-off in cycles, such as 8 \(1 = never skip a run\)\./,
+    );
   });
 
   it('loop: the same breaker across slots (trip once, held-back slots said, one recovery line), under scripted time', async () => {
@@ -187,10 +228,23 @@ describe('circuit breaker (issue 15 item 5)', () => {
     };
     let stdout = '';
     let stderr = '';
-    const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd: w.root, env: w.env, shutdownSignal: controller.signal, time };
-    const code = await main(['loop', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', join(w.root, 'hb', 'state.json'), '--now', at(1)], io);
+    const io: CliIo = {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      cwd: w.root,
+      env: w.env,
+      shutdownSignal: controller.signal,
+      time,
+    };
+    const code = await main(
+      ['loop', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', join(w.root, 'hb', 'state.json'), '--now', at(1)],
+      io,
+    );
     expect(code).toBe(0);
-    const lines = stderr.split('\n').filter((l) => /^heartbeat-kit: (?:warning: )?beads\b/.test(l)).map((l) => l.replace(/^heartbeat-kit: (warning: )?/, '').replace(/:.*$/, ''));
+    const lines = stderr
+      .split('\n')
+      .filter((l) => /^heartbeat-kit: (?:warning: )?beads\b/.test(l))
+      .map((l) => l.replace(/^heartbeat-kit: (warning: )?/, '').replace(/:.*$/, ''));
     // Slots 1–2 fail (the second trips), 3 held back, 4 fails, 5 held back, 6 recovers, 7 plain.
     expect(lines).toEqual(['beads failed', 'beads failed', 'beads', 'beads skipped', 'beads failed', 'beads skipped', 'beads recovered']);
     expect(stdout.match(/WORK_FOUND: SCANNER_FAILING/g)).toHaveLength(1);

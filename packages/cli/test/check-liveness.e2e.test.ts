@@ -15,15 +15,21 @@ describe('heartbeat-kit check-liveness', () => {
     world = createWorld({});
     const w = world;
     const statePath = join(w.root, 'hb', 'state.json');
-    const cycle = (now: string) => runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', now], { cwd: w.root, env: w.env });
-    const check = (now: string, ...extra: string[]) => runCli(['check-liveness', '--cwd', w.project, '--state', statePath, '--now', now, ...extra], { cwd: w.root, env: w.env });
+    const cycle = (now: string) =>
+      runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', now], { cwd: w.root, env: w.env });
+    const check = (now: string, ...extra: string[]) =>
+      runCli(['check-liveness', '--cwd', w.project, '--state', statePath, '--now', now, ...extra], { cwd: w.root, env: w.env });
 
     const never = await check('2026-02-19T14:00:00Z');
     expect(never).toMatchObject({ code: 1, stdout: 'not alive (never-ran): no receipts: no cycle has run for this state yet.\n' });
 
     expect((await cycle('2026-02-19T14:00:00Z')).code).toBe(0);
     // Default max age: 3 × the 600 s interval.
-    expect(await check('2026-02-19T14:25:00Z')).toMatchObject({ code: 0, stdout: 'alive: cycle #1 ran at 2026-02-19T14:00:00.000Z (25 min ago, max 30 min)\n', stderr: '' });
+    expect(await check('2026-02-19T14:25:00Z')).toMatchObject({
+      code: 0,
+      stdout: 'alive: cycle #1 ran at 2026-02-19T14:00:00.000Z (25 min ago, max 30 min)\n',
+      stderr: '',
+    });
     const stopped = await check('2026-02-19T14:31:00Z');
     expect(stopped.code).toBe(1);
     expect(stopped.stdout).toMatch(/^not alive \(stopped\): nothing recorded for 31 min/);
@@ -48,6 +54,9 @@ describe('heartbeat-kit check-liveness', () => {
   it('a bad --max-age is a usage error naming the fix', async () => {
     world = createWorld({});
     const bad = await runCli(['check-liveness', '--max-age', 'soon'], { cwd: world.root, env: world.env });
-    expect(bad).toMatchObject({ code: 2, stderr: 'heartbeat-kit check-liveness: --max-age "soon" is not a duration. Fix: e.g. --max-age 30m.\n' });
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr: 'heartbeat-kit check-liveness: --max-age "soon" is not a duration. Fix: e.g. --max-age 30m.\n',
+    });
   });
 });

@@ -20,7 +20,10 @@ afterEach(() => {
   world = undefined;
 });
 
-function runBin(args: readonly string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBin(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bundle!.bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -37,14 +40,22 @@ describe('a HEARTBEAT.md of 10,000 unknown lines', () => {
     const junk = Array.from({ length: 10_000 }, (_, i) => `- Bogus ${i}: yes`).join('\n');
     world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}${junk}\n` });
     const statePath = join(world.root, 'state', 'state.json');
-    const run = await runBin(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', statePath, '--now', '2026-02-19T14:00:00Z'], world.env);
+    const run = await runBin(
+      ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', statePath, '--now', '2026-02-19T14:00:00Z'],
+      world.env,
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     const lines = run.stderr.trimEnd().split('\n');
     const config = lines.filter((line) => line.includes('HEARTBEAT.md:') || line.includes('more warnings'));
     expect(config).toHaveLength(11);
-    for (const [i, line] of config.slice(0, 10).entries()) expect(line).toMatch(new RegExp(`^heartbeat-kit cycle: warning: .*HEARTBEAT\\.md:\\d+: unknown key "Bogus ${i}" under Active Hours — ignored\\.$`));
-    expect(config[10]).toBe('heartbeat-kit cycle: warning: … and 9990 more warnings like these in the config file (fix the ones above, then run again to see the rest)');
+    for (const [i, line] of config.slice(0, 10).entries())
+      expect(line).toMatch(
+        new RegExp(`^heartbeat-kit cycle: warning: .*HEARTBEAT\\.md:\\d+: unknown key "Bogus ${i}" under Active Hours — ignored\\.$`),
+      );
+    expect(config[10]).toBe(
+      'heartbeat-kit cycle: warning: … and 9990 more warnings like these in the config file (fix the ones above, then run again to see the rest)',
+    );
     expect(lines.length).toBeLessThan(20);
   }, 120_000);
 });
@@ -53,11 +64,23 @@ describe('a HEARTBEAT.md with nothing heartbeat-kit recognises, and an empty one
   it('free-form notes: one problem line naming the file and the recognised headings; --json lists it under problems', async () => {
     const { runCli } = await import('./support/run-cli.js');
     world = createWorld({ heartbeatMd: 'My notes\n\nactive_hours: 9-17\nremember to check the build\n' });
-    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z'], { cwd: world.root, env: world.env });
+    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z'], {
+      cwd: world.root,
+      env: world.env,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
-    expect(run.stderr).toMatch(/^heartbeat-kit: warning: config: \S+\.claude\/HEARTBEAT\.md has no heading or key heartbeat-kit recognises, so the defaults apply; fix: use "- Key: value" lines under the headings Active Hours, .*\n$/);
-    const json = JSON.parse((await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z', '--json'], { cwd: world.root, env: world.env })).stdout) as { config: { presence: string }; problems: { scanner: string; code: string }[] };
+    expect(run.stderr).toMatch(
+      /^heartbeat-kit: warning: config: \S+\.claude\/HEARTBEAT\.md has no heading or key heartbeat-kit recognises, so the defaults apply; fix: use "- Key: value" lines under the headings Active Hours, .*\n$/,
+    );
+    const json = JSON.parse(
+      (
+        await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z', '--json'], {
+          cwd: world.root,
+          env: world.env,
+        })
+      ).stdout,
+    ) as { config: { presence: string }; problems: { scanner: string; code: string }[] };
     expect(json.config.presence).toBe('found');
     expect(json.problems).toContainEqual(expect.objectContaining({ scanner: 'config', code: 'CONFIG_UNRECOGNISED' }));
   });
@@ -65,7 +88,10 @@ describe('a HEARTBEAT.md with nothing heartbeat-kit recognises, and an empty one
   it('an empty file is "empty" in --json and in HEARTBEAT_ONLINE, with no warning', async () => {
     const { runCli } = await import('./support/run-cli.js');
     world = createWorld({ heartbeatMd: '  \n\n' });
-    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z', '--json'], { cwd: world.root, env: world.env });
+    const run = await runCli(
+      ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z', '--json'],
+      { cwd: world.root, env: world.env },
+    );
     expect((JSON.parse(run.stdout) as { config: { presence: string } }).config.presence).toBe('empty');
     const controller = new AbortController();
     let stdout = '';

@@ -33,15 +33,27 @@ describe('a signal cuts the scan off', () => {
   it('cycle: a SIGTERM to the tool (its process group) makes the cycle partial, names the scanners, prints no HEARTBEAT_OK', async () => {
     world = createWorld();
     bdScript(world, 'kill -TERM 0'); // bd leads its own process group: `kill 0` sends SIGTERM to the whole group
-    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z'], { cwd: world.root, env: world.env });
+    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z'], {
+      cwd: world.root,
+      env: world.env,
+    });
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('heartbeat-kit: warning: beads, orchestrators, stale-tasks cut off: bd was killed by SIGTERM; fix: ');
-    expect(run.stderr).toContain('heartbeat-kit cycle: partial cycle: a signal cut off beads, orchestrators, stale-tasks; what they watch was not looked at.\n');
-    const json = JSON.parse((await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z', '--json'], { cwd: world.root, env: world.env })).stdout) as { partial?: boolean; cutOff?: string[] };
+    expect(run.stderr).toContain(
+      'heartbeat-kit cycle: partial cycle: a signal cut off beads, orchestrators, stale-tasks; what they watch was not looked at.\n',
+    );
+    const json = JSON.parse(
+      (
+        await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z', '--json'], {
+          cwd: world.root,
+          env: world.env,
+        })
+      ).stdout,
+    ) as { partial?: boolean; cutOff?: string[] };
     expect(json).toMatchObject({ partial: true, cutOff: ['beads', 'orchestrators', 'stale-tasks'] });
   });
 
-  it('the partial cycle\'s receipt says partial: history shows it, check-liveness counts it as ran (not missed) and warns', async () => {
+  it("the partial cycle's receipt says partial: history shows it, check-liveness counts it as ran (not missed) and warns", async () => {
     world = createWorld();
     bdScript(world, 'kill -TERM 0');
     const cli = (...args: string[]) => runCli([...args, '--cwd', world!.project], { cwd: world!.root, env: world!.env });
@@ -49,20 +61,32 @@ describe('a signal cuts the scan off', () => {
     expect(cycle.stdout).toBe('');
     const history = await cli('history', '--now', '2026-02-19T14:15:00Z');
     expect(history.code).toBe(0);
-    expect(history.stdout).toBe('2026-02-19T14:10:00.000Z  cycle     ran      cycle #1 partial (a signal cut off beads, orchestrators, stale-tasks), delivery none\n');
-    const json = JSON.parse((await cli('history', '--now', '2026-02-19T14:15:00Z', '--json')).stdout) as { receipts: Record<string, unknown>[] };
-    expect(json.receipts).toEqual([expect.objectContaining({ kind: 'ran', cycle: 1, status: 'ok', partial: true, cutOff: ['beads', 'orchestrators', 'stale-tasks'] })]);
+    expect(history.stdout).toBe(
+      '2026-02-19T14:10:00.000Z  cycle     ran      cycle #1 partial (a signal cut off beads, orchestrators, stale-tasks), delivery none\n',
+    );
+    const json = JSON.parse((await cli('history', '--now', '2026-02-19T14:15:00Z', '--json')).stdout) as {
+      receipts: Record<string, unknown>[];
+    };
+    expect(json.receipts).toEqual([
+      expect.objectContaining({ kind: 'ran', cycle: 1, status: 'ok', partial: true, cutOff: ['beads', 'orchestrators', 'stale-tasks'] }),
+    ]);
     const live = await cli('check-liveness', '--now', '2026-02-19T14:15:00Z');
     expect(live.code).toBe(0);
     expect(live.stdout).toMatch(/^alive: cycle #1 ran at 2026-02-19T14:10:00\.000Z/);
-    expect(live.stderr).toBe('heartbeat-kit check-liveness: warning: the last cycle was partial: a signal cut off beads, orchestrators, stale-tasks, so what they watch was not looked at\n');
+    expect(live.stderr).toBe(
+      'heartbeat-kit check-liveness: warning: the last cycle was partial: a signal cut off beads, orchestrators, stale-tasks, so what they watch was not looked at\n',
+    );
   });
 
   it('loop: SIGTERM to heartbeat-kit mid-scan counts the cycle as partial in HEARTBEAT_SHUTDOWN and names the cut-off scanners', async () => {
     world = createWorld();
     // bd signals the CLI (its parent) and then hangs: the CLI's shutdown has to cut it off.
     bdScript(world, 'kill -TERM $PPID\nexec sleep 100000');
-    const child = spawn(process.execPath, [bundle!.bin, 'loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600'], { env: world.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [bundle!.bin, 'loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600'],
+      { env: world.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -70,6 +94,8 @@ describe('a signal cuts the scan off', () => {
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
     expect(code).toBe(0);
     expect(stderr).toMatch(/^heartbeat-kit: warning: [a-z, -]*beads[a-z, -]* cut off: bd was aborted; fix: /m);
-    expect(stdout.trimEnd().split('\n').at(-1)).toMatch(/^HEARTBEAT_SHUTDOWN: Final status -- 0 cycles completed, 1 partial \(cut off: [a-z, -]*beads[a-z, -]*\), 0 reports sent\.$/);
+    expect(stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^HEARTBEAT_SHUTDOWN: Final status -- 0 cycles completed, 1 partial \(cut off: [a-z, -]*beads[a-z, -]*\), 0 reports sent\.$/,
+    );
   });
 });

@@ -37,7 +37,14 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     const json = await cycle(world, '--now', '2026-02-19T14:25:00Z', '--json');
     const parsed = JSON.parse(json.stdout) as { status: string; scanners: { name: string; status: string }[] };
     expect(parsed.status).toBe('ok');
-    expect(parsed.scanners.filter((s) => s.status === 'ok').map((s) => s.name)).toEqual(['beads', 'orchestrators', 'git', 'stale-tasks', 'idle-orchestrators', 'pipelines']);
+    expect(parsed.scanners.filter((s) => s.status === 'ok').map((s) => s.name)).toEqual([
+      'beads',
+      'orchestrators',
+      'git',
+      'stale-tasks',
+      'idle-orchestrators',
+      'pipelines',
+    ]);
     expect(parsed.scanners.find((s) => s.name === 'gchat')?.status).toBe('skipped');
   });
 
@@ -52,8 +59,12 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('WORK_FOUND: ORCH_FAILURE + P1_WORK_READY');
     expect(run.stdout).toContain('## Context Brief\nOrchestrator crash detected AND new P1 work ready.');
-    expect(run.stdout).toContain("## Findings\nCRASHED: orch-auth (bead beads-a3m9 still in_progress)\nP1 READY: beads-f7k2 'Implement JWT validation'");
-    expect(run.stdout).toContain('## Recommended Action\n1. Re-launch orch-auth for beads-a3m9\n2. Assign beads-f7k2 to existing or new orchestrator');
+    expect(run.stdout).toContain(
+      "## Findings\nCRASHED: orch-auth (bead beads-a3m9 still in_progress)\nP1 READY: beads-f7k2 'Implement JWT validation'",
+    );
+    expect(run.stdout).toContain(
+      '## Recommended Action\n1. Re-launch orch-auth for beads-a3m9\n2. Assign beads-f7k2 to existing or new orchestrator',
+    );
     expect(run.stdout).toMatch(/## Source\nHeartbeat cycle #1 at 2026-02-19T14:50:00\nToken cost this cycle: ~\d+ tokens\n$/);
     expect(run.stdout.match(/WORK_FOUND/g)).toHaveLength(1);
     // Within the dedup window the same findings are not reported again.
@@ -65,7 +76,20 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     world = createWorld({ ready: [{ id: 'bd-x1', title: 'Backlog thing', priority: 3 }] });
     const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
     const out = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(Object.keys(out)).toEqual(expect.arrayContaining(['status', 'cycle', 'at', 'categories', 'findings', 'suppressed', 'held', 'scanners', 'estimatedTokens', 'message']));
+    expect(Object.keys(out)).toEqual(
+      expect.arrayContaining([
+        'status',
+        'cycle',
+        'at',
+        'categories',
+        'findings',
+        'suppressed',
+        'held',
+        'scanners',
+        'estimatedTokens',
+        'message',
+      ]),
+    );
     expect(out.status).toBe('report');
     expect(out.categories).toEqual(['WORK_READY']);
     expect(out.findings).toEqual([{ category: 'WORK_READY', fingerprint: 'WORK_READY:bd-x1', subject: 'bd-x1' }]);
@@ -80,7 +104,10 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     const file = join(world.root, 'out.jsonl');
     const ok = await cycle(world, '--now', '2026-02-19T14:51:00Z', '--sink', `file:${file}`);
     expect(ok.code).toBe(0);
-    const delivered = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; content: string });
+    const delivered = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; content: string });
     expect(delivered).toHaveLength(1);
     expect(delivered[0]!.content).toMatch(/^WORK_FOUND: P0_WORK_READY/);
   });
@@ -95,7 +122,11 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     expect(dry.stderr).toBe('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
     expect(existsSync(out)).toBe(false);
     expect(existsSync(statePath)).toBe(false);
-    const json = JSON.parse((await cycle(world, '--now', '2026-02-19T14:51:00Z', '--state', statePath, '--dry-run', '--json')).stdout) as { dryRun: boolean; delivery: string; cycle: number };
+    const json = JSON.parse((await cycle(world, '--now', '2026-02-19T14:51:00Z', '--state', statePath, '--dry-run', '--json')).stdout) as {
+      dryRun: boolean;
+      delivery: string;
+      cycle: number;
+    };
     expect(json).toMatchObject({ dryRun: true, delivery: 'dry-run', cycle: 1 });
     const real = await cycle(world, '--now', '2026-02-19T14:52:00Z', '--sink', `file:${out}`, '--state', statePath);
     expect(real.stdout).toMatch(/Heartbeat cycle #1 at/);
@@ -143,15 +174,17 @@ describe('hostile input', () => {
     world = createWorld({
       sessions: [`orch-$(touch ${marker})`, '-x'],
       ready: [{ id: 'bd-evil', title: '\u001b[31mDeploy\u001b[0m @channel now <script>', priority: 1 }],
-      inProgress: [{ id: 'bd-gone', title: 'Lost', priority: 2, assignee: `orch-$(touch ${marker})-gone`, started_at: '2026-02-19T14:00:00Z' }],
-      worktrees: [{ dir: "-wt \"q'uote\nnl", branch: 'hostile', commitAt: new Date('2026-02-19T10:00:00Z'), dirty: true }],
+      inProgress: [
+        { id: 'bd-gone', title: 'Lost', priority: 2, assignee: `orch-$(touch ${marker})-gone`, started_at: '2026-02-19T14:00:00Z' },
+      ],
+      worktrees: [{ dir: '-wt "q\'uote\nnl', branch: 'hostile', commitAt: new Date('2026-02-19T10:00:00Z'), dirty: true }],
     });
     const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
     expect(run.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     const out = JSON.parse(run.stdout) as { findings: { category: string; subject: string }[]; message: { content: string } };
     const stale = out.findings.find((f) => f.category === 'GIT_STALE');
-    expect(stale?.subject).toBe(join(world.root, "-wt \"q'uote\nnl"));
+    expect(stale?.subject).toBe(join(world.root, '-wt "q\'uote\nnl'));
     const crash = out.findings.find((f) => f.category === 'ORCH_FAILURE');
     expect(crash?.subject).toBe(`orch-$(touch ${marker})-gone`);
     expect(out.message.content).not.toContain('\u001b');
@@ -173,7 +206,12 @@ describe('pipelines and GChat through the CLI', () => {
   it('reports PIPELINE_FINALIZED on the transition only, and GChat replies every cycle', async () => {
     world = createWorld({
       pipelines: { 'x.dot': dot('active') },
-      gchat: { stdout: JSON.stringify({ replies: [{ question_id: 'q-1', session_id: 's-1', reply_text: 'yes, ship it', sender_name: 'Alice' }], pending_count: 0 }) },
+      gchat: {
+        stdout: JSON.stringify({
+          replies: [{ question_id: 'q-1', session_id: 's-1', reply_text: 'yes, ship it', sender_name: 'Alice' }],
+          pending_count: 0,
+        }),
+      },
     });
     const first = await cycle(world, '--now', '2026-02-19T14:00:00Z', '--json');
     const a = JSON.parse(first.stdout) as { categories: string[] };
@@ -204,7 +242,10 @@ describe('operator activity', () => {
     const activity = join(world.root, 'operator-active');
     writeFileSync(activity, '');
     utimesSync(activity, new Date('2026-02-19T14:48:00Z'), new Date('2026-02-19T14:48:00Z'));
-    const busy = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:50:00Z', '--json'], { cwd: world.root, env: { ...world.env, HEARTBEAT_OPERATOR_ACTIVITY_FILE: activity } });
+    const busy = await runCli(
+      ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:50:00Z', '--json'],
+      { cwd: world.root, env: { ...world.env, HEARTBEAT_OPERATOR_ACTIVITY_FILE: activity } },
+    );
     const out = JSON.parse(busy.stdout) as { status: string; held: { category: string }[]; operatorIdle: boolean };
     expect(out.operatorIdle).toBe(false);
     expect(out.status).toBe('ok');
@@ -246,7 +287,16 @@ describe('one cycle at a time per state file', () => {
     const start = await processStartMark(pid);
     const { mkdirSync } = await import('node:fs');
     mkdirSync(join(world.project, '.git', 'heartbeat-kit'), { recursive: true });
-    writeFileSync(join(world.project, '.git', 'heartbeat-kit', 'cycle.lock'), jsonLockCodec.encode({ owner: `${pid}-x`, acquiredAtMs: Date.now(), pid, host: hostname(), ...(start === undefined ? {} : { processStart: start }) }));
+    writeFileSync(
+      join(world.project, '.git', 'heartbeat-kit', 'cycle.lock'),
+      jsonLockCodec.encode({
+        owner: `${pid}-x`,
+        acquiredAtMs: Date.now(),
+        pid,
+        host: hostname(),
+        ...(start === undefined ? {} : { processStart: start }),
+      }),
+    );
     const skipped = await cycle(world, '--now', '2026-02-19T14:50:00Z');
     expect(skipped.code).toBe(4);
     expect(skipped.stderr).toContain(`pid ${pid} on ${hostname()} (alive)`);
@@ -263,7 +313,14 @@ describe('one cycle at a time per state file', () => {
 
 describe('a GChat reply is not lost when its report cannot be delivered', () => {
   it('the next cycle delivers it although the poll script returns it only once', async () => {
-    world = createWorld({ gchat: { stdout: JSON.stringify({ replies: [{ question_id: 'q-7', session_id: 's-7', reply_text: 'ship it', sender_name: 'Alice' }], pending_count: 0 }) } });
+    world = createWorld({
+      gchat: {
+        stdout: JSON.stringify({
+          replies: [{ question_id: 'q-7', session_id: 's-7', reply_text: 'ship it', sender_name: 'Alice' }],
+          pending_count: 0,
+        }),
+      },
+    });
     const failing = await cycle(world, '--now', '2026-02-19T14:00:00Z', '--sink', `command:${process.execPath} -e process.exit(1)`);
     expect(failing.code).toBe(3);
     const again = await cycle(world, '--now', '2026-02-19T14:10:00Z');

@@ -27,7 +27,20 @@ if (agent) { for (const r of rows) process.stdout.write(r.id + ': ' + r.title + 
 process.stdout.write(JSON.stringify(rows, null, 2) + '\\n');
 `;
 
-const READY = [{ id: 'beads-p1x', title: 'Ship the fix', status: 'open', priority: 1, issue_type: 'task', created_at: '2026-02-19T08:00:00Z', updated_at: '2026-02-19T08:00:00Z', dependency_count: 0, dependent_count: 0, comment_count: 0 }];
+const READY = [
+  {
+    id: 'beads-p1x',
+    title: 'Ship the fix',
+    status: 'open',
+    priority: 1,
+    issue_type: 'task',
+    created_at: '2026-02-19T08:00:00Z',
+    updated_at: '2026-02-19T08:00:00Z',
+    dependency_count: 0,
+    dependent_count: 0,
+    comment_count: 0,
+  },
+];
 
 let world: World | undefined;
 afterEach(() => {
@@ -50,7 +63,10 @@ function beadsDirWorld(heartbeatMd = WORLD_HEARTBEAT_MD): { world: World; beadsD
 }
 
 function cycle(w: World, env: Record<string, string | undefined>, ...extra: string[]) {
-  return runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--now', '2026-02-19T14:50:00Z', '--json', ...extra], { cwd: w.root, env: { ...w.env, ...env } });
+  return runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--now', '2026-02-19T14:50:00Z', '--json', ...extra], {
+    cwd: w.root,
+    env: { ...w.env, ...env },
+  });
 }
 
 interface CycleJson {
@@ -76,7 +92,14 @@ describe('heartbeat-kit cycle: the environment policy', () => {
 
   it('an agent session’s BD_AGENT_MODE and CLAUDE_CODE* never reach bd, while the rest of the environment does', async () => {
     const { world: w, beadsDir, envLog } = beadsDirWorld();
-    const run = await cycle(w, { BEADS_DIR: beadsDir, BD_AGENT_MODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', HTTPS_PROXY: 'http://proxy.invalid:3128', TZ: 'Europe/Berlin', HK_TEST_ENV_LOG: envLog });
+    const run = await cycle(w, {
+      BEADS_DIR: beadsDir,
+      BD_AGENT_MODE: '1',
+      CLAUDE_CODE_ENTRYPOINT: 'cli',
+      HTTPS_PROXY: 'http://proxy.invalid:3128',
+      TZ: 'Europe/Berlin',
+      HK_TEST_ENV_LOG: envLog,
+    });
     expect((JSON.parse(run.stdout) as CycleJson).categories).toContain('P1_WORK_READY');
     for (const env of bdEnvs(envLog)) {
       expect(env).not.toHaveProperty('BD_AGENT_MODE');
@@ -88,7 +111,12 @@ describe('heartbeat-kit cycle: the environment policy', () => {
 
   it('--env-allow passes only the essentials and the listed names', async () => {
     const { world: w, beadsDir, envLog } = beadsDirWorld();
-    const run = await cycle(w, { BEADS_DIR: beadsDir, HK_TEST_ENV_LOG: envLog, HK_SECRET_TOKEN: 'xoxb-must-not-leak' }, '--env-allow', 'BEADS_DIR,HK_TEST_*');
+    const run = await cycle(
+      w,
+      { BEADS_DIR: beadsDir, HK_TEST_ENV_LOG: envLog, HK_SECRET_TOKEN: 'xoxb-must-not-leak' },
+      '--env-allow',
+      'BEADS_DIR,HK_TEST_*',
+    );
     expect((JSON.parse(run.stdout) as CycleJson).categories).toContain('P1_WORK_READY');
     for (const env of bdEnvs(envLog)) {
       const allowed = new Set(['PATH', 'HOME', 'USER', 'LANG', 'TMPDIR', 'TMUX_TMPDIR', 'BEADS_DIR', 'HK_TEST_ENV_LOG', 'NO_COLOR']);

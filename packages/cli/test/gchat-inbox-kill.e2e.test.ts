@@ -75,16 +75,36 @@ function harness(w: World): Harness {
   writeFileSync(join(dir, 'sink.mjs'), SINK);
   writeFileSync(join(dir, 'queue.json'), '[]');
   const statePath = join(w.root, 'state', 'state.json');
-  const lines = (file: string): string[] => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean) : []);
+  const lines = (file: string): string[] =>
+    existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean) : [];
   const start = () =>
-    spawn(process.execPath, [bundle?.bin ?? '', 'cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--sink', `command:${process.execPath} ${join(dir, 'sink.mjs')} ${dir}`], {
-      stdio: 'ignore',
-      env: { ...process.env, ...w.env, TMUX: '' },
-    });
+    spawn(
+      process.execPath,
+      [
+        bundle?.bin ?? '',
+        'cycle',
+        '--cwd',
+        w.project,
+        '--tmux-socket',
+        w.tmuxSocket,
+        '--state',
+        statePath,
+        '--sink',
+        `command:${process.execPath} ${join(dir, 'sink.mjs')} ${dir}`,
+      ],
+      {
+        stdio: 'ignore',
+        env: { ...process.env, ...w.env, TMUX: '' },
+      },
+    );
   return {
     dir,
     statePath,
-    queue: (ids) => writeFileSync(join(dir, 'queue.json'), JSON.stringify(ids.map((id) => ({ question_id: id, session_id: 's-1', reply_text: `answer to ${id}`, sender_name: 'Ana' })))),
+    queue: (ids) =>
+      writeFileSync(
+        join(dir, 'queue.json'),
+        JSON.stringify(ids.map((id) => ({ question_id: id, session_id: 's-1', reply_text: `answer to ${id}`, sender_name: 'Ana' }))),
+      ),
     mode: (mode) => writeFileSync(join(dir, 'sink-mode'), mode),
     handed: () => lines('handed.jsonl').map((l) => (JSON.parse(l) as { question_id: string }).question_id),
     delivered: () => lines('delivered.jsonl').map((l) => (JSON.parse(l) as { content: string }).content),
@@ -94,18 +114,23 @@ function harness(w: World): Harness {
       writeFileSync(join(dir, 'poll-mode'), 'hang');
       const child = start();
       const closed = new Promise((resolve) => child.once('close', resolve));
-      expect(await eventually(() => existsSync(join(dir, 'poll.pid')) && readFileSync(join(dir, 'poll.pid'), 'utf8') !== '', 500_000)).toBe(true);
+      expect(await eventually(() => existsSync(join(dir, 'poll.pid')) && readFileSync(join(dir, 'poll.pid'), 'utf8') !== '', 500_000)).toBe(
+        true,
+      );
       child.kill('SIGKILL');
       await closed;
       writeFileSync(join(dir, 'poll-mode'), 'normal');
       return Number(readFileSync(join(dir, 'poll.pid'), 'utf8'));
     },
-    spools: () => (existsSync(join(w.root, 'state')) ? readdirSync(join(w.root, 'state')).filter((name) => name.includes('gchat-spool')) : []),
+    spools: () =>
+      existsSync(join(w.root, 'state')) ? readdirSync(join(w.root, 'state')).filter((name) => name.includes('gchat-spool')) : [],
     cycleKilledInSink: async () => {
       rmSync(join(dir, 'sink.pid'), { force: true });
       const child = start();
       const closed = new Promise((resolve) => child.once('close', resolve));
-      expect(await eventually(() => existsSync(join(dir, 'sink.pid')) && readFileSync(join(dir, 'sink.pid'), 'utf8') !== '', 500_000)).toBe(true);
+      expect(await eventually(() => existsSync(join(dir, 'sink.pid')) && readFileSync(join(dir, 'sink.pid'), 'utf8') !== '', 500_000)).toBe(
+        true,
+      );
       child.kill('SIGKILL');
       await closed;
       process.kill(Number(readFileSync(join(dir, 'sink.pid'), 'utf8')), 'SIGKILL');
@@ -117,7 +142,10 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
   it('killed after the poll, before delivery and save: the next cycle delivers the reply from the inbox', async () => {
     world = createWorld();
     const h = harness(world);
-    writeFileSync(join(world.project, '.claude', 'HEARTBEAT.md'), `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`);
+    writeFileSync(
+      join(world.project, '.claude', 'HEARTBEAT.md'),
+      `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`,
+    );
     h.queue(['q-1']);
     h.mode('block-before');
     await h.cycleKilledInSink();
@@ -135,7 +163,10 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
   it('killed after delivery, before the save: delivered again once (at least once), then never more', async () => {
     world = createWorld();
     const h = harness(world);
-    writeFileSync(join(world.project, '.claude', 'HEARTBEAT.md'), `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`);
+    writeFileSync(
+      join(world.project, '.claude', 'HEARTBEAT.md'),
+      `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`,
+    );
     h.queue(['q-2']);
     h.mode('block-after');
     await h.cycleKilledInSink();
@@ -153,7 +184,10 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
   it('killed after the poller printed and before the inbox write: the reply waits in the spool and the next cycle delivers it once', async () => {
     world = createWorld();
     const h = harness(world);
-    writeFileSync(join(world.project, '.claude', 'HEARTBEAT.md'), `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`);
+    writeFileSync(
+      join(world.project, '.claude', 'HEARTBEAT.md'),
+      `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`,
+    );
     h.queue(['q-3']);
     h.mode('normal');
     const poller = await h.cycleKilledAfterPoll();
@@ -175,7 +209,10 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
   it('a poller still running when the next cycle starts: its spool is left alone until it exits, then delivered once', async () => {
     world = createWorld();
     const h = harness(world);
-    writeFileSync(join(world.project, '.claude', 'HEARTBEAT.md'), `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`);
+    writeFileSync(
+      join(world.project, '.claude', 'HEARTBEAT.md'),
+      `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`,
+    );
     h.queue(['q-4']);
     h.mode('normal');
     const poller = await h.cycleKilledAfterPoll();

@@ -29,7 +29,8 @@ describe('receipts and heartbeat-kit history', () => {
   it('every cycle invocation leaves exactly one receipt: ran, or skipped with its reason', async () => {
     world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const statePath = join(world.root, 'hb', 'state.json');
-    const cycle = (...extra: string[]) => cli(world!, 'cycle', '--cwd', world!.project, '--tmux-socket', world!.tmuxSocket, '--state', statePath, ...extra);
+    const cycle = (...extra: string[]) =>
+      cli(world!, 'cycle', '--cwd', world!.project, '--tmux-socket', world!.tmuxSocket, '--state', statePath, ...extra);
 
     expect((await cycle('--now', '2026-02-19T14:00:00Z', '--sink', `file:${join(world.root, 'out.jsonl')}`)).code).toBe(0);
     expect((await cycle('--now', '2026-02-19T14:10:00Z')).code).toBe(0);

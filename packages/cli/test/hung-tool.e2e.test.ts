@@ -28,7 +28,10 @@ function hungBd(w: World): () => { wrapper: number; child: number } | undefined 
   const pids = join(w.root, 'pids');
   writeFileSync(join(w.fakeBin, 'bd'), `#!/bin/sh\necho $$ > "${pids}.wrapper"\nsleep 100000 &\necho $! > "${pids}.child"\nwait\n`);
   chmodSync(join(w.fakeBin, 'bd'), 0o755);
-  return () => (existsSync(`${pids}.child`) ? { wrapper: Number(readFileSync(`${pids}.wrapper`, 'utf8')), child: Number(readFileSync(`${pids}.child`, 'utf8')) } : undefined);
+  return () =>
+    existsSync(`${pids}.child`)
+      ? { wrapper: Number(readFileSync(`${pids}.wrapper`, 'utf8')), child: Number(readFileSync(`${pids}.child`, 'utf8')) }
+      : undefined;
 }
 
 function gone(pids: { wrapper: number; child: number }): boolean {
@@ -39,7 +42,10 @@ describe('a hung grandchild of a tool', () => {
   it('cycle: the bd call fails as a timeout and no process of its group is left', async () => {
     world = createWorld();
     const pids = hungBd(world);
-    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--json'], { cwd: world.root, env: world.env });
+    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--json'], {
+      cwd: world.root,
+      env: world.env,
+    });
     const out = JSON.parse(run.stdout) as { scanners: { name: string; status: string; note?: string }[] };
     const beads = out.scanners.find((s) => s.name === 'beads');
     expect(beads?.status).toBe('error');
@@ -52,7 +58,10 @@ describe('a hung grandchild of a tool', () => {
   it('SIGTERM to the CLI ends the running tool’s whole group', async () => {
     world = createWorld();
     const pids = hungBd(world);
-    const child = spawn(process.execPath, [bundle!.bin, 'cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], { env: world.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bundle!.bin, 'cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], {
+      env: world.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     expect(await eventually(() => pids() !== undefined)).toBe(true);
     child.kill('SIGTERM');

@@ -39,7 +39,10 @@ describe('heartbeat-kit replay', () => {
     world = createWorld({ ready: [{ id: 'bd-1', title: 'One', priority: 1 }], sessions: ['orch-x'] });
     const record = join(world.root, 'cycles.jsonl');
     for (const at of ['2026-02-19T14:00:00Z', '2026-02-19T14:10:00Z', '2026-02-19T14:40:00Z']) {
-      const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', at, '--record', record], { cwd: world.root, env: world.env });
+      const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', at, '--record', record], {
+        cwd: world.root,
+        env: world.env,
+      });
       expect(run.code).toBe(0);
     }
     const ok = await runCli(['replay', record], { cwd: world.root });

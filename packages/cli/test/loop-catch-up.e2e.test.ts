@@ -43,11 +43,27 @@ function scriptedTime(steps: readonly ((ms: number) => { wall: number; mono: num
   return { time, sleeps, signal: controller.signal };
 }
 
-async function loop(w: World, statePath: string, now: string, script: ReturnType<typeof scriptedTime>, ...extra: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function loop(
+  w: World,
+  statePath: string,
+  now: string,
+  script: ReturnType<typeof scriptedTime>,
+  ...extra: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd: w.root, env: w.env, shutdownSignal: script.signal, time: script.time };
-  const code = await main(['loop', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', now, '--json', ...extra], io);
+  const io: CliIo = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    cwd: w.root,
+    env: w.env,
+    shutdownSignal: script.signal,
+    time: script.time,
+  };
+  const code = await main(
+    ['loop', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', now, '--json', ...extra],
+    io,
+  );
   return { code, stdout, stderr };
 }
 
@@ -60,7 +76,10 @@ interface ReceiptJson {
 }
 
 async function history(w: World, statePath: string): Promise<ReceiptJson[]> {
-  const run = await runCli(['history', '--cwd', w.project, '--state', statePath, '--now', '2026-02-19T23:00:00Z', '--json'], { cwd: w.root, env: w.env });
+  const run = await runCli(['history', '--cwd', w.project, '--state', statePath, '--now', '2026-02-19T23:00:00Z', '--json'], {
+    cwd: w.root,
+    env: w.env,
+  });
   return (JSON.parse(run.stdout) as { receipts: ReceiptJson[] }).receipts;
 }
 
@@ -127,7 +146,11 @@ describe('loop catch-up (--now, scripted clocks)', () => {
     world = createWorld({});
     const w = world;
     const statePath = join(w.root, 'hb', 'state.json');
-    const cycle = (now: string) => runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', now, '--cron', '*/10 * * * *'], { cwd: w.root, env: w.env });
+    const cycle = (now: string) =>
+      runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', now, '--cron', '*/10 * * * *'], {
+        cwd: w.root,
+        env: w.env,
+      });
     expect((await cycle('2026-02-19T10:00:04Z')).code).toBe(0);
     // cron did not start it at 10:10, 10:20, 10:30 (machine off): the 10:40 cycle records them.
     expect((await cycle('2026-02-19T10:40:03Z')).code).toBe(0);
@@ -144,10 +167,16 @@ describe('loop catch-up (--now, scripted clocks)', () => {
   it('bad catch-up flags and config values name the fix', async () => {
     world = createWorld({ heartbeatMd: '## Heartbeat\n- Catch-up: sometimes\n' });
     const w = world;
-    expect((await runCli(['loop', '--cwd', w.project, '--catch-up', 'burst'], { cwd: w.root, env: w.env })).stderr).toBe('heartbeat-kit loop: --catch-up "burst" is not a catch-up policy. Fix: --catch-up skip, latest-once or all.\n');
-    expect((await runCli(['loop', '--cwd', w.project, '--catch-up-cap', 'many'], { cwd: w.root, env: w.env })).stderr).toBe('heartbeat-kit loop: --catch-up-cap "many" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.\n');
+    expect((await runCli(['loop', '--cwd', w.project, '--catch-up', 'burst'], { cwd: w.root, env: w.env })).stderr).toBe(
+      'heartbeat-kit loop: --catch-up "burst" is not a catch-up policy. Fix: --catch-up skip, latest-once or all.\n',
+    );
+    expect((await runCli(['loop', '--cwd', w.project, '--catch-up-cap', 'many'], { cwd: w.root, env: w.env })).stderr).toBe(
+      'heartbeat-kit loop: --catch-up-cap "many" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.\n',
+    );
     const config = await runCli(['loop', '--cwd', w.project], { cwd: w.root, env: w.env });
     expect(config.code).toBe(2);
-    expect(config.stderr).toMatch(/HEARTBEAT\.md:2: Heartbeat → Catch-up: "sometimes" is not a catch-up policy\. Fix: write skip, latest-once/);
+    expect(config.stderr).toMatch(
+      /HEARTBEAT\.md:2: Heartbeat → Catch-up: "sometimes" is not a catch-up policy\. Fix: write skip, latest-once/,
+    );
   });
 });

@@ -34,13 +34,16 @@ describe('heartbeat-kit loop', () => {
     const controller = new AbortController();
     let stdout = '';
     // Inside the world's active hours (8–22 UTC) whatever the time of day the test runs: outside them stderr names the skipped scanners.
-    const running = main(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600', '--now', '2026-02-19T14:00:00Z'], {
-      stdout: (t) => void (stdout += t),
-      stderr: (t) => void (stdout += `[stderr] ${t}`),
-      cwd: world.root,
-      env: world.env,
-      shutdownSignal: controller.signal,
-    });
+    const running = main(
+      ['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600', '--now', '2026-02-19T14:00:00Z'],
+      {
+        stdout: (t) => void (stdout += t),
+        stderr: (t) => void (stdout += `[stderr] ${t}`),
+        cwd: world.root,
+        env: world.env,
+        shutdownSignal: controller.signal,
+      },
+    );
     await until(() => stdout.includes('WORK_FOUND'), 'the first report');
     controller.abort();
     expect(await running).toBe(0);
@@ -51,7 +54,13 @@ describe('heartbeat-kit loop', () => {
     expect(lines.at(-1)).toBe('HEARTBEAT_SHUTDOWN: Final status -- 1 cycles completed, 1 reports sent.');
     // The cycle left its receipt beside the state: ran, reported, delivered.
     let history = '';
-    const io = { stdout: (t: string) => void (history += t), stderr: (t: string) => void (history += t), cwd: world.root, env: world.env, shutdownSignal: new AbortController().signal };
+    const io = {
+      stdout: (t: string) => void (history += t),
+      stderr: (t: string) => void (history += t),
+      cwd: world.root,
+      env: world.env,
+      shutdownSignal: new AbortController().signal,
+    };
     expect(await main(['history', '--cwd', world.project, '--json', '--now', '2026-02-19T15:00:00Z'], io)).toBe(0);
     const receipts = (JSON.parse(history) as { receipts: { kind: string; source: string; status: string; delivery: string }[] }).receipts;
     expect(receipts).toEqual([expect.objectContaining({ kind: 'ran', source: 'loop', status: 'report', delivery: 'delivered', cycle: 1 })]);
@@ -80,7 +89,11 @@ describe('heartbeat-kit loop as a real process', () => {
 
   it('SIGTERM finishes the current cycle, prints HEARTBEAT_SHUTDOWN and exits 0', async () => {
     world = createWorld({ ready: [{ id: 'bd-p1', title: 'Ship it', priority: 1 }] });
-    const child = spawn(process.execPath, [bin, 'loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1', '--now', '2026-02-19T14:00:00Z'], { env: world.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [bin, 'loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1', '--now', '2026-02-19T14:00:00Z'],
+      { env: world.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -99,7 +112,9 @@ describe('heartbeat-kit loop as a real process', () => {
     expect(stdout.match(/WORK_FOUND/g)).toHaveLength(1);
     const last = lines.at(-1) ?? '';
     // A signal that lands mid-scan makes that last cycle partial (issue 10 item 4).
-    const m = /^HEARTBEAT_SHUTDOWN: Final status -- (\d+) cycles completed,(?: 1 partial \(cut off: [a-z, -]+\),)? 1 reports sent\.$/.exec(last);
+    const m = /^HEARTBEAT_SHUTDOWN: Final status -- (\d+) cycles completed,(?: 1 partial \(cut off: [a-z, -]+\),)? 1 reports sent\.$/.exec(
+      last,
+    );
     expect(m).not.toBeNull();
     expect(Number(m![1])).toBeGreaterThanOrEqual(1);
   });

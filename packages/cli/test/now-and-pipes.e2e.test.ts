@@ -31,7 +31,9 @@ describe('one strict ISO-8601 parser for every --now', () => {
       expect({ argv, code: run.code }).toEqual({ argv, code: 2 });
       expect(run.stdout).toBe('');
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr).toMatch(/"2026-02-30T10:00:00Z" has no day 30 in month 02 of 2026\. Fix: use an ISO-8601 instant with a zone, e\.g\. --[a-z-]+ 2026-02-19T14:50:00Z\./);
+      expect(run.stderr).toMatch(
+        /"2026-02-30T10:00:00Z" has no day 30 in month 02 of 2026\. Fix: use an ISO-8601 instant with a zone, e\.g\. --[a-z-]+ 2026-02-19T14:50:00Z\./,
+      );
     }
     const noZone = await runCli(['cycle', '--cwd', world.project, '--now', '2026-02-19T14:50:00'], { cwd: world.root, env: world.env });
     expect(noZone.code).toBe(2);
@@ -66,14 +68,20 @@ describe('a closed stdout ends the command quietly', () => {
 
   it('cycle | head -0: no EPIPE stack trace, exit 0', async () => {
     world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
-    const run = await withClosedStdout(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:50:00Z'], world.env);
+    const run = await withClosedStdout(
+      ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:50:00Z'],
+      world.env,
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
   });
 
   it('loop --json with its reader gone stops like a shutdown request: no stack trace, exit 0', async () => {
     world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
-    const run = await withClosedStdout(['loop', '--json', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1'], world.env);
+    const run = await withClosedStdout(
+      ['loop', '--json', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1'],
+      world.env,
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
   });

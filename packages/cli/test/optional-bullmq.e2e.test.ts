@@ -17,13 +17,18 @@ describe('fleet without @heartbeat-kit/bullmq installed', () => {
     const fleet = run('fleet', 'list');
     expect(fleet.status).toBe(2);
     expect(fleet.stdout).toBe('');
-    expect(fleet.stderr).toMatch(/^heartbeat-kit fleet: needs the optional package @heartbeat-kit\/bullmq \(BullMQ and the Redis client\), which is not installed\. Fix: npm install @heartbeat-kit\/bullmq@\d+\.\d+\.\d+\n$/);
+    expect(fleet.stderr).toMatch(
+      /^heartbeat-kit fleet: needs the optional package @heartbeat-kit\/bullmq \(BullMQ and the Redis client\), which is not installed\. Fix: npm install @heartbeat-kit\/bullmq@\d+\.\d+\.\d+\n$/,
+    );
   });
 
   it('with --json the same error is one JSON object on stderr', () => {
     const fleet = run('fleet', 'list', '--json');
     expect(fleet.status).toBe(2);
-    expect(JSON.parse(fleet.stderr)).toMatchObject({ command: 'fleet', fix: expect.stringMatching(/^npm install @heartbeat-kit\/bullmq@/) as unknown });
+    expect(JSON.parse(fleet.stderr)).toMatchObject({
+      command: 'fleet',
+      fix: expect.stringMatching(/^npm install @heartbeat-kit\/bullmq@/) as unknown,
+    });
   });
 
   it('every other command works without it', () => {

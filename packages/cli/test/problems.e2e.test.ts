@@ -45,19 +45,33 @@ describe('a cycle says what it could not look at', () => {
       const run = await cycle(world, '--now', at);
       expect(run.code).toBe(0);
       expect(run.stdout).toBe('HEARTBEAT_OK\n');
-      expect(run.stderr).toBe("heartbeat-kit: beads, orchestrators, stale-tasks skipped: no beads database found; fix: run 'bd init' in the project, or point BEADS_DIR at its .beads directory; ignore this if the project uses no beads\n");
+      expect(run.stderr).toBe(
+        "heartbeat-kit: beads, orchestrators, stale-tasks skipped: no beads database found; fix: run 'bd init' in the project, or point BEADS_DIR at its .beads directory; ignore this if the project uses no beads\n",
+      );
     }
-    const json = JSON.parse((await cycle(world, '--now', '2026-02-19T14:30:00Z', '--json')).stdout) as { status: string; problems: JsonProblem[] };
+    const json = JSON.parse((await cycle(world, '--now', '2026-02-19T14:30:00Z', '--json')).stdout) as {
+      status: string;
+      problems: JsonProblem[];
+    };
     expect(json.status).toBe('ok');
-    expect(json.problems.filter((p) => p.code === 'SCANNER_SKIPPED').map((p) => p.scanner)).toEqual(['beads', 'orchestrators', 'stale-tasks', 'gchat']);
+    expect(json.problems.filter((p) => p.code === 'SCANNER_SKIPPED').map((p) => p.scanner)).toEqual([
+      'beads',
+      'orchestrators',
+      'stale-tasks',
+      'gchat',
+    ]);
     expect(json.problems.find((p) => p.scanner === 'gchat')).toMatchObject({ severity: 'unused' });
   });
 
   it('a configured poll command whose script is missing is a warning about the script, never "no OAuth2 credentials"', async () => {
-    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ["python3", "${join('/nonexistent', 'gchat-poll-replies.py')}"]\n` });
+    world = createWorld({
+      heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ["python3", "${join('/nonexistent', 'gchat-poll-replies.py')}"]\n`,
+    });
     const run = await cycle(world, '--now', '2026-02-19T14:10:00Z');
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
-    expect(run.stderr).toMatch(/^heartbeat-kit: warning: gchat skipped: GChat poll script not found: \S*python3: can't open file .*; fix: correct the script path in "Poll command:" under "## GChat" in HEARTBEAT\.md\n$/);
+    expect(run.stderr).toMatch(
+      /^heartbeat-kit: warning: gchat skipped: GChat poll script not found: \S*python3: can't open file .*; fix: correct the script path in "Poll command:" under "## GChat" in HEARTBEAT\.md\n$/,
+    );
     expect(run.stderr).not.toMatch(/OAuth2|credentials/);
     const json = JSON.parse((await cycle(world, '--now', '2026-02-19T14:20:00Z', '--json')).stdout) as { problems: JsonProblem[] };
     expect(json.problems).toEqual([expect.objectContaining({ scanner: 'gchat', kind: 'skipped', severity: 'warning' })]);
@@ -67,7 +81,9 @@ describe('a cycle says what it could not look at', () => {
     world = createWorld({ gchat: { stdout: '', exitCode: 2 } });
     const run = await cycle(world, '--now', '2026-02-19T14:10:00Z');
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
-    expect(run.stderr).toBe('heartbeat-kit: warning: gchat: No OAuth2 credentials configured for GChat polling; fix: put a valid token in .claude/credentials/google-chat-token.json (the poll script\'s OAuth2 token)\n');
+    expect(run.stderr).toBe(
+      "heartbeat-kit: warning: gchat: No OAuth2 credentials configured for GChat polling; fix: put a valid token in .claude/credentials/google-chat-token.json (the poll script's OAuth2 token)\n",
+    );
   });
 
   it('an Expected: list that cannot be checked (no tmux on PATH) is a warning', async () => {
@@ -75,12 +91,20 @@ describe('a cycle says what it could not look at', () => {
     // A PATH with the fake bd, git and python3 but no tmux.
     const bin = join(world.root, 'bin');
     for (const tool of ['git', 'python3']) {
-      const real = (process.env.PATH ?? '').split(':').map((d) => join(d, tool)).find(isFile);
+      const real = (process.env.PATH ?? '')
+        .split(':')
+        .map((d) => join(d, tool))
+        .find(isFile);
       if (real) writeFileSync(join(bin, tool), `#!/bin/sh\nexec ${real} "$@"\n`, { mode: 0o755 });
     }
-    const run = await runCli(['cycle', '--cwd', world.project, '--now', '2026-02-19T14:10:00Z'], { cwd: world.root, env: { ...world.env, PATH: bin } });
+    const run = await runCli(['cycle', '--cwd', world.project, '--now', '2026-02-19T14:10:00Z'], {
+      cwd: world.root,
+      env: { ...world.env, PATH: bin },
+    });
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
-    expect(run.stderr).toContain('heartbeat-kit: warning: orchestrators skipped: tmux not found on PATH; fix: install tmux so the Expected: sessions (1) can be checked\n');
+    expect(run.stderr).toContain(
+      'heartbeat-kit: warning: orchestrators skipped: tmux not found on PATH; fix: install tmux so the Expected: sessions (1) can be checked\n',
+    );
   });
 
   it('loop: every slot says its problems', async () => {
@@ -115,19 +139,28 @@ describe('outside active hours, plain text says what was not looked at', () => {
     const run = await cycle(world, '--now', NIGHT);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
-    expect(run.stderr).toBe('heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n');
+    expect(run.stderr).toBe(
+      'heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n',
+    );
     const json = await cycle(world, '--now', '2026-02-19T23:10:00Z', '--json');
     expect(json.stderr).toBe('');
     const parsed = JSON.parse(json.stdout) as { insideActiveHours: boolean; scanners: { name: string; status: string; note?: string }[] };
     expect(parsed.insideActiveHours).toBe(false);
-    expect(parsed.scanners.filter((s) => s.status === 'skipped' && s.note === 'outside active hours').map((s) => s.name)).toEqual(['git', 'stale-tasks', 'idle-orchestrators', 'pipelines']);
+    expect(parsed.scanners.filter((s) => s.status === 'skipped' && s.note === 'outside active hours').map((s) => s.name)).toEqual([
+      'git',
+      'stale-tasks',
+      'idle-orchestrators',
+      'pipelines',
+    ]);
   });
 
   it('cycle on a weekend with weekends off names the weekday-only window', async () => {
     world = createWorld({ heartbeatMd: WORLD_HEARTBEAT_MD.replace('- Weekend: true', '- Weekend: false') });
     const run = await cycle(world, '--now', '2026-02-21T10:00:00Z'); // Saturday, inside the hours
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
-    expect(run.stderr).toBe('heartbeat-kit: outside active hours (08:00–22:00 UTC, weekdays only): skipped git, stale-tasks, idle-orchestrators, pipelines\n');
+    expect(run.stderr).toBe(
+      'heartbeat-kit: outside active hours (08:00–22:00 UTC, weekdays only): skipped git, stale-tasks, idle-orchestrators, pipelines\n',
+    );
   });
 
   it('inside active hours nothing is added', async () => {
@@ -154,7 +187,9 @@ describe('outside active hours, plain text says what was not looked at', () => {
       time: { clock: { now: () => new Date() }, sleep: stopAtFirstWait, monotonicMs: () => performance.now() },
     });
     expect(await running).toBe(0);
-    expect(stderr).toContain('heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n');
+    expect(stderr).toContain(
+      'heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n',
+    );
     expect(stderr.match(/outside active hours/g)).toHaveLength(1);
     expect(stdout).toContain('HEARTBEAT_ONLINE');
     expect(stdout).not.toContain('outside active hours');

@@ -26,7 +26,9 @@ describe('change-aware repeats (issue 15 item 6)', () => {
     expect(missing.stdout).toContain('MISSING: orch-auth (expected in HEARTBEAT.md)');
     expect((await cycle(world, '2026-02-19T14:55:00Z')).stdout).toBe('HEARTBEAT_OK\n');
     // Same session, another situation: its bead is now stranded. Ten minutes into the window.
-    world.setInProgress([{ id: 'beads-a3m9', title: 'JWT middleware', priority: 1, assignee: 'orch-auth', started_at: '2026-02-19T14:00:00Z' }]);
+    world.setInProgress([
+      { id: 'beads-a3m9', title: 'JWT middleware', priority: 1, assignee: 'orch-auth', started_at: '2026-02-19T14:00:00Z' },
+    ]);
     const crashed = await cycle(world, '2026-02-19T15:00:00Z');
     expect(crashed.code).toBe(0);
     expect(head(crashed.stdout)).toBe('WORK_FOUND: ORCH_FAILURE');
@@ -69,7 +71,9 @@ describe('change-aware repeats (issue 15 item 6)', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toContain('heartbeat-kit cycle: .claude/HEARTBEAT.md:10: Heartbeat → Repeat Advisory: "2h, 30m" gets shorter (30 minutes after 2 hours)');
+    expect(run.stderr).toContain(
+      'heartbeat-kit cycle: .claude/HEARTBEAT.md:10: Heartbeat → Repeat Advisory: "2h, 30m" gets shorter (30 minutes after 2 hours)',
+    );
     expect(run.stderr).toContain('Fix: write intervals from shortest to longest, separated by commas, such as 30m, 2h, 8h');
   });
 
@@ -78,15 +82,33 @@ describe('change-aware repeats (issue 15 item 6)', () => {
     const statePath = join(world.root, 'state', 'state.json');
     mkdirSync(join(world.root, 'state'));
     const delivered = Date.parse('2026-02-19T10:00:00Z');
-    writeFileSync(statePath, JSON.stringify({ version: 1, cycle: 7, reportsSent: 1, reported: { 'P0_WORK_READY:bd-p0': delivered }, seen: {}, panes: {}, pipelines: {} }));
+    writeFileSync(
+      statePath,
+      JSON.stringify({
+        version: 1,
+        cycle: 7,
+        reportsSent: 1,
+        reported: { 'P0_WORK_READY:bd-p0': delivered },
+        seen: {},
+        panes: {},
+        pipelines: {},
+      }),
+    );
     const quiet = await cycle(world, '2026-02-19T10:10:00Z', '--state', statePath);
     expect(quiet.stderr).toBe('');
     expect(quiet.stdout).toBe('HEARTBEAT_OK\n');
     const again = await cycle(world, '2026-02-19T10:30:00Z', '--state', statePath);
     expect(head(again.stdout)).toBe('WORK_FOUND: P0_WORK_READY');
-    const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { version: number; cycle: number; reportedContent: Record<string, { hash: string; repeats: number }> };
+    const saved = JSON.parse(readFileSync(statePath, 'utf8')) as {
+      version: number;
+      cycle: number;
+      reportedContent: Record<string, { hash: string; repeats: number }>;
+    };
     expect(saved.version).toBe(2);
     expect(saved.cycle).toBe(9);
-    expect(saved.reportedContent['P0_WORK_READY:bd-p0']).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{28}$/) as unknown, repeats: 1 });
+    expect(saved.reportedContent['P0_WORK_READY:bd-p0']).toMatchObject({
+      hash: expect.stringMatching(/^[0-9a-f]{28}$/) as unknown,
+      repeats: 1,
+    });
   });
 });

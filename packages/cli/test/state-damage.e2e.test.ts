@@ -35,7 +35,8 @@ function run(w: World, statePath: string, command: 'cycle' | 'loop', ...extra: s
   return runCli([command, '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, ...extra], { cwd: w.root, env: w.env });
 }
 
-const asides = (statePath: string): string[] => readdirSync(dirname(statePath)).filter((f) => f.startsWith(`${basename(statePath)}.corrupt-`));
+const asides = (statePath: string): string[] =>
+  readdirSync(dirname(statePath)).filter((f) => f.startsWith(`${basename(statePath)}.corrupt-`));
 
 describe('a state file that parses but does not fit (issue 12 item 4)', () => {
   it('a newer version is refused with exit 3 naming the version, and left byte for byte untouched', async () => {
@@ -43,7 +44,9 @@ describe('a state file that parses but does not fit (issue 12 item 4)', () => {
     const cycle = await run(w, statePath, 'cycle', '--now', '2026-02-19T14:00:00Z');
     expect(cycle.code).toBe(3);
     expect(cycle.stdout).toBe('');
-    expect(cycle.stderr).toContain(`heartbeat-kit cycle: ${statePath}: the state was written by a newer heartbeat-kit (state version 3; this one reads version 2)`);
+    expect(cycle.stderr).toContain(
+      `heartbeat-kit cycle: ${statePath}: the state was written by a newer heartbeat-kit (state version 3; this one reads version 2)`,
+    );
     expect(cycle.stderr).toContain('Fix: upgrade heartbeat-kit');
     expect(readFileSync(statePath, 'utf8')).toBe(text);
     expect(asides(statePath)).toEqual([]);
@@ -70,7 +73,9 @@ describe('a state file that parses but does not fit (issue 12 item 4)', () => {
     expect(cycle.stdout.split('\n')[0]).toBe('WORK_FOUND: GCHAT_REPLY_RECEIVED');
     expect(cycle.stdout).toContain('Q-7: yes, merge it');
     expect(cycle.stdout).toContain('Heartbeat cycle #42');
-    expect(cycle.stderr).toMatch(/warning: heartbeat state does not match schema version 2 \(seen: expected an object, got "oops"\); kept every other field; the original is kept at .*state\.json\.corrupt-/);
+    expect(cycle.stderr).toMatch(
+      /warning: heartbeat state does not match schema version 2 \(seen: expected an object, got "oops"\); kept every other field; the original is kept at .*state\.json\.corrupt-/,
+    );
     const kept = asides(statePath);
     expect(kept).toHaveLength(1);
     expect(readFileSync(join(dirname(statePath), kept[0]!), 'utf8')).toBe(text);

@@ -18,12 +18,24 @@ afterEach(() => {
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-C', cwd, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.invalid', GIT_AUTHOR_DATE: '2026-02-19T10:00:00Z', GIT_COMMITTER_DATE: '2026-02-19T10:00:00Z' },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'T',
+      GIT_AUTHOR_EMAIL: 't@example.invalid',
+      GIT_COMMITTER_NAME: 'T',
+      GIT_COMMITTER_EMAIL: 't@example.invalid',
+      GIT_AUTHOR_DATE: '2026-02-19T10:00:00Z',
+      GIT_COMMITTER_DATE: '2026-02-19T10:00:00Z',
+    },
   });
 
 /** A world whose .gitignore does not hide `.heartbeat/` (a real project's does not either). */
 function plainWorld(heartbeatMd?: string): World {
-  const w = createWorld({ mainCommitAt: new Date('2026-02-19T10:00:00Z'), worktrees: [{ dir: 'wt-feature', branch: 'feature', commitAt: new Date('2026-02-19T10:00:00Z') }], ...(heartbeatMd === undefined ? {} : { heartbeatMd }) });
+  const w = createWorld({
+    mainCommitAt: new Date('2026-02-19T10:00:00Z'),
+    worktrees: [{ dir: 'wt-feature', branch: 'feature', commitAt: new Date('2026-02-19T10:00:00Z') }],
+    ...(heartbeatMd === undefined ? {} : { heartbeatMd }),
+  });
   writeFileSync(join(w.project, '.gitignore'), '.claude/\n');
   git(w.project, 'commit', '-qam', 'ignore only .claude');
   return w;
@@ -43,8 +55,13 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     }
     expect(git(world.project, 'status', '--porcelain')).toBe('');
     expect(existsSync(join(world.project, '.heartbeat'))).toBe(false);
-    expect((JSON.parse(readFileSync(join(world.project, '.git', 'heartbeat-kit', 'state.json'), 'utf8')) as { cycle: number }).cycle).toBe(3);
-    const text = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:30:00Z'], { cwd: world.project, env: world.env });
+    expect((JSON.parse(readFileSync(join(world.project, '.git', 'heartbeat-kit', 'state.json'), 'utf8')) as { cycle: number }).cycle).toBe(
+      3,
+    );
+    const text = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:30:00Z'], {
+      cwd: world.project,
+      env: world.env,
+    });
     expect(text.stdout).toBe('HEARTBEAT_OK\n');
   });
 
@@ -53,15 +70,24 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     world = plainWorld('## Active Hours\n- Start: 0\n- End: 1\n- Timezone: UTC\n');
     const src = join(world.project, 'src', 'deep');
     mkdirSync(src, { recursive: true });
-    const fromRoot = JSON.parse((await cycleJson(world, world.project, '2026-02-19T14:00:00Z')).stdout) as { cycle: number; insideActiveHours: boolean };
+    const fromRoot = JSON.parse((await cycleJson(world, world.project, '2026-02-19T14:00:00Z')).stdout) as {
+      cycle: number;
+      insideActiveHours: boolean;
+    };
     expect(fromRoot).toMatchObject({ cycle: 1, insideActiveHours: false });
     const fromSrc = await cycleJson(world, src, '2026-02-19T14:10:00Z');
     expect(fromSrc.stderr).toBe('');
     expect(JSON.parse(fromSrc.stdout)).toMatchObject({ cycle: 2, insideActiveHours: false });
-    const viaFlag = await runCli(['cycle', '--cwd', 'src/deep', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z', '--json'], { cwd: world.project, env: world.env });
+    const viaFlag = await runCli(
+      ['cycle', '--cwd', 'src/deep', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z', '--json'],
+      { cwd: world.project, env: world.env },
+    );
     expect(JSON.parse(viaFlag.stdout)).toMatchObject({ cycle: 3, insideActiveHours: false });
     // plan predicts for the same project: the repository's config from a subdirectory too.
-    const plan = await runCli(['plan', '--now', '2026-02-19T14:00:00Z', '--hours', '1', '--interval', '3600', '--json'], { cwd: src, env: world.env });
+    const plan = await runCli(['plan', '--now', '2026-02-19T14:00:00Z', '--hours', '1', '--interval', '3600', '--json'], {
+      cwd: src,
+      env: world.env,
+    });
     expect((JSON.parse(plan.stdout) as { slots: { verdict: string }[] }).slots.map((s) => s.verdict)).not.toContain('runs');
     const fromWorktree = await cycleJson(world, join(world.root, 'wt-feature'), '2026-02-19T14:30:00Z');
     // The linked worktree has no .claude/ of its own (it is not committed): the main worktree's config applies.
@@ -71,7 +97,7 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     expect(git(join(world.root, 'wt-feature'), 'status', '--porcelain')).toBe('');
   });
 
-  it('an older version\'s .heartbeat/ (state and receipts) is moved once, with a note; history and check-liveness follow it; the cycle count goes on; its own files never count as GIT_STALE', async () => {
+  it("an older version's .heartbeat/ (state and receipts) is moved once, with a note; history and check-liveness follow it; the cycle count goes on; its own files never count as GIT_STALE", async () => {
     world = plainWorld();
     const legacyDir = join(world.project, '.heartbeat');
     const legacy = join(legacyDir, 'state.json');
@@ -89,8 +115,13 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     expect((JSON.parse(before.stdout) as { receipts: unknown[] }).receipts).toHaveLength(2);
     expect(existsSync(stateDir)).toBe(false);
 
-    const moved = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z'], { cwd: world.project, env: world.env });
-    expect(moved.stderr).toBe(`heartbeat-kit cycle: warning: moved the heartbeat state from ${legacyDir} to ${stateDir}, where git does not see it (once).\n`);
+    const moved = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z'], {
+      cwd: world.project,
+      env: world.env,
+    });
+    expect(moved.stderr).toBe(
+      `heartbeat-kit cycle: warning: moved the heartbeat state from ${legacyDir} to ${stateDir}, where git does not see it (once).\n`,
+    );
     expect(moved.stdout).toBe('HEARTBEAT_OK\n');
     expect(existsSync(legacyDir)).toBe(false);
     expect(git(world.project, 'status', '--porcelain')).toBe('');
@@ -117,7 +148,10 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     // An older loop is mid-cycle: it holds its lock beside its state.
     const lock = createFileLockStore({ path: join(legacyDir, 'cycle.lock') });
     (await lock.acquire({ owner: 'older-loop', nowMs: Date.now(), staleAfterMs: 60_000 }))._unsafeUnwrap();
-    const held = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z'], { cwd: world.project, env: world.env });
+    const held = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z'], {
+      cwd: world.project,
+      env: world.env,
+    });
     expect(held.code).toBe(4);
     expect(held.stderr).toContain(`warning: an older heartbeat holds ${join(legacyDir, 'cycle.lock')} (pid ${process.pid}`);
     expect(held.stderr).toContain(`heartbeat-kit cycle: skipped: another cycle holds ${join(legacyDir, 'cycle.lock')}`);
@@ -147,7 +181,9 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     rmSync(join(world.project, '.claude', 'HEARTBEAT.md'));
     const run = await runCli(['init'], { cwd: world.project, env: world.env });
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`wrote ${join(world.project, '.claude', 'HEARTBEAT.md')}\nheartbeat state will be kept in ${join(world.project, '.git', 'heartbeat-kit')} (git never sees it)\n`);
+    expect(run.stdout).toBe(
+      `wrote ${join(world.project, '.claude', 'HEARTBEAT.md')}\nheartbeat state will be kept in ${join(world.project, '.git', 'heartbeat-kit')} (git never sees it)\n`,
+    );
   });
 });
 
@@ -159,12 +195,16 @@ describe('it never answers for a place it never saw', () => {
       const run = await runCli([command, '--cwd', missing, '--tmux-socket', world.tmuxSocket], { cwd: world.root, env: world.env });
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toBe(`heartbeat-kit ${command}: --cwd ${missing} does not exist. Fix: pass the directory of a git repository (the project to watch).\n`);
+      expect(run.stderr).toBe(
+        `heartbeat-kit ${command}: --cwd ${missing} does not exist. Fix: pass the directory of a git repository (the project to watch).\n`,
+      );
     }
     for (const command of ['history', 'check-liveness']) {
       const run = await runCli([command, '--cwd', missing], { cwd: world.root, env: world.env });
       expect(run).toMatchObject({ code: 2, stdout: '' });
-      expect(run.stderr).toBe(`heartbeat-kit ${command}: --cwd ${missing} does not exist. Fix: pass the directory of a git repository (the project to watch).\n`);
+      expect(run.stderr).toBe(
+        `heartbeat-kit ${command}: --cwd ${missing} does not exist. Fix: pass the directory of a git repository (the project to watch).\n`,
+      );
     }
     expect(existsSync(join(world.root, 'no'))).toBe(false);
   });
@@ -174,7 +214,10 @@ describe('it never answers for a place it never saw', () => {
     const plain = mkdtempSync(join(tmpdir(), 'hk-nogit-'));
     dirs.push(plain);
     for (const command of ['cycle', 'loop']) {
-      const run = await runCli([command, '--tmux-socket', world.tmuxSocket], { cwd: plain, env: { ...world.env, GIT_CEILING_DIRECTORIES: tmpdir() } });
+      const run = await runCli([command, '--tmux-socket', world.tmuxSocket], {
+        cwd: plain,
+        env: { ...world.env, GIT_CEILING_DIRECTORIES: tmpdir() },
+      });
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(new RegExp(`^heartbeat-kit ${command}: \\S+ is not in a git repository\\. Fix: .*git init.*\\n$`));

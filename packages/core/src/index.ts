@@ -124,7 +124,14 @@ export {
   type CycleDecision,
   type CycleEvaluation,
 } from './cycle/evaluate-cycle.js';
-export { decideRepeat, rememberDelivery, repeatIntervalMs, repeatScheduleOf, type RepeatDecision, type ReportMemory } from './cycle/repeat-schedule.js';
+export {
+  decideRepeat,
+  rememberDelivery,
+  repeatIntervalMs,
+  repeatScheduleOf,
+  type RepeatDecision,
+  type ReportMemory,
+} from './cycle/repeat-schedule.js';
 export { runScanners, type RunScannersOptions } from './cycle/run-scanners.js';
 export { runCycle, type CycleDeps, type CycleSettings, type CycleOutcome, type StateRefusal } from './cycle/run-cycle.js';
 export { scanProblems, cutOffScanners, formatScanProblems, type ScanProblemKind, type ScanProblem } from './cycle/scan-problems.js';

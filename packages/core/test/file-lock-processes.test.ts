@@ -74,7 +74,9 @@ afterAll(async () => {
 function acquireAll(group: readonly Racer[], path: string, nowMs: number, staleAfterMs: number): Promise<RacerReply[]> {
   const at = Date.now() + 100;
   return Promise.all(
-    group.map((racer, index) => racer.run({ op: 'acquire', id: (nextId += 1), path, owner: `racer-${index}-pid-${racer.child.pid}`, nowMs, staleAfterMs, at })),
+    group.map((racer, index) =>
+      racer.run({ op: 'acquire', id: (nextId += 1), path, owner: `racer-${index}-pid-${racer.child.pid}`, nowMs, staleAfterMs, at }),
+    ),
   );
 }
 
@@ -97,7 +99,8 @@ describe('file lock across processes', () => {
     const winner = (winners[0]!.value as Acquired).record.owner;
     expect(readHolder(path)).toBe(winner);
     // Every loser saw the winner as the holder.
-    for (const loser of replies.filter((reply) => !reply.ok)) expect((loser.value as Extract<LockError, { kind: 'held' }>).holder.owner).toBe(winner);
+    for (const loser of replies.filter((reply) => !reply.ok))
+      expect((loser.value as Extract<LockError, { kind: 'held' }>).holder.owner).toBe(winner);
     expect(leftovers(dir)).toEqual([]);
   });
 
@@ -112,7 +115,10 @@ describe('file lock across processes', () => {
       const path = join(dir, 'lock');
       const nowMs = Date.now();
       writeFileSync(path, jsonLockCodec.encode({ owner: `dead-beat-${round}`, acquiredAtMs: nowMs - 2 * HOUR }));
-      const group = racers.slice(round % 3, (round % 3) + size).concat(racers).slice(0, size);
+      const group = racers
+        .slice(round % 3, (round % 3) + size)
+        .concat(racers)
+        .slice(0, size);
       const replies = await acquireAll(group, path, nowMs, HOUR);
       const winners = replies.filter((reply) => reply.ok);
       expect(winners, `round ${round} with ${size} racers`).toHaveLength(1);
@@ -130,7 +136,15 @@ describe('file lock across processes', () => {
     const dir = mkdtempSync(join(root, 'release-'));
     const path = join(dir, 'lock');
     const [owner, other] = [racers[0]!, racers[1]!];
-    const acquired = await owner.run({ op: 'acquire', id: (nextId += 1), path, owner: 'beat-owner', nowMs: Date.now(), staleAfterMs: HOUR, at: 0 });
+    const acquired = await owner.run({
+      op: 'acquire',
+      id: (nextId += 1),
+      path,
+      owner: 'beat-owner',
+      nowMs: Date.now(),
+      staleAfterMs: HOUR,
+      at: 0,
+    });
     expect(acquired.ok).toBe(true);
     const foreign = await other.run({ op: 'release', id: (nextId += 1), path, owner: 'beat-intruder', at: 0 });
     expect(foreign).toMatchObject({ ok: true, value: 'not-owner' });

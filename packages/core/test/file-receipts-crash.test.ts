@@ -53,7 +53,11 @@ describe('file receipt store under SIGKILL', () => {
       expect(lines.filter((line) => line.startsWith('error'))).toEqual([]);
       for (const line of lines) if (line.startsWith('appended ')) acknowledged.push(Number(line.slice(9)));
     }
-    const store = createFileReceiptStore({ directory, bounds: { maxCount: 100_000, maxAgeMs: 10 ** 13 }, clock: { now: () => new Date(Date.UTC(2026, 1, 19)) } });
+    const store = createFileReceiptStore({
+      directory,
+      bounds: { maxCount: 100_000, maxAgeMs: 10 ** 13 },
+      clock: { now: () => new Date(Date.UTC(2026, 1, 19)) },
+    });
     const listed = (await store.list())._unsafeUnwrap();
     const cycles = listed.receipts.map((r) => (r.kind === 'ran' ? r.cycle : -1));
     expect(cycles.filter((c) => acknowledged.includes(c))).toEqual(acknowledged);

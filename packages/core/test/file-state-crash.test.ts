@@ -67,38 +67,44 @@ const temps = (dir: string): readonly string[] => readdirSync(dir).filter((name)
 const POINTS: readonly Point[] = ['created', 'half', 'written', 'renamed'];
 
 describe('file state store under SIGKILL', () => {
-  it.each([1, 3])('a kill at each step of save number %i leaves the previous or the new document, never a torn or lost one', async (save) => {
-    const dir = mkdtempSync(join(root, `save-${save}-`));
-    const path = join(dir, 'state.json');
-    let expected = 0;
-    for (const point of POINTS) {
-      const where = `${point} in save ${save}`;
-      const outcome = await runAndKill(path, point, save);
-      expect(outcome.signal, where).toBe('SIGKILL');
-      expect(outcome.lines.filter((line) => line.startsWith('error') || line.startsWith('warning')), where).toEqual([]);
-      // The writer resumed from exactly what the previous kill left.
-      expect(outcome.lines[0], where).toBe(`loaded ${expected}`);
-      const writing = expected + save;
-      expect(outcome.lines.at(-1), where).toBe(`paused ${point} ${writing}`);
-      const text = readText(path);
-      const landed = point === 'renamed' ? writing : writing - 1;
-      if (landed === 0) {
-        // Killed inside the very first save: no file is the only right answer.
-        expect(text, where).toBeUndefined();
-      } else {
-        const document = JSON.parse(text ?? 'missing') as { counter: number; checksum: number; padding: string };
-        expect(document.counter, where).toBe(landed);
-        expect(document.checksum, where).toBe(landed * 7);
-        expect(document.padding, where).toHaveLength(20_000);
+  it.each([1, 3])(
+    'a kill at each step of save number %i leaves the previous or the new document, never a torn or lost one',
+    async (save) => {
+      const dir = mkdtempSync(join(root, `save-${save}-`));
+      const path = join(dir, 'state.json');
+      let expected = 0;
+      for (const point of POINTS) {
+        const where = `${point} in save ${save}`;
+        const outcome = await runAndKill(path, point, save);
+        expect(outcome.signal, where).toBe('SIGKILL');
+        expect(
+          outcome.lines.filter((line) => line.startsWith('error') || line.startsWith('warning')),
+          where,
+        ).toEqual([]);
+        // The writer resumed from exactly what the previous kill left.
+        expect(outcome.lines[0], where).toBe(`loaded ${expected}`);
+        const writing = expected + save;
+        expect(outcome.lines.at(-1), where).toBe(`paused ${point} ${writing}`);
+        const text = readText(path);
+        const landed = point === 'renamed' ? writing : writing - 1;
+        if (landed === 0) {
+          // Killed inside the very first save: no file is the only right answer.
+          expect(text, where).toBeUndefined();
+        } else {
+          const document = JSON.parse(text ?? 'missing') as { counter: number; checksum: number; padding: string };
+          expect(document.counter, where).toBe(landed);
+          expect(document.checksum, where).toBe(landed * 7);
+          expect(document.padding, where).toHaveLength(20_000);
+        }
+        // Before the rename the killed writer's temp file is left behind (half written for `half`).
+        expect(temps(dir), where).toHaveLength(point === 'renamed' ? 0 : 1);
+        expected = landed;
       }
-      // Before the rename the killed writer's temp file is left behind (half written for `half`).
-      expect(temps(dir), where).toHaveLength(point === 'renamed' ? 0 : 1);
-      expected = landed;
-    }
-    // A load (what the next heartbeat does first) sweeps temp files of killed writers.
-    const reloaded = (await createFileStateStore({ path }).load())._unsafeUnwrap();
-    expect(reloaded.warnings).toEqual([]);
-    expect((reloaded.document as { counter: number }).counter).toBe(expected);
-    expect(temps(dir)).toEqual([]);
-  });
+      // A load (what the next heartbeat does first) sweeps temp files of killed writers.
+      const reloaded = (await createFileStateStore({ path }).load())._unsafeUnwrap();
+      expect(reloaded.warnings).toEqual([]);
+      expect((reloaded.document as { counter: number }).counter).toBe(expected);
+      expect(temps(dir)).toEqual([]);
+    },
+  );
 });

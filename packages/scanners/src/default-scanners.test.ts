@@ -31,7 +31,11 @@ describe('createDefaultScanners', () => {
   });
 
   it('never rejects, whatever the runner does', async () => {
-    const scanners = createDefaultScanners({ runner: scriptedRunner([]), cwd: '/p', fileExists: async () => Promise.reject(new Error('disk gone')) });
+    const scanners = createDefaultScanners({
+      runner: scriptedRunner([]),
+      cwd: '/p',
+      fileExists: async () => Promise.reject(new Error('disk gone')),
+    });
     const results = await Promise.all(scanners.filter((s) => s.name !== 'pipelines').map((s) => s.scan(makeContext())));
     for (const result of results) expect(['error', 'skipped', 'ok']).toContain(result.status);
     expect(results.some((r) => r.status === 'error')).toBe(true);

@@ -72,12 +72,21 @@ export function createDefaultScanners(deps: DefaultScannersDeps): readonly Scann
       ...tmux,
       beads,
       sessions,
-      ...(deps.pipelineFiles === undefined ? {} : { pipelineOwners: (now: Date) => readPipelineOwners(cwd, deps.pipelineFiles as PipelineFiles, now) }),
+      ...(deps.pipelineFiles === undefined
+        ? {}
+        : { pipelineOwners: (now: Date) => readPipelineOwners(cwd, deps.pipelineFiles as PipelineFiles, now) }),
     }),
     createGitScanner({ ...git, ...(deps.ignorePaths === undefined ? {} : { ignorePaths: deps.ignorePaths }) }),
     createStaleTasksScanner({ ...git, beads, ...(deps.branchForBead === undefined ? {} : { branchForBead: deps.branchForBead }) }),
     createIdleOrchestratorsScanner({ ...tmux, sessions }),
-    createGChatScanner({ runner, cwd, fileExists: deps.fileExists, ...(deps.python === undefined ? {} : { python: deps.python }), ...(deps.replyInbox === undefined ? {} : { inbox: deps.replyInbox }), ...(deps.replySpool === undefined ? {} : { spool: deps.replySpool }) }),
+    createGChatScanner({
+      runner,
+      cwd,
+      fileExists: deps.fileExists,
+      ...(deps.python === undefined ? {} : { python: deps.python }),
+      ...(deps.replyInbox === undefined ? {} : { inbox: deps.replyInbox }),
+      ...(deps.replySpool === undefined ? {} : { spool: deps.replySpool }),
+    }),
     ...(deps.pipelineFiles === undefined ? [] : [createPipelineScanner({ cwd, files: deps.pipelineFiles, runner })]),
   ];
 }

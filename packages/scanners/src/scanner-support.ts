@@ -1,4 +1,12 @@
-import { describeCommandError, sanitizeForMessage, type CommandOutput, type CommandRequest, type CommandRunner, type ScanResult, type ScannerName } from '@heartbeat-kit/core';
+import {
+  describeCommandError,
+  sanitizeForMessage,
+  type CommandOutput,
+  type CommandRequest,
+  type CommandRunner,
+  type ScanResult,
+  type ScannerName,
+} from '@heartbeat-kit/core';
 
 /** What running one tool gave, classified the way every scanner needs it (tools.md §1). */
 export type ToolOutcome =
@@ -12,7 +20,12 @@ export interface DurationMeter {
 }
 
 /** Runs one command and classifies it: output (any exit code), tool missing, or failed to run. */
-export async function runTool(runner: CommandRunner, request: CommandRequest, signal: AbortSignal, meter: DurationMeter): Promise<ToolOutcome> {
+export async function runTool(
+  runner: CommandRunner,
+  request: CommandRequest,
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<ToolOutcome> {
   const result = await runner.run(request, signal);
   if (result.isOk()) {
     meter.ms += result.value.durationMs;

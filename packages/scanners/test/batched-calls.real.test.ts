@@ -19,12 +19,28 @@ const HOUR = 3_600_000;
 const BASE_MS = Date.parse('2026-11-01T00:00:00Z');
 const tmp = tempDir('hk-batch-');
 const repo = join(tmp.path, 'repo');
-const gitEnv = (at: number) => ({ ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_DATE: new Date(at).toISOString(), GIT_COMMITTER_DATE: new Date(at).toISOString(), LC_ALL: 'C' });
-const git = (cwd: string, at: number, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-C', cwd, ...args], { env: gitEnv(at), stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+const gitEnv = (at: number) => ({
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_DATE: new Date(at).toISOString(),
+  GIT_COMMITTER_DATE: new Date(at).toISOString(),
+  LC_ALL: 'C',
+});
+const git = (cwd: string, at: number, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-C', cwd, ...args], {
+    env: gitEnv(at),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).toString();
 
 // Worktree i: branch feat/bd-w<i>, last commit i hours after BASE; even ones dirty. Branch "skew"
 // has a tip older than its parent (clock skew), the case where git's --since walk stops at the tip.
-const worktrees = Array.from({ length: 6 }, (_, i) => ({ path: join(tmp.path, `wt ${i}`), branch: `feat/bd-w${i}`, at: BASE_MS + i * HOUR, dirty: i % 2 === 0 }));
+const worktrees = Array.from({ length: 6 }, (_, i) => ({
+  path: join(tmp.path, `wt ${i}`),
+  branch: `feat/bd-w${i}`,
+  at: BASE_MS + i * HOUR,
+  dirty: i % 2 === 0,
+}));
 const socket = `hk-batch-${randomBytes(6).toString('hex')}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 const printer = (text: string) => [process.execPath, '-e', `process.stdout.write(${JSON.stringify(text)}); setInterval(() => {}, 1e6)`];
@@ -76,7 +92,8 @@ function recording(refuse: (request: CommandRequest) => boolean = () => false): 
     calls,
     run: (request, s) => {
       calls.push(line(request));
-      if (refuse(request)) return runner.run({ ...request, file: 'git', args: ['-C', repo, 'rev-parse', '--verify', 'refs/heads/no-such-branch-here'] }, s);
+      if (refuse(request))
+        return runner.run({ ...request, file: 'git', args: ['-C', repo, 'rev-parse', '--verify', 'refs/heads/no-such-branch-here'] }, s);
       return runner.run(request, s);
     },
   };
@@ -85,7 +102,15 @@ function recording(refuse: (request: CommandRequest) => boolean = () => false): 
 describe('batched git calls against real worktrees', () => {
   it('one git log --no-walk gives every HEAD the epoch git log -1 gives it in its worktree', async () => {
     const listed = (await listWorktrees({ runner }, repo, signal, meter()))._unsafeUnwrap();
-    const epochs = (await commitEpochs({ runner }, repo, listed.map((w) => w.head!), signal, meter()))._unsafeUnwrap();
+    const epochs = (
+      await commitEpochs(
+        { runner },
+        repo,
+        listed.map((w) => w.head!),
+        signal,
+        meter(),
+      )
+    )._unsafeUnwrap();
     for (const w of listed) {
       const one = (await lastCommitEpoch({ runner }, w.path, signal, meter()))._unsafeUnwrap();
       expect(epochs.get(w.head!)).toBe(one);
@@ -108,7 +133,18 @@ describe('batched git calls against real worktrees', () => {
   });
 
   it('the git and stale-task scanners find the same with the batch as with one call per item, in fewer processes', async () => {
-    writeFileSync(join(repo, '.fake-bd', 'in-progress.json'), JSON.stringify(worktrees.map((w, i) => ({ id: `bd-w${i}`, title: `w${i}`, status: 'in_progress', priority: 2, started_at: new Date(BASE_MS - HOUR).toISOString() }))));
+    writeFileSync(
+      join(repo, '.fake-bd', 'in-progress.json'),
+      JSON.stringify(
+        worktrees.map((w, i) => ({
+          id: `bd-w${i}`,
+          title: `w${i}`,
+          status: 'in_progress',
+          priority: 2,
+          started_at: new Date(BASE_MS - HOUR).toISOString(),
+        })),
+      ),
+    );
     const now = new Date(BASE_MS + 7 * HOUR);
     const batchFlags = (r: CommandRequest) => r.args.includes('--stdin') || r.args.includes('for-each-ref');
     const batched = recording();
@@ -116,16 +152,25 @@ describe('batched git calls against real worktrees', () => {
     const scan = async (r: CommandRunner) => {
       const ctx = makeContext({ now, config: { gitStaleMs: 2 * HOUR, staleTaskMs: 4 * HOUR } });
       const gitResult = await createGitScanner({ runner: r, cwd: repo }).scan(ctx);
-      const staleResult = await createStaleTasksScanner({ runner: r, cwd: repo, beads: createBeadsSource({ runner: r, cwd: repo }) }).scan(ctx);
+      const staleResult = await createStaleTasksScanner({ runner: r, cwd: repo, beads: createBeadsSource({ runner: r, cwd: repo }) }).scan(
+        ctx,
+      );
       return [gitResult, staleResult].map((x) => (x.status === 'ok' ? { findings: x.findings, warnings: x.warnings } : x));
     };
     const a = await scan(batched);
     const b = await scan(single);
     expect(a).toEqual(b);
     // Worktrees 0–4 are older than 2 h; the dirty ones (main, with its untracked .fake-bd, and 0, 2, 4) are GIT_STALE.
-    expect(a[0]).toMatchObject({ findings: [{ subject: repo }, { subject: worktrees[0]!.path }, { subject: worktrees[2]!.path }, { subject: worktrees[4]!.path }], warnings: [] });
+    expect(a[0]).toMatchObject({
+      findings: [{ subject: repo }, { subject: worktrees[0]!.path }, { subject: worktrees[2]!.path }, { subject: worktrees[4]!.path }],
+      warnings: [],
+    });
     // Branches with no commit in the last 4 h: tips at 0–2 h.
-    expect((a[1] as { readonly findings: readonly { readonly subject: string }[] }).findings.map((f) => f.subject)).toEqual(['bd-w0', 'bd-w1', 'bd-w2']);
+    expect((a[1] as { readonly findings: readonly { readonly subject: string }[] }).findings.map((f) => f.subject)).toEqual([
+      'bd-w0',
+      'bd-w1',
+      'bd-w2',
+    ]);
     const count = (calls: string[], part: string) => calls.filter((c) => c.includes(part)).length;
     expect(count(batched.calls, ' log -1 ')).toBe(0);
     expect(count(batched.calls, ' log --since')).toBe(0);
@@ -154,7 +199,9 @@ describe('batched tmux captures against a real server', () => {
     const one = await Promise.all(sessions.map((s) => capturePane(deps, s, signal, meter())));
     const batch = await capturePanes(deps, sessions, signal, meter());
     expect(batch.map((r) => r._unsafeUnwrap())).toEqual(one.map((r) => r._unsafeUnwrap()));
-    expect(batch.map((r) => r._unsafeUnwrap().split('\n')[0])).toEqual(sessions.map((s) => ({ 'orch-a': 'working on a', 'orch-b': 'HK-CAPTURE 0', 'orch-c': 'third' })[s.name]));
+    expect(batch.map((r) => r._unsafeUnwrap().split('\n')[0])).toEqual(
+      sessions.map((s) => ({ 'orch-a': 'working on a', 'orch-b': 'HK-CAPTURE 0', 'orch-c': 'third' })[s.name]),
+    );
     // A session that ended after the listing: tmux stops the sequence there, the rest still come back.
     const gone = { id: '$999', name: 'orch-gone' };
     const mixed = await capturePanes(deps, [sessions[0]!, gone, sessions[1]!, sessions[2]!], signal, meter());

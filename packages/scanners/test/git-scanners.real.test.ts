@@ -12,8 +12,19 @@ const COMMIT_DATE = '2026-11-01T00:00:00Z';
 const COMMIT_MS = Date.parse(COMMIT_DATE);
 const HOUR = 3_600_000;
 
-const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_DATE: COMMIT_DATE, GIT_COMMITTER_DATE: COMMIT_DATE, LC_ALL: 'C' };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-C', cwd, ...args], { env: gitEnv, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_DATE: COMMIT_DATE,
+  GIT_COMMITTER_DATE: COMMIT_DATE,
+  LC_ALL: 'C',
+};
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-C', cwd, ...args], {
+    env: gitEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).toString();
 
 const tmp = tempDir('hk-git-');
 const repo = join(tmp.path, 'repo');
@@ -106,15 +117,21 @@ describe('stale-tasks scanner against a real repo and the fake bd', () => {
       ['bd-p0c4', 'feat/bd-p0c4-docs'],
       ['bd-7xq1', null],
     ]);
-    expect(result.findings[0]?.line).toBe(`STALE TASK: bd-p0c4 'Write docs: "getting started" & <setup>' (in_progress 5h 50m, no commits on feat/bd-p0c4-docs in the last 4h 0m)`);
+    expect(result.findings[0]?.line).toBe(
+      `STALE TASK: bd-p0c4 'Write docs: "getting started" & <setup>' (in_progress 5h 50m, no commits on feat/bd-p0c4-docs in the last 4h 0m)`,
+    );
     expect(result.findings[1]?.line).toContain('no branch found');
   });
 
   it('does not flag a bead whose branch has a commit in the window', async () => {
     const recent = '2026-11-06T14:00:00Z';
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-C', wt.space, 'commit', '-q', '--allow-empty', '-m', 'work'], {
-      env: { ...gitEnv, GIT_AUTHOR_DATE: recent, GIT_COMMITTER_DATE: recent },
-    });
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-C', wt.space, 'commit', '-q', '--allow-empty', '-m', 'work'],
+      {
+        env: { ...gitEnv, GIT_AUTHOR_DATE: recent, GIT_COMMITTER_DATE: recent },
+      },
+    );
     const scanner = createStaleTasksScanner({ runner, cwd: repo, beads: createBeadsSource({ runner, cwd: repo }) });
     const result = await scanner.scan(makeContext({ now }));
     expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['bd-7xq1']);

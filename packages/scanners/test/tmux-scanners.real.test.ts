@@ -4,7 +4,14 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
-import { createBeadsScanner, createBeadsSource, createIdleOrchestratorsScanner, createOrchestratorsScanner, hashPaneCapture, readPipelineOwners } from '../src/index.js';
+import {
+  createBeadsScanner,
+  createBeadsSource,
+  createIdleOrchestratorsScanner,
+  createOrchestratorsScanner,
+  hashPaneCapture,
+  readPipelineOwners,
+} from '../src/index.js';
 import { createNodePipelineFiles } from '../src/execa/index.js';
 import { makeContext } from './support/context.js';
 import { envWithFakeBin, tempDir } from './support/temp.js';
@@ -25,7 +32,10 @@ beforeAll(() => {
   tmux('new-session', '-d', '-s', 'orch-bd-7xq1x', ...printer('a different bead\n'));
   tmux('new-session', '-d', '-s', 'orch-impl_dark-4242', ...printer('engine spawn\n'));
   mkdirSync(join(tmp.path, '.fake-bd'));
-  writeFileSync(join(tmp.path, '.fake-bd', 'ready.json'), JSON.stringify([{ id: 'beads-f7k2', title: 'Implement JWT validation', priority: 1, status: 'open' }]));
+  writeFileSync(
+    join(tmp.path, '.fake-bd', 'ready.json'),
+    JSON.stringify([{ id: 'beads-f7k2', title: 'Implement JWT validation', priority: 1, status: 'open' }]),
+  );
 });
 
 afterAll(() => {
@@ -46,17 +56,26 @@ const runner = createProcessRunner({ baseEnv: envWithFakeBin({ BD_AGENT_MODE: '1
 describe('orchestrators scanner against a real tmux server', () => {
   it('lists hostile names exactly and reports only the truly missing sessions', async () => {
     const scanner = createOrchestratorsScanner({ runner, tmuxArgs: ['-L', socket], beads: createBeadsSource({ runner, cwd: tmp.path }) });
-    const result = await scanner.scan(makeContext({ config: { expectedOrchestrators: [hostile, '-x', 'orch-auth', 'orch-bd-p0c4', 'orch-bd-7xq1'] } }));
+    const result = await scanner.scan(
+      makeContext({ config: { expectedOrchestrators: [hostile, '-x', 'orch-auth', 'orch-bd-p0c4', 'orch-bd-7xq1'] } }),
+    );
     expect(result.status).toBe('ok');
     if (result.status !== 'ok') return;
     // Both beads are owned through Expected: orch-<id>. bd-p0c4 runs in orch-bd-p0c4; bd-7xq1's
     // session is missing (orch-bd-7xq1x is not it); orch-auth is not orch-auth-2.
-    expect(result.findings.map((f) => f.line)).toEqual(['CRASHED: orch-bd-7xq1 (bead bd-7xq1 still in_progress)', 'MISSING: orch-auth (expected in HEARTBEAT.md)']);
+    expect(result.findings.map((f) => f.line)).toEqual([
+      'CRASHED: orch-bd-7xq1 (bead bd-7xq1 still in_progress)',
+      'MISSING: orch-auth (expected in HEARTBEAT.md)',
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 
   it('sees zero sessions on a socket with no server', async () => {
-    const scanner = createOrchestratorsScanner({ runner, tmuxArgs: ['-L', `${socket}-none`], beads: createBeadsSource({ runner, cwd: tmp.path }) });
+    const scanner = createOrchestratorsScanner({
+      runner,
+      tmuxArgs: ['-L', `${socket}-none`],
+      beads: createBeadsSource({ runner, cwd: tmp.path }),
+    });
     const result = await scanner.scan(makeContext({ config: { expectedOrchestrators: ['orch-bd-p0c4', 'orch-bd-7xq1'] } }));
     expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['orch-bd-p0c4', 'orch-bd-7xq1']);
   });
@@ -96,7 +115,9 @@ describe('orchestrators scanner against a real tmux server', () => {
         'digraph "Q" {\n  impl_docs2 [shape=box handler="codergen" bead_id="bd-p0c4" status="active"];\n}\n',
       );
       const crashed = await scanner.scan(makeContext());
-      expect(crashed.status === 'ok' && crashed.findings.map((f) => f.line)).toEqual(['CRASHED: orch-impl_docs2 (bead bd-p0c4 still in_progress)']);
+      expect(crashed.status === 'ok' && crashed.findings.map((f) => f.line)).toEqual([
+        'CRASHED: orch-impl_docs2 (bead bd-p0c4 still in_progress)',
+      ]);
     } finally {
       project.remove();
     }

@@ -31,7 +31,8 @@ personas:
 ${extra}`;
 }
 
-const persona = (model: string, tools = '[gh]') => `name: P\nrequired_tools: ${tools}\nruntime:\n  model: ${model}\n  thinking_effort: high\n  max_turns: 300\n`;
+const persona = (model: string, tools = '[gh]') =>
+  `name: P\nrequired_tools: ${tools}\nruntime:\n  model: ${model}\n  thinking_effort: high\n  max_turns: 300\n`;
 
 /** Workspace files for `configYaml()`. */
 export function workspaceFiles(config: string | undefined, backendTools = '[gh]'): Record<string, string> {
@@ -50,10 +51,23 @@ export function workspaceFiles(config: string | undefined, backendTools = '[gh]'
 }
 
 /** A successful dispatch report with `status`. */
-export function report(status: DispatchReport['outcome']['status'], extra: Partial<DispatchReport['outcome']> = {}, request?: DispatchRequest): DispatchReport {
+export function report(
+  status: DispatchReport['outcome']['status'],
+  extra: Partial<DispatchReport['outcome']> = {},
+  request?: DispatchRequest,
+): DispatchReport {
   const model = request?.model ?? 'opus';
   return {
-    outcome: { status, summary: `did ${status}`, commits: [], prs: [], subIssues: [], nextSteps: [], needsManualVerification: false, ...extra },
+    outcome: {
+      status,
+      summary: `did ${status}`,
+      commits: [],
+      prs: [],
+      subIssues: [],
+      nextSteps: [],
+      needsManualVerification: false,
+      ...extra,
+    },
     model: { configured: model, actual: model, fallback: false },
   };
 }
@@ -75,12 +89,23 @@ export function harness(options: HarnessOptions = {}) {
   const tracker = createMemoryIssueTracker({
     login: 'octocat',
     issues: options.issues ?? [],
-    repoLabels: options.repoLabels ?? ['agent-working', 'agent-blocked', 'in-progress', 'in-review', 'backend', 'frontend', 'priority:high', 'priority:low'],
+    repoLabels: options.repoLabels ?? [
+      'agent-working',
+      'agent-blocked',
+      'in-progress',
+      'in-review',
+      'backend',
+      'frontend',
+      'priority:high',
+      'priority:low',
+    ],
   });
   const lock = createMemoryLockStore();
   const log = createMemoryBeatLog();
   const dispatcher = createScriptedDispatcher(options.script ?? [(r: DispatchRequest) => report('completed', {}, r)]);
-  const files = createMemoryWorkspace(workspaceFiles(options.config === null ? undefined : (options.config ?? configYaml()), options.backendTools));
+  const files = createMemoryWorkspace(
+    workspaceFiles(options.config === null ? undefined : (options.config ?? configYaml()), options.backendTools),
+  );
   const tools = createFakeToolProbe(options.executables ?? []);
   const deps = { tracker, dispatcher, lock, log, files, tools, clock, pid: 4821 };
   return { ...deps, deps, run: (beat: BeatOptions = {}) => runBeat(deps, beat) };

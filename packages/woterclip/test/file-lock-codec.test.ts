@@ -23,7 +23,9 @@ describe('core file lock store with the WoterClip codec', () => {
     const acquired = (await store.acquire({ owner: '1784500980-4821', nowMs: T0 + 456, staleAfterMs: HOUR }))._unsafeUnwrap();
     // (The reference's sample pairs this epoch with 2026-07-22T10:03:00Z, which is not the same
     // instant; the epoch is the beat clock, so started_at is derived from it.)
-    expect(readFileSync(path, 'utf8')).toBe('{"beat_id": "1784500980-4821", "started_at": "2026-07-19T22:43:00Z", "started_epoch": 1784500980}\n');
+    expect(readFileSync(path, 'utf8')).toBe(
+      '{"beat_id": "1784500980-4821", "started_at": "2026-07-19T22:43:00Z", "started_epoch": 1784500980}\n',
+    );
     // The record returned is what a later read sees: whole seconds.
     expect(acquired.record).toEqual({ owner: '1784500980-4821', acquiredAtMs: T0 });
     expect((await store.read())._unsafeUnwrap()).toEqual(acquired.record);

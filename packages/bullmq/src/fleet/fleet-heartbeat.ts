@@ -10,27 +10,35 @@ export const MIN_FLEET_INTERVAL_MS = 250;
 
 /** Where a fleet heartbeat's findings come from. */
 export const fleetSourceSchema = z.discriminatedUnion('kind', [
-  z.object({
-    /** The real scanners over a project directory (as `heartbeat-kit cycle --cwd DIR`). */
-    kind: z.literal('project'),
-    cwd: z.string().min(1),
-  }).strict(),
-  z.object({
-    /** A named scanner set the worker knows, e.g. `fake` (in-memory, for tests and benchmarks). */
-    kind: z.literal('scanners'),
-    set: z.string().min(1).max(100),
-    /** How long each fake scan takes. */
-    scanMs: z.number().int().nonnegative().max(600_000).default(0),
-    /** A fake finding changes every this many slots (0 = never finds anything). */
-    reportEvery: z.number().int().nonnegative().default(5),
-  }).strict(),
+  z
+    .object({
+      /** The real scanners over a project directory (as `heartbeat-kit cycle --cwd DIR`). */
+      kind: z.literal('project'),
+      cwd: z.string().min(1),
+    })
+    .strict(),
+  z
+    .object({
+      /** A named scanner set the worker knows, e.g. `fake` (in-memory, for tests and benchmarks). */
+      kind: z.literal('scanners'),
+      set: z.string().min(1).max(100),
+      /** How long each fake scan takes. */
+      scanMs: z.number().int().nonnegative().max(600_000).default(0),
+      /** A fake finding changes every this many slots (0 = never finds anything). */
+      reportEvery: z.number().int().nonnegative().default(5),
+    })
+    .strict(),
 ]);
 
 /** A heartbeat registered with the fleet: an id, what to scan and how often. */
 export const fleetHeartbeatSchema = z
   .object({
     id: z.string().regex(HEARTBEAT_ID, 'letters, digits, ".", "_" or "-" (no "__"), at most 100, starting with a letter or digit'),
-    intervalMs: z.number().int().min(MIN_FLEET_INTERVAL_MS).max(7 * 24 * 3_600_000),
+    intervalMs: z
+      .number()
+      .int()
+      .min(MIN_FLEET_INTERVAL_MS)
+      .max(7 * 24 * 3_600_000),
     source: fleetSourceSchema,
   })
   .strict();

@@ -36,10 +36,14 @@ const documentSchema = z.object({ version: z.literal(1), heartbeat: z.unknown(),
 
 /** Reads a stored document; anything unreadable starts afresh with a warning, as core does. */
 export function decodeFleetState(document: JsonValue | undefined): { state: FleetStateDocument; warnings: string[] } {
-  if (document === undefined) return { state: { heartbeat: decodeHeartbeatState(undefined).state, fleet: { delivered: [], pending: [] } }, warnings: [] };
+  if (document === undefined)
+    return { state: { heartbeat: decodeHeartbeatState(undefined).state, fleet: { delivered: [], pending: [] } }, warnings: [] };
   const parsed = documentSchema.safeParse(document);
   if (!parsed.success) {
-    return { state: { heartbeat: decodeHeartbeatState(undefined).state, fleet: { delivered: [], pending: [] } }, warnings: ['fleet state document is not version 1; starting with fresh state'] };
+    return {
+      state: { heartbeat: decodeHeartbeatState(undefined).state, fleet: { delivered: [], pending: [] } },
+      warnings: ['fleet state document is not version 1; starting with fresh state'],
+    };
   }
   const heartbeat = decodeHeartbeatState(parsed.data.heartbeat as JsonValue);
   return { state: { heartbeat: heartbeat.state, fleet: parsed.data.fleet }, warnings: heartbeat.warnings };
@@ -93,6 +97,8 @@ export function withoutPending(next: HeartbeatState, original: HeartbeatState): 
     if (at !== undefined) reported[fingerprint] = at;
   }
   // Content memory follows its delivery time: none for a finding only the outbox holds.
-  const reportedContent = Object.fromEntries(Object.entries(next.reportedContent).filter(([fingerprint]) => Object.hasOwn(reported, fingerprint)));
+  const reportedContent = Object.fromEntries(
+    Object.entries(next.reportedContent).filter(([fingerprint]) => Object.hasOwn(reported, fingerprint)),
+  );
   return { ...next, reported, reportedContent };
 }

@@ -4,18 +4,29 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createFakeScanners } from './fake-scanners.js';
 import { isFleetHeartbeatId, parseFleetHeartbeat } from './fleet-heartbeat.js';
-import { decideSlot, decodeFleetState, encodeFleetState, recordDelivery, recordPending, wasDelivered, withPendingAsReported, withoutPending } from './fleet-state.js';
+import {
+  decideSlot,
+  decodeFleetState,
+  encodeFleetState,
+  recordDelivery,
+  recordPending,
+  wasDelivered,
+  withPendingAsReported,
+  withoutPending,
+} from './fleet-state.js';
 import { parseRedisUrl, redactRedisUrl } from './redis-url.js';
 import { cycleJobId, outboxJobId, slotDueMs, slotOf, spreadOffsetMs } from './slots.js';
 
 describe('slots', () => {
   it('spreadOffsetMs: within (0, interval), the same for the same id, and 10,000 ids spread evenly over a minute', () => {
-    fc.assert(fc.property(fc.string(), fc.integer({ min: 1, max: 86_400_000 }), (id, interval) => {
-      const offset = spreadOffsetMs(id, interval);
-      expect(offset).toBe(spreadOffsetMs(id, interval));
-      expect(offset).toBeGreaterThanOrEqual(1);
-      if (interval > 2) expect(offset).toBeLessThan(interval);
-    }));
+    fc.assert(
+      fc.property(fc.string(), fc.integer({ min: 1, max: 86_400_000 }), (id, interval) => {
+        const offset = spreadOffsetMs(id, interval);
+        expect(offset).toBe(spreadOffsetMs(id, interval));
+        expect(offset).toBeGreaterThanOrEqual(1);
+        if (interval > 2) expect(offset).toBeLessThan(interval);
+      }),
+    );
     const seconds = new Array<number>(60).fill(0);
     for (let i = 0; i < 10_000; i += 1) seconds[Math.floor(spreadOffsetMs(`hb-${i}`, 60_000) / 1000)]! += 1;
     // ≈ 167 per second offered: no second of the minute gets a herd.
@@ -39,8 +50,15 @@ describe('fleet heartbeat registrations', () => {
   });
 
   it('fills the fake source defaults and names the bad field', () => {
-    expect(parseFleetHeartbeat({ id: 'a', intervalMs: 1000, source: { kind: 'scanners', set: 'fake' } })._unsafeUnwrap().source).toEqual({ kind: 'scanners', set: 'fake', scanMs: 0, reportEvery: 5 });
-    expect(parseFleetHeartbeat({ id: 'a', intervalMs: 10, source: { kind: 'project', cwd: '/x' } })._unsafeUnwrapErr()).toContain('intervalMs');
+    expect(parseFleetHeartbeat({ id: 'a', intervalMs: 1000, source: { kind: 'scanners', set: 'fake' } })._unsafeUnwrap().source).toEqual({
+      kind: 'scanners',
+      set: 'fake',
+      scanMs: 0,
+      reportEvery: 5,
+    });
+    expect(parseFleetHeartbeat({ id: 'a', intervalMs: 10, source: { kind: 'project', cwd: '/x' } })._unsafeUnwrapErr()).toContain(
+      'intervalMs',
+    );
     expect(parseFleetHeartbeat({ id: 'a', intervalMs: 1000, source: { kind: 'project', cwd: '/x' }, extra: 1 }).isErr()).toBe(true);
   });
 });
@@ -92,7 +110,9 @@ describe('fleet state document', () => {
     expect(withoutPending({ ...augmented, reported: { 'B:pending': 500 } }, heartbeat).reported).toEqual({});
     // Content memory follows: none is kept for a finding only the outbox holds.
     const content = { 'A:old': { hash: 'aa', repeats: 0 }, 'B:pending': { hash: 'bb', repeats: 0 } };
-    expect(withoutPending({ ...augmented, reportedContent: content }, heartbeat).reportedContent).toEqual({ 'A:old': { hash: 'aa', repeats: 0 } });
+    expect(withoutPending({ ...augmented, reportedContent: content }, heartbeat).reportedContent).toEqual({
+      'A:old': { hash: 'aa', repeats: 0 },
+    });
   });
 });
 
@@ -101,7 +121,12 @@ describe('fake scanners', () => {
     const clock = createFakeClock(new Date('2026-01-01T00:00:00Z'));
     const scan = async (slot: number, reportEvery: number) => {
       const [scanner] = createFakeScanners({ heartbeatId: 'h', slot, sleep: clock, scanMs: 0, reportEvery });
-      const result = await scanner!.scan({ now: clock.now(), config: DEFAULT_HEARTBEAT_CONFIG, insideActiveHours: true, signal: new AbortController().signal });
+      const result = await scanner!.scan({
+        now: clock.now(),
+        config: DEFAULT_HEARTBEAT_CONFIG,
+        insideActiveHours: true,
+        signal: new AbortController().signal,
+      });
       return result.status === 'ok' ? result.findings.map((f) => f.fingerprint) : [];
     };
     expect(await scan(10, 5)).toEqual(['ORCH_FAILURE:orch-h-2']);
@@ -130,11 +155,16 @@ describe('parseRedisUrl', () => {
     expect(redactRedisUrl('redis://:s3cret@h')).toBe('redis://:***@h');
     expect(redactRedisUrl('redis://h:6379')).toBe('redis://h:6379');
     expect(redactRedisUrl('unix:///run/redis.sock')).toBe('unix:///run/redis.sock');
-    expect(redactRedisUrl('unix:///run/redis.sock?db=1&password=s3cret&username=a')).toBe('unix:///run/redis.sock?db=1&password=***&username=a');
+    expect(redactRedisUrl('unix:///run/redis.sock?db=1&password=s3cret&username=a')).toBe(
+      'unix:///run/redis.sock?db=1&password=***&username=a',
+    );
     expect(parseRedisUrl('unix://rel/sock?password=s3cret')._unsafeUnwrapErr()).not.toContain('s3cret');
   });
 
-  it.each(['http://127.0.0.1', 'not a url', 'unix://relative/sock', 'redis://127.0.0.1/x', 'redis+unix:///s?db=-1'])('rejects %s with the accepted forms', (text) => {
-    expect(parseRedisUrl(text)._unsafeUnwrapErr()).toContain('unix:///path/redis.sock');
-  });
+  it.each(['http://127.0.0.1', 'not a url', 'unix://relative/sock', 'redis://127.0.0.1/x', 'redis+unix:///s?db=-1'])(
+    'rejects %s with the accepted forms',
+    (text) => {
+      expect(parseRedisUrl(text)._unsafeUnwrapErr()).toContain('unix:///path/redis.sock');
+    },
+  );
 });

@@ -2,7 +2,14 @@ import { err, ok, type Result } from 'neverthrow';
 
 /** Where Redis listens: a TCP host and port, or a unix socket path. */
 export type RedisTarget =
-  | { readonly kind: 'tcp'; readonly host: string; readonly port: number; readonly db?: number; readonly password?: string; readonly username?: string }
+  | {
+      readonly kind: 'tcp';
+      readonly host: string;
+      readonly port: number;
+      readonly db?: number;
+      readonly password?: string;
+      readonly username?: string;
+    }
   | { readonly kind: 'unix'; readonly path: string; readonly db?: number; readonly password?: string; readonly username?: string };
 
 /**
@@ -33,7 +40,8 @@ export function parseRedisUrl(text: string): Result<RedisTarget, string> {
   if (dbNumber !== undefined && (!Number.isInteger(dbNumber) || dbNumber < 0)) return err(`db "${db}" is not a database number; ${fix}`);
   if (url.protocol === 'unix:' || url.protocol === 'redis+unix:') {
     const path = decodeURIComponent(url.pathname);
-    if (url.host !== '' || !path.startsWith('/')) return err(`"${redactRedisUrl(text)}" needs an absolute socket path after three slashes; ${fix}`);
+    if (url.host !== '' || !path.startsWith('/'))
+      return err(`"${redactRedisUrl(text)}" needs an absolute socket path after three slashes; ${fix}`);
     const password = url.searchParams.get('password') ?? undefined;
     const username = url.searchParams.get('username') ?? undefined;
     return ok({

@@ -97,7 +97,11 @@ export function createFleetScheduler(options: FleetSchedulerOptions): FleetSched
   const add = async (heartbeat: FleetHeartbeat): Promise<FleetHeartbeat> => {
     // Registry first: a tick that fires before the hash is written would find no heartbeat.
     await redis.hset(keys.registry, heartbeat.id, JSON.stringify(heartbeat));
-    await ticks.upsertJobScheduler(heartbeat.id, { every: heartbeat.intervalMs, offset: spreadOffsetMs(heartbeat.id, heartbeat.intervalMs) }, { name: 'tick', data: { heartbeatId: heartbeat.id }, opts: { removeOnComplete: true, removeOnFail: 1000 } });
+    await ticks.upsertJobScheduler(
+      heartbeat.id,
+      { every: heartbeat.intervalMs, offset: spreadOffsetMs(heartbeat.id, heartbeat.intervalMs) },
+      { name: 'tick', data: { heartbeatId: heartbeat.id }, opts: { removeOnComplete: true, removeOnFail: 1000 } },
+    );
     return heartbeat;
   };
 
@@ -105,7 +109,11 @@ export function createFleetScheduler(options: FleetSchedulerOptions): FleetSched
     const heartbeats = await readRegistry(redis, keys);
     return Promise.all(
       heartbeats.map(async (heartbeat): Promise<FleetHeartbeatStatus> => {
-        const [text, lock, scheduler] = await Promise.all([redis.get(keys.state(heartbeat.id)), redis.hmget(keys.lock(heartbeat.id), 'owner', 'fence'), ticks.getJobScheduler(heartbeat.id)]);
+        const [text, lock, scheduler] = await Promise.all([
+          redis.get(keys.state(heartbeat.id)),
+          redis.hmget(keys.lock(heartbeat.id), 'owner', 'fence'),
+          ticks.getJobScheduler(heartbeat.id),
+        ]);
         let meta = decodeFleetState(undefined).state.fleet;
         if (text !== null) {
           try {

@@ -32,12 +32,21 @@ describe('fleet worker (in-process, one worker)', () => {
     const scheduler = createFleetScheduler({ target, prefix });
     const delivered: FleetDelivery[] = [];
     const events: FleetEvent[] = [];
-    const worker = createFleetWorker({ target, prefix, journal: true, sink: { deliver: (d) => (delivered.push(d), okAsync(undefined)) }, onEvent: (e) => events.push(e) });
+    const worker = createFleetWorker({
+      target,
+      prefix,
+      journal: true,
+      sink: { deliver: (d) => (delivered.push(d), okAsync(undefined)) },
+      onEvent: (e) => events.push(e),
+    });
     for (const id of ['alpha', 'beta', 'gamma']) {
       (await scheduler.add({ id, intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 4 } }))._unsafeUnwrap();
     }
     expect((await scheduler.list())._unsafeUnwrap().map((h) => h.id)).toEqual(['alpha', 'beta', 'gamma']);
-    await waitFor(() => events.filter((e) => e.type === 'cycle').length >= 15 && events.filter((e) => e.type === 'delivered').length >= 4, 'cycles and deliveries');
+    await waitFor(
+      () => events.filter((e) => e.type === 'cycle').length >= 15 && events.filter((e) => e.type === 'delivered').length >= 4,
+      'cycles and deliveries',
+    );
     await scheduler.remove('alpha');
     await worker.close();
 
@@ -101,14 +110,24 @@ describe('fleet worker (in-process, one worker)', () => {
     const scheduler = createFleetScheduler({ target, prefix });
     const delivered: FleetDelivery[] = [];
     const events: FleetEvent[] = [];
-    const worker = createFleetWorker({ target, prefix, sink: { deliver: (d) => (delivered.push(d), okAsync(undefined)) }, onEvent: (e) => events.push(e) });
-    (await scheduler.add({ id: 'flaky', intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 1_000_000_000 } }))._unsafeUnwrap();
+    const worker = createFleetWorker({
+      target,
+      prefix,
+      sink: { deliver: (d) => (delivered.push(d), okAsync(undefined)) },
+      onEvent: (e) => events.push(e),
+    });
+    (
+      await scheduler.add({ id: 'flaky', intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 1_000_000_000 } })
+    )._unsafeUnwrap();
     await waitFor(() => delivered.length >= 1, 'the first delivery');
     // Several slots keep failing after their enqueue; only then does the save start working.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(events.filter((e) => e.type === 'cycle')).toEqual([]);
     await client.del(`${keys.state('flaky')}:fence`);
-    await waitFor(() => events.filter((e) => e.type === 'cycle').length >= 3 && events.some((e) => e.type === 'delivered'), 'commits after the repair');
+    await waitFor(
+      () => events.filter((e) => e.type === 'cycle').length >= 3 && events.some((e) => e.type === 'delivered'),
+      'commits after the repair',
+    );
     await worker.close();
     await scheduler.close();
     expect(delivered.map((d) => d.id)).toEqual(['flaky__1']);
@@ -123,17 +142,28 @@ describe('fleet worker (in-process, one worker)', () => {
     const prefix = 'slow';
     const scheduler = createFleetScheduler({ target, prefix });
     const events: FleetEvent[] = [];
-    const worker = createFleetWorker({ target, prefix, concurrency: 2, sink: { deliver: () => okAsync(undefined) }, onEvent: (e) => events.push(e) });
-    (await scheduler.add({ id: 'slow', intervalMs: 300, source: { kind: 'scanners', set: 'fake', scanMs: 1000, reportEvery: 0 } }))._unsafeUnwrap();
+    const worker = createFleetWorker({
+      target,
+      prefix,
+      concurrency: 2,
+      sink: { deliver: () => okAsync(undefined) },
+      onEvent: (e) => events.push(e),
+    });
+    (
+      await scheduler.add({ id: 'slow', intervalMs: 300, source: { kind: 'scanners', set: 'fake', scanMs: 1000, reportEvery: 0 } })
+    )._unsafeUnwrap();
     (await scheduler.add({ id: 'quick', intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 0 } }))._unsafeUnwrap();
-    const cyclesOf = (heartbeatId: string) => events.filter((e): e is Extract<FleetEvent, { type: 'cycle' }> => e.type === 'cycle' && e.heartbeatId === heartbeatId);
+    const cyclesOf = (heartbeatId: string) =>
+      events.filter((e): e is Extract<FleetEvent, { type: 'cycle' }> => e.type === 'cycle' && e.heartbeatId === heartbeatId);
     // Quick cycles that ran wholly inside a slow one: the quick heartbeat was not held up by it.
-    const quickDuringSlow = () => cyclesOf('quick').filter((q) => cyclesOf('slow').some((s) => q.startedAtMs >= s.startedAtMs && q.endedAtMs <= s.endedAtMs));
+    const quickDuringSlow = () =>
+      cyclesOf('quick').filter((q) => cyclesOf('slow').some((s) => q.startedAtMs >= s.startedAtMs && q.endedAtMs <= s.endedAtMs));
     await waitFor(() => cyclesOf('slow').length >= 3 && quickDuringSlow().length >= 2, 'three slow cycles, two quick ones inside them');
     await worker.close();
     await scheduler.close();
     const slow = cyclesOf('slow');
-    for (let index = 1; index < slow.length; index += 1) expect(slow[index]!.startedAtMs).toBeGreaterThanOrEqual(slow[index - 1]!.endedAtMs);
+    for (let index = 1; index < slow.length; index += 1)
+      expect(slow[index]!.startedAtMs).toBeGreaterThanOrEqual(slow[index - 1]!.endedAtMs);
     expect(events.some((e) => e.type === 'skip' && e.heartbeatId === 'slow' && e.reason === 'overlap')).toBe(true);
     // Behaviour, not throughput: quick cycles ran while a slow one was running (no count per second).
     expect(quickDuringSlow().length).toBeGreaterThanOrEqual(2);
@@ -148,7 +178,10 @@ describe('fleet worker (in-process, one worker)', () => {
     await waitFor(() => events.filter((e) => e.type === 'failed').length >= 2, 'failed slots');
     await worker.close();
     await scheduler.close();
-    expect(events.find((e) => e.type === 'failed')).toMatchObject({ heartbeatId: 'elsewhere', message: 'heartbeat elsewhere scans a project; this worker has no project resolver' });
+    expect(events.find((e) => e.type === 'failed')).toMatchObject({
+      heartbeatId: 'elsewhere',
+      message: 'heartbeat elsewhere scans a project; this worker has no project resolver',
+    });
     expect(events.filter((e) => e.type === 'cycle')).toEqual([]);
     expect(await client.get(fleetKeys(prefix).state('elsewhere'))).toBeNull();
   });

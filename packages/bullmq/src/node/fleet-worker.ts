@@ -21,7 +21,18 @@ import type { Redis } from 'ioredis';
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import { createFakeScanners } from '../fleet/fake-scanners.js';
 import { parseFleetHeartbeat, type FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
-import { decideSlot, decodeFleetState, encodeFleetState, recordDelivery, recordPending, wasDelivered, withPendingAsReported, withoutPending, type FleetMeta, type FleetStateDocument } from '../fleet/fleet-state.js';
+import {
+  decideSlot,
+  decodeFleetState,
+  encodeFleetState,
+  recordDelivery,
+  recordPending,
+  wasDelivered,
+  withPendingAsReported,
+  withoutPending,
+  type FleetMeta,
+  type FleetStateDocument,
+} from '../fleet/fleet-state.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
 import { cycleJobId, outboxJobId, slotOf } from '../fleet/slots.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
@@ -57,11 +68,42 @@ export type ResolveHeartbeat = (heartbeat: FleetHeartbeat, slot: number) => Prom
 
 /** What the worker did, as journal entries and `onEvent` calls. */
 export type FleetEvent =
-  | { readonly type: 'cycle'; readonly heartbeatId: string; readonly slot: number; readonly cycle: number; readonly fence: number; readonly worker: string; readonly dueMs: number; readonly startedAtMs: number; readonly endedAtMs: number; readonly report: boolean }
-  | { readonly type: 'skip'; readonly heartbeatId: string; readonly slot: number; readonly reason: 'already-ran' | 'unregistered' | 'overlap'; readonly worker: string }
-  | { readonly type: 'stale-write'; readonly heartbeatId: string; readonly slot: number; readonly fence: number; readonly current: number; readonly worker: string }
+  | {
+      readonly type: 'cycle';
+      readonly heartbeatId: string;
+      readonly slot: number;
+      readonly cycle: number;
+      readonly fence: number;
+      readonly worker: string;
+      readonly dueMs: number;
+      readonly startedAtMs: number;
+      readonly endedAtMs: number;
+      readonly report: boolean;
+    }
+  | {
+      readonly type: 'skip';
+      readonly heartbeatId: string;
+      readonly slot: number;
+      readonly reason: 'already-ran' | 'unregistered' | 'overlap';
+      readonly worker: string;
+    }
+  | {
+      readonly type: 'stale-write';
+      readonly heartbeatId: string;
+      readonly slot: number;
+      readonly fence: number;
+      readonly current: number;
+      readonly worker: string;
+    }
   | { readonly type: 'failed'; readonly heartbeatId: string; readonly slot: number; readonly message: string; readonly worker: string }
-  | { readonly type: 'delivered'; readonly heartbeatId: string; readonly cycle: number; readonly id: string; readonly fence: number; readonly worker: string };
+  | {
+      readonly type: 'delivered';
+      readonly heartbeatId: string;
+      readonly cycle: number;
+      readonly id: string;
+      readonly fence: number;
+      readonly worker: string;
+    };
 
 /** Options of {@link createFleetWorker}. */
 export interface FleetWorkerOptions {
@@ -108,16 +150,31 @@ export interface OutboxJobData {
 }
 
 /** The config of fake heartbeats: always inside active hours, so runs are comparable. */
-const FAKE_CONFIG: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, activeHours: { ...DEFAULT_HEARTBEAT_CONFIG.activeHours, start: '00:00', end: '00:00', weekend: true } };
+const FAKE_CONFIG: HeartbeatConfig = {
+  ...DEFAULT_HEARTBEAT_CONFIG,
+  activeHours: { ...DEFAULT_HEARTBEAT_CONFIG.activeHours, start: '00:00', end: '00:00', weekend: true },
+};
 
 /** Resolves the built-in `fake` scanner set; everything else needs a resolver from the embedder. */
 export function createFakeResolver(sleep: Sleep = nodeSleep): ResolveHeartbeat {
   return (heartbeat, slot) => {
     const { source } = heartbeat;
     if (source.kind === 'scanners' && source.set === 'fake') {
-      return Promise.resolve(ok({ scanners: createFakeScanners({ heartbeatId: heartbeat.id, slot, sleep, scanMs: source.scanMs, reportEvery: source.reportEvery }), config: FAKE_CONFIG, timeZone: 'UTC' }));
+      return Promise.resolve(
+        ok({
+          scanners: createFakeScanners({ heartbeatId: heartbeat.id, slot, sleep, scanMs: source.scanMs, reportEvery: source.reportEvery }),
+          config: FAKE_CONFIG,
+          timeZone: 'UTC',
+        }),
+      );
     }
-    return Promise.resolve(err(source.kind === 'project' ? `heartbeat ${heartbeat.id} scans a project; this worker has no project resolver` : `unknown scanner set "${source.set}"`));
+    return Promise.resolve(
+      err(
+        source.kind === 'project'
+          ? `heartbeat ${heartbeat.id} scans a project; this worker has no project resolver`
+          : `unknown scanner set "${source.set}"`,
+      ),
+    );
   };
 }
 
@@ -204,11 +261,14 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       if (acquired.isOk()) {
         const fence = acquired.value.record.fence ?? 0;
         let lost = false;
-        const timer = setInterval(() => {
-          void lock.renew(owner, clock.now().getTime(), lockTtlMs).then((renewed) => {
-            if (renewed.isOk() && renewed.value === 'lost') lost = true;
-          });
-        }, Math.max(10, Math.floor(lockTtlMs / 3)));
+        const timer = setInterval(
+          () => {
+            void lock.renew(owner, clock.now().getTime(), lockTtlMs).then((renewed) => {
+              if (renewed.isOk() && renewed.value === 'lost') lost = true;
+            });
+          },
+          Math.max(10, Math.floor(lockTtlMs / 3)),
+        );
         return {
           fence,
           lost: () => lost,
@@ -234,21 +294,26 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     return decodeFleetState(loaded.value.document).state;
   };
 
-  const stateStoreFor = (heartbeatId: string) => createRedisStateStore({ redis, key: keys.state(heartbeatId), lockFenceKey: `${keys.lock(heartbeatId)}:fence` });
+  const stateStoreFor = (heartbeatId: string) =>
+    createRedisStateStore({ redis, key: keys.state(heartbeatId), lockFenceKey: `${keys.lock(heartbeatId)}:fence` });
 
   const processTick = async (job: Job<TickJobData>): Promise<void> => {
     const heartbeat = await registration(job.data.heartbeatId);
     if (heartbeat === undefined) return;
     const dueMs = tickDueMs(job);
     const slot = slotOf(dueMs, heartbeat.intervalMs);
-    await cycles.add('cycle', { heartbeatId: heartbeat.id, slot, dueMs }, {
-      jobId: cycleJobId(heartbeat.id, slot),
-      attempts: 50,
-      backoff: { type: 'fixed', delay: 500 },
-      // Kept for a day so a re-added id stays a no-op; the state's lastSlot guards beyond that.
-      removeOnComplete: { age: 24 * 3600, count: 100_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    });
+    await cycles.add(
+      'cycle',
+      { heartbeatId: heartbeat.id, slot, dueMs },
+      {
+        jobId: cycleJobId(heartbeat.id, slot),
+        attempts: 50,
+        backoff: { type: 'fixed', delay: 500 },
+        // Kept for a day so a re-added id stays a no-op; the state's lastSlot guards beyond that.
+        removeOnComplete: { age: 24 * 3600, count: 100_000 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    );
   };
 
   const processCycle = async (job: Job<CycleJobData>): Promise<void> => {
@@ -287,28 +352,51 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         if (activity.isOk()) operatorLastActiveAt = activity.value;
       }
       // Findings still waiting in the outbox count as reported, so this slot does not repeat them.
-      const evaluated = evaluateCycle(withPendingAsReported(state.heartbeat, state.fleet, now.getTime()), scanResults, { now, config, timeZone, insideActiveHours, operatorLastActiveAt });
+      const evaluated = evaluateCycle(withPendingAsReported(state.heartbeat, state.fleet, now.getTime()), scanResults, {
+        now,
+        config,
+        timeZone,
+        insideActiveHours,
+        operatorLastActiveAt,
+      });
       const { decision } = evaluated;
       const nextState = withoutPending(evaluated.nextState, state.heartbeat);
       const report = decision.message !== null || decision.costAlert !== null;
-      let fleet: FleetMeta = { ...state.fleet, lastSlot: slot, lastCycle: decision.cycle, lastCycleStartedAtMs: startedAtMs, lastLagMs: startedAtMs - dueMs };
+      let fleet: FleetMeta = {
+        ...state.fleet,
+        lastSlot: slot,
+        lastCycle: decision.cycle,
+        lastCycleStartedAtMs: startedAtMs,
+        lastLagMs: startedAtMs - dueMs,
+      };
       // A holder that already lost the lock must not enqueue: its successor owns this cycle.
       if (report && !held.lost() && (await held.current())) {
         let messageId = outboxJobId(heartbeatId, decision.cycle);
         // This cycle number's message went out in an attempt that crashed before saving, and the
         // outbox has already marked its findings: what is left to say is new and needs its own id.
         if (wasDelivered(state.fleet, messageId)) messageId = `${messageId}__${slot}`;
-        await outbox.add('deliver', { heartbeatId, cycle: decision.cycle, decision }, {
-          jobId: messageId,
-          attempts: 1_000_000,
-          backoff: { type: 'exponential', delay: 500 },
-          removeOnComplete: { age: 7 * 24 * 3600 },
-          removeOnFail: false,
-        });
-        fleet = recordPending(fleet, messageId, now.getTime(), decision.reportable.map((finding) => finding.fingerprint));
+        await outbox.add(
+          'deliver',
+          { heartbeatId, cycle: decision.cycle, decision },
+          {
+            jobId: messageId,
+            attempts: 1_000_000,
+            backoff: { type: 'exponential', delay: 500 },
+            removeOnComplete: { age: 7 * 24 * 3600 },
+            removeOnFail: false,
+          },
+        );
+        fleet = recordPending(
+          fleet,
+          messageId,
+          now.getTime(),
+          decision.reportable.map((finding) => finding.fingerprint),
+        );
       }
       const endedAtMs = clock.now().getTime();
-      const saved = await store.save(encodeFleetState({ heartbeat: nextState, fleet: { ...fleet, lastCycleEndedAtMs: endedAtMs } }), { fence: held.fence });
+      const saved = await store.save(encodeFleetState({ heartbeat: nextState, fleet: { ...fleet, lastCycleEndedAtMs: endedAtMs } }), {
+        fence: held.fence,
+      });
       if (saved.isErr()) {
         if (saved.error.kind === 'stale-fence') {
           await emit({ type: 'stale-write', heartbeatId, slot, fence: held.fence, current: saved.error.current, worker: id });
@@ -316,7 +404,18 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         }
         throw new Error(saved.error.message);
       }
-      await emit({ type: 'cycle', heartbeatId, slot, cycle: decision.cycle, fence: held.fence, worker: id, dueMs, startedAtMs, endedAtMs, report });
+      await emit({
+        type: 'cycle',
+        heartbeatId,
+        slot,
+        cycle: decision.cycle,
+        fence: held.fence,
+        worker: id,
+        dueMs,
+        startedAtMs,
+        endedAtMs,
+        report,
+      });
     } finally {
       await held.release();
     }
@@ -334,7 +433,8 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       }
       deliveredAtText = String(clock.now().getTime());
       await redis.set(markKey, deliveredAtText, 'EX', DELIVERED_MARK_SECONDS);
-      if (decision.costAlert !== null) await options.sink.deliver({ id: `${messageId}__cost`, heartbeatId, cycle, message: decision.costAlert });
+      if (decision.costAlert !== null)
+        await options.sink.deliver({ id: `${messageId}__cost`, heartbeatId, cycle, message: decision.costAlert });
     }
     const deliveredAt = new Date(Number(deliveredAtText));
     const held = await holdLock(heartbeatId, `outbox-${cycle}`);
@@ -345,7 +445,12 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       if (!wasDelivered(state.fleet, messageId)) {
         const next: FleetStateDocument = {
           heartbeat: markDelivered(state.heartbeat, decision, deliveredAt),
-          fleet: recordDelivery(state.fleet, messageId, deliveredAt.getTime(), decision.message?.summary ?? decision.costAlert?.summary ?? ''),
+          fleet: recordDelivery(
+            state.fleet,
+            messageId,
+            deliveredAt.getTime(),
+            decision.message?.summary ?? decision.costAlert?.summary ?? '',
+          ),
         };
         const saved = await store.save(encodeFleetState(next), { fence: held.fence });
         // A stale fence here means a newer holder appeared: retry under a fresh lock.

@@ -3,11 +3,28 @@
  * state store, the fleet scheduler (registrations and BullMQ job schedulers) and the worker.
  * @module @heartbeat-kit/bullmq/node
  */
-export { closeRedisClient, createRedisClient, redisOptionsFor, describeRedisError, pingRedis, waitForRedis, type RedisProbeFailure, type WaitForRedisOptions } from './redis-connection.js';
+export {
+  closeRedisClient,
+  createRedisClient,
+  redisOptionsFor,
+  describeRedisError,
+  pingRedis,
+  waitForRedis,
+  type RedisProbeFailure,
+  type WaitForRedisOptions,
+} from './redis-connection.js';
 export { createRedisLockStore, type RedisLockStore, type RedisLockStoreOptions } from './redis-lock-store.js';
 export { createRedisStateStore, type RedisStateStoreOptions } from './redis-state-store.js';
 export { fleetKeys, DEFAULT_FLEET_PREFIX, type FleetKeys } from './fleet-keys.js';
-export { createFleetScheduler, readRegistry, type FleetScheduler, type FleetSchedulerOptions, type FleetHeartbeatStatus, type FleetError, type TickJobData } from './fleet-scheduler.js';
+export {
+  createFleetScheduler,
+  readRegistry,
+  type FleetScheduler,
+  type FleetSchedulerOptions,
+  type FleetHeartbeatStatus,
+  type FleetError,
+  type TickJobData,
+} from './fleet-scheduler.js';
 export {
   createFleetWorker,
   createFakeResolver,

@@ -53,11 +53,18 @@ describe('waitForRedis', () => {
 
   it('never retries a refused password, and an abort ends the wait without another pause', async () => {
     const retries: number[] = [];
-    const auth = await waitForRedis(target(`unix://${redis.socket}?password=not-it`), { signal: new AbortController().signal, onRetry: (_f, attempt) => retries.push(attempt) });
+    const auth = await waitForRedis(target(`unix://${redis.socket}?password=not-it`), {
+      signal: new AbortController().signal,
+      onRetry: (_f, attempt) => retries.push(attempt),
+    });
     expect(auth).toMatchObject({ ok: false, kind: 'auth' });
     expect(retries).toEqual([]);
     const stop = new AbortController();
-    const waiting = waitForRedis(target(`unix://${join(root, 'none.sock')}`), { signal: stop.signal, initialDelayMs: 3_600_000, onRetry: () => stop.abort() });
+    const waiting = waitForRedis(target(`unix://${join(root, 'none.sock')}`), {
+      signal: stop.signal,
+      initialDelayMs: 3_600_000,
+      onRetry: () => stop.abort(),
+    });
     expect(await waiting).toMatchObject({ ok: false, kind: 'unreachable' });
   });
 });

@@ -37,7 +37,8 @@ export function describeRedisError(error: unknown): string {
 }
 
 // Replies Redis gives to a missing or wrong password (requirepass or an ACL user).
-const AUTH_REPLY = /^(NOAUTH|WRONGPASS)\b|invalid password|invalid username-password|AUTH <password> called without any password|without any password configured/i;
+const AUTH_REPLY =
+  /^(NOAUTH|WRONGPASS)\b|invalid password|invalid username-password|AUTH <password> called without any password|without any password configured/i;
 
 /** Why Redis could not be used: it did not answer, or it answered and refused the credentials. */
 export type RedisProbeFailure = { readonly ok: false; readonly kind: 'unreachable' | 'auth'; readonly message: string };
@@ -49,7 +50,13 @@ export type RedisProbeFailure = { readonly ok: false; readonly kind: 'unreachabl
  * call with "Connection is closed.", which would send the operator to start a server that runs.
  */
 export async function pingRedis(target: RedisTarget, timeoutMs = 3000): Promise<{ ok: true } | RedisProbeFailure> {
-  const client = new Redis({ ...redisOptionsFor(target), lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: timeoutMs, retryStrategy: () => null });
+  const client = new Redis({
+    ...redisOptionsFor(target),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: timeoutMs,
+    retryStrategy: () => null,
+  });
   let authReply: string | undefined;
   client.on('error', (error: unknown) => {
     const message = describeRedisError(error);
@@ -127,7 +134,13 @@ export async function closeRedisClient(client: Redis, timeoutMs = 2000): Promise
     timer = setTimeout(resolve, timeoutMs);
   });
   try {
-    await Promise.race([client.quit().then(() => undefined, () => undefined), deadline]);
+    await Promise.race([
+      client.quit().then(
+        () => undefined,
+        () => undefined,
+      ),
+      deadline,
+    ]);
   } finally {
     clearTimeout(timer);
     client.disconnect();

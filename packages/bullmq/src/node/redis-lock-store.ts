@@ -100,7 +100,9 @@ export function createRedisLockStore(options: RedisLockStoreOptions): RedisLockS
     const stale = Number.isNaN(request.staleAfterMs) || !Number.isFinite(request.staleAfterMs) ? -1 : Math.max(0, request.staleAfterMs);
     const ttl = options.ttlMs ?? (stale > 0 ? stale : 0);
     const nowMs = Math.floor(request.nowMs);
-    const reply = (await redis.eval(ACQUIRE, 2, key, fenceKey, request.owner, String(nowMs), String(stale), String(Math.ceil(ttl)))) as (string | number)[];
+    const reply = (await redis.eval(ACQUIRE, 2, key, fenceKey, request.owner, String(nowMs), String(stale), String(Math.ceil(ttl)))) as (
+      string | number
+    )[];
     if (reply[0] === 0) {
       throw new Held(recordOf(String(reply[1]), String(reply[2]), String(reply[3])));
     }
@@ -124,7 +126,9 @@ export function createRedisLockStore(options: RedisLockStoreOptions): RedisLockS
     release: (owner) => ResultAsync.fromPromise(redis.eval(RELEASE, 1, key, owner) as Promise<ReleaseOutcome>, mapError),
     renew: (owner, nowMs, ttlMs) =>
       ResultAsync.fromPromise(
-        (redis.eval(RENEW, 1, key, owner, String(Math.floor(nowMs)), String(Math.max(1, Math.ceil(ttlMs)))) as Promise<number>).then((n) => (n === 1 ? ('renewed' as const) : ('lost' as const))),
+        (redis.eval(RENEW, 1, key, owner, String(Math.floor(nowMs)), String(Math.max(1, Math.ceil(ttlMs)))) as Promise<number>).then((n) =>
+          n === 1 ? ('renewed' as const) : ('lost' as const),
+        ),
         mapError,
       ),
   };

@@ -72,19 +72,37 @@ export function createRedisStateStore(options: RedisStateStoreOptions): StateSto
     } catch (error) {
       const aside = `${key}:corrupt:${String(await redis.time().then(([s, us]) => Number(s) * 1000 + Math.floor(Number(us) / 1000)))}`;
       await redis.rename(key, aside).catch(() => undefined);
-      return { document: undefined, warnings: [`State ${key} was not valid JSON (${describeRedisError(error)}); moved it to ${aside} and started from empty state.`] };
+      return {
+        document: undefined,
+        warnings: [`State ${key} was not valid JSON (${describeRedisError(error)}); moved it to ${aside} and started from empty state.`],
+      };
     }
   };
 
   const save = async (document: JsonValue, fence: number | undefined): Promise<void> => {
-    const reply = (await redis.eval(SAVE, 3, key, writtenFenceKey, options.lockFenceKey ?? writtenFenceKey, JSON.stringify(document), fence === undefined ? '' : String(fence))) as number[];
+    const reply = (await redis.eval(
+      SAVE,
+      3,
+      key,
+      writtenFenceKey,
+      options.lockFenceKey ?? writtenFenceKey,
+      JSON.stringify(document),
+      fence === undefined ? '' : String(fence),
+    )) as number[];
     if (reply[0] === 0) throw new StaleFence(fence ?? 0, Number(reply[1]));
   };
 
-  const mapError = (action: string) => (error: unknown): StateStoreError =>
-    error instanceof StaleFence
-      ? { kind: 'stale-fence', message: `State ${key}: write with fence ${error.fence} rejected, fence ${error.current} is newer (the lock changed hands)`, fence: error.fence, current: error.current }
-      : { kind: 'io', message: `Could not ${action} state ${key}: ${describeRedisError(error)}` };
+  const mapError =
+    (action: string) =>
+    (error: unknown): StateStoreError =>
+      error instanceof StaleFence
+        ? {
+            kind: 'stale-fence',
+            message: `State ${key}: write with fence ${error.fence} rejected, fence ${error.current} is newer (the lock changed hands)`,
+            fence: error.fence,
+            current: error.current,
+          }
+        : { kind: 'io', message: `Could not ${action} state ${key}: ${describeRedisError(error)}` };
 
   return {
     load: () => ResultAsync.fromPromise(load(), mapError('read')),

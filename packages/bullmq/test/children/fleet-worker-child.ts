@@ -40,7 +40,10 @@ const worker = createFleetWorker({
   sink: {
     deliver: (delivery) => {
       if (claimHold()) return new ResultAsync(new Promise<never>(() => undefined));
-      appendFileSync(sinkFile, `${JSON.stringify({ id: delivery.id, heartbeatId: delivery.heartbeatId, cycle: delivery.cycle, summary: delivery.message.summary, pid: process.pid })}\n`);
+      appendFileSync(
+        sinkFile,
+        `${JSON.stringify({ id: delivery.id, heartbeatId: delivery.heartbeatId, cycle: delivery.cycle, summary: delivery.message.summary, pid: process.pid })}\n`,
+      );
       return okAsync(undefined);
     },
   },

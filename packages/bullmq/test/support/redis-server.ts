@@ -30,18 +30,32 @@ export interface TestRedis {
 function findRedisServer(): string {
   const dirs = [...(process.env.PATH ?? '').split(':').filter(Boolean), '/usr/bin', '/usr/sbin', '/usr/local/bin', '/opt/homebrew/bin'];
   const found = dirs.map((dir) => join(dir, 'redis-server')).find((file) => existsSync(file));
-  if (found === undefined) throw new Error(`redis-server not found on PATH or in /usr/bin, /usr/sbin, /usr/local/bin. Fix: apt-get install redis-server (.ci/run does).`);
+  if (found === undefined)
+    throw new Error(
+      `redis-server not found on PATH or in /usr/bin, /usr/sbin, /usr/local/bin. Fix: apt-get install redis-server (.ci/run does).`,
+    );
   return found;
 }
 
 /** Waits until the server answers PING — however long a loaded machine takes — or fails if it exits. */
-async function waitForSocket(socket: string, process: ChildProcess, failed: () => Error | undefined, password: string | undefined): Promise<void> {
+async function waitForSocket(
+  socket: string,
+  process: ChildProcess,
+  failed: () => Error | undefined,
+  password: string | undefined,
+): Promise<void> {
   for (;;) {
     const failure = failed();
     if (failure !== undefined) throw failure;
     if (process.exitCode !== null) throw new Error(`redis-server exited with ${process.exitCode}`);
     if (existsSync(socket)) {
-      const probe = new Redis({ path: socket, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, ...(password === undefined ? {} : { password }) });
+      const probe = new Redis({
+        path: socket,
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+        ...(password === undefined ? {} : { password }),
+      });
       probe.on('error', () => undefined);
       try {
         await probe.connect();
@@ -76,12 +90,35 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
   const launch = async (): Promise<void> => {
     const child = spawn(
       executable,
-      ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--loglevel', 'warning', ...(password === undefined ? [] : ['--requirepass', password])],
+      [
+        '--port',
+        '0',
+        '--unixsocket',
+        socket,
+        '--unixsocketperm',
+        '700',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+        '--daemonize',
+        'no',
+        '--loglevel',
+        'warning',
+        ...(password === undefined ? [] : ['--requirepass', password]),
+      ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     server = child;
     let spawnError: Error | undefined;
-    child.once('error', (error) => (spawnError = new Error(`redis-server (${executable}) could not start: ${error.message}`, { cause: error })));
+    child.once(
+      'error',
+      (error) => (spawnError = new Error(`redis-server (${executable}) could not start: ${error.message}`, { cause: error })),
+    );
     await waitForSocket(socket, child, () => spawnError, password);
   };
 

@@ -68,7 +68,10 @@ export const checkLivenessCommand: Command = async (argv, io) => {
   if (!located.ok) return usageError(io, located.message);
   const { statePath } = located;
   if (maxAgeMs === undefined) {
-    const settings = await loadHeartbeatSettings(values.config === undefined ? located.configDir : resolvePath(io.cwd, values.cwd ?? '.'), values.config);
+    const settings = await loadHeartbeatSettings(
+      values.config === undefined ? located.configDir : resolvePath(io.cwd, values.cwd ?? '.'),
+      values.config,
+    );
     if (!settings.ok) return usageError(io, settings.message);
     maxAgeMs = 3 * settings.value.config.intervalMs;
   }
@@ -79,15 +82,30 @@ export const checkLivenessCommand: Command = async (argv, io) => {
   }
   for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
   const lock = await createFileLockStore({ path: cycleLockPath(statePath) }).read();
-  if (lock.isErr()) io.stderr(`heartbeat-kit check-liveness: warning: cannot read ${cycleLockPath(statePath)}: ${lock.error.kind === 'held' ? 'held' : lock.error.message}\n`);
-  const verdict = judgeLiveness(listed.value.receipts, { nowMs: (now.date ?? new Date()).getTime(), maxAgeMs, lock: lock.isOk() ? lock.value : undefined });
+  if (lock.isErr())
+    io.stderr(
+      `heartbeat-kit check-liveness: warning: cannot read ${cycleLockPath(statePath)}: ${lock.error.kind === 'held' ? 'held' : lock.error.message}\n`,
+    );
+  const verdict = judgeLiveness(listed.value.receipts, {
+    nowMs: (now.date ?? new Date()).getTime(),
+    maxAgeMs,
+    lock: lock.isOk() ? lock.value : undefined,
+  });
   if (verdict.live) {
     const message = `alive: cycle #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${Math.floor(verdict.ageMs / 60_000)} min ago, max ${Math.floor(maxAgeMs / 60_000)} min)`;
     for (const note of verdict.notes) io.stderr(`heartbeat-kit check-liveness: warning: ${note}\n`);
-    io.stdout(values.json === true ? `${JSON.stringify({ live: true, message, lastRan: verdict.lastRan, notes: verdict.notes })}\n` : `${message}\n`);
+    io.stdout(
+      values.json === true
+        ? `${JSON.stringify({ live: true, message, lastRan: verdict.lastRan, notes: verdict.notes })}\n`
+        : `${message}\n`,
+    );
     return EXIT.ok;
   }
   const message = `not alive (${verdict.reason}): ${verdict.message}`;
-  io.stdout(values.json === true ? `${JSON.stringify({ live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}) })}\n` : `${message}\n`);
+  io.stdout(
+    values.json === true
+      ? `${JSON.stringify({ live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}) })}\n`
+      : `${message}\n`,
+  );
   return EXIT.rejected;
 };

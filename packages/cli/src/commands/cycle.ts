@@ -1,7 +1,17 @@
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
-import { createCycleRecord, cutOffScanners, decideCronSlot, lastRecordedSlotMs, receiptForOutcome, receiptForSkippedSlots, runCycle, skippedReceipt, type CycleOutcome } from '@heartbeat-kit/core';
+import {
+  createCycleRecord,
+  cutOffScanners,
+  decideCronSlot,
+  lastRecordedSlotMs,
+  receiptForOutcome,
+  receiptForSkippedSlots,
+  runCycle,
+  skippedReceipt,
+  type CycleOutcome,
+} from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson, outsideActiveHoursLine, problemLines } from '../format/cycle-json.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
@@ -105,7 +115,13 @@ export const cycleCommand: Command = async (argv, io) => {
       // The slot did not run: say so in the receipts, so liveness checks see why.
       const { statePath } = resolved;
       const detail = resolved.message.slice(0, 200);
-      await appendReceipt(receiptStoreFor(statePath, now.date), skippedReceipt('config-error', { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail }), statePath, io, 'cycle');
+      await appendReceipt(
+        receiptStoreFor(statePath, now.date),
+        skippedReceipt('config-error', { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail }),
+        statePath,
+        io,
+        'cycle',
+      );
     }
     return usageError(io, resolved.message);
   }
@@ -122,14 +138,21 @@ export const cycleCommand: Command = async (argv, io) => {
       io.stderr(`heartbeat-kit cycle: warning: cannot read the receipts (${listed.error.message}); missed cron slots are not recorded.\n`);
       return;
     }
-    const decided = decideCronSlot({ nowMs: at().getTime(), lastSlotMs: lastRecordedSlotMs(listed.value.receipts), nextAfter: cron.value.nextAfter, atOrBefore: cron.value.atOrBefore });
+    const decided = decideCronSlot({
+      nowMs: at().getTime(),
+      lastSlotMs: lastRecordedSlotMs(listed.value.receipts),
+      nextAfter: cron.value.nextAfter,
+      atOrBefore: cron.value.atOrBefore,
+    });
     slotMs = decided.slotMs;
-    if (decided.missed !== undefined) await appendReceipt(receipts, receiptForSkippedSlots(decided.missed, at().getTime(), 'cycle'), statePath, io, 'cycle');
+    if (decided.missed !== undefined)
+      await appendReceipt(receipts, receiptForSkippedSlots(decided.missed, at().getTime(), 'cycle'), statePath, io, 'cycle');
   };
   const dryRun = values['dry-run'] === true;
   for (const note of resolved.value.notes) io.stderr(`heartbeat-kit cycle: warning: ${note}\n`);
   for (const warning of settings.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
-  if (settings.problem !== undefined && !json) io.stderr(`heartbeat-kit: warning: config: ${settings.problem.message}; fix: ${settings.problem.fix}\n`);
+  if (settings.problem !== undefined && !json)
+    io.stderr(`heartbeat-kit: warning: config: ${settings.problem.message}; fix: ${settings.problem.fix}\n`);
   // With --json on stdout the JSON object is the delivery; the message must not be printed twice.
   // A dry run never reaches the sink at all (runCycle does not call it).
   const sink = (json && resolved.value.sink.kind === 'stdout') || dryRun ? { deliver: () => okAsync(undefined) } : deps.sink;
@@ -156,7 +179,13 @@ export const cycleCommand: Command = async (argv, io) => {
       });
   if (guarded.kind !== 'ran') {
     const reason = guarded.kind === 'held' ? 'overlapping' : 'lock-unavailable';
-    await appendReceipt(receipts, skippedReceipt(reason, { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail: cycleLockPath(statePath) }), statePath, io, 'cycle');
+    await appendReceipt(
+      receipts,
+      skippedReceipt(reason, { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail: cycleLockPath(statePath) }),
+      statePath,
+      io,
+      'cycle',
+    );
   }
   if (guarded.kind === 'held') {
     const reason = skipReason(statePath, guarded, Date.now());
@@ -165,23 +194,47 @@ export const cycleCommand: Command = async (argv, io) => {
     return EXIT.skipped;
   }
   if (guarded.kind === 'error') {
-    io.stderr(`heartbeat-kit cycle: cannot take the cycle lock: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}. Fix: check that ${dirname(statePath)} is writable.\n`);
+    io.stderr(
+      `heartbeat-kit cycle: cannot take the cycle lock: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}. Fix: check that ${dirname(statePath)} is writable.\n`,
+    );
     return EXIT.failure;
   }
   const outcome: CycleOutcome = guarded.value;
   if (outcome.refused !== undefined) {
     // Nothing ran: the stored state stays exactly as it was, and the slot's receipt says why.
-    await appendReceipt(receipts, skippedReceipt('state-refused', { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail: outcome.refused.message.slice(0, 200) }), statePath, io, 'cycle');
+    await appendReceipt(
+      receipts,
+      skippedReceipt('state-refused', {
+        slotMs: at().getTime(),
+        atMs: at().getTime(),
+        source: 'cycle',
+        detail: outcome.refused.message.slice(0, 200),
+      }),
+      statePath,
+      io,
+      'cycle',
+    );
     for (const warning of outcome.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
     io.stderr(`heartbeat-kit cycle: ${statePath}: ${outcome.refused.message}.\n`);
-    if (json) io.stdout(`${JSON.stringify({ status: 'refused', reason: outcome.refused.reason, ...(outcome.refused.version === undefined ? {} : { version: outcome.refused.version }), message: outcome.refused.message })}\n`);
+    if (json)
+      io.stdout(
+        `${JSON.stringify({ status: 'refused', reason: outcome.refused.reason, ...(outcome.refused.version === undefined ? {} : { version: outcome.refused.version }), message: outcome.refused.message })}\n`,
+      );
     return EXIT.failure;
   }
   if (guarded.tookOverFrom !== undefined) {
-    io.stderr(`heartbeat-kit cycle: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`);
+    io.stderr(
+      `heartbeat-kit cycle: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`,
+    );
   }
   // Written only now, after evaluation and delivery finished: "fired" never passes for "ran".
-  const receiptOk = await appendReceipt(receipts, receiptForOutcome(outcome, { slotMs: slotMs ?? Date.parse(outcome.decision.at), atMs: at().getTime(), source: 'cycle' }), statePath, io, 'cycle');
+  const receiptOk = await appendReceipt(
+    receipts,
+    receiptForOutcome(outcome, { slotMs: slotMs ?? Date.parse(outcome.decision.at), atMs: at().getTime(), source: 'cycle' }),
+    statePath,
+    io,
+    'cycle',
+  );
 
   let recordFailed = false;
   if (values.record !== undefined) {
@@ -190,12 +243,25 @@ export const cycleCommand: Command = async (argv, io) => {
     try {
       await appendJsonLine(
         recordPath,
-        createCycleRecord(outcome.previousState, outcome.scanResults, { now: new Date(d.at), config: settings.config, timeZone: settings.timeZone, insideActiveHours: d.insideActiveHours, operatorLastActiveAt: outcome.operatorLastActiveAt }, d),
+        createCycleRecord(
+          outcome.previousState,
+          outcome.scanResults,
+          {
+            now: new Date(d.at),
+            config: settings.config,
+            timeZone: settings.timeZone,
+            insideActiveHours: d.insideActiveHours,
+            operatorLastActiveAt: outcome.operatorLastActiveAt,
+          },
+          d,
+        ),
       );
     } catch (error) {
       // The cycle already ran and delivered: say so and still print its result, but fail the exit code.
       recordFailed = true;
-      io.stderr(`heartbeat-kit cycle: cannot append the cycle record to ${recordPath}: ${(error as Error).message}. Fix: check the path and its permissions.\n`);
+      io.stderr(
+        `heartbeat-kit cycle: cannot append the cycle record to ${recordPath}: ${(error as Error).message}. Fix: check the path and its permissions.\n`,
+      );
     }
   }
 
@@ -206,10 +272,14 @@ export const cycleCommand: Command = async (argv, io) => {
   if (dryRun && !json) io.stderr('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
   // A signal cut scanners off: the cycle did not look everywhere, so it is partial and never HEARTBEAT_OK.
   const cutOff = cutOffScanners(outcome.problems);
-  if (cutOff.length > 0 && !json) io.stderr(`heartbeat-kit cycle: partial cycle: a signal cut off ${cutOff.join(', ')}; what they watch was not looked at.\n`);
+  if (cutOff.length > 0 && !json)
+    io.stderr(`heartbeat-kit cycle: partial cycle: a signal cut off ${cutOff.join(', ')}; what they watch was not looked at.\n`);
   if (json) {
     const base = cycleJson(outcome);
-    const configProblems = settings.problem === undefined ? [] : [{ scanner: 'config', kind: 'unrecognised', severity: 'warning', code: 'CONFIG_UNRECOGNISED', ...settings.problem }];
+    const configProblems =
+      settings.problem === undefined
+        ? []
+        : [{ scanner: 'config', kind: 'unrecognised', severity: 'warning', code: 'CONFIG_UNRECOGNISED', ...settings.problem }];
     io.stdout(
       `${JSON.stringify({ ...base, config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}) })}\n`,
     );

@@ -18,7 +18,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const run = (argv: readonly string[], signal?: AbortSignal) => runCli(['fleet', ...argv], { cwd: root, env: { HEARTBEAT_KIT_REDIS: redis.url }, ...(signal ? { signal } : {}) });
+const run = (argv: readonly string[], signal?: AbortSignal) =>
+  runCli(['fleet', ...argv], { cwd: root, env: { HEARTBEAT_KIT_REDIS: redis.url }, ...(signal ? { signal } : {}) });
 
 describe('heartbeat-kit fleet: usage', () => {
   it('prints help for the command and every subcommand', async () => {
@@ -70,7 +71,9 @@ describe('heartbeat-kit fleet: usage', () => {
 describe('heartbeat-kit fleet: add, list, worker, status, remove', () => {
   it('runs registered heartbeats in a worker and reports their status', async () => {
     const prefix = ['--prefix', 'cli'];
-    expect((await run(['add', 'fake-one', '--scanners', 'fake', '--interval', '0.3', '--report-every', '3', ...prefix])).stdout).toBe('added fake-one: every 0.3s, scanners:fake\n');
+    expect((await run(['add', 'fake-one', '--scanners', 'fake', '--interval', '0.3', '--report-every', '3', ...prefix])).stdout).toBe(
+      'added fake-one: every 0.3s, scanners:fake\n',
+    );
     const project = mkdtempSync(join(root, 'project-'));
     expect((await run(['add', 'project-one', '--cwd', project, '--interval', '600', ...prefix])).code).toBe(0);
     const listed = await run(['list', '--json', ...prefix]);
@@ -83,19 +86,34 @@ describe('heartbeat-kit fleet: add, list, worker, status, remove', () => {
     const stop = new AbortController();
     const worker = run(['worker', '--concurrency', '2', '--sink', `file:${sink}`, ...prefix], stop.signal);
     // However long a loaded machine takes (the test timeout is the backstop).
-    while (!(existsSync(sink) && readFileSync(sink, 'utf8').split('\n').filter(Boolean).length >= 2)) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (!(existsSync(sink) && readFileSync(sink, 'utf8').split('\n').filter(Boolean).length >= 2))
+      await new Promise((resolve) => setTimeout(resolve, 100));
     stop.abort();
     const finished = await worker;
     expect(finished.code).toBe(0);
     expect(finished.stderr).toContain('running (prefix cli)');
 
-    const lines = readFileSync(sink, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; heartbeatId: string; message: { content: string } });
+    const lines = readFileSync(sink, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; heartbeatId: string; message: { content: string } });
     expect(lines.length).toBeGreaterThanOrEqual(2);
-    expect(lines.filter((l) => l.heartbeatId === 'fake-one').map((l) => l.id)).toEqual(lines.filter((l) => l.heartbeatId === 'fake-one').map((l) => l.id).filter((id, i, all) => all.indexOf(id) === i));
+    expect(lines.filter((l) => l.heartbeatId === 'fake-one').map((l) => l.id)).toEqual(
+      lines
+        .filter((l) => l.heartbeatId === 'fake-one')
+        .map((l) => l.id)
+        .filter((id, i, all) => all.indexOf(id) === i),
+    );
     expect(lines[0]!.message.content).toContain('WORK_FOUND');
 
     const status = await run(['status', '--json', ...prefix]);
-    const entries = JSON.parse(status.stdout) as { heartbeat: { id: string }; lastCycle?: number; lastReportSummary?: string; nextSlotAt?: string; lastLagMs?: number }[];
+    const entries = JSON.parse(status.stdout) as {
+      heartbeat: { id: string };
+      lastCycle?: number;
+      lastReportSummary?: string;
+      nextSlotAt?: string;
+      lastLagMs?: number;
+    }[];
     const fake = entries.find((e) => e.heartbeat.id === 'fake-one')!;
     expect(fake.lastCycle).toBeGreaterThanOrEqual(2);
     expect(fake.lastReportSummary).toContain('crashed');
@@ -116,7 +134,14 @@ describe('heartbeat-kit fleet: Redis credentials and outages (issue 12 item 7)',
   // A worker's stderr as it is written, so the test can act between its lines.
   function startWorker(url: string, signal: AbortSignal): { stderr: () => string; done: Promise<number> } {
     let stderr = '';
-    const io: CliIo = { stdout: () => undefined, stderr: (t) => void (stderr += t), cwd: root, env: { HEARTBEAT_KIT_REDIS: url }, shutdownSignal: signal, stdin: () => Promise.resolve('') };
+    const io: CliIo = {
+      stdout: () => undefined,
+      stderr: (t) => void (stderr += t),
+      cwd: root,
+      env: { HEARTBEAT_KIT_REDIS: url },
+      shutdownSignal: signal,
+      stdin: () => Promise.resolve(''),
+    };
     return { stderr: () => stderr, done: main(['fleet', 'worker', '--fake-scanners', '--prefix', 'outage'], io) };
   }
   const until = async (check: () => boolean): Promise<void> => {
@@ -130,8 +155,12 @@ describe('heartbeat-kit fleet: Redis credentials and outages (issue 12 item 7)',
         for (const sub of ['list', 'worker']) {
           const result = await runCli(['fleet', sub], { cwd: root, env: { HEARTBEAT_KIT_REDIS: url } });
           expect(result.code, `${sub} ${url}`).toBe(3);
-          expect(result.stderr).toMatch(new RegExp(`^heartbeat-kit fleet ${sub}: Redis at unix://\\S+ refused the credentials \\(authentication error: (WRONGPASS|NOAUTH)`));
-          expect(result.stderr).toContain('Fix: put the server\'s password in the URL');
+          expect(result.stderr).toMatch(
+            new RegExp(
+              `^heartbeat-kit fleet ${sub}: Redis at unix://\\S+ refused the credentials \\(authentication error: (WRONGPASS|NOAUTH)`,
+            ),
+          );
+          expect(result.stderr).toContain("Fix: put the server's password in the URL");
           expect(result.stderr).not.toContain('start redis-server');
           expect(result.stderr).not.toContain('retrying');
           expect(result.stderr).not.toContain('n0t-the-pass');
@@ -149,7 +178,9 @@ describe('heartbeat-kit fleet: Redis credentials and outages (issue 12 item 7)',
     const stop = new AbortController();
     const worker = startWorker(`unix://${join(dir, 'redis.sock')}`, stop.signal);
     await until(() => worker.stderr().includes('(attempt 1)'));
-    expect(worker.stderr()).toMatch(/^heartbeat-kit fleet worker: cannot reach Redis at unix:\/\/\S+ \(attempt 1\): .*; retrying in 1s \(gives up after 10 min; Ctrl-C stops\)\n/);
+    expect(worker.stderr()).toMatch(
+      /^heartbeat-kit fleet worker: cannot reach Redis at unix:\/\/\S+ \(attempt 1\): .*; retrying in 1s \(gives up after 10 min; Ctrl-C stops\)\n/,
+    );
     const late = await startRedis({ dir });
     try {
       await until(() => worker.stderr().includes('running (prefix outage)'));

@@ -1,6 +1,21 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { MIN_FLEET_INTERVAL_MS, isFleetHeartbeatId, parseRedisUrl, redactRedisUrl, type FleetHeartbeat, type FleetHeartbeatInput, type RedisTarget } from '@heartbeat-kit/bullmq';
-import { createFleetScheduler, createFleetWorker, pingRedis, waitForRedis, type FleetHeartbeatStatus, type RedisProbeFailure } from '@heartbeat-kit/bullmq/node';
+import {
+  MIN_FLEET_INTERVAL_MS,
+  isFleetHeartbeatId,
+  parseRedisUrl,
+  redactRedisUrl,
+  type FleetHeartbeat,
+  type FleetHeartbeatInput,
+  type RedisTarget,
+} from '@heartbeat-kit/bullmq';
+import {
+  createFleetScheduler,
+  createFleetWorker,
+  pingRedis,
+  waitForRedis,
+  type FleetHeartbeatStatus,
+  type RedisProbeFailure,
+} from '@heartbeat-kit/bullmq/node';
 import { unknownNameError } from '../errors.js';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { parseSinkSpec } from '../sinks/sink-spec.js';
@@ -120,10 +135,15 @@ function usageError(io: CliIo, sub: string, message: string): number {
   return EXIT.usage;
 }
 
-function parseNumber(text: string | undefined, flag: string, min: number): { ok: true; value: number | undefined } | { ok: false; message: string } {
+function parseNumber(
+  text: string | undefined,
+  flag: string,
+  min: number,
+): { ok: true; value: number | undefined } | { ok: false; message: string } {
   if (text === undefined) return { ok: true, value: undefined };
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < min) return { ok: false, message: `${flag} "${text}" must be a number ≥ ${min}. Fix: e.g. ${flag} ${Math.max(min, 1)}` };
+  if (text.trim() === '' || !Number.isFinite(value) || value < min)
+    return { ok: false, message: `${flag} "${text}" must be a number ≥ ${min}. Fix: e.g. ${flag} ${Math.max(min, 1)}` };
   return { ok: true, value };
 }
 
@@ -183,15 +203,25 @@ export const fleetCommand: Command = async (argv, io) => {
     io.stdout(HELP[sub]);
     return EXIT.ok;
   }
-  const foreign = (Object.keys(values) as (keyof typeof OPTIONS)[]).filter((key) => !['redis', 'prefix', 'json', 'help'].includes(key) && !ALLOWED[sub].includes(key));
-  if (foreign.length > 0) return usageError(io, sub, `--${foreign[0]} does not apply to '${sub}'. Fix: see 'heartbeat-kit fleet ${sub} --help'.`);
+  const foreign = (Object.keys(values) as (keyof typeof OPTIONS)[]).filter(
+    (key) => !['redis', 'prefix', 'json', 'help'].includes(key) && !ALLOWED[sub].includes(key),
+  );
+  if (foreign.length > 0)
+    return usageError(io, sub, `--${foreign[0]} does not apply to '${sub}'. Fix: see 'heartbeat-kit fleet ${sub} --help'.`);
   if (positionals.length !== POSITIONALS[sub]) {
-    return usageError(io, sub, POSITIONALS[sub] === 1 ? `needs exactly one heartbeat ID. Fix: heartbeat-kit fleet ${sub} my-repo …` : `takes no arguments (got '${positionals[0]}'). Fix: see 'heartbeat-kit fleet ${sub} --help'.`);
+    return usageError(
+      io,
+      sub,
+      POSITIONALS[sub] === 1
+        ? `needs exactly one heartbeat ID. Fix: heartbeat-kit fleet ${sub} my-repo …`
+        : `takes no arguments (got '${positionals[0]}'). Fix: see 'heartbeat-kit fleet ${sub} --help'.`,
+    );
   }
   const target = parseRedisUrl(values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379');
   if (target.isErr()) return usageError(io, sub, `--redis: ${target.error}`);
   const prefix = values.prefix ?? 'hbk';
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix)) return usageError(io, sub, `--prefix "${prefix}" is not a key prefix. Fix: use letters, digits, '.', '_' or '-'.`);
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix))
+    return usageError(io, sub, `--prefix "${prefix}" is not a key prefix. Fix: use letters, digits, '.', '_' or '-'.`);
   const json = values.json === true;
   const shown = redactRedisUrl(values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379');
   // Commands fail fast on a wrong URL. A worker started during a Redis outage waits for it
@@ -203,7 +233,9 @@ export const fleetCommand: Command = async (argv, io) => {
           signal: io.shutdownSignal,
           maxWaitMs: WORKER_REDIS_WAIT_MS,
           onRetry: (failure, attempt, delayMs) =>
-            io.stderr(`heartbeat-kit fleet worker: cannot reach Redis at ${shown} (attempt ${attempt}): ${failure.message.replace(/\.$/, '')}; retrying in ${Math.round(delayMs / 100) / 10}s (gives up after ${WORKER_REDIS_WAIT_MS / 60_000} min; Ctrl-C stops)\n`),
+            io.stderr(
+              `heartbeat-kit fleet worker: cannot reach Redis at ${shown} (attempt ${attempt}): ${failure.message.replace(/\.$/, '')}; retrying in ${Math.round(delayMs / 100) / 10}s (gives up after ${WORKER_REDIS_WAIT_MS / 60_000} min; Ctrl-C stops)\n`,
+            ),
         })
       : await pingRedis(target.value);
   if (sub === 'worker' && io.shutdownSignal.aborted) {
@@ -246,34 +278,52 @@ async function runWorker(io: CliIo, target: RedisTarget, prefix: string, values:
     ...(lockTtl.value === undefined ? {} : { lockTtlMs: Math.round(lockTtl.value * 1000) }),
     onEvent: (event) => {
       if (values.json === true) io.stderr(`${JSON.stringify(event)}\n`);
-      else if (event.type === 'failed') io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot} failed: ${event.message}\n`);
-      else if (event.type === 'stale-write') io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot}: lost the lock (fence ${event.fence} < ${event.current}); write rejected\n`);
+      else if (event.type === 'failed')
+        io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot} failed: ${event.message}\n`);
+      else if (event.type === 'stale-write')
+        io.stderr(
+          `heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot}: lost the lock (fence ${event.fence} < ${event.current}); write rejected\n`,
+        );
     },
   });
   io.stderr(`heartbeat-kit fleet worker: ${worker.id} running (prefix ${prefix}); stop with Ctrl-C\n`);
-  if (!io.shutdownSignal.aborted) await new Promise<void>((resolve) => io.shutdownSignal.addEventListener('abort', () => resolve(), { once: true }));
+  if (!io.shutdownSignal.aborted)
+    await new Promise<void>((resolve) => io.shutdownSignal.addEventListener('abort', () => resolve(), { once: true }));
   await worker.close();
   return EXIT.ok;
 }
 
 async function addHeartbeat(io: CliIo, target: RedisTarget, prefix: string, id: string, values: Values, json: boolean): Promise<number> {
-  if (!isFleetHeartbeatId(id)) return usageError(io, 'add', `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.`);
+  if (!isFleetHeartbeatId(id))
+    return usageError(io, 'add', `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.`);
   const interval = parseNumber(values.interval, '--interval', MIN_FLEET_INTERVAL_MS / 1000);
   if (!interval.ok) return usageError(io, 'add', interval.message);
   const scanMs = parseNumber(values['scan-ms'], '--scan-ms', 0);
   if (!scanMs.ok) return usageError(io, 'add', scanMs.message);
   const reportEvery = parseNumber(values['report-every'], '--report-every', 0);
   if (!reportEvery.ok) return usageError(io, 'add', reportEvery.message);
-  if ((values.cwd === undefined) === (values.scanners === undefined)) return usageError(io, 'add', 'give exactly one of --cwd DIR or --scanners fake. Fix: heartbeat-kit fleet add my-repo --cwd ~/src/my-repo');
-  if (values.scanners !== undefined && values.scanners !== 'fake') return usageError(io, 'add', `unknown scanner set "${values.scanners}". Fix: --scanners fake, or --cwd DIR for the real scanners.`);
-  if (values.cwd !== undefined && (values['scan-ms'] !== undefined || values['report-every'] !== undefined)) return usageError(io, 'add', '--scan-ms and --report-every only apply to --scanners fake.');
+  if ((values.cwd === undefined) === (values.scanners === undefined))
+    return usageError(
+      io,
+      'add',
+      'give exactly one of --cwd DIR or --scanners fake. Fix: heartbeat-kit fleet add my-repo --cwd ~/src/my-repo',
+    );
+  if (values.scanners !== undefined && values.scanners !== 'fake')
+    return usageError(io, 'add', `unknown scanner set "${values.scanners}". Fix: --scanners fake, or --cwd DIR for the real scanners.`);
+  if (values.cwd !== undefined && (values['scan-ms'] !== undefined || values['report-every'] !== undefined))
+    return usageError(io, 'add', '--scan-ms and --report-every only apply to --scanners fake.');
   const input: FleetHeartbeatInput = {
     id,
     intervalMs: Math.round((interval.value ?? 600) * 1000),
     source:
       values.cwd !== undefined
         ? { kind: 'project', cwd: resolvePath(io.cwd, values.cwd) }
-        : { kind: 'scanners', set: 'fake', ...(scanMs.value === undefined ? {} : { scanMs: Math.floor(scanMs.value) }), ...(reportEvery.value === undefined ? {} : { reportEvery: Math.floor(reportEvery.value) }) },
+        : {
+            kind: 'scanners',
+            set: 'fake',
+            ...(scanMs.value === undefined ? {} : { scanMs: Math.floor(scanMs.value) }),
+            ...(reportEvery.value === undefined ? {} : { reportEvery: Math.floor(reportEvery.value) }),
+          },
   };
   const scheduler = createFleetScheduler({ target, prefix });
   try {
@@ -283,14 +333,23 @@ async function addHeartbeat(io: CliIo, target: RedisTarget, prefix: string, id: 
       io.stderr(`heartbeat-kit fleet add: Redis failed: ${added.error.message}. Fix: check --redis and that redis-server runs.\n`);
       return EXIT.failure;
     }
-    io.stdout(json ? `${JSON.stringify(added.value)}\n` : `added ${id}: every ${added.value.intervalMs / 1000}s, ${describeSource(added.value)}\n`);
+    io.stdout(
+      json ? `${JSON.stringify(added.value)}\n` : `added ${id}: every ${added.value.intervalMs / 1000}s, ${describeSource(added.value)}\n`,
+    );
     return EXIT.ok;
   } finally {
     await scheduler.close();
   }
 }
 
-async function administer(io: CliIo, target: RedisTarget, prefix: string, sub: 'list' | 'remove' | 'status', id: string | undefined, json: boolean): Promise<number> {
+async function administer(
+  io: CliIo,
+  target: RedisTarget,
+  prefix: string,
+  sub: 'list' | 'remove' | 'status',
+  id: string | undefined,
+  json: boolean,
+): Promise<number> {
   const scheduler = createFleetScheduler({ target, prefix });
   const failed = (message: string): number => {
     io.stderr(`heartbeat-kit fleet ${sub}: Redis failed: ${message}. Fix: check --redis and that redis-server runs.\n`);
@@ -308,13 +367,19 @@ async function administer(io: CliIo, target: RedisTarget, prefix: string, sub: '
       const listed = await scheduler.list();
       if (listed.isErr()) return failed(listed.error.message);
       if (json) io.stdout(`${JSON.stringify(listed.value)}\n`);
-      else io.stdout(listed.value.length === 0 ? 'no heartbeats registered\n' : listed.value.map((h) => `${h.id.padEnd(20)} every ${h.intervalMs / 1000}s  ${describeSource(h)}\n`).join(''));
+      else
+        io.stdout(
+          listed.value.length === 0
+            ? 'no heartbeats registered\n'
+            : listed.value.map((h) => `${h.id.padEnd(20)} every ${h.intervalMs / 1000}s  ${describeSource(h)}\n`).join(''),
+        );
       return EXIT.ok;
     }
     const status = await scheduler.status();
     if (status.isErr()) return failed(status.error.message);
     if (json) io.stdout(`${JSON.stringify(status.value)}\n`);
-    else io.stdout(status.value.length === 0 ? 'no heartbeats registered\n' : status.value.map((entry) => `${statusLine(entry)}\n`).join(''));
+    else
+      io.stdout(status.value.length === 0 ? 'no heartbeats registered\n' : status.value.map((entry) => `${statusLine(entry)}\n`).join(''));
     return EXIT.ok;
   } finally {
     await scheduler.close();

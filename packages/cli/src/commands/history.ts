@@ -45,10 +45,16 @@ function usageError(io: CliIo, message: string): number {
 export function parseSince(value: string, now: Date): { ok: true; ms: number } | { ok: false; message: string } {
   if (/^\d{4}-\d{2}-\d{2}/.test(value)) {
     const instant = parseInstantFlag('--since', value);
-    return instant.ok && instant.date ? { ok: true, ms: instant.date.getTime() } : { ok: false, message: instant.ok ? '' : instant.message };
+    return instant.ok && instant.date
+      ? { ok: true, ms: instant.date.getTime() }
+      : { ok: false, message: instant.ok ? '' : instant.message };
   }
   const duration = parseDuration(value, 'h');
-  if (duration.isErr()) return { ok: false, message: `--since "${value}" is neither an ISO instant nor a duration. Fix: e.g. --since 24h or --since 2026-02-19T08:00:00Z.` };
+  if (duration.isErr())
+    return {
+      ok: false,
+      message: `--since "${value}" is neither an ISO instant nor a duration. Fix: e.g. --since 24h or --since 2026-02-19T08:00:00Z.`,
+    };
   return { ok: true, ms: now.getTime() - duration.value };
 }
 
@@ -86,7 +92,9 @@ export const historyCommand: Command = async (argv, io) => {
   if (values.json === true) {
     io.stdout(`${JSON.stringify({ receipts, warnings: listed.value.warnings })}\n`);
   } else if (receipts.length === 0) {
-    io.stdout(`no receipts${values.since === undefined ? '' : ` since ${new Date(sinceMs).toISOString()}`} in ${receiptsDirectoryFor(statePath)}\n`);
+    io.stdout(
+      `no receipts${values.since === undefined ? '' : ` since ${new Date(sinceMs).toISOString()}`} in ${receiptsDirectoryFor(statePath)}\n`,
+    );
   } else {
     for (const receipt of receipts) io.stdout(`${formatReceipt(receipt)}\n`);
   }

@@ -22,7 +22,12 @@ Exit codes: 0 written, 1 file exists (nothing written), 2 usage error, 3 write f
 export const initCommand: Command = async (argv, io) => {
   let values;
   try {
-    ({ values } = parseArgs({ args: [...argv], options: { cwd: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { cwd: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (error) {
     io.stderr(`heartbeat-kit init: ${(error as Error).message}. Fix: see 'heartbeat-kit init --help'.\n`);
     return EXIT.usage;
@@ -42,7 +47,9 @@ export const initCommand: Command = async (argv, io) => {
       return;
     }
     io.stdout(status === 'exists' ? `${file} already exists; not overwritten (use --force)\n` : `wrote ${file}\n`);
-    io.stdout(located.ok ? `heartbeat state will be kept in ${located.value.stateDir} (git never sees it)\n` : `note: ${located.message}\n`);
+    io.stdout(
+      located.ok ? `heartbeat state will be kept in ${located.value.stateDir} (git never sees it)\n` : `note: ${located.message}\n`,
+    );
   };
   try {
     await mkdir(dirname(file), { recursive: true });

@@ -1,7 +1,17 @@
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
 import { performance } from 'node:perf_hooks';
-import { CATCH_UP_POLICIES, deterministicJitter, lastRecordedSlotMs, receiptForOutcome, receiptForSkippedSlots, runLoop, skippedReceipt, type CatchUpPolicy, type OutboundMessage } from '@heartbeat-kit/core';
+import {
+  CATCH_UP_POLICIES,
+  deterministicJitter,
+  lastRecordedSlotMs,
+  receiptForOutcome,
+  receiptForSkippedSlots,
+  runLoop,
+  skippedReceipt,
+  type CatchUpPolicy,
+  type OutboundMessage,
+} from '@heartbeat-kit/core';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleJson, outsideActiveHoursLine, problemLines } from '../format/cycle-json.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
@@ -72,10 +82,15 @@ function usageError(io: CliIo, message: string): number {
   return EXIT.usage;
 }
 
-function seconds(flag: string, value: string | undefined, min: number): { ok: true; ms: number | undefined } | { ok: false; message: string } {
+function seconds(
+  flag: string,
+  value: string | undefined,
+  min: number,
+): { ok: true; ms: number | undefined } | { ok: false; message: string } {
   if (value === undefined) return { ok: true, ms: undefined };
   const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n >= min)) return { ok: false, message: `${flag} "${value}" is not a number of seconds >= ${min}. Fix: e.g. ${flag} 600.` };
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n >= min))
+    return { ok: false, message: `${flag} "${value}" is not a number of seconds >= ${min}. Fix: e.g. ${flag} 600.` };
   return { ok: true, ms: Math.round(n * 1000) };
 }
 
@@ -96,10 +111,13 @@ export const loopCommand: Command = async (argv, io) => {
   const jitter = seconds('--jitter', values.jitter, 0);
   if (!jitter.ok) return usageError(io, jitter.message);
   const policy = values['catch-up'];
-  if (policy !== undefined && !(CATCH_UP_POLICIES as readonly string[]).includes(policy)) return usageError(io, `--catch-up "${policy}" is not a catch-up policy. Fix: --catch-up skip, latest-once or all.`);
+  if (policy !== undefined && !(CATCH_UP_POLICIES as readonly string[]).includes(policy))
+    return usageError(io, `--catch-up "${policy}" is not a catch-up policy. Fix: --catch-up skip, latest-once or all.`);
   const capFlag = values['catch-up-cap'];
-  if (capFlag !== undefined && !/^\d{1,3}$/.test(capFlag)) return usageError(io, `--catch-up-cap "${capFlag}" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.`);
-  if (capFlag !== undefined && Number(capFlag) > 100) return usageError(io, `--catch-up-cap "${capFlag}" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.`);
+  if (capFlag !== undefined && !/^\d{1,3}$/.test(capFlag))
+    return usageError(io, `--catch-up-cap "${capFlag}" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.`);
+  if (capFlag !== undefined && Number(capFlag) > 100)
+    return usageError(io, `--catch-up-cap "${capFlag}" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.`);
   const startAt = parseInstantFlag('--now', values.now);
   if (!startAt.ok) return usageError(io, startAt.message);
   const resolved = await resolveHeartbeat(values, io);
@@ -117,10 +135,14 @@ export const loopCommand: Command = async (argv, io) => {
   const receipts = receiptStoreFor(statePath, startAt.date === undefined ? undefined : clock.now());
   const receiptAt = (): number => deps.clock.now().getTime();
   const listed = await receipts.list();
-  if (listed.isErr()) io.stderr(`heartbeat-kit loop: warning: cannot read the receipts (${listed.error.message}); starting as if none were recorded.\n`);
+  if (listed.isErr())
+    io.stderr(`heartbeat-kit loop: warning: cannot read the receipts (${listed.error.message}); starting as if none were recorded.\n`);
   else for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
   const lastSlotMs = listed.isOk() ? lastRecordedSlotMs(listed.value.receipts) : undefined;
-  const catchUpOf = () => ({ policy: (policy as CatchUpPolicy | undefined) ?? current.config.catchUp.policy, cap: capFlag === undefined ? current.config.catchUp.cap : Number(capFlag) });
+  const catchUpOf = () => ({
+    policy: (policy as CatchUpPolicy | undefined) ?? current.config.catchUp.policy,
+    cap: capFlag === undefined ? current.config.catchUp.cap : Number(capFlag),
+  });
   const printJson = (message: OutboundMessage) => {
     io.stdout(`${JSON.stringify({ type: 'message', ...message })}\n`);
     return okAsync(undefined);
@@ -141,7 +163,10 @@ export const loopCommand: Command = async (argv, io) => {
       sleep: time.sleep,
       onSkipped: async (slots) => {
         await appendReceipt(receipts, receiptForSkippedSlots(slots, receiptAt(), 'loop'), statePath, io, 'loop');
-        if (json) io.stdout(`${JSON.stringify({ type: 'skipped', from: new Date(slots.fromMs).toISOString(), through: new Date(slots.throughMs).toISOString(), count: slots.count, reason: slots.reason, detail: slots.detail })}\n`);
+        if (json)
+          io.stdout(
+            `${JSON.stringify({ type: 'skipped', from: new Date(slots.fromMs).toISOString(), through: new Date(slots.throughMs).toISOString(), count: slots.count, reason: slots.reason, detail: slots.detail })}\n`,
+          );
       },
       settings: async () => {
         // An edit that breaks HEARTBEAT.md keeps the last good settings rather than stopping the loop.
@@ -154,11 +179,20 @@ export const loopCommand: Command = async (argv, io) => {
       guard: async (cycle, slotMs) => {
         const guarded = await withCycleLock(statePath, cycle);
         if (guarded.kind === 'ran') {
-          if (guarded.tookOverFrom !== undefined) io.stderr(`heartbeat-kit loop: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`);
+          if (guarded.tookOverFrom !== undefined)
+            io.stderr(
+              `heartbeat-kit loop: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`,
+            );
           return guarded.value;
         }
         const reason = guarded.kind === 'held' ? 'overlapping' : 'lock-unavailable';
-        await appendReceipt(receipts, skippedReceipt(reason, { slotMs, atMs: receiptAt(), source: 'loop', detail: cycleLockPath(statePath) }), statePath, io, 'loop');
+        await appendReceipt(
+          receipts,
+          skippedReceipt(reason, { slotMs, atMs: receiptAt(), source: 'loop', detail: cycleLockPath(statePath) }),
+          statePath,
+          io,
+          'loop',
+        );
         io.stderr(
           guarded.kind === 'held'
             ? `heartbeat-kit loop: this slot is skipped: ${skipReason(statePath, guarded, Date.now())}.\n`
@@ -176,7 +210,18 @@ export const loopCommand: Command = async (argv, io) => {
     },
   );
   if (summary.refused !== undefined) {
-    await appendReceipt(receipts, skippedReceipt('state-refused', { slotMs: receiptAt(), atMs: receiptAt(), source: 'loop', detail: summary.refused.message.slice(0, 200) }), statePath, io, 'loop');
+    await appendReceipt(
+      receipts,
+      skippedReceipt('state-refused', {
+        slotMs: receiptAt(),
+        atMs: receiptAt(),
+        source: 'loop',
+        detail: summary.refused.message.slice(0, 200),
+      }),
+      statePath,
+      io,
+      'loop',
+    );
     io.stderr(`heartbeat-kit loop: stopped: ${statePath}: ${summary.refused.message}.\n`);
   }
   if (json) io.stdout(`${JSON.stringify({ type: 'summary', ...summary })}\n`);

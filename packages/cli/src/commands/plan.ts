@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deterministicJitter, formatDays, planSlots, type PlannedSlot, type PlanQuietHours, type PlanRunbook, type PlanSchedule } from '@heartbeat-kit/core';
+import {
+  deterministicJitter,
+  formatDays,
+  planSlots,
+  type PlannedSlot,
+  type PlanQuietHours,
+  type PlanRunbook,
+  type PlanSchedule,
+} from '@heartbeat-kit/core';
 import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';
 import { CONFIG_PATH, isQuietTime, parseWoterclipConfig } from '@heartbeat-kit/woterclip';
 import { EXIT, type CliIo, type Command } from '../io.js';
@@ -60,10 +68,19 @@ function usageError(io: CliIo, message: string): number {
   return EXIT.usage;
 }
 
-function positive(flag: string, value: string | undefined, min: number, max: number): { ok: true; n: number | undefined } | { ok: false; message: string } {
+function positive(
+  flag: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): { ok: true; n: number | undefined } | { ok: false; message: string } {
   if (value === undefined) return { ok: true, n: undefined };
   const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || n < min || n > max) return { ok: false, message: `${flag} "${value}" is not a number from ${min} to ${max}. Fix: e.g. ${flag} ${flag === '--hours' ? 24 : 600}.` };
+  if (!/^\d+(\.\d+)?$/.test(value) || n < min || n > max)
+    return {
+      ok: false,
+      message: `${flag} "${value}" is not a number from ${min} to ${max}. Fix: e.g. ${flag} ${flag === '--hours' ? 24 : 600}.`,
+    };
   return { ok: true, n };
 }
 
@@ -78,7 +95,14 @@ async function woterclipQuietHours(cwd: string): Promise<{ ok: true; value: Plan
   if (parsed.isErr()) return { ok: false, message: parsed.error.message };
   const quiet = parsed.value.heartbeat.quiet_hours;
   if (!quiet.enabled) return { ok: true, value: undefined };
-  return { ok: true, value: { isQuiet: (instant) => isQuietTime(instant, quiet), behavior: quiet.behavior, label: `${quiet.start}–${quiet.end}${quiet.days === undefined ? '' : ` ${formatDays(quiet.days)}`} ${quiet.timezone}` } };
+  return {
+    ok: true,
+    value: {
+      isQuiet: (instant) => isQuietTime(instant, quiet),
+      behavior: quiet.behavior,
+      label: `${quiet.start}–${quiet.end}${quiet.days === undefined ? '' : ` ${formatDays(quiet.days)}`} ${quiet.timezone}`,
+    },
+  };
 }
 
 async function runbookJudge(file: string, timeZone: string): Promise<{ ok: true; value: PlanRunbook } | { ok: false; message: string }> {
@@ -86,9 +110,13 @@ async function runbookJudge(file: string, timeZone: string): Promise<{ ok: true;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    return { ok: false, message: `cannot read runbook ${file}: ${(error as Error).message}. Fix: pass an existing file to --runbook, or run 'heartbeat-kit runbook init'.` };
+    return {
+      ok: false,
+      message: `cannot read runbook ${file}: ${(error as Error).message}. Fix: pass an existing file to --runbook, or run 'heartbeat-kit runbook init'.`,
+    };
   }
-  if (isEffectivelyEmpty(text)) return { ok: true, value: { at: () => ({ verdict: 'not-due', reason: 'runbook empty: the tick skips (runbook-empty)' }) } };
+  if (isEffectivelyEmpty(text))
+    return { ok: true, value: { at: () => ({ verdict: 'not-due', reason: 'runbook empty: the tick skips (runbook-empty)' }) } };
   const runbook = parseRunbook(text);
   return {
     ok: true,
@@ -98,7 +126,10 @@ async function runbookJudge(file: string, timeZone: string): Promise<{ ok: true;
         const day = formatCalendarDate(calendarDateIn(instant, timeZone));
         return due.length === 0
           ? { verdict: 'not-due', reason: `no tracked item dated ${day}` }
-          : { verdict: 'due', reason: `${due.length} tracked item${due.length === 1 ? '' : 's'} due ${day} (line ${due.map((d) => d.item.line).join(', ')})` };
+          : {
+              verdict: 'due',
+              reason: `${due.length} tracked item${due.length === 1 ? '' : 's'} due ${day} (line ${due.map((d) => d.item.line).join(', ')})`,
+            };
       },
     },
   };
@@ -111,11 +142,16 @@ function textLines(slots: readonly PlannedSlot[]): string[] {
   while (index < slots.length) {
     const first = slots[index]!;
     let last = index;
-    const same = (s: PlannedSlot) => s.verdict === first.verdict && s.reason === first.reason && s.woterclip?.verdict === first.woterclip?.verdict && s.runbook?.reason === first.runbook?.reason;
+    const same = (s: PlannedSlot) =>
+      s.verdict === first.verdict &&
+      s.reason === first.reason &&
+      s.woterclip?.verdict === first.woterclip?.verdict &&
+      s.runbook?.reason === first.runbook?.reason;
     while (last + 1 < slots.length && same(slots[last + 1]!)) last += 1;
     const count = last - index + 1;
     const span = count === 1 ? first.at : `${first.at} … ${slots[last]!.at} (${count} slots)`;
-    const woterclip = first.woterclip === undefined ? '' : `; WoterClip: ${first.woterclip.verdict === 'runs' ? 'beats run' : first.woterclip.reason}`;
+    const woterclip =
+      first.woterclip === undefined ? '' : `; WoterClip: ${first.woterclip.verdict === 'runs' ? 'beats run' : first.woterclip.reason}`;
     const runbook = first.runbook === undefined ? '' : `; runbook: ${first.runbook.reason}`;
     lines.push(`${span}  ${first.verdict}: ${first.reason}${woterclip}${runbook}`);
     index = last + 1;
@@ -173,10 +209,24 @@ export const planCommand: Command = async (argv, io) => {
   if (runbook !== undefined && !runbook.ok) return usageError(io, runbook.message);
 
   const from = now.date ?? new Date();
-  const slots = planSlots({ fromMs: from.getTime(), hours: hours.n ?? 24, schedule, config, timeZone, ...(quiet.value ? { woterclipQuietHours: quiet.value } : {}), ...(runbook === undefined ? {} : { runbook: runbook.value }) });
-  const scheduleText = schedule.kind === 'cron' ? `cron "${schedule.expression}" (${timeZone})` : `every ${schedule.intervalMs / 1000} s${schedule.offsetMs === 0 ? '' : ` + ${schedule.offsetMs / 1000} s offset`}`;
+  const slots = planSlots({
+    fromMs: from.getTime(),
+    hours: hours.n ?? 24,
+    schedule,
+    config,
+    timeZone,
+    ...(quiet.value ? { woterclipQuietHours: quiet.value } : {}),
+    ...(runbook === undefined ? {} : { runbook: runbook.value }),
+  });
+  const scheduleText =
+    schedule.kind === 'cron'
+      ? `cron "${schedule.expression}" (${timeZone})`
+      : `every ${schedule.intervalMs / 1000} s${schedule.offsetMs === 0 ? '' : ` + ${schedule.offsetMs / 1000} s offset`}`;
   if (values.json === true) {
-    const scheduleJson = schedule.kind === 'cron' ? { kind: 'cron', expression: schedule.expression, timeZone } : { kind: 'interval', intervalMs: schedule.intervalMs, offsetMs: schedule.offsetMs };
+    const scheduleJson =
+      schedule.kind === 'cron'
+        ? { kind: 'cron', expression: schedule.expression, timeZone }
+        : { kind: 'interval', intervalMs: schedule.intervalMs, offsetMs: schedule.offsetMs };
     io.stdout(`${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, slots })}\n`);
     return EXIT.ok;
   }

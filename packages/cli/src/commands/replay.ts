@@ -17,7 +17,12 @@ Exit codes: 0 every decision reproduced, 1 some differ or lines are invalid, 2 u
 export const replayCommand: Command = async (argv, io) => {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: true,
+    });
   } catch (error) {
     io.stderr(`heartbeat-kit replay: ${(error as Error).message}. Fix: see 'heartbeat-kit replay --help'.\n`);
     return EXIT.usage;

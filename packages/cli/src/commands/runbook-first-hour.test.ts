@@ -41,13 +41,21 @@ async function workspace(files: Record<string, string> = {}): Promise<string> {
 const REBOOT = 'Auto-failed by reboot sweep: worker session not found after server restart';
 const lead = { id: 'lead', name: 'lead', isLead: true, status: 'online' };
 const previousChecklist = {
-  id: 'chk-1', task: 'Heartbeat checklist', status: 'completed', taskType: 'heartbeat-checklist', agentId: 'lead',
-  createdAt: '2026-10-20T09:00:00Z', lastUpdatedAt: '2026-10-20T09:05:00Z', finishedAt: '2026-10-20T09:05:00Z', output: 'All clear.',
+  id: 'chk-1',
+  task: 'Heartbeat checklist',
+  status: 'completed',
+  taskType: 'heartbeat-checklist',
+  agentId: 'lead',
+  createdAt: '2026-10-20T09:00:00Z',
+  lastUpdatedAt: '2026-10-20T09:05:00Z',
+  finishedAt: '2026-10-20T09:05:00Z',
+  output: 'All clear.',
 };
 const quietStatus = (generatedAt: string) => JSON.stringify({ version: 1, generatedAt, agents: [lead], tasks: [previousChecklist] });
 
 describe('item 7: runbook quiet refuses the fast path while a tracked item is at or past its date', () => {
-  const RUNBOOK = '## Standing Orders\n- Keep the pool draining.\n\n## Watch Items\n- Webhook retries since 2026-10-01. Lift when zero retries for 48 h (check 10-15)\n';
+  const RUNBOOK =
+    '## Standing Orders\n- Keep the pool draining.\n\n## Watch Items\n- Webhook retries since 2026-10-01. Lift when zero retries for 48 h (check 10-15)\n';
   it.each([
     ['the day before', '2026-10-14T10:00:00Z', 0],
     ['on the day', '2026-10-15T10:00:00Z', 1],
@@ -59,19 +67,43 @@ describe('item 7: runbook quiet refuses the fast path while a tracked item is at
     expect(r.err).toBe('');
     expect(r.code).toBe(code);
     if (code === 0) expect(r.out).toBe('Quiet. Same as chk-1: 0 failures (triaged), schedule-health 0/0, controls ok.\n');
-    else expect(r.out).toMatch(/^not quiet: tracked-item-due\n- line 5 \(Watch Items\) is (due today|past its check date) \(10-15\); prune it or write its new date\n$/);
+    else
+      expect(r.out).toMatch(
+        /^not quiet: tracked-item-due\n- line 5 \(Watch Items\) is (due today|past its check date) \(10-15\); prune it or write its new date\n$/,
+      );
   });
   it('--json carries the decision and the script results it compared', async () => {
     const dir = await workspace({ 'runbook.md': RUNBOOK, 'status.json': quietStatus('2026-10-20T10:00:00Z') });
-    const r = await run(dir, ['runbook', 'quiet', '--runbook', 'runbook.md', '--status', 'status.json', '--now', '2026-10-20T10:00:00Z', '--json']);
+    const r = await run(dir, [
+      'runbook',
+      'quiet',
+      '--runbook',
+      'runbook.md',
+      '--status',
+      'status.json',
+      '--now',
+      '2026-10-20T10:00:00Z',
+      '--json',
+    ]);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.out)).toMatchObject({ quiet: false, reasons: ['tracked-item-due'], scripts: { source: { scheduleHealth: 'status', failureAudit: 'status' } } });
+    expect(JSON.parse(r.out)).toMatchObject({
+      quiet: false,
+      reasons: ['tracked-item-due'],
+      scripts: { source: { scheduleHealth: 'status', failureAudit: 'status' } },
+    });
   });
   it('script outputs given as files are compared with the previous checklist', async () => {
     const dir = await workspace({
       'runbook.md': '## Standing Orders\n- Keep the pool draining.\n',
       'status.json': quietStatus('2026-10-20T10:00:00Z'),
-      'health.json': JSON.stringify({ days: 1, threshold: 0.2, totalSchedules: 3, flaggedCount: 1, schedules: [], flagged: [{ id: 'nightly', runs: 4, failed: 2 }] }),
+      'health.json': JSON.stringify({
+        days: 1,
+        threshold: 0.2,
+        totalSchedules: 3,
+        flaggedCount: 1,
+        schedules: [],
+        flagged: [{ id: 'nightly', runs: 4, failed: 2 }],
+      }),
       'audit.json': JSON.stringify({ days: 1, groupBy: 'reason', totalFailed: 0, clusterCount: 0, groups: [] }),
       'broken.json': JSON.stringify({ error: 'task_list failed with status 500' }),
     });
@@ -80,23 +112,43 @@ describe('item 7: runbook quiet refuses the fast path while a tracked item is at
     expect(flagged).toMatchObject({ code: 1, out: 'not quiet: new-script-finding\n- script finding nightly was not named by chk-1\n' });
     const broken = await run(dir, [...base, '--failure-audit', 'broken.json']);
     expect(broken.code).toBe(2);
-    expect(broken.err).toBe("heartbeat-kit runbook quiet: broken.json: the script reported an error: task_list failed with status 500; expected {\"groups\": [{\"taskIds\": [...]}]}\n");
+    expect(broken.err).toBe(
+      'heartbeat-kit runbook quiet: broken.json: the script reported an error: task_list failed with status 500; expected {"groups": [{"taskIds": [...]}]}\n',
+    );
   });
 });
 
 describe('item 8: runbook boot-triage counts only reboot-sweep failures of this boot', () => {
   const started = '2026-10-20T10:00:00Z';
   const now = '2026-10-20T10:01:30Z';
-  const earlier = { id: 'old-r1', task: 'Ship notes', status: 'failed', failureReason: REBOOT, agentId: 'w1', createdAt: '2026-10-20T09:00:00Z', lastUpdatedAt: '2026-10-20T09:30:05Z', finishedAt: '2026-10-20T09:30:05Z' };
-  const retry = { id: 'old-r1-retry', task: 'Ship notes', status: 'completed', parentTaskId: 'old-r1', tags: ['reboot-retry', 'auto-generated'], createdAt: '2026-10-20T09:30:05Z', lastUpdatedAt: '2026-10-20T09:50:00Z' };
-  const status = (tasks: unknown[], withStart = true) => JSON.stringify({ version: 1, generatedAt: now, ...(withStart ? { serverStartedAt: started } : {}), agents: [lead], tasks });
+  const earlier = {
+    id: 'old-r1',
+    task: 'Ship notes',
+    status: 'failed',
+    failureReason: REBOOT,
+    agentId: 'w1',
+    createdAt: '2026-10-20T09:00:00Z',
+    lastUpdatedAt: '2026-10-20T09:30:05Z',
+    finishedAt: '2026-10-20T09:30:05Z',
+  };
+  const retry = {
+    id: 'old-r1-retry',
+    task: 'Ship notes',
+    status: 'completed',
+    parentTaskId: 'old-r1',
+    tags: ['reboot-retry', 'auto-generated'],
+    createdAt: '2026-10-20T09:30:05Z',
+    lastUpdatedAt: '2026-10-20T09:50:00Z',
+  };
+  const status = (tasks: unknown[], withStart = true) =>
+    JSON.stringify({ version: 1, generatedAt: now, ...(withStart ? { serverStartedAt: started } : {}), agents: [lead], tasks });
 
   it('a clean boot after an earlier failed one creates no boot-triage task', async () => {
     const dir = await workspace({ 'status.json': status([earlier, retry]) });
     const r = await run(dir, ['runbook', 'boot-triage', '--status', 'status.json', '--now', now]);
     expect(r).toEqual({ code: 0, out: 'skip: clean-boot\n', err: '' });
   });
-  it('a failure of this boot still creates it, listing only this boot\'s failure', async () => {
+  it("a failure of this boot still creates it, listing only this boot's failure", async () => {
     const mine = { ...earlier, id: 'new-r2', task: 'Deploy', lastUpdatedAt: '2026-10-20T10:00:05Z', finishedAt: '2026-10-20T10:00:05Z' };
     const dir = await workspace({ 'status.json': status([earlier, retry, mine]) });
     const r = await run(dir, ['runbook', 'boot-triage', '--status', 'status.json', '--now', now, '--json']);
@@ -106,17 +158,21 @@ describe('item 8: runbook boot-triage counts only reboot-sweep failures of this 
     expect(d.task.prompt).not.toContain('[old-r1] "Ship notes" — was on');
   });
   it('without serverStartedAt the last 60 minutes stand in for this boot, and stderr says so', async () => {
-    const dir = await workspace({ 'status.json': status([{ ...earlier, lastUpdatedAt: '2026-10-19T10:00:05Z', finishedAt: '2026-10-19T10:00:05Z' }], false) });
+    const dir = await workspace({
+      'status.json': status([{ ...earlier, lastUpdatedAt: '2026-10-19T10:00:05Z', finishedAt: '2026-10-19T10:00:05Z' }], false),
+    });
     const r = await run(dir, ['runbook', 'boot-triage', '--status', 'status.json', '--now', now]);
     expect(r.out).toBe('skip: clean-boot\n');
-    expect(r.err).toBe('heartbeat-kit runbook boot-triage: warning: status.json has no serverStartedAt; reboot-sweep failures since 2026-10-20T09:01:30.000Z (the last 60 minutes) were counted as this boot\'s\n');
+    expect(r.err).toBe(
+      "heartbeat-kit runbook boot-triage: warning: status.json has no serverStartedAt; reboot-sweep failures since 2026-10-20T09:01:30.000Z (the last 60 minutes) were counted as this boot's\n",
+    );
   });
 });
 
 describe('item 9: the runbook CLI from an empty directory', () => {
   const SUBS = ['init', 'check', 'due', 'prune', 'tick', 'quiet', 'boot-triage', 'gate-report'];
 
-  it('every subcommand\'s --help gives the file format, an example and the exit codes, without spec numbers', async () => {
+  it("every subcommand's --help gives the file format, an example and the exit codes, without spec numbers", async () => {
     const top = await run('/', ['runbook', '--help']);
     expect(top.code).toBe(0);
     for (const sub of SUBS) expect(top.out).toContain(`  ${sub} `);
@@ -132,7 +188,8 @@ describe('item 9: the runbook CLI from an empty directory', () => {
     for (const sub of ['check', 'due', 'prune', 'tick', 'quiet']) {
       expect((await run('/', ['runbook', sub, '--help'])).out).toContain('## Active Blockers, ## Watch Items, ## Open Discussion');
     }
-    for (const sub of ['tick', 'quiet', 'boot-triage']) expect((await run('/', ['runbook', sub, '--help'])).out).toContain('The status file (JSON)');
+    for (const sub of ['tick', 'quiet', 'boot-triage'])
+      expect((await run('/', ['runbook', sub, '--help'])).out).toContain('The status file (JSON)');
     for (const text of texts) expect(text).not.toMatch(/\bspec\b|§|\b00[0-3]\b/i);
   });
 
@@ -147,10 +204,28 @@ describe('item 9: the runbook CLI from an empty directory', () => {
     expect(text).toContain('DELETE 11-03');
     const check = await run(dir, ['runbook', 'check', 'runbook.md', '--now', '2026-10-20T10:00:00Z']);
     expect(check).toMatchObject({ code: 0, out: 'runbook.md: accepted (2 tracked item(s), 0 error(s), 0 warning(s))\n' });
-    const tick = await run(dir, ['runbook', 'tick', '--runbook', 'runbook.md', '--status', 'runbook-status.json', '--now', '2026-10-20T10:00:00Z']);
+    const tick = await run(dir, [
+      'runbook',
+      'tick',
+      '--runbook',
+      'runbook.md',
+      '--status',
+      'runbook-status.json',
+      '--now',
+      '2026-10-20T10:00:00Z',
+    ]);
     expect(tick.code).toBe(0);
     expect(tick.out).toMatch(/^create heartbeat-checklist for lead \[checklist, auto-generated\] priority 60\n/);
-    const quiet = await run(dir, ['runbook', 'quiet', '--runbook', 'runbook.md', '--status', 'runbook-status.json', '--now', '2026-10-20T10:00:00Z']);
+    const quiet = await run(dir, [
+      'runbook',
+      'quiet',
+      '--runbook',
+      'runbook.md',
+      '--status',
+      'runbook-status.json',
+      '--now',
+      '2026-10-20T10:00:00Z',
+    ]);
     expect(quiet).toMatchObject({ code: 0, out: 'Quiet. Same as checklist-1: 0 failures (triaged), schedule-health 1/1, controls ok.\n' });
   });
 
@@ -197,9 +272,18 @@ describe('item 9: the runbook CLI from an empty directory', () => {
     const tick = await run(dir, ['runbook', 'tick', '--runbook', 'runbook.md', '--status', 'status.json', '--now', '2026-10-20T10:00:00Z']);
     expect(tick.code).toBe(2);
     expect(tick.out).toBe('');
-    expect(tick.err).toBe(`${checkLines.join('\n')}\nheartbeat-kit runbook tick: runbook.md is rejected by 'heartbeat-kit runbook check' (2 error(s)); fix the lines above\n`);
+    expect(tick.err).toBe(
+      `${checkLines.join('\n')}\nheartbeat-kit runbook tick: runbook.md is rejected by 'heartbeat-kit runbook check' (2 error(s)); fix the lines above\n`,
+    );
     const json = await run(dir, ['runbook', 'tick', '--runbook', 'runbook.md', '--status', 'status.json', '--json']);
-    expect(JSON.parse(json.out)).toMatchObject({ kind: 'refused', accepted: false, errors: [{ line: 2, code: 'full-date-only' }, { line: 3, code: 'no-lift-trigger' }] });
+    expect(JSON.parse(json.out)).toMatchObject({
+      kind: 'refused',
+      accepted: false,
+      errors: [
+        { line: 2, code: 'full-date-only' },
+        { line: 3, code: 'no-lift-trigger' },
+      ],
+    });
     const dry = await run(dir, ['runbook', 'tick', '--runbook', 'runbook.md', '--status', 'status.json', '--dry-run']);
     expect(dry.code).toBe(2);
   });

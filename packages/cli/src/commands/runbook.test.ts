@@ -14,8 +14,12 @@ function makeIo(cwd: string, env: Record<string, string | undefined> = {}): Test
   let out = '';
   let err = '';
   return {
-    stdout: (t) => { out += t; },
-    stderr: (t) => { err += t; },
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      err += t;
+    },
     cwd,
     env: { PATH: process.env.PATH, ...env },
     shutdownSignal: new AbortController().signal,
@@ -47,7 +51,10 @@ const STATUS = {
 
 describe('heartbeat-kit runbook check', () => {
   it('accepts the spec example (exit 0) and rejects a full-date-only line (exit 1) with its line number', async () => {
-    const dir = await workspace({ 'ok.md': SPEC_RUNBOOK, 'bad.md': '## Watch Items\n- Same item, re-verified 2026-10-20 ~10:45Z. Lift when quiet.\n' });
+    const dir = await workspace({
+      'ok.md': SPEC_RUNBOOK,
+      'bad.md': '## Watch Items\n- Same item, re-verified 2026-10-20 ~10:45Z. Lift when quiet.\n',
+    });
     const ok = makeIo(dir);
     expect(await main(['runbook', 'check', 'ok.md', ...NOW], ok)).toBe(0);
     expect(ok.out()).toContain('ok.md: accepted (1 tracked item(s)');
@@ -65,7 +72,14 @@ describe('heartbeat-kit runbook check', () => {
   });
   it('usage errors are one line on stderr with exit 2', async () => {
     const dir = await workspace({});
-    for (const argv of [['runbook', 'check'], ['runbook', 'check', 'x.md', '--tz', 'Mars/Base'], ['runbook', 'check', 'x.md', '--now', 'yesterday'], ['runbook', 'check', 'x.md', '--bogus'], ['runbook', 'nope'], ['runbook', 'check', 'missing.md']]) {
+    for (const argv of [
+      ['runbook', 'check'],
+      ['runbook', 'check', 'x.md', '--tz', 'Mars/Base'],
+      ['runbook', 'check', 'x.md', '--now', 'yesterday'],
+      ['runbook', 'check', 'x.md', '--bogus'],
+      ['runbook', 'nope'],
+      ['runbook', 'check', 'missing.md'],
+    ]) {
       const io = makeIo(dir);
       expect(await main(argv, io)).toBe(2);
       expect(io.err().trim().split('\n')).toHaveLength(1);
@@ -86,7 +100,9 @@ describe('heartbeat-kit runbook due', () => {
     const dir = await workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK });
     const io = makeIo(dir);
     expect(await main(['runbook', 'due', 'HEARTBEAT.md', '--now', '2026-08-22T08:00:00Z', '--tz', 'UTC'], io)).toBe(0);
-    expect(io.out()).toBe('HEARTBEAT.md:5: check-today 08-22: - Linear webhook retries since 2026-08-18. Lift when zero retries for 48 h (check 08-22).\n');
+    expect(io.out()).toBe(
+      'HEARTBEAT.md:5: check-today 08-22: - Linear webhook retries since 2026-08-18. Lift when zero retries for 48 h (check 08-22).\n',
+    );
     const la = makeIo(dir);
     await main(['runbook', 'due', 'HEARTBEAT.md', '--now', '2026-08-22T05:00:00Z', '--tz', 'America/Los_Angeles', '--json'], la);
     expect((JSON.parse(la.out()) as { due: unknown[] }).due).toEqual([]);
@@ -94,12 +110,16 @@ describe('heartbeat-kit runbook due', () => {
 });
 
 describe('heartbeat-kit runbook prune', () => {
-  const TEXT = '## Watch Items\n- Old flag DELETE 10-18\n- Deploy freeze. Lift when #41 merges (check 10-25)\n- Keep. Lift when ok (check 10-25)\n';
+  const TEXT =
+    '## Watch Items\n- Old flag DELETE 10-18\n- Deploy freeze. Lift when #41 merges (check 10-25)\n- Keep. Lift when ok (check 10-25)\n';
   it('plans without writing, then --write rewrites atomically; PR states come from gh', async () => {
     const dir = await workspace({ 'HEARTBEAT.md': TEXT });
     const bin = join(dir, 'bin');
     await (await import('node:fs/promises')).mkdir(bin);
-    await writeFile(join(bin, 'gh'), '#!/bin/sh\n[ "$1 $2 $3" = "pr view 41" ] || exit 1\necho \'{"mergedAt":"2026-10-19T08:00:00Z","state":"MERGED"}\'\n');
+    await writeFile(
+      join(bin, 'gh'),
+      '#!/bin/sh\n[ "$1 $2 $3" = "pr view 41" ] || exit 1\necho \'{"mergedAt":"2026-10-19T08:00:00Z","state":"MERGED"}\'\n',
+    );
     await chmod(join(bin, 'gh'), 0o755);
     const env = { PATH: `${bin}:${process.env.PATH ?? ''}` };
     const plan = makeIo(dir, env);
@@ -137,29 +157,46 @@ describe('heartbeat-kit runbook tick', () => {
     expect(d.task.prompt).toContain('(check 08-22)');
   });
   it('enforce + the rules gate skips a quiet tick; a crashing command gate fails open', async () => {
-    const dir = await workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK, 'status.json': JSON.stringify(STATUS), 'crash.sh': '#!/bin/sh\nkill -9 $$\n' });
+    const dir = await workspace({
+      'HEARTBEAT.md': SPEC_RUNBOOK,
+      'status.json': JSON.stringify(STATUS),
+      'crash.sh': '#!/bin/sh\nkill -9 $$\n',
+    });
     await chmod(join(dir, 'crash.sh'), 0o755);
     const quiet = makeIo(dir, { HEARTBEAT_CHECKLIST_GATE_SCRIPT: 'heartbeat-rules-gate', HEARTBEAT_CHECKLIST_GATE_MODE: 'enforce' });
     await main(['runbook', 'tick', '--runbook', 'HEARTBEAT.md', '--status', 'status.json', ...NOW], quiet);
     expect(quiet.out()).toBe('skip: gate-quiet (nothing new since the previous checklist)\n');
     const crash = makeIo(dir, { HEARTBEAT_CHECKLIST_GATE_SCRIPT: './crash.sh', HEARTBEAT_CHECKLIST_GATE_MODE: 'enforce' });
     await main(['runbook', 'tick', '--runbook', 'HEARTBEAT.md', '--status', 'status.json', '--json', ...NOW], crash);
-    expect(JSON.parse(crash.out())).toMatchObject({ kind: 'create', verdict: { kind: 'error' }, task: { tags: ['checklist', 'auto-generated', 'heartbeat-gate:error'] } });
+    expect(JSON.parse(crash.out())).toMatchObject({
+      kind: 'create',
+      verdict: { kind: 'error' },
+      task: { tags: ['checklist', 'auto-generated', 'heartbeat-gate:error'] },
+    });
   });
   it('the default model gate is not shipped: with a credential it fails open in shadow mode', async () => {
     const dir = await workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK, 'status.json': JSON.stringify(STATUS) });
     const io = makeIo(dir, { TYPESAFE_API_KEY: 'k' });
     await main(['runbook', 'tick', '--runbook', 'HEARTBEAT.md', '--status', 'status.json', '--json', ...NOW], io);
-    expect(JSON.parse(io.out())).toMatchObject({ gate: 'heartbeat-jev-gate', task: { tags: ['checklist', 'auto-generated', 'heartbeat-gate:error'] } });
+    expect(JSON.parse(io.out())).toMatchObject({
+      gate: 'heartbeat-jev-gate',
+      task: { tags: ['checklist', 'auto-generated', 'heartbeat-gate:error'] },
+    });
   });
   it('--dry-run previews the verdict without a task', async () => {
-    const dir = await workspace({ 'HEARTBEAT.md': '## Watch Items\n- x. Lift when y (check 10-20)\n', 'status.json': JSON.stringify(STATUS) });
+    const dir = await workspace({
+      'HEARTBEAT.md': '## Watch Items\n- x. Lift when y (check 10-20)\n',
+      'status.json': JSON.stringify(STATUS),
+    });
     const io = makeIo(dir);
     await main(['runbook', 'tick', '--runbook', 'HEARTBEAT.md', '--status', 'status.json', '--gate', 'rules', '--dry-run', ...NOW], io);
     expect(io.out()).toBe('dry run: heartbeat-rules-gate → wake: 1 tracked item(s) due\n');
   });
   it('an invalid status file is a usage error naming the file and key', async () => {
-    const dir = await workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK, 'status.json': JSON.stringify({ ...STATUS, agents: [{ id: 'lead', status: 'asleep' }] }) });
+    const dir = await workspace({
+      'HEARTBEAT.md': SPEC_RUNBOOK,
+      'status.json': JSON.stringify({ ...STATUS, agents: [{ id: 'lead', status: 'asleep' }] }),
+    });
     const io = makeIo(dir);
     expect(await main(['runbook', 'tick', '--runbook', 'HEARTBEAT.md', '--status', 'status.json', ...NOW], io)).toBe(2);
     expect(io.err()).toMatch(/status\.json: agents\.0\.status/);
@@ -168,7 +205,14 @@ describe('heartbeat-kit runbook tick', () => {
 
 describe('heartbeat-kit runbook boot-triage and gate-report', () => {
   it('a clean boot creates nothing; a reboot-interrupted task creates the triage task', async () => {
-    const failed = { id: 'r1', task: 'Ship', status: 'failed', failureReason: 'Auto-failed by reboot sweep: worker session not found after server restart', createdAt: '2026-10-20T09:00:00Z', lastUpdatedAt: '2026-10-20T09:59:00Z' };
+    const failed = {
+      id: 'r1',
+      task: 'Ship',
+      status: 'failed',
+      failureReason: 'Auto-failed by reboot sweep: worker session not found after server restart',
+      createdAt: '2026-10-20T09:00:00Z',
+      lastUpdatedAt: '2026-10-20T09:59:00Z',
+    };
     const dir = await workspace({ 'clean.json': JSON.stringify(STATUS), 'dirty.json': JSON.stringify({ ...STATUS, tasks: [failed] }) });
     const clean = makeIo(dir);
     await main(['runbook', 'boot-triage', '--status', 'clean.json', ...NOW], clean);

@@ -2,7 +2,16 @@ import { unknownNameError } from '../errors.js';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { RUNBOOK_HELP, SAMPLE_RUNBOOK_FILE, SAMPLE_STATUS_FILE } from './runbook/help.js';
 import { initCommand } from './runbook/init.js';
-import { bootTriageCommand, checkCommand, dueCommand, gateReportCommand, guarded, pruneCommand, quietCommand, tickCommand } from './runbook/subcommands.js';
+import {
+  bootTriageCommand,
+  checkCommand,
+  dueCommand,
+  gateReportCommand,
+  guarded,
+  pruneCommand,
+  quietCommand,
+  tickCommand,
+} from './runbook/subcommands.js';
 
 const SUBCOMMANDS: Record<string, { readonly usage: string; readonly run: Command }> = {
   init: { usage: 'init [DIR] [--dry-run]              write a commented sample runbook and status file', run: initCommand },
@@ -11,16 +20,22 @@ const SUBCOMMANDS: Record<string, { readonly usage: string; readonly run: Comman
   prune: { usage: 'prune FILE [--write]                items to remove: past DELETE dates, fired PR triggers', run: pruneCommand },
   tick: { usage: 'tick --runbook FILE --status FILE   would a checklist task be created now? prints it', run: tickCommand },
   quiet: { usage: 'quiet --runbook FILE --status FILE  the quiet check: one "Quiet. Same as ..." line, or why not', run: quietCommand },
-  'boot-triage': { usage: 'boot-triage --status FILE           would a boot-triage task be created after a restart?', run: bootTriageCommand },
-  'gate-report': { usage: 'gate-report LOG                     how often the gate\'s quiet calls matched the lead\'s', run: gateReportCommand },
+  'boot-triage': {
+    usage: 'boot-triage --status FILE           would a boot-triage task be created after a restart?',
+    run: bootTriageCommand,
+  },
+  'gate-report': {
+    usage: "gate-report LOG                     how often the gate's quiet calls matched the lead's",
+    run: gateReportCommand,
+  },
 };
 
 function help(): string {
   return [
     'Usage: heartbeat-kit runbook <subcommand> [options]',
     '',
-    'The runbook is the lead agent\'s standing checklist (Markdown). Every 30 minutes the agent server',
-    'creates a checklist task from it and the server\'s status; these subcommands make the same',
+    "The runbook is the lead agent's standing checklist (Markdown). Every 30 minutes the agent server",
+    "creates a checklist task from it and the server's status; these subcommands make the same",
     'decisions from files, so you can check a runbook and preview a tick before the server does.',
     '',
     ...Object.values(SUBCOMMANDS).map((s) => `  ${s.usage}`),

@@ -18,29 +18,53 @@ const root = mkdtempSync(join(tmpdir(), 'woterclip-init-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 
-function world(labels: string[] = [], issues: object[] = []): { dir: string; state: string; run: (argv: string[]) => Promise<{ code: number; out: string; err: string }> } {
+function world(
+  labels: string[] = [],
+  issues: object[] = [],
+): { dir: string; state: string; run: (argv: string[]) => Promise<{ code: number; out: string; err: string }> } {
   n += 1;
   const dir = join(root, `repo-${n}`);
   mkdirSync(dir, { recursive: true });
   const state = join(root, `gh-${n}.json`);
   writeFileSync(state, JSON.stringify({ repo: 'o/r', login: 'octocat', authMode: 'ok', seq: 100, argv: [], labels, issues }));
-  const command = createWoterclipCommand({ gh: fakeGh, pid: 4242, runner: createProcessRunner({ baseEnv: { PATH: process.env.PATH, FAKE_GH_STATE: state } }) });
+  const command = createWoterclipCommand({
+    gh: fakeGh,
+    pid: 4242,
+    runner: createProcessRunner({ baseEnv: { PATH: process.env.PATH, FAKE_GH_STATE: state } }),
+  });
   const run = async (argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd: dir, env: { PATH: process.env.PATH }, shutdownSignal: new AbortController().signal };
+    const io: CliIo = {
+      stdout: (t) => out.push(t),
+      stderr: (t) => err.push(t),
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      shutdownSignal: new AbortController().signal,
+    };
     const code = await command(argv, io);
     return { code, out: out.join(''), err: err.join('') };
   };
   return { dir, state, run };
 }
 
-const FILES = ['.woterclip/config.yaml', '.woterclip/personas/orchestrator/SOUL.md', '.woterclip/personas/orchestrator/TOOLS.md', '.woterclip/personas/orchestrator/config.yaml'];
+const FILES = [
+  '.woterclip/config.yaml',
+  '.woterclip/personas/orchestrator/SOUL.md',
+  '.woterclip/personas/orchestrator/TOOLS.md',
+  '.woterclip/personas/orchestrator/config.yaml',
+];
 
 describe('heartbeat-kit woterclip init (issue 11 item 5)', () => {
   it('is listed in the help and has its own --help', async () => {
     const out: string[] = [];
-    const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => out.push(t), cwd: root, env: {}, shutdownSignal: new AbortController().signal };
+    const io: CliIo = {
+      stdout: (t) => out.push(t),
+      stderr: (t) => out.push(t),
+      cwd: root,
+      env: {},
+      shutdownSignal: new AbortController().signal,
+    };
     expect(await main(['woterclip', '--help'], io)).toBe(0);
     expect(out.join('')).toContain('  init ');
     expect(await main(['woterclip', 'init', '--help'], io)).toBe(0);
@@ -52,7 +76,7 @@ describe('heartbeat-kit woterclip init (issue 11 item 5)', () => {
     const r = await w.run(['init', '--repo', 'o/r', '--board-user', 'boss']);
     expect(r.code).toBe(0);
     for (const f of FILES) expect(existsSync(join(w.dir, f))).toBe(true);
-    const loaded = (await loadWoterclipConfig(createDirectoryWorkspace(join(w.dir, '.woterclip')))) ._unsafeUnwrap();
+    const loaded = (await loadWoterclipConfig(createDirectoryWorkspace(join(w.dir, '.woterclip'))))._unsafeUnwrap();
     expect(loaded.config).toMatchObject({ version: 2, github: { repo: 'o/r', board_user: 'boss' } });
     const orchestrator = loaded.personas.get('orchestrator');
     expect(orchestrator?.config).toMatchObject({ is_default: true, runtime: { model: 'haiku', max_turns: 50 } });
@@ -108,7 +132,9 @@ describe('heartbeat-kit woterclip init (issue 11 item 5)', () => {
     expect(report.labelsCreated).toEqual(INIT_LABELS.map((l) => l.name).filter((l) => l !== 'backend'));
     const state = JSON.parse(readFileSync(w.state, 'utf8')) as { labels: string[]; labelColors: Record<string, string> };
     expect(state.labelColors).toMatchObject({ 'agent-working': '0E8A16', 'agent-blocked': 'B60205', frontend: '5319E7' });
-    expect(state.labels).toEqual(expect.arrayContaining(['agent-working', 'agent-blocked', 'in-progress', 'in-review', 'priority:high', 'priority:low', 'frontend']));
+    expect(state.labels).toEqual(
+      expect.arrayContaining(['agent-working', 'agent-blocked', 'in-progress', 'in-review', 'priority:high', 'priority:low', 'frontend']),
+    );
   });
 
   it('usage errors: --labels without --repo, a bad --repo', async () => {

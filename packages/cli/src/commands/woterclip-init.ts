@@ -49,7 +49,14 @@ const exists = async (path: string): Promise<boolean> =>
 
 /** Runs `heartbeat-kit woterclip init` with parsed flags. */
 export async function runWoterclipInit(
-  values: { readonly cwd: string; readonly repo?: string; readonly boardUser?: string; readonly labels: boolean; readonly dryRun: boolean; readonly json: boolean },
+  values: {
+    readonly cwd: string;
+    readonly repo?: string;
+    readonly boardUser?: string;
+    readonly labels: boolean;
+    readonly dryRun: boolean;
+    readonly json: boolean;
+  },
   io: CliIo,
   overrides: WoterclipInitOverrides = {},
 ): Promise<number> {
@@ -58,19 +65,31 @@ export async function runWoterclipInit(
     io.stderr(`heartbeat-kit woterclip init: ${message}\n`);
     return code;
   };
-  if (values.repo !== undefined && !REPO.test(values.repo)) return fail(EXIT.usage, `--repo ${JSON.stringify(values.repo)} is not OWNER/NAME; use e.g. --repo acme/widgets.`);
-  if (values.boardUser !== undefined && !LOGIN.test(values.boardUser)) return fail(EXIT.usage, `--board-user ${JSON.stringify(values.boardUser)} is not a GitHub login.`);
-  if (values.labels && values.repo === undefined) return fail(EXIT.usage, '--labels needs --repo OWNER/NAME (the repository the labels are created on).');
+  if (values.repo !== undefined && !REPO.test(values.repo))
+    return fail(EXIT.usage, `--repo ${JSON.stringify(values.repo)} is not OWNER/NAME; use e.g. --repo acme/widgets.`);
+  if (values.boardUser !== undefined && !LOGIN.test(values.boardUser))
+    return fail(EXIT.usage, `--board-user ${JSON.stringify(values.boardUser)} is not a GitHub login.`);
+  if (values.labels && values.repo === undefined)
+    return fail(EXIT.usage, '--labels needs --repo OWNER/NAME (the repository the labels are created on).');
 
-  const files = renderInitFiles({ ...(values.repo === undefined ? {} : { repo: values.repo }), ...(values.boardUser === undefined ? {} : { boardUser: values.boardUser }) });
+  const files = renderInitFiles({
+    ...(values.repo === undefined ? {} : { repo: values.repo }),
+    ...(values.boardUser === undefined ? {} : { boardUser: values.boardUser }),
+  });
   const present: string[] = [];
   for (const f of files) if (await exists(join(values.cwd, f.path))) present.push(f.path);
   if (present.length > 0) {
     if (values.json) io.stdout(`${JSON.stringify({ status: 'exists', files: present })}\n`);
-    else io.stderr(`heartbeat-kit woterclip init: refusing to overwrite ${present.join(', ')}; nothing was written. Move the file(s) aside to start afresh, or edit them.\n`);
+    else
+      io.stderr(
+        `heartbeat-kit woterclip init: refusing to overwrite ${present.join(', ')}; nothing was written. Move the file(s) aside to start afresh, or edit them.\n`,
+      );
     return EXIT.rejected;
   }
-  const placeholders = [...(values.repo === undefined ? ['github.repo'] : []), ...(values.boardUser === undefined ? ['github.board_user'] : [])];
+  const placeholders = [
+    ...(values.repo === undefined ? ['github.repo'] : []),
+    ...(values.boardUser === undefined ? ['github.board_user'] : []),
+  ];
   const labels: readonly InitLabel[] = values.labels ? INIT_LABELS : [];
 
   if (values.dryRun) {
@@ -80,7 +99,12 @@ export async function runWoterclipInit(
     }
     const out: string[] = ['Dry run — would write:'];
     for (const f of files) out.push('', `--- ${f.path}`, f.text.trimEnd());
-    if (labels.length > 0) out.push('', `Would create these labels on ${values.repo ?? ''} (skipping existing ones):`, ...labels.map((l) => `  ${l.name} #${l.color}`));
+    if (labels.length > 0)
+      out.push(
+        '',
+        `Would create these labels on ${values.repo ?? ''} (skipping existing ones):`,
+        ...labels.map((l) => `  ${l.name} #${l.color}`),
+      );
     io.stdout(`${out.join('\n')}\n`);
     return EXIT.ok;
   }
@@ -94,7 +118,11 @@ export async function runWoterclipInit(
       written.push(f.path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      return fail(code === 'EEXIST' ? EXIT.rejected : EXIT.failure, `cannot write ${f.path} (${code ?? (error as Error).message}); written so far: ${written.join(', ') || 'none'}.`, { written });
+      return fail(
+        code === 'EEXIST' ? EXIT.rejected : EXIT.failure,
+        `cannot write ${f.path} (${code ?? (error as Error).message}); written so far: ${written.join(', ') || 'none'}.`,
+        { written },
+      );
     }
   }
 
@@ -102,9 +130,19 @@ export async function runWoterclipInit(
   const skipped: string[] = [];
   if (labels.length > 0 && values.repo !== undefined) {
     const runner = overrides.runner ?? createCliRunner(io, { timeoutMs: 60_000, profile: 'gh' });
-    const tracker = createGhIssueTracker({ runner, repo: values.repo, cwd: values.cwd, ...(overrides.gh === undefined ? {} : { gh: overrides.gh }) });
+    const tracker = createGhIssueTracker({
+      runner,
+      repo: values.repo,
+      cwd: values.cwd,
+      ...(overrides.gh === undefined ? {} : { gh: overrides.gh }),
+    });
     const existing = await tracker.listLabels();
-    if (existing.isErr()) return fail(EXIT.failure, `files written, but the labels could not be listed: ${existing.error.message}. Run \`gh auth login\`, then create them with --labels in an empty checkout or by hand.`, { written });
+    if (existing.isErr())
+      return fail(
+        EXIT.failure,
+        `files written, but the labels could not be listed: ${existing.error.message}. Run \`gh auth login\`, then create them with --labels in an empty checkout or by hand.`,
+        { written },
+      );
     const have = new Set(existing.value);
     for (const label of labels) {
       if (have.has(label.name)) {
@@ -112,7 +150,11 @@ export async function runWoterclipInit(
         continue;
       }
       const made = await tracker.createLabel(label.name, { color: label.color, description: label.description });
-      if (made.isErr()) return fail(EXIT.failure, `files written, but label ${label.name} could not be created: ${made.error.message}.`, { written, labelsCreated: created });
+      if (made.isErr())
+        return fail(EXIT.failure, `files written, but label ${label.name} could not be created: ${made.error.message}.`, {
+          written,
+          labelsCreated: created,
+        });
       created.push(label.name);
     }
   }
@@ -122,8 +164,12 @@ export async function runWoterclipInit(
     return EXIT.ok;
   }
   const out = written.map((f) => `wrote ${f}`);
-  if (values.labels) out.push(`labels on ${values.repo ?? ''}: created ${created.length === 0 ? 'none' : created.join(', ')}${skipped.length > 0 ? `; already there: ${skipped.join(', ')}` : ''}`);
-  if (placeholders.length > 0) out.push(`Set ${placeholders.join(' and ')} in .woterclip/config.yaml (they hold placeholders; the beat refuses them).`);
+  if (values.labels)
+    out.push(
+      `labels on ${values.repo ?? ''}: created ${created.length === 0 ? 'none' : created.join(', ')}${skipped.length > 0 ? `; already there: ${skipped.join(', ')}` : ''}`,
+    );
+  if (placeholders.length > 0)
+    out.push(`Set ${placeholders.join(' and ')} in .woterclip/config.yaml (they hold placeholders; the beat refuses them).`);
   out.push('Next: heartbeat-kit woterclip beat --dry-run   (what a beat would pick; changes nothing)');
   io.stdout(`${out.join('\n')}\n`);
   return EXIT.ok;

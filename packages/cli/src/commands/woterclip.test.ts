@@ -29,7 +29,11 @@ interface RepoOptions {
   readonly failures?: object[];
 }
 
-function makeRepo(primaryMode = 'ok', issues: object[] = [{ number: 12, title: '$(rm -rf ~) `id` --help @everyone', labels: ['backend'] }], options: RepoOptions = {}): Repo {
+function makeRepo(
+  primaryMode = 'ok',
+  issues: object[] = [{ number: 12, title: '$(rm -rf ~) `id` --help @everyone', labels: ['backend'] }],
+  options: RepoOptions = {},
+): Repo {
   n += 1;
   const dir = join(root, `repo-${n}`);
   mkdirSync(join(dir, '.woterclip', 'personas', 'orchestrator'), { recursive: true });
@@ -38,32 +42,76 @@ function makeRepo(primaryMode = 'ok', issues: object[] = [{ number: 12, title: '
     version: 2,
     github: { board_user: 'boss', repo: 'o/r' },
     heartbeat: { max_issues_per_heartbeat: 2, stale_lock_hours: 4, ...options.heartbeat },
-    personas: { orchestrator: { path: 'personas/orchestrator', label: null, is_default: true }, backend: { path: 'personas/backend', label: 'backend' } },
+    personas: {
+      orchestrator: { path: 'personas/orchestrator', label: null, is_default: true },
+      backend: { path: 'personas/backend', label: 'backend' },
+    },
     dispatch: { command: [agent, primaryMode, '{model}', '{max_turns}'], fallback: { command: [agent, 'ok', '{model}'], model: 'sonnet' } },
   };
   writeFileSync(join(dir, '.woterclip', 'config.yaml'), JSON.stringify(config)); // JSON is YAML
   for (const p of ['orchestrator', 'backend']) {
-    writeFileSync(join(dir, '.woterclip', 'personas', p, 'config.yaml'), `required_tools: [gh]\nruntime: {model: ${p === 'backend' ? 'opus' : 'haiku'}, max_turns: 300}\n`);
+    writeFileSync(
+      join(dir, '.woterclip', 'personas', p, 'config.yaml'),
+      `required_tools: [gh]\nruntime: {model: ${p === 'backend' ? 'opus' : 'haiku'}, max_turns: 300}\n`,
+    );
     writeFileSync(join(dir, '.woterclip', 'personas', p, 'SOUL.md'), `You are ${p}.`);
   }
   const state = join(dir, 'gh-state.json');
-  writeFileSync(state, JSON.stringify({
-    repo: 'o/r', login: 'octocat', authMode: 'ok', seq: 100, argv: [], failures: options.failures ?? [],
-    labels: ['backend', 'agent-working', 'agent-blocked', 'in-progress', 'in-review'],
-    issues: issues.map((i: object) => ({ id: 0, body: '', comments: [], createdAt: '2026-07-01T00:00:00Z', state: 'OPEN', assignees: ['octocat'], subIssues: [], ...i })),
-  }));
+  writeFileSync(
+    state,
+    JSON.stringify({
+      repo: 'o/r',
+      login: 'octocat',
+      authMode: 'ok',
+      seq: 100,
+      argv: [],
+      failures: options.failures ?? [],
+      labels: ['backend', 'agent-working', 'agent-blocked', 'in-progress', 'in-review'],
+      issues: issues.map((i: object) => ({
+        id: 0,
+        body: '',
+        comments: [],
+        createdAt: '2026-07-01T00:00:00Z',
+        state: 'OPEN',
+        assignees: ['octocat'],
+        subIssues: [],
+        ...i,
+      })),
+    }),
+  );
   return { dir, state, agentLog: join(dir, 'agent.log') };
 }
 
 function io(cwd: string): CliIo & { out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd, env: { PATH: process.env.PATH }, shutdownSignal: new AbortController().signal };
+  return {
+    out,
+    err,
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    cwd,
+    env: { PATH: process.env.PATH },
+    shutdownSignal: new AbortController().signal,
+  };
 }
 
-const command = (repo: Repo) => createWoterclipCommand({ gh: fakeGh, pid: 4242, runner: createProcessRunner({ baseEnv: { PATH: process.env.PATH, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog } }) });
-const ghState = (repo: Repo) => JSON.parse(readFileSync(repo.state, 'utf8')) as { issues: { number: number; state: string; labels: string[]; comments: { body: string }[] }[]; argv: string[][] };
-const logLines = (repo: Repo) => readFileSync(join(repo.dir, '.woterclip', 'heartbeat-log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const command = (repo: Repo) =>
+  createWoterclipCommand({
+    gh: fakeGh,
+    pid: 4242,
+    runner: createProcessRunner({ baseEnv: { PATH: process.env.PATH, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog } }),
+  });
+const ghState = (repo: Repo) =>
+  JSON.parse(readFileSync(repo.state, 'utf8')) as {
+    issues: { number: number; state: string; labels: string[]; comments: { body: string }[] }[];
+    argv: string[][];
+  };
+const logLines = (repo: Repo) =>
+  readFileSync(join(repo.dir, '.woterclip', 'heartbeat-log.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('heartbeat-kit woterclip', () => {
   it('is registered in main and prints help for each subcommand', async () => {
@@ -117,8 +165,14 @@ describe('heartbeat-kit woterclip', () => {
     const code = await command(repo)(['beat'], io(repo.dir));
     expect(code).toBe(0);
     expect(ghState(repo).issues[0]?.comments[0]?.body).toContain('**Model:** sonnet (fallback — configured: opus)');
-    const calls = readFileSync(repo.agentLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { mode: string; model: string; hasContract: boolean });
-    expect(calls.map((c) => [c.mode, c.model])).toEqual([['refuse', 'opus'], ['ok', 'sonnet']]);
+    const calls = readFileSync(repo.agentLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { mode: string; model: string; hasContract: boolean });
+    expect(calls.map((c) => [c.mode, c.model])).toEqual([
+      ['refuse', 'opus'],
+      ['ok', 'sonnet'],
+    ]);
     expect(calls.every((c) => c.hasContract)).toBe(true);
   });
 
@@ -145,10 +199,15 @@ describe('heartbeat-kit woterclip', () => {
   });
 
   it('--dry-run prints the spec shape and leaves nothing behind; --json prints one object', async () => {
-    const repo = makeRepo('ok', [{ number: 12, title: 'Issue title', labels: ['backend', 'in-progress'] }, { number: 15, title: 'Other', labels: [] }]);
+    const repo = makeRepo('ok', [
+      { number: 12, title: 'Issue title', labels: ['backend', 'in-progress'] },
+      { number: 15, title: 'Other', labels: [] },
+    ]);
     const a = io(repo.dir);
     expect(await command(repo)(['beat', '--dry-run'], a)).toBe(0);
-    expect(a.out.join('')).toContain('Dry run — would pick:\n  #12 [backend] "Issue title" (in-progress)\nQueue:\n  #15 [orchestrator] "Other" (todo)');
+    expect(a.out.join('')).toContain(
+      'Dry run — would pick:\n  #12 [backend] "Issue title" (in-progress)\nQueue:\n  #15 [orchestrator] "Other" (todo)',
+    );
     expect(existsSync(join(repo.dir, '.woterclip', 'heartbeat-log.jsonl'))).toBe(false);
     expect(ghState(repo).argv.some((argv) => ['edit', 'comment', 'close'].includes(argv[1] ?? ''))).toBe(false);
     const b = io(repo.dir);
@@ -157,13 +216,22 @@ describe('heartbeat-kit woterclip', () => {
   });
 
   it('status: queue, blocked with Clears when (or not stated), last beats, Stopped', async () => {
-    const blockedBody = '## Heartbeat #1 — 2026-07-21 09:00 UTC (1m 0s)\n\n**Status:** Blocked\n\n### Action needed\n@boss — key\n\n**Clears when:** the deploy key has write access\n\n---\n*WoterClip · backend · #3*';
+    const blockedBody =
+      '## Heartbeat #1 — 2026-07-21 09:00 UTC (1m 0s)\n\n**Status:** Blocked\n\n### Action needed\n@boss — key\n\n**Clears when:** the deploy key has write access\n\n---\n*WoterClip · backend · #3*';
     const repo = makeRepo('ok', [
-      { number: 3, title: 'needs key', labels: ['backend', 'agent-blocked'], comments: [{ id: 'c', author: 'octocat', body: blockedBody, createdAt: '2026-07-21T09:00:00Z', url: 'u' }] },
+      {
+        number: 3,
+        title: 'needs key',
+        labels: ['backend', 'agent-blocked'],
+        comments: [{ id: 'c', author: 'octocat', body: blockedBody, createdAt: '2026-07-21T09:00:00Z', url: 'u' }],
+      },
       { number: 4, title: 'vague', labels: ['backend', 'agent-blocked'] },
       { number: 5, title: 'todo', labels: ['backend'] },
     ]);
-    writeFileSync(join(repo.dir, '.woterclip', 'heartbeat-log.jsonl'), '{"type": "beat", "started_at": "2026-07-22T06:00:00Z", "ended_at": "2026-07-22T06:01:00Z", "beat_elapsed_sec": 60, "issues_worked": 0, "stop_reason": "queue_empty"}\n{"heartbeat": 1, "timest');
+    writeFileSync(
+      join(repo.dir, '.woterclip', 'heartbeat-log.jsonl'),
+      '{"type": "beat", "started_at": "2026-07-22T06:00:00Z", "ended_at": "2026-07-22T06:01:00Z", "beat_elapsed_sec": 60, "issues_worked": 0, "stop_reason": "queue_empty"}\n{"heartbeat": 1, "timest',
+    );
     const a = io(repo.dir);
     expect(await command(repo)(['status', '--now', '2026-07-22T10:00:00Z'], a)).toBe(0);
     const text = a.out.join('');
@@ -197,7 +265,13 @@ describe('heartbeat-kit woterclip', () => {
     const stealing = createWoterclipCommand({
       gh: fakeGh,
       pid: 4242,
-      runner: { run: (request) => runner.run(request).map((output) => { if (request.file === agent) writeFileSync(lockPath, successor); return output; }) },
+      runner: {
+        run: (request) =>
+          runner.run(request).map((output) => {
+            if (request.file === agent) writeFileSync(lockPath, successor);
+            return output;
+          }),
+      },
     });
     expect(await stealing(['beat', '--now', '2026-07-22T10:00:00Z'], io(repo.dir))).toBe(0);
     expect(readFileSync(lockPath, 'utf8')).toBe(successor);
@@ -205,7 +279,9 @@ describe('heartbeat-kit woterclip', () => {
 
   // Issue 11 item 2: issues_worked counts what the beat recorded.
   it('gh fails on the label edit after the report was posted: the beat line counts the issue line, status shows no incident', async () => {
-    const repo = makeRepo('ok', undefined, { failures: [{ argv: ['issue', 'edit'], skip: 1, message: 'HTTP 502: Bad Gateway (https://api.github.com/graphql)' }] });
+    const repo = makeRepo('ok', undefined, {
+      failures: [{ argv: ['issue', 'edit'], skip: 1, message: 'HTTP 502: Bad Gateway (https://api.github.com/graphql)' }],
+    });
     const a = io(repo.dir);
     expect(await command(repo)(['beat', '--now', '2026-07-22T10:00:00Z'], a)).toBe(1);
     expect(ghState(repo).issues[0]?.comments).toHaveLength(1);
@@ -246,7 +322,9 @@ describe('heartbeat-kit woterclip', () => {
     expect(await command(repo)(['beat', '--dry-run', '--now', '2026-07-22T10:00:00Z'], b)).toBe(0);
     expect(b.out.join('')).toContain('would clean the stale lockfile');
     expect(readFileSync(join(woterclip, '.heartbeat-lock'), 'utf8')).toBe(stale);
-    const quiet = makeRepo('ok', undefined, { heartbeat: { quiet_hours: { enabled: true, timezone: 'UTC', start: '22:00', end: '07:00', behavior: 'skip' } } });
+    const quiet = makeRepo('ok', undefined, {
+      heartbeat: { quiet_hours: { enabled: true, timezone: 'UTC', start: '22:00', end: '07:00', behavior: 'skip' } },
+    });
     expect(await command(quiet)(['beat', '--dry-run', '--now', '2026-07-22T23:00:00Z'], io(quiet.dir))).toBe(0);
     for (const dir of [repo.dir, quiet.dir]) expect(existsSync(join(dir, '.woterclip', 'heartbeat-log.jsonl'))).toBe(false);
     expect(existsSync(join(quiet.dir, '.woterclip', '.heartbeat-lock'))).toBe(false);

@@ -2,7 +2,16 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Clock, CommandRunner } from '@heartbeat-kit/core';
 import { createFileLockStore, systemClock } from '@heartbeat-kit/core/node';
-import { buildStatus, createCommandDispatcher, loadWoterclipConfig, renderStatus, runBeat, woterclipLockCodec, type BeatResult, type IssueDetail } from '@heartbeat-kit/woterclip';
+import {
+  buildStatus,
+  createCommandDispatcher,
+  loadWoterclipConfig,
+  renderStatus,
+  runBeat,
+  woterclipLockCodec,
+  type BeatResult,
+  type IssueDetail,
+} from '@heartbeat-kit/woterclip';
 import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
 import { unknownNameError } from '../errors.js';
@@ -76,9 +85,19 @@ function clockFrom(now: string | undefined): Clock | string {
   return { now: () => new Date(start + (Date.now() - real)) };
 }
 
-function parse(argv: readonly string[], io: CliIo, options: NonNullable<ParseArgsConfig['options']>, help: string): Record<string, string | boolean | undefined> | number {
+function parse(
+  argv: readonly string[],
+  io: CliIo,
+  options: NonNullable<ParseArgsConfig['options']>,
+  help: string,
+): Record<string, string | boolean | undefined> | number {
   try {
-    const parsed = parseArgs({ args: [...argv], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+    const parsed = parseArgs({
+      args: [...argv],
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: false,
+      strict: true,
+    });
     const values = parsed.values as Record<string, string | boolean | undefined>;
     if (values.help === true) {
       io.stdout(help);
@@ -86,7 +105,9 @@ function parse(argv: readonly string[], io: CliIo, options: NonNullable<ParseArg
     }
     return values;
   } catch (error) {
-    io.stderr(`heartbeat-kit woterclip: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}. Fix: run with --help for the options.\n`);
+    io.stderr(
+      `heartbeat-kit woterclip: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}. Fix: run with --help for the options.\n`,
+    );
     return EXIT.usage;
   }
 }
@@ -106,8 +127,20 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
     const { config } = loaded.value;
     const envAllow = envAllowFlag ?? config.environment?.allow;
     const runner = overrides.runner ?? createCliRunner(io, { timeoutMs: 60_000, profile: 'gh', envAllow });
-    const tracker = createGhIssueTracker({ runner, repo: config.github.repo, cwd, ...(overrides.gh === undefined ? {} : { gh: overrides.gh }) });
-    const dispatchRunner = overrides.runner ?? createCliRunner(io, { timeoutMs: (config.dispatch.timeout_sec ?? 6 * 3600) * 1000, maxOutputBytes: 16 * 1024 * 1024, profile: 'agent', envAllow });
+    const tracker = createGhIssueTracker({
+      runner,
+      repo: config.github.repo,
+      cwd,
+      ...(overrides.gh === undefined ? {} : { gh: overrides.gh }),
+    });
+    const dispatchRunner =
+      overrides.runner ??
+      createCliRunner(io, {
+        timeoutMs: (config.dispatch.timeout_sec ?? 6 * 3600) * 1000,
+        maxOutputBytes: 16 * 1024 * 1024,
+        profile: 'agent',
+        envAllow,
+      });
     const dispatcher = createCommandDispatcher({
       runner: dispatchRunner,
       command: config.dispatch.command,
@@ -133,7 +166,19 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
   };
 
   const beat: Command = async (argv, io) => {
-    const values = parse(argv, io, { cwd: { type: 'string' }, 'dry-run': { type: 'boolean' }, persona: { type: 'string' }, now: { type: 'string' }, json: { type: 'boolean' }, 'env-allow': { type: 'string' } }, WOTERCLIP_BEAT_HELP);
+    const values = parse(
+      argv,
+      io,
+      {
+        cwd: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        persona: { type: 'string' },
+        now: { type: 'string' },
+        json: { type: 'boolean' },
+        'env-allow': { type: 'string' },
+      },
+      WOTERCLIP_BEAT_HELP,
+    );
     if (typeof values === 'number') return values;
     const clock = clockFrom(values.now as string | undefined);
     if (typeof clock === 'string') {
@@ -150,13 +195,21 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
       io.stderr(`heartbeat-kit woterclip beat: ${wired.message}\n`);
       return wired.kind === 'io' ? EXIT.failure : EXIT.usage;
     }
-    const result = await runBeat(wired.deps, { dryRun: values['dry-run'] === true, ...(typeof values.persona === 'string' ? { persona: values.persona } : {}) });
+    const result = await runBeat(wired.deps, {
+      dryRun: values['dry-run'] === true,
+      ...(typeof values.persona === 'string' ? { persona: values.persona } : {}),
+    });
     printBeat(io, result, values.json === true);
     return result.exitCode;
   };
 
   const status: Command = async (argv, io) => {
-    const values = parse(argv, io, { cwd: { type: 'string' }, now: { type: 'string' }, json: { type: 'boolean' }, 'env-allow': { type: 'string' } }, WOTERCLIP_STATUS_HELP);
+    const values = parse(
+      argv,
+      io,
+      { cwd: { type: 'string' }, now: { type: 'string' }, json: { type: 'boolean' }, 'env-allow': { type: 'string' } },
+      WOTERCLIP_STATUS_HELP,
+    );
     if (typeof values === 'number') return values;
     const clock = clockFrom(values.now as string | undefined);
     if (typeof clock === 'string') {
@@ -192,7 +245,14 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
       return EXIT.failure;
     }
     for (const warning of log.value.warnings) io.stderr(`heartbeat-kit woterclip status: warning: ${warning}\n`);
-    const view = buildStatus({ config, login: auth.value.login, inbox: inbox.value, blockedDetails, log: log.value.lines, now: clock.now() });
+    const view = buildStatus({
+      config,
+      login: auth.value.login,
+      inbox: inbox.value,
+      blockedDetails,
+      log: log.value.lines,
+      now: clock.now(),
+    });
     io.stdout(values.json === true ? `${JSON.stringify(view)}\n` : renderStatus(view));
     return EXIT.ok;
   };
@@ -204,7 +264,19 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
       return sub === undefined ? EXIT.usage : EXIT.ok;
     }
     if (sub === 'init') {
-      const values = parse(rest, io, { cwd: { type: 'string' }, repo: { type: 'string' }, 'board-user': { type: 'string' }, labels: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, WOTERCLIP_INIT_HELP);
+      const values = parse(
+        rest,
+        io,
+        {
+          cwd: { type: 'string' },
+          repo: { type: 'string' },
+          'board-user': { type: 'string' },
+          labels: { type: 'boolean' },
+          'dry-run': { type: 'boolean' },
+          json: { type: 'boolean' },
+        },
+        WOTERCLIP_INIT_HELP,
+      );
       if (typeof values === 'number') return values;
       return runWoterclipInit(
         {
@@ -216,7 +288,10 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
           json: values.json === true,
         },
         io,
-        { ...(overrides.runner === undefined ? {} : { runner: overrides.runner }), ...(overrides.gh === undefined ? {} : { gh: overrides.gh }) },
+        {
+          ...(overrides.runner === undefined ? {} : { runner: overrides.runner }),
+          ...(overrides.gh === undefined ? {} : { gh: overrides.gh }),
+        },
       );
     }
     if (sub === 'beat') return beat(rest, io);

@@ -1,4 +1,11 @@
-import { formatDays, formatScanProblems, OUTSIDE_ACTIVE_HOURS_REASON, type CycleOutcome, type Finding, type HeartbeatConfig } from '@heartbeat-kit/core';
+import {
+  formatDays,
+  formatScanProblems,
+  OUTSIDE_ACTIVE_HOURS_REASON,
+  type CycleOutcome,
+  type Finding,
+  type HeartbeatConfig,
+} from '@heartbeat-kit/core';
 
 function brief(finding: Finding): { category: string; fingerprint: string; subject: string } {
   return { category: finding.category, fingerprint: finding.fingerprint, subject: finding.subject };
@@ -18,12 +25,35 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
     suppressed: d.suppressed.map((s) => ({ ...brief(s.finding), reason: s.reason })),
     held: d.held.map(brief),
     unconfirmed: d.unconfirmed.map((u) => ({ ...brief(u.finding), seenCycles: u.seenCycles, neededCycles: u.neededCycles })),
-    scanners: d.scanners.map((s) => ({ name: s.name, status: s.status, durationMs: s.durationMs, ...(s.note === undefined ? {} : { note: s.note }) })),
+    scanners: d.scanners.map((s) => ({
+      name: s.name,
+      status: s.status,
+      durationMs: s.durationMs,
+      ...(s.note === undefined ? {} : { note: s.note }),
+    })),
     warnings: [...d.warnings.map((w) => w.message), ...outcome.warnings],
     // Every scanner that could not look, with the fix: the same facts text mode prints on stderr.
-    problems: outcome.problems.map((p) => ({ scanner: p.scanner, kind: p.kind, severity: p.severity, code: p.code, message: p.message, fix: p.fix })),
+    problems: outcome.problems.map((p) => ({
+      scanner: p.scanner,
+      kind: p.kind,
+      severity: p.severity,
+      code: p.code,
+      message: p.message,
+      fix: p.fix,
+    })),
     // Circuit breakers that tripped, recovered or changed this cycle (said once; absent when none did).
-    ...(d.breakerEvents === undefined ? {} : { breaker: d.breakerEvents.map((e) => ({ kind: e.kind, scanner: e.scanner, code: e.code, failures: e.failures, since: e.since, line: e.line })) }),
+    ...(d.breakerEvents === undefined
+      ? {}
+      : {
+          breaker: d.breakerEvents.map((e) => ({
+            kind: e.kind,
+            scanner: e.scanner,
+            code: e.code,
+            failures: e.failures,
+            since: e.since,
+            line: e.line,
+          })),
+        }),
     estimatedTokens: d.estimatedTokens,
     delivery: outcome.delivery,
     message: d.message === null ? null : { content: d.message.content, summary: d.message.summary },
@@ -46,8 +76,13 @@ export function problemLines(outcome: CycleOutcome): string {
  * `heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, …`. Empty when
  * none were skipped for that reason.
  */
-export function outsideActiveHoursLine(outcome: CycleOutcome, settings: { readonly config: HeartbeatConfig; readonly timeZone: string }): string {
-  const skipped = outcome.scanResults.filter((r) => r.status === 'skipped' && r.reason === OUTSIDE_ACTIVE_HOURS_REASON).map((r) => r.scanner);
+export function outsideActiveHoursLine(
+  outcome: CycleOutcome,
+  settings: { readonly config: HeartbeatConfig; readonly timeZone: string },
+): string {
+  const skipped = outcome.scanResults
+    .filter((r) => r.status === 'skipped' && r.reason === OUTSIDE_ACTIVE_HOURS_REASON)
+    .map((r) => r.scanner);
   if (skipped.length === 0) return '';
   const { start, end, weekend, days } = settings.config.activeHours;
   const dayText = days !== undefined ? `, ${formatDays(days)} only` : weekend ? '' : ', weekdays only';

@@ -5,7 +5,10 @@ import { splitCommand } from './split-command.js';
 
 describe('splitCommand', () => {
   it('groups quotes and escapes but expands nothing', () => {
-    expect(splitCommand(`notify "a b" 'c $HOME' d\\ e $(touch x)`)).toEqual({ ok: true, argv: ['notify', 'a b', 'c $HOME', 'd e', '$(touch', 'x)'] });
+    expect(splitCommand(`notify "a b" 'c $HOME' d\\ e $(touch x)`)).toEqual({
+      ok: true,
+      argv: ['notify', 'a b', 'c $HOME', 'd e', '$(touch', 'x)'],
+    });
     expect(splitCommand('x "open').ok).toBe(false);
     expect(splitCommand('   ').ok).toBe(false);
   });
@@ -13,10 +16,16 @@ describe('splitCommand', () => {
   it('never throws, and single-quoting any words round-trips them', () => {
     fc.assert(fc.property(fc.string(), (text) => typeof splitCommand(text).ok === 'boolean'));
     fc.assert(
-      fc.property(fc.array(fc.string().filter((w) => !w.includes("'")), { minLength: 1, maxLength: 6 }), (words) => {
-        const split = splitCommand(words.map((w) => `'${w}'`).join(' '));
-        return split.ok && JSON.stringify(split.argv) === JSON.stringify(words);
-      }),
+      fc.property(
+        fc.array(
+          fc.string().filter((w) => !w.includes("'")),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (words) => {
+          const split = splitCommand(words.map((w) => `'${w}'`).join(' '));
+          return split.ok && JSON.stringify(split.argv) === JSON.stringify(words);
+        },
+      ),
     );
   });
 });
@@ -25,8 +34,14 @@ describe('parseSinkSpec', () => {
   it('accepts the four kinds and names the fix otherwise', () => {
     expect(parseSinkSpec('stdout')).toEqual({ ok: true, sink: { kind: 'stdout' } });
     expect(parseSinkSpec('file:/tmp/x.jsonl')).toEqual({ ok: true, sink: { kind: 'file', path: '/tmp/x.jsonl' } });
-    expect(parseSinkSpec('webhook:https://example.invalid/h')).toEqual({ ok: true, sink: { kind: 'webhook', url: 'https://example.invalid/h' } });
-    expect(parseSinkSpec('command:notify-send "Heart beat"')).toEqual({ ok: true, sink: { kind: 'command', argv: ['notify-send', 'Heart beat'] } });
+    expect(parseSinkSpec('webhook:https://example.invalid/h')).toEqual({
+      ok: true,
+      sink: { kind: 'webhook', url: 'https://example.invalid/h' },
+    });
+    expect(parseSinkSpec('command:notify-send "Heart beat"')).toEqual({
+      ok: true,
+      sink: { kind: 'command', argv: ['notify-send', 'Heart beat'] },
+    });
     for (const bad of ['file:', 'webhook:nope', 'webhook:ftp://x/y', 'command:', 'pigeon']) {
       const parsed = parseSinkSpec(bad);
       expect(parsed.ok).toBe(false);

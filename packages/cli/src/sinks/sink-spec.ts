@@ -18,7 +18,9 @@ export function parseSinkSpec(spec: string): { ok: true; sink: SinkSpec } | { ok
   const value = colon === -1 ? '' : spec.slice(colon + 1);
   switch (kind) {
     case 'file':
-      return value ? { ok: true, sink: { kind: 'file', path: value } } : { ok: false, message: '--sink file: needs a path. Fix: --sink file:/var/log/heartbeat.jsonl' };
+      return value
+        ? { ok: true, sink: { kind: 'file', path: value } }
+        : { ok: false, message: '--sink file: needs a path. Fix: --sink file:/var/log/heartbeat.jsonl' };
     case 'webhook': {
       let url: URL;
       try {
@@ -26,7 +28,8 @@ export function parseSinkSpec(spec: string): { ok: true; sink: SinkSpec } | { ok
       } catch {
         return { ok: false, message: `--sink webhook: "${value}" is not a URL. Fix: --sink webhook:https://host/path` };
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: '--sink webhook: only http(s) URLs. Fix: --sink webhook:https://host/path' };
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return { ok: false, message: '--sink webhook: only http(s) URLs. Fix: --sink webhook:https://host/path' };
       // fetch refuses credentials in URLs, and a URL is echoed in errors: credentials go in a header.
       const secretParams = [...url.searchParams.keys()].filter((k) => CREDENTIAL_PARAM.test(k));
       if (url.username !== '' || url.password !== '' || secretParams.length > 0) {
@@ -40,7 +43,9 @@ export function parseSinkSpec(spec: string): { ok: true; sink: SinkSpec } | { ok
     }
     case 'command': {
       const split = splitCommand(value);
-      return split.ok ? { ok: true, sink: { kind: 'command', argv: split.argv } } : { ok: false, message: `--sink command: ${split.message}. Fix: --sink 'command:notify-send Heartbeat'` };
+      return split.ok
+        ? { ok: true, sink: { kind: 'command', argv: split.argv } }
+        : { ok: false, message: `--sink command: ${split.message}. Fix: --sink 'command:notify-send Heartbeat'` };
     }
     default:
       return { ok: false, message: `unknown --sink "${spec}". Fix: use stdout, file:PATH, webhook:URL or command:CMD` };

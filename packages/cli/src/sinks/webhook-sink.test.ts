@@ -4,7 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboundMessage } from '@heartbeat-kit/core';
 import { createWebhookSink } from './webhook-sink.js';
 
-const message: OutboundMessage = { kind: 'work_found', content: 'WORK_FOUND: P0_WORK_READY', summary: 'P0_WORK_READY -- x', cycle: 3, at: '2026-02-19T14:50:00.000Z' };
+const message: OutboundMessage = {
+  kind: 'work_found',
+  content: 'WORK_FOUND: P0_WORK_READY',
+  summary: 'P0_WORK_READY -- x',
+  cycle: 3,
+  at: '2026-02-19T14:50:00.000Z',
+};
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
@@ -60,7 +66,10 @@ describe('webhook sink (real HTTP on 127.0.0.1)', () => {
   it('sends the same message id in the body and the Idempotency-Key header on every attempt, and the Authorization header', async () => {
     const headers: IncomingMessage['headers'][] = [];
     const { url, bodies } = await listen([503, 204], headers);
-    const result = await createWebhookSink({ url, attempts: 3, backoffMs: () => 1, authorization: 'Bearer s3cr3t-token' }).deliver({ ...message, id: 'hb-abc' });
+    const result = await createWebhookSink({ url, attempts: 3, backoffMs: () => 1, authorization: 'Bearer s3cr3t-token' }).deliver({
+      ...message,
+      id: 'hb-abc',
+    });
     expect(result.isOk()).toBe(true);
     expect(bodies.map((b) => (JSON.parse(b) as { id: string }).id)).toEqual(['hb-abc', 'hb-abc']);
     expect(headers.map((h) => h['idempotency-key'])).toEqual(['hb-abc', 'hb-abc']);
@@ -73,7 +82,13 @@ describe('webhook sink (real HTTP on 127.0.0.1)', () => {
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-    const result = await createWebhookSink({ url, attempts: 3, timeoutMs: 3_600_000, totalTimeoutMs: 200, backoffMs: () => 3_600_000 }).deliver(message);
+    const result = await createWebhookSink({
+      url,
+      attempts: 3,
+      timeoutMs: 3_600_000,
+      totalTimeoutMs: 200,
+      backoffMs: () => 3_600_000,
+    }).deliver(message);
     expect(result.isErr() && result.error.message).toMatch(/after 1 attempt\(s\): gave up after 200 ms in total/);
     server.closeAllConnections();
   });

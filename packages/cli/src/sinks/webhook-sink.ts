@@ -62,10 +62,14 @@ export function createWebhookSink(options: WebhookSinkOptions): Sink {
       if (attempt < attempts && !deadline.aborted) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, backoff(attempt));
-          deadline.addEventListener('abort', () => {
-            clearTimeout(timer);
-            resolve();
-          }, { once: true });
+          deadline.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer);
+              resolve();
+            },
+            { once: true },
+          );
         });
       }
     }
@@ -73,6 +77,9 @@ export function createWebhookSink(options: WebhookSinkOptions): Sink {
   };
   return {
     deliver: (message) =>
-      ResultAsync.fromPromise(send(JSON.stringify(message), message.id), (error) => ({ kind: 'delivery-failed' as const, message: redactSecrets((error as Error).message) })),
+      ResultAsync.fromPromise(send(JSON.stringify(message), message.id), (error) => ({
+        kind: 'delivery-failed' as const,
+        message: redactSecrets((error as Error).message),
+      })),
   };
 }

@@ -15,10 +15,23 @@ export function createCliRunner(io: CliIo, options: CliRunnerOptions = {}): Comm
 }
 
 /** Parses `--env-allow A,B,XDG_*`: absent = undefined (the user's environment), else the names. */
-export function parseEnvAllowFlag(value: string | undefined): { ok: true; names: readonly string[] | undefined } | { ok: false; message: string } {
+export function parseEnvAllowFlag(
+  value: string | undefined,
+): { ok: true; names: readonly string[] | undefined } | { ok: false; message: string } {
   if (value === undefined) return { ok: true, names: undefined };
-  const names = [...new Set(value.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
+  const names = [
+    ...new Set(
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    ),
+  ];
   const bad = names.find((name) => !ENV_NAME_PATTERN.test(name));
-  if (bad !== undefined) return { ok: false, message: `--env-allow: ${JSON.stringify(bad)} is not a variable name. Fix: list names separated by commas, e.g. --env-allow BEADS_DIR,HTTPS_PROXY,XDG_*.` };
+  if (bad !== undefined)
+    return {
+      ok: false,
+      message: `--env-allow: ${JSON.stringify(bad)} is not a variable name. Fix: list names separated by commas, e.g. --env-allow BEADS_DIR,HTTPS_PROXY,XDG_*.`,
+    };
   return { ok: true, names };
 }

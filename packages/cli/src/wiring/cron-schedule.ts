@@ -13,13 +13,19 @@ export interface CronSchedule {
  * Parses `--cron EXPR` (croner: five to seven fields) or says what is wrong and the fix. croner is
  * imported here, on first use, so a cycle without --cron does not load it.
  */
-export async function parseCronFlag(expression: string, timeZone: string): Promise<{ ok: true; value: CronSchedule } | { ok: false; message: string }> {
+export async function parseCronFlag(
+  expression: string,
+  timeZone: string,
+): Promise<{ ok: true; value: CronSchedule } | { ok: false; message: string }> {
   const { Cron } = await import('croner');
   let cron: Cron;
   try {
     cron = new Cron(expression, { paused: true, timezone: timeZone });
   } catch (error) {
-    return { ok: false, message: `--cron "${expression}" is not a cron expression: ${(error as Error).message}. Fix: five fields such as "*/10 8-21 * * 1-5".` };
+    return {
+      ok: false,
+      message: `--cron "${expression}" is not a cron expression: ${(error as Error).message}. Fix: five fields such as "*/10 8-21 * * 1-5".`,
+    };
   }
   return {
     ok: true,

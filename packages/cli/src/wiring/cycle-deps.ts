@@ -1,7 +1,18 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { CycleDeps, Sink } from '@heartbeat-kit/core';
-import { createFileMtimeOperatorActivity, createFileOutputSpool, createFileReplyInbox, createFileStateStore, gchatSpoolPrefixFor, inboxPathFor, createJsonlFileSink, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
+import {
+  createFileMtimeOperatorActivity,
+  createFileOutputSpool,
+  createFileReplyInbox,
+  createFileStateStore,
+  gchatSpoolPrefixFor,
+  inboxPathFor,
+  createJsonlFileSink,
+  createStdoutSink,
+  nodeSleep,
+  systemClock,
+} from '@heartbeat-kit/core/node';
 import { createDefaultScanners } from '@heartbeat-kit/scanners';
 import { createNodePipelineFiles, nodeFileExists } from '@heartbeat-kit/scanners/execa';
 import type { CliIo } from '../io.js';
@@ -47,7 +58,16 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
     stateStore: createFileStateStore({ path: wiring.statePath }),
     sink,
     inbox,
-    scanners: createDefaultScanners({ runner, cwd: wiring.cwd, fileExists: nodeFileExists, pipelineFiles: createNodePipelineFiles(), replyInbox: inbox, replySpool: spool, ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}), ...(wiring.ignorePaths ? { ignorePaths: wiring.ignorePaths } : {}) }),
+    scanners: createDefaultScanners({
+      runner,
+      cwd: wiring.cwd,
+      fileExists: nodeFileExists,
+      pipelineFiles: createNodePipelineFiles(),
+      replyInbox: inbox,
+      replySpool: spool,
+      ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}),
+      ...(wiring.ignorePaths ? { ignorePaths: wiring.ignorePaths } : {}),
+    }),
     ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
   };
 }
@@ -59,9 +79,16 @@ function createSink(spec: SinkSpec, wiring: CycleWiring): Sink {
     case 'file':
       return createJsonlFileSink({ path: resolvePath(wiring.cwd, spec.path) });
     case 'webhook':
-      return createWebhookSink({ url: spec.url, ...(wiring.sinkAuthorization === undefined ? {} : { authorization: wiring.sinkAuthorization }) });
+      return createWebhookSink({
+        url: spec.url,
+        ...(wiring.sinkAuthorization === undefined ? {} : { authorization: wiring.sinkAuthorization }),
+      });
     case 'command':
-      return createCommandSink({ argv: spec.argv, runner: createCliRunner(wiring.io, { profile: 'command', envAllow: wiring.envAllow }), cwd: wiring.cwd });
+      return createCommandSink({
+        argv: spec.argv,
+        runner: createCliRunner(wiring.io, { profile: 'command', envAllow: wiring.envAllow }),
+        cwd: wiring.cwd,
+      });
   }
 }
 

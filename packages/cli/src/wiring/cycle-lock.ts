@@ -32,7 +32,10 @@ function ago(ms: number): string {
  * it has held the lock, e.g. `pid 4242 on build-1 (alive), holding it for 12 s`.
  */
 export function describeHolder(holder: LockRecord, liveness: HolderLiveness | undefined, nowMs: number): string {
-  const who = holder.pid === undefined ? `owner ${JSON.stringify(holder.owner)}` : `pid ${holder.pid}${holder.host === undefined ? '' : ` on ${holder.host}`}`;
+  const who =
+    holder.pid === undefined
+      ? `owner ${JSON.stringify(holder.owner)}`
+      : `pid ${holder.pid}${holder.host === undefined ? '' : ` on ${holder.host}`}`;
   const state = liveness === undefined ? '' : liveness === 'alive' ? ' (alive)' : liveness === 'dead' ? ' (dead)' : ' (liveness unknown)';
   return `${who}${state}, holding it for ${ago(nowMs - holder.acquiredAtMs)}`;
 }

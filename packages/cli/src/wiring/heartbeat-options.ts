@@ -54,16 +54,33 @@ export interface ResolvedHeartbeat {
  * Validates the shared options, loads HEARTBEAT.md and wires the concrete adapters. Errors come
  * back as one line that names the fix.
  */
-export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo, options: { readonly dryRun?: boolean } = {}): Promise<{ ok: true; value: ResolvedHeartbeat } | { ok: false; message: string; configError?: undefined } | { ok: false; message: string; configError: true; statePath: string }> {
+export async function resolveHeartbeat(
+  values: HeartbeatOptionValues,
+  io: CliIo,
+  options: { readonly dryRun?: boolean } = {},
+): Promise<
+  | { ok: true; value: ResolvedHeartbeat }
+  | { ok: false; message: string; configError?: undefined }
+  | { ok: false; message: string; configError: true; statePath: string }
+> {
   const sink = parseSinkSpec(values.sink ?? 'stdout');
   if (!sink.ok) return sink;
   const authEnv = values['sink-auth-env'];
   let authorization: string | undefined;
   if (authEnv !== undefined) {
-    if (sink.sink.kind !== 'webhook') return { ok: false, message: '--sink-auth-env only applies to --sink webhook:URL. Fix: drop it or use a webhook sink.' };
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(authEnv)) return { ok: false, message: `--sink-auth-env "${authEnv}" is not an environment variable name. Fix: e.g. --sink-auth-env HOOK_AUTH.` };
+    if (sink.sink.kind !== 'webhook')
+      return { ok: false, message: '--sink-auth-env only applies to --sink webhook:URL. Fix: drop it or use a webhook sink.' };
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(authEnv))
+      return {
+        ok: false,
+        message: `--sink-auth-env "${authEnv}" is not an environment variable name. Fix: e.g. --sink-auth-env HOOK_AUTH.`,
+      };
     authorization = io.env[authEnv];
-    if (authorization === undefined || authorization === '') return { ok: false, message: `--sink-auth-env ${authEnv}: the variable is not set. Fix: export ${authEnv}='Bearer …' before running.` };
+    if (authorization === undefined || authorization === '')
+      return {
+        ok: false,
+        message: `--sink-auth-env ${authEnv}: the variable is not set. Fix: export ${authEnv}='Bearer …' before running.`,
+      };
   }
   const socket = values['tmux-socket'];
   if (socket !== undefined && !/^[A-Za-z0-9._-]+$/.test(socket)) {
@@ -71,7 +88,11 @@ export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo,
   }
   const envAllowFlag = parseEnvAllowFlag(values['env-allow']);
   if (!envAllowFlag.ok) return envAllowFlag;
-  const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), { runner: createCliRunner(io, { envAllow: envAllowFlag.names }), env: io.env, flag: values.cwd === undefined ? 'the current directory' : '--cwd' });
+  const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), {
+    runner: createCliRunner(io, { envAllow: envAllowFlag.names }),
+    env: io.env,
+    flag: values.cwd === undefined ? 'the current directory' : '--cwd',
+  });
   if (!located.ok) return located;
   const location = located.value;
   const cwd = location.project;
@@ -108,6 +129,8 @@ export async function resolveHeartbeat(values: HeartbeatOptionValues, io: CliIo,
     envAllow: envAllowFlag.names ?? settings.value.config.envAllow,
     ignorePaths: [dirname(statePath), ...location.legacyStateDirs],
   });
-  return { ok: true, value: { cwd, location, notes, statePath, json: values.json === true, sink: sink.sink, settings: settings.value, deps, reloadSettings } };
+  return {
+    ok: true,
+    value: { cwd, location, notes, statePath, json: values.json === true, sink: sink.sink, settings: settings.value, deps, reloadSettings },
+  };
 }
-

@@ -9,5 +9,4 @@ describe('config warnings are bounded', () => {
     expect(bounded).toHaveLength(MAX_CONFIG_WARNINGS + 1);
     expect(bounded.at(-1)).toContain(`${10_000 - MAX_CONFIG_WARNINGS} more`);
   });
-
 });

@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { DEFAULT_HEARTBEAT_FILE, formatHeartbeatConfigError, parseHeartbeatConfig, resolveTimeZone, type HeartbeatConfig } from '@heartbeat-kit/core';
+import {
+  DEFAULT_HEARTBEAT_FILE,
+  formatHeartbeatConfigError,
+  parseHeartbeatConfig,
+  resolveTimeZone,
+  type HeartbeatConfig,
+} from '@heartbeat-kit/core';
 
 /** A loaded HEARTBEAT.md with its resolved zone. */
 export interface LoadedHeartbeatSettings {
@@ -27,23 +33,48 @@ export function systemTimeZone(): string {
  * Reads `DIR/.claude/HEARTBEAT.md` (or `--config FILE`). A missing default file means defaults,
  * silently, and is never created; a missing explicit `--config` file is an error.
  */
-export async function loadHeartbeatSettings(cwd: string, configPath: string | undefined): Promise<{ ok: true; value: LoadedHeartbeatSettings } | { ok: false; message: string }> {
-  const file = configPath === undefined ? join(cwd, DEFAULT_HEARTBEAT_FILE) : isAbsolute(configPath) ? configPath : resolve(cwd, configPath);
+export async function loadHeartbeatSettings(
+  cwd: string,
+  configPath: string | undefined,
+): Promise<{ ok: true; value: LoadedHeartbeatSettings } | { ok: false; message: string }> {
+  const file =
+    configPath === undefined ? join(cwd, DEFAULT_HEARTBEAT_FILE) : isAbsolute(configPath) ? configPath : resolve(cwd, configPath);
   let text: string | undefined;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && configPath === undefined) text = undefined;
-    else if (code === 'ENOENT') return { ok: false, message: `config file ${file} does not exist. Fix: pass an existing file to --config, or run 'heartbeat-kit init'.` };
-    else return { ok: false, message: `cannot read config file ${file}: ${(error as Error).message}. Fix: check the path and its permissions.` };
+    else if (code === 'ENOENT')
+      return {
+        ok: false,
+        message: `config file ${file} does not exist. Fix: pass an existing file to --config, or run 'heartbeat-kit init'.`,
+      };
+    else
+      return {
+        ok: false,
+        message: `cannot read config file ${file}: ${(error as Error).message}. Fix: check the path and its permissions.`,
+      };
   }
   const parsed = parseHeartbeatConfig(text, { file: configPath ?? DEFAULT_HEARTBEAT_FILE });
   if (parsed.isErr()) return { ok: false, message: formatHeartbeatConfigError(parsed.error) };
   const zone = resolveTimeZone(parsed.value.config.activeHours.timeZone, systemTimeZone);
   if (zone.isErr()) return { ok: false, message: `${configPath ?? DEFAULT_HEARTBEAT_FILE}: ${zone.error.message}` };
-  const problem = parsed.value.recognised ? {} : { problem: { message: `${file} has no heading or key heartbeat-kit recognises, so the defaults apply`, fix: UNRECOGNISED_FIX } };
-  return { ok: true, value: { config: parsed.value.config, timeZone: zone.value, found: parsed.value.found, presence: parsed.value.presence, file, warnings: boundWarnings(parsed.value.warnings), ...problem } };
+  const problem = parsed.value.recognised
+    ? {}
+    : { problem: { message: `${file} has no heading or key heartbeat-kit recognises, so the defaults apply`, fix: UNRECOGNISED_FIX } };
+  return {
+    ok: true,
+    value: {
+      config: parsed.value.config,
+      timeZone: zone.value,
+      found: parsed.value.found,
+      presence: parsed.value.presence,
+      file,
+      warnings: boundWarnings(parsed.value.warnings),
+      ...problem,
+    },
+  };
 }
 
 /** How many config warnings are printed before the rest are summarised. */
@@ -55,5 +86,8 @@ export const MAX_CONFIG_WARNINGS = 10;
  */
 export function boundWarnings(warnings: readonly string[]): readonly string[] {
   if (warnings.length <= MAX_CONFIG_WARNINGS) return warnings;
-  return [...warnings.slice(0, MAX_CONFIG_WARNINGS), `… and ${warnings.length - MAX_CONFIG_WARNINGS} more warnings like these in the config file (fix the ones above, then run again to see the rest)`];
+  return [
+    ...warnings.slice(0, MAX_CONFIG_WARNINGS),
+    `… and ${warnings.length - MAX_CONFIG_WARNINGS} more warnings like these in the config file (fix the ones above, then run again to see the rest)`,
+  ];
 }

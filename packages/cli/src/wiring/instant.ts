@@ -11,5 +11,8 @@ export function parseInstantFlag(flag: string, value: string | undefined): Insta
   if (value === undefined) return { ok: true, date: undefined };
   const parsed = parseIsoInstant(value);
   if (parsed.isOk()) return { ok: true, date: parsed.value };
-  return { ok: false, message: `${flag} ${JSON.stringify(value)} ${parsed.error.message} Fix: use an ISO-8601 instant with a zone, e.g. ${flag} 2026-02-19T14:50:00Z.` };
+  return {
+    ok: false,
+    message: `${flag} ${JSON.stringify(value)} ${parsed.error.message} Fix: use an ISO-8601 instant with a zone, e.g. ${flag} 2026-02-19T14:50:00Z.`,
+  };
 }

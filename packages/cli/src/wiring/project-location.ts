@@ -74,27 +74,58 @@ export async function locateProject(
   options: { readonly runner: CommandRunner; readonly env: Readonly<Record<string, string | undefined>>; readonly flag: string },
 ): Promise<{ ok: true; value: ProjectLocation } | { ok: false; message: string }> {
   const directory = await isDirectory(cwd).catch((error: unknown) => error as Error);
-  if (directory instanceof Error) return { ok: false, message: `cannot read ${options.flag} ${cwd}: ${directory.message}. Fix: check the path and its permissions.` };
-  if (directory === undefined) return { ok: false, message: `${options.flag} ${cwd} does not exist. Fix: pass the directory of a git repository (the project to watch).` };
-  if (!directory) return { ok: false, message: `${options.flag} ${cwd} is not a directory. Fix: pass the directory of a git repository (the project to watch).` };
+  if (directory instanceof Error)
+    return { ok: false, message: `cannot read ${options.flag} ${cwd}: ${directory.message}. Fix: check the path and its permissions.` };
+  if (directory === undefined)
+    return {
+      ok: false,
+      message: `${options.flag} ${cwd} does not exist. Fix: pass the directory of a git repository (the project to watch).`,
+    };
+  if (!directory)
+    return {
+      ok: false,
+      message: `${options.flag} ${cwd} is not a directory. Fix: pass the directory of a git repository (the project to watch).`,
+    };
   const real = await realpath(cwd);
 
-  const probe = await options.runner.run({ file: 'git', args: ['-C', real, 'rev-parse', '--show-toplevel', '--git-common-dir'], env: { LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' } });
+  const probe = await options.runner.run({
+    file: 'git',
+    args: ['-C', real, 'rev-parse', '--show-toplevel', '--git-common-dir'],
+    env: { LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' },
+  });
   if (probe.isErr()) {
-    if (probe.error.kind !== 'not-found') return { ok: false, message: `git rev-parse in ${real} failed (${probe.error.kind}). Fix: check that git runs in this directory.` };
+    if (probe.error.kind !== 'not-found')
+      return { ok: false, message: `git rev-parse in ${real} failed (${probe.error.kind}). Fix: check that git runs in this directory.` };
     // Without git there is no repository to keep state in: the user's state dir, one per directory.
     const configDir = await findConfigDir(real, real);
     const hash = createHash('sha256').update(real).digest('hex').slice(0, 12);
     const stateDir = join(userStateHome(options.env), STATE_DIR_NAME, `${basename(real) || 'root'}-${hash}`);
-    return { ok: true, value: { cwd: real, project: configDir ?? real, stateDir, legacyStateDirs: [join(real, '.heartbeat')], notes: [`git not found on PATH: the git scanners are skipped and state is kept in ${stateDir}`] } };
+    return {
+      ok: true,
+      value: {
+        cwd: real,
+        project: configDir ?? real,
+        stateDir,
+        legacyStateDirs: [join(real, '.heartbeat')],
+        notes: [`git not found on PATH: the git scanners are skipped and state is kept in ${stateDir}`],
+      },
+    };
   }
   if (probe.value.exitCode !== 0) {
     const stderr = probe.value.stderr;
     if (/not a git repository/i.test(stderr)) {
-      return { ok: false, message: `${real} is not in a git repository. Fix: pass --cwd a directory of the project's git repository, or run 'git init' there.` };
+      return {
+        ok: false,
+        message: `${real} is not in a git repository. Fix: pass --cwd a directory of the project's git repository, or run 'git init' there.`,
+      };
     }
-    const line = (stderr.split('\n').find((l) => l.trim() !== '') ?? `git exited ${probe.value.exitCode}`).replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
-    return { ok: false, message: `git cannot read the repository at ${real}: ${line}. Fix: run 'git status' there and fix what it reports.` };
+    const line = (stderr.split('\n').find((l) => l.trim() !== '') ?? `git exited ${probe.value.exitCode}`)
+      .replace(/[^\x20-\x7e]/g, '?')
+      .slice(0, 200);
+    return {
+      ok: false,
+      message: `git cannot read the repository at ${real}: ${line}. Fix: run 'git status' there and fix what it reports.`,
+    };
   }
   const [top = '', common = ''] = probe.value.stdout.split('\n');
   const toplevel = resolve(real, top);
@@ -104,7 +135,12 @@ export async function locateProject(
   const mainRoot = basename(commonDir) === '.git' ? dirname(commonDir) : undefined;
   let configDir = await findConfigDir(real, toplevel);
   let configRoot = toplevel;
-  if (configDir === undefined && mainRoot !== undefined && mainRoot !== toplevel && (await exists(join(mainRoot, DEFAULT_HEARTBEAT_FILE)))) {
+  if (
+    configDir === undefined &&
+    mainRoot !== undefined &&
+    mainRoot !== toplevel &&
+    (await exists(join(mainRoot, DEFAULT_HEARTBEAT_FILE)))
+  ) {
     configDir = mainRoot;
     configRoot = mainRoot;
   }
@@ -181,20 +217,29 @@ export async function migrateLegacyState(legacyDirs: readonly string[], statePat
       await moveReceipts(oldReceipts, receiptsDirectoryFor(statePath));
     }).catch((error: unknown) => ({ kind: 'failed' as const, error: error as Error }));
     if (guarded.kind === 'held') {
-      notes.push(`an older heartbeat holds ${cycleLockPath(oldState)} (${describeHolder(guarded.holder, guarded.liveness, Date.now())}): its state stays in ${dir} until it stops, then moves to ${dirname(statePath)}.`);
+      notes.push(
+        `an older heartbeat holds ${cycleLockPath(oldState)} (${describeHolder(guarded.holder, guarded.liveness, Date.now())}): its state stays in ${dir} until it stops, then moves to ${dirname(statePath)}.`,
+      );
       return { statePath: oldState, notes };
     }
     if (guarded.kind !== 'ran') {
       const why = guarded.kind === 'failed' ? guarded.error.message : guarded.error.kind === 'held' ? 'held' : guarded.error.message;
-      notes.push(`cannot move the heartbeat state in ${dir} to ${dirname(statePath)}: ${why}. Fix: move ${oldState} and ${oldReceipts} there by hand.`);
+      notes.push(
+        `cannot move the heartbeat state in ${dir} to ${dirname(statePath)}: ${why}. Fix: move ${oldState} and ${oldReceipts} there by hand.`,
+      );
       if (!(await exists(statePath)) && (await exists(oldState))) return { statePath: oldState, notes };
       continue;
     }
-    const removed = await rmdir(dir).then(() => true, () => false);
+    const removed = await rmdir(dir).then(
+      () => true,
+      () => false,
+    );
     const left = removed ? [] : await readdir(dir).catch(() => []);
     notes.push(
       `moved the heartbeat state from ${dir} to ${dirname(statePath)}, where git does not see it (once).` +
-        (left.length === 0 ? '' : ` ${dir} still holds files this version did not write (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', …' : ''}); move or delete them.`),
+        (left.length === 0
+          ? ''
+          : ` ${dir} still holds files this version did not write (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', …' : ''}); move or delete them.`),
     );
   }
   return { statePath, notes };

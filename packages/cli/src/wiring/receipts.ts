@@ -14,8 +14,13 @@ export async function locateState(
   values: { readonly cwd?: string | undefined; readonly state?: string | undefined },
 ): Promise<{ ok: true; statePath: string; configDir: string } | { ok: false; message: string }> {
   const cwd = resolvePath(io.cwd, values.cwd ?? '.');
-  const located = await locateProject(cwd, { runner: createCliRunner(io), env: io.env, flag: values.cwd === undefined ? 'the current directory' : '--cwd' });
-  if (values.state !== undefined) return { ok: true, statePath: resolvePath(io.cwd, values.state), configDir: located.ok ? located.value.project : cwd };
+  const located = await locateProject(cwd, {
+    runner: createCliRunner(io),
+    env: io.env,
+    flag: values.cwd === undefined ? 'the current directory' : '--cwd',
+  });
+  if (values.state !== undefined)
+    return { ok: true, statePath: resolvePath(io.cwd, values.state), configDir: located.ok ? located.value.project : cwd };
   if (!located.ok) return located;
   return { ok: true, statePath: await existingStatePath(located.value), configDir: located.value.project };
 }
@@ -25,13 +30,24 @@ export async function locateState(
  * evaluated at a chosen instant sees the receipts as they were then.
  */
 export function receiptStoreFor(statePath: string, now?: Date): ReceiptStore {
-  return createFileReceiptStore({ directory: receiptsDirectoryFor(statePath), clock: now === undefined ? systemClock : { now: () => now } });
+  return createFileReceiptStore({
+    directory: receiptsDirectoryFor(statePath),
+    clock: now === undefined ? systemClock : { now: () => now },
+  });
 }
 
 /** Appends a receipt; a failure is one stderr line naming the fix and `false`. */
-export async function appendReceipt(store: ReceiptStore, receipt: Receipt, statePath: string, io: CliIo, command: string): Promise<boolean> {
+export async function appendReceipt(
+  store: ReceiptStore,
+  receipt: Receipt,
+  statePath: string,
+  io: CliIo,
+  command: string,
+): Promise<boolean> {
   const appended = await store.append(receipt);
   if (appended.isOk()) return true;
-  io.stderr(`heartbeat-kit ${command}: cannot write the receipt of slot ${receipt.slot}: ${appended.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is writable.\n`);
+  io.stderr(
+    `heartbeat-kit ${command}: cannot write the receipt of slot ${receipt.slot}: ${appended.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is writable.\n`,
+  );
   return false;
 }

@@ -9,7 +9,10 @@ export interface CliRun {
 }
 
 /** Runs `heartbeat-kit ...argv` in-process with captured output. */
-export async function runCli(argv: readonly string[], options: { cwd: string; env?: Record<string, string | undefined>; signal?: AbortSignal; stdin?: string }): Promise<CliRun> {
+export async function runCli(
+  argv: readonly string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; signal?: AbortSignal; stdin?: string },
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {

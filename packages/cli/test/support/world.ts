@@ -101,7 +101,14 @@ function git(cwd: string, args: readonly string[], at?: Date): string {
   const date = at?.toISOString();
   return execFileSync('git', ['-C', cwd, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'World', GIT_AUTHOR_EMAIL: 'world@example.invalid', GIT_COMMITTER_NAME: 'World', GIT_COMMITTER_EMAIL: 'world@example.invalid', ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'World',
+      GIT_AUTHOR_EMAIL: 'world@example.invalid',
+      GIT_COMMITTER_NAME: 'World',
+      GIT_COMMITTER_EMAIL: 'world@example.invalid',
+      ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
+    },
   });
 }
 
@@ -174,7 +181,11 @@ export function createWorld(spec: WorldSpec = {}): World {
   const tmuxEnv: NodeJS.ProcessEnv = { ...process.env, SHELL: '/bin/sh' };
   delete tmuxEnv.TMUX;
   const tmux = (...args: string[]): string =>
-    execFileSync('tmux', ['-f', '/dev/null', '-L', tmuxSocket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: tmuxEnv });
+    execFileSync('tmux', ['-f', '/dev/null', '-L', tmuxSocket, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: tmuxEnv,
+    });
   for (const name of spec.sessions ?? []) tmux('new-session', '-d', '-s', name, '-x', '80', '-y', '20');
 
   const env: Record<string, string | undefined> = { ...process.env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` };

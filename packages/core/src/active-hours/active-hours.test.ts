@@ -43,7 +43,9 @@ const DST_DAYS: readonly { zone: string; day: string }[] = [
 ];
 
 const hhmm = (maxHour: number) =>
-  fc.tuple(fc.integer({ min: 0, max: maxHour }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => (h === 24 ? '24:00' : `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`));
+  fc
+    .tuple(fc.integer({ min: 0, max: maxHour }), fc.integer({ min: 0, max: 59 }))
+    .map(([h, m]) => (h === 24 ? '24:00' : `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`));
 const daysArb = fc.uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 7 });
 const windowArb = (zone: string): fc.Arbitrary<ActiveHoursWindow> =>
   fc.record(
@@ -64,7 +66,12 @@ describe('activeHoursStatus around DST changes', () => {
       expect(offsetMinutes(noon - 36 * HOUR, zone), `${zone} ${day}`).not.toBe(offsetMinutes(noon + 36 * HOUR, zone));
     }
     // Lord Howe moves by 30 minutes, Adelaide sits on a half-hour offset.
-    expect(Math.abs(offsetMinutes(Date.parse('2024-04-01T00:00:00Z'), 'Australia/Lord_Howe') - offsetMinutes(Date.parse('2024-05-01T00:00:00Z'), 'Australia/Lord_Howe'))).toBe(30);
+    expect(
+      Math.abs(
+        offsetMinutes(Date.parse('2024-04-01T00:00:00Z'), 'Australia/Lord_Howe') -
+          offsetMinutes(Date.parse('2024-05-01T00:00:00Z'), 'Australia/Lord_Howe'),
+      ),
+    ).toBe(30);
     expect(offsetMinutes(Date.parse('2024-06-01T00:00:00Z'), 'Australia/Adelaide')).toBe(570);
   });
 
@@ -163,20 +170,25 @@ describe('activeHoursStatus edges', () => {
 describe('isMinuteInWindow', () => {
   it('agrees with an hour-based definition for every hour pair and minute', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 1439 }), (start, end, minute) => {
-        const hour = Math.floor(minute / 60);
-        // Walk the clock face from start to end, one hour at a time.
-        const covered = new Set<number>();
-        if (start === end) for (let h = 0; h < 24; h++) covered.add(h);
-        else {
-          let h = start;
-          do {
-            covered.add(h);
-            h = (h + 1) % 24;
-          } while (h !== end % 24);
-        }
-        expect(isMinuteInWindow(minute, start, end)).toBe(covered.has(hour));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 24 }),
+        fc.integer({ min: 0, max: 1439 }),
+        (start, end, minute) => {
+          const hour = Math.floor(minute / 60);
+          // Walk the clock face from start to end, one hour at a time.
+          const covered = new Set<number>();
+          if (start === end) for (let h = 0; h < 24; h++) covered.add(h);
+          else {
+            let h = start;
+            do {
+              covered.add(h);
+              h = (h + 1) % 24;
+            } while (h !== end % 24);
+          }
+          expect(isMinuteInWindow(minute, start, end)).toBe(covered.has(hour));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -191,9 +203,13 @@ describe('activeHoursStatus in UTC (issue 16: no ICU data for a UTC heartbeat)',
     const dateTimeFormat = vi.spyOn(Intl, 'DateTimeFormat');
     const seen: { status: ReturnType<typeof activeHoursStatus>; instant: Date; hours: ActiveHoursWindow }[] = [];
     fc.assert(
-      fc.property(fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }), windowArb('UTC'), (instant, hours) => {
-        seen.push({ status: activeHoursStatus(instant, hours), instant, hours });
-      }),
+      fc.property(
+        fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }),
+        windowArb('UTC'),
+        (instant, hours) => {
+          seen.push({ status: activeHoursStatus(instant, hours), instant, hours });
+        },
+      ),
       { numRuns: 300 },
     );
     expect(dateTimeFormat).not.toHaveBeenCalled();
@@ -205,14 +221,23 @@ describe('activeHoursStatus in UTC (issue 16: no ICU data for a UTC heartbeat)',
   });
 
   it('an invalid Date is outside, as in any other zone', () => {
-    expect(activeHoursStatus(new Date(Number.NaN), { start: 8, end: 22, weekend: true, timeZone: 'UTC' })).toMatchObject({ inside: false, zone: 'UTC' });
+    expect(activeHoursStatus(new Date(Number.NaN), { start: 8, end: 22, weekend: true, timeZone: 'UTC' })).toMatchObject({
+      inside: false,
+      zone: 'UTC',
+    });
   });
 });
 
 describe('minute precision, days and midnight crossing', () => {
   // 2024-06-12 is a Wednesday; Berlin is UTC+2 in June.
   const at = (isoLocalBerlinSummer: string): Date => new Date(`${isoLocalBerlinSummer}+02:00`);
-  const office: ActiveHoursWindow = { start: '08:30', end: '18:15', weekend: false, days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], timeZone: 'Europe/Berlin' };
+  const office: ActiveHoursWindow = {
+    start: '08:30',
+    end: '18:15',
+    weekend: false,
+    days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
+    timeZone: 'Europe/Berlin',
+  };
 
   it('08:30 is inside, 08:29 is outside; 18:14 inside, 18:15 outside', () => {
     expect(isWithinActiveHours(at('2024-06-12T08:29:59'), office)).toBe(false);
@@ -229,7 +254,13 @@ describe('minute precision, days and midnight crossing', () => {
   });
 
   it('an overnight window with days counts for the local calendar day of each instant', () => {
-    const nights: ActiveHoursWindow = { start: '22:30', end: '06:15', weekend: false, days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], timeZone: 'Europe/Berlin' };
+    const nights: ActiveHoursWindow = {
+      start: '22:30',
+      end: '06:15',
+      weekend: false,
+      days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
+      timeZone: 'Europe/Berlin',
+    };
     expect(isWithinActiveHours(at('2024-06-14T23:00:00'), nights)).toBe(true); // Friday night
     expect(isWithinActiveHours(at('2024-06-15T01:00:00'), nights)).toBe(false); // Saturday 01:00
     expect(isWithinActiveHours(at('2024-06-16T23:00:00'), nights)).toBe(false); // Sunday night
@@ -253,7 +284,9 @@ describe('minute precision, days and midnight crossing', () => {
 
 describe('window predicate properties', () => {
   const minute = fc.integer({ min: 0, max: 1439 });
-  const time = fc.integer({ min: 0, max: 1439 }).map((m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
+  const time = fc
+    .integer({ min: 0, max: 1439 })
+    .map((m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
 
   it('an overnight window is exactly the complement of the day window it reverses', () => {
     fc.assert(
@@ -291,7 +324,14 @@ describe('window predicate properties', () => {
   });
 
   it('across local midnight the day rule switches with the calendar day, in any zone and on DST days', () => {
-    const zones = fc.constantFrom('Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Pacific/Chatham', 'America/Sao_Paulo');
+    const zones = fc.constantFrom(
+      'Europe/Berlin',
+      'America/New_York',
+      'Australia/Lord_Howe',
+      'Asia/Kolkata',
+      'Pacific/Chatham',
+      'America/Sao_Paulo',
+    );
     const day = fc.integer({ min: 0, max: 3 * 366 }).map((d) => new Date(Date.UTC(2023, 0, 1) + d * 86_400_000));
     fc.assert(
       fc.property(zones, day, daysArb, (zone, date, days) => {
@@ -307,12 +347,23 @@ describe('window predicate properties', () => {
   });
 
   it('matches the oracle at any instant of 2020–2030 for any window, days and DST zone', () => {
-    const zones = fc.constantFrom('Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Australia/Adelaide', 'Pacific/Chatham', 'UTC');
+    const zones = fc.constantFrom(
+      'Europe/Berlin',
+      'America/New_York',
+      'Australia/Lord_Howe',
+      'Australia/Adelaide',
+      'Pacific/Chatham',
+      'UTC',
+    );
     fc.assert(
-      fc.property(zones.chain((zone) => fc.tuple(fc.constant(zone), windowArb(zone))), fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }), ([, hours], ms) => {
-        const instant = new Date(ms);
-        expect(activeHoursStatus(instant, hours).inside).toBe(oracle(instant, hours).inside);
-      }),
+      fc.property(
+        zones.chain((zone) => fc.tuple(fc.constant(zone), windowArb(zone))),
+        fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }),
+        ([, hours], ms) => {
+          const instant = new Date(ms);
+          expect(activeHoursStatus(instant, hours).inside).toBe(oracle(instant, hours).inside);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

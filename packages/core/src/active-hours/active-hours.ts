@@ -49,7 +49,10 @@ function formatterFor(zone: string): ZoneFormatter {
   if (cached) return cached;
   let made: ZoneFormatter;
   try {
-    made = { format: new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit' }), zone };
+    made = {
+      format: new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit' }),
+      zone,
+    };
   } catch {
     // An unvalidated zone must not crash a cycle; the UTC fallback is visible in the status.
     // Not cached, so arbitrary bad names cannot grow the map.
@@ -74,7 +77,8 @@ function localTime(instant: Date, zone: string): LocalTime {
   let minute = 0;
   let weekday = Number.NaN;
   for (const part of format.formatToParts(instant)) {
-    if (part.type === 'hour') hour = Number(part.value) % 24; // some ICU builds print 24 for midnight
+    if (part.type === 'hour')
+      hour = Number(part.value) % 24; // some ICU builds print 24 for midnight
     else if (part.type === 'minute') minute = Number(part.value);
     else if (part.type === 'weekday') weekday = WEEKDAYS[part.value] ?? Number.NaN;
   }
@@ -86,7 +90,8 @@ function localTime(instant: Date, zone: string): LocalTime {
  * bound no schema would pass, so an unvalidated window is outside rather than a crash.
  */
 export function boundMinutes(bound: number | string, which: 'start' | 'end'): number {
-  if (typeof bound === 'number') return Number.isInteger(bound) && bound >= 0 && bound <= (which === 'end' ? 24 : 23) ? bound * 60 : Number.NaN;
+  if (typeof bound === 'number')
+    return Number.isInteger(bound) && bound >= 0 && bound <= (which === 'end' ? 24 : 23) ? bound * 60 : Number.NaN;
   return parseTimeOfDay(bound, { allowMidnightEnd: which === 'end' }).unwrapOr(Number.NaN);
 }
 
@@ -117,7 +122,8 @@ export function activeDays(hours: Pick<ActiveHoursWindow, 'weekend' | 'days'>): 
  */
 export function activeHoursStatus(instant: Date, hours: ActiveHoursWindow): ActiveHoursStatus {
   const local = localTime(instant, hours.timeZone);
-  if (Number.isNaN(local.minuteOfDay)) return { inside: false, localMinuteOfDay: local.minuteOfDay, localWeekday: local.weekday, zone: local.zone };
+  if (Number.isNaN(local.minuteOfDay))
+    return { inside: false, localMinuteOfDay: local.minuteOfDay, localWeekday: local.weekday, zone: local.zone };
   const day = WEEKDAY_NAMES[local.weekday];
   const inside = day !== undefined && activeDays(hours).includes(day) && isMinuteInWindow(local.minuteOfDay, hours.start, hours.end);
   return { inside, localMinuteOfDay: local.minuteOfDay, localWeekday: local.weekday, zone: local.zone };

@@ -10,7 +10,10 @@ describe('parseTimeOfDay', () => {
     expect(parseTimeOfDay('23:59')._unsafeUnwrap()).toBe(1439);
     expect(parseTimeOfDay('24:00', { allowMidnightEnd: true })._unsafeUnwrap()).toBe(1440);
     expect(parseTimeOfDay('24')._unsafeUnwrapErr().message).toBe('has hour 24; hours go 00–23.');
-    expect(parseTimeOfDay('08:60')._unsafeUnwrapErr()).toEqual({ message: 'has minutes 60; minutes go 00–59.', fix: 'write a time HH:MM on the 24-hour clock, such as 08:30.' });
+    expect(parseTimeOfDay('08:60')._unsafeUnwrapErr()).toEqual({
+      message: 'has minutes 60; minutes go 00–59.',
+      fix: 'write a time HH:MM on the 24-hour clock, such as 08:30.',
+    });
     expect(parseTimeOfDay('8am').isErr()).toBe(true);
   });
 
@@ -42,6 +45,9 @@ describe('parseDays and formatDays', () => {
   });
 
   it('never throws on arbitrary text', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 60 }), (text) => void parseDays(text)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (text) => void parseDays(text)),
+      { numRuns: 500 },
+    );
   });
 });

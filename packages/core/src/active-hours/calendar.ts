@@ -51,7 +51,11 @@ export function parseTimeOfDay(text: string, options: { readonly allowMidnightEn
   const minutes = match[2] === undefined ? 0 : Number(match[2]);
   if (minutes > 59) return err({ message: `has minutes ${match[2] ?? ''}; minutes go 00–59.`, fix });
   if (hours === 24 && minutes === 0 && options.allowMidnightEnd === true) return ok(1440);
-  if (hours > 23) return err({ message: `has hour ${match[1] ?? ''}; hours go 00–23${options.allowMidnightEnd === true ? ' (24:00 is midnight)' : ''}.`, fix });
+  if (hours > 23)
+    return err({
+      message: `has hour ${match[1] ?? ''}; hours go 00–23${options.allowMidnightEnd === true ? ' (24:00 is midnight)' : ''}.`,
+      fix,
+    });
   return ok(hours * 60 + minutes);
 }
 
@@ -84,7 +88,11 @@ export function parseDays(text: string): Result<Weekday[], CalendarProblem> {
   const fix = 'write days such as Mon-Fri, Sun, or Mon, Wed, Fri (a range may wrap: Fri-Mon).';
   // Whitespace collapsed first, so the range pattern below never backtracks over a long run.
   // Case kept, so an error quotes the day as written.
-  const normalized = text.trim().replace(/\s+/g, ' ').replace(/ ?(?:[-–—]|\bto\b) ?/gi, '-').replace(/\bevery day\b/gi, 'daily');
+  const normalized = text
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/ ?(?:[-–—]|\bto\b) ?/gi, '-')
+    .replace(/\bevery day\b/gi, 'daily');
   const tokens = normalized.split(/[\s,;/&+]+|\band\b/i).filter((token) => token !== '');
   if (tokens.length === 0) return err({ message: 'lists no day.', fix });
   const days = new Set<Weekday>();

@@ -18,10 +18,12 @@ describe('time zones', () => {
   });
 
   it('never throws on arbitrary text', () => {
-    fc.assert(fc.property(fc.string(), (text) => {
-      const zone = normalizeTimeZone(text);
-      expect(zone === undefined || typeof zone === 'string').toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const zone = normalizeTimeZone(text);
+        expect(zone === undefined || typeof zone === 'string').toBe(true);
+      }),
+    );
   });
 
   it('resolveTimeZone prefers the configured zone, else the system one', () => {
@@ -43,7 +45,14 @@ describe('UTC without ICU (issue 16)', () => {
   });
 
   it('normalizes every spelling of UTC as Intl does, without asking Intl', () => {
-    const spellings = fc.sample(fc.constantFrom('u', 'U').chain((u) => fc.tuple(fc.constant(u), fc.constantFrom('t', 'T'), fc.constantFrom('c', 'C'), fc.constantFrom('', ' ', '\t'))), 40).map(([u, t, c, pad]) => `${pad}${u}${t}${c}${pad}`);
+    const spellings = fc
+      .sample(
+        fc
+          .constantFrom('u', 'U')
+          .chain((u) => fc.tuple(fc.constant(u), fc.constantFrom('t', 'T'), fc.constantFrom('c', 'C'), fc.constantFrom('', ' ', '\t'))),
+        40,
+      )
+      .map(([u, t, c, pad]) => `${pad}${u}${t}${c}${pad}`);
     const viaIntl = spellings.map((zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone.trim() }).resolvedOptions().timeZone);
     const dateTimeFormat = vi.spyOn(Intl, 'DateTimeFormat');
     const normalized = spellings.map((zone) => normalizeTimeZone(zone));

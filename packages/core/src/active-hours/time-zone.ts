@@ -42,7 +42,8 @@ export function isValidTimeZone(zone: string): boolean {
  * `UTC` the ICU data). Either one that `Intl` rejects is an error rather than a silent UTC.
  */
 export function resolveTimeZone(configured: string | undefined, systemZone: string | (() => string)): Result<string, InvalidTimeZoneError> {
-  const chosen = configured !== undefined && configured.trim() !== '' ? configured : typeof systemZone === 'function' ? systemZone() : systemZone;
+  const chosen =
+    configured !== undefined && configured.trim() !== '' ? configured : typeof systemZone === 'function' ? systemZone() : systemZone;
   const normalized = normalizeTimeZone(chosen);
   if (normalized === undefined) {
     return err({

@@ -12,7 +12,8 @@ describe('docs/environment.md follows the code', () => {
 
   it('lists every profile’s quiet defaults', () => {
     for (const profile of TOOL_PROFILES) {
-      for (const [name, value] of Object.entries(TOOL_ENV_DEFAULTS[profile])) expect(doc, `${profile} ${name}`).toContain(`\`${name}=${value}\``);
+      for (const [name, value] of Object.entries(TOOL_ENV_DEFAULTS[profile]))
+        expect(doc, `${profile} ${name}`).toContain(`\`${name}=${value}\``);
     }
   });
 });

@@ -20,9 +20,17 @@ const HOOK_REASON =
  */
 export const ENV_DENY_LIST: readonly EnvDenyRule[] = [
   { pattern: 'BD_AGENT_MODE', profiles: ['bd'], reason: 'switches bd to its terse agent format and lowers the default list limit to 20' },
-  { pattern: 'CLAUDE_CODE*', profiles: ['bd'], reason: 'bd treats any non-empty CLAUDE_CODE variable as agent mode (same effect as BD_AGENT_MODE)' },
+  {
+    pattern: 'CLAUDE_CODE*',
+    profiles: ['bd'],
+    reason: 'bd treats any non-empty CLAUDE_CODE variable as agent mode (same effect as BD_AGENT_MODE)',
+  },
   { pattern: 'GH_FORCE_TTY', profiles: ['gh'], reason: 'makes gh print terminal tables, colour and truncation into a pipe' },
-  { pattern: 'FORCE_COLOR', profiles: 'all', reason: 'forces ANSI colour into piped output the heartbeat parses (Node-based tools, poll scripts, agent CLIs)' },
+  {
+    pattern: 'FORCE_COLOR',
+    profiles: 'all',
+    reason: 'forces ANSI colour into piped output the heartbeat parses (Node-based tools, poll scripts, agent CLIs)',
+  },
   { pattern: 'CLICOLOR_FORCE', profiles: 'all', reason: 'forces ANSI colour into piped output (gh, bd and other Go/Rust CLIs honour it)' },
   { pattern: 'GIT_DIR', profiles: 'all', reason: HOOK_REASON },
   { pattern: 'GIT_WORK_TREE', profiles: 'all', reason: HOOK_REASON },
@@ -104,7 +112,10 @@ function deniedFor(profile: ToolProfile): { readonly names: ReadonlySet<string>;
   let denied = deniedByProfile.get(profile);
   if (denied === undefined) {
     const rules = ENV_DENY_LIST.filter((rule) => rule.profiles === 'all' || rule.profiles.includes(profile));
-    denied = { names: new Set(rules.filter((r) => !r.pattern.endsWith('*')).map((r) => r.pattern)), prefixes: rules.filter((r) => r.pattern.endsWith('*')).map((r) => r.pattern.slice(0, -1)) };
+    denied = {
+      names: new Set(rules.filter((r) => !r.pattern.endsWith('*')).map((r) => r.pattern)),
+      prefixes: rules.filter((r) => r.pattern.endsWith('*')).map((r) => r.pattern.slice(0, -1)),
+    };
     deniedByProfile.set(profile, denied);
   }
   return denied;

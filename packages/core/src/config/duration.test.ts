@@ -42,17 +42,21 @@ describe('parseDuration', () => {
   });
 
   it('never throws on arbitrary text', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom(undefined, 's' as const, 'h' as const), (text, unit) => {
-      const result = parseDuration(text, unit);
-      if (result.isOk()) expect(Number.isSafeInteger(result.value) && result.value > 0).toBe(true);
-      else expect(result.error.message.length).toBeGreaterThan(0);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom(undefined, 's' as const, 'h' as const), (text, unit) => {
+        const result = parseDuration(text, unit);
+        if (result.isOk()) expect(Number.isSafeInteger(result.value) && result.value > 0).toBe(true);
+        else expect(result.error.message.length).toBeGreaterThan(0);
+      }),
+    );
   });
 
   it('reads back what formatDuration writes', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 10 * 365 * 24 * HOUR }), (ms) => {
-      expect(parseDuration(formatDuration(ms))._unsafeUnwrap()).toBe(ms);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10 * 365 * 24 * HOUR }), (ms) => {
+        expect(parseDuration(formatDuration(ms))._unsafeUnwrap()).toBe(ms);
+      }),
+    );
   });
 });
 

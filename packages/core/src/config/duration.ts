@@ -6,11 +6,29 @@ export type DurationUnit = 'ms' | 's' | 'm' | 'h' | 'd';
 const UNIT_MS: Readonly<Record<DurationUnit, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 const UNIT_WORDS: Readonly<Record<string, DurationUnit>> = {
-  ms: 'ms', msec: 'ms', msecs: 'ms', millisecond: 'ms', milliseconds: 'ms',
-  s: 's', sec: 's', secs: 's', second: 's', seconds: 's',
-  m: 'm', min: 'm', mins: 'm', minute: 'm', minutes: 'm',
-  h: 'h', hr: 'h', hrs: 'h', hour: 'h', hours: 'h',
-  d: 'd', day: 'd', days: 'd',
+  ms: 'ms',
+  msec: 'ms',
+  msecs: 'ms',
+  millisecond: 'ms',
+  milliseconds: 'ms',
+  s: 's',
+  sec: 's',
+  secs: 's',
+  second: 's',
+  seconds: 's',
+  m: 'm',
+  min: 'm',
+  mins: 'm',
+  minute: 'm',
+  minutes: 'm',
+  h: 'h',
+  hr: 'h',
+  hrs: 'h',
+  hour: 'h',
+  hours: 'h',
+  d: 'd',
+  day: 'd',
+  days: 'd',
 };
 
 const UNIT_NAMES: Readonly<Record<DurationUnit, string>> = { ms: 'milliseconds', s: 'seconds', m: 'minutes', h: 'hours', d: 'days' };

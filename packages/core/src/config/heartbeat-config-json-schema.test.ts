@@ -18,14 +18,19 @@ describe('heartbeatConfigJsonSchema', () => {
   });
 
   it('describes every configuration key, with the same defaults as the zod schema', () => {
-    const schema = heartbeatConfigJsonSchema() as { properties: Record<string, PropertySchema>; additionalProperties: unknown; required?: unknown };
+    const schema = heartbeatConfigJsonSchema() as {
+      properties: Record<string, PropertySchema>;
+      additionalProperties: unknown;
+      required?: unknown;
+    };
     expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(heartbeatConfigSchema.shape).sort());
     expect(schema.additionalProperties).toBe(false);
     expect(schema.required).toBeUndefined(); // input side: every key may be left out
     for (const [key, property] of Object.entries(schema.properties)) {
       expect(property.description, key).toBeTruthy();
       const expected = (DEFAULT_HEARTBEAT_CONFIG as Record<string, unknown>)[key];
-      if (key !== 'activeHours' && key !== 'catchUp' && key !== 'breaker' && property.default !== undefined) expect(property.default, key).toEqual(expected);
+      if (key !== 'activeHours' && key !== 'catchUp' && key !== 'breaker' && property.default !== undefined)
+        expect(property.default, key).toEqual(expected);
     }
     const activeHours = schema.properties.activeHours?.properties ?? {};
     expect(activeHours.start?.default).toBe(DEFAULT_HEARTBEAT_CONFIG.activeHours.start);

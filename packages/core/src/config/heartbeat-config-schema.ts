@@ -22,71 +22,159 @@ export const heartbeatConfigSchema = z
     activeHours: z
       .object({
         /** Opening time, `HH:MM` (a whole hour 0–23 is read as HH:00). */
-        start: timeOfDaySchema('start', '08:00').describe('Opening time (inclusive), "HH:MM" on the 24-hour clock such as "08:30"; a whole hour 0–23 is read as HH:00.'),
+        start: timeOfDaySchema('start', '08:00').describe(
+          'Opening time (inclusive), "HH:MM" on the 24-hour clock such as "08:30"; a whole hour 0–23 is read as HH:00.',
+        ),
         /** Closing time, `HH:MM`, exclusive; `start > end` crosses midnight. */
-        end: timeOfDaySchema('end', '22:00').describe('Closing time (exclusive), "HH:MM" such as "18:15"; "24:00" (or 24) is midnight. start > end crosses midnight (22:00-06:00); start = end is always active.'),
+        end: timeOfDaySchema('end', '22:00').describe(
+          'Closing time (exclusive), "HH:MM" such as "18:15"; "24:00" (or 24) is midnight. start > end crosses midnight (22:00-06:00); start = end is always active.',
+        ),
         /** Scan on Saturday and Sunday (when `days` is absent). */
-        weekend: z.boolean().default(false).describe('Scan on Saturday and Sunday (judged by the local calendar day). When days is set it decides, and weekend becomes whether it holds Sat or Sun.'),
+        weekend: z
+          .boolean()
+          .default(false)
+          .describe(
+            'Scan on Saturday and Sunday (judged by the local calendar day). When days is set it decides, and weekend becomes whether it holds Sat or Sun.',
+          ),
         /** The active days of the local calendar; absent = Mon-Fri, or every day with `weekend`. */
-        days: daysSchema.optional().describe('Active days of the local calendar: "Mon-Fri", "Sun", "Mon, Wed, Fri", "Fri-Mon" (wraps) or a list of day names; an overnight window counts for the day it is on at each instant. Absent = Mon-Fri, or every day with weekend: true.'),
+        days: daysSchema
+          .optional()
+          .describe(
+            'Active days of the local calendar: "Mon-Fri", "Sun", "Mon, Wed, Fri", "Fri-Mon" (wraps) or a list of day names; an overnight window counts for the day it is on at each instant. Absent = Mon-Fri, or every day with weekend: true.',
+          ),
         /** IANA zone; absent = the system's zone (resolved by the caller, not here). */
         timeZone: z.string().min(1).optional().describe('IANA time zone such as Europe/Berlin; absent = the system zone.'),
       })
       // With days set, `weekend` is derived from it, so one window has one spelling (round trips).
-      .transform((hours) => (hours.days === undefined ? hours : { ...hours, weekend: hours.days.includes('Sat') || hours.days.includes('Sun') }))
+      .transform((hours) =>
+        hours.days === undefined ? hours : { ...hours, weekend: hours.days.includes('Sat') || hours.days.includes('Sun') },
+      )
       .prefault({})
-      .describe('When scanning runs: [start, end) on the zone-local wall clock, on the active days (Days, or Weekend). Outside it only P0/P1 beads, orchestrator failures and GChat replies are checked.'),
+      .describe(
+        'When scanning runs: [start, end) on the zone-local wall clock, on the active days (Days, or Weekend). Outside it only P0/P1 beads, orchestrator failures and GChat replies are checked.',
+      ),
     /** What the loop does with slots missed while asleep, down or busy (docs/scheduling.md). */
     catchUp: z
       .object({
         /** skip: none; latest-once: one cycle now; all: up to `cap` cycles, oldest first. */
-        policy: z.enum(['skip', 'latest-once', 'all']).default('latest-once').describe('skip: run no missed slot; latest-once: one cycle now for the newest; all: the newest missed slots up to the cap, one after another.'),
+        policy: z
+          .enum(['skip', 'latest-once', 'all'])
+          .default('latest-once')
+          .describe(
+            'skip: run no missed slot; latest-once: one cycle now for the newest; all: the newest missed slots up to the cap, one after another.',
+          ),
         /** At most this many cycles in one catch-up. */
-        cap: z.number().int().min(0).max(100).default(3).describe('At most this many cycles in one catch-up (0 = none; latest-once runs at most 1).'),
+        cap: z
+          .number()
+          .int()
+          .min(0)
+          .max(100)
+          .default(3)
+          .describe('At most this many cycles in one catch-up (0 = none; latest-once runs at most 1).'),
       })
       .prefault({})
-      .describe('Catch-up after sleep, downtime or a restart (HEARTBEAT.md Heartbeat → Catch-up, Catch-up cap). Every missed slot is recorded either way.'),
+      .describe(
+        'Catch-up after sleep, downtime or a restart (HEARTBEAT.md Heartbeat → Catch-up, Catch-up cap). Every missed slot is recorded either way.',
+      ),
     /** Per-scanner circuit breaker: when a scanner failing the same way stops being re-run every cycle (docs/scheduling.md). */
     breaker: z
       .object({
         /** Consecutive cycles a scanner must fail the same way before the breaker trips; 0 = off. */
-        after: z.number().int().min(0).max(100).default(3).describe('A scanner that fails the same way this many cycles in a row trips its breaker: one SCANNER_FAILING advisory, then its runs back off (0 = off).'),
+        after: z
+          .number()
+          .int()
+          .min(0)
+          .max(100)
+          .default(3)
+          .describe(
+            'A scanner that fails the same way this many cycles in a row trips its breaker: one SCANNER_FAILING advisory, then its runs back off (0 = off).',
+          ),
         /** Longest back-off: a tripped scanner still runs at least every this many cycles. */
-        backoffCap: z.number().int().min(1).max(100).default(8).describe('A tripped scanner runs every 2nd, 4th, … cycle, never less often than every this many (1 = every cycle: advisory only, no back-off).'),
+        backoffCap: z
+          .number()
+          .int()
+          .min(1)
+          .max(100)
+          .default(8)
+          .describe(
+            'A tripped scanner runs every 2nd, 4th, … cycle, never less often than every this many (1 = every cycle: advisory only, no back-off).',
+          ),
       })
       .prefault({})
-      .describe('Per-scanner circuit breaker (HEARTBEAT.md Heartbeat → Breaker after, Breaker back-off cap). Every skipped run is still said in the cycle\'s problems.'),
+      .describe(
+        "Per-scanner circuit breaker (HEARTBEAT.md Heartbeat → Breaker after, Breaker back-off cap). Every skipped run is still said in the cycle's problems.",
+      ),
     /** Cycle interval (spec: 600 s). */
     intervalMs: z.number().int().positive().default(600_000).describe('Time between cycles, in milliseconds (spec: 600 s).'),
     /** Orchestrator sessions that must exist (HEARTBEAT.md `Expected:`). */
-    expectedOrchestrators: z.array(z.string().min(1)).default([]).describe('Orchestrator tmux sessions that must exist (HEARTBEAT.md Orchestrators → Expected).'),
+    expectedOrchestrators: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Orchestrator tmux sessions that must exist (HEARTBEAT.md Orchestrators → Expected).'),
     /** Prefix of orchestrator session names. */
     orchestratorPrefix: z.string().min(1).default('orch-').describe('Prefix of orchestrator tmux session names.'),
     /** Uncommitted changes with a last commit older than this are GIT_STALE (1 h). */
-    gitStaleMs: z.number().int().positive().default(60 * MINUTE).describe('A worktree with uncommitted changes and a last commit older than this (ms) is GIT_STALE.'),
+    gitStaleMs: z
+      .number()
+      .int()
+      .positive()
+      .default(60 * MINUTE)
+      .describe('A worktree with uncommitted changes and a last commit older than this (ms) is GIT_STALE.'),
     /** In progress this long with no commits is STALE_TASK (4 h). */
-    staleTaskMs: z.number().int().positive().default(240 * MINUTE).describe('A bead in progress this long (ms) with no commits is STALE_TASK.'),
+    staleTaskMs: z
+      .number()
+      .int()
+      .positive()
+      .default(240 * MINUTE)
+      .describe('A bead in progress this long (ms) with no commits is STALE_TASK.'),
     /** A pane unchanged this long is ORCH_IDLE (30 min). */
-    orchIdleMs: z.number().int().positive().default(30 * MINUTE).describe('An orchestrator pane unchanged this long (ms) is ORCH_IDLE.'),
+    orchIdleMs: z
+      .number()
+      .int()
+      .positive()
+      .default(30 * MINUTE)
+      .describe('An orchestrator pane unchanged this long (ms) is ORCH_IDLE.'),
     /** The operator is idle when its last message is older than this (5 min). */
-    operatorIdleMs: z.number().int().positive().default(5 * MINUTE).describe('The operator is idle when its last message is older than this (ms).'),
+    operatorIdleMs: z
+      .number()
+      .int()
+      .positive()
+      .default(5 * MINUTE)
+      .describe('The operator is idle when its last message is older than this (ms).'),
     /** An unchanged fingerprint reported within this window is not reported again (3 cycles = 30 min); `repeat` may replace it per priority class. */
-    dedupWindowMs: z.number().int().positive().default(30 * MINUTE).describe('An unchanged finding reported within this window (ms) is not reported again (the repeat schedule of every priority class without a Repeat line); a finding whose content changed is reported at once.'),
+    dedupWindowMs: z
+      .number()
+      .int()
+      .positive()
+      .default(30 * MINUTE)
+      .describe(
+        'An unchanged finding reported within this window (ms) is not reported again (the repeat schedule of every priority class without a Repeat line); a finding whose content changed is reported at once.',
+      ),
     /** How often an unchanged finding is reported again, per priority class (docs/concepts.md, Change-aware repeats). */
     repeat: z
       .object({
         /** HEARTBEAT.md `Repeat:`; every class without its own line. */
-        all: repeatSchedule.optional().describe('HEARTBEAT.md Heartbeat → Repeat: the schedule of every priority class without its own line.'),
+        all: repeatSchedule
+          .optional()
+          .describe('HEARTBEAT.md Heartbeat → Repeat: the schedule of every priority class without its own line.'),
         /** HEARTBEAT.md `Repeat Immediate:` (P0/P1 work, crashes, GChat replies, failed nodes). */
-        immediate: repeatSchedule.optional().describe('HEARTBEAT.md Heartbeat → Repeat Immediate: P0/P1 work, orchestrator failures, GChat replies, pipeline node failures and finalizations.'),
+        immediate: repeatSchedule
+          .optional()
+          .describe(
+            'HEARTBEAT.md Heartbeat → Repeat Immediate: P0/P1 work, orchestrator failures, GChat replies, pipeline node failures and finalizations.',
+          ),
         /** HEARTBEAT.md `Repeat Advisory:` (stale worktrees and tasks, idle orchestrators, stalled pipelines). */
-        advisory: repeatSchedule.optional().describe('HEARTBEAT.md Heartbeat → Repeat Advisory: stale worktrees and tasks, idle orchestrators, stalled pipelines.'),
+        advisory: repeatSchedule
+          .optional()
+          .describe('HEARTBEAT.md Heartbeat → Repeat Advisory: stale worktrees and tasks, idle orchestrators, stalled pipelines.'),
         /** HEARTBEAT.md `Repeat Normal:` (ready work, in-progress count changes). */
         normal: repeatSchedule.optional().describe('HEARTBEAT.md Heartbeat → Repeat Normal: ready work, in-progress count changes.'),
       })
       .strict()
       .prefault({})
-      .describe('Change-aware repeats: a finding whose content changed is reported at once; an unchanged one is reported again after the intervals of its priority class, in order, the last one repeating. A class with no schedule uses dedupWindowMs.'),
+      .describe(
+        'Change-aware repeats: a finding whose content changed is reported at once; an unchanged one is reported again after the intervals of its priority class, in order, the last one repeating. A class with no schedule uses dedupWindowMs.',
+      ),
     /** A cycle above this many tokens sends COST_ALERT (20,000). */
     costAlertTokens: z.number().int().positive().default(20_000).describe('A cycle estimated above this many tokens sends COST_ALERT.'),
     /**
@@ -94,18 +182,35 @@ export const heartbeatConfigSchema = z
      * tokens (10,000: what spec 000's actionable, complex cycles cost). Kept below `costAlertTokens`
      * so COST_ALERT is left for what the cut cannot prevent.
      */
-    actionableBudgetTokens: z.number().int().positive().default(10_000).describe('Message budget: long reports are cut per category ("+N more") to stay under this many tokens (HEARTBEAT.md "Message budget" or "Actionable budget").'),
+    actionableBudgetTokens: z
+      .number()
+      .int()
+      .positive()
+      .default(10_000)
+      .describe(
+        'Message budget: long reports are cut per category ("+N more") to stay under this many tokens (HEARTBEAT.md "Message budget" or "Actionable budget").',
+      ),
     /** Alert when the number of in-progress beads changed since the last cycle (HEARTBEAT.md Beads). */
     alertInProgressChanged: z.boolean().default(false).describe('Alert when the number of in-progress beads changed since the last cycle.'),
     /** argv of the GChat poll command; absent = the project's script when present. */
-    gchatPollCommand: z.array(z.string().min(1)).min(1).optional().describe('argv of the GChat poll command; absent = .claude/scripts/gchat-poll-replies.py when present.'),
+    gchatPollCommand: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe('argv of the GChat poll command; absent = .claude/scripts/gchat-poll-replies.py when present.'),
     /** Hardened mode: only these variables (and PATH, HOME, USER, LANG, TMPDIR, TMUX_TMPDIR) reach the tools; absent = the user's environment. */
     envAllow: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *'))
       .optional()
-      .describe('Hardened mode (HEARTBEAT.md Environment → Allow): only these variable names (NAME, or PREFIX* for a prefix) plus PATH, HOME, USER, LANG, TMPDIR and TMUX_TMPDIR reach the tools; absent = the user\'s whole environment minus the documented deny-list (docs/environment.md).'),
+      .describe(
+        "Hardened mode (HEARTBEAT.md Environment → Allow): only these variable names (NAME, or PREFIX* for a prefix) plus PATH, HOME, USER, LANG, TMPDIR and TMUX_TMPDIR reach the tools; absent = the user's whole environment minus the documented deny-list (docs/environment.md).",
+      ),
     /** argv prefix of a dashboard command run as `… <file.dot> --output json`; absent = native DOT reading. */
-    pipelineDashboardCommand: z.array(z.string().min(1)).min(1).optional().describe('argv prefix of a dashboard command run as `<argv> <file.dot> --output json`; absent = native DOT reading.'),
+    pipelineDashboardCommand: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe('argv prefix of a dashboard command run as `<argv> <file.dot> --output json`; absent = native DOT reading.'),
   })
   .strict()
   .describe('heartbeat-kit configuration, as read from .claude/HEARTBEAT.md. Durations are milliseconds.');

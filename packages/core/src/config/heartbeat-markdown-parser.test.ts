@@ -113,13 +113,28 @@ describe('parseHeartbeatConfig', () => {
   });
 
   it('reads minute-precise bounds and Days (issue 15 item 7)', () => {
-    const { config, warnings } = parse('## Active Hours\n- Start: 08:30\n- End: 18:15\n- Days: Mon-Fri\n- Timezone: Europe/Berlin\n')._unsafeUnwrap();
+    const { config, warnings } = parse(
+      '## Active Hours\n- Start: 08:30\n- End: 18:15\n- Days: Mon-Fri\n- Timezone: Europe/Berlin\n',
+    )._unsafeUnwrap();
     expect(warnings).toEqual([]);
-    expect(config.activeHours).toEqual({ start: '08:30', end: '18:15', weekend: false, days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], timeZone: 'Europe/Berlin' });
+    expect(config.activeHours).toEqual({
+      start: '08:30',
+      end: '18:15',
+      weekend: false,
+      days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
+      timeZone: 'Europe/Berlin',
+    });
     expect(parse('## Active Hours\n- Days: Sun\n')._unsafeUnwrap().config.activeHours).toMatchObject({ days: ['Sun'], weekend: true });
     expect(parse('## Active Hours\n- Days: fri - mon\n')._unsafeUnwrap().config.activeHours.days).toEqual(['Mon', 'Fri', 'Sat', 'Sun']);
-    expect(parse('## Active Hours\n- Days: Monday, Wednesday and Friday\n')._unsafeUnwrap().config.activeHours.days).toEqual(['Mon', 'Wed', 'Fri']);
-    expect(parse('## Active Hours\n- Start: 22:30\n- End: 06:15\n')._unsafeUnwrap().config.activeHours).toMatchObject({ start: '22:30', end: '06:15' });
+    expect(parse('## Active Hours\n- Days: Monday, Wednesday and Friday\n')._unsafeUnwrap().config.activeHours.days).toEqual([
+      'Mon',
+      'Wed',
+      'Fri',
+    ]);
+    expect(parse('## Active Hours\n- Start: 22:30\n- End: 06:15\n')._unsafeUnwrap().config.activeHours).toMatchObject({
+      start: '22:30',
+      end: '06:15',
+    });
   });
 
   it('Weekend that contradicts Days is a warning naming both lines; Days decides', () => {
@@ -194,7 +209,15 @@ describe('parseHeartbeatConfig', () => {
   });
 
   it('warns about unknown sections, keys and conditions without failing', () => {
-    const md = ['## Active Hours', '- Colour: blue', '## Mystery', '- Start: 99', '### Beads', '- Alert if: the moon is full', '- just words'].join('\n');
+    const md = [
+      '## Active Hours',
+      '- Colour: blue',
+      '## Mystery',
+      '- Start: 99',
+      '### Beads',
+      '- Alert if: the moon is full',
+      '- just words',
+    ].join('\n');
     const { config, warnings } = parse(md)._unsafeUnwrap();
     expect(config).toEqual(DEFAULT_HEARTBEAT_CONFIG);
     expect(warnings).toEqual([
@@ -213,7 +236,13 @@ describe('parseHeartbeatConfig', () => {
     ['## Active Hours\n- End: 24:30', 2, 'Active Hours → End', '24:30', 'has hour 24; hours go 00–23 (24:00 is midnight).'],
     ['## Active Hours\n- End: eight', 2, 'Active Hours → End', 'eight', 'is not a time of day.'],
     ['## Active Hours\n- Days: Funday', 2, 'Active Hours → Days', 'Funday', 'holds "Funday", which is not a day of the week.'],
-    ['## Active Hours\n- Days: Mon-Fri-Sun', 2, 'Active Hours → Days', 'Mon-Fri-Sun', 'holds "Mon-Fri-Sun", which is not a day of the week.'],
+    [
+      '## Active Hours\n- Days: Mon-Fri-Sun',
+      2,
+      'Active Hours → Days',
+      'Mon-Fri-Sun',
+      'holds "Mon-Fri-Sun", which is not a day of the week.',
+    ],
     ['## Active Hours\n- Days: ,', 2, 'Active Hours → Days', ',', 'lists no day.'],
     ['## Active Hours\n- Weekend: sometimes', 2, 'Active Hours → Weekend', 'sometimes', 'is not true or false.'],
     ['## Active Hours\n- Timezone: Mars/Base', 2, 'Active Hours → Timezone', 'Mars/Base', 'is not an IANA time zone.'],
@@ -221,7 +250,13 @@ describe('parseHeartbeatConfig', () => {
     ['### Stale Tasks\n- Threshold: 4 hourz', 2, 'Stale Tasks → Threshold', '4 hourz', 'has an unknown unit "hourz".'],
     ['## Heartbeat\n- Interval: 0', 2, 'Heartbeat → Interval', '0', 'must be longer than zero.'],
     ['## Heartbeat\n- Cost alert: lots', 2, 'Heartbeat → Cost alert', 'lots', 'is not a positive number of tokens.'],
-    ['## GChat\n- Poll command: ["a", 1]', 2, 'GChat → Poll command', '["a", 1]', 'is not a command (a non-empty list of non-empty words).'],
+    [
+      '## GChat\n- Poll command: ["a", 1]',
+      2,
+      'GChat → Poll command',
+      '["a", 1]',
+      'is not a command (a non-empty list of non-empty words).',
+    ],
     ['## GChat\n- Poll command: [oops', 2, 'GChat → Poll command', '[oops', 'is not a valid JSON array.'],
     ['### Orchestrators\n- Prefix: orch x', 2, 'Orchestrators → Prefix', 'orch x', 'is not a session-name prefix.'],
     ['- active_hours_start: 24', 1, 'active_hours_start', '24', 'has hour 24; hours go 00–23.'],
@@ -239,15 +274,23 @@ describe('parseHeartbeatConfig', () => {
   it('reads the Environment allow-list (hardened mode); absent means the user environment', () => {
     const parsed = parseHeartbeatConfig('## Environment\n- Allow: BEADS_DIR, HTTPS_PROXY XDG_*\n')._unsafeUnwrap();
     expect(parsed.config.envAllow).toEqual(['BEADS_DIR', 'HTTPS_PROXY', 'XDG_*']);
-    expect(parseHeartbeatConfig('## Environment\n- **Allow:** BEADS_DIR, LC_*\n')._unsafeUnwrap().config.envAllow).toEqual(['BEADS_DIR', 'LC_*']);
+    expect(parseHeartbeatConfig('## Environment\n- **Allow:** BEADS_DIR, LC_*\n')._unsafeUnwrap().config.envAllow).toEqual([
+      'BEADS_DIR',
+      'LC_*',
+    ]);
     expect(parseHeartbeatConfig('## Git\n- Threshold: 2 hours\n')._unsafeUnwrap().config.envAllow).toBeUndefined();
     const error = errorOf('## Environment\n- Allow: BEADS_DIR, $(id)\n');
-    expect(formatHeartbeatConfigError(error)).toMatch(/^\.claude\/HEARTBEAT\.md:2: Environment → Allow: .*not a variable name\. Fix: list names/);
+    expect(formatHeartbeatConfigError(error)).toMatch(
+      /^\.claude\/HEARTBEAT\.md:2: Environment → Allow: .*not a variable name\. Fix: list names/,
+    );
   });
 
   it('reads the circuit breaker keys (Breaker after, Breaker back-off cap; off turns it off) and names file, key and fix for a bad value', () => {
     expect(DEFAULT_HEARTBEAT_CONFIG.breaker).toEqual({ after: 3, backoffCap: 8 });
-    expect(parse('## Heartbeat\n- Breaker after: 5 cycles\n- Breaker back-off cap: 4\n')._unsafeUnwrap().config.breaker).toEqual({ after: 5, backoffCap: 4 });
+    expect(parse('## Heartbeat\n- Breaker after: 5 cycles\n- Breaker back-off cap: 4\n')._unsafeUnwrap().config.breaker).toEqual({
+      after: 5,
+      backoffCap: 4,
+    });
     expect(parse('## Heartbeat\n- Breaker after: off\n')._unsafeUnwrap().config.breaker).toEqual({ after: 0, backoffCap: 8 });
     expect(formatHeartbeatConfigError(errorOf('## Heartbeat\n- Breaker after: often\n'))).toBe(
       '.claude/HEARTBEAT.md:2: Heartbeat → Breaker after: "often" is not a number of cycles 0–100. Fix: write how many failing cycles in a row trip the breaker, such as 3 (off or 0 turns it off).',

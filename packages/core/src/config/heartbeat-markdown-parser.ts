@@ -83,7 +83,18 @@ interface SetterContext {
 /** Sets a field and names it (for duplicate warnings), accepts a no-op (undefined), or rejects. */
 type Setter = (value: string, context: SetterContext) => string | Problem | undefined;
 
-type Section = 'root' | 'active hours' | 'beads' | 'orchestrators' | 'git' | 'stale tasks' | 'idle orchestrators' | 'heartbeat' | 'gchat' | 'pipelines' | 'environment';
+type Section =
+  | 'root'
+  | 'active hours'
+  | 'beads'
+  | 'orchestrators'
+  | 'git'
+  | 'stale tasks'
+  | 'idle orchestrators'
+  | 'heartbeat'
+  | 'gchat'
+  | 'pipelines'
+  | 'environment';
 
 const SECTION_NAMES: Readonly<Record<string, Section>> = {
   'heartbeat configuration': 'root',
@@ -149,7 +160,10 @@ const timeZone: Setter = (value, { draft }) => {
   }
   const zone = normalizeTimeZone(value);
   if (zone === undefined) {
-    return { message: 'is not an IANA time zone.', fix: 'use a name such as Europe/Berlin or America/New_York, or system for the machine’s zone.' };
+    return {
+      message: 'is not an IANA time zone.',
+      fix: 'use a name such as Europe/Berlin or America/New_York, or system for the machine’s zone.',
+    };
   }
   draft.activeHours.timeZone = zone;
   return 'activeHours.timeZone';
@@ -170,7 +184,8 @@ function tokens(field: 'costAlertTokens' | 'actionableBudgetTokens'): Setter {
   return (value, { draft }) => {
     const match = /^(\d[\d,_ ]{0,20})\s*(?:tokens?)?$/i.exec(value);
     const n = match?.[1] === undefined ? Number.NaN : Number(match[1].replace(/[,_ ]/g, ''));
-    if (!Number.isSafeInteger(n) || n <= 0) return { message: 'is not a positive number of tokens.', fix: 'write a whole number such as 20000.' };
+    if (!Number.isSafeInteger(n) || n <= 0)
+      return { message: 'is not a positive number of tokens.', fix: 'write a whole number such as 20000.' };
     draft[field] = n;
     return field;
   };
@@ -187,10 +202,14 @@ function repeat(field: 'all' | 'immediate' | 'advisory' | 'normal'): Setter {
       if (part === '') return { message: 'has an empty interval.', fix };
       const parsed = parseDuration(part, 'm');
       if (parsed.isErr()) return { message: `has "${shorten(part)}", which ${parsed.error.message}`, fix };
-      if (parsed.value > MAX_REPEAT_INTERVAL_MS) return { message: `has ${formatDuration(parsed.value)}, longer than ${formatDuration(MAX_REPEAT_INTERVAL_MS)}.`, fix };
+      if (parsed.value > MAX_REPEAT_INTERVAL_MS)
+        return { message: `has ${formatDuration(parsed.value)}, longer than ${formatDuration(MAX_REPEAT_INTERVAL_MS)}.`, fix };
       const previous = intervals.at(-1);
       if (previous !== undefined && parsed.value < previous) {
-        return { message: `gets shorter (${formatDuration(parsed.value)} after ${formatDuration(previous)}); repeats of an unchanged finding may only slow down.`, fix };
+        return {
+          message: `gets shorter (${formatDuration(parsed.value)} after ${formatDuration(previous)}); repeats of an unchanged finding may only slow down.`,
+          fix,
+        };
       }
       intervals.push(parsed.value);
     }
@@ -201,7 +220,8 @@ function repeat(field: 'all' | 'immediate' | 'advisory' | 'normal'): Setter {
 
 const catchUpPolicy: Setter = (value, { draft }) => {
   const v = value.toLowerCase().replace(/[\s_]+/g, '-');
-  if (v !== 'skip' && v !== 'latest-once' && v !== 'all') return { message: 'is not a catch-up policy.', fix: 'write skip, latest-once (the default: one cycle now) or all.' };
+  if (v !== 'skip' && v !== 'latest-once' && v !== 'all')
+    return { message: 'is not a catch-up policy.', fix: 'write skip, latest-once (the default: one cycle now) or all.' };
   draft.catchUp = { ...draft.catchUp, policy: v };
   return 'catchUp.policy';
 };
@@ -216,7 +236,11 @@ const catchUpCap: Setter = (value, { draft }) => {
 const breakerAfter: Setter = (value, { draft }) => {
   const match = /^(\d{1,3})(?:\s*cycles?)?$/i.exec(value);
   const n = /^off$/i.test(value) ? 0 : match?.[1] === undefined ? Number.NaN : Number(match[1]);
-  if (!(n >= 0 && n <= 100)) return { message: 'is not a number of cycles 0–100.', fix: 'write how many failing cycles in a row trip the breaker, such as 3 (off or 0 turns it off).' };
+  if (!(n >= 0 && n <= 100))
+    return {
+      message: 'is not a number of cycles 0–100.',
+      fix: 'write how many failing cycles in a row trip the breaker, such as 3 (off or 0 turns it off).',
+    };
   draft.breaker = { ...draft.breaker, after: n };
   return 'breaker.after';
 };
@@ -224,13 +248,21 @@ const breakerAfter: Setter = (value, { draft }) => {
 const breakerBackoffCap: Setter = (value, { draft }) => {
   const match = /^(\d{1,3})(?:\s*cycles?)?$/i.exec(value);
   const n = match?.[1] === undefined ? Number.NaN : Number(match[1]);
-  if (!(n >= 1 && n <= 100)) return { message: 'is not a number of cycles 1–100.', fix: 'write the longest back-off in cycles, such as 8 (1 = never skip a run).' };
+  if (!(n >= 1 && n <= 100))
+    return { message: 'is not a number of cycles 1–100.', fix: 'write the longest back-off in cycles, such as 8 (1 = never skip a run).' };
   draft.breaker = { ...draft.breaker, backoffCap: n };
   return 'breaker.backoffCap';
 };
 
 const expected: Setter = (value, { draft }) => {
-  const names = [...new Set(value.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
+  const names = [
+    ...new Set(
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    ),
+  ];
   draft.expectedOrchestrators = names;
   return 'expectedOrchestrators';
 };
@@ -264,11 +296,18 @@ function command(field: 'gchatPollCommand' | 'pipelineDashboardCommand', example
 
 // Reads the raw value: trimming markdown marks would eat the `*` of a final `XDG_*`.
 const envAllow: Setter = (_value, { draft, raw }) => {
-  let value = raw.trim().replace(/^\*+\s+/, '').replace(/^`+|`+$/g, '');
+  let value = raw
+    .trim()
+    .replace(/^\*+\s+/, '')
+    .replace(/^`+|`+$/g, '');
   if (value.startsWith('**') && value.endsWith('**') && value.length >= 4) value = value.slice(2, -2);
   const names = [...new Set(value.split(/[\s,]+/).filter((name) => name !== ''))];
   const bad = names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(name));
-  if (bad !== undefined) return { message: `holds "${shorten(bad)}", which is not a variable name.`, fix: 'list names separated by commas, such as BEADS_DIR, HTTPS_PROXY, XDG_* (a trailing * is a prefix).' };
+  if (bad !== undefined)
+    return {
+      message: `holds "${shorten(bad)}", which is not a variable name.`,
+      fix: 'list names separated by commas, such as BEADS_DIR, HTTPS_PROXY, XDG_* (a trailing * is a prefix).',
+    };
   draft.envAllow = names;
   return 'envAllow';
 };
@@ -312,7 +351,15 @@ const HEARTBEAT_KEYS: Readonly<Record<string, Setter>> = {
 const SECTION_KEYS: Readonly<Record<Section, Readonly<Record<string, Setter>>>> = {
   root: HEARTBEAT_KEYS,
   heartbeat: HEARTBEAT_KEYS,
-  'active hours': { start: timeOfDay('start'), end: timeOfDay('end'), weekend, days, 'active days': days, timezone: timeZone, 'time zone': timeZone },
+  'active hours': {
+    start: timeOfDay('start'),
+    end: timeOfDay('end'),
+    weekend,
+    days,
+    'active days': days,
+    timezone: timeZone,
+    'time zone': timeZone,
+  },
   beads: { 'alert if': beadsAlert },
   orchestrators: { expected, 'alert if': orchestratorAlert, prefix },
   git: { 'alert if': gitAlert, threshold: gitAlert },
@@ -341,7 +388,10 @@ const LEGACY_KEYS: Readonly<Record<string, Setter>> = {
 // ---- line handling ------------------------------------------------------------------------
 
 function normalizeName(text: string): string {
-  return text.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ')
+    .trim();
 }
 
 function shorten(text: string): string {
@@ -403,11 +453,21 @@ function hasOwn<T>(table: Readonly<Record<string, T>>, key: string): T | undefin
  * }
  * ```
  */
-export function parseHeartbeatConfig(markdown: string | undefined, options: ParseHeartbeatConfigOptions = {}): Result<ParsedHeartbeatConfig, HeartbeatConfigError> {
+export function parseHeartbeatConfig(
+  markdown: string | undefined,
+  options: ParseHeartbeatConfigOptions = {},
+): Result<ParsedHeartbeatConfig, HeartbeatConfigError> {
   const file = options.file ?? DEFAULT_HEARTBEAT_FILE;
   const text = markdown ?? '';
   const warnings: string[] = [];
-  if (text.trim() === '') return ok({ config: heartbeatConfigSchema.parse({}), found: false, warnings, presence: markdown === undefined ? 'missing' : 'empty', recognised: true });
+  if (text.trim() === '')
+    return ok({
+      config: heartbeatConfigSchema.parse({}),
+      found: false,
+      warnings,
+      presence: markdown === undefined ? 'missing' : 'empty',
+      recognised: true,
+    });
   let recognised = false;
 
   const draft: Draft = { activeHours: {} };
@@ -439,7 +499,10 @@ export function parseHeartbeatConfig(markdown: string | undefined, options: Pars
 
     const heading = /^ {0,3}#{1,6}(?:[ \t]+(.*))?$/.exec(line);
     if (heading) {
-      sectionTitle = (heading[1] ?? '').replace(/[ \t]#+[ \t]*$/, '').replace(/[*`:]+/g, '').trim();
+      sectionTitle = (heading[1] ?? '')
+        .replace(/[ \t]#+[ \t]*$/, '')
+        .replace(/[*`:]+/g, '')
+        .trim();
       const name = normalizeName(sectionTitle);
       section = hasOwn(SECTION_NAMES, name);
       if (section !== undefined) recognised = true;
@@ -460,7 +523,8 @@ export function parseHeartbeatConfig(markdown: string | undefined, options: Pars
     const value = trimMarks(body.slice(colon + 1));
     const setter = (section === undefined ? undefined : hasOwn(SECTION_KEYS[section], key)) ?? hasOwn(LEGACY_KEYS, key);
     if (setter === undefined) {
-      if (section !== undefined) warn(`unknown key "${shorten(keyText)}"${section === 'root' ? '' : ` under ${shorten(sectionTitle)}`} — ignored.`);
+      if (section !== undefined)
+        warn(`unknown key "${shorten(keyText)}"${section === 'root' ? '' : ` under ${shorten(sectionTitle)}`} — ignored.`);
       continue;
     }
     recognised = true;
@@ -484,9 +548,15 @@ export function parseHeartbeatConfig(markdown: string | undefined, options: Pars
   }
 
   const { days: activeDaysSet, weekend: weekendFlag } = draft.activeHours;
-  if (activeDaysSet !== undefined && weekendFlag !== undefined && weekendFlag !== (activeDaysSet.includes('Sat') || activeDaysSet.includes('Sun'))) {
+  if (
+    activeDaysSet !== undefined &&
+    weekendFlag !== undefined &&
+    weekendFlag !== (activeDaysSet.includes('Sat') || activeDaysSet.includes('Sun'))
+  ) {
     const weekendLine = fieldLines.get('activeHours.weekend') ?? 1;
-    warnings.push(`${file}:${weekendLine}: Weekend: ${weekendFlag} is ignored: Days (line ${fieldLines.get('activeHours.days') ?? '?'}) lists the active days (${formatDays(activeDaysSet)}).`);
+    warnings.push(
+      `${file}:${weekendLine}: Weekend: ${weekendFlag} is ignored: Days (line ${fieldLines.get('activeHours.days') ?? '?'}) lists the active days (${formatDays(activeDaysSet)}).`,
+    );
   }
 
   const checked = heartbeatConfigSchema.safeParse(draft);

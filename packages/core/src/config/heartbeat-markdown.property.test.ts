@@ -5,19 +5,106 @@ import { WEEKDAY_NAMES } from '../active-hours/calendar.js';
 import { formatHeartbeatConfigError, parseHeartbeatConfig } from './heartbeat-markdown-parser.js';
 import { renderHeartbeatMarkdown } from './heartbeat-markdown-renderer.js';
 
-const HEADINGS = ['Heartbeat Configuration', 'Active Hours', 'Scan Parameters', 'Beads', 'Orchestrators', 'Git', 'Stale Tasks', 'Idle Orchestrators', 'Heartbeat', 'GChat', 'Pipelines', 'Other'];
-const KEYS = ['Start', 'End', 'Weekend', 'Days', 'Timezone', 'Time zone', 'Expected', 'Prefix', 'Alert if', 'Threshold', 'Interval', 'Dedup window', 'Repeat', 'Repeat Advisory', 'Operator idle', 'Cost alert', 'Actionable budget', 'Message budget', 'Breaker after', 'Breaker back-off cap', 'Poll command', 'Dashboard command', 'active_hours_start', 'stale_threshold_hours', 'heartbeat_interval', 'Colour'];
-const VALUES = ['8', '08:00', '8:30', '08:60', '24:00', 'Mon-Fri', 'Sun', 'Funday', 'fri-mon', '24', '-1', 'true', 'no', 'maybe', 'Europe/Berlin', 'Not/AZone', 'system', '1 hour', '2h30m', '0', '90 min', '10 minuts', '["a","b"]', '["', '[]', 'orch-a, orch-b', 'P0 or P1 tasks found', 'in_progress count changed', '20000 tokens', '30m, 2h, 8h', '2h, 30m', '30m,,1h', '<!--', '-->', '```', ''];
+const HEADINGS = [
+  'Heartbeat Configuration',
+  'Active Hours',
+  'Scan Parameters',
+  'Beads',
+  'Orchestrators',
+  'Git',
+  'Stale Tasks',
+  'Idle Orchestrators',
+  'Heartbeat',
+  'GChat',
+  'Pipelines',
+  'Other',
+];
+const KEYS = [
+  'Start',
+  'End',
+  'Weekend',
+  'Days',
+  'Timezone',
+  'Time zone',
+  'Expected',
+  'Prefix',
+  'Alert if',
+  'Threshold',
+  'Interval',
+  'Dedup window',
+  'Repeat',
+  'Repeat Advisory',
+  'Operator idle',
+  'Cost alert',
+  'Actionable budget',
+  'Message budget',
+  'Breaker after',
+  'Breaker back-off cap',
+  'Poll command',
+  'Dashboard command',
+  'active_hours_start',
+  'stale_threshold_hours',
+  'heartbeat_interval',
+  'Colour',
+];
+const VALUES = [
+  '8',
+  '08:00',
+  '8:30',
+  '08:60',
+  '24:00',
+  'Mon-Fri',
+  'Sun',
+  'Funday',
+  'fri-mon',
+  '24',
+  '-1',
+  'true',
+  'no',
+  'maybe',
+  'Europe/Berlin',
+  'Not/AZone',
+  'system',
+  '1 hour',
+  '2h30m',
+  '0',
+  '90 min',
+  '10 minuts',
+  '["a","b"]',
+  '["',
+  '[]',
+  'orch-a, orch-b',
+  'P0 or P1 tasks found',
+  'in_progress count changed',
+  '20000 tokens',
+  '30m, 2h, 8h',
+  '2h, 30m',
+  '30m,,1h',
+  '<!--',
+  '-->',
+  '```',
+  '',
+];
 
 /** Lines that look like HEARTBEAT.md: headings, list items with known/unknown keys and odd values, noise. */
 const markdownLine = fc.oneof(
   fc.tuple(fc.integer({ min: 1, max: 7 }), fc.constantFrom(...HEADINGS)).map(([level, title]) => `${'#'.repeat(level)} ${title}`),
-  fc.tuple(fc.constantFrom('-', '*', '+', ''), fc.constantFrom(...KEYS), fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 20 }))).map(([bullet, key, value]) => `${bullet} ${key}: ${value}`),
+  fc
+    .tuple(fc.constantFrom('-', '*', '+', ''), fc.constantFrom(...KEYS), fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 20 })))
+    .map(([bullet, key, value]) => `${bullet} ${key}: ${value}`),
   fc.string({ maxLength: 40 }),
   fc.constantFrom('<!--', '-->', '```', '~~~', '', '\r', '\u001b[31m'),
 );
 
-const zones = fc.constantFrom('America/New_York', 'Europe/Berlin', 'Australia/Lord_Howe', 'Australia/Adelaide', 'Asia/Kolkata', 'UTC', 'Pacific/Chatham');
+const zones = fc.constantFrom(
+  'America/New_York',
+  'Europe/Berlin',
+  'Australia/Lord_Howe',
+  'Australia/Adelaide',
+  'Asia/Kolkata',
+  'UTC',
+  'Pacific/Chatham',
+);
 const word = fc.stringMatching(/^[a-z][a-z0-9_-]{0,11}$/);
 const argvWord = fc.string({ minLength: 1, maxLength: 12 }).filter((w) => w.trim() === w && w.trim() !== '');
 const positiveMs = fc.oneof(
@@ -32,38 +119,61 @@ const repeatArb = fc.array(positiveMs, { minLength: 1, maxLength: 10 }).map((int
 
 /** `HH:MM` (or `H:MM`) of a minute in [min, max]. */
 const timeOfDay = (min: number, max: number) =>
-  fc.tuple(fc.integer({ min, max }), fc.boolean()).map(([m, pad]) => `${String(Math.floor(m / 60)).padStart(pad ? 2 : 1, '0')}:${String(m % 60).padStart(2, '0')}`);
+  fc
+    .tuple(fc.integer({ min, max }), fc.boolean())
+    .map(([m, pad]) => `${String(Math.floor(m / 60)).padStart(pad ? 2 : 1, '0')}:${String(m % 60).padStart(2, '0')}`);
 
 /** Any valid configuration, built through the schema so it always is one. */
 const configArb: fc.Arbitrary<HeartbeatConfig> = fc
-  .record({
-    activeHours: fc.record(
-      {
-        start: fc.oneof(fc.integer({ min: 0, max: 23 }), timeOfDay(0, 1439)),
-        end: fc.oneof(fc.integer({ min: 0, max: 24 }), timeOfDay(0, 1440)),
-        weekend: fc.boolean(),
-        days: fc.oneof(fc.uniqueArray(fc.constantFrom(...WEEKDAY_NAMES), { minLength: 1, maxLength: 7 }), fc.constantFrom('Mon-Fri', 'Sun', 'Fri-Mon', 'Mon, Wed, Fri')),
-        timeZone: zones,
-      },
-      { requiredKeys: ['start', 'end', 'weekend'] },
-    ),
-    intervalMs: positiveMs,
-    expectedOrchestrators: fc.uniqueArray(word, { maxLength: 4 }),
-    orchestratorPrefix: word,
-    gitStaleMs: positiveMs,
-    staleTaskMs: positiveMs,
-    orchIdleMs: positiveMs,
-    operatorIdleMs: positiveMs,
-    dedupWindowMs: positiveMs,
-    costAlertTokens: fc.integer({ min: 1, max: 10_000_000 }),
-    actionableBudgetTokens: fc.integer({ min: 1, max: 10_000_000 }),
-    alertInProgressChanged: fc.boolean(),
-    gchatPollCommand: fc.array(argvWord, { minLength: 1, maxLength: 4 }),
-    pipelineDashboardCommand: fc.array(argvWord, { minLength: 1, maxLength: 4 }),
-    breaker: fc.record({ after: fc.integer({ min: 0, max: 100 }), backoffCap: fc.integer({ min: 1, max: 100 }) }),
-    envAllow: fc.uniqueArray(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}\*?$/), { maxLength: 4 }),
-    repeat: fc.record({ all: repeatArb, immediate: repeatArb, advisory: repeatArb, normal: repeatArb }, { requiredKeys: [] }),
-  }, { requiredKeys: ['activeHours', 'intervalMs', 'expectedOrchestrators', 'orchestratorPrefix', 'gitStaleMs', 'staleTaskMs', 'orchIdleMs', 'operatorIdleMs', 'dedupWindowMs', 'costAlertTokens', 'actionableBudgetTokens', 'alertInProgressChanged'] })
+  .record(
+    {
+      activeHours: fc.record(
+        {
+          start: fc.oneof(fc.integer({ min: 0, max: 23 }), timeOfDay(0, 1439)),
+          end: fc.oneof(fc.integer({ min: 0, max: 24 }), timeOfDay(0, 1440)),
+          weekend: fc.boolean(),
+          days: fc.oneof(
+            fc.uniqueArray(fc.constantFrom(...WEEKDAY_NAMES), { minLength: 1, maxLength: 7 }),
+            fc.constantFrom('Mon-Fri', 'Sun', 'Fri-Mon', 'Mon, Wed, Fri'),
+          ),
+          timeZone: zones,
+        },
+        { requiredKeys: ['start', 'end', 'weekend'] },
+      ),
+      intervalMs: positiveMs,
+      expectedOrchestrators: fc.uniqueArray(word, { maxLength: 4 }),
+      orchestratorPrefix: word,
+      gitStaleMs: positiveMs,
+      staleTaskMs: positiveMs,
+      orchIdleMs: positiveMs,
+      operatorIdleMs: positiveMs,
+      dedupWindowMs: positiveMs,
+      costAlertTokens: fc.integer({ min: 1, max: 10_000_000 }),
+      actionableBudgetTokens: fc.integer({ min: 1, max: 10_000_000 }),
+      alertInProgressChanged: fc.boolean(),
+      gchatPollCommand: fc.array(argvWord, { minLength: 1, maxLength: 4 }),
+      pipelineDashboardCommand: fc.array(argvWord, { minLength: 1, maxLength: 4 }),
+      breaker: fc.record({ after: fc.integer({ min: 0, max: 100 }), backoffCap: fc.integer({ min: 1, max: 100 }) }),
+      envAllow: fc.uniqueArray(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}\*?$/), { maxLength: 4 }),
+      repeat: fc.record({ all: repeatArb, immediate: repeatArb, advisory: repeatArb, normal: repeatArb }, { requiredKeys: [] }),
+    },
+    {
+      requiredKeys: [
+        'activeHours',
+        'intervalMs',
+        'expectedOrchestrators',
+        'orchestratorPrefix',
+        'gitStaleMs',
+        'staleTaskMs',
+        'orchIdleMs',
+        'operatorIdleMs',
+        'dedupWindowMs',
+        'costAlertTokens',
+        'actionableBudgetTokens',
+        'alertInProgressChanged',
+      ],
+    },
+  )
   .map((input) => heartbeatConfigSchema.parse(input));
 
 function checkNeverThrows(text: string): void {
@@ -85,7 +195,12 @@ describe('parseHeartbeatConfig properties', () => {
   });
 
   it('never throws on structured but random markdown', () => {
-    fc.assert(fc.property(fc.array(markdownLine, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), (lines, eol) => checkNeverThrows(lines.join(eol))), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.array(markdownLine, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), (lines, eol) =>
+        checkNeverThrows(lines.join(eol)),
+      ),
+      { numRuns: 1000 },
+    );
   });
 
   it('round-trips the defaults', () => {
@@ -106,14 +221,24 @@ describe('parseHeartbeatConfig properties', () => {
 
   it('a single wrong value in a rendered file is reported on its own line', () => {
     fc.assert(
-      fc.property(configArb, fc.constantFrom(['- Start:', '- Start: 24'], ['- Start:', '- Start: 08:60'], ['- End:', '- End: 25'], ['- Weekend:', '- Weekend: perhaps'], ['- Days:', '- Days: Funday']), (config, [prefix, replacement]) => {
-        const lines = renderHeartbeatMarkdown(config).split('\n');
-        // Days is a commented example when unset: the wrong value replaces it.
-        const index = lines.findIndex((l) => l.startsWith(prefix) || l.startsWith(`<!-- ${prefix}`));
-        lines[index] = replacement;
-        const error = parseHeartbeatConfig(lines.join('\n'))._unsafeUnwrapErr();
-        expect(error.line).toBe(index + 1);
-      }),
+      fc.property(
+        configArb,
+        fc.constantFrom(
+          ['- Start:', '- Start: 24'],
+          ['- Start:', '- Start: 08:60'],
+          ['- End:', '- End: 25'],
+          ['- Weekend:', '- Weekend: perhaps'],
+          ['- Days:', '- Days: Funday'],
+        ),
+        (config, [prefix, replacement]) => {
+          const lines = renderHeartbeatMarkdown(config).split('\n');
+          // Days is a commented example when unset: the wrong value replaces it.
+          const index = lines.findIndex((l) => l.startsWith(prefix) || l.startsWith(`<!-- ${prefix}`));
+          lines[index] = replacement;
+          const error = parseHeartbeatConfig(lines.join('\n'))._unsafeUnwrapErr();
+          expect(error.line).toBe(index + 1);
+        },
+      ),
       { numRuns: 50 },
     );
   });

@@ -14,13 +14,21 @@ import { formatTimeOfDay, parseDays, parseTimeOfDay, type Weekday } from '../act
  */
 export function timeOfDaySchema(which: 'start' | 'end', fallback: string) {
   const maxHour = which === 'end' ? 24 : 23;
-  return z.union([z.number().int().min(0).max(maxHour), z.string()]).default(fallback).transform((value, ctx) => {
-    if (typeof value === 'number') return formatTimeOfDay(value * 60);
-    const parsed = parseTimeOfDay(value, { allowMidnightEnd: which === 'end' });
-    if (parsed.isOk()) return formatTimeOfDay(parsed.value);
-    ctx.addIssue({ code: 'custom', input: value, message: `"${value.slice(0, 40)}" ${parsed.error.message}`, params: { fix: parsed.error.fix } });
-    return z.NEVER;
-  });
+  return z
+    .union([z.number().int().min(0).max(maxHour), z.string()])
+    .default(fallback)
+    .transform((value, ctx) => {
+      if (typeof value === 'number') return formatTimeOfDay(value * 60);
+      const parsed = parseTimeOfDay(value, { allowMidnightEnd: which === 'end' });
+      if (parsed.isOk()) return formatTimeOfDay(parsed.value);
+      ctx.addIssue({
+        code: 'custom',
+        input: value,
+        message: `"${value.slice(0, 40)}" ${parsed.error.message}`,
+        params: { fix: parsed.error.fix },
+      });
+      return z.NEVER;
+    });
 }
 
 /**
@@ -31,6 +39,11 @@ export const daysSchema = z.union([z.string(), z.array(z.string()).min(1)]).tran
   const text = typeof value === 'string' ? value : value.join(', ');
   const parsed = parseDays(text);
   if (parsed.isOk()) return parsed.value;
-  ctx.addIssue({ code: 'custom', input: value, message: `"${text.slice(0, 40)}" ${parsed.error.message}`, params: { fix: parsed.error.fix } });
+  ctx.addIssue({
+    code: 'custom',
+    input: value,
+    message: `"${text.slice(0, 40)}" ${parsed.error.message}`,
+    params: { fix: parsed.error.fix },
+  });
   return z.NEVER;
 });

@@ -9,7 +9,14 @@ import type { TokenEstimator } from '../messages/token-estimate.js';
 import { stableMessageId } from '../messages/message-id.js';
 import type { HeartbeatState } from './heartbeat-state.js';
 import { updateBreakers, type BreakerEvent } from './scanner-breaker.js';
-import { decideRepeat, pruneReportMemory, rememberDelivery, reportMemoryOf, reportMemoryRetentionMs, repeatScheduleOf } from './repeat-schedule.js';
+import {
+  decideRepeat,
+  pruneReportMemory,
+  rememberDelivery,
+  reportMemoryOf,
+  reportMemoryRetentionMs,
+  repeatScheduleOf,
+} from './repeat-schedule.js';
 
 /** Everything about the cycle's moment that is not scan output. */
 export interface CycleContext {
@@ -193,7 +200,11 @@ function derivePipelines(
  * gives it no category; it is reported as IN_PROGRESS_CHANGED with Normal priority, so it waits
  * for an idle operator like WORK_READY.
  */
-function deriveInProgressChange(previous: number | undefined, observations: readonly Extract<Observation, { kind: 'in-progress' }>[], enabled: boolean): { count: number | undefined; findings: Finding[] } {
+function deriveInProgressChange(
+  previous: number | undefined,
+  observations: readonly Extract<Observation, { kind: 'in-progress' }>[],
+  enabled: boolean,
+): { count: number | undefined; findings: Finding[] } {
   const current = observations.at(-1)?.count;
   if (current === undefined) return { count: previous, findings: [] };
   if (!enabled || previous === undefined || previous === current) return { count: current, findings: [] };
@@ -263,10 +274,22 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   const inProgressObs = observations.filter((o): o is Extract<Observation, { kind: 'in-progress' }> => o.kind === 'in-progress');
   const inProgress = deriveInProgressChange(state.inProgressCount, inProgressObs, config.alertInProgressChanged);
   // A scanner failing the same way for N cycles: one advisory, its runs backed off (scanner-breaker.ts).
-  const breaker = updateBreakers(state.breakers, state.reported, results, { cycle, now: context.now, timeZone: context.timeZone, settings: config.breaker });
+  const breaker = updateBreakers(state.breakers, state.reported, results, {
+    cycle,
+    now: context.now,
+    timeZone: context.timeZone,
+    settings: config.breaker,
+  });
   // One-shot findings that were not delivered come back until a delivery succeeds: their source
   // will not report them again.
-  const candidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...panes.findings, ...pipelines.findings, ...inProgress.findings, ...breaker.findings, ...(state.undelivered ?? [])]);
+  const candidates = uniqueByFingerprint([
+    ...okResults.flatMap((r) => r.findings),
+    ...panes.findings,
+    ...pipelines.findings,
+    ...inProgress.findings,
+    ...breaker.findings,
+    ...(state.undelivered ?? []),
+  ]);
 
   // Hysteresis: count consecutive cycles per fingerprint; a fingerprint not seen this cycle resets.
   const seen: Record<string, number> = {};
@@ -296,7 +319,12 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
     const memory = reportMemoryOf(state, finding.fingerprint);
     const repeat = decideRepeat(memory, findingContentHash(finding), nowMs, repeatScheduleOf(config, finding.priority));
     if (!repeat.report) {
-      suppressed.push({ finding, reason: 'dedup', ...(memory === undefined ? {} : { lastReportedAtMs: memory.atMs }), repeatAtMs: repeat.dueAtMs });
+      suppressed.push({
+        finding,
+        reason: 'dedup',
+        ...(memory === undefined ? {} : { lastReportedAtMs: memory.atMs }),
+        repeatAtMs: repeat.dueAtMs,
+      });
       continue;
     }
     if (finding.priority !== 'Immediate' && !operatorIdle) {

@@ -2,9 +2,21 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../domain/json.js';
 import { createFinding } from '../domain/finding.js';
-import { decodeHeartbeatState, encodeHeartbeatState, heartbeatStateSchema, initialHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
+import {
+  decodeHeartbeatState,
+  encodeHeartbeatState,
+  heartbeatStateSchema,
+  initialHeartbeatState,
+  type HeartbeatState,
+} from './heartbeat-state.js';
 
-const reply = createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject: 'q-42', line: 'Q-42: yes, ship it', action: 'Act on the reply', short: 'reply to q-42' });
+const reply = createFinding({
+  category: 'GCHAT_REPLY_RECEIVED',
+  subject: 'q-42',
+  line: 'Q-42: yes, ship it',
+  action: 'Act on the reply',
+  short: 'reply to q-42',
+});
 
 function valid(): HeartbeatState {
   return {
@@ -49,7 +61,17 @@ describe('decodeHeartbeatState', () => {
   });
 
   it('circuit breakers are salvaged entry by entry and bounded: a bad or surplus entry costs only itself', () => {
-    const entry = { code: 'SCANNER_FAILED', message: 'bd list exited 1', fix: 'run bd by hand', sinceMs: 5, failures: 4, skippable: true, backoff: 4, nextRunCycle: 12, advised: true };
+    const entry = {
+      code: 'SCANNER_FAILED',
+      message: 'bd list exited 1',
+      fix: 'run bd by hand',
+      sinceMs: 5,
+      failures: 4,
+      skippable: true,
+      backoff: 4,
+      nextRunCycle: 12,
+      advised: true,
+    };
     const decoded = decodeHeartbeatState(withField('breakers', { beads: entry, git: { ...entry, failures: -1 } }));
     expect(decoded.state.breakers).toEqual({ beads: entry });
     expect(decoded.damage).toEqual(['breakers["git"]: Too small: expected number to be >0 at failures']);
@@ -121,7 +143,9 @@ const stateArb: fc.Arbitrary<HeartbeatState> = fc.record(
     pipelines: fc.dictionary(fc.string(), fc.constantFrom('Definition', 'Implementation', 'Validation', 'Finalized' as const)),
     inProgressCount: fc.nat(),
     undelivered: fc.array(
-      fc.record({ subject: fc.string(), line: fc.string() }).map(({ subject, line }) => createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject, line, action: 'a', short: 's' })),
+      fc
+        .record({ subject: fc.string(), line: fc.string() })
+        .map(({ subject, line }) => createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject, line, action: 'a', short: 's' })),
       { minLength: 1, maxLength: 4 },
     ),
     breakers: fc.dictionary(
@@ -143,7 +167,19 @@ const stateArb: fc.Arbitrary<HeartbeatState> = fc.record(
   { requiredKeys: ['version', 'cycle', 'reportsSent', 'reported', 'reportedContent', 'seen', 'panes', 'pipelines'] },
 );
 
-const FIELDS = ['version', 'cycle', 'reportsSent', 'reported', 'reportedContent', 'seen', 'panes', 'pipelines', 'inProgressCount', 'undelivered', 'breakers'] as const;
+const FIELDS = [
+  'version',
+  'cycle',
+  'reportsSent',
+  'reported',
+  'reportedContent',
+  'seen',
+  'panes',
+  'pipelines',
+  'inProgressCount',
+  'undelivered',
+  'breakers',
+] as const;
 
 // Whether `value` would be a valid value of `field` (the corruption must really corrupt).
 function fits(field: (typeof FIELDS)[number], value: JsonValue): boolean {

@@ -62,7 +62,16 @@ export type HeartbeatState = z.infer<typeof heartbeatStateSchema>;
 
 /** The memory of a heartbeat that has never run. */
 export function initialHeartbeatState(): HeartbeatState {
-  return { version: HEARTBEAT_STATE_VERSION, cycle: 0, reportsSent: 0, reported: {}, reportedContent: {}, seen: {}, panes: {}, pipelines: {} };
+  return {
+    version: HEARTBEAT_STATE_VERSION,
+    cycle: 0,
+    reportsSent: 0,
+    reported: {},
+    reportedContent: {},
+    seen: {},
+    panes: {},
+    pipelines: {},
+  };
 }
 
 /**
@@ -102,7 +111,8 @@ const short = (value: unknown): string => {
 function salvage(document: Record<string, unknown>): { state: HeartbeatState; damage: string[] } {
   const damage: string[] = [];
   const state: { -readonly [K in keyof HeartbeatState]: HeartbeatState[K] } = initialHeartbeatState();
-  if (document.version !== HEARTBEAT_STATE_VERSION) damage.push(`version: expected ${HEARTBEAT_STATE_VERSION}, got ${short(document.version)}`);
+  if (document.version !== HEARTBEAT_STATE_VERSION)
+    damage.push(`version: expected ${HEARTBEAT_STATE_VERSION}, got ${short(document.version)}`);
 
   for (const key of ['cycle', 'reportsSent'] as const) {
     const parsed = count.safeParse(document[key]);

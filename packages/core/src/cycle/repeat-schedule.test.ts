@@ -7,7 +7,15 @@ import { createFinding, findingContentHash } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
 import { evaluateCycle, markDelivered, type CycleContext } from './evaluate-cycle.js';
 import { decodeHeartbeatState, encodeHeartbeatState, initialHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
-import { decideRepeat, MAX_REPORT_MEMORY, pruneReportMemory, rememberDelivery, repeatIntervalMs, repeatScheduleOf, type ReportMemory } from './repeat-schedule.js';
+import {
+  decideRepeat,
+  MAX_REPORT_MEMORY,
+  pruneReportMemory,
+  rememberDelivery,
+  repeatIntervalMs,
+  repeatScheduleOf,
+  type ReportMemory,
+} from './repeat-schedule.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -56,10 +64,20 @@ describe('decideRepeat', () => {
 
   it('property: a content change is always reported, whatever the schedule, the repeat count and the clock', () => {
     fc.assert(
-      fc.property(scheduleArb, fc.nat({ max: 20 }), fc.integer({ min: -10 * HOUR, max: 10 * HOUR }), fc.stringMatching(/^[0-9a-f]{4}$/), fc.stringMatching(/^[0-9a-f]{4}$/), (schedule, repeats, offset, before, after) => {
-        fc.pre(before !== after);
-        expect(decideRepeat({ atMs: T0, hash: before, repeats }, after, T0 + offset, schedule)).toEqual({ report: true, reason: 'changed' });
-      }),
+      fc.property(
+        scheduleArb,
+        fc.nat({ max: 20 }),
+        fc.integer({ min: -10 * HOUR, max: 10 * HOUR }),
+        fc.stringMatching(/^[0-9a-f]{4}$/),
+        fc.stringMatching(/^[0-9a-f]{4}$/),
+        (schedule, repeats, offset, before, after) => {
+          fc.pre(before !== after);
+          expect(decideRepeat({ atMs: T0, hash: before, repeats }, after, T0 + offset, schedule)).toEqual({
+            report: true,
+            reason: 'changed',
+          });
+        },
+      ),
     );
   });
 
@@ -70,11 +88,17 @@ describe('decideRepeat', () => {
       }),
     );
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 1000 }).map((m) => m * MIN), { minLength: 1, maxLength: 10 }), (intervals) => {
-        const parsed = heartbeatConfigSchema.safeParse({ repeat: { all: intervals } });
-        const grows = intervals.every((ms, i) => i === 0 || ms >= (intervals[i - 1] ?? 0));
-        expect(parsed.success).toBe(grows);
-      }),
+      fc.property(
+        fc.array(
+          fc.integer({ min: 1, max: 1000 }).map((m) => m * MIN),
+          { minLength: 1, maxLength: 10 },
+        ),
+        (intervals) => {
+          const parsed = heartbeatConfigSchema.safeParse({ repeat: { all: intervals } });
+          const grows = intervals.every((ms, i) => i === 0 || ms >= (intervals[i - 1] ?? 0));
+          expect(parsed.success).toBe(grows);
+        },
+      ),
     );
   });
 });
@@ -136,14 +160,48 @@ describe('evaluateCycle with change-aware repeats', () => {
     expect(decision.status).toBe('ok');
     const later = evaluateCycle(nextState, [scanOk('orchestrators', { findings: [crash] })], ctx(T0 + 30 * MIN));
     expect(later.decision.status).toBe('report');
-    expect(markDelivered(later.nextState, later.decision, new Date(T0 + 30 * MIN)).reportedContent[crash.fingerprint]).toEqual({ hash: findingContentHash(crash), repeats: 1 });
+    expect(markDelivered(later.nextState, later.decision, new Date(T0 + 30 * MIN)).reportedContent[crash.fingerprint]).toEqual({
+      hash: findingContentHash(crash),
+      repeats: 1,
+    });
   });
 
   it('content leaves out what changes with time: an explicit content keeps a growing age from looking like a change', () => {
-    const at = (minutes: number) => createFinding({ category: 'ORCH_IDLE', subject: 'orch-a', line: `IDLE: orch-a (${minutes} min)`, action: 'a', short: 's', details: { quietMinutes: minutes, sinceMs: T0 }, content: { sinceMs: T0 } });
+    const at = (minutes: number) =>
+      createFinding({
+        category: 'ORCH_IDLE',
+        subject: 'orch-a',
+        line: `IDLE: orch-a (${minutes} min)`,
+        action: 'a',
+        short: 's',
+        details: { quietMinutes: minutes, sinceMs: T0 },
+        content: { sinceMs: T0 },
+      });
     expect(findingContentHash(at(31))).toBe(findingContentHash(at(41)));
-    expect(findingContentHash(createFinding({ category: 'X', subject: 's', line: 'l', action: 'a', short: 's', details: { a: 1, b: [1, { c: 2, d: 3 }] }, priority: 'Normal' }))).toBe(
-      findingContentHash(createFinding({ category: 'X', subject: 's', line: 'l', action: 'a', short: 's', details: { b: [1, { d: 3, c: 2 }], a: 1 }, priority: 'Normal' })),
+    expect(
+      findingContentHash(
+        createFinding({
+          category: 'X',
+          subject: 's',
+          line: 'l',
+          action: 'a',
+          short: 's',
+          details: { a: 1, b: [1, { c: 2, d: 3 }] },
+          priority: 'Normal',
+        }),
+      ),
+    ).toBe(
+      findingContentHash(
+        createFinding({
+          category: 'X',
+          subject: 's',
+          line: 'l',
+          action: 'a',
+          short: 's',
+          details: { b: [1, { d: 3, c: 2 }], a: 1 },
+          priority: 'Normal',
+        }),
+      ),
     );
   });
 
@@ -185,7 +243,10 @@ describe('properties over cycles (random gaps, contents, failed deliveries, busy
         for (const c of cycles) {
           t += c.gapMin * MIN;
           const stale = finding('GIT_STALE', '/wt', 'same every time');
-          const { decision, nextState } = evaluateCycle(state, [scanOk('git', { findings: c.present ? [stale] : [] })], { ...ctx(t, config), operatorLastActiveAt: c.busy ? new Date(t) : undefined });
+          const { decision, nextState } = evaluateCycle(state, [scanOk('git', { findings: c.present ? [stale] : [] })], {
+            ...ctx(t, config),
+            operatorLastActiveAt: c.busy ? new Date(t) : undefined,
+          });
           const last = deliveries.at(-1);
           const due = last === undefined || t >= last + repeatIntervalMs(schedule, deliveries.length - 1);
           const reported = decision.reportable.length > 0;
@@ -215,8 +276,13 @@ describe('properties over cycles (random gaps, contents, failed deliveries, busy
         for (const c of cycles) {
           t += c.gapMin * MIN;
           const crash = finding('ORCH_FAILURE', 'orch-a', c.say);
-          const { decision, nextState } = evaluateCycle(state, [scanOk('orchestrators', { findings: c.present ? [crash] : [] })], ctx(t, config));
-          if (c.present && deliveredSay !== undefined && deliveredSay !== c.say) expect(decision.reportable.map((f) => f.fingerprint)).toEqual([crash.fingerprint]);
+          const { decision, nextState } = evaluateCycle(
+            state,
+            [scanOk('orchestrators', { findings: c.present ? [crash] : [] })],
+            ctx(t, config),
+          );
+          if (c.present && deliveredSay !== undefined && deliveredSay !== c.say)
+            expect(decision.reportable.map((f) => f.fingerprint)).toEqual([crash.fingerprint]);
           state = c.delivered ? markDelivered(nextState, decision, new Date(t)) : nextState;
           if (c.delivered && decision.reportable.length > 0) deliveredSay = c.say;
         }
@@ -228,7 +294,9 @@ describe('properties over cycles (random gaps, contents, failed deliveries, busy
 
 describe('HEARTBEAT.md Repeat lines', () => {
   it('reads Repeat and per-priority lines, renders them back', () => {
-    const parsed = parseHeartbeatConfig('## Heartbeat\n- Repeat: 30m, 2h, 8h\n- Repeat Advisory: 1 hour, 1 day\n- Repeat Normal: 90\n')._unsafeUnwrap();
+    const parsed = parseHeartbeatConfig(
+      '## Heartbeat\n- Repeat: 30m, 2h, 8h\n- Repeat Advisory: 1 hour, 1 day\n- Repeat Normal: 90\n',
+    )._unsafeUnwrap();
     expect(parsed.config.repeat).toEqual({ all: [30 * MIN, 2 * HOUR, 8 * HOUR], advisory: [HOUR, 24 * HOUR], normal: [90 * MIN] });
     expect(parsed.warnings).toEqual([]);
     expect(parseHeartbeatConfig(renderHeartbeatMarkdown(parsed.config))._unsafeUnwrap().config).toEqual(parsed.config);
@@ -248,7 +316,9 @@ describe('HEARTBEAT.md Repeat lines', () => {
       expect(error.line).toBe(2);
       expect(error.key).toMatch(/^Heartbeat → Repeat/);
       expect(error.message).toMatch(message);
-      expect(error.fix).toBe('write intervals from shortest to longest, separated by commas, such as 30m, 2h, 8h (bare numbers are minutes).');
+      expect(error.fix).toBe(
+        'write intervals from shortest to longest, separated by commas, such as 30m, 2h, 8h (bare numbers are minutes).',
+      );
     }
   });
 });

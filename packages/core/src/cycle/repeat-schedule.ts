@@ -17,8 +17,7 @@ export interface ReportMemory {
  * `due` (unchanged, and its repeat interval has passed), or held back until `dueAtMs`.
  */
 export type RepeatDecision =
-  | { readonly report: true; readonly reason: 'new' | 'changed' | 'due' }
-  | { readonly report: false; readonly dueAtMs: number };
+  { readonly report: true; readonly reason: 'new' | 'changed' | 'due' } | { readonly report: false; readonly dueAtMs: number };
 
 /**
  * The repeat schedule of a priority class: its own `Repeat <class>:` line, else `Repeat:`, else
@@ -42,7 +41,12 @@ export function repeatIntervalMs(schedule: readonly number[], repeats: number): 
  * Decides one finding against its memory. A clock set back before the last delivery does not
  * silence a finding (the memory's time is then not to be trusted), as the dedup window never did.
  */
-export function decideRepeat(memory: ReportMemory | undefined, contentHash: string, nowMs: number, schedule: readonly number[]): RepeatDecision {
+export function decideRepeat(
+  memory: ReportMemory | undefined,
+  contentHash: string,
+  nowMs: number,
+  schedule: readonly number[],
+): RepeatDecision {
   if (memory === undefined) return { report: true, reason: 'new' };
   if (memory.hash !== undefined && memory.hash !== contentHash) return { report: true, reason: 'changed' };
   if (nowMs < memory.atMs) return { report: true, reason: 'due' };
@@ -94,7 +98,12 @@ export function reportMemoryOf(records: ReportMemoryRecords, fingerprint: string
  * go on), one not seen is dropped after `retentionMs`, and at most {@link MAX_REPORT_MEMORY}
  * remain (newest deliveries first). Content entries follow their `reported` entry.
  */
-export function pruneReportMemory(records: ReportMemoryRecords, present: ReadonlySet<string>, nowMs: number, retentionMs: number): { reported: Record<string, number>; reportedContent: Record<string, { hash: string; repeats: number }> } {
+export function pruneReportMemory(
+  records: ReportMemoryRecords,
+  present: ReadonlySet<string>,
+  nowMs: number,
+  retentionMs: number,
+): { reported: Record<string, number>; reportedContent: Record<string, { hash: string; repeats: number }> } {
   let kept = Object.entries(records.reported).filter(([fingerprint, atMs]) => present.has(fingerprint) || nowMs - atMs < retentionMs);
   if (kept.length > MAX_REPORT_MEMORY) kept = kept.sort((a, b) => b[1] - a[1]).slice(0, MAX_REPORT_MEMORY);
   const content: [string, { hash: string; repeats: number }][] = [];

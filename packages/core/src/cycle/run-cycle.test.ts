@@ -5,7 +5,14 @@ import { createFinding, type Finding } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
 import type { Scanner } from '../ports/scanner.js';
 import type { StateStore } from '../ports/state-store.js';
-import { createFakeClock, createFakeOperatorActivity, createMemoryReplyInbox, createMemoryStateStore, createRecordingSink, type MemoryReplyInbox } from '../testing/index.js';
+import {
+  createFakeClock,
+  createFakeOperatorActivity,
+  createMemoryReplyInbox,
+  createMemoryStateStore,
+  createRecordingSink,
+  type MemoryReplyInbox,
+} from '../testing/index.js';
 import { runCycle } from './run-cycle.js';
 
 const stale = createFinding({ category: 'GIT_STALE', subject: '/wt', line: 'STALE: /wt', action: 'Commit /wt', short: 'wt stale' });
@@ -35,7 +42,14 @@ describe('runCycle', () => {
     const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
     const sink = createRecordingSink();
     const outcome = await runCycle(
-      { clock, sleep: clock, stateStore: createMemoryStateStore(), sink, scanners: [scanner], operatorActivity: createFakeOperatorActivity(new Date('2026-02-19T09:58:00Z')) },
+      {
+        clock,
+        sleep: clock,
+        stateStore: createMemoryStateStore(),
+        sink,
+        scanners: [scanner],
+        operatorActivity: createFakeOperatorActivity(new Date('2026-02-19T09:58:00Z')),
+      },
       settings,
     );
     expect(outcome.decision.held).toHaveLength(1);
@@ -44,8 +58,23 @@ describe('runCycle', () => {
 
   it('salvages a stored state that does not fit: keeps a copy, the cycle counter and the undelivered reply', async () => {
     const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
-    const reply = createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject: 'q-1', line: 'Q-1: yes', action: 'Act on it', short: 'reply' });
-    const damaged = { version: 1, cycle: 41, reportsSent: 3, reported: {}, seen: 'oops', panes: {}, pipelines: {}, undelivered: [JSON.parse(JSON.stringify(reply))] };
+    const reply = createFinding({
+      category: 'GCHAT_REPLY_RECEIVED',
+      subject: 'q-1',
+      line: 'Q-1: yes',
+      action: 'Act on it',
+      short: 'reply',
+    });
+    const damaged = {
+      version: 1,
+      cycle: 41,
+      reportsSent: 3,
+      reported: {},
+      seen: 'oops',
+      panes: {},
+      pipelines: {},
+      undelivered: [JSON.parse(JSON.stringify(reply))],
+    };
     const stateStore = createMemoryStateStore({ initial: damaged });
     const sink = createRecordingSink();
     const outcome = await runCycle({ clock, sleep: clock, stateStore, sink, scanners: [] }, settings);
@@ -102,14 +131,24 @@ describe('runCycle', () => {
 });
 
 describe('runCycle with a reply inbox', () => {
-  const reply = createFinding({ category: 'GCHAT_REPLY_RECEIVED', subject: 'q-1', line: '- Question ID: q-1', action: 'Answer q-1', short: 'reply from Ana', details: { replyText: 'yes' } });
+  const reply = createFinding({
+    category: 'GCHAT_REPLY_RECEIVED',
+    subject: 'q-1',
+    line: '- Question ID: q-1',
+    action: 'Answer q-1',
+    short: 'reply from Ana',
+    details: { replyText: 'yes' },
+  });
   // Stands in for the GChat scanner: reports what the inbox holds (after adding what a poll read).
   const inboxScanner = (inbox: MemoryReplyInbox, read: () => readonly Finding[]): Scanner => ({
     name: 'gchat',
     runsOutsideActiveHours: true,
     scan: async (ctx) => scanOk('gchat', { findings: (await inbox.add(read(), ctx.now))._unsafeUnwrap().entries.map((e) => e.finding) }),
   });
-  const failingSave = (store: StateStore): StateStore => ({ ...store, save: () => errAsync({ kind: 'io', message: 'killed before the save' }) });
+  const failingSave = (store: StateStore): StateStore => ({
+    ...store,
+    save: () => errAsync({ kind: 'io', message: 'killed before the save' }),
+  });
 
   it('removes an entry only once the saved state records it as reported', async () => {
     const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));

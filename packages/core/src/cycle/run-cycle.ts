@@ -107,7 +107,17 @@ function refusedOutcome(refused: StateRefusal, state: HeartbeatState, now: Date,
     message: null,
     costAlert: null,
   };
-  return { decision, scanResults: [], previousState: state, state, delivery: 'none', warnings, operatorLastActiveAt: undefined, refused, problems: [] };
+  return {
+    decision,
+    scanResults: [],
+    previousState: state,
+    state,
+    delivery: 'none',
+    warnings,
+    operatorLastActiveAt: undefined,
+    refused,
+    problems: [],
+  };
 }
 
 /**
@@ -228,7 +238,10 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     // Only now does the state own what the inbox held; before this point a kill must find it there.
     const evaluated = new Set(scanResults.flatMap((r) => (r.status === 'ok' ? r.findings.map((f) => f.fingerprint) : [])));
     const settled = await inbox.list().andThen((listed) => inbox.remove(settledInboxIds(listed.entries, evaluated, state)));
-    if (settled.isErr()) warnings.push(`${settled.error.message}; its replies stay there and are offered again (the dedup window holds back those already reported)`);
+    if (settled.isErr())
+      warnings.push(
+        `${settled.error.message}; its replies stay there and are offered again (the dedup window holds back those already reported)`,
+      );
   }
   return base;
 }

@@ -23,11 +23,22 @@ describe('runScanners', () => {
           }),
       },
     ];
-    const pending = runScanners(scanners, { clock, sleep: clock, now, config: DEFAULT_HEARTBEAT_CONFIG, insideActiveHours: true, timeoutMs: 5_000 });
+    const pending = runScanners(scanners, {
+      clock,
+      sleep: clock,
+      now,
+      config: DEFAULT_HEARTBEAT_CONFIG,
+      insideActiveHours: true,
+      timeoutMs: 5_000,
+    });
     await new Promise((r) => setImmediate(r));
     clock.advance(5_000);
     const results = await pending;
-    expect(results.map((r) => [r.scanner, r.status])).toEqual([['fine', 'ok'], ['throws', 'error'], ['hangs', 'timeout']]);
+    expect(results.map((r) => [r.scanner, r.status])).toEqual([
+      ['fine', 'ok'],
+      ['throws', 'error'],
+      ['hangs', 'timeout'],
+    ]);
     expect(results[1]).toMatchObject({ error: 'boom' });
     expect(abortedHang).toBe(true);
   });
@@ -56,7 +67,14 @@ describe('runScanners', () => {
         return scanOk(`s${i}`, {});
       },
     }));
-    const results = await runScanners(scanners, { clock, sleep: clock, now, config: DEFAULT_HEARTBEAT_CONFIG, insideActiveHours: true, concurrency: 3 });
+    const results = await runScanners(scanners, {
+      clock,
+      sleep: clock,
+      now,
+      config: DEFAULT_HEARTBEAT_CONFIG,
+      insideActiveHours: true,
+      concurrency: 3,
+    });
     expect(results.every((r) => r.status === 'ok')).toBe(true);
     expect(peak).toBe(3);
   });

@@ -18,7 +18,10 @@ export interface RunScannersOptions {
   readonly skip?: ReadonlyMap<ScannerName, ScanResult>;
 }
 
-type Outcome = { readonly kind: 'done'; readonly result: ScanResult } | { readonly kind: 'timeout' } | { readonly kind: 'threw'; readonly error: unknown };
+type Outcome =
+  | { readonly kind: 'done'; readonly result: ScanResult }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'threw'; readonly error: unknown };
 
 async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: number): Promise<ScanResult> {
   const started = options.clock.now().getTime();
@@ -31,7 +34,9 @@ async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: 
   const controller = new AbortController();
   const timer = new AbortController();
   const scan: Promise<Outcome> = Promise.resolve()
-    .then(() => scanner.scan({ now: options.now, config: options.config, insideActiveHours: options.insideActiveHours, signal: controller.signal }))
+    .then(() =>
+      scanner.scan({ now: options.now, config: options.config, insideActiveHours: options.insideActiveHours, signal: controller.signal }),
+    )
     .then(
       (result): Outcome => ({ kind: 'done', result }),
       (error: unknown): Outcome => ({ kind: 'threw', error }),
@@ -44,7 +49,12 @@ async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: 
       return { ...outcome.result, scanner: scanner.name, durationMs: elapsed() || outcome.result.durationMs };
     case 'threw':
       // The Scanner contract says scan never rejects; a buggy one must still not fail the cycle.
-      return { scanner: scanner.name, status: 'error', error: outcome.error instanceof Error ? outcome.error.message : String(outcome.error), durationMs: elapsed() };
+      return {
+        scanner: scanner.name,
+        status: 'error',
+        error: outcome.error instanceof Error ? outcome.error.message : String(outcome.error),
+        durationMs: elapsed(),
+      };
     case 'timeout':
       controller.abort();
       return { scanner: scanner.name, status: 'timeout', timeoutMs, durationMs: elapsed() };

@@ -28,26 +28,48 @@ describe('scanProblems', () => {
     expect(problems[2]?.fix).toBe('install tmux or put it on the PATH heartbeat-kit runs with');
     expect(formatScanProblems(problems)[0]).toBe('gchat skipped: no poll command configured; fix: add the script');
     expect(formatScanProblems(problems)).toHaveLength(5); // the unused one is JSON-only
-    expect(formatScanProblems(problems)[4]).toBe('warning: idle-orchestrators: orch-a: no pane; fix: see the message; the rest of the scanner ran');
+    expect(formatScanProblems(problems)[4]).toBe(
+      'warning: idle-orchestrators: orch-a: no pane; fix: see the message; the rest of the scanner ran',
+    );
   });
 
   it('one cause that stops several scanners is one line', () => {
-    const skip = (scanner: string): ScanResult => ({ scanner, status: 'skipped', reason: 'no beads database found', fix: "run 'bd init'", durationMs: 0 });
-    expect(formatScanProblems(scanProblems([skip('beads'), skip('orchestrators'), skip('stale-tasks')]))).toEqual(["beads, orchestrators, stale-tasks skipped: no beads database found; fix: run 'bd init'"]);
+    const skip = (scanner: string): ScanResult => ({
+      scanner,
+      status: 'skipped',
+      reason: 'no beads database found',
+      fix: "run 'bd init'",
+      durationMs: 0,
+    });
+    expect(formatScanProblems(scanProblems([skip('beads'), skip('orchestrators'), skip('stale-tasks')]))).toEqual([
+      "beads, orchestrators, stale-tasks skipped: no beads database found; fix: run 'bd init'",
+    ]);
   });
 
   it('a tool call a signal cut off (aborted or killed) is cut-off, any other runner failure is not (property)', () => {
     const kinds = fc.oneof(
       fc.record({ kind: fc.constant('aborted' as const), file: fc.constantFrom('bd', 'git', 'tmux') }),
-      fc.record({ kind: fc.constant('killed' as const), file: fc.constantFrom('bd', 'python3'), signal: fc.constantFrom('SIGTERM', 'SIGINT', 'SIGKILL', 'SIGHUP') }),
-      fc.record({ kind: fc.constant('timeout' as const), file: fc.constant('bd'), timeoutMs: fc.nat(), stdout: fc.constant(''), stderr: fc.constant('') }),
+      fc.record({
+        kind: fc.constant('killed' as const),
+        file: fc.constantFrom('bd', 'python3'),
+        signal: fc.constantFrom('SIGTERM', 'SIGINT', 'SIGKILL', 'SIGHUP'),
+      }),
+      fc.record({
+        kind: fc.constant('timeout' as const),
+        file: fc.constant('bd'),
+        timeoutMs: fc.nat(),
+        stdout: fc.constant(''),
+        stderr: fc.constant(''),
+      }),
       fc.record({ kind: fc.constant('not-found' as const), file: fc.constant('bd'), message: fc.string() }),
       fc.record({ kind: fc.constant('spawn-failed' as const), file: fc.constant('bd'), message: fc.string() }),
     );
     fc.assert(
       fc.property(kinds, fc.boolean(), (error, asWarning) => {
         const text = describeCommandError(error);
-        const result: ScanResult = asWarning ? scanOk('gchat', { warnings: [{ code: 'X', message: text }] }) : { scanner: 'beads', status: 'error', error: text, durationMs: 0 };
+        const result: ScanResult = asWarning
+          ? scanOk('gchat', { warnings: [{ code: 'X', message: text }] })
+          : { scanner: 'beads', status: 'error', error: text, durationMs: 0 };
         const interrupted = error.kind === 'aborted' || error.kind === 'killed';
         expect(cutOffScanners(scanProblems([result]))).toEqual(interrupted ? [result.scanner] : []);
       }),

@@ -46,7 +46,14 @@ function clean(text: string): string {
   return sanitizeForMessage(text, { maxLength: 300 });
 }
 
-function problem(scanner: ScannerName, kind: ScanProblemKind, severity: ScanProblem['severity'], code: string, message: string, fix: string | undefined): ScanProblem {
+function problem(
+  scanner: ScannerName,
+  kind: ScanProblemKind,
+  severity: ScanProblem['severity'],
+  code: string,
+  message: string,
+  fix: string | undefined,
+): ScanProblem {
   return { scanner, kind, severity, code, message: clean(message), fix: clean(fix ?? defaultFix(kind, message)) };
 }
 
@@ -68,7 +75,17 @@ export function scanProblems(results: readonly ScanResult[]): ScanProblem[] {
       case 'skipped':
         if (r.reason === OUTSIDE_ACTIVE_HOURS_REASON) break;
         if (describesInterruption(r.reason)) out.push(problem(r.scanner, 'cut-off', 'warning', 'SCANNER_CUT_OFF', r.reason, undefined));
-        else out.push(problem(r.scanner, 'skipped', r.configured === true ? 'warning' : r.configured === false ? 'unused' : 'notice', r.code ?? 'SCANNER_SKIPPED', r.reason, r.fix));
+        else
+          out.push(
+            problem(
+              r.scanner,
+              'skipped',
+              r.configured === true ? 'warning' : r.configured === false ? 'unused' : 'notice',
+              r.code ?? 'SCANNER_SKIPPED',
+              r.reason,
+              r.fix,
+            ),
+          );
         break;
       case 'error':
         if (describesInterruption(r.error)) out.push(problem(r.scanner, 'cut-off', 'warning', 'SCANNER_CUT_OFF', r.error, undefined));
@@ -87,7 +104,13 @@ export function cutOffScanners(problems: readonly ScanProblem[]): ScannerName[] 
   return [...new Set(problems.filter((p) => p.kind === 'cut-off').map((p) => p.scanner))];
 }
 
-const VERB: Record<ScanProblemKind, string> = { skipped: 'skipped', failed: 'failed', 'timed-out': 'timed out', 'cut-off': 'cut off', degraded: '' };
+const VERB: Record<ScanProblemKind, string> = {
+  skipped: 'skipped',
+  failed: 'failed',
+  'timed-out': 'timed out',
+  'cut-off': 'cut off',
+  degraded: '',
+};
 
 /**
  * The stderr lines (without prefix or newline) of a cycle's problems, `unused` scanners left out: `gchat skipped: <why>; fix: <what
@@ -103,5 +126,8 @@ export function formatScanProblems(problems: readonly ScanProblem[]): string[] {
     if (group === undefined) groups.set(key, { problem: p, scanners: [p.scanner] });
     else group.scanners.push(p.scanner);
   }
-  return [...groups.values()].map(({ problem: p, scanners }) => `${p.severity === 'warning' ? 'warning: ' : ''}${scanners.join(', ')}${VERB[p.kind] === '' ? '' : ` ${VERB[p.kind]}`}: ${p.message}; fix: ${p.fix}`);
+  return [...groups.values()].map(
+    ({ problem: p, scanners }) =>
+      `${p.severity === 'warning' ? 'warning: ' : ''}${scanners.join(', ')}${VERB[p.kind] === '' ? '' : ` ${VERB[p.kind]}`}: ${p.message}; fix: ${p.fix}`,
+  );
 }

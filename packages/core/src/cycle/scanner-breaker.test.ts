@@ -9,7 +9,15 @@ import { createCycleRecord, replayCycleRecords } from '../replay/cycle-record.js
 import { heartbeatStateSchema, initialHeartbeatState } from './heartbeat-state.js';
 import { runCycle } from './run-cycle.js';
 import { scanProblems } from './scan-problems.js';
-import { BREAKER_SKIP_CODE, MAX_BREAKERS, SCANNER_FAILING, breakerSkips, updateBreakers, type BreakerSettings, type ScannerBreaker } from './scanner-breaker.js';
+import {
+  BREAKER_SKIP_CODE,
+  MAX_BREAKERS,
+  SCANNER_FAILING,
+  breakerSkips,
+  updateBreakers,
+  type BreakerSettings,
+  type ScannerBreaker,
+} from './scanner-breaker.js';
 
 const T0 = Date.parse('2026-02-19T09:10:00Z');
 const INTERVAL = 600_000;
@@ -26,7 +34,11 @@ function resultOf(scanner: string, token: Token): ScanResult {
     case 'timeout':
       return { scanner, status: 'timeout', timeoutMs: 30_000, durationMs: 30_000 };
     case 'degraded':
-      return scanOk(scanner, { warnings: [{ code: 'GCHAT_NO_CREDENTIALS', message: 'No OAuth2 credentials configured for GChat polling', fix: 'put a token in place' }] });
+      return scanOk(scanner, {
+        warnings: [
+          { code: 'GCHAT_NO_CREDENTIALS', message: 'No OAuth2 credentials configured for GChat polling', fix: 'put a token in place' },
+        ],
+      });
     case 'outside':
       return { scanner, status: 'skipped', reason: OUTSIDE_ACTIVE_HOURS_REASON, durationMs: 0 };
     case 'notice':
@@ -52,13 +64,26 @@ function fresh(): Model {
 }
 
 const SCANNERS = ['beads', 'gchat'] as const;
-const settingsArb: fc.Arbitrary<BreakerSettings> = fc.record({ after: fc.integer({ min: 1, max: 5 }), backoffCap: fc.integer({ min: 1, max: 10 }) });
+const settingsArb: fc.Arbitrary<BreakerSettings> = fc.record({
+  after: fc.integer({ min: 1, max: 5 }),
+  backoffCap: fc.integer({ min: 1, max: 10 }),
+});
 const cycleArb = fc.record({
-  tokens: fc.tuple(...SCANNERS.map(() => fc.constantFrom<Token>('ok', 'failed', 'failed', 'failed', 'timeout', 'degraded', 'outside', 'notice', 'cut-off'))),
+  tokens: fc.tuple(
+    ...SCANNERS.map(() =>
+      fc.constantFrom<Token>('ok', 'failed', 'failed', 'failed', 'timeout', 'degraded', 'outside', 'notice', 'cut-off'),
+    ),
+  ),
   delivered: fc.boolean(),
 });
 // Long failing runs are what the breaker is for: bias towards them.
-const runArb = fc.array(fc.oneof(cycleArb, cycleArb.map((c) => ({ ...c, tokens: c.tokens.map((): Token => 'failed') }))), { minLength: 1, maxLength: 80 });
+const runArb = fc.array(
+  fc.oneof(
+    cycleArb,
+    cycleArb.map((c) => ({ ...c, tokens: c.tokens.map((): Token => 'failed') })),
+  ),
+  { minLength: 1, maxLength: 80 },
+);
 
 describe('circuit breaker properties', () => {
   it('never skips a scanner that has not failed N times in a row; back-off never exceeds the cap; a clean run resets; one trip, one advisory, one recovery per streak', () => {
@@ -176,7 +201,12 @@ describe('updateBreakers', () => {
       const skip = breakerSkips(breakers, cycle, settings).get('beads');
       if (skip === undefined) out.ran.push(cycle);
       else out.skipped.push(cycle);
-      const update = updateBreakers(breakers, reported, [skip ?? resultOf('beads', tokens[next++]!)], { cycle, now, timeZone: 'UTC', settings });
+      const update = updateBreakers(breakers, reported, [skip ?? resultOf('beads', tokens[next++]!)], {
+        cycle,
+        now,
+        timeZone: 'UTC',
+        settings,
+      });
       for (const f of update.findings) {
         out.advisories.push(f.line);
         reported[f.fingerprint] = now.getTime();
@@ -191,7 +221,9 @@ describe('updateBreakers', () => {
     const { ran, skipped, lines, advisories } = drive(['failed', 'failed', 'failed', 'failed', 'failed', 'failed', 'failed', 'ok', 'ok']);
     expect(ran).toEqual([1, 2, 3, 5, 9, 17, 25, 33, 34]);
     expect(skipped).toHaveLength(34 - 9);
-    expect(advisories).toEqual(['SCANNER_FAILING: beads — bd list exited 1: database locked since 09:10, 3 cycles; tried again every 2nd cycle, backing off to every 8th cycle']);
+    expect(advisories).toEqual([
+      'SCANNER_FAILING: beads — bd list exited 1: database locked since 09:10, 3 cycles; tried again every 2nd cycle, backing off to every 8th cycle',
+    ]);
     expect(lines).toEqual([
       'beads: circuit breaker open after 3 failing cycles in a row (SCANNER_FAILED since 09:10); raised SCANNER_FAILING once; it runs every 2nd cycle now, backing off to every 8th cycle',
       'beads recovered: it ran cleanly after 7 failing cycles in a row (SCANNER_FAILED since 09:10); circuit breaker closed, it runs every cycle again',
@@ -208,7 +240,12 @@ describe('updateBreakers', () => {
   });
 
   it('is off with Breaker after: 0, and a notice (nothing set up) or a cut-off never counts', () => {
-    const off = updateBreakers(undefined, {}, [resultOf('beads', 'failed')], { cycle: 1, now: new Date(T0), timeZone: 'UTC', settings: { after: 0, backoffCap: 8 } });
+    const off = updateBreakers(undefined, {}, [resultOf('beads', 'failed')], {
+      cycle: 1,
+      now: new Date(T0),
+      timeZone: 'UTC',
+      settings: { after: 0, backoffCap: 8 },
+    });
     expect(off).toEqual({ breakers: {}, findings: [], events: [] });
     const { skipped, advisories } = drive(['notice', 'notice', 'notice', 'cut-off', 'cut-off', 'cut-off', 'notice']);
     expect(skipped).toEqual([]);
@@ -216,7 +253,17 @@ describe('updateBreakers', () => {
   });
 
   it('its skip is a warning problem that names the streak, the next try and the fix', () => {
-    const entry: ScannerBreaker = { code: 'SCANNER_FAILED', message: 'bd list exited 1', fix: 'run bd list by hand', sinceMs: T0, failures: 4, skippable: true, backoff: 4, nextRunCycle: 12, advised: true };
+    const entry: ScannerBreaker = {
+      code: 'SCANNER_FAILED',
+      message: 'bd list exited 1',
+      fix: 'run bd list by hand',
+      sinceMs: T0,
+      failures: 4,
+      skippable: true,
+      backoff: 4,
+      nextRunCycle: 12,
+      advised: true,
+    };
     const skip = breakerSkips({ beads: entry }, 10, settings).get('beads')!;
     expect(scanProblems([skip])).toEqual([
       {
@@ -224,7 +271,8 @@ describe('updateBreakers', () => {
         kind: 'skipped',
         severity: 'warning',
         code: BREAKER_SKIP_CODE,
-        message: 'not run this cycle: its circuit breaker is open after 4 failing cycles in a row (SCANNER_FAILED: bd list exited 1); next try at cycle 12',
+        message:
+          'not run this cycle: its circuit breaker is open after 4 failing cycles in a row (SCANNER_FAILED: bd list exited 1); next try at cycle 12',
         fix: 'run bd list by hand',
       },
     ]);
@@ -234,7 +282,9 @@ describe('updateBreakers', () => {
     const many = Array.from({ length: MAX_BREAKERS + 5 }, (_, i) => resultOf(`s${i}`, 'failed'));
     const update = updateBreakers(undefined, {}, many, { cycle: 1, now: new Date(T0), timeZone: 'UTC', settings });
     expect(Object.keys(update.breakers)).toHaveLength(MAX_BREAKERS);
-    expect(updateBreakers(update.breakers, {}, [resultOf('other', 'ok')], { cycle: 2, now: new Date(T0), timeZone: 'UTC', settings }).breakers).toEqual({});
+    expect(
+      updateBreakers(update.breakers, {}, [resultOf('other', 'ok')], { cycle: 2, now: new Date(T0), timeZone: 'UTC', settings }).breakers,
+    ).toEqual({});
   });
 });
 
@@ -259,8 +309,16 @@ describe('the breaker inside a cycle', () => {
     // Fails through cycle 5 (trip at 3, held back at 4, 6–8), works from then on: cycle 9 recovers.
     const tokens: Token[] = Array.from({ length: 10 }, (_, i) => (i < 5 ? 'failed' : 'ok'));
     for (let i = 0; i < tokens.length; i++) {
-      const context = { now: new Date(T0 + i * INTERVAL), config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC', insideActiveHours: true, operatorLastActiveAt: undefined };
-      const results = [breakerSkips(state.breakers, state.cycle + 1, DEFAULT_HEARTBEAT_CONFIG.breaker).get('beads') ?? resultOf('beads', tokens[i]!)];
+      const context = {
+        now: new Date(T0 + i * INTERVAL),
+        config: DEFAULT_HEARTBEAT_CONFIG,
+        timeZone: 'UTC',
+        insideActiveHours: true,
+        operatorLastActiveAt: undefined,
+      };
+      const results = [
+        breakerSkips(state.breakers, state.cycle + 1, DEFAULT_HEARTBEAT_CONFIG.breaker).get('beads') ?? resultOf('beads', tokens[i]!),
+      ];
       const { decision, nextState } = evaluateCycle(state, results, context);
       lines.push(JSON.stringify(createCycleRecord(state, results, context, decision)));
       state = markDelivered(nextState, decision, context.now);
@@ -285,7 +343,10 @@ describe('the breaker inside a cycle', () => {
     };
     const codes: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const outcome = await runCycle({ clock, sleep: clock, stateStore, sink, scanners: [beads] }, { config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' });
+      const outcome = await runCycle(
+        { clock, sleep: clock, stateStore, sink, scanners: [beads] },
+        { config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' },
+      );
       codes.push(outcome.problems.map((p) => p.code).join());
       clock.advance(INTERVAL);
     }

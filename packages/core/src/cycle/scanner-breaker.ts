@@ -106,7 +106,11 @@ function safeName(scanner: ScannerName): string {
  * their place: tripped, looking at nothing when they fail, and not yet due for their next try.
  * A back-off is never longer than the cap, whatever the stored state says.
  */
-export function breakerSkips(breakers: Readonly<Record<string, ScannerBreaker>> | undefined, cycle: number, settings: BreakerSettings): Map<ScannerName, Extract<ScanResult, { status: 'skipped' }>> {
+export function breakerSkips(
+  breakers: Readonly<Record<string, ScannerBreaker>> | undefined,
+  cycle: number,
+  settings: BreakerSettings,
+): Map<ScannerName, Extract<ScanResult, { status: 'skipped' }>> {
   const skips = new Map<ScannerName, Extract<ScanResult, { status: 'skipped' }>>();
   if (breakers === undefined) return skips;
   for (const [scanner, entry] of Object.entries(breakers)) {
@@ -137,7 +141,8 @@ type Outcome =
  * cut-off by a signal says nothing; a notice (nothing set up) ends a streak without being a fix.
  */
 function outcomeOf(result: ScanResult): Outcome {
-  if (result.status === 'skipped' && (result.code === BREAKER_SKIP_CODE || result.reason === OUTSIDE_ACTIVE_HOURS_REASON)) return { kind: 'hold' };
+  if (result.status === 'skipped' && (result.code === BREAKER_SKIP_CODE || result.reason === OUTSIDE_ACTIVE_HOURS_REASON))
+    return { kind: 'hold' };
   const problems = scanProblems([result]);
   if (problems.some((p) => p.kind === 'cut-off')) return { kind: 'hold' };
   const counted = problems.filter((p) => p.severity === 'warning');
@@ -153,7 +158,10 @@ function outcomeOf(result: ScanResult): Outcome {
 function advisory(scanner: ScannerName, entry: ScannerBreaker, context: BreakerContext): Finding {
   const name = safeName(scanner);
   const since = sinceText(entry.sinceMs, context);
-  const retry = entry.skippable && context.settings.backoffCap > 1 ? `; tried again every 2nd cycle, backing off to ${every(context.settings.backoffCap)}` : '';
+  const retry =
+    entry.skippable && context.settings.backoffCap > 1
+      ? `; tried again every 2nd cycle, backing off to ${every(context.settings.backoffCap)}`
+      : '';
   return createFinding({
     category: SCANNER_FAILING,
     priority: 'Advisory',
@@ -161,7 +169,14 @@ function advisory(scanner: ScannerName, entry: ScannerBreaker, context: BreakerC
     line: `SCANNER_FAILING: ${name} — ${entry.message} since ${since}, ${entry.failures} cycles${retry}`,
     action: `Fix ${name}: ${entry.fix}`,
     short: `${name} failing`,
-    details: { scanner, code: entry.code, message: entry.message, fix: entry.fix, since: new Date(entry.sinceMs).toISOString(), failures: entry.failures },
+    details: {
+      scanner,
+      code: entry.code,
+      message: entry.message,
+      fix: entry.fix,
+      since: new Date(entry.sinceMs).toISOString(),
+      failures: entry.failures,
+    },
     // The failure count grows every cycle; it is not a change worth a report of its own.
     content: { scanner, code: entry.code, message: entry.message, since: entry.sinceMs },
   });
@@ -171,7 +186,13 @@ function advisoryFingerprint(scanner: ScannerName, entry: ScannerBreaker): strin
   return fingerprintOf(SCANNER_FAILING, `${scanner}:${entry.code}:${entry.sinceMs}`);
 }
 
-function event(kind: BreakerEvent['kind'], scanner: ScannerName, entry: ScannerBreaker, context: BreakerContext, now?: string): BreakerEvent {
+function event(
+  kind: BreakerEvent['kind'],
+  scanner: ScannerName,
+  entry: ScannerBreaker,
+  context: BreakerContext,
+  now?: string,
+): BreakerEvent {
   const name = safeName(scanner);
   const streak = `${entry.failures} failing cycle${entry.failures === 1 ? '' : 's'} in a row (${entry.code} since ${sinceText(entry.sinceMs, context)})`;
   const line =
@@ -214,11 +235,16 @@ export function updateBreakers(
       entry = before;
     } else if (outcome.kind === 'fail') {
       const same = before !== undefined && before.code === outcome.code;
-      if (before !== undefined && !same && isTripped(before, settings)) events.push(event('changed', scanner, before, context, `${outcome.code}: ${outcome.message}`));
+      if (before !== undefined && !same && isTripped(before, settings))
+        events.push(event('changed', scanner, before, context, `${outcome.code}: ${outcome.message}`));
       const failures = same ? Math.min(before.failures + 1, MAX_FAILURES) : 1;
       const wasTripped = same && isTripped(before, settings);
       const tripped = failures >= settings.after;
-      const backoff = !tripped ? 0 : wasTripped ? Math.min(Math.max(before.backoff, 1) * 2, settings.backoffCap) : Math.min(2, settings.backoffCap);
+      const backoff = !tripped
+        ? 0
+        : wasTripped
+          ? Math.min(Math.max(before.backoff, 1) * 2, settings.backoffCap)
+          : Math.min(2, settings.backoffCap);
       entry = {
         code: outcome.code,
         message: outcome.message,
@@ -233,7 +259,11 @@ export function updateBreakers(
       if (tripped && !wasTripped) events.push(event('tripped', scanner, entry, context));
     } else {
       if (before !== undefined && isTripped(before, settings)) {
-        events.push(outcome.kind === 'clean' ? event('recovered', scanner, before, context) : event('changed', scanner, before, context, outcome.message));
+        events.push(
+          outcome.kind === 'clean'
+            ? event('recovered', scanner, before, context)
+            : event('changed', scanner, before, context, outcome.message),
+        );
       }
       entry = undefined;
     }

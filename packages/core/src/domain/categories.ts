@@ -55,17 +55,94 @@ export interface CategoryInfo {
  * compile until it is described here.
  */
 export const CATEGORY_INFO = {
-  ORCH_FAILURE: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'Orchestrator crash detected', oneShot: false, listHeading: false },
-  P0_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P0 work ready', oneShot: false, listHeading: false },
-  P1_WORK_READY: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'new P1 work ready', oneShot: false, listHeading: false },
-  GCHAT_REPLY_RECEIVED: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 1, brief: 'GChat reply received', oneShot: true, listHeading: true },
-  PIPELINE_NODE_FAILED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline node failed', oneShot: false, listHeading: false },
-  PIPELINE_FINALIZED: { priority: 'Immediate', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline finalized', oneShot: true, listHeading: false },
-  GIT_STALE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale uncommitted changes', oneShot: false, listHeading: false },
-  STALE_TASK: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'stale in-progress task', oneShot: false, listHeading: false },
-  ORCH_IDLE: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'idle orchestrator', oneShot: false, listHeading: false },
-  PIPELINE_VALIDATION_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 1, brief: 'pipeline validation stalled', oneShot: false, listHeading: false },
-  PIPELINE_STALLED: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 2, brief: 'pipeline stalled', oneShot: false, listHeading: false },
+  ORCH_FAILURE: {
+    priority: 'Immediate',
+    outsideActiveHours: true,
+    confirmCycles: 1,
+    brief: 'Orchestrator crash detected',
+    oneShot: false,
+    listHeading: false,
+  },
+  P0_WORK_READY: {
+    priority: 'Immediate',
+    outsideActiveHours: true,
+    confirmCycles: 1,
+    brief: 'new P0 work ready',
+    oneShot: false,
+    listHeading: false,
+  },
+  P1_WORK_READY: {
+    priority: 'Immediate',
+    outsideActiveHours: true,
+    confirmCycles: 1,
+    brief: 'new P1 work ready',
+    oneShot: false,
+    listHeading: false,
+  },
+  GCHAT_REPLY_RECEIVED: {
+    priority: 'Immediate',
+    outsideActiveHours: true,
+    confirmCycles: 1,
+    brief: 'GChat reply received',
+    oneShot: true,
+    listHeading: true,
+  },
+  PIPELINE_NODE_FAILED: {
+    priority: 'Immediate',
+    outsideActiveHours: false,
+    confirmCycles: 1,
+    brief: 'pipeline node failed',
+    oneShot: false,
+    listHeading: false,
+  },
+  PIPELINE_FINALIZED: {
+    priority: 'Immediate',
+    outsideActiveHours: false,
+    confirmCycles: 1,
+    brief: 'pipeline finalized',
+    oneShot: true,
+    listHeading: false,
+  },
+  GIT_STALE: {
+    priority: 'Advisory',
+    outsideActiveHours: false,
+    confirmCycles: 1,
+    brief: 'stale uncommitted changes',
+    oneShot: false,
+    listHeading: false,
+  },
+  STALE_TASK: {
+    priority: 'Advisory',
+    outsideActiveHours: false,
+    confirmCycles: 1,
+    brief: 'stale in-progress task',
+    oneShot: false,
+    listHeading: false,
+  },
+  ORCH_IDLE: {
+    priority: 'Advisory',
+    outsideActiveHours: false,
+    confirmCycles: 1,
+    brief: 'idle orchestrator',
+    oneShot: false,
+    listHeading: false,
+  },
+  PIPELINE_VALIDATION_STALLED: {
+    priority: 'Advisory',
+    outsideActiveHours: false,
+    confirmCycles: 1,
+    brief: 'pipeline validation stalled',
+    oneShot: false,
+    listHeading: false,
+  },
+  PIPELINE_STALLED: {
+    priority: 'Advisory',
+    outsideActiveHours: false,
+    confirmCycles: 2,
+    brief: 'pipeline stalled',
+    oneShot: false,
+    listHeading: false,
+  },
   WORK_READY: { priority: 'Normal', outsideActiveHours: false, confirmCycles: 1, brief: 'work ready', oneShot: false, listHeading: false },
 } as const satisfies Record<CoBuilderCategory, CategoryInfo>;
 
@@ -80,7 +157,10 @@ export function isCoBuilderCategory(name: string): name is CoBuilderCategory {
  * Orders categories for a batched header: Immediate, Advisory, Normal, then table order
  * (failures before new work, as in spec 000's `ORCH_FAILURE + P1_WORK_READY`), custom last by name.
  */
-export function compareCategories(a: { category: FindingCategory; priority: PriorityClass }, b: { category: FindingCategory; priority: PriorityClass }): number {
+export function compareCategories(
+  a: { category: FindingCategory; priority: PriorityClass },
+  b: { category: FindingCategory; priority: PriorityClass },
+): number {
   const byPriority = PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority];
   if (byPriority !== 0) return byPriority;
   const ia = COBUILDER_CATEGORIES.indexOf(a.category as CoBuilderCategory);

@@ -24,7 +24,11 @@ function sameFinding(a: Finding, b: Finding): boolean {
  * held (a poller that hands the same reply out twice) is not added again. Ids are unique within
  * the inbox and sort in arrival order.
  */
-export function addToInbox(entries: readonly InboxEntry[], findings: readonly Finding[], receivedAtMs: number): { entries: InboxEntry[]; added: InboxEntry[] } {
+export function addToInbox(
+  entries: readonly InboxEntry[],
+  findings: readonly Finding[],
+  receivedAtMs: number,
+): { entries: InboxEntry[]; added: InboxEntry[] } {
   const next = [...entries];
   const added: InboxEntry[] = [];
   let sequence = entries.reduce((max, e) => Math.max(max, Number(/-(\d+)$/.exec(e.id)?.[1] ?? 0)), 0);
@@ -50,6 +54,9 @@ export function settledInboxIds(
 ): string[] {
   const kept = new Set((saved.undelivered ?? []).map((f) => f.fingerprint));
   return entries
-    .filter((e) => evaluated.has(e.finding.fingerprint) && (saved.reported[e.finding.fingerprint] !== undefined || kept.has(e.finding.fingerprint)))
+    .filter(
+      (e) =>
+        evaluated.has(e.finding.fingerprint) && (saved.reported[e.finding.fingerprint] !== undefined || kept.has(e.finding.fingerprint)),
+    )
     .map((e) => e.id);
 }

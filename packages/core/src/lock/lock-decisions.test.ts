@@ -109,7 +109,11 @@ describe('lock record schema', () => {
   });
 
   it('never throws on arbitrary input', () => {
-    fc.assert(fc.property(fc.anything(), (value) => { parseLockRecord(value); }));
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        parseLockRecord(value);
+      }),
+    );
     expect(lockRecordSchema.safeParse({ owner: 'x', acquiredAtMs: 0 }).success).toBe(true);
   });
 });

@@ -29,7 +29,11 @@ export function isLockStale(record: LockRecord, nowMs: number, staleAfterMs: num
  * the heartbeat for the whole stale window; a slow one must not be robbed); only when liveness is
  * unknown (another host, no pid recorded) does the lock's age decide.
  */
-export function decideAcquire(existing: LockRecord | undefined, request: AcquireRequest, liveness: HolderLiveness = 'unknown'): AcquireDecision {
+export function decideAcquire(
+  existing: LockRecord | undefined,
+  request: AcquireRequest,
+  liveness: HolderLiveness = 'unknown',
+): AcquireDecision {
   if (existing === undefined) return 'acquire';
   if (liveness === 'dead') return 'take-over';
   if (liveness === 'alive') return 'conflict';
@@ -57,7 +61,12 @@ export const lockRecordSchema = z
     /** Fencing number, when the store hands them out. */
     fence: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
     /** Process id of the holder. */
-    pid: z.number().int().positive().max(2 ** 31).optional(),
+    pid: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31)
+      .optional(),
     /** Host name of the holder. */
     host: z.string().min(1).max(256).optional(),
     /** Start mark of the holder process, against pid reuse. */

@@ -7,7 +7,13 @@ import { createFakeClock, createMemoryStateStore, createRecordingSink } from '..
 import { deterministicJitter, runLoop } from './run-loop.js';
 import fc from 'fast-check';
 
-const crash = createFinding({ category: 'ORCH_FAILURE', subject: 'orch-a', line: 'CRASHED: orch-a', action: 'Re-launch orch-a', short: 'orch-a crashed' });
+const crash = createFinding({
+  category: 'ORCH_FAILURE',
+  subject: 'orch-a',
+  line: 'CRASHED: orch-a',
+  action: 'Re-launch orch-a',
+  short: 'orch-a crashed',
+});
 
 /** Lets pending promise callbacks run (the loop awaits between steps). */
 async function settle(): Promise<void> {
@@ -18,7 +24,12 @@ async function settle(): Promise<void> {
 describe('deterministicJitter', () => {
   it('jitter is stable per id and inside its range', () => {
     expect(deterministicJitter('hb-1', 1000)).toBe(deterministicJitter('hb-1', 1000));
-    fc.assert(fc.property(fc.string(), fc.integer({ min: 1, max: 1e6 }), (id, max) => { const j = deterministicJitter(id, max); return j >= 0 && j < max; }));
+    fc.assert(
+      fc.property(fc.string(), fc.integer({ min: 1, max: 1e6 }), (id, max) => {
+        const j = deterministicJitter(id, max);
+        return j >= 0 && j < max;
+      }),
+    );
   });
 });
 
@@ -76,14 +87,21 @@ describe('runLoop', () => {
     controller.abort();
     const summary = await loop;
     expect(maxRunning).toBe(1);
-    expect(cycleTimes).toEqual(['2026-02-19T10:00:00.000Z', '2026-02-19T10:25:00.000Z', '2026-02-19T10:30:00.000Z', '2026-02-19T10:40:00.000Z']);
+    expect(cycleTimes).toEqual([
+      '2026-02-19T10:00:00.000Z',
+      '2026-02-19T10:25:00.000Z',
+      '2026-02-19T10:30:00.000Z',
+      '2026-02-19T10:40:00.000Z',
+    ]);
     // Each cycle is told the slot it closes (for its receipt): the late one closes 10:20.
     expect(slots).toEqual(['2026-02-19T10:00:00.000Z', '2026-02-19T10:20:00.000Z', '2026-02-19T10:30:00.000Z', '2026-02-19T10:40:00.000Z']);
     const kinds = sink.delivered.map((m) => m.kind);
     // Reported at 10:00; 10:25 is inside the dedup window, which counts from the cycle instant, so 10:30 reports again and 10:40 is
     // inside the new window.
     expect(kinds).toEqual(['online', 'work_found', 'work_found', 'shutdown']);
-    expect(sink.delivered[0]!.content).toBe('HEARTBEAT_ONLINE: Work-finder loop starting. Interval: 600s. Active hours: 8-22. HEARTBEAT.md: missing.');
+    expect(sink.delivered[0]!.content).toBe(
+      'HEARTBEAT_ONLINE: Work-finder loop starting. Interval: 600s. Active hours: 8-22. HEARTBEAT.md: missing.',
+    );
     expect(sink.delivered.at(-1)!.content).toBe('HEARTBEAT_SHUTDOWN: Final status -- 4 cycles completed, 2 reports sent.');
     expect(summary).toEqual({ cyclesCompleted: 4, cyclesPartial: 0, cutOff: [], reportsSent: 2 });
   });
@@ -103,7 +121,15 @@ describe('runLoop', () => {
         return scanOk('slow', {});
       },
     };
-    const loop = runLoop({ clock, sleep: clock, stateStore: createMemoryStateStore(), sink, scanners: [scanner] }, { settings: () => ({ config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' }), configFound: true, signal: controller.signal, intervalMs: 60_000 });
+    const loop = runLoop(
+      { clock, sleep: clock, stateStore: createMemoryStateStore(), sink, scanners: [scanner] },
+      {
+        settings: () => ({ config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' }),
+        configFound: true,
+        signal: controller.signal,
+        intervalMs: 60_000,
+      },
+    );
     await settle();
     controller.abort();
     await settle();

@@ -2,7 +2,14 @@ import type { Sleep } from '../ports/clock.js';
 import { renderOnline, renderShutdown } from '../messages/render-messages.js';
 import { cutOffScanners } from '../cycle/scan-problems.js';
 import { runCycle, type CycleDeps, type CycleOutcome, type CycleSettings, type StateRefusal } from '../cycle/run-cycle.js';
-import { classifyGap, decideSlots, DEFAULT_CATCH_UP, type CatchUpSettings, type GapCause, type SkippedSlots } from '../schedule/catch-up.js';
+import {
+  classifyGap,
+  decideSlots,
+  DEFAULT_CATCH_UP,
+  type CatchUpSettings,
+  type GapCause,
+  type SkippedSlots,
+} from '../schedule/catch-up.js';
 
 /** Settings of the loop; `settings` is re-read before every cycle so HEARTBEAT.md edits apply. */
 export interface LoopOptions {
@@ -91,7 +98,14 @@ export function deterministicJitter(id: string, maxMs: number): number {
 export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<LoopSummary> {
   const first = await options.settings();
   const intervalOf = (s: CycleSettings): number => options.intervalMs ?? s.config.intervalMs;
-  await deps.sink.deliver(renderOnline({ intervalMs: intervalOf(first), activeHours: first.config.activeHours, configFound: options.configFound, at: deps.clock.now() }));
+  await deps.sink.deliver(
+    renderOnline({
+      intervalMs: intervalOf(first),
+      activeHours: first.config.activeHours,
+      configFound: options.configFound,
+      at: deps.clock.now(),
+    }),
+  );
 
   let cyclesCompleted = 0;
   let cyclesPartial = 0;

@@ -12,8 +12,16 @@ const findingArb = fc.record({
   line: fc.string({ minLength: 1, maxLength: 320 }),
   action: fc.string({ minLength: 1, maxLength: 120 }),
 });
-const findingsArb = fc.array(findingArb, { minLength: 1, maxLength: 120 }).map((xs) => xs.map((x, i) => createFinding({ ...x, subject: `${x.subject}-${i}`, short: x.subject })));
-const input = (findings: WorkFoundInput['findings'], budgetTokens: number): WorkFoundInput => ({ findings, cycle: 7, at, timeZone: 'UTC', budgetTokens });
+const findingsArb = fc
+  .array(findingArb, { minLength: 1, maxLength: 120 })
+  .map((xs) => xs.map((x, i) => createFinding({ ...x, subject: `${x.subject}-${i}`, short: x.subject })));
+const input = (findings: WorkFoundInput['findings'], budgetTokens: number): WorkFoundInput => ({
+  findings,
+  cycle: 7,
+  at,
+  timeZone: 'UTC',
+  budgetTokens,
+});
 
 describe('renderWorkFound and the message budget', () => {
   it('stays within the budget whenever the "+N more" cut can get there, and never cuts what fits', () => {
@@ -34,7 +42,13 @@ describe('renderWorkFound and the message budget', () => {
 
   it('keeps a large report under the default 10,000-token message budget, well below the 20,000 alert', () => {
     const findings = Array.from({ length: 400 }, (_, i) =>
-      createFinding({ category: i % 2 === 0 ? 'STALE_TASK' : 'ORCH_FAILURE', subject: `s-${i}`, line: `STALE TASK: bd-${i} '${'x'.repeat(200)}'`, action: `Check on bd-${i}`, short: `bd-${i}` }),
+      createFinding({
+        category: i % 2 === 0 ? 'STALE_TASK' : 'ORCH_FAILURE',
+        subject: `s-${i}`,
+        line: `STALE TASK: bd-${i} '${'x'.repeat(200)}'`,
+        action: `Check on bd-${i}`,
+        short: `bd-${i}`,
+      }),
     );
     expect(DEFAULT_HEARTBEAT_CONFIG.actionableBudgetTokens).toBe(10_000);
     const rendered = renderWorkFound(input(findings, DEFAULT_HEARTBEAT_CONFIG.actionableBudgetTokens));
@@ -50,8 +64,25 @@ describe('a UTC report needs no ICU data (issue 16: ~8 MiB of peak RSS per cycle
   });
 
   it('renders the report and the cost alert without Intl or toLocaleString, exactly as Intl would', () => {
-    const findings = Array.from({ length: 60 }, (_, i) => createFinding({ category: COBUILDER_CATEGORIES[i % COBUILDER_CATEGORIES.length]!, subject: `s-${i}`, line: `line ${i} ${'y'.repeat(300)}`, action: `act ${i}`, short: `s-${i}` }));
-    const expectedStamp = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at);
+    const findings = Array.from({ length: 60 }, (_, i) =>
+      createFinding({
+        category: COBUILDER_CATEGORIES[i % COBUILDER_CATEGORIES.length]!,
+        subject: `s-${i}`,
+        line: `line ${i} ${'y'.repeat(300)}`,
+        action: `act ${i}`,
+        short: `s-${i}`,
+      }),
+    );
+    const expectedStamp = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'UTC',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).formatToParts(at);
     const part = (type: string): string => expectedStamp.find((p) => p.type === type)?.value ?? '';
     const stamp = `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}`;
     const dateTimeFormat = vi.spyOn(Intl, 'DateTimeFormat');
@@ -69,20 +100,36 @@ describe('a UTC report needs no ICU data (issue 16: ~8 MiB of peak RSS per cycle
   it('groups every count as en-US toLocaleString does', () => {
     fc.assert(
       fc.property(fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.maxSafeInteger(), fc.integer({ min: -1_000_000_000, max: 0 })), (n) => {
-        expect(renderCostAlert({ cycle: 1, tokens: n, budgetTokens: n, at }).content).toContain(`used ~${n.toLocaleString('en-US')} tokens (budget: ${n.toLocaleString('en-US')})`);
+        expect(renderCostAlert({ cycle: 1, tokens: n, budgetTokens: n, at }).content).toContain(
+          `used ~${n.toLocaleString('en-US')} tokens (budget: ${n.toLocaleString('en-US')})`,
+        );
       }),
     );
   });
 
   it('reads the UTC wall clock as Intl does, at any instant from year 1000 to 9999 and outside it', () => {
     const intlStamp = (d: Date): string => {
-      const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(d);
+      const parts = new Intl.DateTimeFormat('en-US', {
+        timeZone: 'UTC',
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      }).formatToParts(d);
       const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? '00';
       return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}:${get('second')}`;
     };
     fc.assert(
       fc.property(fc.date({ min: new Date(-62_000_000_000_000), max: new Date(300_000_000_000_000), noInvalidDate: true }), (d) => {
-        expect(renderWorkFound({ ...input([createFinding({ category: 'STALE_TASK', subject: 's', line: 'l', action: 'a', short: 's' })], 10_000), at: d }).message.content).toContain(`Heartbeat cycle #7 at ${intlStamp(d)}`);
+        expect(
+          renderWorkFound({
+            ...input([createFinding({ category: 'STALE_TASK', subject: 's', line: 'l', action: 'a', short: 's' })], 10_000),
+            at: d,
+          }).message.content,
+        ).toContain(`Heartbeat cycle #7 at ${intlStamp(d)}`);
       }),
     );
   });

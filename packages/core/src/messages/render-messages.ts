@@ -69,7 +69,12 @@ function formatCount(n: number): string {
   return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : n.toLocaleString('en-US');
 }
 
-function buildContent(input: WorkFoundInput, groups: ReturnType<typeof groupByCategory>, perCategory: number, tokens: number): { content: string; omitted: number } {
+function buildContent(
+  input: WorkFoundInput,
+  groups: ReturnType<typeof groupByCategory>,
+  perCategory: number,
+  tokens: number,
+): { content: string; omitted: number } {
   const header = `WORK_FOUND: ${groups.map((g) => g.category).join(' + ')}`;
   const brief = `${capitalise(groups.map((g) => briefOf(g.category, g.findings.length)).join(' AND '))}.`;
   const lines: string[] = [];
@@ -109,7 +114,11 @@ function buildContent(input: WorkFoundInput, groups: ReturnType<typeof groupByCa
 }
 
 /** Renders the cost line's number as a fixed point: the estimate of the text that contains it. */
-function renderWithCost(input: WorkFoundInput, groups: ReturnType<typeof groupByCategory>, perCategory: number): { content: string; tokens: number; omitted: number } {
+function renderWithCost(
+  input: WorkFoundInput,
+  groups: ReturnType<typeof groupByCategory>,
+  perCategory: number,
+): { content: string; tokens: number; omitted: number } {
   const estimate = input.estimateTokens ?? estimateTokensByChars;
   let tokens = 0;
   let built = buildContent(input, groups, perCategory, tokens);
@@ -173,7 +182,12 @@ export function renderWorkFound(input: WorkFoundInput): RenderedReport {
 }
 
 /** The startup message of spec 000 (`Active hours: 8-22`; `08:30-18:15 Mon-Fri` beyond the spec's form). */
-export function renderOnline(input: { intervalMs: number; activeHours: Pick<ActiveHoursWindow, 'start' | 'end' | 'days'>; configFound: boolean | 'empty'; at: Date }): OutboundMessage {
+export function renderOnline(input: {
+  intervalMs: number;
+  activeHours: Pick<ActiveHoursWindow, 'start' | 'end' | 'days'>;
+  configFound: boolean | 'empty';
+  at: Date;
+}): OutboundMessage {
   return {
     kind: 'online',
     content: `HEARTBEAT_ONLINE: Work-finder loop starting. Interval: ${Math.round(input.intervalMs / 1000)}s. Active hours: ${formatActiveHours(input.activeHours)}. HEARTBEAT.md: ${input.configFound === 'empty' ? 'empty' : input.configFound ? 'found' : 'missing'}.`,
@@ -183,9 +197,16 @@ export function renderOnline(input: { intervalMs: number; activeHours: Pick<Acti
 }
 
 /** The final status message of spec 000's shutdown protocol. */
-export function renderShutdown(input: { cyclesCompleted: number; cyclesPartial?: number; cutOff?: readonly string[]; reportsSent: number; at: Date }): OutboundMessage {
+export function renderShutdown(input: {
+  cyclesCompleted: number;
+  cyclesPartial?: number;
+  cutOff?: readonly string[];
+  reportsSent: number;
+  at: Date;
+}): OutboundMessage {
   // A cycle a signal cut short did not look everywhere: it is counted apart, naming what was cut off.
-  const partial = (input.cyclesPartial ?? 0) > 0 ? ` ${input.cyclesPartial} partial (cut off: ${(input.cutOff ?? []).join(', ') || 'unknown'}),` : '';
+  const partial =
+    (input.cyclesPartial ?? 0) > 0 ? ` ${input.cyclesPartial} partial (cut off: ${(input.cutOff ?? []).join(', ') || 'unknown'}),` : '';
   return {
     kind: 'shutdown',
     content: `HEARTBEAT_SHUTDOWN: Final status -- ${input.cyclesCompleted} cycles completed,${partial} ${input.reportsSent} reports sent.`,

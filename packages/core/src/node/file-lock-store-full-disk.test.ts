@@ -14,7 +14,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return {
     ...actual,
     open: (async (path: Parameters<typeof actual.open>[0], flags?: string | number, mode?: number) => {
-      if (disk.full && typeof flags === 'string' && /[wa]/.test(flags)) throw Object.assign(new Error(`ENOSPC: no space left on device, open '${String(path)}'`), { code: 'ENOSPC' });
+      if (disk.full && typeof flags === 'string' && /[wa]/.test(flags))
+        throw Object.assign(new Error(`ENOSPC: no space left on device, open '${String(path)}'`), { code: 'ENOSPC' });
       return actual.open(path, flags, mode);
     }) as typeof actual.open,
   };
@@ -45,7 +46,9 @@ describe('file lock on a full disk', () => {
   it('acquiring on a full disk is an io error naming the lock file, not a silent skip', async () => {
     disk.full = true;
     const path = join(root, 'cycle.lock');
-    const error = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: Date.now(), staleAfterMs: 60_000 }))._unsafeUnwrapErr();
+    const error = (
+      await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: Date.now(), staleAfterMs: 60_000 })
+    )._unsafeUnwrapErr();
     expect(error.kind).toBe('io');
     expect(error.kind === 'io' && error.message).toContain('ENOSPC');
   });

@@ -32,7 +32,9 @@ describe('createFileLockStore', () => {
       encode: (record) => `${record.owner} ${Math.floor(record.acquiredAtMs / 1000)}\n`,
       decode: (text) => {
         const match = /^(\S+) (\d+)\n?$/.exec(text);
-        return match?.[1] === undefined || match[2] === undefined ? err('not an owner and epoch') : ok({ owner: match[1], acquiredAtMs: Number(match[2]) * 1000 });
+        return match?.[1] === undefined || match[2] === undefined
+          ? err('not an owner and epoch')
+          : ok({ owner: match[1], acquiredAtMs: Number(match[2]) * 1000 });
       },
     };
     const path = join(root, 'dir', 'lock');
@@ -67,7 +69,9 @@ describe('createFileLockStore', () => {
     writeFileSync(path, staleText);
     // Another process is mid take-over (its guard is fresh).
     writeFileSync(takeoverGuardPath(path, staleText), jsonLockCodec.encode({ owner: 'other', acquiredAtMs: T0 + 2 * HOUR }));
-    const error = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 2 * HOUR, staleAfterMs: HOUR }))._unsafeUnwrapErr();
+    const error = (
+      await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 2 * HOUR, staleAfterMs: HOUR })
+    )._unsafeUnwrapErr();
     expect(error).toMatchObject({ kind: 'held', holder: { owner: 'dead' } });
     expect(readFileSync(path, 'utf8')).toBe(staleText);
   });
@@ -77,7 +81,9 @@ describe('createFileLockStore', () => {
     const staleText = jsonLockCodec.encode({ owner: 'dead', acquiredAtMs: T0 });
     writeFileSync(path, staleText);
     writeFileSync(takeoverGuardPath(path, staleText), jsonLockCodec.encode({ owner: 'crashed-taker', acquiredAtMs: T0 + HOUR }));
-    const acquired = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 3 * HOUR, staleAfterMs: HOUR }))._unsafeUnwrap();
+    const acquired = (
+      await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 3 * HOUR, staleAfterMs: HOUR })
+    )._unsafeUnwrap();
     expect(acquired.record.owner).toBe('me');
     expect(acquired.tookOverFrom?.owner).toBe('dead');
     expect(readdirSync(root)).toEqual(['lock']);
@@ -124,7 +130,9 @@ describe('createFileLockStore', () => {
   it('reports an unusable directory as an io error', async () => {
     const blocker = join(root, 'file');
     writeFileSync(blocker, '');
-    const error = (await createFileLockStore({ path: join(blocker, 'lock') }).acquire({ owner: 'a', nowMs: T0, staleAfterMs: HOUR }))._unsafeUnwrapErr();
+    const error = (
+      await createFileLockStore({ path: join(blocker, 'lock') }).acquire({ owner: 'a', nowMs: T0, staleAfterMs: HOUR })
+    )._unsafeUnwrapErr();
     expect(error.kind).toBe('io');
   });
 
@@ -149,8 +157,17 @@ describe('createFileLockStore', () => {
 
   it('a recycled pid (same pid, other start mark) is a dead holder', async () => {
     const path = join(root, 'lock');
-    writeFileSync(path, jsonLockCodec.encode({ owner: 'old', acquiredAtMs: T0, pid: process.pid, host: hostname(), processStart: 'not-this-process' }));
-    const acquired = (await createFileLockStore({ path, identity: { pid: 999_999, host: hostname() } }).acquire({ owner: 'me', nowMs: T0 + 1000, staleAfterMs: HOUR }))._unsafeUnwrap();
+    writeFileSync(
+      path,
+      jsonLockCodec.encode({ owner: 'old', acquiredAtMs: T0, pid: process.pid, host: hostname(), processStart: 'not-this-process' }),
+    );
+    const acquired = (
+      await createFileLockStore({ path, identity: { pid: 999_999, host: hostname() } }).acquire({
+        owner: 'me',
+        nowMs: T0 + 1000,
+        staleAfterMs: HOUR,
+      })
+    )._unsafeUnwrap();
     expect(acquired.tookOverFrom?.owner).toBe('old');
   });
 
@@ -158,7 +175,9 @@ describe('createFileLockStore', () => {
     const path = join(root, 'lock');
     const me = await currentProcessIdentity();
     writeFileSync(path, jsonLockCodec.encode({ owner: 'slow-cycle', acquiredAtMs: T0, ...me }));
-    const error = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 5 * HOUR, staleAfterMs: HOUR }))._unsafeUnwrapErr();
+    const error = (
+      await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 5 * HOUR, staleAfterMs: HOUR })
+    )._unsafeUnwrapErr();
     expect(error).toMatchObject({ kind: 'held', holder: { owner: 'slow-cycle', pid: process.pid }, liveness: 'alive' });
   });
 
@@ -166,7 +185,10 @@ describe('createFileLockStore', () => {
     const path = join(root, 'lock');
     writeFileSync(path, jsonLockCodec.encode({ owner: 'remote', acquiredAtMs: T0, pid: deadPid(), host: 'other-host.invalid' }));
     const store = createFileLockStore({ path });
-    expect((await store.acquire({ owner: 'me', nowMs: T0 + HOUR - 1, staleAfterMs: HOUR }))._unsafeUnwrapErr()).toMatchObject({ kind: 'held', liveness: 'unknown' });
+    expect((await store.acquire({ owner: 'me', nowMs: T0 + HOUR - 1, staleAfterMs: HOUR }))._unsafeUnwrapErr()).toMatchObject({
+      kind: 'held',
+      liveness: 'unknown',
+    });
     expect((await store.acquire({ owner: 'me', nowMs: T0 + HOUR, staleAfterMs: HOUR }))._unsafeUnwrap().tookOverFrom?.owner).toBe('remote');
   });
 });

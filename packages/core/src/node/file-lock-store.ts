@@ -7,7 +7,16 @@ import { jsonLockCodec, type LockCodec } from '../lock/lock-codecs.js';
 import { decideAcquire, decideRelease } from '../lock/lock-decisions.js';
 import type { Clock } from '../ports/clock.js';
 import type { Acquired, AcquireRequest, HolderLiveness, LockError, LockRecord, LockStore, ReleaseOutcome } from '../ports/lock-store.js';
-import { describeError, ensureParentDirectory, errorCode, sweepOrphanedSiblings, syncDirectory, uniqueSibling, unlinkQuietly, writeNewFileSynced } from './durable-fs.js';
+import {
+  describeError,
+  ensureParentDirectory,
+  errorCode,
+  sweepOrphanedSiblings,
+  syncDirectory,
+  uniqueSibling,
+  unlinkQuietly,
+  writeNewFileSynced,
+} from './durable-fs.js';
 import { currentProcessIdentity, holderLiveness, type ProcessIdentity } from './process-liveness.js';
 import { systemClock } from './system-clock.js';
 
@@ -164,7 +173,11 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
    * Looks at a guard that exists: `gone` when it vanished meanwhile, its text when its writer
    * evidently died mid-take-over (older than the guard lifetime), `live` otherwise.
    */
-  const inspectGuard = async (guardPath: string, nowMs: number, staleAfterMs: number): Promise<{ readonly kind: 'gone' | 'live' } | { readonly kind: 'abandoned'; readonly text: string }> => {
+  const inspectGuard = async (
+    guardPath: string,
+    nowMs: number,
+    staleAfterMs: number,
+  ): Promise<{ readonly kind: 'gone' | 'live' } | { readonly kind: 'abandoned'; readonly text: string }> => {
     const lifetime = Math.max(Number.isFinite(staleAfterMs) ? staleAfterMs : 0, MIN_GUARD_LIFETIME_MS);
     const text = await readTextAt(guardPath);
     if (text === undefined) return { kind: 'gone' };
@@ -246,7 +259,8 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
     const text = codec.encode({ owner: request.owner, acquiredAtMs: request.nowMs, ...(me ?? {}) });
     // What a later read will see (a codec may round, e.g. WoterClip keeps whole seconds).
     const stored = codec.decode(text);
-    if (stored.isErr()) throw new LockFailure({ kind: 'io', message: `Lock codec cannot encode owner ${JSON.stringify(request.owner)}: ${stored.error}` });
+    if (stored.isErr())
+      throw new LockFailure({ kind: 'io', message: `Lock codec cannot encode owner ${JSON.stringify(request.owner)}: ${stored.error}` });
     await ensureParentDirectory(path);
     await sweepOrphanedSiblings(path, TEMP_TAG);
     // The stale holder this acquisition replaces. Remembered as soon as it is judged stale, not only
@@ -259,13 +273,16 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
         await syncDirectory(directory);
         const replaced = await claimTombstone();
         if (replaced !== undefined) tookOverFrom = replaced;
-        return tookOverFrom === undefined ? { kind: 'acquired', record: stored.value } : { kind: 'acquired', record: stored.value, tookOverFrom };
+        return tookOverFrom === undefined
+          ? { kind: 'acquired', record: stored.value }
+          : { kind: 'acquired', record: stored.value, tookOverFrom };
       }
       const current = await snapshot();
       busyHolder = undefined;
       if (current.kind === 'absent') continue;
       const liveness = await livenessOf(current.record);
-      if (decideAcquire(current.record, request, liveness) !== 'take-over') throw new LockFailure({ kind: 'held', holder: current.record, liveness });
+      if (decideAcquire(current.record, request, liveness) !== 'take-over')
+        throw new LockFailure({ kind: 'held', holder: current.record, liveness });
       tookOverFrom = current.record;
       const outcome = await removeIfUnchanged(path, current.text, request.owner, request.nowMs, request.staleAfterMs);
       if (outcome === 'busy') {
@@ -275,7 +292,10 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
       }
     }
     if (busyHolder !== undefined) throw new LockFailure({ kind: 'held', holder: busyHolder });
-    throw new LockFailure({ kind: 'io', message: `Lock file ${path} kept changing during ${MAX_ATTEMPTS} attempts to acquire it; try again.` });
+    throw new LockFailure({
+      kind: 'io',
+      message: `Lock file ${path} kept changing during ${MAX_ATTEMPTS} attempts to acquire it; try again.`,
+    });
   };
 
   /**

@@ -29,6 +29,9 @@ export function createFileMtimeOperatorActivity(path: string): OperatorActivity 
   };
   return {
     lastActiveAt: () =>
-      ResultAsync.fromPromise(read(), (error) => ({ kind: 'io' as const, message: `Could not read operator activity from ${path}: ${describeError(error)}` })),
+      ResultAsync.fromPromise(read(), (error) => ({
+        kind: 'io' as const,
+        message: `Could not read operator activity from ${path}: ${describeError(error)}`,
+      })),
   };
 }

@@ -55,7 +55,12 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
   // Spools this process opened, by id → current path (renamed once the child exists).
   const mine = new Map<string, string>();
   const pathOf = (id: string): string => mine.get(id) ?? join(directory, id);
-  const ioError = (action: string) => (error: unknown): OutputSpoolError => ({ kind: 'io', message: `Could not ${action} output spool in ${directory}: ${describeError(error)}` });
+  const ioError =
+    (action: string) =>
+    (error: unknown): OutputSpoolError => ({
+      kind: 'io',
+      message: `Could not ${action} output spool in ${directory}: ${describeError(error)}`,
+    });
 
   const openSpool = async (): Promise<OpenSpool> => {
     await mkdir(directory, { recursive: true });
@@ -114,7 +119,9 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
     }
     const found = names
       .map((name) => ({ name, match: pattern.exec(name) }))
-      .filter((x): x is { name: string; match: RegExpExecArray } => x.match !== null && ![...mine.values()].some((p) => basename(p) === x.name))
+      .filter(
+        (x): x is { name: string; match: RegExpExecArray } => x.match !== null && ![...mine.values()].some((p) => basename(p) === x.name),
+      )
       .sort((a, b) => Number(a.match[1]) - Number(b.match[1]) || a.name.localeCompare(b.name));
     const spools: LeftoverSpool[] = [];
     let stillWritten = 0;

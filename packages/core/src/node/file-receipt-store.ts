@@ -133,7 +133,12 @@ export function createFileReceiptStore(options: FileReceiptStoreOptions): Receip
     return { receipts: pruneReceipts(all, clock.now().getTime(), bounds), warnings };
   };
 
-  const ioError = (action: string) => (error: unknown): ReceiptStoreError => ({ kind: 'io', message: `Could not ${action} receipts in ${directory}: ${describeError(error)}` });
+  const ioError =
+    (action: string) =>
+    (error: unknown): ReceiptStoreError => ({
+      kind: 'io',
+      message: `Could not ${action} receipts in ${directory}: ${describeError(error)}`,
+    });
   return {
     append: (receipt) => ResultAsync.fromPromise(append(receipt), ioError('write')),
     list: () => ResultAsync.fromPromise(list(), ioError('read')),

@@ -5,7 +5,16 @@ import { z } from 'zod';
 import { addToInbox, inboxEntrySchema, type InboxEntry } from '../inbox/inbox-entries.js';
 import type { Clock } from '../ports/clock.js';
 import type { ListedInbox, ReplyInbox, ReplyInboxError } from '../ports/reply-inbox.js';
-import { describeError, ensureParentDirectory, errorCode, sweepOrphanedSiblings, syncDirectory, uniqueSibling, unlinkQuietly, writeNewFileSynced } from './durable-fs.js';
+import {
+  describeError,
+  ensureParentDirectory,
+  errorCode,
+  sweepOrphanedSiblings,
+  syncDirectory,
+  uniqueSibling,
+  unlinkQuietly,
+  writeNewFileSynced,
+} from './durable-fs.js';
 import { systemClock } from './system-clock.js';
 
 /** Options of {@link createFileReplyInbox}. */
@@ -73,7 +82,12 @@ export function createFileReplyInbox(options: FileReplyInboxOptions): ReplyInbox
     } catch (error) {
       if (errorCode(error) !== 'ENOENT') throw error;
     }
-    return { entries: [], warnings: [`Reply inbox ${path} was unreadable (${reason}); moved it to ${aside}. Replies in it were not delivered: read them there.`] };
+    return {
+      entries: [],
+      warnings: [
+        `Reply inbox ${path} was unreadable (${reason}); moved it to ${aside}. Replies in it were not delivered: read them there.`,
+      ],
+    };
   };
 
   const write = async (entries: readonly InboxEntry[]): Promise<void> => {
@@ -103,7 +117,9 @@ export function createFileReplyInbox(options: FileReplyInboxOptions): ReplyInbox
     return run;
   };
 
-  const ioError = (action: string) => (error: unknown): ReplyInboxError => ({ kind: 'io', message: `Could not ${action} reply inbox ${path}: ${describeError(error)}` });
+  const ioError =
+    (action: string) =>
+    (error: unknown): ReplyInboxError => ({ kind: 'io', message: `Could not ${action} reply inbox ${path}: ${describeError(error)}` });
   return {
     add: (findings, receivedAt) =>
       ResultAsync.fromPromise(

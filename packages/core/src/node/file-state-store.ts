@@ -4,7 +4,16 @@ import { ResultAsync } from 'neverthrow';
 import type { JsonValue } from '../domain/json.js';
 import type { Clock } from '../ports/clock.js';
 import type { LoadedState, StateStore, StateStoreError } from '../ports/state-store.js';
-import { describeError, ensureParentDirectory, errorCode, sweepOrphanedSiblings, syncDirectory, uniqueSibling, unlinkQuietly, writeNewFileSynced } from './durable-fs.js';
+import {
+  describeError,
+  ensureParentDirectory,
+  errorCode,
+  sweepOrphanedSiblings,
+  syncDirectory,
+  uniqueSibling,
+  unlinkQuietly,
+  writeNewFileSynced,
+} from './durable-fs.js';
 import { systemClock } from './system-clock.js';
 
 /** Options of {@link createFileStateStore}. */

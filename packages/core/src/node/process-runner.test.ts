@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildChildEnv, ENV_DENY_LIST, envPatternMatches, ESSENTIAL_ENV_KEYS, TOOL_ENV_DEFAULTS, TOOL_PROFILES } from '../command/child-environment.js';
+import {
+  buildChildEnv,
+  ENV_DENY_LIST,
+  envPatternMatches,
+  ESSENTIAL_ENV_KEYS,
+  TOOL_ENV_DEFAULTS,
+  TOOL_PROFILES,
+} from '../command/child-environment.js';
 import type { ToolProfile } from '../ports/command-runner.js';
 import { eventually, groupMembers, isAlive } from '../../test/support/processes.js';
 import { createProcessRunner } from './process-runner.js';
@@ -11,7 +18,11 @@ import { createProcessRunner } from './process-runner.js';
 const dir = mkdtempSync(join(tmpdir(), 'hk-runner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const printEnv = (profile?: ToolProfile) => ({ file: process.execPath, args: ['-e', 'process.stdout.write(JSON.stringify(process.env))'], ...(profile === undefined ? {} : { profile }) });
+const printEnv = (profile?: ToolProfile) => ({
+  file: process.execPath,
+  args: ['-e', 'process.stdout.write(JSON.stringify(process.env))'],
+  ...(profile === undefined ? {} : { profile }),
+});
 
 const USER_ENV = {
   PATH: process.env.PATH,
@@ -33,7 +44,11 @@ const USER_ENV = {
   GIT_INDEX_FILE: '/elsewhere/.git/index',
 };
 
-async function envOf(runner: ReturnType<typeof createProcessRunner>, profile?: ToolProfile, requestEnv?: Record<string, string>): Promise<Record<string, string>> {
+async function envOf(
+  runner: ReturnType<typeof createProcessRunner>,
+  profile?: ToolProfile,
+  requestEnv?: Record<string, string>,
+): Promise<Record<string, string>> {
   const out = await runner.run({ ...printEnv(profile), ...(requestEnv === undefined ? {} : { env: requestEnv }) });
   return JSON.parse(out._unsafeUnwrap().stdout) as Record<string, string>;
 }
@@ -43,7 +58,18 @@ describe('createProcessRunner environment policy', () => {
     const runner = createProcessRunner({ baseEnv: USER_ENV });
     for (const profile of TOOL_PROFILES) {
       const env = await envOf(runner, profile);
-      for (const key of ['BEADS_DIR', 'BEADS_DB', 'HTTPS_PROXY', 'NO_PROXY', 'SSH_AUTH_SOCK', 'GOOGLE_APPLICATION_CREDENTIALS', 'XDG_CONFIG_HOME', 'TZ', 'HOME', 'LANG']) {
+      for (const key of [
+        'BEADS_DIR',
+        'BEADS_DB',
+        'HTTPS_PROXY',
+        'NO_PROXY',
+        'SSH_AUTH_SOCK',
+        'GOOGLE_APPLICATION_CREDENTIALS',
+        'XDG_CONFIG_HOME',
+        'TZ',
+        'HOME',
+        'LANG',
+      ]) {
         expect(env[key], `${profile} ${key}`).toBe(USER_ENV[key as keyof typeof USER_ENV]);
       }
     }
@@ -103,15 +129,29 @@ describe('createProcessRunner environment policy', () => {
   it('buildChildEnv: allow-list mode never passes an unlisted name; a denied name never reaches its tool', () => {
     const name = fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,10}$/);
     fc.assert(
-      fc.property(fc.dictionary(fc.oneof(name, fc.constantFrom('BD_AGENT_MODE', 'CLAUDE_CODE_X', 'GIT_DIR', 'PATH', 'XDG_DATA_HOME')), fc.string()), fc.array(fc.oneof(name, name.map((n) => `${n}*`))), fc.constantFrom(...TOOL_PROFILES), (base, allow, profile) => {
-        const env = buildChildEnv(base, { profile, allow });
-        const defaults = TOOL_ENV_DEFAULTS[profile];
-        for (const key of Object.keys(env)) {
-          if (key in defaults) continue;
-          expect(ESSENTIAL_ENV_KEYS.includes(key) || allow.some((p) => envPatternMatches(p, key))).toBe(true);
-          expect(ENV_DENY_LIST.some((rule) => (rule.profiles === 'all' || rule.profiles.includes(profile)) && envPatternMatches(rule.pattern, key))).toBe(false);
-        }
-      }),
+      fc.property(
+        fc.dictionary(fc.oneof(name, fc.constantFrom('BD_AGENT_MODE', 'CLAUDE_CODE_X', 'GIT_DIR', 'PATH', 'XDG_DATA_HOME')), fc.string()),
+        fc.array(
+          fc.oneof(
+            name,
+            name.map((n) => `${n}*`),
+          ),
+        ),
+        fc.constantFrom(...TOOL_PROFILES),
+        (base, allow, profile) => {
+          const env = buildChildEnv(base, { profile, allow });
+          const defaults = TOOL_ENV_DEFAULTS[profile];
+          for (const key of Object.keys(env)) {
+            if (key in defaults) continue;
+            expect(ESSENTIAL_ENV_KEYS.includes(key) || allow.some((p) => envPatternMatches(p, key))).toBe(true);
+            expect(
+              ENV_DENY_LIST.some(
+                (rule) => (rule.profiles === 'all' || rule.profiles.includes(profile)) && envPatternMatches(rule.pattern, key),
+              ),
+            ).toBe(false);
+          }
+        },
+      ),
     );
   });
 });
@@ -155,14 +195,21 @@ describe('createProcessRunner failures (one closed classification)', () => {
 
   it('never echoes the environment or the arguments in an error', async () => {
     const runner = createProcessRunner({ baseEnv: { ...USER_ENV, HK_SECRET: 'xoxb-very-secret' } });
-    const result = await runner.run({ file: '/nonexistent/hk-tool', args: ['--token', 'ghp_argsecret'], env: { HK_TOKEN: 'sk-request-secret' } });
+    const result = await runner.run({
+      file: '/nonexistent/hk-tool',
+      args: ['--token', 'ghp_argsecret'],
+      env: { HK_TOKEN: 'sk-request-secret' },
+    });
     const text = JSON.stringify(result._unsafeUnwrapErr());
     for (const secret of ['xoxb-very-secret', 'ghp_argsecret', 'sk-request-secret', 'ghp_secret']) expect(text).not.toContain(secret);
   });
 
   it('never runs a shell: metacharacters in argv reach the child verbatim', async () => {
     const hostile = '$(touch /tmp/hk-pwned) ; rm -rf / `id` | cat';
-    const result = await createProcessRunner().run({ file: process.execPath, args: ['-e', 'process.stdout.write(process.argv[1])', hostile] });
+    const result = await createProcessRunner().run({
+      file: process.execPath,
+      args: ['-e', 'process.stdout.write(process.argv[1])', hostile],
+    });
     expect(result._unsafeUnwrap().stdout).toBe(hostile);
   });
 
@@ -232,8 +279,16 @@ describe('createProcessRunner process groups', () => {
   it('a grandchild that ignores SIGTERM is killed after the grace period', async () => {
     // The grandchild announces that its SIGTERM handler is in place, so the test cannot pass by a SIGTERM that came first.
     const ready = join(mkdtempSync(join(dir, 'stubborn-ready-')), 'ready');
-    const wrapper = hungWrapper('stubborn', `${process.execPath} -e 'process.on("SIGTERM", () => {}); require("fs").writeFileSync(process.argv[1], ""); setInterval(() => {}, 1000)' '${ready}'`);
-    const { result, pids } = await timeOutAfterStart(wrapper, 100, () => existsSync(ready), () => rmSync(ready, { force: true }));
+    const wrapper = hungWrapper(
+      'stubborn',
+      `${process.execPath} -e 'process.on("SIGTERM", () => {}); require("fs").writeFileSync(process.argv[1], ""); setInterval(() => {}, 1000)' '${ready}'`,
+    );
+    const { result, pids } = await timeOutAfterStart(
+      wrapper,
+      100,
+      () => existsSync(ready),
+      () => rmSync(ready, { force: true }),
+    );
     expect(result.isErr() && result.error.kind).toBe('timeout');
     expect(await eventually(() => !isAlive(pids.child) && groupMembers(pids.wrapper).length === 0)).toBe(true);
   });
@@ -278,7 +333,9 @@ describe('createProcessRunner process groups', () => {
       const shutdown = new AbortController();
       const scan = new AbortController();
       const runner = createProcessRunner({ shutdownSignal: shutdown.signal });
-      const results = await Promise.all(Array.from({ length: 15 }, () => runner.run({ file: process.execPath, args: ['-e', '1'], timeoutMs: 600_000 }, scan.signal)));
+      const results = await Promise.all(
+        Array.from({ length: 15 }, () => runner.run({ file: process.execPath, args: ['-e', '1'], timeoutMs: 600_000 }, scan.signal)),
+      );
       expect(results.every((r) => r.isOk())).toBe(true);
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings).toEqual([]);

@@ -55,10 +55,14 @@ function onAbort(signal: AbortSignal, callback: () => void): () => void {
     const set = new Set<() => void>();
     waiters = set;
     abortWaiters.set(signal, set);
-    signal.addEventListener('abort', () => {
-      for (const waiter of [...set]) waiter();
-      set.clear();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const waiter of [...set]) waiter();
+        set.clear();
+      },
+      { once: true },
+    );
   }
   waiters.add(callback);
   return () => void waiters.delete(callback);
@@ -84,16 +88,25 @@ interface Outcome {
 /** Why the runner itself stopped a command, if it did. */
 type StopReason = 'timeout' | 'aborted' | undefined;
 
-function classify(request: CommandRequest, outcome: Outcome, stopped: StopReason, limits: { timeoutMs: number; maxOutputBytes: number }, durationMs: number): CommandOutput | CommandError {
+function classify(
+  request: CommandRequest,
+  outcome: Outcome,
+  stopped: StopReason,
+  limits: { timeoutMs: number; maxOutputBytes: number },
+  durationMs: number,
+): CommandOutput | CommandError {
   const file = request.file;
   if (stopped === 'aborted') return { kind: 'aborted', file };
-  if (stopped === 'timeout') return { kind: 'timeout', file, timeoutMs: limits.timeoutMs, stdout: outcome.stdout ?? '', stderr: outcome.stderr ?? '' };
+  if (stopped === 'timeout')
+    return { kind: 'timeout', file, timeoutMs: limits.timeoutMs, stdout: outcome.stdout ?? '', stderr: outcome.stderr ?? '' };
   switch (outcome.code) {
     case 'ENOENT':
       if (request.cwd !== undefined && !isDirectory(request.cwd)) return { kind: 'bad-cwd', file, cwd: request.cwd };
       return { kind: 'not-found', file, message: `${file}: not found (spawn ENOENT)` };
     case 'ENOTDIR':
-      return request.cwd !== undefined && !isDirectory(request.cwd) ? { kind: 'bad-cwd', file, cwd: request.cwd } : { kind: 'not-found', file, message: `${file}: not found (spawn ENOTDIR)` };
+      return request.cwd !== undefined && !isDirectory(request.cwd)
+        ? { kind: 'bad-cwd', file, cwd: request.cwd }
+        : { kind: 'not-found', file, message: `${file}: not found (spawn ENOTDIR)` };
     case 'EACCES':
     case 'EISDIR':
     case 'ENOEXEC':
@@ -104,7 +117,8 @@ function classify(request: CommandRequest, outcome: Outcome, stopped: StopReason
       break;
   }
   if (outcome.isMaxBuffer === true) return { kind: 'output-limit', file, maxOutputBytes: limits.maxOutputBytes };
-  if (outcome.exitCode !== undefined) return { exitCode: outcome.exitCode, stdout: outcome.stdout ?? '', stderr: outcome.stderr ?? '', durationMs };
+  if (outcome.exitCode !== undefined)
+    return { exitCode: outcome.exitCode, stdout: outcome.stdout ?? '', stderr: outcome.stderr ?? '', durationMs };
   if (outcome.signal !== undefined) return { kind: 'killed', file, signal: outcome.signal };
   // Only the error code: spawn's own messages repeat the argv, which may hold a secret.
   return { kind: 'spawn-failed', file, message: outcome.code === undefined ? 'could not start' : `spawn ${outcome.code}` };
@@ -184,7 +198,11 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Command
         // Some spawn errors (ENOTDIR, EISDIR, ENOEXEC, EPERM) and invalid options (a NUL byte in an
         // argument) throw synchronously instead of arriving as 'error'.
         const code = (error as { code?: string }).code;
-        resolve(code !== undefined && code.startsWith('E') ? classify(request, { code }, undefined, limits, performance.now() - started) : { kind: 'spawn-failed', file: request.file, message: code ?? 'invalid options' });
+        resolve(
+          code !== undefined && code.startsWith('E')
+            ? classify(request, { code }, undefined, limits, performance.now() - started)
+            : { kind: 'spawn-failed', file: request.file, message: code ?? 'invalid options' },
+        );
         return;
       }
       const pid = child.pid;
@@ -231,7 +249,13 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Command
         settled = true;
         for (const timer of timers) clearTimeout(timer);
         for (const off of unsubscribe) off();
-        const classified = classify(request, { ...outcome, isMaxBuffer: overLimit, stdout: stdout.text(), stderr: stderr.text() }, stopped, limits, performance.now() - started);
+        const classified = classify(
+          request,
+          { ...outcome, isMaxBuffer: overLimit, stdout: stdout.text(), stderr: stderr.text() },
+          stopped,
+          limits,
+          performance.now() - started,
+        );
         if (pid !== undefined) {
           // Whatever of the group is left after a failure (output cap, killed leader) goes too.
           if (isCommandError(classified)) killGroup(pid, 'SIGKILL');
@@ -241,7 +265,9 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Command
       };
       // A spawn failure (ENOENT, EACCES, bad cwd) arrives as 'error'; 'close' waits for exit and both pipes.
       child.once('error', (error: NodeJS.ErrnoException) => finish({ code: error.code }));
-      child.once('close', (code: number | null, sig: NodeJS.Signals | null) => finish({ exitCode: code ?? undefined, signal: sig ?? undefined }));
+      child.once('close', (code: number | null, sig: NodeJS.Signals | null) =>
+        finish({ exitCode: code ?? undefined, signal: sig ?? undefined }),
+      );
 
       if (request.input !== undefined && child.stdin) {
         // A child that exits without reading its input closes the pipe: not our failure.
@@ -256,7 +282,9 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Command
 
   const run = (request: CommandRequest, signal?: AbortSignal): ResultAsync<CommandOutput, CommandError> => {
     if (signal?.aborted === true || shutdown?.aborted === true) return errAsync({ kind: 'aborted', file: request.file });
-    return ResultAsync.fromSafePromise(execute(request, signal)).andThen((value) => (isCommandError(value) ? errAsync(value) : okAsync(value)));
+    return ResultAsync.fromSafePromise(execute(request, signal)).andThen((value) =>
+      isCommandError(value) ? errAsync(value) : okAsync(value),
+    );
   };
 
   return { run };

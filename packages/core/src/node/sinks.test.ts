@@ -34,7 +34,10 @@ describe('createStdoutSink', () => {
     const sink = createStdoutSink(() => {
       throw new Error('EPIPE');
     });
-    expect((await sink.deliver(message('x')))._unsafeUnwrapErr()).toMatchObject({ kind: 'delivery-failed', message: expect.stringContaining('EPIPE') as unknown });
+    expect((await sink.deliver(message('x')))._unsafeUnwrapErr()).toMatchObject({
+      kind: 'delivery-failed',
+      message: expect.stringContaining('EPIPE') as unknown,
+    });
   });
 });
 
@@ -58,7 +61,10 @@ describe('createJsonlFileSink', () => {
     const messages = Array.from({ length: 40 }, (_, index) => message(`m${index} ${'y'.repeat(5000)}`, index));
     const results = await Promise.all(messages.map((each, index) => sinks[index % 2]!.deliver(each)));
     for (const result of results) expect(result.isOk()).toBe(true);
-    const parsed = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as OutboundMessage);
+    const parsed = readFileSync(path, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as OutboundMessage);
     expect(parsed.map((each) => each.cycle).sort((a, b) => a! - b!)).toEqual(messages.map((each) => each.cycle));
   });
 

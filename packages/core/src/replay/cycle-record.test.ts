@@ -9,10 +9,25 @@ import { createCycleRecord, replayCycleRecords } from './cycle-record.js';
 function recordDay(): string[] {
   const lines: string[] = [];
   let state = initialHeartbeatState();
-  const crash = createFinding({ category: 'ORCH_FAILURE', subject: 'orch-a', line: 'CRASHED: orch-a', action: 'Re-launch orch-a', short: 'orch-a crashed' });
+  const crash = createFinding({
+    category: 'ORCH_FAILURE',
+    subject: 'orch-a',
+    line: 'CRASHED: orch-a',
+    action: 'Re-launch orch-a',
+    short: 'orch-a crashed',
+  });
   for (let i = 0; i < 12; i++) {
-    const context: CycleContext = { now: new Date(Date.parse('2026-02-19T08:00:00Z') + i * 600_000), config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC', insideActiveHours: true, operatorLastActiveAt: undefined };
-    const results = [scanOk('orchestrators', { findings: i % 4 === 0 ? [] : [crash] }), scanOk('idle-orchestrators', { observations: [{ kind: 'pane', session: 'orch-b', hash: 'same' }] })];
+    const context: CycleContext = {
+      now: new Date(Date.parse('2026-02-19T08:00:00Z') + i * 600_000),
+      config: DEFAULT_HEARTBEAT_CONFIG,
+      timeZone: 'UTC',
+      insideActiveHours: true,
+      operatorLastActiveAt: undefined,
+    };
+    const results = [
+      scanOk('orchestrators', { findings: i % 4 === 0 ? [] : [crash] }),
+      scanOk('idle-orchestrators', { observations: [{ kind: 'pane', session: 'orch-b', hash: 'same' }] }),
+    ];
     const { decision, nextState } = evaluateCycle(state, results, context);
     lines.push(JSON.stringify(createCycleRecord(state, results, context, decision)));
     state = markDelivered(nextState, decision, context.now);

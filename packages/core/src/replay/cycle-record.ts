@@ -38,7 +38,12 @@ const recordSchema = z.object({
 });
 
 /** Builds the record of one evaluated cycle (one JSONL line once stringified). */
-export function createCycleRecord(state: HeartbeatState, scanResults: readonly ScanResult[], context: CycleContext, decision: CycleDecision): CycleRecord {
+export function createCycleRecord(
+  state: HeartbeatState,
+  scanResults: readonly ScanResult[],
+  context: CycleContext,
+  decision: CycleDecision,
+): CycleRecord {
   return {
     version: 1,
     state,

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
 import { runLoop } from '../loop/run-loop.js';
 import { createMemoryStateStore, createRecordingSink } from '../testing/index.js';
-import { CATCH_UP_POLICIES, classifyGap, decideCronSlot, decideSlots, gridSlotAtOrBefore, type CatchUpSettings, type GapCause } from './catch-up.js';
+import {
+  CATCH_UP_POLICIES,
+  classifyGap,
+  decideCronSlot,
+  decideSlots,
+  gridSlotAtOrBefore,
+  type CatchUpSettings,
+  type GapCause,
+} from './catch-up.js';
 import { lastRecordedSlotMs, receiptForOutcome, receiptForSkippedSlots, type Receipt } from './receipts.js';
 
 const T0 = Date.parse('2026-02-19T10:00:00Z');
@@ -39,7 +47,9 @@ describe('decideSlots', () => {
           const newest = gridSlotAtOrBefore(nowMs, intervalMs, offsetMs);
           const due: number[] = [];
           for (let s = lastSlotMs === undefined ? newest : lastSlotMs + intervalMs; s <= newest; s += intervalMs) due.push(s);
-          const closed = [...d.run, ...d.skipped.flatMap((r) => Array.from({ length: r.count }, (_, i) => r.fromMs + i * intervalMs))].sort((a, b) => a - b);
+          const closed = [...d.run, ...d.skipped.flatMap((r) => Array.from({ length: r.count }, (_, i) => r.fromMs + i * intervalMs))].sort(
+            (a, b) => a - b,
+          );
           expect(closed).toEqual(due);
           const onTime = lastSlotMs === undefined || nowMs - newest <= Math.min(intervalMs / 2, 300_000);
           const allowed = catchUp.policy === 'skip' ? 0 : catchUp.policy === 'latest-once' ? Math.min(1, catchUp.cap) : catchUp.cap;
@@ -54,25 +64,63 @@ describe('decideSlots', () => {
   });
 
   it('latest-once: a two-hour sleep is one cycle now and one skipped record for the rest', () => {
-    const d = decideSlots({ nowMs: T0 + 120 * MIN + 2_000, lastSlotMs: T0, intervalMs: 10 * MIN, offsetMs: 0, catchUp: { policy: 'latest-once', cap: 1 }, cause: 'asleep' });
+    const d = decideSlots({
+      nowMs: T0 + 120 * MIN + 2_000,
+      lastSlotMs: T0,
+      intervalMs: 10 * MIN,
+      offsetMs: 0,
+      catchUp: { policy: 'latest-once', cap: 1 },
+      cause: 'asleep',
+    });
     expect(d.run).toEqual([T0 + 120 * MIN]);
-    expect(d.skipped).toEqual([{ fromMs: T0 + 10 * MIN, throughMs: T0 + 110 * MIN, count: 11, reason: 'asleep', detail: 'the machine slept or the clock jumped; catch-up latest-once ran the newest slot' }]);
+    expect(d.skipped).toEqual([
+      {
+        fromMs: T0 + 10 * MIN,
+        throughMs: T0 + 110 * MIN,
+        count: 11,
+        reason: 'asleep',
+        detail: 'the machine slept or the clock jumped; catch-up latest-once ran the newest slot',
+      },
+    ]);
   });
 
   it('a restart mid-interval after a recorded slot runs nothing until the next slot', () => {
-    const d = decideSlots({ nowMs: T0 + 4 * MIN, lastSlotMs: T0, intervalMs: 10 * MIN, offsetMs: 0, catchUp: { policy: 'latest-once', cap: 1 }, cause: 'down' });
+    const d = decideSlots({
+      nowMs: T0 + 4 * MIN,
+      lastSlotMs: T0,
+      intervalMs: 10 * MIN,
+      offsetMs: 0,
+      catchUp: { policy: 'latest-once', cap: 1 },
+      cause: 'down',
+    });
     expect(d).toEqual({ run: [], skipped: [], lastSlotMs: T0, nextSlotMs: T0 + 10 * MIN });
   });
 
   it('a late newest slot is caught up by policy: skip runs none, all runs the newest cap', () => {
     const base = { nowMs: T0 + 47 * MIN, lastSlotMs: T0, intervalMs: 10 * MIN, offsetMs: 0, cause: 'down' as const };
-    expect(decideSlots({ ...base, catchUp: { policy: 'skip', cap: 3 } })).toMatchObject({ run: [], skipped: [{ fromMs: T0 + 10 * MIN, count: 4, reason: 'down' }] });
-    expect(decideSlots({ ...base, catchUp: { policy: 'latest-once', cap: 3 } })).toMatchObject({ run: [T0 + 40 * MIN], skipped: [{ fromMs: T0 + 10 * MIN, count: 3, reason: 'down' }] });
-    expect(decideSlots({ ...base, catchUp: { policy: 'all', cap: 3 } })).toMatchObject({ run: [T0 + 20 * MIN, T0 + 30 * MIN, T0 + 40 * MIN], skipped: [{ fromMs: T0 + 10 * MIN, count: 1, reason: 'catch-up-cap' }] });
+    expect(decideSlots({ ...base, catchUp: { policy: 'skip', cap: 3 } })).toMatchObject({
+      run: [],
+      skipped: [{ fromMs: T0 + 10 * MIN, count: 4, reason: 'down' }],
+    });
+    expect(decideSlots({ ...base, catchUp: { policy: 'latest-once', cap: 3 } })).toMatchObject({
+      run: [T0 + 40 * MIN],
+      skipped: [{ fromMs: T0 + 10 * MIN, count: 3, reason: 'down' }],
+    });
+    expect(decideSlots({ ...base, catchUp: { policy: 'all', cap: 3 } })).toMatchObject({
+      run: [T0 + 20 * MIN, T0 + 30 * MIN, T0 + 40 * MIN],
+      skipped: [{ fromMs: T0 + 10 * MIN, count: 1, reason: 'catch-up-cap' }],
+    });
   });
 
   it('a clock that went backwards runs nothing until it passes the last recorded slot', () => {
-    const d = decideSlots({ nowMs: T0 - 60 * MIN, lastSlotMs: T0, intervalMs: 10 * MIN, offsetMs: 0, catchUp: { policy: 'all', cap: 5 }, cause: 'asleep' });
+    const d = decideSlots({
+      nowMs: T0 - 60 * MIN,
+      lastSlotMs: T0,
+      intervalMs: 10 * MIN,
+      offsetMs: 0,
+      catchUp: { policy: 'all', cap: 5 },
+      cause: 'asleep',
+    });
     expect(d).toEqual({ run: [], skipped: [], lastSlotMs: T0, nextSlotMs: T0 + 10 * MIN });
   });
 });
@@ -97,7 +145,9 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.integer({ min: 1, max: 90 * MIN }).map((ms): Step => ({ kind: 'overrun', ms })),
   fc.integer({ min: 1, max: 6 * 60 * MIN }).map((ms): Step => ({ kind: 'sleep', ms })),
   fc.integer({ min: -3 * 60 * MIN, max: 3 * 60 * MIN }).map((ms): Step => ({ kind: 'jump', ms })),
-  fc.tuple(fc.integer({ min: 0, max: 5 * 60 * MIN }), fc.integer({ min: 0, max: 30 * MIN })).map(([downMs, atMs]): Step => ({ kind: 'restart', downMs, atMs })),
+  fc
+    .tuple(fc.integer({ min: 0, max: 5 * 60 * MIN }), fc.integer({ min: 0, max: 30 * MIN }))
+    .map(([downMs, atMs]): Step => ({ kind: 'restart', downMs, atMs })),
 );
 
 /**
@@ -177,31 +227,43 @@ async function simulate(steps: readonly Step[], intervalMs: number, offsetMs: nu
 describe('the loop under gaps, restarts and clock jumps (property)', () => {
   it('every slot gets exactly one record, no two cycles overlap, catch-up never runs more than its cap', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArb, { maxLength: 25 }), fc.integer({ min: 1, max: 60 }), fc.nat(), catchUpArb, async (steps, intervalMin, offsetSeed, catchUp) => {
-        const intervalMs = intervalMin * MIN;
-        const offsetMs = offsetSeed % intervalMs;
-        const { receipts, overlaps, maxRunsPerWake } = await simulate(steps, intervalMs, offsetMs, catchUp);
-        expect(overlaps).toBe(0);
-        const allowed = catchUp.policy === 'skip' ? 0 : catchUp.policy === 'latest-once' ? Math.min(1, catchUp.cap) : catchUp.cap;
-        // At most `cap` cycles per wake (one when the only due slot is on time).
-        expect(maxRunsPerWake).toBeLessThanOrEqual(Math.max(1, allowed));
-        const slots = receipts.flatMap((r) => slotsOf(r, intervalMs)).sort((a, b) => a - b);
-        expect(new Set(slots).size).toBe(slots.length);
-        // No hole: from the first recorded slot to the last, every grid slot has its record.
-        for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBe(intervalMs);
-        for (const s of slots) expect((((s - offsetMs) % intervalMs) + intervalMs) % intervalMs).toBe(0);
-      }),
+      fc.asyncProperty(
+        fc.array(stepArb, { maxLength: 25 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.nat(),
+        catchUpArb,
+        async (steps, intervalMin, offsetSeed, catchUp) => {
+          const intervalMs = intervalMin * MIN;
+          const offsetMs = offsetSeed % intervalMs;
+          const { receipts, overlaps, maxRunsPerWake } = await simulate(steps, intervalMs, offsetMs, catchUp);
+          expect(overlaps).toBe(0);
+          const allowed = catchUp.policy === 'skip' ? 0 : catchUp.policy === 'latest-once' ? Math.min(1, catchUp.cap) : catchUp.cap;
+          // At most `cap` cycles per wake (one when the only due slot is on time).
+          expect(maxRunsPerWake).toBeLessThanOrEqual(Math.max(1, allowed));
+          const slots = receipts.flatMap((r) => slotsOf(r, intervalMs)).sort((a, b) => a - b);
+          expect(new Set(slots).size).toBe(slots.length);
+          // No hole: from the first recorded slot to the last, every grid slot has its record.
+          for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBe(intervalMs);
+          for (const s of slots) expect((((s - offsetMs) % intervalMs) + intervalMs) % intervalMs).toBe(0);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 });
 
 describe('decideCronSlot', () => {
-  const every10 = { nextAfter: (ms: number) => Math.floor(ms / (10 * MIN)) * 10 * MIN + 10 * MIN, atOrBefore: (ms: number) => Math.floor(ms / (10 * MIN)) * 10 * MIN };
+  const every10 = {
+    nextAfter: (ms: number) => Math.floor(ms / (10 * MIN)) * 10 * MIN + 10 * MIN,
+    atOrBefore: (ms: number) => Math.floor(ms / (10 * MIN)) * 10 * MIN,
+  };
   it('closes its own slot and records the fire times no cycle closed as one run', () => {
     expect(decideCronSlot({ ...every10, nowMs: T0 + 2_000, lastSlotMs: undefined })).toEqual({ slotMs: T0 });
     expect(decideCronSlot({ ...every10, nowMs: T0 + 2_000, lastSlotMs: T0 - 10 * MIN })).toEqual({ slotMs: T0 });
-    expect(decideCronSlot({ ...every10, nowMs: T0 + 40 * MIN + 2_000, lastSlotMs: T0 })).toMatchObject({ slotMs: T0 + 40 * MIN, missed: { fromMs: T0 + 10 * MIN, throughMs: T0 + 30 * MIN, count: 3, reason: 'down' } });
+    expect(decideCronSlot({ ...every10, nowMs: T0 + 40 * MIN + 2_000, lastSlotMs: T0 })).toMatchObject({
+      slotMs: T0 + 40 * MIN,
+      missed: { fromMs: T0 + 10 * MIN, throughMs: T0 + 30 * MIN, count: 3, reason: 'down' },
+    });
     // A second invocation for a recorded slot (or one by hand) closes its own instant.
     expect(decideCronSlot({ ...every10, nowMs: T0 + 2_000, lastSlotMs: T0 })).toEqual({ slotMs: T0 + 2_000 });
   });

@@ -118,7 +118,10 @@ export function decideSlots(input: SlotDecisionInput): SlotDecision {
     const cause = CAUSE_TEXT[input.cause];
     // Under `all` the cap is what left these out; otherwise the cause is the answer to "why not".
     const reason = catchUp.policy === 'all' && runs > 0 ? 'catch-up-cap' : input.cause;
-    const detail = reason === 'catch-up-cap' ? `${cause}; catch-up all ran the newest ${runs}` : `${cause}; catch-up ${catchUp.policy}${runs > 0 ? ' ran the newest slot' : ''}`;
+    const detail =
+      reason === 'catch-up-cap'
+        ? `${cause}; catch-up all ran the newest ${runs}`
+        : `${cause}; catch-up ${catchUp.policy}${runs > 0 ? ' ran the newest slot' : ''}`;
     skipped.push({ fromMs: first, throughMs, count: notRun, reason, detail });
   }
   return { run, skipped, lastSlotMs: newest, nextSlotMs };
@@ -160,5 +163,14 @@ export function decideCronSlot(input: CronSlotInput): { readonly slotMs: number;
     at = next !== undefined && next > at ? next : undefined;
   }
   if (first === undefined || last === undefined) return { slotMs: own };
-  return { slotMs: own, missed: { fromMs: first, throughMs: last, count, reason: 'down', detail: `${CAUSE_TEXT.down} (or cron did not start it); a cron cycle runs once for its own slot` } };
+  return {
+    slotMs: own,
+    missed: {
+      fromMs: first,
+      throughMs: last,
+      count,
+      reason: 'down',
+      detail: `${CAUSE_TEXT.down} (or cron did not start it); a cron cycle runs once for its own slot`,
+    },
+  };
 }

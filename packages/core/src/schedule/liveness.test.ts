@@ -14,7 +14,9 @@ function ran(atMs: number, cycle = 1): Receipt {
 
 const receiptArb = fc.oneof(
   fc.integer({ min: 0, max: 600 }).map((m) => ran(T0 + m * MIN)),
-  fc.tuple(fc.integer({ min: 0, max: 600 }), fc.constantFrom(...SKIP_REASON_NAMES)).map(([m, reason]) => skippedReceipt(reason, { slotMs: T0 + m * MIN, atMs: T0 + m * MIN, source: 'cycle' })),
+  fc
+    .tuple(fc.integer({ min: 0, max: 600 }), fc.constantFrom(...SKIP_REASON_NAMES))
+    .map(([m, reason]) => skippedReceipt(reason, { slotMs: T0 + m * MIN, atMs: T0 + m * MIN, source: 'cycle' })),
 );
 
 function messageOf(verdict: ReturnType<typeof judgeLiveness>): string {
@@ -24,14 +26,20 @@ function messageOf(verdict: ReturnType<typeof judgeLiveness>): string {
 describe('judgeLiveness', () => {
   it('alive exactly when a ran receipt is at most maxAge old, whatever else happened', () => {
     fc.assert(
-      fc.property(fc.array(receiptArb, { maxLength: 30 }), fc.integer({ min: 0, max: 700 }), fc.integer({ min: 1, max: 120 }), fc.option(fc.integer({ min: 0, max: 700 })), (receipts, nowMin, maxAgeMin, lockMin) => {
-        const nowMs = T0 + nowMin * MIN;
-        const lock = lockMin === null ? undefined : { owner: 'x', acquiredAtMs: T0 + lockMin * MIN };
-        const verdict = judgeLiveness(receipts, { nowMs, maxAgeMs: maxAgeMin * MIN, lock });
-        const expected = receipts.some((r) => r.kind === 'ran' && nowMs - Date.parse(r.at) <= maxAgeMin * MIN);
-        expect(verdict.live).toBe(expected);
-        if (!verdict.live && receipts.length === 0 && lock === undefined) expect(verdict.reason).toBe('never-ran');
-      }),
+      fc.property(
+        fc.array(receiptArb, { maxLength: 30 }),
+        fc.integer({ min: 0, max: 700 }),
+        fc.integer({ min: 1, max: 120 }),
+        fc.option(fc.integer({ min: 0, max: 700 })),
+        (receipts, nowMin, maxAgeMin, lockMin) => {
+          const nowMs = T0 + nowMin * MIN;
+          const lock = lockMin === null ? undefined : { owner: 'x', acquiredAtMs: T0 + lockMin * MIN };
+          const verdict = judgeLiveness(receipts, { nowMs, maxAgeMs: maxAgeMin * MIN, lock });
+          const expected = receipts.some((r) => r.kind === 'ran' && nowMs - Date.parse(r.at) <= maxAgeMin * MIN);
+          expect(verdict.live).toBe(expected);
+          if (!verdict.live && receipts.length === 0 && lock === undefined) expect(verdict.reason).toBe('never-ran');
+        },
+      ),
     );
   });
 
@@ -39,12 +47,24 @@ describe('judgeLiveness', () => {
     const at = (m: number) => T0 + m * MIN;
     expect(judgeLiveness([], { nowMs: at(0), maxAgeMs: 30 * MIN })).toMatchObject({ live: false, reason: 'never-ran' });
     expect(judgeLiveness([ran(at(0))], { nowMs: at(20), maxAgeMs: 30 * MIN })).toMatchObject({ live: true, ageMs: 20 * MIN });
-    expect(judgeLiveness([ran(at(0))], { nowMs: at(90), maxAgeMs: 30 * MIN })).toMatchObject({ live: false, reason: 'stopped', message: 'nothing recorded for 90 min: the loop or its scheduler has stopped. Last ran 2026-02-19T10:00:00.000Z (cycle #1, 90 min ago).' });
+    expect(judgeLiveness([ran(at(0))], { nowMs: at(90), maxAgeMs: 30 * MIN })).toMatchObject({
+      live: false,
+      reason: 'stopped',
+      message:
+        'nothing recorded for 90 min: the loop or its scheduler has stopped. Last ran 2026-02-19T10:00:00.000Z (cycle #1, 90 min ago).',
+    });
     const skips = [ran(at(0)), ...[70, 80].map((m) => skippedReceipt('overlapping', { slotMs: at(m), atMs: at(m), source: 'cycle' }))];
     expect(judgeLiveness(skips, { nowMs: at(90), maxAgeMs: 30 * MIN })).toMatchObject({ live: false, reason: 'all-skipped' });
-    expect(messageOf(judgeLiveness(skips, { nowMs: at(90), maxAgeMs: 30 * MIN }))).toMatch(/^every recent slot was skipped: 2 × overlapping/);
-    expect(judgeLiveness(skips, { nowMs: at(90), maxAgeMs: 30 * MIN, lock: { owner: '123-abc', acquiredAtMs: at(5) } })).toMatchObject({ live: false, reason: 'lock-stuck' });
-    expect(messageOf(judgeLiveness(skips, { nowMs: at(90), maxAgeMs: 30 * MIN, lock: { owner: '123-abc', acquiredAtMs: at(5) } }))).toMatch(/^the cycle lock has been held by 123-abc for 85 min/);
+    expect(messageOf(judgeLiveness(skips, { nowMs: at(90), maxAgeMs: 30 * MIN }))).toMatch(
+      /^every recent slot was skipped: 2 × overlapping/,
+    );
+    expect(judgeLiveness(skips, { nowMs: at(90), maxAgeMs: 30 * MIN, lock: { owner: '123-abc', acquiredAtMs: at(5) } })).toMatchObject({
+      live: false,
+      reason: 'lock-stuck',
+    });
+    expect(messageOf(judgeLiveness(skips, { nowMs: at(90), maxAgeMs: 30 * MIN, lock: { owner: '123-abc', acquiredAtMs: at(5) } }))).toMatch(
+      /^the cycle lock has been held by 123-abc for 85 min/,
+    );
   });
 });
 
@@ -60,17 +80,25 @@ describe('judgeLiveness with expectedAt (issue 15 item 7: time outside active ho
     expect(judge('2026-02-23T08:55:00Z')).toMatchObject({ live: true, ageMs: 30 * MIN });
     expect(judge('2026-02-23T08:56:00Z')).toMatchObject({ live: false, reason: 'stopped' });
     // Without expectedAt the same weekend is 'stopped'.
-    expect(judgeLiveness([lastFriday], { nowMs: Date.parse('2026-02-23T08:30:00Z'), maxAgeMs: 30 * MIN })).toMatchObject({ live: false, reason: 'stopped' });
+    expect(judgeLiveness([lastFriday], { nowMs: Date.parse('2026-02-23T08:30:00Z'), maxAgeMs: 30 * MIN })).toMatchObject({
+      live: false,
+      reason: 'stopped',
+    });
   });
 
   it('property: counting only expected time never makes a live heartbeat dead, and always-expected is the plain rule', () => {
     fc.assert(
-      fc.property(fc.array(receiptArb, { maxLength: 20 }), fc.integer({ min: 0, max: 700 }), fc.integer({ min: 1, max: 120 }), (receipts, nowMin, maxAgeMin) => {
-        const base = { nowMs: T0 + nowMin * MIN, maxAgeMs: maxAgeMin * MIN };
-        const plain = judgeLiveness(receipts, base);
-        expect(judgeLiveness(receipts, { ...base, expectedAt: () => true }).live).toBe(plain.live);
-        if (plain.live) expect(judgeLiveness(receipts, { ...base, expectedAt }).live).toBe(true);
-      }),
+      fc.property(
+        fc.array(receiptArb, { maxLength: 20 }),
+        fc.integer({ min: 0, max: 700 }),
+        fc.integer({ min: 1, max: 120 }),
+        (receipts, nowMin, maxAgeMin) => {
+          const base = { nowMs: T0 + nowMin * MIN, maxAgeMs: maxAgeMin * MIN };
+          const plain = judgeLiveness(receipts, base);
+          expect(judgeLiveness(receipts, { ...base, expectedAt: () => true }).live).toBe(plain.live);
+          if (plain.live) expect(judgeLiveness(receipts, { ...base, expectedAt }).live).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });

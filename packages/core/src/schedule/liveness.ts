@@ -68,17 +68,33 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
       if (lastRan.delivery === 'failed') notes.push('the last cycle could not deliver its report (see the sink)');
       if (lastRan.stateError !== undefined) notes.push(`the last cycle could not save its state: ${lastRan.stateError}`);
       // A partial cycle ran (not missed), but what it could not look at must not pass unsaid.
-      if (lastRan.partial === true) notes.push(`the last cycle was partial: a signal cut off ${lastRan.cutOff?.join(', ') || 'scanners'}, so what they watch was not looked at`);
+      if (lastRan.partial === true)
+        notes.push(
+          `the last cycle was partial: a signal cut off ${lastRan.cutOff?.join(', ') || 'scanners'}, so what they watch was not looked at`,
+        );
       return { live: true, lastRan, ageMs, notes };
     }
   }
-  const since = lastRan === undefined ? '' : ` Last ran ${lastRan.slot} (cycle #${lastRan.cycle}, ${minutesText(input.nowMs - Date.parse(lastRan.at))} ago).`;
+  const since =
+    lastRan === undefined
+      ? ''
+      : ` Last ran ${lastRan.slot} (cycle #${lastRan.cycle}, ${minutesText(input.nowMs - Date.parse(lastRan.at))} ago).`;
   const withLast = lastRan === undefined ? {} : { lastRan };
   const lock = input.lock;
   if (lock !== undefined && input.nowMs - lock.acquiredAtMs > input.maxAgeMs) {
-    return { live: false, reason: 'lock-stuck', message: `the cycle lock has been held by ${lock.owner} for ${minutesText(input.nowMs - lock.acquiredAtMs)}.${since}`, ...withLast };
+    return {
+      live: false,
+      reason: 'lock-stuck',
+      message: `the cycle lock has been held by ${lock.owner} for ${minutesText(input.nowMs - lock.acquiredAtMs)}.${since}`,
+      ...withLast,
+    };
   }
-  const recentSkips = ordered.filter((r) => r.kind === 'skipped' && countedAge(Date.parse(r.at), input.nowMs, input) <= input.maxAgeMs && (lastRan === undefined || Date.parse(r.at) >= Date.parse(lastRan.at)));
+  const recentSkips = ordered.filter(
+    (r) =>
+      r.kind === 'skipped' &&
+      countedAge(Date.parse(r.at), input.nowMs, input) <= input.maxAgeMs &&
+      (lastRan === undefined || Date.parse(r.at) >= Date.parse(lastRan.at)),
+  );
   if (recentSkips.length > 0) {
     const counts = new Map<SkipReason, number>();
     for (const r of recentSkips) if (r.kind === 'skipped') counts.set(r.reason, (counts.get(r.reason) ?? 0) + 1);
@@ -87,5 +103,10 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
   }
   if (ordered.length === 0) return { live: false, reason: 'never-ran', message: 'no receipts: no cycle has run for this state yet.' };
   const newest = ordered.at(-1)!;
-  return { live: false, reason: 'stopped', message: `nothing recorded for ${minutesText(input.nowMs - Date.parse(newest.at))}: the loop or its scheduler has stopped.${since}`, ...withLast };
+  return {
+    live: false,
+    reason: 'stopped',
+    message: `nothing recorded for ${minutesText(input.nowMs - Date.parse(newest.at))}: the loop or its scheduler has stopped.${since}`,
+    ...withLast,
+  };
 }

@@ -75,7 +75,9 @@ export function planSlots(input: PlanInput): PlannedSlot[] {
   const activeDayNames = activeDays(window);
   const slots: PlannedSlot[] = [];
   const next = (ms: number): number | undefined =>
-    input.schedule.kind === 'interval' ? nextGridSlot(ms, input.schedule.intervalMs, input.schedule.offsetMs) : input.schedule.nextAfter(ms);
+    input.schedule.kind === 'interval'
+      ? nextGridSlot(ms, input.schedule.intervalMs, input.schedule.offsetMs)
+      : input.schedule.nextAfter(ms);
   // The instant itself may be a slot: start just before it.
   let at = next(input.fromMs - 1);
   while (at !== undefined && at < endMs && slots.length < maxSlots) {
@@ -88,7 +90,11 @@ export function planSlots(input: PlanInput): PlannedSlot[] {
       verdict = 'critical-only';
       const offDay = day === undefined || !activeDayNames.includes(day);
       // The spec's Weekend flag keeps its word; a Days list names the day that is not in it.
-      const why = !offDay ? `outside active hours ${hoursLabel}` : window.days === undefined ? `weekend (${day ?? '?'})` : `${day ?? '?'} is not an active day (${formatDays(window.days)})`;
+      const why = !offDay
+        ? `outside active hours ${hoursLabel}`
+        : window.days === undefined
+          ? `weekend (${day ?? '?'})`
+          : `${day ?? '?'} is not an active day (${formatDays(window.days)})`;
       reason = `${why}: only P0/P1 beads, orchestrator failures and GChat replies`;
     }
     const quiet = input.woterclipQuietHours;
@@ -99,7 +105,13 @@ export function planSlots(input: PlanInput): PlannedSlot[] {
           ? { verdict: quiet.behavior, reason: `WoterClip quiet hours ${quiet.label} (${quiet.behavior})` }
           : { verdict: 'runs' as const, reason: 'outside WoterClip quiet hours' };
     const runbook = input.runbook?.at(instant);
-    slots.push({ at: instant.toISOString(), verdict, reason, ...(woterclip === undefined ? {} : { woterclip }), ...(runbook === undefined ? {} : { runbook }) });
+    slots.push({
+      at: instant.toISOString(),
+      verdict,
+      reason,
+      ...(woterclip === undefined ? {} : { woterclip }),
+      ...(runbook === undefined ? {} : { runbook }),
+    });
     const following = next(at);
     // A schedule that does not move forward would loop forever.
     at = following !== undefined && following > at ? following : undefined;

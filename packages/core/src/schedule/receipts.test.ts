@@ -1,29 +1,54 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatReceipt, parseReceiptLines, pruneReceipts, SKIP_REASON_NAMES, skippedReceipt, sortReceipts, type Receipt } from './receipts.js';
+import {
+  formatReceipt,
+  parseReceiptLines,
+  pruneReceipts,
+  SKIP_REASON_NAMES,
+  skippedReceipt,
+  sortReceipts,
+  type Receipt,
+} from './receipts.js';
 
 const T0 = Date.parse('2026-02-19T10:00:00Z');
 const MIN = 60_000;
 const receiptArb: fc.Arbitrary<Receipt> = fc.oneof(
   fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.nat(99)).map(([m, cycle]) => {
     const at = new Date(T0 + m * MIN).toISOString();
-    return { v: 1 as const, kind: 'ran' as const, slot: at, at, source: 'loop' as const, cycle, status: 'report' as const, delivery: 'delivered' as const };
+    return {
+      v: 1 as const,
+      kind: 'ran' as const,
+      slot: at,
+      at,
+      source: 'loop' as const,
+      cycle,
+      status: 'report' as const,
+      delivery: 'delivered' as const,
+    };
   }),
-  fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.constantFrom(...SKIP_REASON_NAMES)).map(([m, reason]) => skippedReceipt(reason, { slotMs: T0 + m * MIN, atMs: T0 + m * MIN, source: 'cycle' })),
+  fc
+    .tuple(fc.integer({ min: 0, max: 1000 }), fc.constantFrom(...SKIP_REASON_NAMES))
+    .map(([m, reason]) => skippedReceipt(reason, { slotMs: T0 + m * MIN, atMs: T0 + m * MIN, source: 'cycle' })),
 );
 
 describe('receipts', () => {
   it('pruning keeps the newest receipts within both bounds, in order', () => {
     fc.assert(
-      fc.property(fc.array(receiptArb, { maxLength: 60 }), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 1200 }), fc.integer({ min: 0, max: 1200 }), (receipts, maxCount, maxAgeMin, nowMin) => {
-        const nowMs = T0 + nowMin * MIN;
-        const kept = pruneReceipts(receipts, nowMs, { maxCount, maxAgeMs: maxAgeMin * MIN });
-        expect(kept.length).toBeLessThanOrEqual(maxCount);
-        for (const r of kept) expect(nowMs - Date.parse(r.at)).toBeLessThanOrEqual(maxAgeMin * MIN);
-        const eligible = sortReceipts(receipts).filter((r) => nowMs - Date.parse(r.at) <= maxAgeMin * MIN);
-        expect(kept).toEqual(eligible.slice(eligible.length - kept.length));
-        expect(kept.length).toBe(Math.min(maxCount, eligible.length));
-      }),
+      fc.property(
+        fc.array(receiptArb, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 1200 }),
+        fc.integer({ min: 0, max: 1200 }),
+        (receipts, maxCount, maxAgeMin, nowMin) => {
+          const nowMs = T0 + nowMin * MIN;
+          const kept = pruneReceipts(receipts, nowMs, { maxCount, maxAgeMs: maxAgeMin * MIN });
+          expect(kept.length).toBeLessThanOrEqual(maxCount);
+          for (const r of kept) expect(nowMs - Date.parse(r.at)).toBeLessThanOrEqual(maxAgeMin * MIN);
+          const eligible = sortReceipts(receipts).filter((r) => nowMs - Date.parse(r.at) <= maxAgeMin * MIN);
+          expect(kept).toEqual(eligible.slice(eligible.length - kept.length));
+          expect(kept.length).toBe(Math.min(maxCount, eligible.length));
+        },
+      ),
     );
   });
 
@@ -40,6 +65,8 @@ describe('receipts', () => {
   });
 
   it('formats one line per receipt', () => {
-    expect(formatReceipt(skippedReceipt('overlapping', { slotMs: T0, atMs: T0, source: 'cycle' }))).toBe('2026-02-19T10:00:00.000Z  cycle     skipped  overlapping: another cycle of this project was still running');
+    expect(formatReceipt(skippedReceipt('overlapping', { slotMs: T0, atMs: T0, source: 'cycle' }))).toBe(
+      '2026-02-19T10:00:00.000Z  cycle     skipped  overlapping: another cycle of this project was still running',
+    );
   });
 });

@@ -100,10 +100,18 @@ function iso(ms: number): string {
  * `partial` and the cut-off scanners: it ran (liveness counts it, catch-up does not re-run its
  * slot) but `history` must not show it as HEARTBEAT_OK.
  */
-export function receiptForOutcome(outcome: CycleOutcome, slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource }): Receipt {
+export function receiptForOutcome(
+  outcome: CycleOutcome,
+  slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource },
+): Receipt {
   const base = { v: 1 as const, slot: iso(slot.slotMs), at: iso(slot.atMs), source: slot.source };
   if (outcome.dryRun === true || outcome.delivery === 'dry-run') {
-    return { ...base, kind: 'skipped', reason: 'dry-run', detail: `would have been cycle ${outcome.decision.cycle} (${outcome.decision.status})` };
+    return {
+      ...base,
+      kind: 'skipped',
+      reason: 'dry-run',
+      detail: `would have been cycle ${outcome.decision.cycle} (${outcome.decision.status})`,
+    };
   }
   const cutOff = cutOffScanners(outcome.problems);
   return {
@@ -120,9 +128,17 @@ export function receiptForOutcome(outcome: CycleOutcome, slot: { readonly slotMs
 /** A receipt for a slot that did not run. */
 export function skippedReceipt(
   reason: SkipReason,
-  slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource; readonly detail?: string; readonly throughMs?: number; readonly count?: number },
+  slot: {
+    readonly slotMs: number;
+    readonly atMs: number;
+    readonly source: ReceiptSource;
+    readonly detail?: string;
+    readonly throughMs?: number;
+    readonly count?: number;
+  },
 ): Receipt {
-  const range = slot.throughMs !== undefined && slot.throughMs > slot.slotMs ? { through: iso(slot.throughMs), count: slot.count ?? 2 } : {};
+  const range =
+    slot.throughMs !== undefined && slot.throughMs > slot.slotMs ? { through: iso(slot.throughMs), count: slot.count ?? 2 } : {};
   return {
     v: 1,
     kind: 'skipped',
@@ -137,7 +153,14 @@ export function skippedReceipt(
 
 /** The receipt of a run of skipped slots (see {@link SkippedSlots}). */
 export function receiptForSkippedSlots(slots: SkippedSlots, atMs: number, source: ReceiptSource): Receipt {
-  return skippedReceipt(slots.reason, { slotMs: slots.fromMs, throughMs: slots.throughMs, count: slots.count, atMs, source, detail: slots.detail });
+  return skippedReceipt(slots.reason, {
+    slotMs: slots.fromMs,
+    throughMs: slots.throughMs,
+    count: slots.count,
+    atMs,
+    source,
+    detail: slots.detail,
+  });
 }
 
 /** The newest slot the receipts close (the end of a range counts), or undefined when there are none. */
@@ -154,7 +177,10 @@ export function lastRecordedSlotMs(receipts: readonly Receipt[]): number | undef
 export function sortReceipts(receipts: readonly Receipt[]): Receipt[] {
   return receipts
     .map((receipt, index) => ({ receipt, index }))
-    .sort((a, b) => Date.parse(a.receipt.at) - Date.parse(b.receipt.at) || Date.parse(a.receipt.slot) - Date.parse(b.receipt.slot) || a.index - b.index)
+    .sort(
+      (a, b) =>
+        Date.parse(a.receipt.at) - Date.parse(b.receipt.at) || Date.parse(a.receipt.slot) - Date.parse(b.receipt.slot) || a.index - b.index,
+    )
     .map(({ receipt }) => receipt);
 }
 

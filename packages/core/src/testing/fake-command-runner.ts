@@ -47,7 +47,12 @@ export function createFakeCommandRunner(handler: FakeCommandHandler): FakeComman
       return err({ kind: 'spawn-failed', file: request.file, message: error instanceof Error ? error.message : String(error) });
     }
     if ('error' in response) return err(response.error);
-    return ok({ exitCode: response.exitCode ?? 0, stdout: response.stdout ?? '', stderr: response.stderr ?? '', durationMs: response.durationMs ?? 0 });
+    return ok({
+      exitCode: response.exitCode ?? 0,
+      stdout: response.stdout ?? '',
+      stderr: response.stderr ?? '',
+      durationMs: response.durationMs ?? 0,
+    });
   };
   return {
     calls,

@@ -106,7 +106,12 @@ describe('createFakeCommandRunner', () => {
       if (request.file === 'explode') throw new Error('boom');
       return { exitCode: 2, stderr: 'usage' };
     });
-    expect((await runner.run({ file: 'gh', args: ['auth', 'status'] }))._unsafeUnwrap()).toEqual({ exitCode: 0, stdout: 'Logged in', stderr: '', durationMs: 0 });
+    expect((await runner.run({ file: 'gh', args: ['auth', 'status'] }))._unsafeUnwrap()).toEqual({
+      exitCode: 0,
+      stdout: 'Logged in',
+      stderr: '',
+      durationMs: 0,
+    });
     expect((await runner.run({ file: 'bd', args: [] }))._unsafeUnwrap()).toMatchObject({ exitCode: 2, stderr: 'usage' });
     expect((await runner.run({ file: 'missing', args: [] }))._unsafeUnwrapErr().kind).toBe('not-found');
     expect((await runner.run({ file: 'explode', args: [] }))._unsafeUnwrapErr()).toMatchObject({ kind: 'spawn-failed', message: 'boom' });

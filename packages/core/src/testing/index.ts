@@ -9,6 +9,11 @@ export { createMemoryStateStore, type MemoryStateStore, type MemoryStateStoreOpt
 export { createMemoryLockStore, type MemoryLockStore, type MemoryLockStoreOptions } from './memory-lock-store.js';
 export { createRecordingSink, type RecordingSink, type RecordingSinkOptions } from './recording-sink.js';
 export { createFakeOperatorActivity, type FakeOperatorActivity } from './fake-operator-activity.js';
-export { createFakeCommandRunner, type FakeCommandHandler, type FakeCommandResponse, type FakeCommandRunner } from './fake-command-runner.js';
+export {
+  createFakeCommandRunner,
+  type FakeCommandHandler,
+  type FakeCommandResponse,
+  type FakeCommandRunner,
+} from './fake-command-runner.js';
 export { createMemoryReceiptStore, type MemoryReceiptStore } from './memory-receipt-store.js';
 export { createMemoryReplyInbox, type MemoryReplyInbox } from './memory-reply-inbox.js';

@@ -29,7 +29,8 @@ export function createMemoryReceiptStore(options: { readonly clock: Clock; reado
       all.push(receiptSchema.parse(JSON.parse(JSON.stringify(receipt))));
       return okAsync(undefined);
     },
-    list: () => okAsync({ receipts: pruneReceipts(all, options.clock.now().getTime(), options.bounds ?? DEFAULT_RECEIPT_BOUNDS), warnings: [] }),
+    list: () =>
+      okAsync({ receipts: pruneReceipts(all, options.clock.now().getTime(), options.bounds ?? DEFAULT_RECEIPT_BOUNDS), warnings: [] }),
     appended: () => [...all],
   };
 }

@@ -34,7 +34,8 @@ export interface MemoryStateStoreOptions {
  * ```
  */
 export function createMemoryStateStore(options: MemoryStateStoreOptions = {}): MemoryStateStore {
-  const copy = (value: JsonValue | undefined): JsonValue | undefined => (value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as JsonValue));
+  const copy = (value: JsonValue | undefined): JsonValue | undefined =>
+    value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as JsonValue);
   let stored = copy(options.initial);
   let pendingWarnings = [...(options.loadWarnings ?? [])];
   let saves = 0;

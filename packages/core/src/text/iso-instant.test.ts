@@ -38,9 +38,12 @@ describe('parseIsoInstant', () => {
 
   it('round-trips every instant toISOString prints (years 0001–9999)', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }), (date) => {
-        expect(parseIsoInstant(date.toISOString())._unsafeUnwrap().getTime()).toBe(date.getTime());
-      }),
+      fc.property(
+        fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }),
+        (date) => {
+          expect(parseIsoInstant(date.toISOString())._unsafeUnwrap().getTime()).toBe(date.getTime());
+        },
+      ),
     );
   });
 

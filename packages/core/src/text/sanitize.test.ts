@@ -31,17 +31,22 @@ describe('redactSecrets', () => {
   });
 
   it('never throws and never grows a secret-free text', () => {
-    fc.assert(fc.property(fc.string(), (text) => {
-      expect(typeof redactSecrets(text)).toBe('string');
-    }));
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        expect(typeof redactSecrets(text)).toBe('string');
+      }),
+    );
     expect(redactSecrets('bd-12 ready: fix the login page (author: alice)')).toBe('bd-12 ready: fix the login page (author: alice)');
   });
 
   it('the cases that leaked: a command sink stderr and a credential URL', () => {
-    const line = 'curl: (22) 403 for https://hooks.slack.com/services/T1/B2/abcdefabcdef0123 with xoxb-1234567890-abcdef and Bearer eyJhbGciOi.abc.def';
+    const line =
+      'curl: (22) 403 for https://hooks.slack.com/services/T1/B2/abcdefabcdef0123 with xoxb-1234567890-abcdef and Bearer eyJhbGciOi.abc.def';
     const out = redactSecrets(line);
     expect(out).not.toMatch(/abcdefabcdef0123|xoxb-1234|eyJhbGciOi/);
-    expect(redactSecrets('fetch https://user:hunter2@h.example/p?token=t0k3n failed')).toBe(`fetch https://${REDACTED}@h.example/p?token=${REDACTED} failed`);
+    expect(redactSecrets('fetch https://user:hunter2@h.example/p?token=t0k3n failed')).toBe(
+      `fetch https://${REDACTED}@h.example/p?token=${REDACTED} failed`,
+    );
   });
 });
 
@@ -52,8 +57,10 @@ describe('sanitizeForMessage', () => {
       expect(out).not.toContain(mention);
       expect(out).not.toMatch(/<[!@#]/);
     }
-    fc.assert(fc.property(fc.string(), (text) => {
-      expect(sanitizeForMessage(text, { maxLength: 10_000 })).not.toMatch(/<[!@#]|@[A-Za-z0-9_-]/);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        expect(sanitizeForMessage(text, { maxLength: 10_000 })).not.toMatch(/<[!@#]|@[A-Za-z0-9_-]/);
+      }),
+    );
   });
 });

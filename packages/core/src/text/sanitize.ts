@@ -7,7 +7,8 @@
 /* eslint-disable no-control-regex -- matching control characters is this module's job */
 
 // CSI (ESC [ … final), OSC (ESC ] … BEL | ESC \), other two-byte ESC sequences, and 8-bit CSI/OSC.
-const ANSI_PATTERN = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*(?:\x07|\x9c)?/g;
+const ANSI_PATTERN =
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*(?:\x07|\x9c)?/g;
 // C0 controls except tab and newline, DEL, C1 controls.
 const CONTROL_PATTERN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 // Bidi overrides and isolates, zero-width characters that can hide text.
@@ -33,7 +34,8 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /\bAKIA[0-9A-Z]{16}\b/g,
 ];
 // `token=…`, `api_key: …`, `password=…` in query strings, headers, env dumps and JSON-ish text.
-const NAMED_SECRET = /\b((?:[A-Za-z0-9_-]*(?:token|secret|passw(?:or)?d|api[-_]?key|access[-_]?key|auth|authori[sz]ation|signature)|sig|key)["']?\s*[=:]\s*["']?)(?!\[REDACTED\])[^\s&"',;)}\]]+/gi;
+const NAMED_SECRET =
+  /\b((?:[A-Za-z0-9_-]*(?:token|secret|passw(?:or)?d|api[-_]?key|access[-_]?key|auth|authori[sz]ation|signature)|sig|key)["']?\s*[=:]\s*["']?)(?!\[REDACTED\])[^\s&"',;)}\]]+/gi;
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
 
 /** The text secrets are replaced with. */

@@ -12,7 +12,10 @@ export interface TokenizerUnavailable {
 }
 
 // Each encoding's ranks are a module of 1–2 MB: imported only when asked for.
-const RANKS: Record<TiktokenEncodingName, () => Promise<{ default: { pat_str: string; special_tokens: Record<string, number>; bpe_ranks: string } }>> = {
+const RANKS: Record<
+  TiktokenEncodingName,
+  () => Promise<{ default: { pat_str: string; special_tokens: Record<string, number>; bpe_ranks: string } }>
+> = {
   o200k_base: () => import('js-tiktoken/ranks/o200k_base'),
   cl100k_base: () => import('js-tiktoken/ranks/cl100k_base'),
 };

@@ -8,7 +8,15 @@ import { createFileLockStore } from '../../src/node/index.js';
 
 /** A command from the parent. */
 export type RacerCommand =
-  | { readonly op: 'acquire'; readonly id: number; readonly path: string; readonly owner: string; readonly nowMs: number; readonly staleAfterMs: number; readonly at: number }
+  | {
+      readonly op: 'acquire';
+      readonly id: number;
+      readonly path: string;
+      readonly owner: string;
+      readonly nowMs: number;
+      readonly staleAfterMs: number;
+      readonly at: number;
+    }
   | { readonly op: 'release'; readonly id: number; readonly path: string; readonly owner: string; readonly at: number }
   | { readonly op: 'exit' };
 
@@ -34,9 +42,10 @@ process.on('message', (raw) => {
     const wait = command.at - Date.now();
     if (wait > 0) await delay(wait);
     const store = createFileLockStore({ path: command.path });
-    const result = command.op === 'acquire'
-      ? await store.acquire({ owner: command.owner, nowMs: command.nowMs, staleAfterMs: command.staleAfterMs })
-      : await store.release(command.owner);
+    const result =
+      command.op === 'acquire'
+        ? await store.acquire({ owner: command.owner, nowMs: command.nowMs, staleAfterMs: command.staleAfterMs })
+        : await store.release(command.owner);
     const reply: RacerReply = result.isOk()
       ? { id: command.id, pid: process.pid, ok: true, value: result.value }
       : { id: command.id, pid: process.pid, ok: false, value: result.error };

@@ -34,12 +34,16 @@ const pauseHere = (at: string): void => {
 if (point !== undefined) {
   const realOpen = fsp.open;
   const realRename = fsp.rename;
-  fsp.open = (async (file: Parameters<typeof realOpen>[0], flags?: Parameters<typeof realOpen>[1], mode?: Parameters<typeof realOpen>[2]) => {
+  fsp.open = async (
+    file: Parameters<typeof realOpen>[0],
+    flags?: Parameters<typeof realOpen>[1],
+    mode?: Parameters<typeof realOpen>[2],
+  ) => {
     const handle = await realOpen(file, flags, mode);
     if (flags !== 'wx') return handle;
     pauseHere('created');
     const realWriteFile = handle.writeFile.bind(handle);
-    handle.writeFile = (async (data: string, options: Parameters<typeof realWriteFile>[1]) => {
+    handle.writeFile = async (data: string, options: Parameters<typeof realWriteFile>[1]) => {
       if (point === 'half' && savesStarted === pauseAtSave) {
         const bytes = Buffer.from(data, 'utf8');
         await handle.write(bytes, 0, Math.floor(bytes.length / 2), 0);
@@ -49,9 +53,9 @@ if (point !== undefined) {
       await realWriteFile(data, options);
       await handle.sync();
       pauseHere('written');
-    });
+    };
     return handle;
-  });
+  };
   fsp.rename = (async (from: string, to: string) => {
     await realRename(from, to);
     pauseHere('renamed');

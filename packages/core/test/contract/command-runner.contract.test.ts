@@ -10,11 +10,25 @@ describeCommandRunnerContract('process runner (node:child_process)', () => ({
     const base = { ...extra };
     switch (op.op) {
       case 'print':
-        return { ...base, file: process.execPath, args: ['-e', 'process.stdout.write(Buffer.from(process.argv[1], "base64")); process.stderr.write(process.argv[2]); process.exitCode = Number(process.argv[3]);', Buffer.from(op.stdout).toString('base64'), op.stderr, String(op.exitCode)] };
+        return {
+          ...base,
+          file: process.execPath,
+          args: [
+            '-e',
+            'process.stdout.write(Buffer.from(process.argv[1], "base64")); process.stderr.write(process.argv[2]); process.exitCode = Number(process.argv[3]);',
+            Buffer.from(op.stdout).toString('base64'),
+            op.stderr,
+            String(op.exitCode),
+          ],
+        };
       case 'echo-stdin':
         return { ...base, file: process.execPath, args: ['-e', 'process.stdin.pipe(process.stdout)'] };
       case 'print-env':
-        return { ...base, file: process.execPath, args: ['-e', 'process.stdout.write(process.env[process.argv[1]] ?? "<unset>")', op.name] };
+        return {
+          ...base,
+          file: process.execPath,
+          args: ['-e', 'process.stdout.write(process.env[process.argv[1]] ?? "<unset>")', op.name],
+        };
       case 'hang':
         return { ...base, file: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
       case 'missing-binary':
@@ -36,7 +50,11 @@ describeCommandRunnerContract('core fake runner', () => ({
         return { stdout: request.env?.[op.name] ?? '<unset>' };
       case 'hang':
         return new Promise((resolve) => {
-          const timer = setTimeout(() => resolve({ error: { kind: 'timeout', file: request.file, timeoutMs: request.timeoutMs ?? 10_000, stdout: '', stderr: '' } }), request.timeoutMs ?? 10_000);
+          const timer = setTimeout(
+            () =>
+              resolve({ error: { kind: 'timeout', file: request.file, timeoutMs: request.timeoutMs ?? 10_000, stdout: '', stderr: '' } }),
+            request.timeoutMs ?? 10_000,
+          );
           signal?.addEventListener('abort', () => {
             clearTimeout(timer);
             resolve({ error: { kind: 'aborted', file: request.file } });

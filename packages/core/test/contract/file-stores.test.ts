@@ -18,7 +18,9 @@ stateStoreContract('file', () => createFileStateStore({ path: fresh('state.json'
 // The contract's holders are all this one process, so liveness cannot tell them apart: the age
 // rule is what is exercised (`identity: false`); liveness has its own tests beside the adapter.
 lockStoreContract('file (JSON codec)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: false }));
-lockStoreContract('file (JSON codec, identity of another host)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: { pid: 1, host: 'elsewhere.invalid' } }));
+lockStoreContract('file (JSON codec, identity of another host)', () =>
+  createFileLockStore({ path: fresh('heartbeat.lock'), identity: { pid: 1, host: 'elsewhere.invalid' } }),
+);
 receiptStoreContract('file', (bounds, clock) => createFileReceiptStore({ directory: fresh('state.receipts'), bounds, clock }));
 
 const inboxPaths = new WeakMap<ReplyInbox, string>();

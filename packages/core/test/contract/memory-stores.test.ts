@@ -1,4 +1,9 @@
-import { createMemoryLockStore, createMemoryReceiptStore, createMemoryReplyInbox, createMemoryStateStore } from '../../src/testing/index.js';
+import {
+  createMemoryLockStore,
+  createMemoryReceiptStore,
+  createMemoryReplyInbox,
+  createMemoryStateStore,
+} from '../../src/testing/index.js';
 import { replyInboxContract } from './reply-inbox-contract.js';
 import { receiptStoreContract } from './receipt-store-contract.js';
 import { lockStoreContract } from './lock-store-contract.js';

@@ -15,7 +15,16 @@ const T0 = Date.parse('2026-02-19T10:00:00Z');
 const MINUTE = 60_000;
 
 function ran(index: number, atMs = T0 + index * MINUTE): Receipt {
-  return { v: 1, kind: 'ran', slot: new Date(atMs).toISOString(), at: new Date(atMs).toISOString(), source: 'loop', cycle: index, status: 'ok', delivery: 'none' };
+  return {
+    v: 1,
+    kind: 'ran',
+    slot: new Date(atMs).toISOString(),
+    at: new Date(atMs).toISOString(),
+    source: 'loop',
+    cycle: index,
+    status: 'ok',
+    delivery: 'none',
+  };
 }
 
 /** Registers the ReceiptStore contract suite under `describe(name)`. */
@@ -34,7 +43,11 @@ export function receiptStoreContract(name: string, makeStore: ReceiptStoreFactor
     it('lists what was appended, oldest first', async () => {
       const clock = clockAt(T0 + 10 * MINUTE);
       const store = await makeStore({ maxCount: 100, maxAgeMs: 60 * MINUTE }, clock);
-      const receipts = [ran(1), skippedReceipt('overlapping', { slotMs: T0 + 2 * MINUTE, atMs: T0 + 2 * MINUTE, source: 'cycle', detail: 'held' }), ran(3)];
+      const receipts = [
+        ran(1),
+        skippedReceipt('overlapping', { slotMs: T0 + 2 * MINUTE, atMs: T0 + 2 * MINUTE, source: 'cycle', detail: 'held' }),
+        ran(3),
+      ];
       for (const receipt of receipts) (await store.append(receipt))._unsafeUnwrap();
       expect((await store.list())._unsafeUnwrap().receipts).toEqual(receipts);
     });
@@ -65,21 +78,25 @@ export function receiptStoreContract(name: string, makeStore: ReceiptStoreFactor
 
     it('for any appends, listing equals the pure bound of everything appended', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.record({ gap: fc.integer({ min: 0, max: 20 }), skip: fc.boolean() }), { maxLength: 40 }), fc.integer({ min: 1, max: 12 }), async (steps, maxCount) => {
-          const clock = clockAt(T0);
-          const bounds = { maxCount, maxAgeMs: 60 * MINUTE };
-          const store = await makeStore(bounds, clock);
-          const all: Receipt[] = [];
-          let at = T0;
-          for (const [index, step] of steps.entries()) {
-            at += step.gap * MINUTE;
-            clock.set(at);
-            const receipt = step.skip ? skippedReceipt('asleep', { slotMs: at, atMs: at, source: 'loop' }) : ran(index, at);
-            all.push(receipt);
-            (await store.append(receipt))._unsafeUnwrap();
-          }
-          expect((await store.list())._unsafeUnwrap().receipts).toEqual(pruneReceipts(all, at, bounds));
-        }),
+        fc.asyncProperty(
+          fc.array(fc.record({ gap: fc.integer({ min: 0, max: 20 }), skip: fc.boolean() }), { maxLength: 40 }),
+          fc.integer({ min: 1, max: 12 }),
+          async (steps, maxCount) => {
+            const clock = clockAt(T0);
+            const bounds = { maxCount, maxAgeMs: 60 * MINUTE };
+            const store = await makeStore(bounds, clock);
+            const all: Receipt[] = [];
+            let at = T0;
+            for (const [index, step] of steps.entries()) {
+              at += step.gap * MINUTE;
+              clock.set(at);
+              const receipt = step.skip ? skippedReceipt('asleep', { slotMs: at, atMs: at, source: 'loop' }) : ran(index, at);
+              all.push(receipt);
+              (await store.append(receipt))._unsafeUnwrap();
+            }
+            expect((await store.list())._unsafeUnwrap().receipts).toEqual(pruneReceipts(all, at, bounds));
+          },
+        ),
         { numRuns: 25 },
       );
     });

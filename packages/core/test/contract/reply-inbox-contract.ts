@@ -85,7 +85,10 @@ export function replyInboxContract(name: string, factory: ReplyInboxFactory): vo
       const inbox = factory.makeInbox();
       const held = (await inbox.add([reply('q-0')], AT))._unsafeUnwrap().entries;
       await Promise.all([inbox.remove([held[0]?.id ?? '']), ...Array.from({ length: 8 }, (_, i) => inbox.add([reply(`q-${i + 1}`)], AT))]);
-      const subjects = (await inbox.list())._unsafeUnwrap().entries.map((e) => e.finding.subject).sort();
+      const subjects = (await inbox.list())
+        ._unsafeUnwrap()
+        .entries.map((e) => e.finding.subject)
+        .sort();
       expect(subjects).toEqual(Array.from({ length: 8 }, (_, i) => `q-${i + 1}`).sort());
     });
   });

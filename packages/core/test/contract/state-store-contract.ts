@@ -25,7 +25,14 @@ export function stateStoreContract(name: string, makeStore: StateStoreFactory): 
 
     it('loads what was saved', async () => {
       const store = await makeStore();
-      const document: JsonValue = { version: 1, cycle: 42, reported: { 'bead:hb-1': 1_784_500_980_000 }, panes: ['a', 'b'], ok: true, none: null };
+      const document: JsonValue = {
+        version: 1,
+        cycle: 42,
+        reported: { 'bead:hb-1': 1_784_500_980_000 },
+        panes: ['a', 'b'],
+        ok: true,
+        none: null,
+      };
       (await store.save(document))._unsafeUnwrap();
       expect((await store.load())._unsafeUnwrap()).toEqual({ document, warnings: [] });
     });

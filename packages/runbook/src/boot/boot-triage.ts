@@ -1,7 +1,15 @@
 import { isEffectivelyEmpty } from '../model/effectively-empty.js';
 import { renderSystemStatus } from '../status/render-status.js';
 import { classifyFailureReason } from '../status/failure-reasons.js';
-import { failedAt, orphanedTasks, rebootInterrupted, recentRealFailures, stuckOnOfflineAgents, supersededWithoutResume, type RebootInterrupted } from '../status/status-views.js';
+import {
+  failedAt,
+  orphanedTasks,
+  rebootInterrupted,
+  recentRealFailures,
+  stuckOnOfflineAgents,
+  supersededWithoutResume,
+  type RebootInterrupted,
+} from '../status/status-views.js';
 import { hasOpenTaskOfType, type StatusTask, type SystemStatus } from '../status/system-status.js';
 import type { TaskToCreate } from '../tick/checklist-tick.js';
 import { stripTerminalEscapes } from '@heartbeat-kit/core';
@@ -37,7 +45,11 @@ export interface BootTriageInput {
 
 /** What boot triage decided. */
 export type BootTriageDecision =
-  | { readonly kind: 'skip'; readonly reason: 'disabled' | 'no-lead' | 'open-boot-triage-task' | 'clean-boot'; readonly findings?: BootFindings }
+  | {
+      readonly kind: 'skip';
+      readonly reason: 'disabled' | 'no-lead' | 'open-boot-triage-task' | 'clean-boot';
+      readonly findings?: BootFindings;
+    }
   | { readonly kind: 'create'; readonly task: TaskToCreate; readonly findings: BootFindings };
 
 /**
@@ -48,7 +60,8 @@ export type BootTriageDecision =
 export function gatherBootFindings(status: SystemStatus, now: Date, lookbackMinutes = 60, stuckMinutes = 5): BootFindings {
   const started = status.serverStartedAt ?? null;
   const since = started === null ? new Date(now.getTime() - lookbackMinutes * 60_000) : new Date(started);
-  const earlierBoot = (t: StatusTask): boolean => classifyFailureReason(t.failureReason) === 'reboot-interrupted' && failedAt(t) < since.getTime();
+  const earlierBoot = (t: StatusTask): boolean =>
+    classifyFailureReason(t.failureReason) === 'reboot-interrupted' && failedAt(t) < since.getTime();
   return {
     boot: { since: since.toISOString(), source: started === null ? 'lookback' : 'server-start' },
     rebootInterrupted: rebootInterrupted(status, since),
@@ -61,7 +74,14 @@ export function gatherBootFindings(status: SystemStatus, now: Date, lookbackMinu
 
 /** Whether anything needs a verdict. Stuck work on offline agents counts: the restart cut it off too. */
 export function bootNeedsTriage(f: BootFindings): boolean {
-  return f.rebootInterrupted.length + f.recentFailures.length + f.orphaned.length + f.supersededWithoutResume.length + f.stuckOnOfflineAgents.length > 0;
+  return (
+    f.rebootInterrupted.length +
+      f.recentFailures.length +
+      f.orphaned.length +
+      f.supersededWithoutResume.length +
+      f.stuckOnOfflineAgents.length >
+    0
+  );
 }
 
 /**
@@ -85,14 +105,39 @@ export function decideBootTriage(input: BootTriageInput): BootTriageDecision {
   if (hasOpenTaskOfType(input.status, 'boot-triage')) return { kind: 'skip', reason: 'open-boot-triage-task' };
   const findings = gatherBootFindings(input.status, input.now, input.lookbackMinutes, input.stuckMinutes);
   if (!bootNeedsTriage(findings)) return { kind: 'skip', reason: 'clean-boot', findings };
-  const runbook = input.runbookText === null || isEffectivelyEmpty(input.runbookText) ? '_No standing orders configured._' : stripTerminalEscapes(input.runbookText).trimEnd();
+  const runbook =
+    input.runbookText === null || isEffectivelyEmpty(input.runbookText)
+      ? '_No standing orders configured._'
+      : stripTerminalEscapes(input.runbookText).trimEnd();
   const extra: string[] = [];
   if (findings.supersededWithoutResume.length > 0) {
-    extra.push(['## Superseded Without Resume [auto-generated, NEEDS ATTENTION]', ...findings.supersededWithoutResume.map((t) => `- [${t.id}] superseded at ${t.lastUpdatedAt}, no live resume child`)].join('\n'));
+    extra.push(
+      [
+        '## Superseded Without Resume [auto-generated, NEEDS ATTENTION]',
+        ...findings.supersededWithoutResume.map((t) => `- [${t.id}] superseded at ${t.lastUpdatedAt}, no live resume child`),
+      ].join('\n'),
+    );
   }
   if (findings.stuckOnOfflineAgents.length > 0) {
-    extra.push(['## Stuck On Offline Agents [auto-generated]', ...findings.stuckOnOfflineAgents.map((t) => `- [${t.id}] in progress on offline agent ${t.agentId ?? 'unknown'}, last update ${t.lastUpdatedAt}`)].join('\n'));
+    extra.push(
+      [
+        '## Stuck On Offline Agents [auto-generated]',
+        ...findings.stuckOnOfflineAgents.map(
+          (t) => `- [${t.id}] in progress on offline agent ${t.agentId ?? 'unknown'}, last update ${t.lastUpdatedAt}`,
+        ),
+      ].join('\n'),
+    );
   }
-  const prompt = ['# Boot triage', renderSystemStatus(input.status, input.now, { boot: true, bootStartedAt: new Date(findings.boot.since) }), ...extra, `## Runbook snapshot [auto-generated]\n\n${runbook}`].join('\n\n') + '\n';
-  return { kind: 'create', findings, task: { taskType: 'boot-triage', assignTo: lead.id, tags: ['boot', 'triage', 'auto-generated'], priority: 70, prompt } };
+  const prompt =
+    [
+      '# Boot triage',
+      renderSystemStatus(input.status, input.now, { boot: true, bootStartedAt: new Date(findings.boot.since) }),
+      ...extra,
+      `## Runbook snapshot [auto-generated]\n\n${runbook}`,
+    ].join('\n\n') + '\n';
+  return {
+    kind: 'create',
+    findings,
+    task: { taskType: 'boot-triage', assignTo: lead.id, tags: ['boot', 'triage', 'auto-generated'], priority: 70, prompt },
+  };
 }

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calendarDateIn, daysFromToday, isBareDue, isDeletePast, isValidMonthDay, nearestOccurrence, scanLineTokens } from './date-tokens.js';
+import {
+  calendarDateIn,
+  daysFromToday,
+  isBareDue,
+  isDeletePast,
+  isValidMonthDay,
+  nearestOccurrence,
+  scanLineTokens,
+} from './date-tokens.js';
 
 const oct20 = { year: 2026, month: 10, day: 20 };
 
@@ -77,7 +85,9 @@ describe('calendarDateIn (zones)', () => {
 const validDay = fc
   .record({ year: fc.integer({ min: 1990, max: 2100 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 31 }) })
   .filter(({ year, month, day }) => new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day);
-const monthDay = fc.record({ month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 31 }) }).filter(({ month, day }) => isValidMonthDay(month, day));
+const monthDay = fc
+  .record({ month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 31 }) })
+  .filter(({ month, day }) => isValidMonthDay(month, day));
 
 describe('properties', () => {
   it('the nearest occurrence is never more than half a year away', () => {
@@ -103,12 +113,16 @@ describe('properties', () => {
   it('the zone day is always within one day of the UTC day', () => {
     const zones = ['UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Asia/Kolkata', 'America/St_Johns', 'Europe/Berlin'];
     fc.assert(
-      fc.property(fc.date({ min: new Date('2000-01-01'), max: new Date('2090-01-01'), noInvalidDate: true }), fc.constantFrom(...zones), (instant, zone) => {
-        const z = calendarDateIn(instant, zone);
-        const u = calendarDateIn(instant, 'UTC');
-        const diff = (Date.UTC(z.year, z.month - 1, z.day) - Date.UTC(u.year, u.month - 1, u.day)) / 86_400_000;
-        return Math.abs(diff) <= 1;
-      }),
+      fc.property(
+        fc.date({ min: new Date('2000-01-01'), max: new Date('2090-01-01'), noInvalidDate: true }),
+        fc.constantFrom(...zones),
+        (instant, zone) => {
+          const z = calendarDateIn(instant, zone);
+          const u = calendarDateIn(instant, 'UTC');
+          const diff = (Date.UTC(z.year, z.month - 1, z.day) - Date.UTC(u.year, u.month - 1, u.day)) / 86_400_000;
+          return Math.abs(diff) <= 1;
+        },
+      ),
     );
   });
   it('scanning never throws and every bare token is a valid day', () => {

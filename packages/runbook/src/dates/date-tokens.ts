@@ -87,7 +87,9 @@ export function isValidTimeZone(zone: string): boolean {
  * zones at their boundary with {@link isValidTimeZone}.
  */
 export function calendarDateIn(instant: Date, zone: string): CalendarDate {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(instant);
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(
+    instant,
+  );
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
   return { year: get('year'), month: get('month'), day: get('day') };
 }

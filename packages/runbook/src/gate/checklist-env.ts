@@ -11,7 +11,12 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** Which gate runs before a checklist tick. */
 export type GateSelection =
   | { readonly kind: 'none'; readonly why: 'off' | 'empty' | 'no-credentials' }
-  | { readonly kind: 'default'; readonly script: typeof DEFAULT_GATE_SCRIPT; readonly provider: 'jev' | 'clef'; readonly credential: 'TYPESAFE_API_KEY' | 'OPENROUTER_API_KEY' | 'CLOUDFLARE' }
+  | {
+      readonly kind: 'default';
+      readonly script: typeof DEFAULT_GATE_SCRIPT;
+      readonly provider: 'jev' | 'clef';
+      readonly credential: 'TYPESAFE_API_KEY' | 'OPENROUTER_API_KEY' | 'CLOUDFLARE';
+    }
   | { readonly kind: 'script'; readonly script: string };
 
 /** The checklist settings read from the environment, with warnings about values that were ignored. */
@@ -66,13 +71,18 @@ export function readChecklistSettings(env: Env): ChecklistSettings {
   let intervalMs = DEFAULT_CHECKLIST_INTERVAL_MS;
   if (rawInterval !== undefined && rawInterval !== '') {
     if (Number.isFinite(n) && n > 0) intervalMs = n;
-    else warnings.push(`HEARTBEAT_CHECKLIST_INTERVAL_MS=${JSON.stringify(rawInterval)} is not a positive number of milliseconds; using ${DEFAULT_CHECKLIST_INTERVAL_MS}`);
+    else
+      warnings.push(
+        `HEARTBEAT_CHECKLIST_INTERVAL_MS=${JSON.stringify(rawInterval)} is not a positive number of milliseconds; using ${DEFAULT_CHECKLIST_INTERVAL_MS}`,
+      );
   }
   const rawMode = env.HEARTBEAT_CHECKLIST_GATE_MODE?.trim().toLowerCase();
   let gateMode: GateMode = 'shadow';
   if (rawMode === 'enforce') gateMode = 'enforce';
   else if (rawMode !== undefined && rawMode !== '' && rawMode !== 'shadow') {
-    warnings.push(`HEARTBEAT_CHECKLIST_GATE_MODE=${JSON.stringify(env.HEARTBEAT_CHECKLIST_GATE_MODE)} is not shadow or enforce; using shadow`);
+    warnings.push(
+      `HEARTBEAT_CHECKLIST_GATE_MODE=${JSON.stringify(env.HEARTBEAT_CHECKLIST_GATE_MODE)} is not shadow or enforce; using shadow`,
+    );
   }
   return { intervalMs, disabled: set(env, 'HEARTBEAT_CHECKLIST_DISABLE'), gateMode, gate: selectGate(env), warnings };
 }

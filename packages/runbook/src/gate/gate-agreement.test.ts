@@ -5,7 +5,8 @@ import { computeGateAgreement, parseGateLog, type GateLogRecord } from './gate-a
 describe('computeGateAgreement', () => {
   it('computes agreement, precision and recall of quiet from joined records', () => {
     const records: GateLogRecord[] = [
-      { taskId: 'a', verdict: 'quiet' }, { taskId: 'a', output: 'Quiet. Same as x: 0 failures (triaged), schedule-health 1/1, controls ok.' },
+      { taskId: 'a', verdict: 'quiet' },
+      { taskId: 'a', output: 'Quiet. Same as x: 0 failures (triaged), schedule-health 1/1, controls ok.' },
       { taskId: 'b', verdict: 'quiet', outcome: 'work' },
       { taskId: 'c', verdict: 'wake', outcome: 'quiet' },
       { taskId: 'd', verdict: 'wake', output: 'Recreated task 123' },
@@ -13,7 +14,19 @@ describe('computeGateAgreement', () => {
       { taskId: 'f', verdict: 'quiet' },
     ];
     const a = computeGateAgreement(records, { minSamples: 1 });
-    expect(a).toMatchObject({ compared: 4, errors: 1, unpaired: 1, truePositives: 1, falsePositives: 1, falseNegatives: 1, trueNegatives: 1, agreement: 0.5, quietPrecision: 0.5, quietRecall: 0.5, enforceAdvisable: false });
+    expect(a).toMatchObject({
+      compared: 4,
+      errors: 1,
+      unpaired: 1,
+      truePositives: 1,
+      falsePositives: 1,
+      falseNegatives: 1,
+      trueNegatives: 1,
+      agreement: 0.5,
+      quietPrecision: 0.5,
+      quietRecall: 0.5,
+      enforceAdvisable: false,
+    });
   });
   it('advises enforce only with enough samples and precision', () => {
     const quiet = (i: number): GateLogRecord => ({ taskId: `t${i}`, verdict: 'quiet', outcome: 'quiet' });
@@ -21,7 +34,11 @@ describe('computeGateAgreement', () => {
     expect(computeGateAgreement(Array.from({ length: 20 }, (_, i) => quiet(i))).enforceAdvisable).toBe(true);
   });
   it('property: ratios stay in [0, 1] and advice implies precision ≥ threshold', () => {
-    const rec = fc.record({ taskId: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), verdict: fc.constantFrom('quiet' as const, 'wake' as const, 'error' as const), outcome: fc.constantFrom('quiet' as const, 'work' as const) });
+    const rec = fc.record({
+      taskId: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'),
+      verdict: fc.constantFrom('quiet' as const, 'wake' as const, 'error' as const),
+      outcome: fc.constantFrom('quiet' as const, 'work' as const),
+    });
     fc.assert(
       fc.property(fc.array(rec), fc.double({ min: 0, max: 1, noNaN: true }), (records, threshold) => {
         const a = computeGateAgreement(records, { threshold, minSamples: 1 });

@@ -13,7 +13,9 @@ export const gateLogRecordSchema = z
     outcome: z.enum(['quiet', 'work']).optional(),
     output: z.string().optional(),
   })
-  .refine((r) => r.verdict !== undefined || r.outcome !== undefined || r.output !== undefined, { message: 'needs verdict, outcome or output' });
+  .refine((r) => r.verdict !== undefined || r.outcome !== undefined || r.output !== undefined, {
+    message: 'needs verdict, outcome or output',
+  });
 
 /** A validated gate log line. */
 export type GateLogRecord = z.infer<typeof gateLogRecordSchema>;
@@ -70,10 +72,21 @@ export function computeGateAgreement(records: readonly GateLogRecord[], options:
     if (o !== undefined) entry.outcome = o;
     byTask.set(r.taskId, entry);
   }
-  let tp = 0, fp = 0, fn = 0, tn = 0, errors = 0, unpaired = 0;
+  let tp = 0,
+    fp = 0,
+    fn = 0,
+    tn = 0,
+    errors = 0,
+    unpaired = 0;
   for (const { verdict, outcome } of byTask.values()) {
-    if (verdict === 'error') { errors += 1; continue; }
-    if (verdict === undefined || outcome === undefined) { unpaired += 1; continue; }
+    if (verdict === 'error') {
+      errors += 1;
+      continue;
+    }
+    if (verdict === undefined || outcome === undefined) {
+      unpaired += 1;
+      continue;
+    }
     if (verdict === 'quiet' && outcome === 'quiet') tp += 1;
     else if (verdict === 'quiet') fp += 1;
     else if (outcome === 'quiet') fn += 1;
@@ -94,11 +107,27 @@ export function computeGateAgreement(records: readonly GateLogRecord[], options:
     enforceAdvisable = true;
     advice = `enforce is advisable: quiet precision ${quietPrecision.toFixed(3)} and agreement ${(agreement ?? 0).toFixed(3)} over ${compared} task(s)`;
   }
-  return { compared, errors, unpaired, truePositives: tp, falsePositives: fp, falseNegatives: fn, trueNegatives: tn, agreement, quietPrecision, quietRecall, enforceAdvisable, advice };
+  return {
+    compared,
+    errors,
+    unpaired,
+    truePositives: tp,
+    falsePositives: fp,
+    falseNegatives: fn,
+    trueNegatives: tn,
+    agreement,
+    quietPrecision,
+    quietRecall,
+    enforceAdvisable,
+    advice,
+  };
 }
 
 /** Parses a JSONL gate log; bad lines are reported with their 1-based number, never thrown. */
-export function parseGateLog(text: string, source: string): { readonly records: readonly GateLogRecord[]; readonly problems: readonly string[] } {
+export function parseGateLog(
+  text: string,
+  source: string,
+): { readonly records: readonly GateLogRecord[]; readonly problems: readonly string[] } {
   const records: GateLogRecord[] = [];
   const problems: string[] = [];
   text.split('\n').forEach((raw, i) => {

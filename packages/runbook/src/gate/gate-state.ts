@@ -27,7 +27,12 @@ export function attentionTasks(status: SystemStatus, now: Date): readonly GateFa
   const add = (t: StatusTask, kind: GateFailure['kind'], reason: string): void => {
     if (seen.has(t.id)) return;
     seen.add(t.id);
-    out.push({ id: t.id, task: sanitizeForMessage(t.task, { maxLength: 100 }), kind, reason: sanitizeForMessage(reason, { maxLength: 120 }) });
+    out.push({
+      id: t.id,
+      task: sanitizeForMessage(t.task, { maxLength: 100 }),
+      kind,
+      reason: sanitizeForMessage(reason, { maxLength: 120 }),
+    });
   };
   for (const r of rebootInterrupted(status)) add(r.task, 'reboot-interrupted', r.task.failureReason ?? '');
   for (const t of recentFailures(status, now)) add(t, 'failed', t.failureReason ?? 'no reason');
@@ -36,7 +41,13 @@ export function attentionTasks(status: SystemStatus, now: Date): readonly GateFa
 }
 
 /** Builds the gate's compact state from the status snapshot and the runbook. Pure. */
-export function buildGateState(input: { readonly status: SystemStatus; readonly runbook: Runbook; readonly now: Date; readonly timeZone: string; readonly dryRun?: boolean }): GateState {
+export function buildGateState(input: {
+  readonly status: SystemStatus;
+  readonly runbook: Runbook;
+  readonly now: Date;
+  readonly timeZone: string;
+  readonly dryRun?: boolean;
+}): GateState {
   const { status, runbook, now, timeZone } = input;
   const previous = previousChecklist(status);
   const output = previous?.output ?? '';
@@ -50,10 +61,27 @@ export function buildGateState(input: { readonly status: SystemStatus; readonly 
     timeZone,
     dryRun: input.dryRun ?? false,
     newFailures,
-    dueItems: dueItems(runbook, now, timeZone).map((d) => ({ line: d.item.line, section: d.item.section, text: sanitizeForMessage(d.item.text, { maxLength: 200 }), reason: d.reason })),
-    previousChecklist: previous === undefined ? null : { taskId: previous.id, completedAt: previous.finishedAt ?? previous.lastUpdatedAt, output: sanitizeForMessage(output, { maxLength: 2000, multiline: true }) },
+    dueItems: dueItems(runbook, now, timeZone).map((d) => ({
+      line: d.item.line,
+      section: d.item.section,
+      text: sanitizeForMessage(d.item.text, { maxLength: 200 }),
+      reason: d.reason,
+    })),
+    previousChecklist:
+      previous === undefined
+        ? null
+        : {
+            taskId: previous.id,
+            completedAt: previous.finishedAt ?? previous.lastUpdatedAt,
+            output: sanitizeForMessage(output, { maxLength: 2000, multiline: true }),
+          },
     unansweredMentions: unansweredMentions(status).length,
-    untriagedRebootFailures: rebootInterrupted(status).filter((r) => !namedIn(output, r.task.id)).map((r) => r.task.id),
-    counts: { tasks, agents: { online: online.length, offline: status.agents.length - online.length, idle: online.filter((a) => !a.busy).length } },
+    untriagedRebootFailures: rebootInterrupted(status)
+      .filter((r) => !namedIn(output, r.task.id))
+      .map((r) => r.task.id),
+    counts: {
+      tasks,
+      agents: { online: online.length, offline: status.agents.length - online.length, idle: online.filter((a) => !a.busy).length },
+    },
   };
 }

@@ -4,8 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { gateEffect, parseGateOutput, runGate, toVerdict, type Gate, type GateError, type GateMode, type GateState } from './gate.js';
 
 const STATE: GateState = {
-  version: 1, now: '2026-10-20T10:00:00.000Z', timeZone: 'UTC', dryRun: false, newFailures: [], dueItems: [],
-  previousChecklist: null, unansweredMentions: 0, untriagedRebootFailures: [], counts: { tasks: {}, agents: { online: 1, offline: 0, idle: 1 } },
+  version: 1,
+  now: '2026-10-20T10:00:00.000Z',
+  timeZone: 'UTC',
+  dryRun: false,
+  newFailures: [],
+  dueItems: [],
+  previousChecklist: null,
+  unansweredMentions: 0,
+  untriagedRebootFailures: [],
+  counts: { tasks: {}, agents: { online: 1, offline: 0, idle: 1 } },
 };
 
 describe('gate verdict table (spec 003)', () => {
@@ -17,7 +25,8 @@ describe('gate verdict table (spec 003)', () => {
     ['enforce', 'wake', true, 'heartbeat-gate:wake', true],
     ['enforce', 'error', true, 'heartbeat-gate:error', false],
   ])('%s + %s → create %s, tag %s, findings %s', (mode, kind, create, tag, findings) => {
-    const verdict = kind === 'error' ? { kind, error: { kind: 'timeout' as const, timeoutMs: 1, message: 't' } } : { kind, reason: 'r', summary: 'S' };
+    const verdict =
+      kind === 'error' ? { kind, error: { kind: 'timeout' as const, timeoutMs: 1, message: 't' } } : { kind, reason: 'r', summary: 'S' };
     const effect = gateEffect(mode, verdict);
     expect(effect.createTask).toBe(create);
     expect(effect.tag).toBe(tag);
@@ -27,7 +36,10 @@ describe('gate verdict table (spec 003)', () => {
 
 describe('parseGateOutput', () => {
   it('accepts the contract, also after log lines', () => {
-    expect(parseGateOutput('{"quiet":true,"reason":"r","summary":"s"}\n')).toEqual({ ok: true, value: { quiet: true, reason: 'r', summary: 's' } });
+    expect(parseGateOutput('{"quiet":true,"reason":"r","summary":"s"}\n')).toEqual({
+      ok: true,
+      value: { quiet: true, reason: 'r', summary: 's' },
+    });
     expect(parseGateOutput('checking...\n{"quiet":false,"reason":"r","summary":"s"}')).toMatchObject({ ok: true, value: { quiet: false } });
   });
   it.each(['', 'not json', '{"quiet":"yes","reason":"r","summary":"s"}', '{"quiet":true}', '[true]', 'null'])('%j is malformed', (out) => {
@@ -62,14 +74,25 @@ describe('fail-open rule (property)', () => {
   });
   it('only enforce + quiet ever skips the task', () => {
     fc.assert(
-      fc.property(fc.boolean(), fc.string(), fc.string(), fc.constantFrom<GateMode>('shadow', 'enforce'), (quiet, reason, summary, mode) => {
-        const effect = gateEffect(mode, toVerdict({ ok: true, value: { quiet, reason, summary } }));
-        return effect.createTask === !(quiet && mode === 'enforce');
-      }),
+      fc.property(
+        fc.boolean(),
+        fc.string(),
+        fc.string(),
+        fc.constantFrom<GateMode>('shadow', 'enforce'),
+        (quiet, reason, summary, mode) => {
+          const effect = gateEffect(mode, toVerdict({ ok: true, value: { quiet, reason, summary } }));
+          return effect.createTask === !(quiet && mode === 'enforce');
+        },
+      ),
     );
   });
   it('runGate turns a rejected or throwing gate into the error verdict', async () => {
-    const throwing: Gate = { name: 'boom', decide: () => { throw new Error('boom'); } };
+    const throwing: Gate = {
+      name: 'boom',
+      decide: () => {
+        throw new Error('boom');
+      },
+    };
     expect(await runGate(throwing, STATE)).toMatchObject({ kind: 'error', error: { kind: 'crashed', message: 'boom' } });
     const failing: Gate = { name: 'x', decide: () => errAsync({ kind: 'timeout', timeoutMs: 5, message: 'slow' }) };
     expect(await runGate(failing, STATE)).toMatchObject({ kind: 'error', error: { kind: 'timeout' } });

@@ -75,7 +75,10 @@ export const gateResultSchema = z.object({ quiet: z.boolean(), reason: z.string(
  * it); anything else is `malformed`.
  */
 export function parseGateOutput(stdout: string): { ok: true; value: GateResult } | { ok: false; error: GateError } {
-  const lines = stdout.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const candidates = [stdout.trim(), lines[lines.length - 1] ?? ''];
   for (const candidate of candidates) {
     if (candidate === '') continue;
@@ -87,7 +90,13 @@ export function parseGateOutput(stdout: string): { ok: true; value: GateResult }
     }
     const parsed = gateResultSchema.safeParse(json);
     if (parsed.success) return { ok: true, value: parsed.data };
-    return { ok: false, error: { kind: 'malformed', message: `gate result must be {quiet: boolean, reason: string, summary: string}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}` } };
+    return {
+      ok: false,
+      error: {
+        kind: 'malformed',
+        message: `gate result must be {quiet: boolean, reason: string, summary: string}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
+      },
+    };
   }
   return { ok: false, error: { kind: 'malformed', message: stdout.trim() === '' ? 'gate printed nothing' : 'gate output is not JSON' } };
 }
@@ -161,6 +170,8 @@ export function gateEffect(mode: GateMode, verdict: GateVerdict): GateEffect {
     case 'quiet':
       return { createTask: mode !== 'enforce', tag: GATE_TAGS.quiet };
     case 'wake':
-      return mode === 'enforce' ? { createTask: true, tag: GATE_TAGS.wake, gateFindings: verdict.summary } : { createTask: true, tag: GATE_TAGS.wake };
+      return mode === 'enforce'
+        ? { createTask: true, tag: GATE_TAGS.wake, gateFindings: verdict.summary }
+        : { createTask: true, tag: GATE_TAGS.wake };
   }
 }

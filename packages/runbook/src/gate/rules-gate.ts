@@ -19,7 +19,9 @@ export function decideByRules(state: GateState): GateResult {
   }
   if (state.dueItems.length > 0) {
     reasons.push(`${state.dueItems.length} tracked item(s) due`);
-    findings.push(...state.dueItems.map((d) => `- Due (${d.reason === 'delete-past' ? 'DELETE date past' : 'check today'}), line ${d.line}: ${d.text}`));
+    findings.push(
+      ...state.dueItems.map((d) => `- Due (${d.reason === 'delete-past' ? 'DELETE date past' : 'check today'}), line ${d.line}: ${d.text}`),
+    );
   }
   if (state.unansweredMentions > 0) {
     reasons.push(`${state.unansweredMentions} unanswered mention(s)`);

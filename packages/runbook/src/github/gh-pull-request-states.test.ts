@@ -3,7 +3,9 @@ import { errAsync, okAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { createGhPullRequestStates, parseGhPrView } from './gh-pull-request-states.js';
 
-function fakeRunner(reply: { exitCode: number; stdout?: string; stderr?: string } | 'not-found'): CommandRunner & { requests: CommandRequest[] } {
+function fakeRunner(
+  reply: { exitCode: number; stdout?: string; stderr?: string } | 'not-found',
+): CommandRunner & { requests: CommandRequest[] } {
   const requests: CommandRequest[] = [];
   return {
     requests,
@@ -29,12 +31,18 @@ describe('gh pr view adapter', () => {
     expect(parseGhPrView(stdout)).toEqual({ ok: true, value });
   });
   it('maps failures to typed errors', async () => {
-    const auth = await createGhPullRequestStates(fakeRunner({ exitCode: 4, stderr: 'To get started with GitHub CLI, please run:  gh auth login\n' })).read({ number: 1 });
+    const auth = await createGhPullRequestStates(
+      fakeRunner({ exitCode: 4, stderr: 'To get started with GitHub CLI, please run:  gh auth login\n' }),
+    ).read({ number: 1 });
     expect(auth._unsafeUnwrapErr().kind).toBe('auth');
-    const missing = await createGhPullRequestStates(fakeRunner({ exitCode: 1, stderr: 'GraphQL: Could not resolve to a PullRequest with the number of 999. (repository.pullRequest)\n' })).read({ number: 999 });
+    const missing = await createGhPullRequestStates(
+      fakeRunner({ exitCode: 1, stderr: 'GraphQL: Could not resolve to a PullRequest with the number of 999. (repository.pullRequest)\n' }),
+    ).read({ number: 999 });
     expect(missing._unsafeUnwrapErr().kind).toBe('not-found');
     expect((await createGhPullRequestStates(fakeRunner('not-found')).read({ number: 1 }))._unsafeUnwrapErr().kind).toBe('tool');
-    expect((await createGhPullRequestStates(fakeRunner({ exitCode: 0, stdout: 'oops' })).read({ number: 1 }))._unsafeUnwrapErr().kind).toBe('malformed');
+    expect((await createGhPullRequestStates(fakeRunner({ exitCode: 0, stdout: 'oops' })).read({ number: 1 }))._unsafeUnwrapErr().kind).toBe(
+      'malformed',
+    );
   });
   it('refuses a repo that could become an option', async () => {
     const runner = fakeRunner({ exitCode: 0, stdout: '{}' });

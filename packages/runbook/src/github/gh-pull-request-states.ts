@@ -32,8 +32,18 @@ export function parseGhPrView(stdout: string): { ok: true; value: PullRequestSta
     return { ok: false, message: 'gh pr view printed no JSON' };
   }
   const parsed = ghPrSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, message: `unexpected gh pr view JSON: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
-  const mergedAt = parsed.data.mergedAt === undefined || parsed.data.mergedAt === null || ZERO_TIME.test(parsed.data.mergedAt) || parsed.data.mergedAt === '' ? null : parsed.data.mergedAt;
+  if (!parsed.success)
+    return {
+      ok: false,
+      message: `unexpected gh pr view JSON: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    };
+  const mergedAt =
+    parsed.data.mergedAt === undefined ||
+    parsed.data.mergedAt === null ||
+    ZERO_TIME.test(parsed.data.mergedAt) ||
+    parsed.data.mergedAt === ''
+      ? null
+      : parsed.data.mergedAt;
   return { ok: true, value: { state: parsed.data.state, mergedAt } };
 }
 
@@ -46,18 +56,40 @@ export function createGhPullRequestStates(runner: CommandRunner, options: GhPull
   return {
     read: (ref: PullRequestRef) => {
       if (!Number.isSafeInteger(ref.number) || ref.number <= 0) {
-        return errAsync<PullRequestState, PullRequestStateError>({ kind: 'not-found', ref, message: `#${ref.number} is not a pull request number` });
+        return errAsync<PullRequestState, PullRequestStateError>({
+          kind: 'not-found',
+          ref,
+          message: `#${ref.number} is not a pull request number`,
+        });
       }
       const repo = ref.repo ?? options.defaultRepo;
       if (repo !== undefined && !REPO.test(repo)) {
-        return errAsync<PullRequestState, PullRequestStateError>({ kind: 'not-found', ref, message: `"${repo}" is not an owner/name repository` });
+        return errAsync<PullRequestState, PullRequestStateError>({
+          kind: 'not-found',
+          ref,
+          message: `"${repo}" is not an owner/name repository`,
+        });
       }
       const args = ['pr', 'view', String(ref.number), '--json', 'state,mergedAt', ...(repo === undefined ? [] : [`--repo=${repo}`])];
       return runner
-        .run({ file: 'gh', args, profile: 'gh', timeoutMs: options.timeoutMs ?? 30_000, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), ...(options.env === undefined ? {} : { env: options.env }) })
-        .mapErr((e): PullRequestStateError => ({ kind: 'tool', message: e.kind === 'not-found' ? 'gh is not installed (not found on PATH)' : `gh failed: ${e.kind}` }))
+        .run({
+          file: 'gh',
+          args,
+          profile: 'gh',
+          timeoutMs: options.timeoutMs ?? 30_000,
+          ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+          ...(options.env === undefined ? {} : { env: options.env }),
+        })
+        .mapErr((e): PullRequestStateError => ({
+          kind: 'tool',
+          message: e.kind === 'not-found' ? 'gh is not installed (not found on PATH)' : `gh failed: ${e.kind}`,
+        }))
         .andThen((out) => {
-          if (out.exitCode === 4) return errAsync<PullRequestState, PullRequestStateError>({ kind: 'auth', message: 'gh is not authenticated; run gh auth login' });
+          if (out.exitCode === 4)
+            return errAsync<PullRequestState, PullRequestStateError>({
+              kind: 'auth',
+              message: 'gh is not authenticated; run gh auth login',
+            });
           if (out.exitCode !== 0) {
             const firstLine = out.stderr.trim().split('\n')[0] ?? '';
             if (/could not resolve to a (pullrequest|pull request)|no pull requests found/i.test(out.stderr)) {
@@ -66,7 +98,9 @@ export function createGhPullRequestStates(runner: CommandRunner, options: GhPull
             return errAsync<PullRequestState, PullRequestStateError>({ kind: 'tool', message: `gh exited ${out.exitCode}: ${firstLine}` });
           }
           const parsed = parseGhPrView(out.stdout);
-          return parsed.ok ? okAsync<PullRequestState, PullRequestStateError>(parsed.value) : errAsync<PullRequestState, PullRequestStateError>({ kind: 'malformed', message: parsed.message });
+          return parsed.ok
+            ? okAsync<PullRequestState, PullRequestStateError>(parsed.value)
+            : errAsync<PullRequestState, PullRequestStateError>({ kind: 'malformed', message: parsed.message });
         });
     },
   };

@@ -22,14 +22,18 @@ describe('parseRunbook', () => {
     expect(rb.trackedItems[0]!.liftTrigger).toBe(true);
   });
   it('sub-bullets and continuations belong to the item; ### inherits the section', () => {
-    const rb = parseRunbook('## Active Blockers\n### infra\n- A. Lift when x (check 01-02)\n  - detail one\n    more\n- B. until y 01-03\n\n## Notes\n- not tracked\n');
+    const rb = parseRunbook(
+      '## Active Blockers\n### infra\n- A. Lift when x (check 01-02)\n  - detail one\n    more\n- B. until y 01-03\n\n## Notes\n- not tracked\n',
+    );
     expect(rb.trackedItems.map((i) => [i.line, i.endLine, i.children])).toEqual([
       [3, 5, ['- detail one', 'more']],
       [6, 6, []],
     ]);
   });
   it('ignores items inside HTML comments', () => {
-    expect(parseRunbook('## Watch Items\n<!--\n- hidden 01-01\n-->\n- shown. Lift when x 01-02').trackedItems.map((i) => i.line)).toEqual([5]);
+    expect(parseRunbook('## Watch Items\n<!--\n- hidden 01-01\n-->\n- shown. Lift when x 01-02').trackedItems.map((i) => i.line)).toEqual([
+      5,
+    ]);
   });
   it('keeps CRLF text intact and still reads tokens', () => {
     const rb = parseRunbook('## Watch Items\r\n- a. Lift when b (check 03-04)\r\n');
@@ -54,7 +58,10 @@ describe('section names', () => {
 
 describe('triggers', () => {
   it('finds PR triggers with and without a repository', () => {
-    expect(findPullRequestTriggers('Lift when #123 merges; drop once acme/web#7 is merged')).toEqual([{ number: 123 }, { repo: 'acme/web', number: 7 }]);
+    expect(findPullRequestTriggers('Lift when #123 merges; drop once acme/web#7 is merged')).toEqual([
+      { number: 123 },
+      { repo: 'acme/web', number: 7 },
+    ]);
   });
   it.each([
     ['Lift when zero retries for 48 h (check 08-22)', true],

@@ -52,7 +52,11 @@ export interface Runbook {
 }
 
 function normaliseName(name: string): string {
-  return name.replace(/\s+/g, ' ').replace(/[:\s]+$/, '').trim().toLowerCase();
+  return name
+    .replace(/\s+/g, ' ')
+    .replace(/[:\s]+$/, '')
+    .trim()
+    .toLowerCase();
 }
 
 /** Classifies a section header's text; matching ignores case, extra spaces and a trailing colon. */
@@ -67,8 +71,10 @@ export function classifySection(name: string): { readonly kind: SectionKind; rea
 
 const LIST_ITEM = /^ {0,1}(?:[-*+]|\d{1,9}[.)])(?:\s+|$)/;
 const HEADER = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
-const PR_TRIGGER = /\b(?:lift|lifts|lifted|remove|drop|delete|close)\s+(?:it\s+)?(?:when|once|after|if)\s+(?:PR\s+)?((?:[\w.-]+\/[\w.-]+)?#(\d+))\s+(?:merges|is merged|gets merged|lands|has merged)\b/gi;
-const LIFT_TRIGGER = /\b(?:lift|lifts|lifted|remove|drop|delete|close|resolve|expire|done)s?\s+(?:it\s+)?(?:when|once|after|if|on|by)\b|\buntil\b|(?<![\w-])DELETE\s+\d{2}-\d{2}(?![\w-])/i;
+const PR_TRIGGER =
+  /\b(?:lift|lifts|lifted|remove|drop|delete|close)\s+(?:it\s+)?(?:when|once|after|if)\s+(?:PR\s+)?((?:[\w.-]+\/[\w.-]+)?#(\d+))\s+(?:merges|is merged|gets merged|lands|has merged)\b/gi;
+const LIFT_TRIGGER =
+  /\b(?:lift|lifts|lifted|remove|drop|delete|close|resolve|expire|done)s?\s+(?:it\s+)?(?:when|once|after|if|on|by)\b|\buntil\b|(?<![\w-])DELETE\s+\d{2}-\d{2}(?![\w-])/i;
 
 /** Pull requests named by `lift when #N merges` triggers on a line. */
 export function findPullRequestTriggers(line: string): readonly PullRequestRef[] {

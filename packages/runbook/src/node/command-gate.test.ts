@@ -6,8 +6,16 @@ import { DEFAULT_GATE_TIMEOUT_MS, gateEffect, runGate, type GateState } from '..
 import { createCommandGate } from './command-gate.js';
 
 const STATE: GateState = {
-  version: 1, now: '2026-10-20T10:00:00.000Z', timeZone: 'UTC', dryRun: false, newFailures: [], dueItems: [],
-  previousChecklist: null, unansweredMentions: 0, untriagedRebootFailures: [], counts: { tasks: {}, agents: { online: 1, offline: 0, idle: 1 } },
+  version: 1,
+  now: '2026-10-20T10:00:00.000Z',
+  timeZone: 'UTC',
+  dryRun: false,
+  newFailures: [],
+  dueItems: [],
+  previousChecklist: null,
+  unansweredMentions: 0,
+  untriagedRebootFailures: [],
+  counts: { tasks: {}, agents: { online: 1, offline: 0, idle: 1 } },
 };
 
 let dir: string;
@@ -25,7 +33,10 @@ beforeAll(async () => {
 describe('command gate against real child processes', () => {
   it('passes the state on stdin and reads the verdict from stdout', async () => {
     const seen = JSON.stringify(join(dir, 'seen.json'));
-    const file = await script('echo.mjs', `import { writeFileSync } from 'node:fs';\nlet s = '';\nprocess.stdin.on('data', (d) => (s += d)).on('end', () => { const st = JSON.parse(s); writeFileSync(${seen}, s); console.log('log line'); console.log(JSON.stringify({ quiet: st.dueItems.length === 0, reason: 'ok', summary: 'none' })); });`);
+    const file = await script(
+      'echo.mjs',
+      `import { writeFileSync } from 'node:fs';\nlet s = '';\nprocess.stdin.on('data', (d) => (s += d)).on('end', () => { const st = JSON.parse(s); writeFileSync(${seen}, s); console.log('log line'); console.log(JSON.stringify({ quiet: st.dueItems.length === 0, reason: 'ok', summary: 'none' })); });`,
+    );
     const verdict = await runGate(createCommandGate({ file }), STATE);
     expect(verdict).toEqual({ kind: 'quiet', reason: 'ok', summary: 'none' });
     expect(JSON.parse(await readFile(join(dir, 'seen.json'), 'utf8'))).toEqual(STATE);
@@ -56,7 +67,10 @@ describe('command gate against real child processes', () => {
   it('a non-zero exit and a missing file fail open', async () => {
     const file = await script('exit.mjs', 'console.error("no provider"); process.exit(3);');
     expect(await runGate(createCommandGate({ file }), STATE)).toMatchObject({ kind: 'error', error: { kind: 'exit-code', exitCode: 3 } });
-    expect(await runGate(createCommandGate({ file: join(dir, 'missing') }), STATE)).toMatchObject({ kind: 'error', error: { kind: 'unavailable' } });
+    expect(await runGate(createCommandGate({ file: join(dir, 'missing') }), STATE)).toMatchObject({
+      kind: 'error',
+      error: { kind: 'unavailable' },
+    });
   });
   it('the default timeout is the spec 60 s', () => {
     expect(DEFAULT_GATE_TIMEOUT_MS).toBe(60_000);

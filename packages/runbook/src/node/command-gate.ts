@@ -1,7 +1,15 @@
 import { describeCommandError, type CommandError, type CommandRunner } from '@heartbeat-kit/core';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import { DEFAULT_GATE_TIMEOUT_MS, parseGateOutput, type Gate, type GateCall, type GateError, type GateResult, type GateState } from '../gate/gate.js';
+import {
+  DEFAULT_GATE_TIMEOUT_MS,
+  parseGateOutput,
+  type Gate,
+  type GateCall,
+  type GateError,
+  type GateResult,
+  type GateState,
+} from '../gate/gate.js';
 
 /** Options of {@link createCommandGate}. */
 export interface CommandGateOptions {
@@ -80,7 +88,8 @@ export function createCommandGate(options: CommandGateOptions): Gate {
       )
       .mapErr(gateErrorOf)
       .andThen((r): ResultAsync<GateResult, GateError> => {
-        if (r.exitCode !== 0) return errAsync({ kind: 'exit-code', exitCode: r.exitCode, message: `gate exited ${r.exitCode}: ${firstLine(r.stderr)}` });
+        if (r.exitCode !== 0)
+          return errAsync({ kind: 'exit-code', exitCode: r.exitCode, message: `gate exited ${r.exitCode}: ${firstLine(r.stderr)}` });
         const parsed = parseGateOutput(r.stdout);
         return parsed.ok ? okAsync(parsed.value) : errAsync(parsed.error);
       });

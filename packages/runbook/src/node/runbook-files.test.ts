@@ -35,11 +35,21 @@ describe('createFileTaskStore', () => {
   it('validates the snapshot and names the file and key on error', async () => {
     const dir = await tempDir();
     const good = join(dir, 'status.json');
-    await writeFile(good, JSON.stringify({ version: 1, generatedAt: '2026-10-20T10:00:00Z', agents: [{ id: 'lead', isLead: true, status: 'online' }] }));
+    await writeFile(
+      good,
+      JSON.stringify({ version: 1, generatedAt: '2026-10-20T10:00:00Z', agents: [{ id: 'lead', isLead: true, status: 'online' }] }),
+    );
     const status = (await createFileTaskStore(good).snapshot())._unsafeUnwrap();
     expect(status.agents[0]).toMatchObject({ id: 'lead', busy: false, name: '' });
     const bad = join(dir, 'bad.json');
-    await writeFile(bad, JSON.stringify({ version: 1, generatedAt: '2026-10-20T10:00:00Z', tasks: [{ id: 't', status: 'weird', createdAt: 'x', lastUpdatedAt: 'y' }] }));
+    await writeFile(
+      bad,
+      JSON.stringify({
+        version: 1,
+        generatedAt: '2026-10-20T10:00:00Z',
+        tasks: [{ id: 't', status: 'weird', createdAt: 'x', lastUpdatedAt: 'y' }],
+      }),
+    );
     const err = (await createFileTaskStore(bad).snapshot())._unsafeUnwrapErr();
     expect(err.kind).toBe('invalid-status');
     if (err.kind === 'invalid-status') expect(err.problems.join('\n')).toContain(`${bad}: tasks.0.status`);

@@ -55,7 +55,11 @@ async function writeAtomic(path: string, text: string, expected: string | undefi
  * reader sees the old or the new text, never a torn one. With `expected`, the write is refused
  * (`changed`) when the file no longer holds that text.
  */
-export function writeTextFileAtomic(path: string, text: string, options: { readonly expected?: string } = {}): ResultAsync<void, FileError> {
+export function writeTextFileAtomic(
+  path: string,
+  text: string,
+  options: { readonly expected?: string } = {},
+): ResultAsync<void, FileError> {
   return ResultAsync.fromPromise(writeAtomic(path, text, options.expected), (e) =>
     (e as { changed?: boolean }).changed === true ? { kind: 'changed', path, message: (e as Error).message } : ioError(path, e),
   );
@@ -72,7 +76,11 @@ export function createFileTaskStore(path: string): TaskStore {
           try {
             json = JSON.parse(text);
           } catch (cause) {
-            return errAsync<never, TaskStoreError>({ kind: 'invalid-status', source: path, problems: [`${path}: not valid JSON (${cause instanceof Error ? cause.message : 'parse error'}); write one JSON object`] });
+            return errAsync<never, TaskStoreError>({
+              kind: 'invalid-status',
+              source: path,
+              problems: [`${path}: not valid JSON (${cause instanceof Error ? cause.message : 'parse error'}); write one JSON object`],
+            });
           }
           const parsed = parseSystemStatus(json, path);
           return parsed.ok ? ResultAsync.fromSafePromise(Promise.resolve(parsed.value)) : errAsync<never, TaskStoreError>(parsed.error);

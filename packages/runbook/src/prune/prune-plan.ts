@@ -51,7 +51,9 @@ function isState(v: PullRequestState | PullRequestStateError): v is PullRequestS
 }
 
 function facts(item: RunbookItem): readonly string[] {
-  return [item.text, ...item.children].map((l) => l.replace(/^(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]?\]\s*)?/, '').trim()).filter((l) => l !== '');
+  return [item.text, ...item.children]
+    .map((l) => l.replace(/^(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]?\]\s*)?/, '').trim())
+    .filter((l) => l !== '');
 }
 
 /** Every distinct pull request the runbook's tracked triggers name. */
@@ -91,7 +93,12 @@ export function planPruneOn(runbook: Runbook, today: CalendarDate, prStates: Pul
     const base = { line: item.line, endLine: item.endLine, section: item.section, text: item.text, durableFacts: facts(item) };
     const del = item.tokens.deletes.find((d) => isDeletePast(d, today));
     if (del !== undefined) {
-      entries.push({ ...base, action: 'remove', reason: 'delete-date-past', detail: `DELETE ${formatMonthDay(del)} is on or before today` });
+      entries.push({
+        ...base,
+        action: 'remove',
+        reason: 'delete-date-past',
+        detail: `DELETE ${formatMonthDay(del)} is on or before today`,
+      });
       continue;
     }
     let decided = false;
@@ -99,16 +106,29 @@ export function planPruneOn(runbook: Runbook, today: CalendarDate, prStates: Pul
       const state = prStates.get(pullRequestKey(ref));
       if (state === undefined) continue;
       if (!isState(state)) {
-        warnings.push({ line: item.line, message: `line ${item.line}: could not read PR ${pullRequestKey(ref)} (${state.kind}: ${state.message}); item kept` });
+        warnings.push({
+          line: item.line,
+          message: `line ${item.line}: could not read PR ${pullRequestKey(ref)} (${state.kind}: ${state.message}); item kept`,
+        });
         continue;
       }
       if (state.state === 'MERGED') {
-        entries.push({ ...base, action: 'remove', reason: 'pr-merged', detail: `PR ${pullRequestKey(ref)} merged${state.mergedAt === null ? '' : ` at ${state.mergedAt}`}: the lift fired` });
+        entries.push({
+          ...base,
+          action: 'remove',
+          reason: 'pr-merged',
+          detail: `PR ${pullRequestKey(ref)} merged${state.mergedAt === null ? '' : ` at ${state.mergedAt}`}: the lift fired`,
+        });
         decided = true;
         break;
       }
       if (state.state === 'CLOSED') {
-        entries.push({ ...base, action: 'remove', reason: 'pr-closed-unmerged', detail: `PR ${pullRequestKey(ref)} closed without merge: the item is dead` });
+        entries.push({
+          ...base,
+          action: 'remove',
+          reason: 'pr-closed-unmerged',
+          detail: `PR ${pullRequestKey(ref)} closed without merge: the item is dead`,
+        });
         decided = true;
         break;
       }
@@ -117,7 +137,12 @@ export function planPruneOn(runbook: Runbook, today: CalendarDate, prStates: Pul
     const bare = item.tokens.bare.filter((b) => !item.tokens.deletes.some((d) => d.month === b.month && d.day === b.day));
     // Past only when every bare date is past: an item with a future check is still live.
     if (bare.length > 0 && bare.every((b) => daysFromToday(b, today) < 0)) {
-      entries.push({ ...base, action: 'review', reason: 'check-date-past', detail: `check ${bare.map(formatMonthDay).join(', ')} is past; the gate no longer sees this item: lift it or write a new date` });
+      entries.push({
+        ...base,
+        action: 'review',
+        reason: 'check-date-past',
+        detail: `check ${bare.map(formatMonthDay).join(', ')} is past; the gate no longer sees this item: lift it or write a new date`,
+      });
     }
   }
   return { entries, warnings };

@@ -6,7 +6,10 @@ import { decideQuietFastPath, quietLine } from './quiet-fast-path.js';
 
 const now = new Date('2026-10-20T10:00:00Z');
 const rb = parseRunbook('## Watch Items\n- a. Lift when b (check 10-25)\n');
-const prev = makeTask({ id: 'prev-1', status: 'completed', taskType: 'heartbeat-checklist', output: 'Triaged 1a2b3c4d and 5e6f7a8b; schedule nightly flagged' }, '2026-10-20T09:30:00Z');
+const prev = makeTask(
+  { id: 'prev-1', status: 'completed', taskType: 'heartbeat-checklist', output: 'Triaged 1a2b3c4d and 5e6f7a8b; schedule nightly flagged' },
+  '2026-10-20T09:30:00Z',
+);
 const failures = [
   makeTask({ id: '1a2b3c4d-0000', status: 'failed', failureReason: 'x' }, '2026-10-20T08:00:00Z'),
   makeTask({ id: '5e6f7a8b-0000', status: 'failed', failureReason: 'y' }, '2026-10-20T08:00:00Z'),
@@ -22,10 +25,28 @@ describe('quiet fast path', () => {
     expect(quietLine('t1', 0, 5, 5)).toBe('Quiet. Same as t1: 0 failures (triaged), schedule-health 5/5, controls ok.');
   });
   it.each([
-    ['a new failure', { tasks: [prev, ...failures, makeTask({ id: '99999999-1', status: 'failed' }, '2026-10-20T09:50:00Z')] }, rb, scripts, 'untriaged-task'],
-    ['a mention', { tasks: [prev, ...failures], mentions: [{ id: 'm', at: '2026-10-20T09:50:00Z', answered: false, text: '' }] }, rb, scripts, 'unanswered-mention'],
+    [
+      'a new failure',
+      { tasks: [prev, ...failures, makeTask({ id: '99999999-1', status: 'failed' }, '2026-10-20T09:50:00Z')] },
+      rb,
+      scripts,
+      'untriaged-task',
+    ],
+    [
+      'a mention',
+      { tasks: [prev, ...failures], mentions: [{ id: 'm', at: '2026-10-20T09:50:00Z', answered: false, text: '' }] },
+      rb,
+      scripts,
+      'unanswered-mention',
+    ],
     ['a due item', { tasks: [prev, ...failures] }, parseRunbook('## Watch Items\n- x DELETE 10-19\n'), scripts, 'tracked-item-due'],
-    ['a new script finding', { tasks: [prev, ...failures] }, rb, { ...scripts, failureAudit: { taskIds: ['abcdef12-new'] } }, 'new-script-finding'],
+    [
+      'a new script finding',
+      { tasks: [prev, ...failures] },
+      rb,
+      { ...scripts, failureAudit: { taskIds: ['abcdef12-new'] } },
+      'new-script-finding',
+    ],
     ['no previous checklist', { tasks: failures }, rb, scripts, 'no-previous-checklist'],
   ])('not quiet on %s', (_, status, runbook, s, reason) => {
     const d = decideQuietFastPath({ status: makeStatus(status), runbook, now, timeZone: 'UTC', scripts: s });
@@ -36,7 +57,8 @@ describe('quiet fast path', () => {
 
 describe('quiet fast path: tracked items at or past their date (issue 11 item 7)', () => {
   const quietStatus = makeStatus({ tasks: [prev, ...failures] });
-  const decide = (text: string, at: string, timeZone = 'UTC') => decideQuietFastPath({ status: quietStatus, runbook: parseRunbook(text), now: new Date(at), timeZone, scripts });
+  const decide = (text: string, at: string, timeZone = 'UTC') =>
+    decideQuietFastPath({ status: quietStatus, runbook: parseRunbook(text), now: new Date(at), timeZone, scripts });
   const missed = '## Watch Items\n- Webhook retries. Lift when 0 retries for 48 h (check 10-15)\n';
 
   it('a check date missed on its day refuses the fast path on every later tick', () => {
@@ -45,7 +67,9 @@ describe('quiet fast path: tracked items at or past their date (issue 11 item 7)
       const d = decide(missed, at);
       expect(d).toMatchObject({ quiet: false, reasons: ['tracked-item-due'] });
     }
-    expect(decide(missed, '2026-10-20T10:00:00Z')).toMatchObject({ details: ['line 2 (Watch Items) is past its check date (10-15); prune it or write its new date'] });
+    expect(decide(missed, '2026-10-20T10:00:00Z')).toMatchObject({
+      details: ['line 2 (Watch Items) is past its check date (10-15); prune it or write its new date'],
+    });
   });
   it('a later check date keeps an item live; a past opened date on the same line does not count', () => {
     expect(decide('## Watch Items\n- Retries since 10-10. Lift when 0 retries (check 10-25)\n', '2026-10-20T10:00:00Z').quiet).toBe(true);
@@ -110,7 +134,13 @@ describe('quiet fast path: property', () => {
           '',
         ].join('\n');
         const now = new Date(base + hour * 3_600_000);
-        const d = decideQuietFastPath({ status: makeStatus({ tasks: [prev, ...failures] }), runbook: parseRunbook(text), now, timeZone: 'UTC', scripts });
+        const d = decideQuietFastPath({
+          status: makeStatus({ tasks: [prev, ...failures] }),
+          runbook: parseRunbook(text),
+          now,
+          timeZone: 'UTC',
+          scripts,
+        });
         // Any bare token equal to today is due (the gate's rule), so an item opened today counts too.
         const atOrPast = (i: GenItem): boolean => i.offset <= 0 || (i.kind === 'since-and-check' && i.offset - i.openedBefore === 0);
         if (tracked.some(atOrPast)) {
@@ -127,7 +157,13 @@ describe('quiet fast path: property', () => {
         const base = dayNumber * DAY;
         const past: GenItem = { ...extra, tracked: true, offset: -Math.abs(extra.offset) };
         const lines = ['## Active Blockers', ...[...items, past].map((i, n) => itemLine(i, base, n)), ''];
-        const d = decideQuietFastPath({ status: makeStatus({ tasks: [prev, ...failures] }), runbook: parseRunbook(lines.join('\n')), now: new Date(base), timeZone: 'UTC', scripts });
+        const d = decideQuietFastPath({
+          status: makeStatus({ tasks: [prev, ...failures] }),
+          runbook: parseRunbook(lines.join('\n')),
+          now: new Date(base),
+          timeZone: 'UTC',
+          scripts,
+        });
         return !d.quiet;
       }),
     );

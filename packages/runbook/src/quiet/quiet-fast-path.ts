@@ -32,7 +32,13 @@ export type QuietDecision =
  * (a missed `(check 10-15)` counts on every later day, not only on 10-15), and the
  * scripts report nothing the previous output did not name. `<M>/<total>` is healthy/total schedules.
  */
-export function decideQuietFastPath(input: { readonly status: SystemStatus; readonly runbook: Runbook; readonly now: Date; readonly timeZone: string; readonly scripts: ScriptReports }): QuietDecision {
+export function decideQuietFastPath(input: {
+  readonly status: SystemStatus;
+  readonly runbook: Runbook;
+  readonly now: Date;
+  readonly timeZone: string;
+  readonly scripts: ScriptReports;
+}): QuietDecision {
   const previous = previousChecklist(input.status);
   const reasons = new Set<NotQuietReason>();
   const details: string[] = [];

@@ -39,8 +39,13 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; error: ScriptReportError 
 
 function problemsOf(source: string, issues: readonly z.core.$ZodIssue[], value: unknown): ScriptReportError {
   const scriptError = typeof value === 'object' && value !== null && 'error' in value ? String(value.error) : undefined;
-  if (scriptError !== undefined) return { kind: 'invalid-script-output', source, problems: [`${source}: the script reported an error: ${scriptError}`] };
-  return { kind: 'invalid-script-output', source, problems: issues.map((i) => `${source}: ${i.path.length === 0 ? '(root)' : i.path.map(String).join('.')}: ${i.message}`) };
+  if (scriptError !== undefined)
+    return { kind: 'invalid-script-output', source, problems: [`${source}: the script reported an error: ${scriptError}`] };
+  return {
+    kind: 'invalid-script-output',
+    source,
+    problems: issues.map((i) => `${source}: ${i.path.length === 0 ? '(root)' : i.path.map(String).join('.')}: ${i.message}`),
+  };
 }
 
 /** Reads the JSON the `schedule-health` script printed (`{ totalSchedules, flagged: [{ id }] }`). */

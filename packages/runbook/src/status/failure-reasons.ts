@@ -40,7 +40,12 @@ export function classifyFailureReason(reason: string | null | undefined): Failur
 }
 
 /** Task types the server never retries or resumes. */
-export const NEVER_RETRIED_TASK_TYPES: ReadonlySet<string> = new Set(['heartbeat-checklist', 'boot-triage', 'heartbeat', 'reroute-decision']);
+export const NEVER_RETRIED_TASK_TYPES: ReadonlySet<string> = new Set([
+  'heartbeat-checklist',
+  'boot-triage',
+  'heartbeat',
+  'reroute-decision',
+]);
 
 /** Whether a task of this type gets no retry or resume child. */
 export function isNeverRetried(taskType: string | null | undefined): boolean {

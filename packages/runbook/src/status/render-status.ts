@@ -36,7 +36,9 @@ function failureLines(failures: readonly StatusTask[]): string[] {
   }
   for (const f of failures.slice(0, 10)) {
     const reason = f.failureReason ? text(f.failureReason, 100) : 'no reason';
-    lines.push(`- [${short(f.id)}] "${text(f.task, 50)}" — agent: ${f.agentId ? short(f.agentId) : 'unassigned'}, reason: ${reason}, at: ${f.finishedAt ?? f.lastUpdatedAt}`);
+    lines.push(
+      `- [${short(f.id)}] "${text(f.task, 50)}" — agent: ${f.agentId ? short(f.agentId) : 'unassigned'}, reason: ${reason}, at: ${f.finishedAt ?? f.lastUpdatedAt}`,
+    );
   }
   if (failures.length > 10) lines.push(`- ... and ${failures.length - 10} more`);
   return lines;
@@ -47,7 +49,11 @@ function failureLines(failures: readonly StatusTask[]): string[] {
  * (controls, secrets, mentions) and cut, because the text goes in front of a model. In boot mode,
  * `bootStartedAt` keeps earlier restarts' reboot-sweep failures out of the Reboot-Interrupted section.
  */
-export function renderSystemStatus(status: SystemStatus, now: Date, options: { readonly boot?: boolean; readonly bootStartedAt?: Date } = {}): string {
+export function renderSystemStatus(
+  status: SystemStatus,
+  now: Date,
+  options: { readonly boot?: boolean; readonly bootStartedAt?: Date } = {},
+): string {
   const count = (s: string): number => status.tasks.filter((t) => t.status === s).length;
   const within24h = (t: StatusTask): boolean => now.getTime() - Date.parse(t.finishedAt ?? t.lastUpdatedAt) <= DAY;
   const sections: string[][] = [];
@@ -61,24 +67,40 @@ export function renderSystemStatus(status: SystemStatus, now: Date, options: { r
   ]);
   const stalled = stalledTasks(status, now);
   if (stalled.length > 0) {
-    sections.push(['## Stalled Tasks [auto-generated]', ...stalled.map((t) => `- [${short(t.id)}] "${text(t.task, 60)}" — assigned to ${t.agentId ? short(t.agentId) : 'unassigned'}, last update: ${t.lastUpdatedAt}`)]);
+    sections.push([
+      '## Stalled Tasks [auto-generated]',
+      ...stalled.map(
+        (t) =>
+          `- [${short(t.id)}] "${text(t.task, 60)}" — assigned to ${t.agentId ? short(t.agentId) : 'unassigned'}, last update: ${t.lastUpdatedAt}`,
+      ),
+    ]);
   }
   const failures = recentFailures(status, now);
   if (failures.length > 0) sections.push(failureLines(failures));
   const online = status.agents.filter((a) => a.status === 'online');
   const idle = online.filter((a) => !a.busy);
-  sections.push(['## Agent Status [auto-generated]', `- Online: ${online.length} (${idle.length} idle, ${online.length - idle.length} busy), Offline: ${status.agents.length - online.length}`]);
+  sections.push([
+    '## Agent Status [auto-generated]',
+    `- Online: ${online.length} (${idle.length} idle, ${online.length - idle.length} busy), Offline: ${status.agents.length - online.length}`,
+  ]);
   const pool = Math.min(10, status.tasks.filter((t) => t.status === 'pending' && !t.agentId).length);
   const idleWorkers = idle.filter((a) => !a.isLead).length;
   if (pool > 0 || idleWorkers > 0) {
-    sections.push(['## Available Work [auto-generated]', `- ${pool} unassigned pool task(s) waiting`, `- ${idleWorkers} idle worker(s) with capacity`]);
+    sections.push([
+      '## Available Work [auto-generated]',
+      `- ${pool} unassigned pool task(s) waiting`,
+      `- ${idleWorkers} idle worker(s) with capacity`,
+    ]);
   }
   if (options.boot === true) {
     const interrupted = rebootInterrupted(status, options.bootStartedAt);
     if (interrupted.length > 0) {
       sections.push([
         '## Reboot-Interrupted Work [auto-generated, ACTION REQUIRED]',
-        ...interrupted.map((r) => `- [${text(r.task.id, 64)}] "${text(r.task.task, 100)}" — was on ${agentLabel(status, r.task.agentId)} → ${r.systemTask ? 'no retry (system task)' : r.retry ? `retry created: ${text(r.retry.id, 64)}` : 'no retry found'}`),
+        ...interrupted.map(
+          (r) =>
+            `- [${text(r.task.id, 64)}] "${text(r.task.task, 100)}" — was on ${agentLabel(status, r.task.agentId)} → ${r.systemTask ? 'no retry (system task)' : r.retry ? `retry created: ${text(r.retry.id, 64)}` : 'no retry found'}`,
+        ),
         '',
         'For each task: get-task-details on its retry; recreate a failed or stuck retry; cancel a retry nobody needs. Every item gets a verdict.',
       ]);
@@ -87,7 +109,10 @@ export function renderSystemStatus(status: SystemStatus, now: Date, options: { r
     if (orphans.length > 0) {
       sections.push([
         '## Orphaned Tasks [auto-generated, NEEDS ATTENTION]',
-        ...orphans.map((t) => `- [${text(t.id, 64)}] "${text(t.task, 100)}" — status: ${t.status}, assigned to: ${agentLabel(status, t.status === 'offered' ? (t.offeredTo ?? t.agentId) : t.agentId)}`),
+        ...orphans.map(
+          (t) =>
+            `- [${text(t.id, 64)}] "${text(t.task, 100)}" — status: ${t.status}, assigned to: ${agentLabel(status, t.status === 'offered' ? (t.offeredTo ?? t.agentId) : t.agentId)}`,
+        ),
       ]);
     }
   }

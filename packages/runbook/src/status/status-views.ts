@@ -65,7 +65,9 @@ export function orphanedTasks(status: SystemStatus): readonly StatusTask[] {
 
 /** In-progress tasks on offline agents not updated for `stuckMin` minutes. */
 export function stuckOnOfflineAgents(status: SystemStatus, now: Date, stuckMin = 5): readonly StatusTask[] {
-  return status.tasks.filter((t) => t.status === 'in_progress' && offline(status, t.agentId) && ageMs(now, t.lastUpdatedAt) >= stuckMin * MINUTE);
+  return status.tasks.filter(
+    (t) => t.status === 'in_progress' && offline(status, t.agentId) && ageMs(now, t.lastUpdatedAt) >= stuckMin * MINUTE,
+  );
 }
 
 /** Superseded tasks (within `lookbackMin`) without a resume child in a live status: lost work. */
@@ -74,7 +76,9 @@ export function supersededWithoutResume(status: SystemStatus, now: Date, lookbac
     (t) =>
       t.status === 'superseded' &&
       ageMs(now, t.lastUpdatedAt) <= lookbackMin * MINUTE &&
-      !status.tasks.some((c) => c.parentTaskId === t.id && c.taskType === 'resume' && !TERMINAL_STATUSES.has(c.status) && c.status !== 'superseded'),
+      !status.tasks.some(
+        (c) => c.parentTaskId === t.id && c.taskType === 'resume' && !TERMINAL_STATUSES.has(c.status) && c.status !== 'superseded',
+      ),
   );
 }
 

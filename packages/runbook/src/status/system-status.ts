@@ -87,7 +87,10 @@ export interface StatusValidationError {
 }
 
 /** Validates an untrusted value as a {@link SystemStatus}; `source` names the file in every message. */
-export function parseSystemStatus(value: unknown, source: string): { ok: true; value: SystemStatus } | { ok: false; error: StatusValidationError } {
+export function parseSystemStatus(
+  value: unknown,
+  source: string,
+): { ok: true; value: SystemStatus } | { ok: false; error: StatusValidationError } {
   const parsed = systemStatusSchema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
   const problems = parsed.error.issues.map((issue) => {

@@ -11,7 +11,9 @@ import type { TaskStore } from '../ports/task-store.js';
 import type { SystemStatus } from '../status/system-status.js';
 
 /** A fake PR reader over a map keyed like `#12` or `o/r#12`; unknown PRs are `not-found`. */
-export function createFakePullRequestStates(states: Readonly<Record<string, PullRequestState | PullRequestStateError>>): PullRequestStates & { readonly reads: PullRequestRef[] } {
+export function createFakePullRequestStates(
+  states: Readonly<Record<string, PullRequestState | PullRequestStateError>>,
+): PullRequestStates & { readonly reads: PullRequestRef[] } {
   const reads: PullRequestRef[] = [];
   return {
     reads,

@@ -29,7 +29,9 @@ export interface TickInput {
 }
 
 /** The result of the checks that come before the gate. */
-export type PreconditionOutcome = { readonly kind: 'skip'; readonly reason: TickSkipReason; readonly detail: string } | { readonly kind: 'proceed'; readonly leadId: string };
+export type PreconditionOutcome =
+  | { readonly kind: 'skip'; readonly reason: TickSkipReason; readonly detail: string }
+  | { readonly kind: 'proceed'; readonly leadId: string };
 
 /** When the previous tick happened: the newest checklist task, else the server start (no tick at boot). */
 export function lastTickAt(status: SystemStatus): Date | undefined {
@@ -48,7 +50,11 @@ export function checkTickPreconditions(input: TickInput): PreconditionOutcome {
   if (lead === undefined) return { kind: 'skip', reason: 'no-lead', detail: 'no lead agent in the status snapshot' };
   const last = lastTickAt(input.status);
   if (last !== undefined && input.now.getTime() - last.getTime() < input.settings.intervalMs) {
-    return { kind: 'skip', reason: 'interval-not-elapsed', detail: `next tick at ${new Date(last.getTime() + input.settings.intervalMs).toISOString()}` };
+    return {
+      kind: 'skip',
+      reason: 'interval-not-elapsed',
+      detail: `next tick at ${new Date(last.getTime() + input.settings.intervalMs).toISOString()}`,
+    };
   }
   if (input.runbookText === null || input.runbookText === '' || isEffectivelyEmpty(input.runbookText)) {
     return { kind: 'skip', reason: 'runbook-empty', detail: 'the runbook holds only headers, comments or empty items' };
@@ -83,7 +89,8 @@ export function decideChecklistTask(input: TickInput, leadId: string, verdict: G
   let findings: string | undefined;
   if (verdict !== undefined) {
     const effect = gateEffect(input.settings.gateMode, verdict);
-    if (!effect.createTask) return { kind: 'skip', reason: 'gate-quiet', detail: verdict.kind === 'quiet' ? verdict.reason : 'gate quiet', verdict };
+    if (!effect.createTask)
+      return { kind: 'skip', reason: 'gate-quiet', detail: verdict.kind === 'quiet' ? verdict.reason : 'gate quiet', verdict };
     tags.push(effect.tag);
     findings = effect.gateFindings;
   }
@@ -125,7 +132,12 @@ export async function runChecklistTick(input: TickInput, deps: TickDeps = {}): P
   const pre = checkTickPreconditions(input);
   if (pre.kind === 'skip') return pre;
   if (deps.gate === undefined) return decideChecklistTask(input, pre.leadId, undefined);
-  const gateState = buildGateState({ status: input.status, runbook: parseRunbook(input.runbookText ?? ''), now: input.now, timeZone: input.timeZone });
+  const gateState = buildGateState({
+    status: input.status,
+    runbook: parseRunbook(input.runbookText ?? ''),
+    now: input.now,
+    timeZone: input.timeZone,
+  });
   const verdict = await runGate(deps.gate, gateState, deps.signal === undefined ? {} : { signal: deps.signal });
   return { ...decideChecklistTask(input, pre.leadId, verdict), gateState };
 }

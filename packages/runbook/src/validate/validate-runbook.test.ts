@@ -4,7 +4,9 @@ import { validateRunbook } from './validate-runbook.js';
 
 describe('validateRunbook: spec examples', () => {
   it('accepts the spec Watch Items line with check 08-22', () => {
-    const v = validateRunbook('## Watch Items\n- Linear webhook retries since 2026-08-18. Lift when zero retries for 48 h (check 08-22).\n');
+    const v = validateRunbook(
+      '## Watch Items\n- Linear webhook retries since 2026-08-18. Lift when zero retries for 48 h (check 08-22).\n',
+    );
     expect(v).toMatchObject({ accepted: true, trackedItemCount: 1, errors: [], warnings: [] });
   });
   it('rejects a line that carries only a full date, with the line number and the reason', () => {
@@ -63,7 +65,9 @@ describe('validateRunbook: the cap', () => {
 
 describe('validateRunbook: properties', () => {
   const prose = fc.stringMatching(/^[A-Za-z ,]{0,30}$/);
-  const md = fc.record({ m: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 28 }) }).map(({ m, d }) => `${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
+  const md = fc
+    .record({ m: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 28 }) })
+    .map(({ m, d }) => `${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
   it('a tracked line whose only date is YYYY-MM-DD is always rejected as full-date-only', () => {
     fc.assert(
       fc.property(prose, fc.integer({ min: 2000, max: 2099 }), md, (text, year, date) => {
@@ -81,10 +85,19 @@ describe('validateRunbook: properties', () => {
   });
   it('never throws and every error carries a line inside the document', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('## Watch Items', '## Standing Orders', '- x 01-02', '- Lift when y 2026-01-02', '<!--', '-->')), { maxLength: 30 }), (lines) => {
-        const v = validateRunbook(lines.join('\n'));
-        return v.errors.every((e) => e.line >= 0 && e.line <= lines.length);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string({ maxLength: 40 }),
+            fc.constantFrom('## Watch Items', '## Standing Orders', '- x 01-02', '- Lift when y 2026-01-02', '<!--', '-->'),
+          ),
+          { maxLength: 30 },
+        ),
+        (lines) => {
+          const v = validateRunbook(lines.join('\n'));
+          return v.errors.every((e) => e.line >= 0 && e.line <= lines.length);
+        },
+      ),
     );
   });
 });

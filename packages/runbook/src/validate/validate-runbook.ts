@@ -7,13 +7,7 @@ export const TRACKED_ITEM_HARD_CAP = 20;
 
 /** Why a line (or the whole runbook) fails or strains the tracked-item date check. */
 export type RunbookIssueCode =
-  | 'no-lift-trigger'
-  | 'no-date'
-  | 'full-date-only'
-  | 'invalid-date'
-  | 'lowercase-delete'
-  | 'over-soft-cap'
-  | 'over-hard-cap';
+  'no-lift-trigger' | 'no-date' | 'full-date-only' | 'invalid-date' | 'lowercase-delete' | 'over-soft-cap' | 'over-hard-cap';
 
 /** One finding of the date check; `line` is 1-based (0 for the whole document). */
 export interface RunbookIssue {
@@ -59,7 +53,11 @@ export function validateRunbook(input: string | Runbook): RunbookValidation {
     const where = `line ${item.line} (${item.section})`;
     const { bare, deletes, fullDates, invalid } = item.tokens;
     if (!item.liftTrigger) {
-      error('no-lift-trigger', item.line, `${where}: tracked item has no lift trigger; add one, e.g. "Lift when <condition> (check MM-DD)" or "lift when #N merges"`);
+      error(
+        'no-lift-trigger',
+        item.line,
+        `${where}: tracked item has no lift trigger; add one, e.g. "Lift when <condition> (check MM-DD)" or "lift when #N merges"`,
+      );
     }
     for (const bad of invalid) {
       error('invalid-date', item.line, `${where}: "${bad}" is not a calendar day; write a real MM-DD`);
@@ -68,7 +66,11 @@ export function validateRunbook(input: string | Runbook): RunbookValidation {
       if (fullDates.length > 0) {
         const [first] = fullDates;
         const hint = first === undefined ? 'MM-DD' : first.slice(5);
-        error('full-date-only', item.line, `${where}: the only date is the full date ${fullDates.join(', ')}, which the gate cannot see; write the due date bare, e.g. "(check ${hint})" or "DELETE ${hint}"`);
+        error(
+          'full-date-only',
+          item.line,
+          `${where}: the only date is the full date ${fullDates.join(', ')}, which the gate cannot see; write the due date bare, e.g. "(check ${hint})" or "DELETE ${hint}"`,
+        );
       } else if (invalid.length === 0) {
         error('no-date', item.line, `${where}: tracked item has no date; add a bare "check MM-DD" or "DELETE MM-DD"`);
       }
@@ -76,15 +78,27 @@ export function validateRunbook(input: string | Runbook): RunbookValidation {
     const lower = /(?<![\w-])delete\s+(\d{2})-(\d{2})(?![\w-])/gi;
     for (const m of item.text.matchAll(lower)) {
       if (!m[0].startsWith('DELETE')) {
-        warn('lowercase-delete', item.line, `${where}: "${m[0]}" is read as a bare check date, not a prune marker; write "DELETE ${m[1] ?? 'MM'}-${m[2] ?? 'DD'}" in capitals`);
+        warn(
+          'lowercase-delete',
+          item.line,
+          `${where}: "${m[0]}" is read as a bare check date, not a prune marker; write "DELETE ${m[1] ?? 'MM'}-${m[2] ?? 'DD'}" in capitals`,
+        );
       }
     }
   }
   const count = runbook.trackedItems.length;
   if (count > TRACKED_ITEM_HARD_CAP) {
-    error('over-hard-cap', 0, `${count} tracked items exceed the absolute maximum of ${TRACKED_ITEM_HARD_CAP}; prune closed and past-date items first`);
+    error(
+      'over-hard-cap',
+      0,
+      `${count} tracked items exceed the absolute maximum of ${TRACKED_ITEM_HARD_CAP}; prune closed and past-date items first`,
+    );
   } else if (count > TRACKED_ITEM_SOFT_CAP) {
-    warn('over-soft-cap', 0, `${count} tracked items exceed the cap of ${TRACKED_ITEM_SOFT_CAP}; prune before adding (maximum ${TRACKED_ITEM_HARD_CAP}, only during a real surge)`);
+    warn(
+      'over-soft-cap',
+      0,
+      `${count} tracked items exceed the cap of ${TRACKED_ITEM_SOFT_CAP}; prune before adding (maximum ${TRACKED_ITEM_HARD_CAP}, only during a real surge)`,
+    );
   }
   const errors = issues.filter((i) => i.severity === 'error');
   return { accepted: errors.length === 0, trackedItemCount: count, errors, warnings: issues.filter((i) => i.severity === 'warning') };

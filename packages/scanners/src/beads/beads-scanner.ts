@@ -14,7 +14,12 @@ const NAME = 'beads';
 export function beadsFailureResult(name: string, error: BeadsSourceError, meter: DurationMeter): ScanResult {
   if (error.kind === 'failed') return failed(name, error.message, meter);
   const result = skipped(name, error.message, meter);
-  return error.kind === 'not-configured' ? { ...result, fix: "run 'bd init' in the project, or point BEADS_DIR at its .beads directory; ignore this if the project uses no beads" } : result;
+  return error.kind === 'not-configured'
+    ? {
+        ...result,
+        fix: "run 'bd init' in the project, or point BEADS_DIR at its .beads directory; ignore this if the project uses no beads",
+      }
+    : result;
 }
 
 /** Category of a ready bead by priority: P0, P1, else WORK_READY (an unknown priority counts as P2+). */

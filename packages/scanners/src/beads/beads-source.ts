@@ -50,7 +50,12 @@ function bdErrorMessage(output: CommandOutput): string {
  * Runs the first supported variant of a bd command: JSON first, then the text forms for builds
  * whose `--json` or `--flat` is unknown.
  */
-async function runBd(deps: BeadsSourceDeps, variants: readonly (readonly string[])[], signal: AbortSignal, meter: DurationMeter): Promise<Result<readonly Bead[], BeadsSourceError>> {
+async function runBd(
+  deps: BeadsSourceDeps,
+  variants: readonly (readonly string[])[],
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<Result<readonly Bead[], BeadsSourceError>> {
   const file = deps.bdFile ?? 'bd';
   let lastError: BeadsSourceError = { kind: 'failed', message: 'bd: no command variant ran' };
   for (const args of variants) {
@@ -60,7 +65,8 @@ async function runBd(deps: BeadsSourceDeps, variants: readonly (readonly string[
     const { output } = outcome;
     if (output.exitCode !== 0) {
       const message = bdErrorMessage(output);
-      if (/no beads database found/i.test(message) || /no beads database found/i.test(output.stderr)) return err({ kind: 'not-configured', message: 'no beads database found' });
+      if (/no beads database found/i.test(message) || /no beads database found/i.test(output.stderr))
+        return err({ kind: 'not-configured', message: 'no beads database found' });
       if (UNKNOWN_FLAG.test(output.stderr)) {
         lastError = { kind: 'failed', message };
         continue;
@@ -68,11 +74,16 @@ async function runBd(deps: BeadsSourceDeps, variants: readonly (readonly string[
       return err({ kind: 'failed', message: `bd ${args.join(' ')}: ${message}` });
     }
     const json = args.includes('--json');
-    const parsed = json ? parseBdJson(output.stdout).orElse((e) => (e.kind === 'invalid-json' ? parseBdText(output.stdout) : err(e))) : parseBdText(output.stdout);
+    const parsed = json
+      ? parseBdJson(output.stdout).orElse((e) => (e.kind === 'invalid-json' ? parseBdText(output.stdout) : err(e)))
+      : parseBdText(output.stdout);
     if (parsed.isErr()) {
       const e = parsed.error;
       const detail = e.kind === 'unrecognised-line' ? `unrecognised line ${e.line}` : e.message;
-      return err({ kind: e.kind === 'bd-error' && /no beads database/i.test(e.message) ? 'not-configured' : 'failed', message: `bd ${args.join(' ')}: ${detail}` });
+      return err({
+        kind: e.kind === 'bd-error' && /no beads database/i.test(e.message) ? 'not-configured' : 'failed',
+        message: `bd ${args.join(' ')}: ${detail}`,
+      });
     }
     return ok(parsed.value);
   }

@@ -35,7 +35,13 @@ describe('parseBdJson on fixtures', () => {
     const object = parseBdJson(fixture('beads', 'list-skip-labels.json'))._unsafeUnwrap();
     expect(envelope).toEqual(bare);
     expect(object.map((b) => ({ ...b, labels: undefined }))).toEqual(bare.map((b) => ({ ...b, labels: undefined })));
-    expect(bare[0]).toMatchObject({ id: 'bd-p0c4', title: 'Write docs: "getting started" & <setup>', status: 'in_progress', assignee: 'claude', startedAt: '2026-11-06T09:10:00Z' });
+    expect(bare[0]).toMatchObject({
+      id: 'bd-p0c4',
+      title: 'Write docs: "getting started" & <setup>',
+      status: 'in_progress',
+      assignee: 'claude',
+      startedAt: '2026-11-06T09:10:00Z',
+    });
   });
 
   it('reads list.json and show.json (arrays, nested dependencies ignored)', () => {
@@ -45,7 +51,10 @@ describe('parseBdJson on fixtures', () => {
   });
 
   it('turns an {error} object into a bd-error', () => {
-    expect(parseBdJson(fixture('beads', 'show-not-found.json'))._unsafeUnwrapErr()).toEqual({ kind: 'bd-error', message: 'no issues found matching the provided IDs' });
+    expect(parseBdJson(fixture('beads', 'show-not-found.json'))._unsafeUnwrapErr()).toEqual({
+      kind: 'bd-error',
+      message: 'no issues found matching the provided IDs',
+    });
   });
 
   it('rejects text, wrong shapes and out-of-range priorities with typed errors', () => {
@@ -57,7 +66,9 @@ describe('parseBdJson on fixtures', () => {
   });
 
   it('accepts priority 0 and ignores unknown keys', () => {
-    expect(parseBdJson('[{"id":"my-app-x7q","title":"t","priority":0,"future_field":{"x":1}}]')._unsafeUnwrap()).toEqual([{ id: 'my-app-x7q', title: 't', priority: 0 }]);
+    expect(parseBdJson('[{"id":"my-app-x7q","title":"t","priority":0,"future_field":{"x":1}}]')._unsafeUnwrap()).toEqual([
+      { id: 'my-app-x7q', title: 't', priority: 0 },
+    ]);
   });
 });
 
@@ -98,7 +109,12 @@ describe('parseBdJson properties', () => {
     fc.assert(
       fc.property(fc.array(beadArb, { maxLength: 6 }), fc.constantFrom('array', 'envelope', 'object'), (beads, shape) => {
         const items = beads.map(toBdJson);
-        const payload = shape === 'array' ? items : shape === 'envelope' ? { schema_version: 1, data: items } : { issues: items, meta: { count: items.length }, schema_version: 1 };
+        const payload =
+          shape === 'array'
+            ? items
+            : shape === 'envelope'
+              ? { schema_version: 1, data: items }
+              : { issues: items, meta: { count: items.length }, schema_version: 1 };
         expect(parseBdJson(JSON.stringify(payload, null, 2))._unsafeUnwrap()).toEqual(beads);
       }),
     );
@@ -106,10 +122,18 @@ describe('parseBdJson properties', () => {
 
   it('never throws on arbitrary text or JSON', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ data: v })), fc.jsonValue().map((v) => JSON.stringify([v]))), (text) => {
-        const result = parseBdJson(text);
-        expect(result.isOk() || result.isErr()).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ data: v })),
+          fc.jsonValue().map((v) => JSON.stringify([v])),
+        ),
+        (text) => {
+          const result = parseBdJson(text);
+          expect(result.isOk() || result.isErr()).toBe(true);
+        },
+      ),
     );
   });
 });

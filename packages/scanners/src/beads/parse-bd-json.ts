@@ -43,9 +43,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function payloadOf(value: unknown, depth: number): Result<unknown[], BdParseError> {
   if (Array.isArray(value)) return ok(value);
-  if (!isRecord(value)) return err({ kind: 'unexpected-shape', message: `expected an array or object, got ${value === null ? 'null' : typeof value}` });
+  if (!isRecord(value))
+    return err({ kind: 'unexpected-shape', message: `expected an array or object, got ${value === null ? 'null' : typeof value}` });
   const error = bdErrorSchema.safeParse(value);
-  if (error.success) return err({ kind: 'bd-error', message: error.data.error, ...(error.data.hint === undefined ? {} : { hint: error.data.hint }) });
+  if (error.success)
+    return err({ kind: 'bd-error', message: error.data.error, ...(error.data.hint === undefined ? {} : { hint: error.data.hint }) });
   // BD_JSON_ENVELOPE=1 wraps any payload once as {schema_version, data}.
   if ('data' in value && depth === 0) return payloadOf(value.data, depth + 1);
   // --skip-labels turns the list into {issues, meta, schema_version}.

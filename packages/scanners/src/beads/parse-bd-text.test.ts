@@ -18,7 +18,9 @@ describe('parseBdText: bd ready formats', () => {
   });
 
   it('agrees with the JSON on ids, titles and priorities', () => {
-    const json = parseBdJson(fixture('beads', 'ready.json'))._unsafeUnwrap().map((b) => [b.id, b.title, b.priority]);
+    const json = parseBdJson(fixture('beads', 'ready.json'))
+      ._unsafeUnwrap()
+      .map((b) => [b.id, b.title, b.priority]);
     expect(parse('ready.txt').map((b) => [b.id, b.title, b.priority])).toEqual(json);
     expect(parse('ready-plain.txt').map((b) => [b.id, b.title, b.priority])).toEqual(json);
   });
@@ -29,7 +31,13 @@ describe('parseBdText: bd ready formats', () => {
   });
 
   it('reads --plain with its Assignee detail line', () => {
-    expect(parse('ready-plain.txt')[0]).toEqual({ id: 'bd-k2m9', title: 'Crash on empty config', priority: 0, issueType: 'bug', assignee: 'alice' });
+    expect(parse('ready-plain.txt')[0]).toEqual({
+      id: 'bd-k2m9',
+      title: 'Crash on empty config',
+      priority: 0,
+      issueType: 'bug',
+      assignee: 'alice',
+    });
   });
 
   it('reads the legacy v0.30 and v0.33–v0.46 layouts', () => {
@@ -71,14 +79,24 @@ describe('parseBdText: bd list formats', () => {
 
   it('reads tree children and a closed row with its bare type word', () => {
     expect(parse('list-tree.txt').map((b) => b.id)).toEqual(['bd-k2m9', 'bd-a3f8', 'bd-a3f8.1', 'bd-a3f8.2', 'bd-p0c4', 'bd-7xq1']);
-    expect(parse('list-all-tree-closed.txt')).toEqual([{ id: 'bd-f7k2', title: 'Bump deps', priority: 4, status: 'closed', issueType: 'chore' }]);
+    expect(parse('list-all-tree-closed.txt')).toEqual([
+      { id: 'bd-f7k2', title: 'Bump deps', priority: 4, status: 'closed', issueType: 'chore' },
+    ]);
     expect(parse('list-empty.txt')).toEqual([]);
   });
 
   it('reads the flat view with assignee, labels and relation suffix', () => {
     const beads = parse('list-flat.txt');
     expect(beads).toHaveLength(7);
-    expect(beads[0]).toEqual({ id: 'bd-k2m9', title: 'Crash on empty config', priority: 0, status: 'open', issueType: 'bug', assignee: 'alice', labels: ['backend', 'urgent'] });
+    expect(beads[0]).toEqual({
+      id: 'bd-k2m9',
+      title: 'Crash on empty config',
+      priority: 0,
+      status: 'open',
+      issueType: 'bug',
+      assignee: 'alice',
+      labels: ['backend', 'urgent'],
+    });
     expect(beads[2]).toEqual({ id: 'bd-a3f8.1', title: 'Add login endpoint', priority: 1, status: 'open', issueType: 'task' });
     expect(beads[3]?.status).toBe('blocked');
     expect(beads[6]).toEqual({ id: 'bd-f7k2', title: 'Bump deps', priority: 4, status: 'closed', issueType: 'chore' });
@@ -98,7 +116,15 @@ describe('parseBdText: bd list formats', () => {
 
   it('reads the long view', () => {
     expect(parse('list-long.txt')).toEqual([
-      { id: 'bd-p0c4', title: 'Write docs: "getting started" & <setup>', priority: 2, status: 'in_progress', issueType: 'task', assignee: 'claude', labels: ['docs'] },
+      {
+        id: 'bd-p0c4',
+        title: 'Write docs: "getting started" & <setup>',
+        priority: 2,
+        status: 'in_progress',
+        issueType: 'task',
+        assignee: 'claude',
+        labels: ['docs'],
+      },
       { id: 'bd-7xq1', title: 'Dark mode', priority: 3, status: 'in_progress', issueType: 'feature', assignee: 'bob' },
     ]);
   });
@@ -112,17 +138,24 @@ describe('parseBdText: bd list formats', () => {
 
   it('rejects formats it must not guess at', () => {
     expect(parseBdText(fixture('beads', 'show.txt'))._unsafeUnwrapErr().kind).toBe('unrecognised-line');
-    expect(parseBdText(fixture('beads', 'no-database.stderr.txt'))._unsafeUnwrapErr()).toMatchObject({ kind: 'unrecognised-line', line: 1 });
+    expect(parseBdText(fixture('beads', 'no-database.stderr.txt'))._unsafeUnwrapErr()).toMatchObject({
+      kind: 'unrecognised-line',
+      line: 1,
+    });
   });
 });
 
 const idArb = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,8}-[a-z0-9]{3,8}(?:\.\d){0,2}$/);
 // Titles bd prints on one line; ` ← ` and relation suffixes are format syntax, so they are kept out.
-const titleArb = fc
-  .array(fc.stringMatching(/^[A-Za-z0-9:"&<>'#/]{1,8}$/), { minLength: 1, maxLength: 6 })
-  .map((words) => words.join(' '));
+const titleArb = fc.array(fc.stringMatching(/^[A-Za-z0-9:"&<>'#/]{1,8}$/), { minLength: 1, maxLength: 6 }).map((words) => words.join(' '));
 const prioArb = fc.constantFrom<BeadPriority>(0, 1, 2, 3, 4);
-const rowArb = fc.record({ id: idArb, title: titleArb, priority: prioArb, bullet: fc.boolean(), type: fc.constantFrom('bug', 'task', 'epic') });
+const rowArb = fc.record({
+  id: idArb,
+  title: titleArb,
+  priority: prioArb,
+  bullet: fc.boolean(),
+  type: fc.constantFrom('bug', 'task', 'epic'),
+});
 
 describe('parseBdText properties', () => {
   it('round-trips generated rows through the pretty, plain and flat layouts', () => {
@@ -134,7 +167,10 @@ describe('parseBdText properties', () => {
           if (layout === 'plain') return `${i + 1}. [${p}] [${r.type}] ${r.id}: ${r.title}`;
           return `◐ ${r.id} [${p}] [${r.type}] @agent-1 [l1 l2] - ${r.title}`;
         });
-        const text = layout === 'plain' ? `\n📋 Ready work (${rows.length} issues with no active blockers):\n\n${lines.join('\n')}\n\n` : `${lines.join('\n')}\n`;
+        const text =
+          layout === 'plain'
+            ? `\n📋 Ready work (${rows.length} issues with no active blockers):\n\n${lines.join('\n')}\n\n`
+            : `${lines.join('\n')}\n`;
         const beads = parseBdText(text)._unsafeUnwrap();
         expect(beads.map((b) => [b.id, b.title, b.priority, b.issueType])).toEqual(rows.map((r) => [r.id, r.title, r.priority, r.type]));
       }),
@@ -143,10 +179,13 @@ describe('parseBdText properties', () => {
 
   it('never throws on arbitrary text', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('○', '●', '[', ']', 'P', '1', ' ', '\n', '-', 'a', ':', '.', '├── ', '  ', '\x1b[31m', '📋') }), (text) => {
-        const result = parseBdText(text);
-        expect(result.isOk() || result.isErr()).toBe(true);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('○', '●', '[', ']', 'P', '1', ' ', '\n', '-', 'a', ':', '.', '├── ', '  ', '\x1b[31m', '📋') }),
+        (text) => {
+          const result = parseBdText(text);
+          expect(result.isOk() || result.isErr()).toBe(true);
+        },
+      ),
     );
     fc.assert(
       fc.property(fc.string(), (text) => {

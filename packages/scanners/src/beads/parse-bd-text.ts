@@ -11,7 +11,10 @@ const TREE = '(?:├── |└── |│ {3}| {4})*';
 
 const PRETTY_ROW = new RegExp(String.raw`^${TREE}(${ICON}) (${ID}) ${PRIO} (?:\[([^\]]+)\] )?(.*)$`, 'u');
 const PLAIN_ROW = new RegExp(String.raw`^\d+\. \[${PRIO}\] (?:\[([^\]]+)\] )?(${ID}): (.*)$`, 'u');
-const FLAT_ROW = new RegExp(String.raw`^(?:(${ICON}) )?(${ID}) \[${PRIO}\] \[([^\]]+)\] (?:([a-z_]+) )?(?:@(\S+) )?(?:\[([^\]]*)\] )?- (.*)$`, 'u');
+const FLAT_ROW = new RegExp(
+  String.raw`^(?:(${ICON}) )?(${ID}) \[${PRIO}\] \[([^\]]+)\] (?:([a-z_]+) )?(?:@(\S+) )?(?:\[([^\]]*)\] )?- (.*)$`,
+  'u',
+);
 const LONG_HEADER = new RegExp(String.raw`^(${ID}) \[${PRIO}\] \[([^\]]+)\] (\S+)$`, 'u');
 const AGENT_ROW = new RegExp(String.raw`^(${ID}): (.*)$`, 'u');
 const DETAIL = /^\s{2,}([A-Za-z][A-Za-z ]*): ?(.*)$/;
@@ -41,7 +44,21 @@ const STATUS_BY_ICON: Readonly<Record<string, string>> = {
   '📌': 'pinned',
 };
 
-const KNOWN_TYPES = new Set(['bug', 'feature', 'task', 'epic', 'chore', 'decision', 'message', 'molecule', 'gate', 'spike', 'story', 'milestone', 'event']);
+const KNOWN_TYPES = new Set([
+  'bug',
+  'feature',
+  'task',
+  'epic',
+  'chore',
+  'decision',
+  'message',
+  'molecule',
+  'gate',
+  'spike',
+  'story',
+  'milestone',
+  'event',
+]);
 
 interface Draft {
   id: string;
@@ -81,7 +98,13 @@ function fromPretty(m: RegExpExecArray): Draft {
   }
   const status = STATUS_BY_ICON[icon];
   const priority = priorityOf(prio);
-  return { id, title, ...(priority === undefined ? {} : { priority }), ...(status === undefined ? {} : { status }), ...(issueType === undefined ? {} : { issueType }) };
+  return {
+    id,
+    title,
+    ...(priority === undefined ? {} : { priority }),
+    ...(status === undefined ? {} : { status }),
+    ...(issueType === undefined ? {} : { issueType }),
+  };
 }
 
 function fromFlat(m: RegExpExecArray): Draft {
@@ -133,7 +156,11 @@ export function parseBdText(stdout: string): Result<readonly Bead[], BdParseErro
       if (detail !== null) {
         const [, key = '', value = ''] = detail;
         if (key === 'Assignee' && value !== '') current.assignee = value;
-        else if (key === 'Labels') current.labels = value.replace(/^\[|\]$/g, '').split(' ').filter((l) => l !== '');
+        else if (key === 'Labels')
+          current.labels = value
+            .replace(/^\[|\]$/g, '')
+            .split(' ')
+            .filter((l) => l !== '');
         continue;
       }
       return err({ kind: 'unrecognised-line', line: index + 1, text: line.slice(0, 200) });

@@ -28,9 +28,18 @@ describe('gchat scanner', () => {
   });
 
   it('falls back to the project script when it exists, and skips when it does not', async () => {
-    const runner = scriptedRunner([[/^python3 \/proj\/\.claude\/scripts\/gchat-poll-replies\.py$/, { stdout: fixture('gchat', 'poll-none.json') }]]);
+    const runner = scriptedRunner([
+      [/^python3 \/proj\/\.claude\/scripts\/gchat-poll-replies\.py$/, { stdout: fixture('gchat', 'poll-none.json') }],
+    ]);
     const seen: string[] = [];
-    const scanner = createGChatScanner({ runner, cwd: '/proj', fileExists: async (p) => { seen.push(p); return Promise.resolve(true); } });
+    const scanner = createGChatScanner({
+      runner,
+      cwd: '/proj',
+      fileExists: async (p) => {
+        seen.push(p);
+        return Promise.resolve(true);
+      },
+    });
     expect(await scanner.scan(makeContext())).toMatchObject({ status: 'ok', findings: [], warnings: [] });
     expect(seen).toEqual([`/proj/${GCHAT_POLL_SCRIPT}`]);
     const skipped = await createGChatScanner({ runner, cwd: '/proj', fileExists: exists(false) }).scan(makeContext());
@@ -41,17 +50,27 @@ describe('gchat scanner', () => {
   it('reads exit 2 as the no-credentials warning', async () => {
     const runner = scriptedRunner([[/./, { exitCode: 2, stderr: 'token file missing\n' }]]);
     const result = await createGChatScanner({ runner, cwd: '/p', fileExists: exists(true) }).scan(makeContext());
-    expect(result).toMatchObject({ status: 'ok', findings: [], warnings: [{ code: 'GCHAT_NO_CREDENTIALS', message: 'No OAuth2 credentials configured for GChat polling' }] });
+    expect(result).toMatchObject({
+      status: 'ok',
+      findings: [],
+      warnings: [{ code: 'GCHAT_NO_CREDENTIALS', message: 'No OAuth2 credentials configured for GChat polling' }],
+    });
   });
 
   it('a missing poll script (python exits 2 too) is a skipped, configured scanner — never "no OAuth2 credentials"', async () => {
     const stderr = "python3: can't open file '/p/gone.py': [Errno 2] No such file or directory\n";
     const runner = scriptedRunner([[/./, { exitCode: 2, stderr }]]);
-    const result = await createGChatScanner({ runner, cwd: '/p', fileExists: exists(false) }).scan(makeContext({ config: { gchatPollCommand: ['python3', '/p/gone.py'] } }));
+    const result = await createGChatScanner({ runner, cwd: '/p', fileExists: exists(false) }).scan(
+      makeContext({ config: { gchatPollCommand: ['python3', '/p/gone.py'] } }),
+    );
     expect(result).toMatchObject({ status: 'skipped', configured: true });
     expect(result.status === 'skipped' && result.fix).toContain('Poll command');
     expect(JSON.stringify(result)).not.toMatch(/OAuth2|credentials/i);
-    const usage = await createGChatScanner({ runner: scriptedRunner([[/./, { exitCode: 2, stderr: 'usage: poll [-h]\npoll: error: unrecognized arguments: --x\n' }]]), cwd: '/p', fileExists: exists(true) }).scan(makeContext());
+    const usage = await createGChatScanner({
+      runner: scriptedRunner([[/./, { exitCode: 2, stderr: 'usage: poll [-h]\npoll: error: unrecognized arguments: --x\n' }]]),
+      cwd: '/p',
+      fileExists: exists(true),
+    }).scan(makeContext());
     expect(usage).toMatchObject({ status: 'ok', warnings: [{ code: 'GCHAT_POLL_FAILED' }] });
   });
 
@@ -59,21 +78,45 @@ describe('gchat scanner', () => {
     const none = await createGChatScanner({ runner: scriptedRunner([]), cwd: '/p', fileExists: exists(false) }).scan(makeContext());
     expect(none).toMatchObject({ status: 'skipped', configured: false });
     expect(none.status === 'skipped' && none.fix).toContain(GCHAT_POLL_SCRIPT);
-    const forwarded = await createGChatScanner({ runner: scriptedRunner([]), cwd: '/p', fileExists: async (p) => Promise.resolve(p.endsWith('gchat-forwarded-ask')) }).scan(makeContext());
+    const forwarded = await createGChatScanner({
+      runner: scriptedRunner([]),
+      cwd: '/p',
+      fileExists: async (p) => Promise.resolve(p.endsWith('gchat-forwarded-ask')),
+    }).scan(makeContext());
     expect(forwarded).toMatchObject({ status: 'skipped', configured: true });
     expect(forwarded.status === 'skipped' && forwarded.fix).toContain('nothing polls the replies');
-    const noTool = await createGChatScanner({ runner: scriptedRunner([[/./, notFound('my-poll')]]), cwd: '/p', fileExists: exists(false) }).scan(makeContext({ config: { gchatPollCommand: ['my-poll'] } }));
+    const noTool = await createGChatScanner({
+      runner: scriptedRunner([[/./, notFound('my-poll')]]),
+      cwd: '/p',
+      fileExists: exists(false),
+    }).scan(makeContext({ config: { gchatPollCommand: ['my-poll'] } }));
     expect(noTool).toMatchObject({ status: 'skipped', configured: true });
   });
 
   it('turns other failures into ok results with a warning, and a missing python into skipped', async () => {
-    const crash = await createGChatScanner({ runner: scriptedRunner([[/./, { exitCode: 1, stderr: 'ImportError: google\n' }]]), cwd: '/p', fileExists: exists(true) }).scan(makeContext());
+    const crash = await createGChatScanner({
+      runner: scriptedRunner([[/./, { exitCode: 1, stderr: 'ImportError: google\n' }]]),
+      cwd: '/p',
+      fileExists: exists(true),
+    }).scan(makeContext());
     expect(crash).toMatchObject({ status: 'ok', warnings: [{ code: 'GCHAT_POLL_FAILED' }] });
-    const junk = await createGChatScanner({ runner: scriptedRunner([[/./, { stdout: 'not json' }]]), cwd: '/p', fileExists: exists(true) }).scan(makeContext());
+    const junk = await createGChatScanner({
+      runner: scriptedRunner([[/./, { stdout: 'not json' }]]),
+      cwd: '/p',
+      fileExists: exists(true),
+    }).scan(makeContext());
     expect(junk).toMatchObject({ status: 'ok', warnings: [{ code: 'GCHAT_POLL_UNREADABLE' }] });
-    const timeout = await createGChatScanner({ runner: scriptedRunner([[/./, { error: { kind: 'timeout', file: 'python3', timeoutMs: 5, stdout: '', stderr: '' } }]]), cwd: '/p', fileExists: exists(true) }).scan(makeContext());
+    const timeout = await createGChatScanner({
+      runner: scriptedRunner([[/./, { error: { kind: 'timeout', file: 'python3', timeoutMs: 5, stdout: '', stderr: '' } }]]),
+      cwd: '/p',
+      fileExists: exists(true),
+    }).scan(makeContext());
     expect(timeout).toMatchObject({ status: 'ok', warnings: [{ code: 'GCHAT_POLL_FAILED' }] });
-    const noPython = await createGChatScanner({ runner: scriptedRunner([[/./, notFound('python3')]]), cwd: '/p', fileExists: exists(true) }).scan(makeContext());
+    const noPython = await createGChatScanner({
+      runner: scriptedRunner([[/./, notFound('python3')]]),
+      cwd: '/p',
+      fileExists: exists(true),
+    }).scan(makeContext());
     expect(noPython).toMatchObject({ status: 'skipped', reason: 'python3 not found on PATH' });
   });
 
@@ -108,7 +151,9 @@ describe('gchat scanner with a reply inbox', () => {
     const inbox = createMemoryReplyInbox();
     const reply = gchatReplyFinding({ questionId: 'q-9', sessionId: 's', replyText: 'ok', senderName: 'Bo' });
     (await inbox.add([reply], new Date(0)))._unsafeUnwrap();
-    const result = await createGChatScanner({ runner: scriptedRunner([]), cwd: '/proj', fileExists: exists(false), inbox }).scan(makeContext());
+    const result = await createGChatScanner({ runner: scriptedRunner([]), cwd: '/proj', fileExists: exists(false), inbox }).scan(
+      makeContext(),
+    );
     expect(result).toMatchObject({ status: 'ok', findings: [reply], warnings: [{ code: 'GCHAT_POLL_FAILED' }] });
   });
 });
@@ -141,7 +186,10 @@ describe('gchat scanner with a spool (the poll prints into a file, not into the 
     const t = setUp('whole');
     mkdirSync(t.directory, { recursive: true });
     // What a cycle killed after its poller printed leaves: the poller's whole output, no inbox entry.
-    writeFileSync(join(t.directory, 'state.gchat-spool-1000-42-ab.w999999999.out'), JSON.stringify({ replies: [reply('q-2')], pending_count: 0 }));
+    writeFileSync(
+      join(t.directory, 'state.gchat-spool-1000-42-ab.w999999999.out'),
+      JSON.stringify({ replies: [reply('q-2')], pending_count: 0 }),
+    );
     // What a cycle killed between creating the spool and starting the poller leaves.
     writeFileSync(join(t.directory, 'state.gchat-spool-900-42-ab.out'), '');
     const empty = JSON.stringify({ replies: [], pending_count: 0 });
@@ -151,7 +199,10 @@ describe('gchat scanner with a spool (the poll prints into a file, not into the 
     expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['q-2']);
     expect(t.files()).toEqual([]);
     // Recovered again by a cycle killed before it removed the spool: the inbox holds it once.
-    writeFileSync(join(t.directory, 'state.gchat-spool-1000-42-ab.w999999999.out'), JSON.stringify({ replies: [reply('q-2')], pending_count: 0 }));
+    writeFileSync(
+      join(t.directory, 'state.gchat-spool-1000-42-ab.w999999999.out'),
+      JSON.stringify({ replies: [reply('q-2')], pending_count: 0 }),
+    );
     await scanner.scan(makeContext({ config: printing(empty) }));
     expect(t.inbox.entries().map((e) => e.finding.subject)).toEqual(['q-2']);
   });
@@ -169,7 +220,10 @@ describe('gchat scanner with a spool (the poll prints into a file, not into the 
     expect(warnings[0]?.message).toContain('1 whole reply(ies) recovered');
     expect(warnings[1]?.message).toContain('unreadable');
     const aside = t.files().sort();
-    expect(aside).toEqual([expect.stringMatching(/^state\.gchat-spool-1000-42-ab\.out\.unreadable-/), expect.stringMatching(/^state\.gchat-spool-2000-42-ab\.out\.unreadable-/)]);
+    expect(aside).toEqual([
+      expect.stringMatching(/^state\.gchat-spool-1000-42-ab\.out\.unreadable-/),
+      expect.stringMatching(/^state\.gchat-spool-2000-42-ab\.out\.unreadable-/),
+    ]);
     expect(readFileSync(join(t.directory, aside[1] ?? ''), 'utf8')).toBe('Traceback (most recent call last):');
     // Set aside once: the next cycle neither warns again nor delivers twice.
     const next = await t.scanner.scan(makeContext({ config: printing(JSON.stringify({ replies: [], pending_count: 0 })) }));
@@ -177,4 +231,3 @@ describe('gchat scanner with a spool (the poll prints into a file, not into the 
     expect(t.inbox.entries().map((e) => e.finding.subject)).toEqual(['q-3']);
   });
 });
-

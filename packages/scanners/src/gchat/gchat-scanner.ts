@@ -1,4 +1,16 @@
-import { createFinding, sanitizeForMessage, scanOk, type CommandRunner, type Finding, type OpenSpool, type OutputSpool, type ReplyInbox, type ScanResult, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
+import {
+  createFinding,
+  sanitizeForMessage,
+  scanOk,
+  type CommandRunner,
+  type Finding,
+  type OpenSpool,
+  type OutputSpool,
+  type ReplyInbox,
+  type ScanResult,
+  type ScanWarning,
+  type Scanner,
+} from '@heartbeat-kit/core';
 import type { FileExists } from '../file-exists.js';
 import { firstStderrLine, guardScan, runTool, skipped, type DurationMeter } from '../scanner-support.js';
 import { parseGChatPoll, salvageGChatPoll, type GChatReply } from './parse-gchat-poll.js';
@@ -53,7 +65,11 @@ function classifyExit2(stderr: string, configured: boolean): ScanWarning | undef
     };
   }
   if (/^usage:|: error: (?:unrecognized arguments|argument|the following arguments)/im.test(stderr)) {
-    return { code: 'GCHAT_POLL_FAILED', message: `GChat poll rejected its arguments: ${firstStderrLine(stderr)}`, fix: 'correct the arguments of "Poll command:" under "## GChat" in HEARTBEAT.md' };
+    return {
+      code: 'GCHAT_POLL_FAILED',
+      message: `GChat poll rejected its arguments: ${firstStderrLine(stderr)}`,
+      fix: 'correct the arguments of "Poll command:" under "## GChat" in HEARTBEAT.md',
+    };
   }
   return undefined;
 }
@@ -102,9 +118,12 @@ interface SpoolVerdict {
 function judgeSpool(id: string, text: string): SpoolVerdict {
   if (text.trim() === '') return { id, findings: [], then: 'remove' };
   const salvaged = salvageGChatPoll(text);
-  if (salvaged.isErr()) return { id, findings: [], then: 'aside', why: `unreadable (${sanitizeForMessage(salvaged.error.message, { maxLength: 120 })})` };
+  if (salvaged.isErr())
+    return { id, findings: [], then: 'aside', why: `unreadable (${sanitizeForMessage(salvaged.error.message, { maxLength: 120 })})` };
   const findings = salvaged.value.replies.map(gchatReplyFinding);
-  return salvaged.value.complete ? { id, findings, then: 'remove' } : { id, findings, then: 'aside', why: `cut off or damaged; ${findings.length} whole reply(ies) recovered from it` };
+  return salvaged.value.complete
+    ? { id, findings, then: 'remove' }
+    : { id, findings, then: 'aside', why: `cut off or damaged; ${findings.length} whole reply(ies) recovered from it` };
 }
 
 /**
@@ -116,13 +135,20 @@ async function settleSpools(spool: OutputSpool, verdicts: readonly SpoolVerdict[
   for (const verdict of verdicts) {
     if (verdict.then === 'remove') {
       const removed = await spool.remove(verdict.id);
-      if (removed.isErr()) warnings.push({ code: 'GCHAT_SPOOL_UNWRITABLE', message: `${removed.error.message}; its replies are in the inbox and will not be delivered twice`, fix: 'make the directory of the state file writable' });
+      if (removed.isErr())
+        warnings.push({
+          code: 'GCHAT_SPOOL_UNWRITABLE',
+          message: `${removed.error.message}; its replies are in the inbox and will not be delivered twice`,
+          fix: 'make the directory of the state file writable',
+        });
       continue;
     }
     const aside = await spool.setAside(verdict.id);
     warnings.push({
       code: 'GCHAT_SPOOL_SET_ASIDE',
-      message: aside.isOk() ? `GChat poll output ${verdict.why ?? 'unreadable'}; kept it as ${aside.value}` : `GChat poll output ${verdict.why ?? 'unreadable'}, and it could not be set aside: ${aside.error.message}`,
+      message: aside.isOk()
+        ? `GChat poll output ${verdict.why ?? 'unreadable'}; kept it as ${aside.value}`
+        : `GChat poll output ${verdict.why ?? 'unreadable'}, and it could not be set aside: ${aside.error.message}`,
       fix: 'read the replies in that file and act on them by hand, then delete it',
     });
   }
@@ -133,7 +159,16 @@ async function settleSpools(spool: OutputSpool, verdicts: readonly SpoolVerdict[
 function withWarnings(result: ScanResult, warnings: readonly ScanWarning[]): ScanResult {
   if (warnings.length === 0) return result;
   if (result.status === 'ok') return { ...result, warnings: [...result.warnings, ...warnings] };
-  return scanOk(NAME, { warnings: [...warnings, { code: 'GCHAT_POLL_FAILED', message: `GChat poll did not run (${result.status === 'skipped' ? result.reason : result.status === 'error' ? result.error : `timed out after ${result.timeoutMs} ms`})` }], durationMs: result.durationMs });
+  return scanOk(NAME, {
+    warnings: [
+      ...warnings,
+      {
+        code: 'GCHAT_POLL_FAILED',
+        message: `GChat poll did not run (${result.status === 'skipped' ? result.reason : result.status === 'error' ? result.error : `timed out after ${result.timeoutMs} ms`})`,
+      },
+    ],
+    durationMs: result.durationMs,
+  });
 }
 
 /**
@@ -152,13 +187,23 @@ function withInbox(polled: ScanResult, inbox: Awaited<ReturnType<ReplyInbox['add
     return polled.status === 'ok' ? { ...polled, warnings: [...polled.warnings, warning] } : polled;
   }
   const findings = inbox.value.entries.map((e) => e.finding);
-  const warnings: ScanWarning[] = inbox.value.warnings.map((message) => ({ code: 'GCHAT_INBOX_SET_ASIDE', message, fix: 'read the replies in the set-aside file and act on them by hand' }));
-  if (polled.status === 'ok') return { ...polled, findings: findings.length > 0 ? findings : received, warnings: [...polled.warnings, ...warnings] };
+  const warnings: ScanWarning[] = inbox.value.warnings.map((message) => ({
+    code: 'GCHAT_INBOX_SET_ASIDE',
+    message,
+    fix: 'read the replies in the set-aside file and act on them by hand',
+  }));
+  if (polled.status === 'ok')
+    return { ...polled, findings: findings.length > 0 ? findings : received, warnings: [...polled.warnings, ...warnings] };
   // The poll could not run, but replies read by earlier (killed) cycles still go out.
   if (findings.length === 0 && warnings.length === 0) return polled;
-  const why = polled.status === 'skipped' ? polled.reason : polled.status === 'error' ? polled.error : `timed out after ${polled.timeoutMs} ms`;
+  const why =
+    polled.status === 'skipped' ? polled.reason : polled.status === 'error' ? polled.error : `timed out after ${polled.timeoutMs} ms`;
   const fix = polled.status === 'skipped' ? polled.fix : undefined;
-  const failed: ScanWarning = { code: 'GCHAT_POLL_FAILED', message: `GChat poll did not run (${why}); delivering ${findings.length} reply(ies) held in the inbox`, ...(fix === undefined ? {} : { fix }) };
+  const failed: ScanWarning = {
+    code: 'GCHAT_POLL_FAILED',
+    message: `GChat poll did not run (${why}); delivering ${findings.length} reply(ies) held in the inbox`,
+    ...(fix === undefined ? {} : { fix }),
+  };
   return scanOk(NAME, { findings, warnings: [...warnings, failed], durationMs: polled.durationMs });
 }
 
@@ -193,7 +238,12 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
       if (spool !== undefined) {
         const left = await spool.leftovers();
         if (left.isOk()) verdicts.push(...left.value.spools.map((l) => judgeSpool(l.id, l.text)));
-        else spoolWarnings.push({ code: 'GCHAT_SPOOL_UNREADABLE', message: `${left.error.message}; replies read by a killed cycle may be waiting there`, fix: 'make the directory of the state file readable' });
+        else
+          spoolWarnings.push({
+            code: 'GCHAT_SPOOL_UNREADABLE',
+            message: `${left.error.message}; replies read by a killed cycle may be waiting there`,
+            fix: 'make the directory of the state file readable',
+          });
       }
       let opened: OpenSpool | undefined;
       // Read back from the spool and not yet judged (a poll that failed, timed out or printed garbage).
@@ -213,19 +263,38 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
             return {
               ...skipped(NAME, `no poll command configured and ${GCHAT_POLL_SCRIPT} not found`, meter),
               configured: forwarded,
-              fix: forwarded ? `questions are forwarded to GChat (${GCHAT_MARKER_DIR}) but nothing polls the replies: restore ${GCHAT_POLL_SCRIPT} or set "Poll command:" under "## GChat" in HEARTBEAT.md` : `add ${GCHAT_POLL_SCRIPT} or set "Poll command:" under "## GChat" in HEARTBEAT.md`,
+              fix: forwarded
+                ? `questions are forwarded to GChat (${GCHAT_MARKER_DIR}) but nothing polls the replies: restore ${GCHAT_POLL_SCRIPT} or set "Poll command:" under "## GChat" in HEARTBEAT.md`
+                : `add ${GCHAT_POLL_SCRIPT} or set "Poll command:" under "## GChat" in HEARTBEAT.md`,
             };
           }
           argv = [deps.python ?? 'python3', script];
         }
         const [file, ...args] = argv;
-        if (file === undefined) return { ...skipped(NAME, 'empty poll command', meter), configured: true, fix: 'give "Poll command:" under "## GChat" in HEARTBEAT.md a command, or remove the key' };
+        if (file === undefined)
+          return {
+            ...skipped(NAME, 'empty poll command', meter),
+            configured: true,
+            fix: 'give "Poll command:" under "## GChat" in HEARTBEAT.md a command, or remove the key',
+          };
         if (spool !== undefined) {
           const o = await spool.open();
           if (o.isOk()) opened = o.value;
-          else spoolWarnings.push({ code: 'GCHAT_SPOOL_UNWRITABLE', message: `${o.error.message}; polled through memory, so a cycle killed now would lose the replies`, fix: 'make the directory of the state file writable (and give it free space)' });
+          else
+            spoolWarnings.push({
+              code: 'GCHAT_SPOOL_UNWRITABLE',
+              message: `${o.error.message}; polled through memory, so a cycle killed now would lose the replies`,
+              fix: 'make the directory of the state file writable (and give it free space)',
+            });
         }
-        const request = { file, args, cwd: deps.cwd, env: { CLAUDE_PROJECT_DIR: deps.cwd }, profile: 'gchat' as const, ...(opened === undefined ? {} : { stdoutTo: opened.stdout }) };
+        const request = {
+          file,
+          args,
+          cwd: deps.cwd,
+          env: { CLAUDE_PROJECT_DIR: deps.cwd },
+          profile: 'gchat' as const,
+          ...(opened === undefined ? {} : { stdoutTo: opened.stdout }),
+        };
         const outcome = await runTool(deps.runner, request, ctx.signal, meter).finally(async () => {
           if (opened === undefined) return;
           // The child has exited: flush and read back what it printed; the spool stays until the inbox has it.
@@ -233,23 +302,61 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
           const current = opened;
           opened = undefined;
           if (collected.isOk()) spooled = { id: current.id, text: collected.value };
-          else spoolWarnings.push({ code: 'GCHAT_SPOOL_UNREADABLE', message: `${collected.error.message}; the next cycle reads it again`, fix: 'make the directory of the state file readable' });
+          else
+            spoolWarnings.push({
+              code: 'GCHAT_SPOOL_UNREADABLE',
+              message: `${collected.error.message}; the next cycle reads it again`,
+              fix: 'make the directory of the state file readable',
+            });
         });
-        if (outcome.kind === 'missing') return { ...skipped(NAME, outcome.reason, meter), configured: true, fix: `install ${file} or put it on the PATH heartbeat-kit runs with` };
-        if (outcome.kind === 'failed') return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_FAILED', message: outcome.reason }], durationMs: meter.ms });
+        if (outcome.kind === 'missing')
+          return {
+            ...skipped(NAME, outcome.reason, meter),
+            configured: true,
+            fix: `install ${file} or put it on the PATH heartbeat-kit runs with`,
+          };
+        if (outcome.kind === 'failed')
+          return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_FAILED', message: outcome.reason }], durationMs: meter.ms });
         const output = spooled === undefined ? outcome.output : { ...outcome.output, stdout: spooled.text };
         if (output.exitCode === 2) {
           const exit2 = classifyExit2(output.stderr, configured);
-          if (exit2?.code === GCHAT_POLL_SCRIPT_MISSING) return { ...skipped(NAME, exit2.message, meter), configured: true, ...(exit2.fix === undefined ? {} : { fix: exit2.fix }) };
+          if (exit2?.code === GCHAT_POLL_SCRIPT_MISSING)
+            return { ...skipped(NAME, exit2.message, meter), configured: true, ...(exit2.fix === undefined ? {} : { fix: exit2.fix }) };
           if (exit2 !== undefined) return scanOk(NAME, { warnings: [exit2], durationMs: meter.ms });
-          return scanOk(NAME, { warnings: [{ code: GCHAT_NO_CREDENTIALS, message: 'No OAuth2 credentials configured for GChat polling', fix: `put a valid token in ${GCHAT_TOKEN_FILE} (the poll script's OAuth2 token)` }], durationMs: meter.ms });
+          return scanOk(NAME, {
+            warnings: [
+              {
+                code: GCHAT_NO_CREDENTIALS,
+                message: 'No OAuth2 credentials configured for GChat polling',
+                fix: `put a valid token in ${GCHAT_TOKEN_FILE} (the poll script's OAuth2 token)`,
+              },
+            ],
+            durationMs: meter.ms,
+          });
         }
         if (output.exitCode !== 0) {
-          return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_FAILED', message: `GChat poll exited ${output.exitCode}: ${firstStderrLine(output.stderr)}`, fix: 'run the poll command by hand in the project directory to see why it fails' }], durationMs: meter.ms });
+          return scanOk(NAME, {
+            warnings: [
+              {
+                code: 'GCHAT_POLL_FAILED',
+                message: `GChat poll exited ${output.exitCode}: ${firstStderrLine(output.stderr)}`,
+                fix: 'run the poll command by hand in the project directory to see why it fails',
+              },
+            ],
+            durationMs: meter.ms,
+          });
         }
         const poll = parseGChatPoll(output.stdout);
         if (poll.isErr()) {
-          return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_UNREADABLE', message: `GChat poll output unreadable: ${sanitizeForMessage(poll.error.message, { maxLength: 160 })}` }], durationMs: meter.ms });
+          return scanOk(NAME, {
+            warnings: [
+              {
+                code: 'GCHAT_POLL_UNREADABLE',
+                message: `GChat poll output unreadable: ${sanitizeForMessage(poll.error.message, { maxLength: 160 })}`,
+              },
+            ],
+            durationMs: meter.ms,
+          });
         }
         received = poll.value.replies.map(gchatReplyFinding);
         if (spooled !== undefined) {

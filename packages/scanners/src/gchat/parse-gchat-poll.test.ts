@@ -6,7 +6,16 @@ import { parseGChatPoll, salvageGChatPoll } from './parse-gchat-poll.js';
 describe('parseGChatPoll', () => {
   it('reads the reference example', () => {
     expect(parseGChatPoll(fixture('gchat', 'poll-replies.json'))._unsafeUnwrap()).toEqual({
-      replies: [{ questionId: 'q-1', sessionId: 's-1', replyText: 'yes, ship it', repliedAt: '2026-02-19T14:21:07.000Z', senderName: 'Alice', threadName: 'spaces/AAA/threads/BBB' }],
+      replies: [
+        {
+          questionId: 'q-1',
+          sessionId: 's-1',
+          replyText: 'yes, ship it',
+          repliedAt: '2026-02-19T14:21:07.000Z',
+          senderName: 'Alice',
+          threadName: 'spaces/AAA/threads/BBB',
+        },
+      ],
       pendingCount: 0,
       checkedAt: '2026-02-19T14:22:00.123456+00:00',
     });
@@ -16,7 +25,12 @@ describe('parseGChatPoll', () => {
     expect(parseGChatPoll(fixture('gchat', 'poll-none.json'))._unsafeUnwrap()).toEqual({ replies: [], pendingCount: 0 });
     const poll = parseGChatPoll(fixture('gchat', 'poll-pending-no-sender.json'))._unsafeUnwrap();
     expect(poll.pendingCount).toBe(3);
-    expect(poll.replies[0]).toEqual({ questionId: 'q-2', sessionId: 's-9', replyText: 'Use the "blue" one @channel [click](http://x.invalid)', senderName: 'unknown' });
+    expect(poll.replies[0]).toEqual({
+      questionId: 'q-2',
+      sessionId: 's-9',
+      replyText: 'Use the "blue" one @channel [click](http://x.invalid)',
+      senderName: 'unknown',
+    });
   });
 
   it('types invalid JSON and wrong shapes', () => {
@@ -26,20 +40,36 @@ describe('parseGChatPoll', () => {
   });
 
   it('round-trips generated polls and never throws', () => {
-    const replyArb = fc.record({ question_id: fc.string(), session_id: fc.string(), reply_text: fc.string(), sender_name: fc.string({ minLength: 1 }) });
+    const replyArb = fc.record({
+      question_id: fc.string(),
+      session_id: fc.string(),
+      reply_text: fc.string(),
+      sender_name: fc.string({ minLength: 1 }),
+    });
     fc.assert(
       fc.property(fc.array(replyArb, { maxLength: 4 }), fc.nat(), (replies, pending) => {
         const poll = parseGChatPoll(JSON.stringify({ replies, pending_count: pending, extra: true }, null, 2))._unsafeUnwrap();
         expect(poll.pendingCount).toBe(pending);
-        expect(poll.replies.map((r) => [r.questionId, r.sessionId, r.replyText, r.senderName])).toEqual(replies.map((r) => [r.question_id, r.session_id, r.reply_text, r.sender_name]));
+        expect(poll.replies.map((r) => [r.questionId, r.sessionId, r.replyText, r.senderName])).toEqual(
+          replies.map((r) => [r.question_id, r.session_id, r.reply_text, r.sender_name]),
+        );
       }),
     );
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (text) => { expect(() => parseGChatPoll(text)).not.toThrow(); }));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json()), (text) => {
+        expect(() => parseGChatPoll(text)).not.toThrow();
+      }),
+    );
   });
 });
 
 describe('salvageGChatPoll (a spool left by a killed cycle)', () => {
-  const replyArb = fc.record({ question_id: fc.string(), session_id: fc.string(), reply_text: fc.string(), sender_name: fc.string({ minLength: 1 }) });
+  const replyArb = fc.record({
+    question_id: fc.string(),
+    session_id: fc.string(),
+    reply_text: fc.string(),
+    sender_name: fc.string({ minLength: 1 }),
+  });
 
   it('a whole output is complete; blank, garbage and a cut before the first whole reply are errors', () => {
     expect(salvageGChatPoll('{"replies":[],"pending_count":0}')._unsafeUnwrap()).toEqual({ replies: [], complete: true });
@@ -49,7 +79,8 @@ describe('salvageGChatPoll (a spool left by a killed cycle)', () => {
   });
 
   it('keeps the well-formed replies of an output with one bad entry, as incomplete', () => {
-    const text = '{"replies":[{"question_id":"q-1","session_id":"s","reply_text":"a"},{"question_id":7},{"question_id":"q-3","session_id":"s","reply_text":"c"}],"pending_count":0}';
+    const text =
+      '{"replies":[{"question_id":"q-1","session_id":"s","reply_text":"a"},{"question_id":7},{"question_id":"q-3","session_id":"s","reply_text":"c"}],"pending_count":0}';
     const salvaged = salvageGChatPoll(text)._unsafeUnwrap();
     expect(salvaged.complete).toBe(false);
     expect(salvaged.replies.map((r) => r.questionId)).toEqual(['q-1', 'q-3']);
@@ -63,7 +94,11 @@ describe('salvageGChatPoll (a spool left by a killed cycle)', () => {
         const prefix = text.slice(0, cut);
         // How many replies end (their closing brace) inside the prefix.
         const whole = replies.filter((_, i) => {
-          const upTo = JSON.stringify({ checked_at: checked, replies: replies.slice(0, i + 1), pending_count: 0 }, null, pretty ? 2 : undefined);
+          const upTo = JSON.stringify(
+            { checked_at: checked, replies: replies.slice(0, i + 1), pending_count: 0 },
+            null,
+            pretty ? 2 : undefined,
+          );
           const end = upTo.lastIndexOf('}', upTo.lastIndexOf(']'));
           return end < cut;
         }).length;
@@ -84,4 +119,3 @@ describe('salvageGChatPoll (a spool left by a killed cycle)', () => {
     );
   });
 });
-

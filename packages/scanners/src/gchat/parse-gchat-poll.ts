@@ -20,7 +20,8 @@ export interface GChatPoll {
 }
 
 /** Why the poll output could not be read. */
-export type GChatParseError = { readonly kind: 'invalid-json'; readonly message: string } | { readonly kind: 'unexpected-shape'; readonly message: string };
+export type GChatParseError =
+  { readonly kind: 'invalid-json'; readonly message: string } | { readonly kind: 'unexpected-shape'; readonly message: string };
 
 const replySchema = z.object({
   question_id: z.string(),
@@ -48,10 +49,17 @@ export function parseGChatPoll(stdout: string): Result<GChatPoll, GChatParseErro
   const parsed = pollSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return err({ kind: 'unexpected-shape', message: issue === undefined ? 'invalid poll output' : `${issue.path.join('.')}: ${issue.message}` });
+    return err({
+      kind: 'unexpected-shape',
+      message: issue === undefined ? 'invalid poll output' : `${issue.path.join('.')}: ${issue.message}`,
+    });
   }
   const replies = parsed.data.replies.map(toReply);
-  return ok({ replies, pendingCount: parsed.data.pending_count, ...(parsed.data.checked_at == null ? {} : { checkedAt: parsed.data.checked_at }) });
+  return ok({
+    replies,
+    pendingCount: parsed.data.pending_count,
+    ...(parsed.data.checked_at == null ? {} : { checkedAt: parsed.data.checked_at }),
+  });
 }
 
 function toReply(r: z.infer<typeof replySchema>): GChatReply {

@@ -13,13 +13,27 @@ export interface GitDeps {
 }
 
 /** Why a git call gave nothing usable. */
-export type GitClientError = GitFailure | { readonly kind: 'tool-missing'; readonly message: string } | { readonly kind: 'run-failed'; readonly message: string };
+export type GitClientError =
+  GitFailure | { readonly kind: 'tool-missing'; readonly message: string } | { readonly kind: 'run-failed'; readonly message: string };
 
 // Read-only scans must not refresh the index (and take index.lock) under a running agent.
 const GIT_ENV = { GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' } as const;
 
-async function git(deps: GitDeps, repo: string, args: readonly string[], signal: AbortSignal, meter: DurationMeter, input?: string): Promise<Result<CommandOutput, GitClientError>> {
-  const request = { file: deps.gitFile ?? 'git', args: ['-C', repo, '--no-optional-locks', ...args], env: GIT_ENV, profile: 'git' as const, ...(input === undefined ? {} : { input }) };
+async function git(
+  deps: GitDeps,
+  repo: string,
+  args: readonly string[],
+  signal: AbortSignal,
+  meter: DurationMeter,
+  input?: string,
+): Promise<Result<CommandOutput, GitClientError>> {
+  const request = {
+    file: deps.gitFile ?? 'git',
+    args: ['-C', repo, '--no-optional-locks', ...args],
+    env: GIT_ENV,
+    profile: 'git' as const,
+    ...(input === undefined ? {} : { input }),
+  };
   const outcome = await runTool(deps.runner, request, signal, meter);
   if (outcome.kind === 'missing') return err({ kind: 'tool-missing', message: outcome.reason });
   if (outcome.kind === 'failed') return err({ kind: 'run-failed', message: outcome.reason });
@@ -27,26 +41,54 @@ async function git(deps: GitDeps, repo: string, args: readonly string[], signal:
 }
 
 /** `git worktree list --porcelain -z` in `repo`. */
-export async function listWorktrees(deps: GitDeps, repo: string, signal: AbortSignal, meter: DurationMeter): Promise<Result<readonly Worktree[], GitClientError>> {
+export async function listWorktrees(
+  deps: GitDeps,
+  repo: string,
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<Result<readonly Worktree[], GitClientError>> {
   const out = await git(deps, repo, ['worktree', 'list', '--porcelain', '-z'], signal, meter);
   return out.andThen((o) => (o.exitCode === 0 ? parseWorktreeList(o.stdout) : err(classifyGitFailure(o))));
 }
 
 /** `git status --porcelain=v1 -z` of one worktree. */
-export async function worktreeStatus(deps: GitDeps, path: string, signal: AbortSignal, meter: DurationMeter): Promise<Result<readonly StatusEntry[], GitClientError>> {
+export async function worktreeStatus(
+  deps: GitDeps,
+  path: string,
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<Result<readonly StatusEntry[], GitClientError>> {
   const out = await git(deps, path, ['status', '--porcelain=v1', '-z'], signal, meter);
   return out.andThen((o) => (o.exitCode === 0 ? parseStatusPorcelainZ(o.stdout) : err(classifyGitFailure(o))));
 }
 
 /** Committer epoch of HEAD in a worktree; `undefined` when it has no commits. */
-export async function lastCommitEpoch(deps: GitDeps, path: string, signal: AbortSignal, meter: DurationMeter): Promise<Result<number | undefined, GitClientError>> {
+export async function lastCommitEpoch(
+  deps: GitDeps,
+  path: string,
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<Result<number | undefined, GitClientError>> {
   const out = await git(deps, path, ['log', '-1', '--format=%ct'], signal, meter);
   return out.andThen(interpretLastCommitEpoch);
 }
 
 /** Commits on `refs/heads/<branch>` since `sinceEpoch` (seconds); the branch is an outside value, so it follows `--end-of-options`. */
-export async function commitsSince(deps: GitDeps, repo: string, branch: string, sinceEpoch: number, signal: AbortSignal, meter: DurationMeter): Promise<Result<number, GitClientError>> {
-  const out = await git(deps, repo, ['log', `--since=@${Math.floor(sinceEpoch)}`, '--format=%H', '--end-of-options', `refs/heads/${branch}`, '--'], signal, meter);
+export async function commitsSince(
+  deps: GitDeps,
+  repo: string,
+  branch: string,
+  sinceEpoch: number,
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<Result<number, GitClientError>> {
+  const out = await git(
+    deps,
+    repo,
+    ['log', `--since=@${Math.floor(sinceEpoch)}`, '--format=%H', '--end-of-options', `refs/heads/${branch}`, '--'],
+    signal,
+    meter,
+  );
   return out.andThen(interpretCommitCount);
 }
 
@@ -57,7 +99,13 @@ const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
  * id: the worktree list already names every worktree's HEAD, so one process answers what a
  * `git log -1` per worktree did. Ids git could not read are missing from the map.
  */
-export async function commitEpochs(deps: GitDeps, repo: string, oids: readonly string[], signal: AbortSignal, meter: DurationMeter): Promise<Result<ReadonlyMap<string, number>, GitClientError>> {
+export async function commitEpochs(
+  deps: GitDeps,
+  repo: string,
+  oids: readonly string[],
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<Result<ReadonlyMap<string, number>, GitClientError>> {
   const wanted = [...new Set(oids)].filter((oid) => OID.test(oid));
   if (wanted.length === 0) return ok(new Map());
   const out = await git(deps, repo, ['log', '--no-walk=unsorted', '--format=%H %ct', '--stdin'], signal, meter, `${wanted.join('\n')}\n`);
@@ -78,7 +126,12 @@ export async function commitEpochs(deps: GitDeps, repo: string, oids: readonly s
  * older than T (git stops walking at the first commit older than `--since`), so this one call
  * answers the stale-task question for every branch. Branches whose tip is not a commit are left out.
  */
-export async function branchTipEpochs(deps: GitDeps, repo: string, signal: AbortSignal, meter: DurationMeter): Promise<Result<ReadonlyMap<string, number>, GitClientError>> {
+export async function branchTipEpochs(
+  deps: GitDeps,
+  repo: string,
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<Result<ReadonlyMap<string, number>, GitClientError>> {
   // Ref names cannot hold control characters, so a tab and a newline delimit safely.
   const out = await git(deps, repo, ['for-each-ref', '--format=%(committerdate:unix)%09%(refname)', 'refs/heads/'], signal, meter);
   return out.andThen((o) => {

@@ -14,9 +14,11 @@ describe('git scanner (fake git)', () => {
       [/ status --porcelain=v1 -z$/, { stdout: '' }],
       [/wt-dirty --no-optional-locks log -1 --format=%ct$/, { stdout: fixture('git', 'log-1-ct-branch.txt') }],
     ]);
-    const now = new Date((Number(fixture('git', 'log-1-ct-branch.txt').trim()) * 1000) + 3 * HOUR);
+    const now = new Date(Number(fixture('git', 'log-1-ct-branch.txt').trim()) * 1000 + 3 * HOUR);
     const result = await createGitScanner({ runner, cwd: '/tmp/hbscratch/g/repo' }).scan(makeContext({ now }));
-    expect(result.status === 'ok' && result.findings.map((f) => f.line)).toEqual(['STALE: /tmp/hbscratch/g/wt-dirty (6 uncommitted changes, last commit 3h 0m ago)']);
+    expect(result.status === 'ok' && result.findings.map((f) => f.line)).toEqual([
+      'STALE: /tmp/hbscratch/g/wt-dirty (6 uncommitted changes, last commit 3h 0m ago)',
+    ]);
     expect(runner.calls.some((c) => c.args[1] === '/tmp/hbscratch/g/wt-gone')).toBe(false);
     for (const call of runner.calls) {
       expect(call.args[0]).toBe('-C');
@@ -25,10 +27,19 @@ describe('git scanner (fake git)', () => {
   });
 
   it('skips without git and outside a repository; errors on other failures', async () => {
-    expect(await createGitScanner({ runner: scriptedRunner([[/./, notFound('git')]]), cwd: '/x' }).scan(makeContext())).toMatchObject({ status: 'skipped', reason: 'git not found on PATH' });
-    const notRepo = await createGitScanner({ runner: scriptedRunner([[/./, { exitCode: 128, stderr: fixture('git', 'worktree-list-not-a-repo.stderr.txt') }]]), cwd: '/x' }).scan(makeContext());
+    expect(await createGitScanner({ runner: scriptedRunner([[/./, notFound('git')]]), cwd: '/x' }).scan(makeContext())).toMatchObject({
+      status: 'skipped',
+      reason: 'git not found on PATH',
+    });
+    const notRepo = await createGitScanner({
+      runner: scriptedRunner([[/./, { exitCode: 128, stderr: fixture('git', 'worktree-list-not-a-repo.stderr.txt') }]]),
+      cwd: '/x',
+    }).scan(makeContext());
     expect(notRepo.status).toBe('skipped');
-    const broken = await createGitScanner({ runner: scriptedRunner([[/./, { exitCode: 1, stderr: 'fatal: index file corrupt\n' }]]), cwd: '/x' }).scan(makeContext());
+    const broken = await createGitScanner({
+      runner: scriptedRunner([[/./, { exitCode: 1, stderr: 'fatal: index file corrupt\n' }]]),
+      cwd: '/x',
+    }).scan(makeContext());
     expect(broken.status).toBe('error');
   });
 
@@ -49,16 +60,22 @@ describe('git scanner (fake git)', () => {
 describe('isGitStale', () => {
   it('is dirty AND older than the threshold; no commit is never stale', () => {
     fc.assert(
-      fc.property(fc.nat(50), fc.option(fc.nat(2_000_000_000), { nil: undefined }), fc.nat(2_000_000_000_000), fc.integer({ min: 1, max: 10 * HOUR }), (changes, epoch, nowMs, staleMs) => {
-        const stale = isGitStale({ path: '/x', branch: undefined, changes, lastCommitEpoch: epoch }, nowMs, staleMs);
-        expect(stale).toBe(changes > 0 && epoch !== undefined && nowMs - epoch * 1000 > staleMs);
-        if (epoch === undefined || changes === 0) expect(stale).toBe(false);
-      }),
+      fc.property(
+        fc.nat(50),
+        fc.option(fc.nat(2_000_000_000), { nil: undefined }),
+        fc.nat(2_000_000_000_000),
+        fc.integer({ min: 1, max: 10 * HOUR }),
+        (changes, epoch, nowMs, staleMs) => {
+          const stale = isGitStale({ path: '/x', branch: undefined, changes, lastCommitEpoch: epoch }, nowMs, staleMs);
+          expect(stale).toBe(changes > 0 && epoch !== undefined && nowMs - epoch * 1000 > staleMs);
+          if (epoch === undefined || changes === 0) expect(stale).toBe(false);
+        },
+      ),
     );
   });
 });
 
-describe('isIgnoredChange (the heartbeat\'s own files are never the user\'s work)', () => {
+describe("isIgnoredChange (the heartbeat's own files are never the user's work)", () => {
   it('ignores the directory itself (git lists an untracked dir as dir/) and everything inside it, nothing beside it', () => {
     expect(isIgnoredChange('/r/wt', '.heartbeat/', ['/r/wt/.heartbeat'])).toBe(true);
     expect(isIgnoredChange('/r/wt/', '.heartbeat/state.json', ['/r/wt/.heartbeat/'])).toBe(true);

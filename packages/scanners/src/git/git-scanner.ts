@@ -48,17 +48,29 @@ export function isGitStale(state: WorktreeState, nowMs: number, staleMs: number)
 export function gitStaleFinding(state: WorktreeState, nowMs: number): Finding {
   const path = sanitizeForMessage(state.path, { maxLength: 160 });
   const age = formatAge(nowMs - (state.lastCommitEpoch ?? 0) * 1000);
-  const base = state.path.split('/').filter((p) => p !== '').at(-1) ?? state.path;
+  const base =
+    state.path
+      .split('/')
+      .filter((p) => p !== '')
+      .at(-1) ?? state.path;
   return createFinding({
     category: 'GIT_STALE',
     subject: state.path,
     line: `STALE: ${path} (${state.changes} uncommitted change${state.changes === 1 ? '' : 's'}, last commit ${age} ago)`,
     action: `Commit or stash the changes in ${path}`,
     short: `${sanitizeForMessage(base, { maxLength: 60 })} has stale changes`,
-    details: { path: state.path, changes: state.changes, ...(state.branch === undefined ? {} : { branch: state.branch }), ...(state.lastCommitEpoch === undefined ? {} : { lastCommitEpoch: state.lastCommitEpoch }) },
+    details: {
+      path: state.path,
+      changes: state.changes,
+      ...(state.branch === undefined ? {} : { branch: state.branch }),
+      ...(state.lastCommitEpoch === undefined ? {} : { lastCommitEpoch: state.lastCommitEpoch }),
+    },
     // The number of changed files moves while someone edits (that is not news); another branch
     // or last commit is. The age in the line grows by itself and is left out.
-    content: { ...(state.branch === undefined ? {} : { branch: state.branch }), ...(state.lastCommitEpoch === undefined ? {} : { lastCommitEpoch: state.lastCommitEpoch }) },
+    content: {
+      ...(state.branch === undefined ? {} : { branch: state.branch }),
+      ...(state.lastCommitEpoch === undefined ? {} : { lastCommitEpoch: state.lastCommitEpoch }),
+    },
   });
 }
 
@@ -89,18 +101,33 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
         if (listed.isErr()) {
           const e = listed.error;
           if (e.kind === 'tool-missing') return skipped(NAME, e.message, meter);
-          if (e.kind === 'not-a-repo') return skipped(NAME, `not a git repository: ${sanitizeForMessage(deps.cwd, { maxLength: 160 })}`, meter);
+          if (e.kind === 'not-a-repo')
+            return skipped(NAME, `not a git repository: ${sanitizeForMessage(deps.cwd, { maxLength: 160 })}`, meter);
           return failed(NAME, `git worktree list: ${describeGitError(e)}`, meter);
         }
         const findings: Finding[] = [];
         const warnings: ScanWarning[] = [];
         const nowMs = ctx.now.getTime();
         type Status = { readonly worktree: Worktree; readonly warning?: ScanWarning; readonly changes?: number };
-        const statuses = await mapConcurrent(scannableWorktrees(listed.value), PER_SCANNER_CONCURRENCY, async (worktree): Promise<Status> => {
-          const status = await worktreeStatus(deps, worktree.path, ctx.signal, meter);
-          if (status.isErr()) return { worktree, warning: { code: 'GIT_STATUS_FAILED', message: `${sanitizeForMessage(worktree.path, { maxLength: 160 })}: ${describeGitError(status.error)}` } };
-          return { worktree, changes: status.value.filter((entry) => !isIgnoredChange(worktree.path, entry.path, deps.ignorePaths ?? [])).length };
-        });
+        const statuses = await mapConcurrent(
+          scannableWorktrees(listed.value),
+          PER_SCANNER_CONCURRENCY,
+          async (worktree): Promise<Status> => {
+            const status = await worktreeStatus(deps, worktree.path, ctx.signal, meter);
+            if (status.isErr())
+              return {
+                worktree,
+                warning: {
+                  code: 'GIT_STATUS_FAILED',
+                  message: `${sanitizeForMessage(worktree.path, { maxLength: 160 })}: ${describeGitError(status.error)}`,
+                },
+              };
+            return {
+              worktree,
+              changes: status.value.filter((entry) => !isIgnoredChange(worktree.path, entry.path, deps.ignorePaths ?? [])).length,
+            };
+          },
+        );
         // Only dirty worktrees need an age: one `git log --no-walk` for all their HEADs.
         const dirty = statuses.filter((s) => s.changes !== undefined && s.changes > 0);
         const heads = dirty.flatMap((s) => (s.worktree.unborn || s.worktree.head === undefined ? [] : [s.worktree.head]));
@@ -115,7 +142,13 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
             if (epoch === undefined) {
               // Not answered by the batch (no HEAD id, or the batch failed): ask this worktree alone.
               const last = await lastCommitEpoch(deps, worktree.path, ctx.signal, meter);
-              if (last.isErr()) return { warning: { code: 'GIT_LOG_FAILED', message: `${sanitizeForMessage(worktree.path, { maxLength: 160 })}: ${describeGitError(last.error)}` } };
+              if (last.isErr())
+                return {
+                  warning: {
+                    code: 'GIT_LOG_FAILED',
+                    message: `${sanitizeForMessage(worktree.path, { maxLength: 160 })}: ${describeGitError(last.error)}`,
+                  },
+                };
               epoch = last.value;
             }
           }

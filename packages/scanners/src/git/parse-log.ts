@@ -38,7 +38,8 @@ export function interpretCommitCount(output: CommandOutput): Result<number, GitF
   if (output.exitCode !== 0) return err(classifyGitFailure(output));
   const lines = output.stdout.split('\n').filter((line) => line !== '');
   for (const line of lines) {
-    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(line)) return err({ kind: 'malformed-output', message: `not a commit id: ${line.slice(0, 80)}` });
+    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(line))
+      return err({ kind: 'malformed-output', message: `not a commit id: ${line.slice(0, 80)}` });
   }
   return ok(lines.length);
 }

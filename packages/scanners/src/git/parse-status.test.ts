@@ -17,7 +17,11 @@ describe('parseStatusPorcelainZ', () => {
   });
 
   it('keeps unicode and quotes raw, and reads a clean tree as no entries', () => {
-    expect(parseStatusPorcelainZ(fixture('git', 'status-porcelain-v1-z-unicode.txt'))._unsafeUnwrap().map((e) => e.path)).toEqual(['café.txt', 'quote"d.txt']);
+    expect(
+      parseStatusPorcelainZ(fixture('git', 'status-porcelain-v1-z-unicode.txt'))
+        ._unsafeUnwrap()
+        .map((e) => e.path),
+    ).toEqual(['café.txt', 'quote"d.txt']);
     expect(parseStatusPorcelainZ(fixture('git', 'status-porcelain-v1-clean.txt'))._unsafeUnwrap()).toEqual([]);
   });
 
@@ -39,7 +43,9 @@ describe('parseStatusPorcelainZ', () => {
         const text = entries.map((e) => `${e.x}${e.y} ${e.path}\0${e.x === 'R' || e.x === 'C' ? `${e.orig}\0` : ''}`).join('');
         const parsed = parseStatusPorcelainZ(text)._unsafeUnwrap();
         expect(parsed).toHaveLength(entries.length);
-        expect(parsed.map((p) => [p.path, p.origPath])).toEqual(entries.map((e) => [e.path, e.x === 'R' || e.x === 'C' ? e.orig : undefined]));
+        expect(parsed.map((p) => [p.path, p.origPath])).toEqual(
+          entries.map((e) => [e.path, e.x === 'R' || e.x === 'C' ? e.orig : undefined]),
+        );
       }),
     );
   });

@@ -30,7 +30,16 @@ describe('parseWorktreeList', () => {
 
   it('marks an unborn HEAD and skips a bare main entry', () => {
     expect(parseWorktreeList(toZ(fixture('git', 'worktree-list-porcelain-unborn.txt')))._unsafeUnwrap()).toEqual([
-      { path: '/tmp/hbscratch/g/empty', head: '0000000000000000000000000000000000000000', branch: 'main', detached: false, bare: false, locked: undefined, prunable: undefined, unborn: true },
+      {
+        path: '/tmp/hbscratch/g/empty',
+        head: '0000000000000000000000000000000000000000',
+        branch: 'main',
+        detached: false,
+        bare: false,
+        locked: undefined,
+        prunable: undefined,
+        unborn: true,
+      },
     ]);
     const bare = parseWorktreeList(toZ(fixture('git', 'worktree-list-bare-porcelain.txt')))._unsafeUnwrap();
     expect(bare.map((w) => w.bare)).toEqual([true, false]);
@@ -43,17 +52,32 @@ describe('parseWorktreeList', () => {
   });
 
   const wtArb = fc.record({
-    path: fc.string({ minLength: 1 }).filter((p) => !p.includes('\0')).map((p) => `/${p}`),
+    path: fc
+      .string({ minLength: 1 })
+      .filter((p) => !p.includes('\0'))
+      .map((p) => `/${p}`),
     head: fc.stringMatching(/^[0-9a-f]{40}$/),
     branch: fc.option(fc.stringMatching(/^[a-z][a-z0-9/-]{0,12}$/), { nil: undefined }),
-    locked: fc.option(fc.string().filter((r) => !r.includes('\0')), { nil: undefined }),
+    locked: fc.option(
+      fc.string().filter((r) => !r.includes('\0')),
+      { nil: undefined },
+    ),
   });
 
   it('round-trips generated records (hostile paths included)', () => {
     fc.assert(
       fc.property(fc.array(wtArb, { maxLength: 5 }), (records) => {
         const text = records
-          .map((r) => [`worktree ${r.path}`, `HEAD ${r.head}`, r.branch === undefined ? 'detached' : `branch refs/heads/${r.branch}`, ...(r.locked === undefined ? [] : [r.locked === '' ? 'locked' : `locked ${r.locked}`]), ''].join('\0') + '\0')
+          .map(
+            (r) =>
+              [
+                `worktree ${r.path}`,
+                `HEAD ${r.head}`,
+                r.branch === undefined ? 'detached' : `branch refs/heads/${r.branch}`,
+                ...(r.locked === undefined ? [] : [r.locked === '' ? 'locked' : `locked ${r.locked}`]),
+                '',
+              ].join('\0') + '\0',
+          )
           .join('');
         const parsed = parseWorktreeList(text)._unsafeUnwrap();
         expect(parsed.map((w) => ({ path: w.path, head: w.head, branch: w.branch, locked: w.locked }))).toEqual(records);

@@ -47,7 +47,16 @@ export function parseWorktreeList(stdout: string): Result<readonly Worktree[], G
     if (label === 'worktree') {
       flush();
       if (value === undefined || value === '') return err({ kind: 'malformed-output', message: 'worktree record without a path' });
-      record = { path: value, head: undefined, branch: undefined, detached: false, bare: false, locked: undefined, prunable: undefined, unborn: false };
+      record = {
+        path: value,
+        head: undefined,
+        branch: undefined,
+        detached: false,
+        bare: false,
+        locked: undefined,
+        prunable: undefined,
+        unborn: false,
+      };
       continue;
     }
     if (record === undefined) return err({ kind: 'malformed-output', message: `field outside a worktree record: ${field.slice(0, 80)}` });

@@ -4,7 +4,16 @@ import { createBeadsSource } from '../beads/beads-source.js';
 import { createStaleTasksScanner, inProgressSince, worktreeForBead } from './stale-tasks-scanner.js';
 import type { Worktree } from './parse-worktrees.js';
 
-const wt = (path: string, branch: string | undefined): Worktree => ({ path, branch, head: 'a'.repeat(40), detached: branch === undefined, bare: false, locked: undefined, prunable: undefined, unborn: false });
+const wt = (path: string, branch: string | undefined): Worktree => ({
+  path,
+  branch,
+  head: 'a'.repeat(40),
+  detached: branch === undefined,
+  bare: false,
+  locked: undefined,
+  prunable: undefined,
+  unborn: false,
+});
 
 describe('worktreeForBead', () => {
   it('matches the id as a whole token, never a child or a longer id', () => {
@@ -18,8 +27,12 @@ describe('worktreeForBead', () => {
 
 describe('inProgressSince', () => {
   it('prefers started_at, falls back to updated_at, ignores junk', () => {
-    expect(inProgressSince({ id: 'a-b', title: '', startedAt: '2026-11-06T09:10:00Z', updatedAt: '2026-11-07T00:00:00Z' })).toBe(Date.parse('2026-11-06T09:10:00Z'));
-    expect(inProgressSince({ id: 'a-b', title: '', startedAt: 'soon', updatedAt: '2026-11-07T00:00:00+02:00' })).toBe(Date.parse('2026-11-06T22:00:00Z'));
+    expect(inProgressSince({ id: 'a-b', title: '', startedAt: '2026-11-06T09:10:00Z', updatedAt: '2026-11-07T00:00:00Z' })).toBe(
+      Date.parse('2026-11-06T09:10:00Z'),
+    );
+    expect(inProgressSince({ id: 'a-b', title: '', startedAt: 'soon', updatedAt: '2026-11-07T00:00:00+02:00' })).toBe(
+      Date.parse('2026-11-06T22:00:00Z'),
+    );
     expect(inProgressSince({ id: 'a-b', title: '' })).toBeUndefined();
   });
 });
@@ -35,10 +48,25 @@ describe('stale-tasks scanner (fake tools)', () => {
   it('asks git only about old beads, with the branch after --end-of-options and a clock-free --since', async () => {
     const runner = scriptedRunner([
       [/^bd list/, { stdout: beads }],
-      [/worktree list/, { stdout: 'worktree /r\0HEAD ' + 'a'.repeat(40) + '\0branch refs/heads/main\0\0worktree /r/wt\0HEAD ' + 'b'.repeat(40) + '\0branch refs/heads/feat/bd-old\0\0' }],
+      [
+        /worktree list/,
+        {
+          stdout:
+            'worktree /r\0HEAD ' +
+            'a'.repeat(40) +
+            '\0branch refs/heads/main\0\0worktree /r/wt\0HEAD ' +
+            'b'.repeat(40) +
+            '\0branch refs/heads/feat/bd-old\0\0',
+        },
+      ],
       [/ log /, { stdout: '' }],
     ]);
-    const scanner = createStaleTasksScanner({ runner, cwd: '/r', beads: createBeadsSource({ runner, cwd: '/r' }), branchForBead: (b) => (b.id === 'bd-map' ? '-mapped' : undefined) });
+    const scanner = createStaleTasksScanner({
+      runner,
+      cwd: '/r',
+      beads: createBeadsSource({ runner, cwd: '/r' }),
+      branchForBead: (b) => (b.id === 'bd-map' ? '-mapped' : undefined),
+    });
     const result = await scanner.scan(makeContext({ now }));
     expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['bd-old', 'bd-map']);
     const logs = runner.calls.filter((c) => c.args.includes('log'));
@@ -51,7 +79,9 @@ describe('stale-tasks scanner (fake tools)', () => {
 
   it('does not run git at all when nothing is old enough', async () => {
     const runner = scriptedRunner([[/^bd list/, { stdout: '[]' }]]);
-    const result = await createStaleTasksScanner({ runner, cwd: '/r', beads: createBeadsSource({ runner, cwd: '/r' }) }).scan(makeContext({ now }));
+    const result = await createStaleTasksScanner({ runner, cwd: '/r', beads: createBeadsSource({ runner, cwd: '/r' }) }).scan(
+      makeContext({ now }),
+    );
     expect(result).toMatchObject({ status: 'ok', findings: [] });
     expect(runner.calls).toHaveLength(1);
   });

@@ -40,7 +40,10 @@ export function inProgressSince(bead: Bead): number | undefined {
 export function staleTaskFinding(bead: Bead, ageMs: number, windowMs: number, branch: string | undefined): Finding {
   const id = sanitizeForMessage(bead.id, { maxLength: 80 });
   const title = sanitizeForMessage(bead.title, { maxLength: 120 });
-  const evidence = branch === undefined ? 'no branch found' : `no commits on ${sanitizeForMessage(branch, { maxLength: 120 })} in the last ${formatAge(windowMs)}`;
+  const evidence =
+    branch === undefined
+      ? 'no branch found'
+      : `no commits on ${sanitizeForMessage(branch, { maxLength: 120 })} in the last ${formatAge(windowMs)}`;
   return createFinding({
     category: 'STALE_TASK',
     subject: bead.id,
@@ -93,7 +96,10 @@ export function createStaleTasksScanner(deps: StaleTasksScannerDeps): Scanner {
           if (bead.status !== undefined && bead.status !== 'in_progress') return [];
           const since = inProgressSince(bead);
           if (since === undefined) {
-            warnings.push({ code: 'BEAD_NO_START_TIME', message: `${sanitizeForMessage(bead.id, { maxLength: 80 })}: no started_at/updated_at` });
+            warnings.push({
+              code: 'BEAD_NO_START_TIME',
+              message: `${sanitizeForMessage(bead.id, { maxLength: 80 })}: no started_at/updated_at`,
+            });
             return [];
           }
           return nowMs - since > windowMs ? [{ bead, ageMs: nowMs - since }] : [];
@@ -107,20 +113,29 @@ export function createStaleTasksScanner(deps: StaleTasksScannerDeps): Scanner {
         const sinceEpoch = Math.floor((nowMs - windowMs) / 1000);
         // Every branch tip's date in one call; a branch it does not answer for is asked alone below.
         const tips = (await branchTipEpochs(deps, deps.cwd, ctx.signal, meter)).unwrapOr(undefined);
-        const judged = await mapConcurrent(old, PER_SCANNER_CONCURRENCY, async ({ bead, ageMs }): Promise<{ finding?: Finding; warning?: ScanWarning }> => {
-          const worktree = worktreeForBead(bead.id, worktrees);
-          const branch = worktree?.branch ?? deps.branchForBead?.(bead);
-          if (branch === undefined) return { finding: staleTaskFinding(bead, ageMs, windowMs, undefined) };
-          const tip = tips?.get(branch);
-          if (tip !== undefined) return tip < sinceEpoch ? { finding: staleTaskFinding(bead, ageMs, windowMs, branch) } : {};
-          const count = await commitsSince(deps, worktree?.path ?? deps.cwd, branch, (nowMs - windowMs) / 1000, ctx.signal, meter);
-          if (count.isErr()) {
-            // A branch that no longer exists shows no work either: judge by time alone.
-            if (count.error.kind === 'unknown-revision') return { finding: staleTaskFinding(bead, ageMs, windowMs, undefined) };
-            return { warning: { code: 'GIT_LOG_FAILED', message: `${sanitizeForMessage(bead.id, { maxLength: 80 })}: ${describeGitError(count.error)}` } };
-          }
-          return count.value === 0 ? { finding: staleTaskFinding(bead, ageMs, windowMs, branch) } : {};
-        });
+        const judged = await mapConcurrent(
+          old,
+          PER_SCANNER_CONCURRENCY,
+          async ({ bead, ageMs }): Promise<{ finding?: Finding; warning?: ScanWarning }> => {
+            const worktree = worktreeForBead(bead.id, worktrees);
+            const branch = worktree?.branch ?? deps.branchForBead?.(bead);
+            if (branch === undefined) return { finding: staleTaskFinding(bead, ageMs, windowMs, undefined) };
+            const tip = tips?.get(branch);
+            if (tip !== undefined) return tip < sinceEpoch ? { finding: staleTaskFinding(bead, ageMs, windowMs, branch) } : {};
+            const count = await commitsSince(deps, worktree?.path ?? deps.cwd, branch, (nowMs - windowMs) / 1000, ctx.signal, meter);
+            if (count.isErr()) {
+              // A branch that no longer exists shows no work either: judge by time alone.
+              if (count.error.kind === 'unknown-revision') return { finding: staleTaskFinding(bead, ageMs, windowMs, undefined) };
+              return {
+                warning: {
+                  code: 'GIT_LOG_FAILED',
+                  message: `${sanitizeForMessage(bead.id, { maxLength: 80 })}: ${describeGitError(count.error)}`,
+                },
+              };
+            }
+            return count.value === 0 ? { finding: staleTaskFinding(bead, ageMs, windowMs, branch) } : {};
+          },
+        );
         for (const { finding, warning } of judged) {
           if (finding) findings.push(finding);
           if (warning) warnings.push(warning);

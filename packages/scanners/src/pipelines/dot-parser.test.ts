@@ -117,7 +117,12 @@ describe('parseDot — upstream quirks that change dashboard results', () => {
 
   it('keeps keys such as __proto__ as plain data', () => {
     const graph = parsed('digraph G { a [__proto__=x, constructor=y] }');
-    expect(attrs(graph, 'a')).toEqual(Object.fromEntries([['__proto__', 'x'], ['constructor', 'y']]));
+    expect(attrs(graph, 'a')).toEqual(
+      Object.fromEntries([
+        ['__proto__', 'x'],
+        ['constructor', 'y'],
+      ]),
+    );
   });
 });
 
@@ -171,7 +176,34 @@ describe('parseDot — malformed and hostile input is a typed error', () => {
   });
 
   it('never throws on DOT-flavoured noise', () => {
-    const piece = fc.constantFrom('digraph', 'G', '{', '}', '[', ']', '"', '\\', '=', ',', ';', '->', '--', '//', '/*', '*/', '\n', ' ', 'graph', 'node', 'a', 'status', 'failed', '<', '>', '#');
+    const piece = fc.constantFrom(
+      'digraph',
+      'G',
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      '\\',
+      '=',
+      ',',
+      ';',
+      '->',
+      '--',
+      '//',
+      '/*',
+      '*/',
+      '\n',
+      ' ',
+      'graph',
+      'node',
+      'a',
+      'status',
+      'failed',
+      '<',
+      '>',
+      '#',
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 80 }), (pieces) => {
         const result = parseDot(pieces.join(''));
@@ -196,22 +228,26 @@ const nodeStatement = fc.tuple(identifier, block);
 describe('parseDot — round trip', () => {
   it('recovers every node, first block winning, with its decoded attribute values', () => {
     fc.assert(
-      fc.property(fc.array(nodeStatement, { maxLength: 12 }), fc.array(statementGap, { minLength: 12, maxLength: 12 }), (statements, gaps) => {
-        const body = statements
-          .map(([id, pairs], i) => `${id} [${pairs.map(([k, v, sep]) => `${k}=${v.text}${sep}`).join('')}]${gaps[i] ?? '\n'}`)
-          .join('');
-        const graph = parsed(`digraph "P-1" {\n${body}}`);
-        const expected = new Map<string, Record<string, string>>();
-        for (const [id, pairs] of statements) {
-          if (expected.has(id)) continue;
-          const record: Record<string, string> = {};
-          for (const [k, v] of pairs) record[k] = v.raw;
-          expected.set(id, record);
-        }
-        expect(graph.name).toBe('P-1');
-        expect(graph.nodes.map((n) => n.id)).toEqual([...expected.keys()]);
-        for (const node of graph.nodes) expect(Object.fromEntries(node.attributes)).toEqual(expected.get(node.id));
-      }),
+      fc.property(
+        fc.array(nodeStatement, { maxLength: 12 }),
+        fc.array(statementGap, { minLength: 12, maxLength: 12 }),
+        (statements, gaps) => {
+          const body = statements
+            .map(([id, pairs], i) => `${id} [${pairs.map(([k, v, sep]) => `${k}=${v.text}${sep}`).join('')}]${gaps[i] ?? '\n'}`)
+            .join('');
+          const graph = parsed(`digraph "P-1" {\n${body}}`);
+          const expected = new Map<string, Record<string, string>>();
+          for (const [id, pairs] of statements) {
+            if (expected.has(id)) continue;
+            const record: Record<string, string> = {};
+            for (const [k, v] of pairs) record[k] = v.raw;
+            expected.set(id, record);
+          }
+          expect(graph.name).toBe('P-1');
+          expect(graph.nodes.map((n) => n.id)).toEqual([...expected.keys()]);
+          for (const node of graph.nodes) expect(Object.fromEntries(node.attributes)).toEqual(expected.get(node.id));
+        },
+      ),
       { numRuns: 500 },
     );
   });

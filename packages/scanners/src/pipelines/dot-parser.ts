@@ -89,10 +89,7 @@ class DotSyntaxSignal extends Error {
   }
 }
 
-type Token =
-  | { readonly type: 'id'; readonly value: string }
-  | { readonly type: 'edge-op' }
-  | { readonly type: 'other' };
+type Token = { readonly type: 'id'; readonly value: string } | { readonly type: 'edge-op' } | { readonly type: 'other' };
 
 const OTHER: Token = { type: 'other' };
 
@@ -310,4 +307,3 @@ class DotReader {
     }
   }
 }
-

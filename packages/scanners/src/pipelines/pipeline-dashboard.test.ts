@@ -30,13 +30,32 @@ describe('computeDashboard', () => {
       AT,
     );
     expect(Object.keys(dashboard)).toEqual([
-      'graph_name', 'prd_ref', 'pipeline_stage', 'status_distribution', 'total_nodes', 'promise_progress',
-      'estimated_completion', 'worker_type_distribution', 'nodes', 'generated_at',
+      'graph_name',
+      'prd_ref',
+      'pipeline_stage',
+      'status_distribution',
+      'total_nodes',
+      'promise_progress',
+      'estimated_completion',
+      'worker_type_distribution',
+      'nodes',
+      'generated_at',
     ]);
     expect(dashboard.prd_ref).toBe('PRD-7');
-    expect(Object.entries(dashboard.status_distribution)).toEqual([['active', 2], ['pending', 1], ['failed', 1]]);
+    expect(Object.entries(dashboard.status_distribution)).toEqual([
+      ['active', 2],
+      ['pending', 1],
+      ['failed', 1],
+    ]);
     expect(dashboard.worker_type_distribution).toEqual({ w1: 2, w2: 1 });
-    expect(dashboard.nodes[0]).toEqual({ node_id: 'a', handler: 'codergen', status: 'active', worker_type: 'w1', bead_id: 'bd-1', label: 'one two three' });
+    expect(dashboard.nodes[0]).toEqual({
+      node_id: 'a',
+      handler: 'codergen',
+      status: 'active',
+      worker_type: 'w1',
+      bead_id: 'bd-1',
+      label: 'one two three',
+    });
     expect(dashboard.nodes[1]).toEqual({ node_id: 'b', handler: 'wait.human', status: 'pending', worker_type: '', bead_id: '', label: '' });
     expect(dashboard.promise_progress).toEqual({ validated: 0, total: 1, percentage: 0, status_label: '0/1' });
     expect(dashboard.pipeline_stage).toBe('Implementation');
@@ -51,7 +70,12 @@ describe('computeDashboard', () => {
 
   it('rounds the promise percentage like Python (1 of 16 gates = 6.2, not 6.3)', () => {
     const gates = Array.from({ length: 16 }, (_, i) => node(`g${i}`, { handler: 'wait.human', status: i === 0 ? 'validated' : 'pending' }));
-    expect(computeDashboard(graphOf(gates), AT).promise_progress).toEqual({ validated: 1, total: 16, percentage: 6.2, status_label: '1/16' });
+    expect(computeDashboard(graphOf(gates), AT).promise_progress).toEqual({
+      validated: 1,
+      total: 16,
+      percentage: 6.2,
+      status_label: '1/16',
+    });
   });
 
   it('ignores wait.system3 gates for the promise and the stage', () => {
@@ -115,7 +139,14 @@ function oracleStage(specs: readonly Spec[]): string {
   const tally = { codergen: new Map<string, number>(), hexagon: new Map<string, number>(), finalize: new Map<string, number>() };
   for (const s of specs) {
     const status = s.status ?? 'pending';
-    const cls = s.handler === 'codergen' ? 'codergen' : s.handler === 'wait.human' ? 'hexagon' : s.handler === 'finalize' || s.shape === 'Msquare' ? 'finalize' : undefined;
+    const cls =
+      s.handler === 'codergen'
+        ? 'codergen'
+        : s.handler === 'wait.human'
+          ? 'hexagon'
+          : s.handler === 'finalize' || s.shape === 'Msquare'
+            ? 'finalize'
+            : undefined;
     if (cls !== undefined) tally[cls].set(status, (tally[cls].get(status) ?? 0) + 1);
   }
   const total = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
@@ -130,7 +161,11 @@ function oracleStage(specs: readonly Spec[]): string {
 }
 
 describe('determinePipelineStage', () => {
-  const spec = fc.record({ handler: fc.constantFrom(...HANDLERS), shape: fc.constantFrom(...SHAPES), status: fc.constantFrom(...STATUSES) });
+  const spec = fc.record({
+    handler: fc.constantFrom(...HANDLERS),
+    shape: fc.constantFrom(...SHAPES),
+    status: fc.constantFrom(...STATUSES),
+  });
 
   it('matches the oracle on random node sets', () => {
     fc.assert(
@@ -150,10 +185,34 @@ describe('determinePipelineStage', () => {
     [[], 'Definition'],
     [[{ nodeClass: 'codergen', status: 'pending' }], 'Definition'],
     [[{ nodeClass: 'codergen', status: 'failed' }], 'Implementation'],
-    [[{ nodeClass: 'codergen', status: 'impl_complete' }, { nodeClass: 'codergen', status: 'active' }], 'Implementation'],
-    [[{ nodeClass: 'codergen', status: 'validated' }, { nodeClass: 'hexagon', status: 'pending' }], 'Validation'],
-    [[{ nodeClass: 'codergen', status: 'pending' }, { nodeClass: 'hexagon', status: 'failed' }], 'Validation'],
-    [[{ nodeClass: 'hexagon', status: 'validated' }, { nodeClass: 'finalize', status: 'pending' }], 'Finalized'],
+    [
+      [
+        { nodeClass: 'codergen', status: 'impl_complete' },
+        { nodeClass: 'codergen', status: 'active' },
+      ],
+      'Implementation',
+    ],
+    [
+      [
+        { nodeClass: 'codergen', status: 'validated' },
+        { nodeClass: 'hexagon', status: 'pending' },
+      ],
+      'Validation',
+    ],
+    [
+      [
+        { nodeClass: 'codergen', status: 'pending' },
+        { nodeClass: 'hexagon', status: 'failed' },
+      ],
+      'Validation',
+    ],
+    [
+      [
+        { nodeClass: 'hexagon', status: 'validated' },
+        { nodeClass: 'finalize', status: 'pending' },
+      ],
+      'Finalized',
+    ],
   ] as const)('%j → %s', (nodes, stage) => {
     expect(determinePipelineStage(nodes)).toBe(stage);
   });

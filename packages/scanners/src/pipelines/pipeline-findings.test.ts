@@ -33,7 +33,10 @@ function dashboardOf(nodes: DashboardNode[], name = 'PRD-1'): PipelineDashboard 
 
 describe('PIPELINE_NODE_FAILED', () => {
   it('lists sorted failed ids in the subject and line, and names their beads', () => {
-    const finding = nodeFailedFinding('P', dashboardOf([row('zeta', 'codergen', 'failed', 'bd-2'), row('alpha', 'codergen', 'failed', 'bd-1'), row('ok', 'codergen', 'active')]));
+    const finding = nodeFailedFinding(
+      'P',
+      dashboardOf([row('zeta', 'codergen', 'failed', 'bd-2'), row('alpha', 'codergen', 'failed', 'bd-1'), row('ok', 'codergen', 'active')]),
+    );
     expect(finding).toMatchObject({
       category: 'PIPELINE_NODE_FAILED',
       priority: 'Immediate',
@@ -68,7 +71,12 @@ describe('PIPELINE_NODE_FAILED', () => {
 
 describe('PIPELINE_VALIDATION_STALLED', () => {
   it('fires when all codergen work is done (impl_complete or validated) and a gate waits', () => {
-    const d = dashboardOf([row('a', 'codergen', 'impl_complete'), row('b', 'codergen', 'validated'), row('g1', 'wait.human', 'validated'), row('g2', 'wait.human', 'pending')]);
+    const d = dashboardOf([
+      row('a', 'codergen', 'impl_complete'),
+      row('b', 'codergen', 'validated'),
+      row('g1', 'wait.human', 'validated'),
+      row('g2', 'wait.human', 'pending'),
+    ]);
     expect(d.pipeline_stage).toBe('Validation');
     expect(validationStalledFinding('P', d)).toMatchObject({
       category: 'PIPELINE_VALIDATION_STALLED',
@@ -123,6 +131,13 @@ describe('PIPELINE_STALLED', () => {
 describe('observations and PIPELINE_FINALIZED', () => {
   it('observes stage and promise counts under the given name', () => {
     const d = dashboardOf([row('g', 'wait.human', 'validated')], 'graph');
-    expect(observePipeline('graph', d)).toEqual({ kind: 'pipeline', pipeline: 'graph', prdRef: 'PRD-REF', stage: 'Finalized', validated: 1, total: 1 });
+    expect(observePipeline('graph', d)).toEqual({
+      kind: 'pipeline',
+      pipeline: 'graph',
+      prdRef: 'PRD-REF',
+      stage: 'Finalized',
+      validated: 1,
+      total: 1,
+    });
   });
 });

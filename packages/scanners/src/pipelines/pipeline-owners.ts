@@ -28,19 +28,26 @@ export async function readPipelineOwners(cwd: string, files: PipelineFiles, now:
   try {
     names = await files.list(dir);
   } catch (caught) {
-    return { nodes, problems: [`cannot list ${PIPELINE_DIR}: ${sanitizeForMessage(caught instanceof Error ? caught.message : 'unknown error')}`] };
+    return {
+      nodes,
+      problems: [`cannot list ${PIPELINE_DIR}: ${sanitizeForMessage(caught instanceof Error ? caught.message : 'unknown error')}`],
+    };
   }
   for (const name of names.filter((n) => n.endsWith('.dot') && !n.startsWith('.')).sort()) {
     let text: string;
     try {
       text = await files.read(`${dir}/${name}`);
     } catch (caught) {
-      problems.push(`${sanitizeForMessage(name, { maxLength: 120 })}: cannot read: ${sanitizeForMessage(caught instanceof Error ? caught.message : 'unknown error')}`);
+      problems.push(
+        `${sanitizeForMessage(name, { maxLength: 120 })}: cannot read: ${sanitizeForMessage(caught instanceof Error ? caught.message : 'unknown error')}`,
+      );
       continue;
     }
     const graph = parseDot(text);
     if (graph.isErr()) {
-      problems.push(`${sanitizeForMessage(name, { maxLength: 120 })}: cannot parse: ${sanitizeForMessage(describeDotParseError(graph.error))}`);
+      problems.push(
+        `${sanitizeForMessage(name, { maxLength: 120 })}: cannot parse: ${sanitizeForMessage(describeDotParseError(graph.error))}`,
+      );
       continue;
     }
     for (const node of computeDashboard(graph.value, now).nodes) {

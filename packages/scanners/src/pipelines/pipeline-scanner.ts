@@ -124,11 +124,14 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
   const maxPipelines = options.maxPipelines ?? 200;
 
   const readNative = (file: string, now: Date): ResultAsync<PipelineDashboard, PipelineFileError> =>
-    ResultAsync.fromPromise(attempt(() => options.files.read(joinPath(dir, file))), (caught): PipelineFileError => ({
-      kind: 'read-failed',
-      file,
-      message: messageOf(caught),
-    })).andThen((text) =>
+    ResultAsync.fromPromise(
+      attempt(() => options.files.read(joinPath(dir, file))),
+      (caught): PipelineFileError => ({
+        kind: 'read-failed',
+        file,
+        message: messageOf(caught),
+      }),
+    ).andThen((text) =>
       parseDot(text)
         .map((graph) => computeDashboard(graph, now))
         .mapErr((error): PipelineFileError => ({ kind: 'parse-failed', file, error })),
@@ -157,9 +160,16 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
       .andThen((output) => {
         // Pure code has no clock: the scan's duration is the time its commands took.
         meter.ms += output.durationMs;
-        if (output.exitCode !== 0) return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'command-exit', file, exitCode: output.exitCode, stderr: output.stderr });
+        if (output.exitCode !== 0)
+          return errAsync<PipelineDashboard, PipelineFileError>({
+            kind: 'command-exit',
+            file,
+            exitCode: output.exitCode,
+            stderr: output.stderr,
+          });
         const json = safeJsonParse(output.stdout);
-        if (json.isErr()) return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'invalid-output', file, message: `not JSON (${json.error})` });
+        if (json.isErr())
+          return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'invalid-output', file, message: `not JSON (${json.error})` });
         const parsed = pipelineDashboardSchema.safeParse(json.value);
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
@@ -175,17 +185,33 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
     const prefix = context.config.pipelineDashboardCommand;
     const runner = options.runner;
     if (prefix !== undefined && runner === undefined) {
-      return { scanner: 'pipelines', status: 'error', error: 'pipelineDashboardCommand is set but no CommandRunner was given', durationMs: 0 };
+      return {
+        scanner: 'pipelines',
+        status: 'error',
+        error: 'pipelineDashboardCommand is set but no CommandRunner was given',
+        durationMs: 0,
+      };
     }
-    const listed = await ResultAsync.fromPromise(attempt(() => options.files.list(dir)), messageOf);
+    const listed = await ResultAsync.fromPromise(
+      attempt(() => options.files.list(dir)),
+      messageOf,
+    );
     if (listed.isErr()) {
-      return { scanner: 'pipelines', status: 'error', error: `cannot list ${PIPELINE_DIR}: ${sanitizeForMessage(listed.error)}`, durationMs: 0 };
+      return {
+        scanner: 'pipelines',
+        status: 'error',
+        error: `cannot list ${PIPELINE_DIR}: ${sanitizeForMessage(listed.error)}`,
+        durationMs: 0,
+      };
     }
     // The shell glob `*.dot` skips hidden files and sorts names.
     const all = listed.value.filter((name) => name.endsWith('.dot') && !name.startsWith('.')).sort();
     const warnings: ScanWarning[] = [];
     if (all.length > maxPipelines) {
-      warnings.push({ code: PIPELINE_WARNING_CODES.tooMany, message: `${all.length} pipeline files; only the first ${maxPipelines} were read` });
+      warnings.push({
+        code: PIPELINE_WARNING_CODES.tooMany,
+        message: `${all.length} pipeline files; only the first ${maxPipelines} were read`,
+      });
     }
     const files = all.slice(0, maxPipelines);
     const meter = { ms: 0 };
@@ -196,7 +222,9 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
     for (const file of files) {
       if (context.signal.aborted) return { scanner: 'pipelines', status: 'error', error: 'aborted', durationMs: meter.ms };
       const result =
-        prefix !== undefined && runner !== undefined ? await readByCommand(file, prefix, runner, context.signal, meter) : await readNative(file, context.now);
+        prefix !== undefined && runner !== undefined
+          ? await readByCommand(file, prefix, runner, context.signal, meter)
+          : await readNative(file, context.now);
       if (result.isErr()) {
         failures += 1;
         warnings.push({ code: PIPELINE_WARNING_CODES.fileFailed, message: describePipelineFileError(result.error) });

@@ -2,12 +2,30 @@ import { DEFAULT_HEARTBEAT_CONFIG, createFinding, type ScanContext } from '@hear
 import { describe, expect, it } from 'vitest';
 import { createScriptedScanner } from './scripted-scanner.js';
 
-const ctx: ScanContext = { now: new Date('2026-02-19T10:00:00Z'), config: DEFAULT_HEARTBEAT_CONFIG, insideActiveHours: true, signal: new AbortController().signal };
-const crash = createFinding({ category: 'ORCH_FAILURE', subject: 'orch-a', line: 'CRASHED: orch-a', action: 'Re-launch orch-a', short: 'orch-a crashed' });
+const ctx: ScanContext = {
+  now: new Date('2026-02-19T10:00:00Z'),
+  config: DEFAULT_HEARTBEAT_CONFIG,
+  insideActiveHours: true,
+  signal: new AbortController().signal,
+};
+const crash = createFinding({
+  category: 'ORCH_FAILURE',
+  subject: 'orch-a',
+  line: 'CRASHED: orch-a',
+  action: 'Re-launch orch-a',
+  short: 'orch-a crashed',
+});
 
 describe('createScriptedScanner', () => {
   it('answers in order, repeats the last step and records calls', async () => {
-    const scanner = createScriptedScanner({ name: 'orchestrators', script: [[crash], { scanner: 'orchestrators', status: 'error', error: 'boom', durationMs: 1 }, () => ({ scanner: 'orchestrators', status: 'skipped', reason: 'x', durationMs: 0 })] });
+    const scanner = createScriptedScanner({
+      name: 'orchestrators',
+      script: [
+        [crash],
+        { scanner: 'orchestrators', status: 'error', error: 'boom', durationMs: 1 },
+        () => ({ scanner: 'orchestrators', status: 'skipped', reason: 'x', durationMs: 0 }),
+      ],
+    });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await scanner.scan(ctx)).status);
     expect(statuses).toEqual(['ok', 'error', 'skipped', 'skipped']);

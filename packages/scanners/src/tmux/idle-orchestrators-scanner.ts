@@ -34,7 +34,10 @@ export function createIdleOrchestratorsScanner(deps: IdleOrchestratorsScannerDep
       const meter: DurationMeter = { ms: 0 };
       return guardScan(NAME, meter, async () => {
         const sessions = await source.list(ctx.now, ctx.signal, meter);
-        if (sessions.isErr()) return sessions.error.kind === 'tool-missing' ? skipped(NAME, sessions.error.message, meter) : failed(NAME, sessions.error.message, meter);
+        if (sessions.isErr())
+          return sessions.error.kind === 'tool-missing'
+            ? skipped(NAME, sessions.error.message, meter)
+            : failed(NAME, sessions.error.message, meter);
         const observations: Observation[] = [];
         const warnings: ScanWarning[] = [];
         const orchestrators = sessions.value.filter((session) => session.name.startsWith(ctx.config.orchestratorPrefix));

@@ -12,7 +12,9 @@ describe('normalisePaneCapture', () => {
 
   it('gives -p and -e captures of the same pane the same hash', () => {
     expect(hashPaneCapture(fixture('tmux', 'capture-pane-p-e.txt'))).toBe(hashPaneCapture(fixture('tmux', 'capture-pane-p.txt')));
-    expect(hashPaneCapture(fixture('tmux', 'capture-pane-p-session-with-space.txt'))).not.toBe(hashPaneCapture(fixture('tmux', 'capture-pane-p.txt')));
+    expect(hashPaneCapture(fixture('tmux', 'capture-pane-p-session-with-space.txt'))).not.toBe(
+      hashPaneCapture(fixture('tmux', 'capture-pane-p.txt')),
+    );
   });
 
   it('keeps only the last 20 lines, strips colours and redacts secrets', () => {

@@ -7,18 +7,30 @@ import type { Bead } from '../beads/bead.js';
 import { createOrchestratorsScanner, hasOrchestratorSession, orchestratorFindings, ownerSessionsOf } from './orchestrators-scanner.js';
 
 const sessionsLine = (names: readonly string[]) => names.map((n, i) => `${n}\t$${i}\t1795985301\t1795985301\t0\t1\n`).join('');
-const inProgressJson = (beads: readonly Partial<Bead>[]) => JSON.stringify(beads.map((b) => ({ title: 't', priority: 2, status: 'in_progress', ...b })));
+const inProgressJson = (beads: readonly Partial<Bead>[]) =>
+  JSON.stringify(beads.map((b) => ({ title: 't', priority: 2, status: 'in_progress', ...b })));
 
 function scanner(routes: readonly Route[]) {
   const runner = scriptedRunner(routes);
-  return { runner, scanner: createOrchestratorsScanner({ runner, tmuxArgs: ['-L', 'hk-fake'], beads: createBeadsSource({ runner, cwd: '/p' }) }) };
+  return {
+    runner,
+    scanner: createOrchestratorsScanner({ runner, tmuxArgs: ['-L', 'hk-fake'], beads: createBeadsSource({ runner, cwd: '/p' }) }),
+  };
 }
 
 describe('orchestrators scanner', () => {
   it('reports CRASHED for an in-progress bead whose session is gone', async () => {
     const { runner, scanner: s } = scanner([
       [/^tmux -u -L hk-fake list-sessions -F /, { stdout: sessionsLine(['orch-auth', 'main']) }],
-      [/^bd list/, { stdout: inProgressJson([{ id: 'beads-k1x', assignee: 'orch-auth' }, { id: 'beads-a3m9', assignee: 'orch-billing' }]) }],
+      [
+        /^bd list/,
+        {
+          stdout: inProgressJson([
+            { id: 'beads-k1x', assignee: 'orch-auth' },
+            { id: 'beads-a3m9', assignee: 'orch-billing' },
+          ]),
+        },
+      ],
     ]);
     const result = await s.scan(makeContext());
     expect(result.status === 'ok' && result.findings).toEqual([
@@ -39,7 +51,12 @@ describe('orchestrators scanner', () => {
       [/^bd list/, { stdout: inProgressJson([{ id: 'bd-auth', assignee: 'orch-auth' }, { id: 'bd-7xq1' }, { id: 'bd-p0c4' }]) }],
     ]);
     const pipelineOwners = () => Promise.resolve({ nodes: [{ nodeId: 'bd-p0c4', beadId: 'bd-p0c4' }], problems: [] });
-    const s = createOrchestratorsScanner({ runner, tmuxArgs: ['-L', 'hk-fake'], beads: createBeadsSource({ runner, cwd: '/p' }), pipelineOwners });
+    const s = createOrchestratorsScanner({
+      runner,
+      tmuxArgs: ['-L', 'hk-fake'],
+      beads: createBeadsSource({ runner, cwd: '/p' }),
+      pipelineOwners,
+    });
     const result = await s.scan(makeContext({ config: { expectedOrchestrators: ['orch-bd-7xq1'] } }));
     // orch-bd-p0c4-4242 is the engine's <prefix><node id>-<pid> form: present.
     expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['orch-auth', 'orch-bd-7xq1']);
@@ -51,7 +68,9 @@ describe('orchestrators scanner', () => {
       [/^bd list/, { stdout: '[]\n' }],
     ]);
     const result = await s.scan(makeContext({ config: { expectedOrchestrators: ['orch-auth', 'orch-dashboard'] } }));
-    expect(result.status === 'ok' && result.findings.map((f) => [f.subject, f.line])).toEqual([['orch-dashboard', 'MISSING: orch-dashboard (expected in HEARTBEAT.md)']]);
+    expect(result.status === 'ok' && result.findings.map((f) => [f.subject, f.line])).toEqual([
+      ['orch-dashboard', 'MISSING: orch-dashboard (expected in HEARTBEAT.md)'],
+    ]);
   });
 
   it('reads "no server running" as zero sessions', async () => {
@@ -79,25 +98,47 @@ describe('orchestrators scanner', () => {
   });
 
   it('owns a bead through an active pipeline node carrying its bead_id (orch-<node_id>, orch-<node_id>-<pid>)', async () => {
-    const owners = () => Promise.resolve({ nodes: [{ nodeId: 'impl_auth', beadId: 'bd-a' }, { nodeId: 'impl_ui', beadId: 'bd-b' }], problems: ['broken.dot: cannot parse: x'] });
+    const owners = () =>
+      Promise.resolve({
+        nodes: [
+          { nodeId: 'impl_auth', beadId: 'bd-a' },
+          { nodeId: 'impl_ui', beadId: 'bd-b' },
+        ],
+        problems: ['broken.dot: cannot parse: x'],
+      });
     const runner = scriptedRunner([
       [/^tmux /, { stdout: sessionsLine(['orch-impl_ui-4242']) }],
       [/^bd list/, { stdout: inProgressJson([{ id: 'bd-a', assignee: 'alice' }, { id: 'bd-b' }, { id: 'bd-c' }]) }],
     ]);
-    const s = createOrchestratorsScanner({ runner, tmuxArgs: ['-L', 'hk-fake'], beads: createBeadsSource({ runner, cwd: '/p' }), pipelineOwners: owners });
+    const s = createOrchestratorsScanner({
+      runner,
+      tmuxArgs: ['-L', 'hk-fake'],
+      beads: createBeadsSource({ runner, cwd: '/p' }),
+      pipelineOwners: owners,
+    });
     const result = await s.scan(makeContext());
     expect(result.status === 'ok' && result.findings.map((f) => f.line)).toEqual(['CRASHED: orch-impl_auth (bead bd-a still in_progress)']);
-    expect(result.status === 'ok' && result.warnings).toEqual([{ code: 'PIPELINE_OWNERS_UNREADABLE', message: 'broken.dot: cannot parse: x' }]);
+    expect(result.status === 'ok' && result.warnings).toEqual([
+      { code: 'PIPELINE_OWNERS_UNREADABLE', message: 'broken.dot: cannot parse: x' },
+    ]);
   });
 
   it('skips without tmux; errors on other tmux failures', async () => {
-    expect(await scanner([[/^tmux /, notFound('tmux')]]).scanner.scan(makeContext())).toMatchObject({ status: 'skipped', reason: 'tmux not found on PATH' });
-    const denied = await scanner([[/^tmux /, { exitCode: 1, stderr: 'error connecting to /tmp/tmux-0/x (Permission denied)\n' }]]).scanner.scan(makeContext());
+    expect(await scanner([[/^tmux /, notFound('tmux')]]).scanner.scan(makeContext())).toMatchObject({
+      status: 'skipped',
+      reason: 'tmux not found on PATH',
+    });
+    const denied = await scanner([
+      [/^tmux /, { exitCode: 1, stderr: 'error connecting to /tmp/tmux-0/x (Permission denied)\n' }],
+    ]).scanner.scan(makeContext());
     expect(denied.status).toBe('error');
   });
 
   it('without bd: skips, unless expected sessions can still be checked', async () => {
-    const routes: Route[] = [[/^tmux /, { stdout: sessionsLine([]) }], [/^bd /, notFound('bd')]];
+    const routes: Route[] = [
+      [/^tmux /, { stdout: sessionsLine([]) }],
+      [/^bd /, notFound('bd')],
+    ];
     expect(await scanner(routes).scanner.scan(makeContext())).toMatchObject({ status: 'skipped', reason: 'bd not found on PATH' });
     const withExpected = await scanner(routes).scanner.scan(makeContext({ config: { expectedOrchestrators: ['orch-x'] } }));
     expect(withExpected).toMatchObject({ status: 'ok', warnings: [{ code: 'BEADS_UNAVAILABLE' }] });
@@ -106,7 +147,16 @@ describe('orchestrators scanner', () => {
 });
 
 describe('orchestrator decisions (properties)', () => {
-  const nameArb: fc.Arbitrary<string> = fc.constantFrom('orch-a', 'orch-a-1', 'orch-b', 'orch-bd-x1', 'orch-bd-x1-77', 'orch-bd-x12', 'main', '-x');
+  const nameArb: fc.Arbitrary<string> = fc.constantFrom(
+    'orch-a',
+    'orch-a-1',
+    'orch-b',
+    'orch-bd-x1',
+    'orch-bd-x1-77',
+    'orch-bd-x12',
+    'main',
+    '-x',
+  );
   const beadArb: fc.Arbitrary<Bead> = fc.record(
     { id: fc.constantFrom('bd-x1', 'bd-y2', 'a'), title: fc.constant('t'), assignee: fc.constantFrom('orch-a', 'orch-b', 'bob') },
     { requiredKeys: ['id', 'title'] },

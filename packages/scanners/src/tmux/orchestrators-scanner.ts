@@ -144,7 +144,12 @@ export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scan
         if (sessions.isErr()) {
           if (sessions.error.kind !== 'tool-missing') return failed(NAME, sessions.error.message, meter);
           // An Expected: list is the user saying "these must run": not being able to check it is a warning.
-          return { ...skipped(NAME, sessions.error.message, meter), ...(expected.length > 0 ? { configured: true, fix: `install tmux so the Expected: sessions (${expected.length}) can be checked` } : {}) };
+          return {
+            ...skipped(NAME, sessions.error.message, meter),
+            ...(expected.length > 0
+              ? { configured: true, fix: `install tmux so the Expected: sessions (${expected.length}) can be checked` }
+              : {}),
+          };
         }
         const beads = await deps.beads.inProgress(ctx.now, ctx.signal, meter);
         const warnings: ScanWarning[] = [];
@@ -160,7 +165,13 @@ export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scan
           // A pipeline that cannot be read may own a bead whose crash then goes unseen: say so.
           for (const problem of owners.problems) warnings.push({ code: 'PIPELINE_OWNERS_UNREADABLE', message: problem });
         }
-        const findings = orchestratorFindings({ sessionNames: sessions.value.map((s) => s.name), inProgress, expected, prefix: ctx.config.orchestratorPrefix, pipelineNodes });
+        const findings = orchestratorFindings({
+          sessionNames: sessions.value.map((s) => s.name),
+          inProgress,
+          expected,
+          prefix: ctx.config.orchestratorPrefix,
+          pipelineNodes,
+        });
         // The count feeds HEARTBEAT.md's "Alert if: in_progress count changed" (decided in core).
         const observations = beads.isOk() ? [{ kind: 'in-progress' as const, count: inProgress.length }] : [];
         return scanOk(NAME, { findings, observations, warnings, durationMs: meter.ms });

@@ -7,7 +7,14 @@ const out = (stdout: string, stderr: string, exitCode: number) => ({ stdout, std
 
 describe('parseTmuxSessions', () => {
   it('reads the real tab-separated capture (its own column order)', () => {
-    const sessions = parseTmuxSessions(fixture('tmux', 'list-sessions-F-tabs.txt'), ['name', 'activity', 'created', 'attached', 'windows', 'id'])._unsafeUnwrap();
+    const sessions = parseTmuxSessions(fixture('tmux', 'list-sessions-F-tabs.txt'), [
+      'name',
+      'activity',
+      'created',
+      'attached',
+      'windows',
+      'id',
+    ])._unsafeUnwrap();
     expect(sessions).toEqual([
       { name: 'alpha', id: '$0', activity: 1795985301, created: 1795985301, attached: 0, windows: 1 },
       { name: 'beta two', id: '$1', activity: 1795985301, created: 1795985301, attached: 0, windows: 1 },
@@ -35,10 +42,16 @@ describe('parseTmuxSessions', () => {
 
   it('round-trips generated sessions in any field order', () => {
     fc.assert(
-      fc.property(fc.array(sessionArb, { maxLength: 6 }), fc.shuffledSubarray([...TMUX_SESSION_FIELDS], { minLength: 6, maxLength: 6 }), (sessions, fields) => {
-        const text = sessions.map((s) => fields.map((f) => (s[f] === undefined ? '' : String(s[f]))).join('\t')).join('\n') + (sessions.length > 0 ? '\n' : '');
-        expect(parseTmuxSessions(text, fields)._unsafeUnwrap()).toEqual(sessions);
-      }),
+      fc.property(
+        fc.array(sessionArb, { maxLength: 6 }),
+        fc.shuffledSubarray([...TMUX_SESSION_FIELDS], { minLength: 6, maxLength: 6 }),
+        (sessions, fields) => {
+          const text =
+            sessions.map((s) => fields.map((f) => (s[f] === undefined ? '' : String(s[f]))).join('\t')).join('\n') +
+            (sessions.length > 0 ? '\n' : '');
+          expect(parseTmuxSessions(text, fields)._unsafeUnwrap()).toEqual(sessions);
+        },
+      ),
     );
   });
 
@@ -52,13 +65,23 @@ describe('parseTmuxSessions', () => {
 });
 
 describe('interpretListSessions', () => {
-  it.each(['list-sessions-no-server', 'list-sessions-F-no-server', 'list-sessions-stale-socket', 'list-sessions-stale-socket-kill9'])('reads %s as zero sessions', (name) => {
-    expect(interpretListSessions(out(fixture('tmux', `${name}.txt`), fixture('tmux', `${name}.stderr.txt`), 1))._unsafeUnwrap()).toEqual([]);
-  });
+  it.each(['list-sessions-no-server', 'list-sessions-F-no-server', 'list-sessions-stale-socket', 'list-sessions-stale-socket-kill9'])(
+    'reads %s as zero sessions',
+    (name) => {
+      expect(interpretListSessions(out(fixture('tmux', `${name}.txt`), fixture('tmux', `${name}.stderr.txt`), 1))._unsafeUnwrap()).toEqual(
+        [],
+      );
+    },
+  );
 
   it('types other connect errors and unknown failures as errors, not as "empty"', () => {
     expect(isNoTmuxServer('error connecting to /tmp/tmux-0/x (Permission denied)\n')).toBe(false);
-    expect(interpretListSessions(out('', 'error connecting to /tmp/tmux-0/x (Permission denied)\n', 1))._unsafeUnwrapErr().kind).toBe('tmux-failed');
-    expect(interpretListSessions(out('', fixture('tmux', 'tmux-not-installed.stderr.txt'), 127))._unsafeUnwrapErr()).toMatchObject({ kind: 'tmux-failed', exitCode: 127 });
+    expect(interpretListSessions(out('', 'error connecting to /tmp/tmux-0/x (Permission denied)\n', 1))._unsafeUnwrapErr().kind).toBe(
+      'tmux-failed',
+    );
+    expect(interpretListSessions(out('', fixture('tmux', 'tmux-not-installed.stderr.txt'), 127))._unsafeUnwrapErr()).toMatchObject({
+      kind: 'tmux-failed',
+      exitCode: 127,
+    });
   });
 });

@@ -22,7 +22,8 @@ export type TmuxSessionField = 'name' | 'id' | 'activity' | 'created' | 'attache
 export const TMUX_SESSION_FIELDS: readonly TmuxSessionField[] = ['name', 'id', 'activity', 'created', 'attached', 'windows'];
 
 /** The `-F` format the scanners pass to `tmux list-sessions`: tab-separated, never the padded default form. */
-export const TMUX_SESSION_FORMAT = '#{session_name}\t#{session_id}\t#{session_activity}\t#{session_created}\t#{session_attached}\t#{session_windows}';
+export const TMUX_SESSION_FORMAT =
+  '#{session_name}\t#{session_id}\t#{session_activity}\t#{session_created}\t#{session_attached}\t#{session_windows}';
 
 /** Why tmux output could not be used. */
 export type TmuxError =
@@ -44,7 +45,10 @@ function count(text: string | undefined): number | undefined {
  * same fields). A name may itself contain tabs, so the name column takes whatever the fixed
  * columns leave over.
  */
-export function parseTmuxSessions(stdout: string, fields: readonly TmuxSessionField[] = TMUX_SESSION_FIELDS): Result<readonly TmuxSession[], TmuxError> {
+export function parseTmuxSessions(
+  stdout: string,
+  fields: readonly TmuxSessionField[] = TMUX_SESSION_FIELDS,
+): Result<readonly TmuxSession[], TmuxError> {
   const nameIndex = fields.indexOf('name');
   const sessions: TmuxSession[] = [];
   const lines = stdout.split('\n');
@@ -65,7 +69,14 @@ export function parseTmuxSessions(stdout: string, fields: readonly TmuxSessionFi
     if (id === undefined || !/^\$\d+$/.test(id) || attached === undefined || windows === undefined) {
       return err({ kind: 'malformed-line', line: index + 1, text: line.slice(0, 200) });
     }
-    sessions.push({ name: values.get('name') ?? '', id, activity: epoch(values.get('activity')), created: epoch(values.get('created')), attached, windows });
+    sessions.push({
+      name: values.get('name') ?? '',
+      id,
+      activity: epoch(values.get('activity')),
+      created: epoch(values.get('created')),
+      attached,
+      windows,
+    });
   }
   return ok(sessions);
 }

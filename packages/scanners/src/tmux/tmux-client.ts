@@ -17,17 +17,30 @@ export interface TmuxDeps {
 }
 
 /** Why tmux could not be read. */
-export type TmuxClientError = { readonly kind: 'tool-missing'; readonly message: string } | { readonly kind: 'failed'; readonly message: string };
+export type TmuxClientError =
+  { readonly kind: 'tool-missing'; readonly message: string } | { readonly kind: 'failed'; readonly message: string };
 
 /** Lists sessions with `-F` (never the padded default form); no server = zero sessions. */
-export async function listTmuxSessions(deps: TmuxDeps, signal: AbortSignal, meter: DurationMeter): Promise<Result<readonly TmuxSession[], TmuxClientError>> {
+export async function listTmuxSessions(
+  deps: TmuxDeps,
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<Result<readonly TmuxSession[], TmuxClientError>> {
   const file = deps.tmuxFile ?? 'tmux';
-  const outcome = await runTool(deps.runner, { file, args: [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? []), 'list-sessions', '-F', TMUX_SESSION_FORMAT], profile: 'tmux' }, signal, meter);
+  const outcome = await runTool(
+    deps.runner,
+    { file, args: [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? []), 'list-sessions', '-F', TMUX_SESSION_FORMAT], profile: 'tmux' },
+    signal,
+    meter,
+  );
   if (outcome.kind === 'missing') return err({ kind: 'tool-missing', message: outcome.reason });
   if (outcome.kind === 'failed') return err({ kind: 'failed', message: outcome.reason });
   return interpretListSessions(outcome.output).mapErr((e): TmuxClientError => ({
     kind: 'failed',
-    message: e.kind === 'tmux-failed' ? `tmux list-sessions exited ${e.exitCode}: ${firstStderrLine(e.stderr)}` : `tmux list-sessions: malformed line ${e.line}`,
+    message:
+      e.kind === 'tmux-failed'
+        ? `tmux list-sessions exited ${e.exitCode}: ${firstStderrLine(e.stderr)}`
+        : `tmux list-sessions: malformed line ${e.line}`,
   }));
 }
 
@@ -37,12 +50,26 @@ export function paneTarget(session: Pick<TmuxSession, 'id' | 'name'>): string {
 }
 
 /** Captures the visible pane of a session (`capture-pane -p`). */
-export async function capturePane(deps: TmuxDeps, session: Pick<TmuxSession, 'id' | 'name'>, signal: AbortSignal, meter: DurationMeter): Promise<Result<string, TmuxClientError>> {
+export async function capturePane(
+  deps: TmuxDeps,
+  session: Pick<TmuxSession, 'id' | 'name'>,
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<Result<string, TmuxClientError>> {
   const file = deps.tmuxFile ?? 'tmux';
-  const outcome = await runTool(deps.runner, { file, args: [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? []), 'capture-pane', '-p', '-t', paneTarget(session)], profile: 'tmux' }, signal, meter);
+  const outcome = await runTool(
+    deps.runner,
+    { file, args: [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? []), 'capture-pane', '-p', '-t', paneTarget(session)], profile: 'tmux' },
+    signal,
+    meter,
+  );
   if (outcome.kind === 'missing') return err({ kind: 'tool-missing', message: outcome.reason });
   if (outcome.kind === 'failed') return err({ kind: 'failed', message: outcome.reason });
-  if (outcome.output.exitCode !== 0) return err({ kind: 'failed', message: `tmux capture-pane exited ${outcome.output.exitCode}: ${firstStderrLine(outcome.output.stderr)}` });
+  if (outcome.output.exitCode !== 0)
+    return err({
+      kind: 'failed',
+      message: `tmux capture-pane exited ${outcome.output.exitCode}: ${firstStderrLine(outcome.output.stderr)}`,
+    });
   return ok(outcome.output.stdout);
 }
 
@@ -92,9 +119,12 @@ export async function capturePanes(
   const perChunk = await mapConcurrent(chunks, PER_SCANNER_CONCURRENCY, async (chunk) => {
     const results: Result<string, TmuxClientError>[] = [];
     const args: string[] = [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? [])];
-    chunk.forEach((session, i) => args.push(...(i === 0 ? [] : [';']), 'capture-pane', '-p', '-t', paneTarget(session), ';', 'display-message', '-p', `${MARK}${i}`));
+    chunk.forEach((session, i) =>
+      args.push(...(i === 0 ? [] : [';']), 'capture-pane', '-p', '-t', paneTarget(session), ';', 'display-message', '-p', `${MARK}${i}`),
+    );
     const outcome = await runTool(deps.runner, { file, args, profile: 'tmux' }, signal, meter);
-    if (outcome.kind === 'missing') return chunk.map((): Result<string, TmuxClientError> => err({ kind: 'tool-missing', message: outcome.reason }));
+    if (outcome.kind === 'missing')
+      return chunk.map((): Result<string, TmuxClientError> => err({ kind: 'tool-missing', message: outcome.reason }));
     const captured: string[] = [];
     if (outcome.kind === 'output') {
       const parts = outcome.output.stdout.split(MARK);

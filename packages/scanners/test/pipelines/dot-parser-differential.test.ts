@@ -45,15 +45,22 @@ describe('tolerant reader vs ts-graphviz', () => {
   const id = fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/).filter((s) => !reserved.has(s));
   // No backslashes: ts-graphviz keeps `\\` as two characters where the upstream parser decodes it.
   const value = fc.oneof(
-    fc.string({ maxLength: 20 }).filter((s) => !s.includes('\\')).map((s) => `"${s.replaceAll('"', '\\"')}"`),
+    fc
+      .string({ maxLength: 20 })
+      .filter((s) => !s.includes('\\'))
+      .map((s) => `"${s.replaceAll('"', '\\"')}"`),
     fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/),
     fc.integer({ min: 0, max: 999 }).map(String),
   );
   const sep = fc.constantFrom(', ', ',', ' ', '\n', '; ');
-  const attrList = fc.array(fc.tuple(id, value, sep), { minLength: 1, maxLength: 5 }).map((pairs) => `[${pairs.map(([k, v, s], i) => `${k}=${v}${i < pairs.length - 1 ? s : ''}`).join('')}]`);
+  const attrList = fc
+    .array(fc.tuple(id, value, sep), { minLength: 1, maxLength: 5 })
+    .map((pairs) => `[${pairs.map(([k, v, s], i) => `${k}=${v}${i < pairs.length - 1 ? s : ''}`).join('')}]`);
   const statement = fc.oneof(
     fc.tuple(id, attrList).map(([n, a]) => `${n} ${a}`),
-    fc.tuple(id, id, id, fc.option(attrList, { nil: undefined })).map(([a, b, c, attrs]) => `${a} -> ${b} -> ${c}${attrs === undefined ? '' : ` ${attrs}`}`),
+    fc
+      .tuple(id, id, id, fc.option(attrList, { nil: undefined }))
+      .map(([a, b, c, attrs]) => `${a} -> ${b} -> ${c}${attrs === undefined ? '' : ` ${attrs}`}`),
     attrList.map((a) => `node ${a}`),
     attrList.map((a) => `graph ${a}`),
     fc.tuple(id, attrList).map(([n, a]) => `subgraph cluster_${n} { ${n} ${a} }`),

@@ -1,7 +1,14 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_HEARTBEAT_CONFIG, type CommandRequest, type CommandRunner, type HeartbeatConfig, type ScanContext, type ScanResult } from '@heartbeat-kit/core';
+import {
+  DEFAULT_HEARTBEAT_CONFIG,
+  type CommandRequest,
+  type CommandRunner,
+  type HeartbeatConfig,
+  type ScanContext,
+  type ScanResult,
+} from '@heartbeat-kit/core';
 import { createNodePipelineFiles } from '@heartbeat-kit/scanners/execa';
 import { computeDashboard, createPipelineScanner, parseDot, type PipelineFiles } from '@heartbeat-kit/scanners';
 import { errAsync, okAsync } from 'neverthrow';
@@ -58,8 +65,22 @@ describe('dashboard golden results (reference cobuilder.md §6.7)', () => {
       worker_type_distribution: { 'backend-solutions-engineer': 1 },
       nodes: [
         { node_id: 'start', handler: 'start', status: 'validated', worker_type: '', bead_id: '', label: 'PARSE PRD-SCANNERS-001' },
-        { node_id: 'impl_tmux', handler: 'codergen', status: 'active', worker_type: 'backend-solutions-engineer', bead_id: 'bd-a3f8.1', label: 'Implement tmux scanner' },
-        { node_id: 'validate_tmux', handler: 'wait.human', status: 'pending', worker_type: '', bead_id: 'AT-1', label: 'Validate tmux (technical)' },
+        {
+          node_id: 'impl_tmux',
+          handler: 'codergen',
+          status: 'active',
+          worker_type: 'backend-solutions-engineer',
+          bead_id: 'bd-a3f8.1',
+          label: 'Implement tmux scanner',
+        },
+        {
+          node_id: 'validate_tmux',
+          handler: 'wait.human',
+          status: 'pending',
+          worker_type: '',
+          bead_id: 'AT-1',
+          label: 'Validate tmux (technical)',
+        },
         { node_id: 'decision', handler: 'conditional', status: 'pending', worker_type: '', bead_id: '', label: 'Validation?' },
         { node_id: 'finalize', handler: 'exit', status: 'pending', worker_type: '', bead_id: '', label: 'FINALIZE' },
       ],
@@ -152,7 +173,7 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
     const result = ok(await scanner().scan(context()));
     expect(result.warnings.map((w) => [w.code, w.message])).toEqual([
       ['PIPELINE_FILE_FAILED', 'comment.dot: cannot parse: line 1: unterminated /* comment'],
-      ['PIPELINE_FILE_FAILED', 'not-dot.dot: cannot parse: line 1: expected \'digraph\''],
+      ['PIPELINE_FILE_FAILED', "not-dot.dot: cannot parse: line 1: expected 'digraph'"],
       ['PIPELINE_FILE_FAILED', 'open-quote.dot: cannot parse: line 2: unterminated quoted string'],
     ]);
     expect(result.observations.map((o) => (o.kind === 'pipeline' ? o.pipeline : ''))).toEqual(['E"x', 'PRD-SCANNERS-001', 'H']);
@@ -208,7 +229,9 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
 });
 
 describe('createPipelineScanner with a dashboard command', () => {
-  function fakeRunner(reply: (request: CommandRequest) => ReturnType<CommandRunner['run']>): CommandRunner & { requests: CommandRequest[] } {
+  function fakeRunner(
+    reply: (request: CommandRequest) => ReturnType<CommandRunner['run']>,
+  ): CommandRunner & { requests: CommandRequest[] } {
     const requests: CommandRequest[] = [];
     return {
       requests,
@@ -223,11 +246,17 @@ describe('createPipelineScanner with a dashboard command', () => {
 
   it('runs `[...prefix, file.dot, --output, json]` per pipeline and uses its JSON', async () => {
     const text = await copyFixture('pipeline-harness-style.dot', 'h.dot');
-    const json = JSON.stringify({ ...harness(text), pipeline_stage: 'Implementation', nodes: harness(text).nodes.map((n) => ({ ...n, status: n.status === 'active' ? 'impl_complete' : n.status })) });
+    const json = JSON.stringify({
+      ...harness(text),
+      pipeline_stage: 'Implementation',
+      nodes: harness(text).nodes.map((n) => ({ ...n, status: n.status === 'active' ? 'impl_complete' : n.status })),
+    });
     const runner = fakeRunner(() => okAsync({ exitCode: 0, stdout: `${json}\n`, stderr: '', durationMs: 5 }));
     const result = ok(await createPipelineScanner({ cwd: root, files: createNodePipelineFiles(), runner }).scan(context(config)));
     expect(runner.requests).toEqual([{ file: 'python3', args: ['dashboard.py', join(pipelines, 'h.dot'), '--output', 'json'], cwd: root }]);
-    expect(result.observations).toEqual([{ kind: 'pipeline', pipeline: 'PRD-SCANNERS-001', prdRef: 'PRD-SCANNERS-001', stage: 'Implementation', validated: 0, total: 1 }]);
+    expect(result.observations).toEqual([
+      { kind: 'pipeline', pipeline: 'PRD-SCANNERS-001', prdRef: 'PRD-SCANNERS-001', stage: 'Implementation', validated: 0, total: 1 },
+    ]);
     expect(result.durationMs).toBe(5);
     // The command's rows, not the file, decide the findings.
     expect(result.findings.map((f) => f.category)).toEqual(['PIPELINE_VALIDATION_STALLED', 'PIPELINE_STALLED']);

@@ -2,7 +2,9 @@ import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig, type ScanContext } from
 import { createFakeCommandRunner, type FakeCommandResponse, type FakeCommandRunner } from '@heartbeat-kit/core/testing';
 
 /** A scan context for tests: default config, inside active hours, a fresh signal. */
-export function makeContext(overrides: { now?: Date; insideActiveHours?: boolean; config?: Partial<HeartbeatConfig>; signal?: AbortSignal } = {}): ScanContext {
+export function makeContext(
+  overrides: { now?: Date; insideActiveHours?: boolean; config?: Partial<HeartbeatConfig>; signal?: AbortSignal } = {},
+): ScanContext {
   return {
     now: overrides.now ?? new Date('2026-11-29T12:00:00Z'),
     config: { ...DEFAULT_HEARTBEAT_CONFIG, ...overrides.config },

@@ -8,7 +8,16 @@ import { planLabelTransition, planParentClose, planPickUp, type LabelTransitionI
 const names = { working: 'agent-working', blocked: 'agent-blocked' };
 const personaLabels = ['backend', 'frontend', 'qa'] as const;
 /** Labels an issue may carry: the beat's, the status labels, persona labels and unrelated ones. */
-const anyLabel = fc.constantFrom(names.working, names.blocked, STATUS_LABELS.inProgress, STATUS_LABELS.inReview, STATUS_LABELS.todo, ...personaLabels, 'bug', 'priority:high');
+const anyLabel = fc.constantFrom(
+  names.working,
+  names.blocked,
+  STATUS_LABELS.inProgress,
+  STATUS_LABELS.inReview,
+  STATUS_LABELS.todo,
+  ...personaLabels,
+  'bug',
+  'priority:high',
+);
 const labelSet = fc.uniqueArray(anyLabel, { maxLength: 8 });
 const personaLabel = fc.constantFrom<string | null>(null, ...personaLabels);
 
@@ -55,16 +64,40 @@ describe('planPickUp (step 6)', () => {
 describe('planLabelTransition (step 10)', () => {
   it('follows the reference table', () => {
     const base = { labels: [names.working, STATUS_LABELS.inProgress, 'backend'], names, openedPullRequest: false, personaLabel: 'backend' };
-    expect(planLabelTransition({ ...base, status: 'blocked' })).toEqual({ edit: { remove: [names.working], add: [names.blocked] }, close: false });
-    expect(planLabelTransition({ ...base, status: 'completed' })).toEqual({ edit: { remove: [names.working, STATUS_LABELS.inProgress] }, close: true });
-    expect(planLabelTransition({ ...base, status: 'completed', openedPullRequest: true })).toEqual({ edit: { add: [STATUS_LABELS.inReview], remove: [names.working, STATUS_LABELS.inProgress] }, close: false });
+    expect(planLabelTransition({ ...base, status: 'blocked' })).toEqual({
+      edit: { remove: [names.working], add: [names.blocked] },
+      close: false,
+    });
+    expect(planLabelTransition({ ...base, status: 'completed' })).toEqual({
+      edit: { remove: [names.working, STATUS_LABELS.inProgress] },
+      close: true,
+    });
+    expect(planLabelTransition({ ...base, status: 'completed', openedPullRequest: true })).toEqual({
+      edit: { add: [STATUS_LABELS.inReview], remove: [names.working, STATUS_LABELS.inProgress] },
+      close: false,
+    });
     expect(planLabelTransition({ ...base, status: 'in_progress' })).toEqual({ close: false });
-    expect(planLabelTransition({ ...base, labels: [names.working], status: 'in_progress' })).toEqual({ edit: { add: [STATUS_LABELS.inProgress] }, close: false });
-    expect(planLabelTransition({ ...base, status: 'in_progress', escalationLabel: 'qa' })).toEqual({ edit: { add: ['qa'], remove: ['backend'] }, close: false });
-    expect(planLabelTransition({ ...base, status: 'in_progress', escalationLabel: null })).toEqual({ edit: { remove: ['backend'] }, close: false });
-    expect(planLabelTransition({ ...base, personaLabel: null, status: 'in_progress', escalationLabel: 'qa' })).toEqual({ edit: { add: ['qa'] }, close: false });
+    expect(planLabelTransition({ ...base, labels: [names.working], status: 'in_progress' })).toEqual({
+      edit: { add: [STATUS_LABELS.inProgress] },
+      close: false,
+    });
+    expect(planLabelTransition({ ...base, status: 'in_progress', escalationLabel: 'qa' })).toEqual({
+      edit: { add: ['qa'], remove: ['backend'] },
+      close: false,
+    });
+    expect(planLabelTransition({ ...base, status: 'in_progress', escalationLabel: null })).toEqual({
+      edit: { remove: ['backend'] },
+      close: false,
+    });
+    expect(planLabelTransition({ ...base, personaLabel: null, status: 'in_progress', escalationLabel: 'qa' })).toEqual({
+      edit: { add: ['qa'] },
+      close: false,
+    });
     expect(planLabelTransition({ ...base, status: 'triaged' })).toEqual({ edit: { remove: [names.working] }, close: false });
-    expect(planLabelTransition({ ...base, status: 'decomposed' })).toEqual({ edit: { remove: [names.working, STATUS_LABELS.inProgress] }, close: false });
+    expect(planLabelTransition({ ...base, status: 'decomposed' })).toEqual({
+      edit: { remove: [names.working, STATUS_LABELS.inProgress] },
+      close: false,
+    });
   });
 
   it('property: one consistent edit whose result matches the status', () => {
@@ -104,7 +137,16 @@ describe('planParentClose', () => {
     expect(planParentClose([], false)).toEqual({ kind: 'close' });
     expect(planParentClose([{ number: 4, state: 'closed' }], true)).toEqual({ kind: 'close' });
     expect(planParentClose([], true)).toEqual({ kind: 'leave-open', reason: 'it was decomposed but lists no sub-issues' });
-    expect(planParentClose([{ number: 4, state: 'closed' }, { number: 5, state: 'open' }, { number: 6, state: 'open' }], false)).toEqual({ kind: 'leave-open', reason: 'sub-issues still open: #5, #6' });
+    expect(
+      planParentClose(
+        [
+          { number: 4, state: 'closed' },
+          { number: 5, state: 'open' },
+          { number: 6, state: 'open' },
+        ],
+        false,
+      ),
+    ).toEqual({ kind: 'leave-open', reason: 'sub-issues still open: #5, #6' });
   });
 
   it('property: closes exactly when no sub-issue is open and a decomposed issue lists some', () => {

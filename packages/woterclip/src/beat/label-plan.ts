@@ -69,7 +69,10 @@ export function planLabelTransition(input: LabelTransitionInput): LabelTransitio
       // so escalating from it only adds the target's label and escalating to it only removes the
       // current one. A target that is not a configured persona changes no label.
       const escalates = target !== undefined && target !== input.personaLabel;
-      const add = [...(labels.includes(STATUS_LABELS.inProgress) ? [] : [STATUS_LABELS.inProgress]), ...(escalates && target !== null ? [target] : [])];
+      const add = [
+        ...(labels.includes(STATUS_LABELS.inProgress) ? [] : [STATUS_LABELS.inProgress]),
+        ...(escalates && target !== null ? [target] : []),
+      ];
       const remove = escalates && input.personaLabel !== null ? [input.personaLabel] : [];
       if (add.length === 0 && remove.length === 0) return { close: false };
       return { edit: { ...(add.length > 0 ? { add } : {}), ...(remove.length > 0 ? { remove } : {}) }, close: false };
@@ -92,7 +95,10 @@ export type ParentCloseDecision = { readonly kind: 'close' } | { readonly kind: 
 export function planParentClose(subIssues: readonly SubIssueState[], decomposed: boolean): ParentCloseDecision {
   if ((subIssues.length > 0 || decomposed) && !canCloseParent(subIssues, [])) {
     const open = subIssues.filter((sub) => sub.state !== 'closed').map((sub) => `#${sub.number}`);
-    return { kind: 'leave-open', reason: subIssues.length === 0 ? 'it was decomposed but lists no sub-issues' : `sub-issues still open: ${open.join(', ')}` };
+    return {
+      kind: 'leave-open',
+      reason: subIssues.length === 0 ? 'it was decomposed but lists no sub-issues' : `sub-issues still open: ${open.join(', ')}`,
+    };
   }
   return { kind: 'close' };
 }

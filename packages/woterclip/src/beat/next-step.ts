@@ -10,7 +10,9 @@ export interface NextStepInput {
 }
 
 /** Step 11: continue with the next issue, or stop with a reason. */
-export type NextStep = { readonly kind: 'continue' } | { readonly kind: 'stop'; readonly reason: Extract<StopReason, 'time_ceiling' | 'issue_budget' | 'complete'> };
+export type NextStep =
+  | { readonly kind: 'continue' }
+  | { readonly kind: 'stop'; readonly reason: Extract<StopReason, 'time_ceiling' | 'issue_budget' | 'complete'> };
 
 /** Step 11 (reference §14): the ceiling wins over the budget when both are hit at once. */
 export function decideNextStep(input: NextStepInput): NextStep {

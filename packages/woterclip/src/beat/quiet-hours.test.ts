@@ -23,7 +23,9 @@ describe('isQuietTime', () => {
   });
 
   it('property: an overnight window is exactly the complement of the day window it reverses', () => {
-    const hhmm = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+    const hhmm = fc
+      .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+      .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
     fc.assert(
       fc.property(hhmm, hhmm, fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }), (a, b, now) => {
         fc.pre(a !== b);
@@ -38,13 +40,20 @@ describe('isQuietTime', () => {
 describe('decideNextStep', () => {
   it('property: total; ceiling beats budget; nothing left means complete', () => {
     fc.assert(
-      fc.property(fc.nat(5000), fc.integer({ min: 1, max: 3000 }), fc.nat(10), fc.integer({ min: 1, max: 10 }), fc.nat(10), (elapsedSec, ceilingSec, worked, maxIssues, remaining) => {
-        const next = decideNextStep({ elapsedSec, ceilingSec, worked, maxIssues, remaining });
-        if (remaining === 0) expect(next).toEqual({ kind: 'stop', reason: 'complete' });
-        else if (elapsedSec >= ceilingSec) expect(next).toEqual({ kind: 'stop', reason: 'time_ceiling' });
-        else if (worked >= maxIssues) expect(next).toEqual({ kind: 'stop', reason: 'issue_budget' });
-        else expect(next).toEqual({ kind: 'continue' });
-      }),
+      fc.property(
+        fc.nat(5000),
+        fc.integer({ min: 1, max: 3000 }),
+        fc.nat(10),
+        fc.integer({ min: 1, max: 10 }),
+        fc.nat(10),
+        (elapsedSec, ceilingSec, worked, maxIssues, remaining) => {
+          const next = decideNextStep({ elapsedSec, ceilingSec, worked, maxIssues, remaining });
+          if (remaining === 0) expect(next).toEqual({ kind: 'stop', reason: 'complete' });
+          else if (elapsedSec >= ceilingSec) expect(next).toEqual({ kind: 'stop', reason: 'time_ceiling' });
+          else if (worked >= maxIssues) expect(next).toEqual({ kind: 'stop', reason: 'issue_budget' });
+          else expect(next).toEqual({ kind: 'continue' });
+        },
+      ),
     );
   });
 });
@@ -70,7 +79,9 @@ describe('isQuietTime with days and minute bounds (issue 15 item 7)', () => {
 
   it('property: with days, quiet exactly when the local day is listed and the window holds the time (DST zones)', () => {
     const names = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
-    const hhmm = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+    const hhmm = fc
+      .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+      .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
     fc.assert(
       fc.property(
         hhmm,

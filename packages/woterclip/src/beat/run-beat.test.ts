@@ -70,7 +70,14 @@ describe('runBeat — the exit table', () => {
     });
     const result = await h.run({ dryRun: true });
     expect(result.exit).toBe('dry-run');
-    expect(result.dryRun).toBe(['Dry run — would pick:', '  #12 [backend] "Issue title" (in-progress, priority:high)', 'Queue:', '  #15 [frontend] "Other issue" (todo)'].join('\n'));
+    expect(result.dryRun).toBe(
+      [
+        'Dry run — would pick:',
+        '  #12 [backend] "Issue title" (in-progress, priority:high)',
+        'Queue:',
+        '  #15 [frontend] "Other issue" (todo)',
+      ].join('\n'),
+    );
     expect(h.log.text).toBe('');
     expect(h.lock.current()).toBeUndefined();
     expect(h.tracker.mutations()).toEqual([]);
@@ -86,7 +93,12 @@ describe('runBeat — the exit table', () => {
   });
 
   it('queue exhausted after work: complete with the count, one issue line per issue then the beat line', async () => {
-    const h = harness({ issues: [{ number: 1, title: 'a', labels: ['backend'] }, { number: 2, title: 'b', labels: ['frontend'] }] });
+    const h = harness({
+      issues: [
+        { number: 1, title: 'a', labels: ['backend'] },
+        { number: 2, title: 'b', labels: ['frontend'] },
+      ],
+    });
     const result = await h.run();
     expect(result.exit).toBe('complete');
     expect(result.worked.map((w) => w.issue)).toEqual([1, 2]);
@@ -100,7 +112,8 @@ describe('runBeat — the exit table', () => {
     const h = harness({ issues: [{ number: 1, title: 'a', labels: ['backend'] }] });
     let authCalls = 0;
     h.tracker.beforeCall((call) => {
-      if (call.op === 'authStatus' && ++authCalls === 2) h.tracker.failOn('authStatus', { kind: 'auth', message: 'You are not logged into any GitHub hosts.' });
+      if (call.op === 'authStatus' && ++authCalls === 2)
+        h.tracker.failOn('authStatus', { kind: 'auth', message: 'You are not logged into any GitHub hosts.' });
     });
     const result = await h.run();
     expect(result.exit).toBe('blocked-exit');
@@ -121,10 +134,19 @@ describe('runBeat — the exit table', () => {
     expect(h.lock.current()).toBeUndefined();
   });
 
-  it('superseded before reporting: no comment, no beat line, the successor\'s lock untouched', async () => {
+  it("superseded before reporting: no comment, no beat line, the successor's lock untouched", async () => {
     const h = harness({ issues: [{ number: 1, title: 'a', labels: ['backend'] }] });
     const successor = { owner: '1784599999-99', acquiredAtMs: Date.parse('2026-07-22T15:00:00Z') };
-    const h2 = { ...h, dispatcher: { dispatch: (r: Parameters<typeof h.dispatcher.dispatch>[0]) => h.dispatcher.dispatch(r).map((x) => { h.lock.plant(successor); return x; }) } };
+    const h2 = {
+      ...h,
+      dispatcher: {
+        dispatch: (r: Parameters<typeof h.dispatcher.dispatch>[0]) =>
+          h.dispatcher.dispatch(r).map((x) => {
+            h.lock.plant(successor);
+            return x;
+          }),
+      },
+    };
     const { runBeat } = await import('./run-beat.js');
     const result = await runBeat({ ...h.deps, dispatcher: h2.dispatcher });
     expect(result.exit).toBe('superseded');
@@ -149,8 +171,17 @@ describe('runBeat — the exit table', () => {
 
   it('time ceiling reached with issues remaining: time_ceiling', async () => {
     const h = harness({
-      issues: [{ number: 1, title: 'a', labels: ['backend'] }, { number: 2, title: 'b', labels: ['backend'] }, { number: 3, title: 'c', labels: ['backend'] }],
-      script: [(r) => { h.clock.advance(1300_000); return report('in_progress', {}, r); }],
+      issues: [
+        { number: 1, title: 'a', labels: ['backend'] },
+        { number: 2, title: 'b', labels: ['backend'] },
+        { number: 3, title: 'c', labels: ['backend'] },
+      ],
+      script: [
+        (r) => {
+          h.clock.advance(1300_000);
+          return report('in_progress', {}, r);
+        },
+      ],
     });
     const result = await h.run();
     expect(result.exit).toBe('time-ceiling');
@@ -160,8 +191,16 @@ describe('runBeat — the exit table', () => {
   it('the ceiling is configurable', async () => {
     const h = harness({
       config: configYaml('  time_ceiling_sec: 60'),
-      issues: [{ number: 1, title: 'a', labels: ['backend'] }, { number: 2, title: 'b', labels: ['backend'] }],
-      script: [(r) => { h.clock.advance(61_000); return report('in_progress', {}, r); }],
+      issues: [
+        { number: 1, title: 'a', labels: ['backend'] },
+        { number: 2, title: 'b', labels: ['backend'] },
+      ],
+      script: [
+        (r) => {
+          h.clock.advance(61_000);
+          return report('in_progress', {}, r);
+        },
+      ],
     });
     expect((await h.run()).stopReason).toBe('time_ceiling');
   });
@@ -176,7 +215,12 @@ describe('runBeat — the exit table', () => {
   it('ceiling and budget hit at once: time_ceiling wins', async () => {
     const h = harness({
       issues: [1, 2, 3].map((n) => ({ number: n, title: `i${n}`, labels: ['backend'] })),
-      script: [(r) => { h.clock.advance(700_000); return report('completed', {}, r); }],
+      script: [
+        (r) => {
+          h.clock.advance(700_000);
+          return report('completed', {}, r);
+        },
+      ],
     });
     const result = await h.run();
     expect(result.worked).toHaveLength(2);
@@ -187,8 +231,18 @@ describe('runBeat — the exit table', () => {
 describe('runBeat — the work of one issue', () => {
   it('a forged "Heartbeat #99" by someone else does not move the counter', async () => {
     const h = harness({ issues: [{ number: 7, title: 'a', labels: ['backend'] }] });
-    h.tracker.addComment(7, 'octocat', '## Heartbeat #2 — 2026-07-21 10:00 UTC (1m 0s)\n\n**Status:** In Progress\n\n---\n*WoterClip · backend · #7*', '2026-07-21T10:00:00Z');
-    h.tracker.addComment(7, 'mallory', '## Heartbeat #99 — 2026-07-21 11:00 UTC (1m 0s)\n\n---\n*WoterClip · backend · #7*', '2026-07-21T11:00:00Z');
+    h.tracker.addComment(
+      7,
+      'octocat',
+      '## Heartbeat #2 — 2026-07-21 10:00 UTC (1m 0s)\n\n**Status:** In Progress\n\n---\n*WoterClip · backend · #7*',
+      '2026-07-21T10:00:00Z',
+    );
+    h.tracker.addComment(
+      7,
+      'mallory',
+      '## Heartbeat #99 — 2026-07-21 11:00 UTC (1m 0s)\n\n---\n*WoterClip · backend · #7*',
+      '2026-07-21T11:00:00Z',
+    );
     h.tracker.addComment(7, 'octocat', 'Heartbeat #98 (a plain comment by the same account, not WoterClip format)', '2026-07-21T12:00:00Z');
     const result = await h.run();
     expect(result.worked[0]?.heartbeat).toBe(3);
@@ -232,7 +286,10 @@ describe('runBeat — the work of one issue', () => {
   });
 
   it('completed with a PR: swaps to in-review and stays open', async () => {
-    const h = harness({ issues: [{ number: 4, title: 'a', labels: ['backend'] }], script: [(r) => report('completed', { prs: ['https://github.com/o/r/pull/9'] }, r)] });
+    const h = harness({
+      issues: [{ number: 4, title: 'a', labels: ['backend'] }],
+      script: [(r) => report('completed', { prs: ['https://github.com/o/r/pull/9'] }, r)],
+    });
     await h.run();
     expect(h.tracker.issues.get(4)).toMatchObject({ state: 'open', labels: ['backend', 'in-review'] });
   });
@@ -240,7 +297,20 @@ describe('runBeat — the work of one issue', () => {
   it('blocked outcome: one combined edit, the Board mentioned, Clears when stated', async () => {
     const h = harness({
       issues: [{ number: 5, title: 'a', labels: ['backend'] }],
-      script: [(r) => report('blocked', { blocker: { description: 'No deploy key', actionNeeded: 'grant the deploy key', clearsWhen: 'the deploy key has write access' } }, r)],
+      script: [
+        (r) =>
+          report(
+            'blocked',
+            {
+              blocker: {
+                description: 'No deploy key',
+                actionNeeded: 'grant the deploy key',
+                clearsWhen: 'the deploy key has write access',
+              },
+            },
+            r,
+          ),
+      ],
     });
     const result = await h.run();
     expect(result.worked[0]?.status).toBe('blocked');
@@ -258,24 +328,40 @@ describe('runBeat — the work of one issue', () => {
   });
 
   it('escalation returns in progress and swaps the persona label in one edit, also from and to the default persona', async () => {
-    const swap = harness({ issues: [{ number: 6, title: 'a', labels: ['backend'] }], script: [(r) => report('completed', { escalationTarget: 'frontend' }, r)] });
+    const swap = harness({
+      issues: [{ number: 6, title: 'a', labels: ['backend'] }],
+      script: [(r) => report('completed', { escalationTarget: 'frontend' }, r)],
+    });
     const swapped = await swap.run();
     expect(swapped.worked[0]?.status).toBe('in_progress');
-    expect(swap.tracker.mutations().at(-1)).toEqual({ op: 'editLabels', args: [6, { add: ['in-progress', 'frontend'], remove: ['backend'] }] });
+    expect(swap.tracker.mutations().at(-1)).toEqual({
+      op: 'editLabels',
+      args: [6, { add: ['in-progress', 'frontend'], remove: ['backend'] }],
+    });
     expect(String(comments(swap)[0]?.args[1])).not.toContain('@boss');
 
-    const fromDefault = harness({ issues: [{ number: 7, title: 'untriaged' }], script: [(r) => report('in_progress', { escalationTarget: 'backend' }, r)] });
+    const fromDefault = harness({
+      issues: [{ number: 7, title: 'untriaged' }],
+      script: [(r) => report('in_progress', { escalationTarget: 'backend' }, r)],
+    });
     await fromDefault.run();
     expect(fromDefault.tracker.mutations().at(-1)).toEqual({ op: 'editLabels', args: [7, { add: ['in-progress', 'backend'] }] });
     expect(fromDefault.tracker.issues.get(7)?.labels.sort()).toEqual(['agent-working', 'backend', 'in-progress']);
 
-    const toDefault = harness({ issues: [{ number: 8, title: 'a', labels: ['frontend'] }], script: [(r) => report('in_progress', { escalationTarget: 'orchestrator' }, r)] });
+    const toDefault = harness({
+      issues: [{ number: 8, title: 'a', labels: ['frontend'] }],
+      script: [(r) => report('in_progress', { escalationTarget: 'orchestrator' }, r)],
+    });
     await toDefault.run();
     expect(toDefault.tracker.mutations().at(-1)).toEqual({ op: 'editLabels', args: [8, { add: ['in-progress'], remove: ['frontend'] }] });
   });
 
   it('a missing label is created and the same edit retried', async () => {
-    const h = harness({ issues: [{ number: 8, title: 'a', labels: ['backend'] }], repoLabels: ['backend'], script: [(r) => report('in_progress', {}, r)] });
+    const h = harness({
+      issues: [{ number: 8, title: 'a', labels: ['backend'] }],
+      repoLabels: ['backend'],
+      script: [(r) => report('in_progress', {}, r)],
+    });
     await h.run();
     const created = h.tracker.calls.filter((c) => c.op === 'createLabel').map((c) => c.args[0]);
     expect(created).toEqual(['agent-working', 'in-progress']);
@@ -283,7 +369,13 @@ describe('runBeat — the work of one issue', () => {
   });
 
   it('a missing non-gh tool: blocked comment naming it, one edit, not a beat exit', async () => {
-    const h = harness({ issues: [{ number: 9, title: 'a', labels: ['backend'] }, { number: 10, title: 'b', labels: ['frontend'] }], backendTools: '[gh, docker, mcp__neon]' });
+    const h = harness({
+      issues: [
+        { number: 9, title: 'a', labels: ['backend'] },
+        { number: 10, title: 'b', labels: ['frontend'] },
+      ],
+      backendTools: '[gh, docker, mcp__neon]',
+    });
     const result = await h.run();
     expect(result.exit).toBe('complete');
     expect(String(comments(h)[0]?.args[1])).toMatch(/`docker`, `mcp__neon`/);
@@ -303,7 +395,16 @@ describe('runBeat — the work of one issue', () => {
   it('a failed or unparseable dispatch is reported blocked with the raw return', async () => {
     const h = harness({
       issues: [{ number: 12, title: 'a', labels: ['backend'] }],
-      script: [{ failure: { kind: 'unparseable', message: 'no WOTERCLIP_OUTCOME line', raw: 'I did things', model: { configured: 'opus', actual: 'opus', fallback: false } } }],
+      script: [
+        {
+          failure: {
+            kind: 'unparseable',
+            message: 'no WOTERCLIP_OUTCOME line',
+            raw: 'I did things',
+            model: { configured: 'opus', actual: 'opus', fallback: false },
+          },
+        },
+      ],
     });
     const result = await h.run();
     expect(result.worked[0]?.status).toBe('blocked');
@@ -315,7 +416,19 @@ describe('runBeat — the work of one issue', () => {
   it('decomposed: children created with Parent: #N, attached, listed; parent drops agent-working', async () => {
     const h = harness({
       issues: [{ number: 20, title: 'epic', labels: ['backend', 'priority:high'] }],
-      script: [(r) => report('decomposed', { subIssues: [{ title: 'part one', persona: 'backend' }, { title: 'part two', persona: 'frontend', blocking: true }] }, r)],
+      script: [
+        (r) =>
+          report(
+            'decomposed',
+            {
+              subIssues: [
+                { title: 'part one', persona: 'backend' },
+                { title: 'part two', persona: 'frontend', blocking: true },
+              ],
+            },
+            r,
+          ),
+      ],
     });
     await h.run();
     expect(h.tracker.issues.get(21)).toMatchObject({ body: 'Parent: #20', labels: ['backend', 'priority:high'] });
@@ -327,7 +440,12 @@ describe('runBeat — the work of one issue', () => {
 
   it('stale agent-working without a recent heartbeat comment is cleaned', async () => {
     const h = harness({ issues: [{ number: 30, title: 'a', labels: ['backend', 'agent-working', 'backlog'] }] });
-    h.tracker.addComment(30, 'octocat', '## Heartbeat #1 — 2026-07-22 01:00 UTC (1m 0s)\n\n---\n*WoterClip · backend · #30*', '2026-07-22T01:00:00Z');
+    h.tracker.addComment(
+      30,
+      'octocat',
+      '## Heartbeat #1 — 2026-07-22 01:00 UTC (1m 0s)\n\n---\n*WoterClip · backend · #30*',
+      '2026-07-22T01:00:00Z',
+    );
     const result = await h.run();
     expect(result.messages.join()).toContain('Cleaned stale agent-working on #30');
     expect(h.tracker.issues.get(30)?.labels).toEqual(['backend', 'backlog']);
@@ -335,7 +453,12 @@ describe('runBeat — the work of one issue', () => {
   });
 
   it('a blocked issue is picked again only after a human replied, and loses agent-blocked in the same edit', async () => {
-    const h = harness({ issues: [{ number: 40, title: 'a', labels: ['backend', 'agent-blocked'] }, { number: 41, title: 'b', labels: ['backend', 'agent-blocked'] }] });
+    const h = harness({
+      issues: [
+        { number: 40, title: 'a', labels: ['backend', 'agent-blocked'] },
+        { number: 41, title: 'b', labels: ['backend', 'agent-blocked'] },
+      ],
+    });
     const blocked = '## Heartbeat #1 — 2026-07-21 01:00 UTC (1m 0s)\n\n**Status:** Blocked\n\n---\n*WoterClip · backend · #40*';
     h.tracker.addComment(40, 'octocat', blocked, '2026-07-21T01:00:00Z');
     h.tracker.addComment(40, 'boss', 'Key granted.', '2026-07-21T02:00:00Z');
@@ -345,8 +468,13 @@ describe('runBeat — the work of one issue', () => {
     expect(h.tracker.mutations()[0]).toEqual({ op: 'editLabels', args: [40, { add: ['agent-working'], remove: ['agent-blocked'] }] });
   });
 
-  it('--persona keeps only that persona\'s issues; unknown persona is a usage error', async () => {
-    const h = harness({ issues: [{ number: 1, title: 'a', labels: ['backend'] }, { number: 2, title: 'b', labels: ['frontend'] }] });
+  it("--persona keeps only that persona's issues; unknown persona is a usage error", async () => {
+    const h = harness({
+      issues: [
+        { number: 1, title: 'a', labels: ['backend'] },
+        { number: 2, title: 'b', labels: ['frontend'] },
+      ],
+    });
     const result = await h.run({ persona: 'frontend' });
     expect(result.worked.map((w) => w.issue)).toEqual([2]);
     const bad = await harness().run({ persona: 'nobody' });
@@ -356,7 +484,10 @@ describe('runBeat — the work of one issue', () => {
   it('quiet hours triage-only across midnight: only the default persona works', async () => {
     const h = harness({
       config: configYaml('  quiet_hours: {enabled: true, timezone: "Asia/Tokyo", start: "23:00", end: "06:00", behavior: "triage-only"}'),
-      issues: [{ number: 1, title: 'a', labels: ['backend'] }, { number: 2, title: 'untriaged' }],
+      issues: [
+        { number: 1, title: 'a', labels: ['backend'] },
+        { number: 2, title: 'untriaged' },
+      ],
       now: '2026-07-22T15:30:00Z', // 00:30 in Tokyo
     });
     const result = await h.run();

@@ -115,9 +115,17 @@ const clean = (text: string, max = 300): string => sanitizeForMessage(text, { ma
 const isoSeconds = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** Loads and validates the repo config and every persona; errors name the file, key and fix. */
-export async function loadWoterclipConfig(files: WorkspaceFiles): Promise<Result<{ config: WoterclipConfig; personas: Map<string, LoadedPersona> }, { readonly kind: 'config-missing' | 'config-invalid' | 'io'; readonly message: string }>> {
+export async function loadWoterclipConfig(
+  files: WorkspaceFiles,
+): Promise<
+  Result<
+    { config: WoterclipConfig; personas: Map<string, LoadedPersona> },
+    { readonly kind: 'config-missing' | 'config-invalid' | 'io'; readonly message: string }
+  >
+> {
   const text = await files.readText('config.yaml');
-  if (text.isErr()) return err({ kind: text.error.kind === 'io' ? 'io' : 'config-invalid', message: `.woterclip/config.yaml: ${text.error.message}` });
+  if (text.isErr())
+    return err({ kind: text.error.kind === 'io' ? 'io' : 'config-invalid', message: `.woterclip/config.yaml: ${text.error.message}` });
   const config = parseWoterclipConfig(text.value);
   if (config.isErr()) return err({ kind: config.error.kind, message: config.error.message });
   const personas = new Map<string, LoadedPersona>();
@@ -125,7 +133,10 @@ export async function loadWoterclipConfig(files: WorkspaceFiles): Promise<Result
     const base = ref.path.replace(/\/+$/, '');
     // A persona file that resolves outside the repository is the user's to fix (exit 2), not an I/O failure.
     const read = async (file: string): Promise<Result<string | undefined, { kind: 'io' | 'config-invalid'; message: string }>> =>
-      (await files.readText(`${base}/${file}`)).mapErr((e) => ({ kind: e.kind === 'io' ? 'io' : 'config-invalid', message: `.woterclip/${base}/${file}: ${e.message}` }));
+      (await files.readText(`${base}/${file}`)).mapErr((e) => ({
+        kind: e.kind === 'io' ? 'io' : 'config-invalid',
+        message: `.woterclip/${base}/${file}: ${e.message}`,
+      }));
     const [yamlText, soul, tools] = await Promise.all([read('config.yaml'), read('SOUL.md'), read('TOOLS.md')]);
     if (yamlText.isErr()) return err(yamlText.error);
     if (soul.isErr()) return err(soul.error);
@@ -180,21 +191,30 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   }
   const { config, personas } = loaded.value;
   if (options.persona !== undefined && !personas.has(options.persona)) {
-    return stopEarly('usage', EXIT_CONFIG, `--persona ${clean(options.persona, 60)}: no such persona in .woterclip/config.yaml; use one of: ${[...personas.keys()].join(', ')}.`);
+    return stopEarly(
+      'usage',
+      EXIT_CONFIG,
+      `--persona ${clean(options.persona, 60)}: no such persona in .woterclip/config.yaml; use one of: ${[...personas.keys()].join(', ')}.`,
+    );
   }
 
   // Step 1: the lock. Exclusive create; a stale lock is taken over by the store.
   const startMs = deps.clock.now().getTime();
   const beatId = `${Math.floor(startMs / 1000)}-${deps.pid}`;
   const staleAfterMs = config.heartbeat.stale_lock_hours * 3_600_000;
-  const lockConflict = (): BeatResult => ({ ...stopEarly('lock-conflict', STOP_REASON_TABLE.lock_conflict.exitCode, STOP_REASON_TABLE.lock_conflict.message), stopReason: 'lock_conflict' });
+  const lockConflict = (): BeatResult => ({
+    ...stopEarly('lock-conflict', STOP_REASON_TABLE.lock_conflict.exitCode, STOP_REASON_TABLE.lock_conflict.message),
+    stopReason: 'lock_conflict',
+  });
   const messages: string[] = [];
   let startedAtMs = startMs;
   if (dryRun) {
     const current = await deps.lock.read();
     if (current.isErr()) {
       const e = current.error;
-      return e.kind === 'held' ? lockConflict() : stopEarly('lock-error', EXIT_IO, `.woterclip/.heartbeat-lock: ${e.message}; remove the file if no heartbeat is running.`);
+      return e.kind === 'held'
+        ? lockConflict()
+        : stopEarly('lock-error', EXIT_IO, `.woterclip/.heartbeat-lock: ${e.message}; remove the file if no heartbeat is running.`);
     }
     if (current.value !== undefined) {
       if (!isLockStale(current.value, startMs, staleAfterMs)) return lockConflict();
@@ -227,12 +247,22 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   const releaseOwnLock = async (): Promise<void> => {
     if (dryRun) return;
     const released = await deps.lock.release(beatId);
-    if (released.isErr()) warnings.push(`.heartbeat-lock: not released (${released.error.kind === 'held' ? 'held by another beat' : released.error.message}).`);
+    if (released.isErr())
+      warnings.push(`.heartbeat-lock: not released (${released.error.kind === 'held' ? 'held by another beat' : released.error.message}).`);
   };
 
   const finish = async (reason: Exclude<StopReason, 'lock_conflict'>, extra: readonly string[] = []): Promise<BeatResult> => {
     const info = STOP_REASON_TABLE[reason];
-    if (dryRun) return { exit: EXIT_BY_REASON[reason], stopReason: reason, exitCode: info.exitCode, messages: [...messages, ...extra, info.message, 'Dry run: nothing was changed or recorded.'], warnings, worked, suggestions };
+    if (dryRun)
+      return {
+        exit: EXIT_BY_REASON[reason],
+        stopReason: reason,
+        exitCode: info.exitCode,
+        messages: [...messages, ...extra, info.message, 'Dry run: nothing was changed or recorded.'],
+        warnings,
+        worked,
+        suggestions,
+      };
     if (!(await owns())) return silent();
     const appended = await deps.log.append({
       type: 'beat',
@@ -244,7 +274,16 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     });
     if (appended.isErr()) warnings.push(`heartbeat-log.jsonl: beat line not written (${appended.error.message}).`);
     await releaseOwnLock();
-    return { exit: EXIT_BY_REASON[reason], stopReason: reason, exitCode: info.exitCode, beatId, messages: [...messages, ...extra, info.message], warnings, worked, suggestions };
+    return {
+      exit: EXIT_BY_REASON[reason],
+      stopReason: reason,
+      exitCode: info.exitCode,
+      beatId,
+      messages: [...messages, ...extra, info.message],
+      warnings,
+      worked,
+      suggestions,
+    };
   };
   /**
    * The Board removed the working label to stop the agent: nothing is posted on that issue and the
@@ -274,10 +313,15 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   const editLabels = (issue: number, edit: LabelEdit): Promise<Result<void, Halt>> =>
     mutate(() => {
       const attempt = (tries: number): ResultAsync<void, TrackerError> =>
-        deps.tracker.editLabels(issue, edit).orElse((e) => (e.kind === 'label-not-found' && tries > 0 ? deps.tracker.createLabel(e.label).andThen(() => attempt(tries - 1)) : errAsync(e)));
+        deps.tracker
+          .editLabels(issue, edit)
+          .orElse((e) =>
+            e.kind === 'label-not-found' && tries > 0 ? deps.tracker.createLabel(e.label).andThen(() => attempt(tries - 1)) : errAsync(e),
+          );
       return attempt((edit.add ?? []).length);
     });
-  const read = async <T>(r: ResultAsync<T, TrackerError>): Promise<Result<T, Halt>> => (await r).mapErr((e): Halt => ({ kind: 'gh-failed', message: e.message }));
+  const read = async <T>(r: ResultAsync<T, TrackerError>): Promise<Result<T, Halt>> =>
+    (await r).mapErr((e): Halt => ({ kind: 'gh-failed', message: e.message }));
 
   // Step 1: quiet hours.
   const quiet = isQuietTime(deps.clock.now(), config.heartbeat.quiet_hours);
@@ -313,7 +357,9 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
         if (!(deps.clock.now().getTime() - lastMs < staleMs)) {
           const removed = await editLabels(issue.number, { remove: [working] });
           if (removed.isErr()) return halt(removed.error);
-          const posted = await mutate(() => deps.tracker.comment(issue.number, renderStaleCleanupComment(working, config.heartbeat.stale_lock_hours)));
+          const posted = await mutate(() =>
+            deps.tracker.comment(issue.number, renderStaleCleanupComment(working, config.heartbeat.stale_lock_hours)),
+          );
           if (posted.isErr()) return halt(posted.error);
           messages.push(`Cleaned stale ${working} on #${issue.number}.`);
           labels = labels.filter((l) => l !== working);
@@ -328,7 +374,13 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   }
 
   // Step 3: pick.
-  const inbox = buildInbox(issues, { config, ...(options.persona === undefined ? {} : { persona: options.persona }), triageOnly, unblockedByHuman, decomposed });
+  const inbox = buildInbox(issues, {
+    config,
+    ...(options.persona === undefined ? {} : { persona: options.persona }),
+    triageOnly,
+    unblockedByHuman,
+    decomposed,
+  });
   if (dryRun) {
     const listing = renderDryRun(inbox, (t) => clean(t, 120));
     return { exit: 'dry-run', exitCode: 0, messages: [...messages, listing], warnings, worked, suggestions: [], dryRun: listing };
@@ -346,7 +398,8 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     // decomposed into work for a persona; completed and blocked ones do not.
     const todoLeft = anyPersona.filter((e) => !workedNumbers.has(e.issue.number)).length + worked.filter((w) => !done.has(w.issue)).length;
     if (todoLeft === 0) suggestions.push('No todo issues remain: consider pausing the heartbeat schedule.');
-    if (blockedNow.size >= 3) suggestions.push(`${blockedNow.size} issues are blocked: the Board's attention is needed more than further heartbeats.`);
+    if (blockedNow.size >= 3)
+      suggestions.push(`${blockedNow.size} issues are blocked: the Board's attention is needed more than further heartbeats.`);
   };
 
   for (;;) {
@@ -363,7 +416,13 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     if (result.value.status === 'blocked') blockedNow.add(entry.issue.number);
     else blockedNow.delete(entry.issue.number);
     // Step 11.
-    const next = decideNextStep({ elapsedSec: elapsedSec(), ceilingSec: config.heartbeat.time_ceiling_sec, worked: worked.length, maxIssues: config.heartbeat.max_issues_per_heartbeat, remaining: remaining.length });
+    const next = decideNextStep({
+      elapsedSec: elapsedSec(),
+      ceilingSec: config.heartbeat.time_ceiling_sec,
+      worked: worked.length,
+      maxIssues: config.heartbeat.max_issues_per_heartbeat,
+      remaining: remaining.length,
+    });
     if (next.kind === 'stop') {
       closingSuggestions();
       return finish(next.reason);
@@ -397,12 +456,27 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
       if (detail.isErr()) return err(detail.error);
       const previous = lastHeartbeatComment(detail.value.comments, login);
       const heartbeat = (previous?.n ?? 0) + 1;
-      const body = renderMissingToolsReport({ heartbeat, at: deps.clock.now(), persona: persona.name, issue: n, boardUser: config.github.board_user, missing });
+      const body = renderMissingToolsReport({
+        heartbeat,
+        at: deps.clock.now(),
+        persona: persona.name,
+        issue: n,
+        boardUser: config.github.board_user,
+        missing,
+      });
       const posted = await mutate(() => deps.tracker.comment(n, body));
       if (posted.isErr()) return err(posted.error);
       const edited = await editLabels(n, { add: [blockedLabel], remove: [working] });
       if (edited.isErr()) return err(edited.error);
-      await appendIssueLine({ heartbeat, timestamp: isoSeconds(deps.clock.now().getTime()), issue: `#${n}`, persona: persona.name, duration_sec: 0, status: 'blocked', actions: [`missing tools: ${missing.join(', ')}`] });
+      await appendIssueLine({
+        heartbeat,
+        timestamp: isoSeconds(deps.clock.now().getTime()),
+        issue: `#${n}`,
+        persona: persona.name,
+        duration_sec: 0,
+        status: 'blocked',
+        actions: [`missing tools: ${missing.join(', ')}`],
+      });
       return ok({ issue: n, persona: persona.name, status: 'blocked', heartbeat });
     }
 
@@ -431,21 +505,44 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     const newComments = new Set(commentsSinceLastAgent(issue.comments, login));
 
     // Step 8: dispatch.
-    const prompt = composePrompt({ soul: persona.soul, tools: persona.tools, issue, newComments, ...(parent === undefined ? {} : { parent }), persona: persona.config, repo: config.github.repo, boardUser: config.github.board_user });
-    const dispatched = await deps.dispatcher.dispatch({ persona: persona.name, model: persona.config.runtime.model, thinkingEffort: persona.config.runtime.thinking_effort, maxTurns: persona.config.runtime.max_turns, prompt });
+    const prompt = composePrompt({
+      soul: persona.soul,
+      tools: persona.tools,
+      issue,
+      newComments,
+      ...(parent === undefined ? {} : { parent }),
+      persona: persona.config,
+      repo: config.github.repo,
+      boardUser: config.github.board_user,
+    });
+    const dispatched = await deps.dispatcher.dispatch({
+      persona: persona.name,
+      model: persona.config.runtime.model,
+      thinkingEffort: persona.config.runtime.thinking_effort,
+      maxTurns: persona.config.runtime.max_turns,
+      prompt,
+    });
 
     // Children the persona asked the loop to create (decomposition), before the report lists them.
     const createdLines: string[] = [];
     const actions: string[] = [];
     if (dispatched.isOk()) {
       const outcome = dispatched.value.outcome;
-      for (const s of outcome.subIssues) if (s.number !== undefined) createdLines.push(`#${s.number} — ${clean(s.title, 200)} (${clean(s.persona, 40)})`);
+      for (const s of outcome.subIssues)
+        if (s.number !== undefined) createdLines.push(`#${s.number} — ${clean(s.title, 200)} (${clean(s.persona, 40)})`);
       const toCreate: ChildSpec[] = outcome.subIssues
         .filter((s) => s.number === undefined)
-        .map((s) => ({ title: s.title, persona: s.persona, personaLabel: config.personas[s.persona]?.label ?? null, ...(s.body === undefined ? {} : { body: s.body }), ...(s.blocking === undefined ? {} : { blocking: s.blocking }) }));
+        .map((s) => ({
+          title: s.title,
+          persona: s.persona,
+          personaLabel: config.personas[s.persona]?.label ?? null,
+          ...(s.body === undefined ? {} : { body: s.body }),
+          ...(s.blocking === undefined ? {} : { blocking: s.blocking }),
+        }));
       if (toCreate.length > 0) {
         const made = await decompose(deps.tracker, { number: n, labels: labels.value }, toCreate, owns);
-        if (made.isErr()) return err(made.error.kind === 'superseded' ? { kind: 'superseded' } : { kind: 'gh-failed', message: made.error.error.message });
+        if (made.isErr())
+          return err(made.error.kind === 'superseded' ? { kind: 'superseded' } : { kind: 'gh-failed', message: made.error.error.message });
         for (const c of made.value.created) {
           createdLines.push(`#${c.number} — ${clean(c.title, 200)} (${c.persona})${c.attached ? '' : ' — unattached'}`);
           actions.push(`created #${c.number}`);
@@ -462,13 +559,29 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     const now = deps.clock.now();
     const durationSec = Math.max(0, Math.floor((now.getTime() - issueStartMs) / 1000));
     const { body, status } = renderIssueReport(dispatched, {
-      heartbeat, at: now, durationSec, persona: persona.name, issue: n, repo: config.github.repo, boardUser: config.github.board_user, blockedLabel, createdLines,
+      heartbeat,
+      at: now,
+      durationSec,
+      persona: persona.name,
+      issue: n,
+      repo: config.github.repo,
+      boardUser: config.github.board_user,
+      blockedLabel,
+      createdLines,
       ...(previous === undefined ? {} : { previousUrl: previous.comment.url }),
     });
     const posted = await mutate(() => deps.tracker.comment(n, body));
     if (posted.isErr()) return err(posted.error);
     actions.push(...dispatchActions(dispatched));
-    await appendIssueLine({ heartbeat, timestamp: isoSeconds(now.getTime()), issue: `#${n}`, persona: persona.name, duration_sec: durationSec, status, actions });
+    await appendIssueLine({
+      heartbeat,
+      timestamp: isoSeconds(now.getTime()),
+      issue: `#${n}`,
+      persona: persona.name,
+      duration_sec: durationSec,
+      status,
+      actions,
+    });
 
     // Step 10: labels and state.
     const transitioned = await transition(n, status, dispatched.isOk() ? dispatched.value.outcome : undefined, persona, current.value);
@@ -477,11 +590,21 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   }
 
   /** Step 10: the planned label edit, then (completed, no PR) the close its sub-issues allow. */
-  async function transition(n: number, status: IssueStatus, outcome: Outcome | undefined, persona: LoadedPersona, labels: readonly string[]): Promise<Result<void, Halt>> {
+  async function transition(
+    n: number,
+    status: IssueStatus,
+    outcome: Outcome | undefined,
+    persona: LoadedPersona,
+    labels: readonly string[],
+  ): Promise<Result<void, Halt>> {
     const target = outcome?.escalationTarget;
     const targetLabel = target === undefined ? undefined : config.personas[target]?.label;
     const plan = planLabelTransition({
-      status, labels, names: { working, blocked: blockedLabel }, openedPullRequest: (outcome?.prs.length ?? 0) > 0, personaLabel: persona.label,
+      status,
+      labels,
+      names: { working, blocked: blockedLabel },
+      openedPullRequest: (outcome?.prs.length ?? 0) > 0,
+      personaLabel: persona.label,
       ...(targetLabel === undefined ? {} : { escalationLabel: targetLabel }),
     });
     if (plan.edit !== undefined) {

@@ -28,6 +28,11 @@ describe('stop reasons', () => {
     for (const value of ['', 'COMPLETE', 'toString', '__proto__', 'constructor', 'complete ', null, undefined, 3, {}]) {
       expect(isStopReason(value)).toBe(false);
     }
-    fc.assert(fc.property(fc.anything(), (value) => isStopReason(value) === (typeof value === 'string' && (STOP_REASONS as readonly string[]).includes(value))));
+    fc.assert(
+      fc.property(
+        fc.anything(),
+        (value) => isStopReason(value) === (typeof value === 'string' && (STOP_REASONS as readonly string[]).includes(value)),
+      ),
+    );
   });
 });

@@ -36,7 +36,11 @@ describe('parseWoterclipConfig', () => {
   });
 
   it('quiet hours take H:MM, 24:00 and days (issue 15 item 7)', () => {
-    const config = parseWoterclipConfig(TEMPLATE.replace('"22:00"', '"0:00"').replace('"07:00"', '"24:00"').replace('behavior: "skip"', 'days: "Sat, Sun"\n    behavior: "skip"'))._unsafeUnwrap();
+    const config = parseWoterclipConfig(
+      TEMPLATE.replace('"22:00"', '"0:00"')
+        .replace('"07:00"', '"24:00"')
+        .replace('behavior: "skip"', 'days: "Sat, Sun"\n    behavior: "skip"'),
+    )._unsafeUnwrap();
     expect(config.heartbeat.quiet_hours).toMatchObject({ start: '00:00', end: '24:00', days: ['Sat', 'Sun'] });
     expect(parseWoterclipConfig(TEMPLATE)._unsafeUnwrap().heartbeat.quiet_hours.days).toBeUndefined();
   });
@@ -53,7 +57,11 @@ describe('parseWoterclipConfig', () => {
     [TEMPLATE.replace('"America/Los_Angeles"', '"Mars/Olympus"'), 'heartbeat.quiet_hours.timezone', 'IANA'],
     [TEMPLATE.replace('"22:00"', '"25:00"'), 'heartbeat.quiet_hours.start', 'HH:MM'],
     [TEMPLATE.replace('"07:00"', '"08:60"'), 'heartbeat.quiet_hours.end', 'minutes go 00–59; write a time HH:MM'],
-    [TEMPLATE.replace('behavior: "skip"', 'days: "Funday"\n    behavior: "skip"'), 'heartbeat.quiet_hours.days', '"Funday" holds "Funday", which is not a day of the week; write days such as Mon-Fri'],
+    [
+      TEMPLATE.replace('behavior: "skip"', 'days: "Funday"\n    behavior: "skip"'),
+      'heartbeat.quiet_hours.days',
+      '"Funday" holds "Funday", which is not a day of the week; write days such as Mon-Fri',
+    ],
     [TEMPLATE.replace('"skip"', '"nap"'), 'heartbeat.quiet_hours.behavior', 'allowed values'],
     [TEMPLATE.replace('labels:', 'lables: {}\nlabels:'), '(root).lables', 'remove the key'],
     [TEMPLATE.replace('"personas/ceo"', '"../../etc"'), 'personas.ceo.path', 'inside .woterclip'],
@@ -77,16 +85,25 @@ describe('parseWoterclipConfig', () => {
 
   it('a model name that would read as an option in the agent command is refused', () => {
     expect(parsePersonaConfig('runtime: {model: "claude-opus-4.1"}\n', 'p.yaml')._unsafeUnwrap().runtime.model).toBe('claude-opus-4.1');
-    expect(parsePersonaConfig('runtime: {model: "--dangerously-skip-permissions"}\n', 'p.yaml')._unsafeUnwrapErr().message).toMatch(/key "runtime\.model"/);
+    expect(parsePersonaConfig('runtime: {model: "--dangerously-skip-permissions"}\n', 'p.yaml')._unsafeUnwrapErr().message).toMatch(
+      /key "runtime\.model"/,
+    );
     const base = 'version: 2\ngithub: {board_user: octocat, repo: o/r}\npersonas:\n  dev: {path: personas/dev, is_default: true}\n';
-    expect(parseWoterclipConfig(`${base}dispatch: {fallback: {model: "-x"}}\n`)._unsafeUnwrapErr().message).toMatch(/key "dispatch\.fallback\.model"/);
+    expect(parseWoterclipConfig(`${base}dispatch: {fallback: {model: "-x"}}\n`)._unsafeUnwrapErr().message).toMatch(
+      /key "dispatch\.fallback\.model"/,
+    );
     expect(parseWoterclipConfig(`${base}dispatch: {fallback: {model: session}}\n`).isOk()).toBe(true);
   });
 
   it('environment.allow (hardened mode) takes variable names and PREFIX*; anything else names the key', () => {
     const base = 'version: 2\ngithub: {board_user: octocat, repo: o/r}\npersonas:\n  dev: {path: personas/dev, is_default: true}\n';
-    expect(parseWoterclipConfig(`${base}environment: {allow: [GH_TOKEN, 'ANTHROPIC_*']}\n`)._unsafeUnwrap().environment?.allow).toEqual(['GH_TOKEN', 'ANTHROPIC_*']);
+    expect(parseWoterclipConfig(`${base}environment: {allow: [GH_TOKEN, 'ANTHROPIC_*']}\n`)._unsafeUnwrap().environment?.allow).toEqual([
+      'GH_TOKEN',
+      'ANTHROPIC_*',
+    ]);
     expect(parseWoterclipConfig(base)._unsafeUnwrap().environment).toBeUndefined();
-    expect(parseWoterclipConfig(`${base}environment: {allow: ['$(id)']}\n`)._unsafeUnwrapErr().message).toMatch(/key "environment\.allow\.0"/);
+    expect(parseWoterclipConfig(`${base}environment: {allow: ['$(id)']}\n`)._unsafeUnwrapErr().message).toMatch(
+      /key "environment\.allow\.0"/,
+    );
   });
 });

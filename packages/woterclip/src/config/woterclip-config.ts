@@ -25,7 +25,10 @@ function isIanaZone(zone: string): boolean {
 }
 
 const placeholderFree = (what: string) =>
-  z.string().min(1).refine((value) => !/\{\{[A-Z_]+\}\}/.test(value), `still holds the init placeholder; set the real ${what}`);
+  z
+    .string()
+    .min(1)
+    .refine((value) => !/\{\{[A-Z_]+\}\}/.test(value), `still holds the init placeholder; set the real ${what}`);
 
 // A model name is substituted into the agent command's argv (`{model}`): one that starts with `-`
 // would be read there as an option, so it must start with a letter or digit.
@@ -33,7 +36,10 @@ const modelName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'must be a m
 
 const personaRef = z
   .object({
-    path: z.string().min(1).refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), 'must be a path inside .woterclip/'),
+    path: z
+      .string()
+      .min(1)
+      .refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), 'must be a path inside .woterclip/'),
     label: z.string().min(1).nullable().default(null),
     is_default: z.boolean().default(false),
   })
@@ -56,7 +62,10 @@ const argv = z.array(z.string().min(1)).min(1, 'must list the program and its ar
 /** Zod schema of `.woterclip/config.yaml`, schema version 2, plus the kit's `dispatch:` section. */
 export const woterclipConfigSchema = z
   .object({
-    version: z.literal(2, { error: 'must be 2 (a version 1 config is not migrated: move it aside, run `heartbeat-kit woterclip init` and copy your settings over)' }),
+    version: z.literal(2, {
+      error:
+        'must be 2 (a version 1 config is not migrated: move it aside, run `heartbeat-kit woterclip init` and copy your settings over)',
+    }),
     github: z
       .object({
         board_user: placeholderFree('Board GitHub login'),
@@ -78,10 +87,12 @@ export const woterclipConfigSchema = z
       .object({ working: z.string().min(1).default('agent-working'), blocked: z.string().min(1).default('agent-blocked') })
       .strict()
       .prefault({}),
-    personas: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'persona names are lowercase words'), personaRef).refine(
-      (personas) => Object.values(personas).filter((p) => p.is_default).length <= 1,
-      'at most one persona may have is_default: true',
-    ),
+    personas: z
+      .record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'persona names are lowercase words'), personaRef)
+      .refine(
+        (personas) => Object.values(personas).filter((p) => p.is_default).length <= 1,
+        'at most one persona may have is_default: true',
+      ),
     dispatch: z
       .object({
         command: argv.default(['claude', '--print', '--model', '{model}', '--max-turns', '{max_turns}']),
@@ -96,7 +107,9 @@ export const woterclipConfigSchema = z
       .prefault({}),
     // The kit's hardened mode: only these variables (plus PATH, HOME, USER, LANG, TMPDIR, TMUX_TMPDIR) reach gh and the agent.
     environment: z
-      .object({ allow: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *')).optional() })
+      .object({
+        allow: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *')).optional(),
+      })
       .strict()
       .optional(),
   })
@@ -180,7 +193,12 @@ export function parseWoterclipConfig(text: string | undefined, file = CONFIG_PAT
     if (!parsed.success) return err(firstIssue(file, parsed.error));
     const personas = Object.entries(parsed.data.personas);
     if (personas.length === 0) {
-      return err({ kind: 'config-invalid', file, key: 'personas', message: `${file}: key "personas" is empty; add at least one persona (heartbeat-kit woterclip init writes an Orchestrator).` });
+      return err({
+        kind: 'config-invalid',
+        file,
+        key: 'personas',
+        message: `${file}: key "personas" is empty; add at least one persona (heartbeat-kit woterclip init writes an Orchestrator).`,
+      });
     }
     return ok(parsed.data);
   });
@@ -189,7 +207,11 @@ export function parseWoterclipConfig(text: string | undefined, file = CONFIG_PAT
 /** Validates the text of a persona's `config.yaml`; `undefined` text means the file is missing. */
 export function parsePersonaConfig(text: string | undefined, file: string): Result<PersonaConfig, ConfigError> {
   if (text === undefined) {
-    return err({ kind: 'config-invalid', file, message: `${file}: file is missing; create it or fix the persona's "path" in ${CONFIG_PATH}.` });
+    return err({
+      kind: 'config-invalid',
+      file,
+      message: `${file}: file is missing; create it or fix the persona's "path" in ${CONFIG_PATH}.`,
+    });
   }
   return parseYamlText(file, text).andThen((value): Result<PersonaConfig, ConfigError> => {
     const parsed = personaConfigSchema.safeParse(value ?? {});

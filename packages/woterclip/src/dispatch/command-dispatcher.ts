@@ -26,7 +26,10 @@ export function expandCommand(template: readonly string[], values: Readonly<Reco
   return template.map((part) => part.replace(/\{(model|max_turns|thinking_effort|persona)\}/g, (_, key: string) => values[key] ?? ''));
 }
 
-type Attempt = { readonly kind: 'refused'; readonly message: string } | { readonly kind: 'ran'; readonly output: CommandOutput } | { readonly kind: 'error'; readonly error: CommandError };
+type Attempt =
+  | { readonly kind: 'refused'; readonly message: string }
+  | { readonly kind: 'ran'; readonly output: CommandOutput }
+  | { readonly kind: 'error'; readonly error: CommandError };
 
 const tail = (text: string): string => (text.length > 4000 ? `…${text.slice(-4000)}` : text);
 
@@ -54,26 +57,63 @@ const tail = (text: string): string => (text.length > 4000 ? `…${text.slice(-4
 export function createCommandDispatcher(options: CommandDispatcherOptions): Dispatcher {
   const attempt = (file: string, args: readonly string[], prompt: string): ResultAsync<Attempt, never> =>
     options.runner
-      .run({ file, args, input: prompt, profile: 'agent', ...(options.cwd === undefined ? {} : { cwd: options.cwd }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...(options.env === undefined ? {} : { env: options.env }) })
-      .map((output): Attempt => (output.exitCode === REFUSED_EXIT_CODE ? { kind: 'refused', message: `exit ${REFUSED_EXIT_CODE}` } : { kind: 'ran', output }))
-      .orElse((error) => okAsync<Attempt, never>(error.kind === 'not-found' || error.kind === 'not-executable' || error.kind === 'spawn-failed' ? { kind: 'refused', message: error.message } : { kind: 'error', error }));
+      .run({
+        file,
+        args,
+        input: prompt,
+        profile: 'agent',
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(options.env === undefined ? {} : { env: options.env }),
+      })
+      .map((output): Attempt =>
+        output.exitCode === REFUSED_EXIT_CODE ? { kind: 'refused', message: `exit ${REFUSED_EXIT_CODE}` } : { kind: 'ran', output },
+      )
+      .orElse((error) =>
+        okAsync<Attempt, never>(
+          error.kind === 'not-found' || error.kind === 'not-executable' || error.kind === 'spawn-failed'
+            ? { kind: 'refused', message: error.message }
+            : { kind: 'error', error },
+        ),
+      );
 
   const run = (template: readonly string[], request: DispatchRequest, model: string): ResultAsync<Attempt, never> => {
-    const [file, ...args] = expandCommand(template, { model, max_turns: String(request.maxTurns), thinking_effort: request.thinkingEffort, persona: request.persona });
+    const [file, ...args] = expandCommand(template, {
+      model,
+      max_turns: String(request.maxTurns),
+      thinking_effort: request.thinkingEffort,
+      persona: request.persona,
+    });
     if (file === undefined) return okAsync({ kind: 'refused', message: 'empty command' });
     return attempt(file, args, request.prompt);
   };
 
   const settle = (result: Attempt, model: ModelUsed): ResultAsync<DispatchReport, DispatchFailure> => {
-    if (result.kind === 'refused') return errAsync({ kind: 'failed', message: `dispatch refused at invocation and no fallback ran (${result.message})`, raw: '', model });
+    if (result.kind === 'refused')
+      return errAsync({
+        kind: 'failed',
+        message: `dispatch refused at invocation and no fallback ran (${result.message})`,
+        raw: '',
+        model,
+      });
     if (result.kind === 'error') {
       const e = result.error;
       const raw = e.kind === 'timeout' ? tail(`${e.stdout}\n${e.stderr}`) : '';
-      return errAsync({ kind: 'failed', message: `dispatch ${e.kind === 'timeout' ? `timed out after ${e.timeoutMs} ms` : `failed (${e.kind})`}`, raw, model });
+      return errAsync({
+        kind: 'failed',
+        message: `dispatch ${e.kind === 'timeout' ? `timed out after ${e.timeoutMs} ms` : `failed (${e.kind})`}`,
+        raw,
+        model,
+      });
     }
     const { output } = result;
     if (output.exitCode !== 0) {
-      return errAsync({ kind: 'failed', message: `dispatch exited ${output.exitCode}`, raw: tail(`${output.stdout}\n${output.stderr}`), model });
+      return errAsync({
+        kind: 'failed',
+        message: `dispatch exited ${output.exitCode}`,
+        raw: tail(`${output.stdout}\n${output.stderr}`),
+        model,
+      });
     }
     return parseOutcome(output.stdout).match(
       (outcome) => okAsync<DispatchReport, DispatchFailure>({ outcome, model }),

@@ -66,7 +66,10 @@ export interface Outcome {
 }
 
 function toCommit(value: z.infer<typeof commitSchema>): OutcomeCommit {
-  if (typeof value !== 'string') return value.url === undefined ? { sha: value.sha, message: value.message } : { sha: value.sha, message: value.message, url: value.url };
+  if (typeof value !== 'string')
+    return value.url === undefined
+      ? { sha: value.sha, message: value.message }
+      : { sha: value.sha, message: value.message, url: value.url };
   const [sha = '', ...rest] = value.trim().split(/\s+/);
   return { sha, message: rest.join(' ') };
 }
@@ -80,9 +83,14 @@ function fromValue(value: unknown): Result<Outcome, string> {
   }
   const o = parsed.data;
   const status: IssueStatus = o.status === 'in progress' ? 'in_progress' : o.status;
-  const blocker = o.blocker === undefined
-    ? undefined
-    : { description: o.blocker.description, actionNeeded: o.blocker.action_needed, ...(o.blocker.clears_when === undefined ? {} : { clearsWhen: o.blocker.clears_when }) };
+  const blocker =
+    o.blocker === undefined
+      ? undefined
+      : {
+          description: o.blocker.description,
+          actionNeeded: o.blocker.action_needed,
+          ...(o.blocker.clears_when === undefined ? {} : { clearsWhen: o.blocker.clears_when }),
+        };
   return ok({
     status,
     summary: o.summary,
@@ -105,7 +113,10 @@ function fromValue(value: unknown): Result<Outcome, string> {
 
 /** The last `WOTERCLIP_OUTCOME {json}` line of `text`, parsed; `undefined` when there is none. */
 function parseMarker(text: string): Result<Outcome, string> | undefined {
-  const line = text.split(/\r?\n/).reverse().find((l) => l.trimStart().startsWith(OUTCOME_MARKER));
+  const line = text
+    .split(/\r?\n/)
+    .reverse()
+    .find((l) => l.trimStart().startsWith(OUTCOME_MARKER));
   if (line === undefined) return undefined;
   let value: unknown;
   try {
@@ -144,7 +155,11 @@ function fieldOf(line: string): { key: FieldKey; value: string } | undefined {
 }
 
 const unmark = (text: string): string => text.replace(/^[\s*_`"']+|[\s*_`"'.]+$/g, '');
-const items = (text: string): string[] => text.split('\n').map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim()).filter((l) => l !== '' && !NONE.test(l));
+const items = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim())
+    .filter((l) => l !== '' && !NONE.test(l));
 
 /**
  * Reads the reference's field block: the last `Status:` line with a contract status, and the
@@ -182,7 +197,14 @@ function parseFieldBlock(text: string): Result<Outcome, string> | undefined {
     const rest = item.replace(/https?:\/\/[^\s)<>\]]+/g, ' ');
     const sha = commitUrl?.[1] ?? /\b(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/i.exec(rest)?.[0];
     if (sha === undefined) continue;
-    const message = rest.replace(sha, ' ').replace(/[[\]`*]/g, ' ').replace(/\(\s*\)/g, ' ').replace(/^[\s:—–-]+/, '').replace(/[\s,;]+$/, '').replace(/\s+/g, ' ').trim();
+    const message = rest
+      .replace(sha, ' ')
+      .replace(/[[\]`*]/g, ' ')
+      .replace(/\(\s*\)/g, ' ')
+      .replace(/^[\s:—–-]+/, '')
+      .replace(/[\s,;]+$/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
     commits.push({ sha, message: cap(message, 500), ...(commitUrl === null ? {} : { url: commitUrl[0] }) });
   }
   const subIssues = items(values.get('subIssues') ?? '').flatMap((item) => {
@@ -199,10 +221,18 @@ function parseFieldBlock(text: string): Result<Outcome, string> | undefined {
     commits: commits.slice(0, 200),
     prs: prs.slice(0, 50),
     sub_issues: subIssues.filter((s) => s.number > 0).slice(0, 100),
-    next_steps: items(values.get('nextSteps') ?? '').map((s) => cap(s, 2000)).slice(0, 50),
+    next_steps: items(values.get('nextSteps') ?? '')
+      .map((s) => cap(s, 2000))
+      .slice(0, 50),
     ...(blockerText === undefined || blockerText === '' || NONE.test(blockerText)
       ? {}
-      : { blocker: { description: cap(blockerText, 20_000), action_needed: cap(values.get('actionNeeded') ?? '', 20_000), ...(values.has('clearsWhen') ? { clears_when: cap(values.get('clearsWhen') ?? '', 2000) } : {}) } }),
+      : {
+          blocker: {
+            description: cap(blockerText, 20_000),
+            action_needed: cap(values.get('actionNeeded') ?? '', 20_000),
+            ...(values.has('clearsWhen') ? { clears_when: cap(values.get('clearsWhen') ?? '', 2000) } : {}),
+          },
+        }),
     ...(/^[a-z0-9][a-z0-9_-]{0,63}$/.test(escalation) && !NONE.test(escalation) ? { escalation_target: escalation } : {}),
     ...(model === '' || NONE.test(model) ? {} : { model_used: cap(model, 100) }),
   };
@@ -259,7 +289,11 @@ export function parseOutcome(stdout: string): Result<Outcome, string> {
       return err(`the agent's result envelope reports ${envelope.subtype}${envelope.isError ? ' (is_error)' : ''}${detail}`);
     }
     const text = envelope.result ?? '';
-    return parseMarker(text) ?? parseFieldBlock(text) ?? err(`the agent's result envelope holds neither a ${OUTCOME_MARKER} line nor a "Status:" field block`);
+    return (
+      parseMarker(text) ??
+      parseFieldBlock(text) ??
+      err(`the agent's result envelope holds neither a ${OUTCOME_MARKER} line nor a "Status:" field block`)
+    );
   }
   return parseFieldBlock(stdout) ?? err(`no ${OUTCOME_MARKER} line, result envelope or "Status:" field block in the output`);
 }

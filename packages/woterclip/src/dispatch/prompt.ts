@@ -36,7 +36,9 @@ function data(text: string, maxLength: number): string {
 function thread(issue: IssueDetail, marked: ReadonlySet<IssueComment>): string {
   if (issue.comments.length === 0) return '(no comments)';
   return issue.comments
-    .map((c) => `${marked.has(c) ? '[NEW] ' : ''}${sanitizeForMessage(c.author, { maxLength: 60 })} at ${c.createdAt}:\n${data(c.body, 8000)}`)
+    .map(
+      (c) => `${marked.has(c) ? '[NEW] ' : ''}${sanitizeForMessage(c.author, { maxLength: 60 })} at ${c.createdAt}:\n${data(c.body, 8000)}`,
+    )
     .join('\n\n');
 }
 
@@ -57,7 +59,14 @@ export function composePrompt(input: PromptInput): string {
       `Title: ${data(issue.title, 300)}`,
       `Body:\n${data(issue.body, 20_000)}`,
       `Comments (new since the last heartbeat are marked [NEW]):\n${thread(issue, input.newComments)}`,
-      ...(parent === undefined ? [] : [`## Parent #${parent.number}`, `Title: ${data(parent.title, 300)}`, `Body:\n${data(parent.body, 10_000)}`, `Comments:\n${thread(parent, new Set())}`]),
+      ...(parent === undefined
+        ? []
+        : [
+            `## Parent #${parent.number}`,
+            `Title: ${data(parent.title, 300)}`,
+            `Body:\n${data(parent.body, 10_000)}`,
+            `Comments:\n${thread(parent, new Set())}`,
+          ]),
     ].join('\n'),
     ['## Directives', ...effort].join('\n'),
     ['## Repository', `github.repo: ${input.repo}`, `github.board_user: ${input.boardUser}`].join('\n'),

@@ -22,7 +22,9 @@ const viewSchema = z.object({
   title: z.string(),
   body: z.string().nullable(),
   labels: labelsSchema,
-  comments: z.array(z.object({ author: z.object({ login: z.string() }).nullable(), body: z.string(), createdAt: z.string(), url: z.string() })),
+  comments: z.array(
+    z.object({ author: z.object({ login: z.string() }).nullable(), body: z.string(), createdAt: z.string(), url: z.string() }),
+  ),
 });
 const idSchema = z.object({ id: z.number().int() });
 const subIssuesSchema = z.array(z.object({ number: z.number().int(), state: z.string() }));
@@ -83,13 +85,15 @@ export function classifyGhFailure(output: CommandOutput): TrackerError {
   const stderr = output.stderr;
   const label = /could not add label: '([^']+)' not found/.exec(stderr);
   if (label?.[1] !== undefined) return { kind: 'label-not-found', label: label[1], message: firstLine(stderr) };
-  if (output.exitCode === 4 || /gh auth login|not logged in/i.test(stderr)) return { kind: 'auth', message: firstLine(stderr) || 'gh is not authenticated; run `gh auth login`' };
+  if (output.exitCode === 4 || /gh auth login|not logged in/i.test(stderr))
+    return { kind: 'auth', message: firstLine(stderr) || 'gh is not authenticated; run `gh auth login`' };
   if (/\(HTTP 404\)|Could not resolve to an? /i.test(stderr)) return { kind: 'not-found', message: firstLine(stderr) };
   return { kind: 'failed', message: firstLine(stderr) || `gh exited ${output.exitCode}` };
 }
 
 function fromCommandError(error: CommandError): TrackerError {
-  if (error.kind === 'not-found') return { kind: 'unavailable', message: 'gh is not installed or not on PATH; install the GitHub CLI and run `gh auth login`' };
+  if (error.kind === 'not-found')
+    return { kind: 'unavailable', message: 'gh is not installed or not on PATH; install the GitHub CLI and run `gh auth login`' };
   return { kind: 'failed', message: `gh ${error.kind}` };
 }
 
@@ -139,21 +143,29 @@ export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTrack
     if (!Number.isSafeInteger(n) || n <= 0) throw new RangeError(`issue number must be a positive integer, got ${n}`);
     return String(n);
   };
-  const view = (n: number, fields: string): ResultAsync<CommandOutput, TrackerError> => run(['issue', 'view', num(n), `--repo=${repo}`, `--json=${fields}`]);
+  const view = (n: number, fields: string): ResultAsync<CommandOutput, TrackerError> =>
+    run(['issue', 'view', num(n), `--repo=${repo}`, `--json=${fields}`]);
 
   return {
     authStatus: () =>
       run(['auth', 'status'], undefined, true).andThen((output) => {
         if (output.exitCode !== 0) {
-          return errAsync<{ login: string }, TrackerError>({ kind: 'auth', message: firstLine(output.stderr) || 'gh is not authenticated; run `gh auth login`' });
+          return errAsync<{ login: string }, TrackerError>({
+            kind: 'auth',
+            message: firstLine(output.stderr) || 'gh is not authenticated; run `gh auth login`',
+          });
         }
         const login = parseAuthLogin(`${output.stdout}\n${output.stderr}`);
-        return login === undefined ? errAsync<{ login: string }, TrackerError>({ kind: 'bad-output', message: 'gh auth status: no logged-in account found' }) : okAsync({ login });
+        return login === undefined
+          ? errAsync<{ login: string }, TrackerError>({ kind: 'bad-output', message: 'gh auth status: no logged-in account found' })
+          : okAsync({ login });
       }),
     listInbox: () =>
       run(['issue', 'list', `--repo=${repo}`, '--assignee=@me', '--state=open', '--json=number,title,labels,createdAt', '--limit=100'])
         .andThen((o) => parseWith(listSchema, o.stdout, 'issue list'))
-        .map((issues): IssueSummary[] => issues.map((i) => ({ number: i.number, title: i.title, labels: i.labels.map((l) => l.name), createdAt: i.createdAt }))),
+        .map((issues): IssueSummary[] =>
+          issues.map((i) => ({ number: i.number, title: i.title, labels: i.labels.map((l) => l.name), createdAt: i.createdAt })),
+        ),
     viewIssue: (n) =>
       view(n, 'number,title,body,labels,comments')
         .andThen((o) => parseWith(viewSchema, o.stdout, 'issue view'))
@@ -162,17 +174,38 @@ export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTrack
           title: i.title,
           body: i.body ?? '',
           labels: i.labels.map((l) => l.name),
-          comments: i.comments.map((c): IssueComment => ({ author: c.author?.login ?? 'ghost', body: c.body, createdAt: c.createdAt, url: c.url })),
+          comments: i.comments.map((c): IssueComment => ({
+            author: c.author?.login ?? 'ghost',
+            body: c.body,
+            createdAt: c.createdAt,
+            url: c.url,
+          })),
         })),
     viewLabels: (n) =>
       view(n, 'labels')
         .andThen((o) => parseWith(z.object({ labels: labelsSchema }), o.stdout, 'issue view'))
         .map((i) => i.labels.map((l) => l.name)),
     editLabels: (n, edit) =>
-      run(['issue', 'edit', num(n), `--repo=${repo}`, ...(edit.add ?? []).map((l) => `--add-label=${l}`), ...(edit.remove ?? []).map((l) => `--remove-label=${l}`)]).map(() => undefined),
+      run([
+        'issue',
+        'edit',
+        num(n),
+        `--repo=${repo}`,
+        ...(edit.add ?? []).map((l) => `--add-label=${l}`),
+        ...(edit.remove ?? []).map((l) => `--remove-label=${l}`),
+      ]).map(() => undefined),
     createLabel: (name, style = {}) => {
-      if (style.color !== undefined && !/^[0-9A-Fa-f]{6}$/.test(style.color)) return errAsync({ kind: 'failed', message: `label colour must be six hex digits, got ${JSON.stringify(style.color)}` });
-      return run(['label', 'create', `--repo=${repo}`, ...(style.color === undefined ? [] : [`--color=${style.color}`]), ...(style.description === undefined ? [] : [`--description=${style.description}`]), '--', name]).map(() => undefined);
+      if (style.color !== undefined && !/^[0-9A-Fa-f]{6}$/.test(style.color))
+        return errAsync({ kind: 'failed', message: `label colour must be six hex digits, got ${JSON.stringify(style.color)}` });
+      return run([
+        'label',
+        'create',
+        `--repo=${repo}`,
+        ...(style.color === undefined ? [] : [`--color=${style.color}`]),
+        ...(style.description === undefined ? [] : [`--description=${style.description}`]),
+        '--',
+        name,
+      ]).map(() => undefined);
     },
     listLabels: () =>
       run(['label', 'list', `--repo=${repo}`, '--limit=200', '--json=name'])
@@ -180,18 +213,38 @@ export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTrack
         .map((labels) => labels.map((l) => l.name)),
     comment: (n, body) =>
       run(['issue', 'comment', num(n), `--repo=${repo}`, '--body-file=-'], body).map((o) => {
-        const url = o.stdout.trim().split('\n').find((l) => /^https:\/\/\S+$/.test(l));
+        const url = o.stdout
+          .trim()
+          .split('\n')
+          .find((l) => /^https:\/\/\S+$/.test(l));
         return url === undefined ? {} : { url };
       }),
     close: (n) => run(['issue', 'close', num(n), `--repo=${repo}`]).map(() => undefined),
     createIssue: (spec) =>
-      run(['issue', 'create', `--repo=${repo}`, `--title=${spec.title}`, '--body-file=-', ...spec.labels.map((l) => `--label=${l}`), '--assignee=@me'], spec.body).andThen((o) => {
+      run(
+        [
+          'issue',
+          'create',
+          `--repo=${repo}`,
+          `--title=${spec.title}`,
+          '--body-file=-',
+          ...spec.labels.map((l) => `--label=${l}`),
+          '--assignee=@me',
+        ],
+        spec.body,
+      ).andThen((o) => {
         const m = /\/issues\/(\d+)\s*$/.exec(o.stdout.trim());
-        return m?.[1] === undefined ? errAsync<{ number: number }, TrackerError>({ kind: 'bad-output', message: 'gh issue create: no issue URL in output' }) : okAsync({ number: Number(m[1]) });
+        return m?.[1] === undefined
+          ? errAsync<{ number: number }, TrackerError>({ kind: 'bad-output', message: 'gh issue create: no issue URL in output' })
+          : okAsync({ number: Number(m[1]) });
       }),
-    issueId: (n) => run(['api', `repos/${repo}/issues/${num(n)}`]).andThen((o) => parseWith(idSchema, o.stdout, 'api issue')).map((i) => i.id),
+    issueId: (n) =>
+      run(['api', `repos/${repo}/issues/${num(n)}`])
+        .andThen((o) => parseWith(idSchema, o.stdout, 'api issue'))
+        .map((i) => i.id),
     addSubIssue: (parent, id) => {
-      if (!Number.isSafeInteger(id) || id <= 0) return errAsync({ kind: 'failed', message: `sub-issue id must be a positive integer, got ${id}` });
+      if (!Number.isSafeInteger(id) || id <= 0)
+        return errAsync({ kind: 'failed', message: `sub-issue id must be a positive integer, got ${id}` });
       // -F sends an integer; -f would send a string, which the API rejects.
       return run(['api', `repos/${repo}/issues/${num(parent)}/sub_issues`, '-F', `sub_issue_id=${id}`]).map(() => undefined);
     },
@@ -204,7 +257,8 @@ export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTrack
           return errAsync<SubIssueState[], TrackerError>({ kind: 'bad-output', message: 'gh api sub_issues: output is not JSON' });
         }
         const parsed = subIssuesSchema.safeParse(pages.flat());
-        if (!parsed.success) return errAsync<SubIssueState[], TrackerError>({ kind: 'bad-output', message: 'gh api sub_issues: unexpected JSON shape' });
+        if (!parsed.success)
+          return errAsync<SubIssueState[], TrackerError>({ kind: 'bad-output', message: 'gh api sub_issues: unexpected JSON shape' });
         return okAsync(parsed.data.map((s): SubIssueState => ({ number: s.number, state: s.state === 'closed' ? 'closed' : 'open' })));
       }),
   };

@@ -2,4 +2,10 @@
  * @heartbeat-kit/woterclip/github — the gh CLI adapter of the IssueTracker port.
  * @module @heartbeat-kit/woterclip/github
  */
-export { createGhIssueTracker, parseAuthLogin, parseJsonSequence, classifyGhFailure, type GhIssueTrackerOptions } from './gh-issue-tracker.js';
+export {
+  createGhIssueTracker,
+  parseAuthLogin,
+  parseJsonSequence,
+  classifyGhFailure,
+  type GhIssueTrackerOptions,
+} from './gh-issue-tracker.js';

@@ -95,5 +95,10 @@ export function describeEntry(entry: InboxEntry, sanitize: (text: string) => str
 export function renderDryRun(entries: readonly InboxEntry[], sanitize: (text: string) => string): string {
   const [first, ...rest] = entries;
   if (first === undefined) return 'Dry run — would pick nothing: no issues in queue.';
-  return ['Dry run — would pick:', `  ${describeEntry(first, sanitize)}`, 'Queue:', ...(rest.length === 0 ? ['  (empty)'] : rest.map((e) => `  ${describeEntry(e, sanitize)}`))].join('\n');
+  return [
+    'Dry run — would pick:',
+    `  ${describeEntry(first, sanitize)}`,
+    'Queue:',
+    ...(rest.length === 0 ? ['  (empty)'] : rest.map((e) => `  ${describeEntry(e, sanitize)}`)),
+  ].join('\n');
 }

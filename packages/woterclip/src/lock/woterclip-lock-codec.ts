@@ -13,7 +13,11 @@ function parseJson(text: string): Result<unknown, string> {
 const woterclipLockSchema = z.object({
   beat_id: z.string().min(1).max(512),
   started_at: z.string().optional(),
-  started_epoch: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER / 1000),
+  started_epoch: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(Number.MAX_SAFE_INTEGER / 1000),
 });
 
 /** `YYYY-MM-DDTHH:MM:SSZ` of an epoch-milliseconds instant, the way WoterClip writes `started_at`. */

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decomposedParents, groupBeats, parseLogText, serializeLogLine, type LogLine } from './log-lines.js';
 
-const beat = '{"type": "beat", "started_at": "2026-07-22T10:03:00Z", "ended_at": "2026-07-22T10:17:05Z", "beat_elapsed_sec": 845, "issues_worked": 2, "stop_reason": "time_ceiling"}';
-const issue = (n: number, extra = ', "duration_sec": 720') => `{"heartbeat": 7, "timestamp": "2026-07-22T10:15:00Z", "issue": "#${n}", "persona": "backend"${extra}, "status": "in_progress", "actions": ["committed a1b2c3d"]}`;
+const beat =
+  '{"type": "beat", "started_at": "2026-07-22T10:03:00Z", "ended_at": "2026-07-22T10:17:05Z", "beat_elapsed_sec": 845, "issues_worked": 2, "stop_reason": "time_ceiling"}';
+const issue = (n: number, extra = ', "duration_sec": 720') =>
+  `{"heartbeat": 7, "timestamp": "2026-07-22T10:15:00Z", "issue": "#${n}", "persona": "backend"${extra}, "status": "in_progress", "actions": ["committed a1b2c3d"]}`;
 
 describe('parseLogText', () => {
   it('tolerates a torn last line after a crash', () => {
@@ -23,12 +25,29 @@ describe('parseLogText', () => {
   it('property: never throws, and serialised lines read back unchanged', () => {
     fc.assert(fc.property(fc.string(), (text) => void parseLogText(text)));
     const line = fc.oneof(
-      fc.record({ heartbeat: fc.nat(), timestamp: fc.string(), issue: fc.nat().map((n) => `#${n}`), persona: fc.string(), duration_sec: fc.nat(), status: fc.constantFrom('in_progress', 'completed', 'blocked', 'triaged', 'decomposed'), actions: fc.array(fc.string()) }),
-      fc.record({ type: fc.constant('beat'), started_at: fc.string(), ended_at: fc.string(), beat_elapsed_sec: fc.nat(), issues_worked: fc.nat(), stop_reason: fc.constantFrom('complete', 'queue_empty', 'issue_budget', 'time_ceiling', 'blocked_exit', 'quiet_hours') }),
+      fc.record({
+        heartbeat: fc.nat(),
+        timestamp: fc.string(),
+        issue: fc.nat().map((n) => `#${n}`),
+        persona: fc.string(),
+        duration_sec: fc.nat(),
+        status: fc.constantFrom('in_progress', 'completed', 'blocked', 'triaged', 'decomposed'),
+        actions: fc.array(fc.string()),
+      }),
+      fc.record({
+        type: fc.constant('beat'),
+        started_at: fc.string(),
+        ended_at: fc.string(),
+        beat_elapsed_sec: fc.nat(),
+        issues_worked: fc.nat(),
+        stop_reason: fc.constantFrom('complete', 'queue_empty', 'issue_budget', 'time_ceiling', 'blocked_exit', 'quiet_hours'),
+      }),
     ) as fc.Arbitrary<LogLine>;
-    fc.assert(fc.property(fc.array(line), (lines) => {
-      expect(parseLogText(lines.map(serializeLogLine).join('')).lines).toEqual(lines);
-    }));
+    fc.assert(
+      fc.property(fc.array(line), (lines) => {
+        expect(parseLogText(lines.map(serializeLogLine).join('')).lines).toEqual(lines);
+      }),
+    );
   });
 });
 

@@ -11,12 +11,16 @@ describe('createFileBeatLog', () => {
   it('a torn last line on disk is tolerated when read and does not corrupt the next append', async () => {
     const path = join(dir, 'log', 'heartbeat-log.jsonl');
     const log = createFileBeatLog(path);
-    (await log.append({ type: 'beat', started_at: 'a', ended_at: 'b', beat_elapsed_sec: 1, issues_worked: 0, stop_reason: 'queue_empty' }))._unsafeUnwrap();
+    (
+      await log.append({ type: 'beat', started_at: 'a', ended_at: 'b', beat_elapsed_sec: 1, issues_worked: 0, stop_reason: 'queue_empty' })
+    )._unsafeUnwrap();
     writeFileSync(path, `${readFileSync(path, 'utf8')}{"heartbeat": 3, "times`);
     const torn = (await log.read())._unsafeUnwrap();
     expect(torn.lines).toHaveLength(1);
     expect(torn.tornTail).toBe(true);
-    (await log.append({ type: 'beat', started_at: 'c', ended_at: 'd', beat_elapsed_sec: 2, issues_worked: 0, stop_reason: 'complete' }))._unsafeUnwrap();
+    (
+      await log.append({ type: 'beat', started_at: 'c', ended_at: 'd', beat_elapsed_sec: 2, issues_worked: 0, stop_reason: 'complete' })
+    )._unsafeUnwrap();
     const after = (await log.read())._unsafeUnwrap();
     expect(after.lines.map((l) => ('type' in l ? l.stop_reason : ''))).toEqual(['queue_empty', 'complete']);
     expect(after.tornTail).toBe(false);

@@ -7,7 +7,8 @@ import type { BeatLog, BeatLogError } from '../ports/beat-log.js';
 import type { ToolProbe, WorkspaceError, WorkspaceFiles } from '../ports/workspace.js';
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-const codeOf = (error: unknown): string | undefined => (typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined);
+const codeOf = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 
 /**
  * The JSONL log file. Each append is one write of one line followed by fsync; when the file ends
@@ -68,7 +69,10 @@ export function createDirectoryWorkspace(root: string, options: DirectoryWorkspa
     readText: (relativePath) => {
       const full = normalize(join(root, relativePath));
       if (isAbsolute(relativePath) || !(full + sep).startsWith(normalize(root) + sep)) {
-        return ResultAsync.fromPromise(Promise.reject(new Error('path escapes .woterclip/')), (): WorkspaceError => ({ kind: 'io', message: `${relativePath}: path escapes .woterclip/` }));
+        return ResultAsync.fromPromise(Promise.reject(new Error('path escapes .woterclip/')), (): WorkspaceError => ({
+          kind: 'io',
+          message: `${relativePath}: path escapes .woterclip/`,
+        }));
       }
       return ResultAsync.fromPromise(
         (async () => {
@@ -86,7 +90,11 @@ export function createDirectoryWorkspace(root: string, options: DirectoryWorkspa
         })(),
         (error): WorkspaceError =>
           error instanceof OutsideRepository
-            ? { kind: 'outside-repository', path: relativePath, message: `resolves outside the repository (to ${error.message}); copy the file into the repository instead of linking to it` }
+            ? {
+                kind: 'outside-repository',
+                path: relativePath,
+                message: `resolves outside the repository (to ${error.message}); copy the file into the repository instead of linking to it`,
+              }
             : { kind: 'io', message: describe(error) },
       );
     },

@@ -24,7 +24,10 @@ export function heartbeatNumberOf(comment: IssueComment, login: string): number 
 }
 
 /** The last WoterClip report comment (in time) by `login`, with its number. */
-export function lastHeartbeatComment(comments: readonly IssueComment[], login: string): { readonly comment: IssueComment; readonly n: number } | undefined {
+export function lastHeartbeatComment(
+  comments: readonly IssueComment[],
+  login: string,
+): { readonly comment: IssueComment; readonly n: number } | undefined {
   for (let i = comments.length - 1; i >= 0; i -= 1) {
     const comment = comments[i];
     if (comment === undefined) continue;
@@ -129,10 +132,16 @@ export function renderStandardComment(r: StandardReport): string {
     ...(r.needsManualVerification === true ? ['⚠️ Needs manual verification.'] : []),
     '',
     '### What was done',
-    bullets(done.map((d) => d.replace(/\n+/g, ' ')), '- Nothing recorded'),
+    bullets(
+      done.map((d) => d.replace(/\n+/g, ' ')),
+      '- Nothing recorded',
+    ),
     ...(r.subIssues.length === 0 ? [] : ['### Created sub-issues', bullets(r.subIssues, '')]),
-    '### What\'s next',
-    bullets(r.nextSteps.map((s) => commentText(s, 500)), '- Next heartbeat continues'),
+    "### What's next",
+    bullets(
+      r.nextSteps.map((s) => commentText(s, 500)),
+      '- Next heartbeat continues',
+    ),
     '### Blockers',
     'None',
     '',
@@ -173,7 +182,10 @@ export function renderBlockedComment(r: BlockedReport): string {
     `**Clears when:** ${commentText(r.clearsWhen, 500).replace(/\n+/g, ' ')}`,
     '',
     '### What was done before blocking',
-    bullets(r.doneBefore.map((d) => commentText(d, 500)), '- Nothing'),
+    bullets(
+      r.doneBefore.map((d) => commentText(d, 500)),
+      '- Nothing',
+    ),
     '',
     '---',
     `*WoterClip · ${r.persona} · #${r.issue}*`,

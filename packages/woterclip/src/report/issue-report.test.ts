@@ -7,8 +7,28 @@ import { clearsWhenOf, heartbeatNumberOf } from './comments.js';
 import { dispatchActions, renderIssueReport, renderMissingToolsReport, type IssueReportContext } from './issue-report.js';
 
 const model = { configured: 'opus', actual: 'opus', fallback: false };
-const context: IssueReportContext = { heartbeat: 3, at: new Date('2026-07-22T10:15:00Z'), durationSec: 845, persona: 'backend', issue: 79, repo: 'o/r', boardUser: 'boss', blockedLabel: 'agent-blocked', createdLines: [], previousUrl: 'https://github.com/o/r/issues/79#issuecomment-1' };
-const outcome = (o: Partial<Outcome>): Outcome => ({ status: 'completed', summary: '', commits: [], prs: [], subIssues: [], nextSteps: [], needsManualVerification: false, ...o });
+const context: IssueReportContext = {
+  heartbeat: 3,
+  at: new Date('2026-07-22T10:15:00Z'),
+  durationSec: 845,
+  persona: 'backend',
+  issue: 79,
+  repo: 'o/r',
+  boardUser: 'boss',
+  blockedLabel: 'agent-blocked',
+  createdLines: [],
+  previousUrl: 'https://github.com/o/r/issues/79#issuecomment-1',
+};
+const outcome = (o: Partial<Outcome>): Outcome => ({
+  status: 'completed',
+  summary: '',
+  commits: [],
+  prs: [],
+  subIssues: [],
+  nextSteps: [],
+  needsManualVerification: false,
+  ...o,
+});
 const report = (o: Partial<Outcome>): Result<DispatchReport, DispatchFailure> => ok({ outcome: outcome(o), model });
 
 const text = fc.string({ maxLength: 60 });
@@ -20,13 +40,21 @@ const arbOutcome: fc.Arbitrary<Outcome> = fc.record(
     prs: fc.array(text, { maxLength: 2 }),
     subIssues: fc.constant([]),
     nextSteps: fc.array(text, { maxLength: 3 }),
-    blocker: fc.record({ description: text.filter((t) => t.trim() !== ''), actionNeeded: text, clearsWhen: text.filter((t) => t.trim() !== '') }, { requiredKeys: ['description', 'actionNeeded'] }),
+    blocker: fc.record(
+      { description: text.filter((t) => t.trim() !== ''), actionNeeded: text, clearsWhen: text.filter((t) => t.trim() !== '') },
+      { requiredKeys: ['description', 'actionNeeded'] },
+    ),
     escalationTarget: fc.constantFrom('qa', 'board'),
     needsManualVerification: fc.boolean(),
   },
   { requiredKeys: ['status', 'summary', 'commits', 'prs', 'subIssues', 'nextSteps', 'needsManualVerification'] },
 );
-const arbFailure: fc.Arbitrary<DispatchFailure> = fc.record({ kind: fc.constantFrom('failed', 'unparseable'), message: text, raw: text, model: fc.constant(model) });
+const arbFailure: fc.Arbitrary<DispatchFailure> = fc.record({
+  kind: fc.constantFrom('failed', 'unparseable'),
+  message: text,
+  raw: text,
+  model: fc.constant(model),
+});
 const arbDispatch: fc.Arbitrary<Result<DispatchReport, DispatchFailure>> = fc.oneof(
   arbOutcome.map((o) => ok({ outcome: o, model })),
   arbFailure.map((f) => err(f)),
@@ -42,7 +70,15 @@ describe('renderIssueReport (step 9)', () => {
   });
 
   it('a blocked outcome keeps its blocker, ask and Clears when; work done before is listed', () => {
-    const r = renderIssueReport(report({ status: 'blocked', summary: 'half done', commits: [{ sha: 'a1b2c3d4e5', message: 'wip' }], blocker: { description: 'no key', actionNeeded: 'grant it', clearsWhen: 'the key works' } }), context);
+    const r = renderIssueReport(
+      report({
+        status: 'blocked',
+        summary: 'half done',
+        commits: [{ sha: 'a1b2c3d4e5', message: 'wip' }],
+        blocker: { description: 'no key', actionNeeded: 'grant it', clearsWhen: 'the key works' },
+      }),
+      context,
+    );
     expect(r.status).toBe('blocked');
     expect(r.body).toMatch(/### Blocker\nno key\n/);
     expect(r.body).toContain('@boss — grant it');
@@ -62,7 +98,13 @@ describe('renderIssueReport (step 9)', () => {
     fc.assert(
       fc.property(arbDispatch, fc.integer({ min: 1, max: 500 }), (dispatched, n) => {
         const r = renderIssueReport(dispatched, { ...context, heartbeat: n });
-        const expected = dispatched.isErr() ? 'blocked' : dispatched.value.outcome.status === 'blocked' ? 'blocked' : dispatched.value.outcome.escalationTarget !== undefined ? 'in_progress' : dispatched.value.outcome.status;
+        const expected = dispatched.isErr()
+          ? 'blocked'
+          : dispatched.value.outcome.status === 'blocked'
+            ? 'blocked'
+            : dispatched.value.outcome.escalationTarget !== undefined
+              ? 'in_progress'
+              : dispatched.value.outcome.status;
         expect(r.status).toBe(expected);
         // Posted by the beat's login, the report is ours and moves the counter to exactly n.
         expect(heartbeatNumberOf({ author: 'octocat', body: r.body, createdAt: '2026-07-22T10:15:00Z', url: 'u' }, 'octocat')).toBe(n);
@@ -76,14 +118,27 @@ describe('renderIssueReport (step 9)', () => {
 
 describe('dispatchActions', () => {
   it('lists commits, PRs and the escalation, or the dispatch failure', () => {
-    expect(dispatchActions(report({ commits: [{ sha: '0123456789abcdef', message: 'x' }], prs: ['https://github.com/o/r/pull/1'], escalationTarget: 'qa' }))).toEqual(['committed 0123456789ab', 'opened https://github.com/o/r/pull/1', 'escalated to qa']);
-    expect(dispatchActions(err({ kind: 'unparseable', message: 'no outcome line', raw: '', model }))).toEqual(['dispatch unparseable: no outcome line']);
+    expect(
+      dispatchActions(
+        report({ commits: [{ sha: '0123456789abcdef', message: 'x' }], prs: ['https://github.com/o/r/pull/1'], escalationTarget: 'qa' }),
+      ),
+    ).toEqual(['committed 0123456789ab', 'opened https://github.com/o/r/pull/1', 'escalated to qa']);
+    expect(dispatchActions(err({ kind: 'unparseable', message: 'no outcome line', raw: '', model }))).toEqual([
+      'dispatch unparseable: no outcome line',
+    ]);
   });
 });
 
 describe('renderMissingToolsReport (step 5)', () => {
   it('names the missing tools, asks the Board, and says when it clears', () => {
-    const body = renderMissingToolsReport({ heartbeat: 1, at: new Date('2026-07-22T10:00:00Z'), persona: 'backend', issue: 3, boardUser: 'boss', missing: ['psql', 'mcp__db'] });
+    const body = renderMissingToolsReport({
+      heartbeat: 1,
+      at: new Date('2026-07-22T10:00:00Z'),
+      persona: 'backend',
+      issue: 3,
+      boardUser: 'boss',
+      missing: ['psql', 'mcp__db'],
+    });
     expect(body).toContain('Required tool unavailable for persona backend: `psql`, `mcp__db`.');
     expect(body).toContain('@boss — make `psql`, `mcp__db` available to the heartbeat runner.');
     expect(clearsWhenOf(body)).toMatch(/^`psql`, `mcp__db` are available to the heartbeat runner/);

@@ -43,7 +43,9 @@ export function renderIssueReport(dispatched: Result<DispatchReport, DispatchFai
     return {
       status: 'blocked',
       body: renderBlockedComment({
-        ...base, model: f.model, boardUser: r.boardUser,
+        ...base,
+        model: f.model,
+        boardUser: r.boardUser,
         blocker: `The ${r.persona} dispatch returned no usable outcome: ${f.message}. It may have done part of the work, so the loop did not re-run it.${raw}`,
         ask: 'check the dispatch log and the branch for partial work, then remove the blocked label.',
         clearsWhen: `the ${r.blockedLabel} label is removed after the partial work is checked.`,
@@ -56,7 +58,9 @@ export function renderIssueReport(dispatched: Result<DispatchReport, DispatchFai
     return {
       status: 'blocked',
       body: renderBlockedComment({
-        ...base, model, boardUser: r.boardUser,
+        ...base,
+        model,
+        boardUser: r.boardUser,
         blocker: o.blocker?.description ?? (o.summary || 'The persona reported blocked without a description.'),
         ask: o.blocker?.actionNeeded || 'review the blocker above.',
         clearsWhen: o.blocker?.clearsWhen ?? 'not stated by the persona; the Board states the condition when removing the blocked label.',
@@ -69,8 +73,15 @@ export function renderIssueReport(dispatched: Result<DispatchReport, DispatchFai
   return {
     status,
     body: renderStandardComment({
-      ...base, status, model, repo: r.repo,
-      summary: o.summary, commits: o.commits, prs: o.prs, subIssues: r.createdLines, nextSteps: o.nextSteps,
+      ...base,
+      status,
+      model,
+      repo: r.repo,
+      summary: o.summary,
+      commits: o.commits,
+      prs: o.prs,
+      subIssues: r.createdLines,
+      nextSteps: o.nextSteps,
       notes: escalated ? [`Escalated to ${clean(o.escalationTarget ?? '', 40)}.`] : [],
       ...(r.previousUrl === undefined ? {} : { previousUrl: r.previousUrl }),
       needsManualVerification: o.needsManualVerification,
@@ -104,7 +115,12 @@ export interface MissingToolsContext {
 export function renderMissingToolsReport(r: MissingToolsContext): string {
   const names = r.missing.map((t) => `\`${clean(t, 80)}\``).join(', ');
   return renderBlockedComment({
-    n: r.heartbeat, at: r.at, durationSec: 0, persona: r.persona, issue: r.issue, boardUser: r.boardUser,
+    n: r.heartbeat,
+    at: r.at,
+    durationSec: 0,
+    persona: r.persona,
+    issue: r.issue,
+    boardUser: r.boardUser,
     blocker: `Required tool unavailable for persona ${r.persona}: ${names}.`,
     ask: `make ${names} available to the heartbeat runner.`,
     clearsWhen: `${names} ${r.missing.length === 1 ? 'is' : 'are'} available to the heartbeat runner (on PATH, or listed in dispatch.mcp_tools for mcp__ tools).`,

@@ -34,14 +34,21 @@ export interface StatusView {
 /** Computes the status view (reference §7 reading rules). */
 export function buildStatus(input: StatusInput): StatusView {
   const { config } = input;
-  const entries = buildInbox(input.inbox, { config, triageOnly: false, unblockedByHuman: new Set(), decomposed: decomposedParents(input.log) });
+  const entries = buildInbox(input.inbox, {
+    config,
+    triageOnly: false,
+    unblockedByHuman: new Set(),
+    decomposed: decomposedParents(input.log),
+  });
   const queue = new Map<string, number[]>();
   for (const e of entries) queue.set(e.persona, [...(queue.get(e.persona) ?? []), e.issue.number]);
   const blocked = input.inbox
     .filter((i) => i.labels.includes(config.labels.blocked))
     .map((i) => {
       const detail = input.blockedDetails.find((d) => d.number === i.number);
-      const last = [...(detail?.comments ?? [])].reverse().find((c) => isAgentComment(c, input.login) && /\*\*Status:\*\* Blocked/.test(c.body));
+      const last = [...(detail?.comments ?? [])]
+        .reverse()
+        .find((c) => isAgentComment(c, input.login) && /\*\*Status:\*\* Blocked/.test(c.body));
       const clears = last === undefined ? undefined : clearsWhenOf(last.body);
       return { issue: i.number, title: i.title, clearsWhen: clears ?? 'not stated' };
     });
@@ -50,7 +57,9 @@ export function buildStatus(input: StatusInput): StatusView {
   const stale = lastMs === undefined || Number.isNaN(lastMs) || input.now.getTime() - lastMs > STOPPED_AFTER_MS;
   return {
     queue: [...queue].map(([persona, issues]) => ({ persona, issues })),
-    inProgress: input.inbox.filter((i) => i.labels.includes(config.labels.working) || i.labels.includes(STATUS_LABELS.inProgress)).map((i) => i.number),
+    inProgress: input.inbox
+      .filter((i) => i.labels.includes(config.labels.working) || i.labels.includes(STATUS_LABELS.inProgress))
+      .map((i) => i.number),
     blocked,
     beats: groupBeats(input.log).slice(-(input.lastBeats ?? 5)),
     ...(lastBeat === undefined ? {} : { lastBeatAt: lastBeat.ended_at }),
@@ -63,20 +72,31 @@ const DASH = '—';
 /** Renders the status view as text. Missing values are an em dash, never 0. */
 export function renderStatus(view: StatusView): string {
   const lines: string[] = [];
-  lines.push(view.stopped ? `Stopped: no heartbeat since ${view.lastBeatAt ?? DASH} and the queue is not empty.` : `Running: last heartbeat ${view.lastBeatAt ?? DASH}.`);
+  lines.push(
+    view.stopped
+      ? `Stopped: no heartbeat since ${view.lastBeatAt ?? DASH} and the queue is not empty.`
+      : `Running: last heartbeat ${view.lastBeatAt ?? DASH}.`,
+  );
   lines.push('', 'Queue by persona:');
   if (view.queue.length === 0) lines.push('  (empty)');
   for (const q of view.queue) lines.push(`  ${q.persona}: ${q.issues.map((n) => `#${n}`).join(', ')}`);
   lines.push('', `In progress: ${view.inProgress.length === 0 ? '(none)' : view.inProgress.map((n) => `#${n}`).join(', ')}`);
   lines.push('', 'Blocked:');
   if (view.blocked.length === 0) lines.push('  (none)');
-  for (const b of view.blocked) lines.push(`  #${b.issue} "${sanitizeForMessage(b.title, { maxLength: 80 })}" — Clears when: ${sanitizeForMessage(b.clearsWhen, { maxLength: 200 })}`);
+  for (const b of view.blocked)
+    lines.push(
+      `  #${b.issue} "${sanitizeForMessage(b.title, { maxLength: 80 })}" — Clears when: ${sanitizeForMessage(b.clearsWhen, { maxLength: 200 })}`,
+    );
   lines.push('', 'Last beats:');
   if (view.beats.length === 0) lines.push('  (none recorded)');
   for (const g of view.beats) {
     const issues = g.issues.map((i) => i.issue).join(' ') || DASH;
-    if (g.beat !== undefined) lines.push(`  ${g.beat.ended_at}  ${g.beat.stop_reason.padEnd(13)} worked ${g.beat.issues_worked}  ${g.beat.beat_elapsed_sec}s  ${issues}`);
-    else if (g.kind === 'died') lines.push(`  ${g.issues.at(-1)?.timestamp ?? DASH}  died (no beat line — incident)  cost ${DASH}  ${issues}`);
+    if (g.beat !== undefined)
+      lines.push(
+        `  ${g.beat.ended_at}  ${g.beat.stop_reason.padEnd(13)} worked ${g.beat.issues_worked}  ${g.beat.beat_elapsed_sec}s  ${issues}`,
+      );
+    else if (g.kind === 'died')
+      lines.push(`  ${g.issues.at(-1)?.timestamp ?? DASH}  died (no beat line — incident)  cost ${DASH}  ${issues}`);
     else lines.push(`  ${g.issues.at(-1)?.timestamp ?? DASH}  pre-contract history  cost ${DASH}  ${issues}`);
   }
   return `${lines.join('\n')}\n`;

@@ -35,7 +35,8 @@ export interface DecomposeResult {
 export type MutationGuard = () => Promise<boolean>;
 
 /** Why decomposition stopped early. */
-export type DecomposeError = { readonly kind: 'superseded' } | { readonly kind: 'tracker'; readonly error: TrackerError; readonly created: readonly CreatedChild[] };
+export type DecomposeError =
+  { readonly kind: 'superseded' } | { readonly kind: 'tracker'; readonly error: TrackerError; readonly created: readonly CreatedChild[] };
 
 /** The body of a child: the description plus the required `Parent: #N` reference. */
 export function childBody(description: string | undefined, parent: number): string {
@@ -45,7 +46,8 @@ export function childBody(description: string | undefined, parent: number): stri
 
 /** The labels of a child: its persona label and the inherited or blocking priority. */
 export function childLabels(child: ChildSpec, parentLabels: readonly string[]): string[] {
-  const priority = child.blocking === true ? PRIORITY_LABELS.high : parentLabels.find((l) => l === PRIORITY_LABELS.high || l === PRIORITY_LABELS.low);
+  const priority =
+    child.blocking === true ? PRIORITY_LABELS.high : parentLabels.find((l) => l === PRIORITY_LABELS.high || l === PRIORITY_LABELS.low);
   return [...(child.personaLabel === null ? [] : [child.personaLabel]), ...(priority === undefined ? [] : [priority])];
 }
 
@@ -63,7 +65,11 @@ export async function decompose(
   const created: CreatedChild[] = [];
   for (const child of children) {
     if (!(await guard())) return err({ kind: 'superseded' });
-    const made = await tracker.createIssue({ title: child.title, body: childBody(child.body, parent.number), labels: childLabels(child, parent.labels) });
+    const made = await tracker.createIssue({
+      title: child.title,
+      body: childBody(child.body, parent.number),
+      labels: childLabels(child, parent.labels),
+    });
     if (made.isErr()) return err({ kind: 'tracker', error: made.error, created });
     const attached = (await guard()) ? await attach(tracker, parent.number, made.value.number) : undefined;
     if (attached === undefined) return err({ kind: 'superseded' });

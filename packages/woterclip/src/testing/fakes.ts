@@ -38,7 +38,12 @@ export function createFakeToolProbe(available: readonly string[]): ToolProbe {
 }
 
 /** A dispatch answer: a report, a failure, or a function of the request. */
-export type ScriptedDispatch = DispatchReport | { readonly failure: DispatchFailure } | ((request: DispatchRequest) => DispatchReport | { readonly failure: DispatchFailure } | Promise<DispatchReport | { readonly failure: DispatchFailure }>);
+export type ScriptedDispatch =
+  | DispatchReport
+  | { readonly failure: DispatchFailure }
+  | ((
+      request: DispatchRequest,
+    ) => DispatchReport | { readonly failure: DispatchFailure } | Promise<DispatchReport | { readonly failure: DispatchFailure }>);
 
 /** A dispatcher that answers from a script, in order (the last answer repeats), recording requests. */
 export interface ScriptedDispatcher extends Dispatcher {
@@ -53,7 +58,13 @@ export function createScriptedDispatcher(script: readonly ScriptedDispatch[]): S
     dispatch: (request) => {
       const step = script[Math.min(requests.length, script.length - 1)];
       requests.push(request);
-      if (step === undefined) return errAsync({ kind: 'failed', message: 'no scripted answer', raw: '', model: { configured: request.model, actual: request.model, fallback: false } });
+      if (step === undefined)
+        return errAsync({
+          kind: 'failed',
+          message: 'no scripted answer',
+          raw: '',
+          model: { configured: request.model, actual: request.model, fallback: false },
+        });
       const answer = typeof step === 'function' ? Promise.resolve(step(request)) : Promise.resolve(step);
       return ResultAsync.fromSafePromise<DispatchReport | { readonly failure: DispatchFailure }, DispatchFailure>(answer).andThen((a) =>
         'failure' in a ? errAsync(a.failure) : okAsync(a),

@@ -1,5 +1,14 @@
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
-import type { IssueComment, IssueDetail, IssueSummary, IssueTracker, LabelEdit, NewIssue, SubIssueState, TrackerError } from '../ports/issue-tracker.js';
+import type {
+  IssueComment,
+  IssueDetail,
+  IssueSummary,
+  IssueTracker,
+  LabelEdit,
+  NewIssue,
+  SubIssueState,
+  TrackerError,
+} from '../ports/issue-tracker.js';
 
 /** One issue as the fake keeps it. */
 export interface FakeIssue {
@@ -75,7 +84,13 @@ export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}
   const issues = new Map<number, FakeIssue>();
   for (const seed of options.issues ?? []) {
     issues.set(seed.number, {
-      body: '', labels: [], comments: [], createdAt: '2026-01-01T00:00:00Z', state: 'open', assignedToMe: true, subIssues: [],
+      body: '',
+      labels: [],
+      comments: [],
+      createdAt: '2026-01-01T00:00:00Z',
+      state: 'open',
+      assignedToMe: true,
+      subIssues: [],
       ...seed,
     });
   }
@@ -101,7 +116,13 @@ export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}
     const issue = issues.get(n);
     return issue === undefined ? errAsync({ kind: 'not-found', message: `issue #${n} not found` }) : okAsync(issue);
   };
-  const detail = (i: FakeIssue): IssueDetail => ({ number: i.number, title: i.title, body: i.body, labels: [...i.labels], comments: i.comments.map((c) => ({ ...c })) });
+  const detail = (i: FakeIssue): IssueDetail => ({
+    number: i.number,
+    title: i.title,
+    body: i.body,
+    labels: [...i.labels],
+    comments: i.comments.map((c) => ({ ...c })),
+  });
   const summary = (i: FakeIssue): IssueSummary => ({ number: i.number, title: i.title, labels: [...i.labels], createdAt: i.createdAt });
   const nextNumber = (): number => Math.max(0, ...issues.keys()) + 1;
   const addComment = (n: number, author: string, body: string, createdAt: string): string => {
@@ -145,9 +166,17 @@ export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}
       call('editLabels', [n, edit], () =>
         find(n).andThen((issue) => {
           const missing = (edit.add ?? []).find((l) => !repoLabels.has(l));
-          if (missing !== undefined) return errAsync<void, TrackerError>({ kind: 'label-not-found', label: missing, message: `could not add label: '${missing}' not found` });
+          if (missing !== undefined)
+            return errAsync<void, TrackerError>({
+              kind: 'label-not-found',
+              label: missing,
+              message: `could not add label: '${missing}' not found`,
+            });
           const remove = new Set(edit.remove ?? []);
-          issue.labels = [...issue.labels.filter((l) => !remove.has(l)), ...(edit.add ?? []).filter((l) => !issue.labels.includes(l) && !remove.has(l))];
+          issue.labels = [
+            ...issue.labels.filter((l) => !remove.has(l)),
+            ...(edit.add ?? []).filter((l) => !issue.labels.includes(l) && !remove.has(l)),
+          ];
           return okAsync<void, TrackerError>(undefined);
         }),
       ),
@@ -159,7 +188,8 @@ export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}
         return okAsync(undefined);
       }),
     listLabels: () => call('listLabels', [], () => okAsync([...repoLabels].slice(0, 200))),
-    comment: (n, body) => call('comment', [n, body], () => find(n).map(() => ({ url: addComment(n, login, body, new Date(0).toISOString()) }))),
+    comment: (n, body) =>
+      call('comment', [n, body], () => find(n).map(() => ({ url: addComment(n, login, body, new Date(0).toISOString()) }))),
     close: (n) =>
       call('close', [n], () =>
         find(n).map((i) => {
@@ -171,7 +201,17 @@ export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}
         const missing = spec.labels.find((l) => !repoLabels.has(l));
         if (missing !== undefined) return errAsync({ kind: 'failed', message: `could not add label: '${missing}' not found` });
         const number = nextNumber();
-        issues.set(number, { number, title: spec.title, body: spec.body, labels: [...spec.labels], comments: [], createdAt: new Date(0).toISOString(), state: 'open', assignedToMe: true, subIssues: [] });
+        issues.set(number, {
+          number,
+          title: spec.title,
+          body: spec.body,
+          labels: [...spec.labels],
+          comments: [],
+          createdAt: new Date(0).toISOString(),
+          state: 'open',
+          assignedToMe: true,
+          subIssues: [],
+        });
         return okAsync({ number });
       }),
     issueId: (n) => call('issueId', [n], () => find(n).map((i) => 3_000_000_000 + i.number)),

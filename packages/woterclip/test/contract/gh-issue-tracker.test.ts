@@ -28,7 +28,11 @@ function writeState(seed: ContractSeed, authMode = 'ok'): string {
       title: i.title,
       body: i.body ?? '',
       labels: [...(i.labels ?? [])],
-      comments: (i.comments ?? []).map((c, n) => ({ id: `IC_${n}`, ...c, url: `https://github.com/o/r/issues/${i.number}#issuecomment-${n + 1}` })),
+      comments: (i.comments ?? []).map((c, n) => ({
+        id: `IC_${n}`,
+        ...c,
+        url: `https://github.com/o/r/issues/${i.number}#issuecomment-${n + 1}`,
+      })),
       createdAt: '2026-07-01T00:00:00Z',
       state: i.open === false ? 'CLOSED' : 'OPEN',
       assignees: i.mine === false ? [] : [seed.login],

@@ -35,7 +35,13 @@ const seed: ContractSeed = {
   login: 'octocat',
   labels: ['backend', 'agent-working', 'agent-blocked', 'priority:high'],
   issues: [
-    { number: 1, title: 'First', body: 'Body one', labels: ['backend'], comments: [{ author: 'boss', body: 'Please fix.', createdAt: '2026-07-21T09:00:00Z' }] },
+    {
+      number: 1,
+      title: 'First',
+      body: 'Body one',
+      labels: ['backend'],
+      comments: [{ author: 'boss', body: 'Please fix.', createdAt: '2026-07-21T09:00:00Z' }],
+    },
     { number: 2, title: HOSTILE[0], labels: [] },
     { number: 3, title: 'Closed', open: false },
     { number: 4, title: 'Not mine', mine: false },

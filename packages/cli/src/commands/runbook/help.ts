@@ -69,7 +69,12 @@ overwrites: when either file exists, nothing is written. --dry-run prints what i
     reads: [],
     example: `heartbeat-kit runbook init
 heartbeat-kit runbook tick --runbook ${SAMPLE_RUNBOOK_FILE} --status ${SAMPLE_STATUS_FILE}`,
-    exits: ['0  written (or, with --dry-run, nothing exists that would be overwritten)', '1  a file already exists; nothing written', USAGE_ERROR, FAILURE],
+    exits: [
+      '0  written (or, with --dry-run, nothing exists that would be overwritten)',
+      '1  a file already exists; nothing written',
+      USAGE_ERROR,
+      FAILURE,
+    ],
   }),
   check: page({
     usage: 'check FILE',
@@ -119,7 +124,11 @@ the gate command only those environment variables (see docs/environment.md).`,
     reads: [RUNBOOK_FORMAT, STATUS_FORMAT],
     example: `heartbeat-kit runbook tick --runbook ${SAMPLE_RUNBOOK_FILE} --status ${SAMPLE_STATUS_FILE}
   create heartbeat-checklist for lead [checklist, auto-generated] priority 60`,
-    exits: ['0  decided (create or skip; the first word says which)', '2  usage error, an invalid status file, or a runbook that check rejects', FAILURE],
+    exits: [
+      '0  decided (create or skip; the first word says which)',
+      '2  usage error, an invalid status file, or a runbook that check rejects',
+      FAILURE,
+    ],
   }),
   quiet: page({
     usage: 'quiet --runbook FILE --status FILE [--schedule-health FILE] [--failure-audit FILE]',
@@ -136,7 +145,12 @@ schedule-health and task-failure-audit scripts printed to use theirs.`,
     example: `heartbeat-kit runbook quiet --runbook ${SAMPLE_RUNBOOK_FILE} --status ${SAMPLE_STATUS_FILE}
   not quiet: tracked-item-due
   - line 9 (Watch Items) is past its check date (10-15); prune it or write its new date`,
-    exits: ['0  quiet (the one line is on stdout)', '1  not quiet: continue with the full checklist', '2  usage error, an invalid status or script file, or a runbook that check rejects', FAILURE],
+    exits: [
+      '0  quiet (the one line is on stdout)',
+      '1  not quiet: continue with the full checklist',
+      '2  usage error, an invalid status or script file, or a runbook that check rejects',
+      FAILURE,
+    ],
   }),
   'boot-triage': page({
     usage: 'boot-triage --status FILE [--runbook FILE]',
@@ -154,11 +168,13 @@ the last 60 minutes stand in for this boot (a warning says so).`,
     usage: 'gate-report LOG [--threshold 0.95] [--min-samples 20]',
     what: `Compares the gate's shadow verdicts with what the lead actually did, to decide whether enforce
 mode is safe: agreement, and how often "quiet" was right (precision) and found (recall).`,
-    reads: [`LOG is JSON Lines; each line carries a checklist task's id and its verdict, its outcome, or both:
+    reads: [
+      `LOG is JSON Lines; each line carries a checklist task's id and its verdict, its outcome, or both:
   {"taskId": "t1", "verdict": "quiet"}        the gate's call (quiet, wake or error)
   {"taskId": "t1", "outcome": "work"}         the lead's call (quiet or work), or instead
   {"taskId": "t1", "output": "Quiet. Same as t0: ..."}   what the task completed with
-Lines joined by taskId; lines that are not such objects are skipped with a note on stderr.`],
+Lines joined by taskId; lines that are not such objects are skipped with a note on stderr.`,
+    ],
     example: `heartbeat-kit runbook gate-report gate.jsonl --min-samples 20`,
     exits: ['0  reported', USAGE_ERROR, FAILURE],
   }),

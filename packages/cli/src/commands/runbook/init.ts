@@ -50,7 +50,7 @@ export function sampleStatus(now: Date): string {
   const status = {
     $comment: [
       'A snapshot of the agent server that heartbeat-kit runbook tick, quiet and boot-triage decide over.',
-      'Replace it with your server\'s real state; every key is in docs/schemas/runbook-status.schema.json.',
+      "Replace it with your server's real state; every key is in docs/schemas/runbook-status.schema.json.",
       'The newest completed heartbeat-checklist task is the previous checklist; its output is what the lead answered.',
     ],
     version: 1,
@@ -61,8 +61,25 @@ export function sampleStatus(now: Date): string {
       { id: 'worker-1', name: 'worker-1', isLead: false, status: 'online', busy: true },
     ],
     tasks: [
-      { id: 'checklist-1', task: 'Heartbeat checklist', status: 'completed', taskType: 'heartbeat-checklist', agentId: 'lead', createdAt: at(40), lastUpdatedAt: at(38), finishedAt: at(38), output: 'All clear: no failures, schedules healthy.' },
-      { id: 'task-1', task: 'Write the release notes', status: 'in_progress', agentId: 'worker-1', createdAt: at(20), lastUpdatedAt: at(5) },
+      {
+        id: 'checklist-1',
+        task: 'Heartbeat checklist',
+        status: 'completed',
+        taskType: 'heartbeat-checklist',
+        agentId: 'lead',
+        createdAt: at(40),
+        lastUpdatedAt: at(38),
+        finishedAt: at(38),
+        output: 'All clear: no failures, schedules healthy.',
+      },
+      {
+        id: 'task-1',
+        task: 'Write the release notes',
+        status: 'in_progress',
+        agentId: 'worker-1',
+        createdAt: at(20),
+        lastUpdatedAt: at(5),
+      },
     ],
     schedules: [{ id: 'nightly', name: 'nightly build', enabled: true, runs: 4, failed: 0 }],
     mentions: [],
@@ -81,7 +98,8 @@ async function exists(path: string): Promise<boolean> {
 export async function initCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, { 'dry-run': { type: 'boolean' } });
   const common = resolveCommon(values, io);
-  if (positionals.length > 1) throw new UsageError(`expected at most one DIR, got ${positionals.length}; e.g. heartbeat-kit runbook init ops`);
+  if (positionals.length > 1)
+    throw new UsageError(`expected at most one DIR, got ${positionals.length}; e.g. heartbeat-kit runbook init ops`);
   const dir = resolvePath(io, positionals[0] ?? '.');
   const files = [
     { name: SAMPLE_RUNBOOK_FILE, path: join(dir, SAMPLE_RUNBOOK_FILE), text: sampleRunbook(common.now, common.tz) },
@@ -91,10 +109,17 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
   const taken = present.filter((f) => f.exists);
   const dryRun = values['dry-run'] === true;
   if (common.json && (dryRun || taken.length > 0)) {
-    printJson(io, { dryRun, written: [], exists: taken.map((f) => f.path), files: dryRun ? present.map((f) => ({ path: f.path, exists: f.exists, text: f.text })) : undefined });
+    printJson(io, {
+      dryRun,
+      written: [],
+      exists: taken.map((f) => f.path),
+      files: dryRun ? present.map((f) => ({ path: f.path, exists: f.exists, text: f.text })) : undefined,
+    });
   }
   if (taken.length > 0) {
-    io.stderr(`heartbeat-kit runbook init: ${taken.map((f) => f.path).join(' and ')} already exist${taken.length === 1 ? 's' : ''}; nothing written (move ${taken.length === 1 ? 'it' : 'them'} away or pick another DIR)\n`);
+    io.stderr(
+      `heartbeat-kit runbook init: ${taken.map((f) => f.path).join(' and ')} already exist${taken.length === 1 ? 's' : ''}; nothing written (move ${taken.length === 1 ? 'it' : 'them'} away or pick another DIR)\n`,
+    );
     return EXIT.rejected;
   }
   if (dryRun) {
@@ -110,13 +135,17 @@ export async function initCommand(argv: readonly string[], io: CliIo): Promise<n
     }
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    io.stderr(`heartbeat-kit runbook init: cannot write ${files[written.length]?.path ?? dir}: ${cause instanceof Error ? cause.message : String(cause)}${written.length > 0 ? ` (${written.join(', ')} was written)` : ''}\n`);
+    io.stderr(
+      `heartbeat-kit runbook init: cannot write ${files[written.length]?.path ?? dir}: ${cause instanceof Error ? cause.message : String(cause)}${written.length > 0 ? ` (${written.join(', ')} was written)` : ''}\n`,
+    );
     return code === 'EEXIST' ? EXIT.rejected : EXIT.failure;
   }
   if (common.json) printJson(io, { dryRun: false, written, exists: [] });
   else {
     const [runbookPath, statusPath] = present.map((f) => relative(io.cwd, f.path) || f.name);
-    io.stdout(`wrote ${written.join('\nwrote ')}\nnext: heartbeat-kit runbook check ${runbookPath}\n      heartbeat-kit runbook tick --runbook ${runbookPath} --status ${statusPath}\n`);
+    io.stdout(
+      `wrote ${written.join('\nwrote ')}\nnext: heartbeat-kit runbook check ${runbookPath}\n      heartbeat-kit runbook tick --runbook ${runbookPath} --status ${statusPath}\n`,
+    );
   }
   return EXIT.ok;
 }

@@ -30,7 +30,10 @@ export function usageError(io: CliIo, sub: string, message: string): number {
 }
 
 /** Parses argv with the common options plus `extra`; throws {@link UsageError} on bad input. */
-export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], extra: O): ReturnType<typeof parseArgs<{ args: string[]; options: typeof COMMON_OPTIONS & O; allowPositionals: true; strict: true }>> {
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
+  argv: readonly string[],
+  extra: O,
+): ReturnType<typeof parseArgs<{ args: string[]; options: typeof COMMON_OPTIONS & O; allowPositionals: true; strict: true }>> {
   try {
     return parseArgs({ args: [...argv], options: { ...COMMON_OPTIONS, ...extra }, allowPositionals: true, strict: true });
   } catch (cause) {
@@ -39,7 +42,10 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: r
 }
 
 /** Resolves `--now` and `--tz` (defaults: the current instant, `TZ` or the system zone). */
-export function resolveCommon(values: { json?: boolean | undefined; now?: string | undefined; tz?: string | undefined }, io: CliIo): Common {
+export function resolveCommon(
+  values: { json?: boolean | undefined; now?: string | undefined; tz?: string | undefined },
+  io: CliIo,
+): Common {
   const parsed = parseInstantFlag('--now', values.now);
   if (!parsed.ok) throw new UsageError(parsed.message);
   const now = parsed.date ?? new Date();

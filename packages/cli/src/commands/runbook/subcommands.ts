@@ -1,8 +1,29 @@
 import {
-  applyPrunePlan, buildGateState, computeGateAgreement, createRulesGate, decideBootTriage, decideQuietFastPath, dueItems, parseFailureAudit,
-  parseGateLog, parseRunbook, parseScheduleHealth, planPrune, readChecklistSettings, readPullRequestStates, runChecklistTick, runGate,
-  scriptReportsFromStatus, validateRunbook,
-  type Gate, type GateSelection, type PullRequestStateMap, type Runbook, type RunbookValidation, type ScriptReports, type SystemStatus,
+  applyPrunePlan,
+  buildGateState,
+  computeGateAgreement,
+  createRulesGate,
+  decideBootTriage,
+  decideQuietFastPath,
+  dueItems,
+  parseFailureAudit,
+  parseGateLog,
+  parseRunbook,
+  parseScheduleHealth,
+  planPrune,
+  readChecklistSettings,
+  readPullRequestStates,
+  runChecklistTick,
+  runGate,
+  scriptReportsFromStatus,
+  validateRunbook,
+  type Gate,
+  type GateSelection,
+  type PullRequestStateMap,
+  type Runbook,
+  type RunbookValidation,
+  type ScriptReports,
+  type SystemStatus,
 } from '@heartbeat-kit/runbook';
 import { createGhPullRequestStates } from '@heartbeat-kit/runbook/github';
 import { createCommandGate, createFileTaskStore, readTextFile, writeTextFileAtomic, type FileError } from '@heartbeat-kit/runbook/node';
@@ -16,7 +37,10 @@ import { UsageError, oneLine, parse, printJson, resolveCommon, resolvePath } fro
 export const RULES_GATE_NAMES: ReadonlySet<string> = new Set(['heartbeat-rules-gate', 'rules']);
 
 class FileProblem extends Error {
-  constructor(message: string, readonly exitCode: number) {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
     super(message);
   }
 }
@@ -25,14 +49,21 @@ async function readFileOrThrow(io: CliIo, path: string, what: string): Promise<s
   const r = await readTextFile(resolvePath(io, path));
   if (r.isOk()) return r.value;
   const e: FileError = r.error;
-  throw new FileProblem(e.kind === 'not-found' ? `${what} ${path} does not exist; pass the path of an existing file` : `cannot read ${path}: ${e.message}`, e.kind === 'not-found' ? EXIT.usage : EXIT.failure);
+  throw new FileProblem(
+    e.kind === 'not-found' ? `${what} ${path} does not exist; pass the path of an existing file` : `cannot read ${path}: ${e.message}`,
+    e.kind === 'not-found' ? EXIT.usage : EXIT.failure,
+  );
 }
 
 async function readStatus(io: CliIo, path: string): Promise<SystemStatus> {
   const r = await createFileTaskStore(resolvePath(io, path)).snapshot();
   if (r.isOk()) return r.value;
-  if (r.error.kind === 'io') throw new FileProblem(`status file ${path}: ${r.error.message}; pass the path of a status JSON file`, EXIT.usage);
-  throw new FileProblem(`${r.error.problems[0] ?? `${path}: invalid status`} (fix that key; every key is in docs/schemas/runbook-status.schema.json)`, EXIT.usage);
+  if (r.error.kind === 'io')
+    throw new FileProblem(`status file ${path}: ${r.error.message}; pass the path of a status JSON file`, EXIT.usage);
+  throw new FileProblem(
+    `${r.error.problems[0] ?? `${path}: invalid status`} (fix that key; every key is in docs/schemas/runbook-status.schema.json)`,
+    EXIT.usage,
+  );
 }
 
 function onePositional(positionals: readonly string[], what: string, example: string): string {
@@ -56,7 +87,9 @@ export function validationLines(file: string, v: RunbookValidation): readonly st
 function refuseRejected(io: CliIo, sub: string, file: string, v: RunbookValidation, json: boolean): number | undefined {
   if (v.accepted) return undefined;
   for (const line of validationLines(file, v)) io.stderr(`${line}\n`);
-  io.stderr(`heartbeat-kit runbook ${sub}: ${file} is rejected by 'heartbeat-kit runbook check' (${v.errors.length} error(s)); fix the lines above\n`);
+  io.stderr(
+    `heartbeat-kit runbook ${sub}: ${file} is rejected by 'heartbeat-kit runbook check' (${v.errors.length} error(s)); fix the lines above\n`,
+  );
   if (json) printJson(io, { kind: 'refused', file, ...v });
   return EXIT.usage;
 }
@@ -66,7 +99,9 @@ const RUNBOOK_SECTIONS = '## Active Blockers, ## Watch Items, ## Open Discussion
 /** Warns when a file has none of the runbook's sections: it is likely some other file (HEARTBEAT.md is the heartbeat's config). */
 function warnIfNotRunbook(io: CliIo, sub: string, file: string, runbook: Runbook): void {
   if (runbook.sections.some((sec) => sec.kind !== 'other')) return;
-  io.stderr(`heartbeat-kit runbook ${sub}: warning: ${file} has none of the runbook sections (${RUNBOOK_SECTIONS}, ...); is it a runbook? 'heartbeat-kit runbook init' writes a sample\n`);
+  io.stderr(
+    `heartbeat-kit runbook ${sub}: warning: ${file} has none of the runbook sections (${RUNBOOK_SECTIONS}, ...); is it a runbook? 'heartbeat-kit runbook init' writes a sample\n`,
+  );
 }
 
 /** Runs a subcommand body, turning usage and file problems into one-line errors and exit codes. */
@@ -99,7 +134,9 @@ export async function checkCommand(argv: readonly string[], io: CliIo): Promise<
   if (common.json) printJson(io, { file, ...v });
   else {
     for (const line of validationLines(file, v)) io.stdout(`${line}\n`);
-    io.stdout(`${file}: ${v.accepted ? 'accepted' : 'rejected'} (${v.trackedItemCount} tracked item(s), ${v.errors.length} error(s), ${v.warnings.length} warning(s))\n`);
+    io.stdout(
+      `${file}: ${v.accepted ? 'accepted' : 'rejected'} (${v.trackedItemCount} tracked item(s), ${v.errors.length} error(s), ${v.warnings.length} warning(s))\n`,
+    );
   }
   return v.accepted ? EXIT.ok : EXIT.rejected;
 }
@@ -112,7 +149,13 @@ export async function dueCommand(argv: readonly string[], io: CliIo): Promise<nu
   const runbook = parseRunbook(await readFileOrThrow(io, file, 'runbook'));
   warnIfNotRunbook(io, 'due', file, runbook);
   const due = dueItems(runbook, common.now, common.tz);
-  if (common.json) printJson(io, { file, now: common.now.toISOString(), timeZone: common.tz, due: due.map((d) => ({ line: d.item.line, section: d.item.section, reason: d.reason, token: d.token, text: d.item.text })) });
+  if (common.json)
+    printJson(io, {
+      file,
+      now: common.now.toISOString(),
+      timeZone: common.tz,
+      due: due.map((d) => ({ line: d.item.line, section: d.item.section, reason: d.reason, token: d.token, text: d.item.text })),
+    });
   else if (due.length === 0) io.stdout(`${file}: nothing due (${common.tz})\n`);
   else for (const d of due) io.stdout(`${file}:${d.item.line}: ${d.reason} ${d.token}: ${oneLine(d.item.text)}\n`);
   return EXIT.ok;
@@ -126,10 +169,16 @@ function envAllowOf(flag: string | undefined): readonly string[] | undefined {
 
 /** `runbook prune FILE [--write]`: the prune plan; `--write` rewrites the file atomically. */
 export async function pruneCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { write: { type: 'boolean' }, offline: { type: 'boolean' }, repo: { type: 'string' }, 'env-allow': { type: 'string' } });
+  const { values, positionals } = parse(argv, {
+    write: { type: 'boolean' },
+    offline: { type: 'boolean' },
+    repo: { type: 'string' },
+    'env-allow': { type: 'string' },
+  });
   const common = resolveCommon(values, io);
   const file = runbookFile(positionals);
-  if (values.repo !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(values.repo)) throw new UsageError(`--repo ${JSON.stringify(values.repo)} is not owner/name; use e.g. --repo acme/web`);
+  if (values.repo !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(values.repo))
+    throw new UsageError(`--repo ${JSON.stringify(values.repo)} is not owner/name; use e.g. --repo acme/web`);
   const text = await readFileOrThrow(io, file, 'runbook');
   const runbook = parseRunbook(text);
   let states: PullRequestStateMap = new Map();
@@ -157,7 +206,14 @@ export async function pruneCommand(argv: readonly string[], io: CliIo): Promise<
     }
     for (const w of plan.warnings) io.stdout(`${file}:${w.line}: warning: ${oneLine(w.message)}\n`);
     if (plan.entries.length === 0) io.stdout(`${file}: nothing to prune\n`);
-    else io.stdout(written ? `${file}: removed ${removing.length} item(s)\n` : removing.length > 0 ? `${file}: ${removing.length} item(s) to remove; run again with --write to apply\n` : '');
+    else
+      io.stdout(
+        written
+          ? `${file}: removed ${removing.length} item(s)\n`
+          : removing.length > 0
+            ? `${file}: ${removing.length} item(s) to remove; run again with --write to apply\n`
+            : '',
+      );
   }
   return EXIT.ok;
 }
@@ -169,22 +225,35 @@ function unavailableGate(name: string, message: string): Gate {
 /** Picks the gate adapter for a selection; the seeded model gate is not shipped, so it fails open. */
 export function gateFor(selection: GateSelection, io: CliIo, override?: string, envAllow?: readonly string[]): Gate | undefined {
   const runner = createCliRunner(io, { profile: 'gate', envAllow });
-  if (override !== undefined) return RULES_GATE_NAMES.has(override) ? createRulesGate() : createCommandGate({ file: resolvePath(io, override), cwd: io.cwd, runner });
+  if (override !== undefined)
+    return RULES_GATE_NAMES.has(override) ? createRulesGate() : createCommandGate({ file: resolvePath(io, override), cwd: io.cwd, runner });
   switch (selection.kind) {
     case 'none':
       return undefined;
     case 'default':
-      return unavailableGate(selection.script, `${selection.script} (${selection.provider}) is a server script and not part of heartbeat-kit; set HEARTBEAT_CHECKLIST_GATE_SCRIPT=heartbeat-rules-gate or a command path`);
+      return unavailableGate(
+        selection.script,
+        `${selection.script} (${selection.provider}) is a server script and not part of heartbeat-kit; set HEARTBEAT_CHECKLIST_GATE_SCRIPT=heartbeat-rules-gate or a command path`,
+      );
     case 'script':
-      return RULES_GATE_NAMES.has(selection.script) ? createRulesGate() : createCommandGate({ file: resolvePath(io, selection.script), cwd: io.cwd, name: selection.script, runner });
+      return RULES_GATE_NAMES.has(selection.script)
+        ? createRulesGate()
+        : createCommandGate({ file: resolvePath(io, selection.script), cwd: io.cwd, name: selection.script, runner });
   }
 }
 
 /** `runbook tick --runbook FILE --status FILE`: the checklist tick decision. */
 export async function tickCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { runbook: { type: 'string' }, status: { type: 'string' }, gate: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'env-allow': { type: 'string' } });
+  const { values, positionals } = parse(argv, {
+    runbook: { type: 'string' },
+    status: { type: 'string' },
+    gate: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    'env-allow': { type: 'string' },
+  });
   const common = resolveCommon(values, io);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; pass files with --runbook and --status`);
+  if (positionals.length > 0)
+    throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; pass files with --runbook and --status`);
   if (values.runbook === undefined || values.status === undefined) throw new UsageError('needs --runbook FILE and --status FILE');
   const runbookText = await readFileOrThrow(io, values.runbook, 'runbook');
   const refused = refuseRejected(io, 'tick', values.runbook, validateRunbook(runbookText), common.json);
@@ -198,13 +267,24 @@ export async function tickCommand(argv: readonly string[], io: CliIo): Promise<n
     const state = buildGateState({ status, runbook: parseRunbook(runbookText), now: common.now, timeZone: common.tz, dryRun: true });
     const verdict = gate === undefined ? undefined : await runGate(gate, state, { signal: io.shutdownSignal });
     if (common.json) printJson(io, { dryRun: true, gate: gate?.name ?? null, mode: settings.gateMode, verdict: verdict ?? null, state });
-    else io.stdout(gate === undefined ? 'dry run: no gate selected\n' : `dry run: ${gate.name} → ${verdict?.kind ?? 'none'}${verdict?.kind === 'error' ? ` (${oneLine(verdict.error.message)})` : verdict ? `: ${oneLine(verdict.reason)}` : ''}\n`);
+    else
+      io.stdout(
+        gate === undefined
+          ? 'dry run: no gate selected\n'
+          : `dry run: ${gate.name} → ${verdict?.kind ?? 'none'}${verdict?.kind === 'error' ? ` (${oneLine(verdict.error.message)})` : verdict ? `: ${oneLine(verdict.reason)}` : ''}\n`,
+      );
     return EXIT.ok;
   }
-  const decision = await runChecklistTick({ runbookText, status, now: common.now, timeZone: common.tz, settings }, { ...(gate === undefined ? {} : { gate }), signal: io.shutdownSignal });
+  const decision = await runChecklistTick(
+    { runbookText, status, now: common.now, timeZone: common.tz, settings },
+    { ...(gate === undefined ? {} : { gate }), signal: io.shutdownSignal },
+  );
   if (common.json) printJson(io, { mode: settings.gateMode, gate: gate?.name ?? null, ...decision });
   else if (decision.kind === 'skip') io.stdout(`skip: ${decision.reason} (${oneLine(decision.detail)})\n`);
-  else io.stdout(`create ${decision.task.taskType} for ${decision.task.assignTo ?? 'nobody'} [${decision.task.tags.join(', ')}] priority ${decision.task.priority}\n\n${decision.task.prompt}`);
+  else
+    io.stdout(
+      `create ${decision.task.taskType} for ${decision.task.assignTo ?? 'nobody'} [${decision.task.tags.join(', ')}] priority ${decision.task.priority}\n\n${decision.task.prompt}`,
+    );
   return EXIT.ok;
 }
 
@@ -212,19 +292,24 @@ export async function tickCommand(argv: readonly string[], io: CliIo): Promise<n
 export async function bootTriageCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, { status: { type: 'string' }, runbook: { type: 'string' } });
   const common = resolveCommon(values, io);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; pass the status file with --status`);
+  if (positionals.length > 0)
+    throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; pass the status file with --status`);
   if (values.status === undefined) throw new UsageError('needs --status FILE');
   const status = await readStatus(io, values.status);
   const runbookText = values.runbook === undefined ? null : await readFileOrThrow(io, values.runbook, 'runbook');
   const decision = decideBootTriage({ status, runbookText, now: common.now, disabled: readChecklistSettings(io.env).disabled });
   if (decision.findings?.boot.source === 'lookback') {
-    io.stderr(`heartbeat-kit runbook boot-triage: warning: ${values.status} has no serverStartedAt; reboot-sweep failures since ${decision.findings.boot.since} (the last 60 minutes) were counted as this boot's\n`);
+    io.stderr(
+      `heartbeat-kit runbook boot-triage: warning: ${values.status} has no serverStartedAt; reboot-sweep failures since ${decision.findings.boot.since} (the last 60 minutes) were counted as this boot's\n`,
+    );
   }
   if (common.json) printJson(io, decision);
   else if (decision.kind === 'skip') io.stdout(`skip: ${decision.reason}\n`);
   else {
     const f = decision.findings;
-    io.stdout(`create boot-triage for ${decision.task.assignTo ?? 'nobody'} [${decision.task.tags.join(', ')}] priority ${decision.task.priority}: ${f.rebootInterrupted.length} reboot-interrupted, ${f.recentFailures.length} failed, ${f.orphaned.length} orphaned, ${f.supersededWithoutResume.length} superseded without resume, ${f.stuckOnOfflineAgents.length} stuck\n\n${decision.task.prompt}`);
+    io.stdout(
+      `create boot-triage for ${decision.task.assignTo ?? 'nobody'} [${decision.task.tags.join(', ')}] priority ${decision.task.priority}: ${f.rebootInterrupted.length} reboot-interrupted, ${f.recentFailures.length} failed, ${f.orphaned.length} orphaned, ${f.supersededWithoutResume.length} superseded without resume, ${f.stuckOnOfflineAgents.length} stuck\n\n${decision.task.prompt}`,
+    );
   }
   return EXIT.ok;
 }
@@ -235,16 +320,20 @@ export async function gateReportCommand(argv: readonly string[], io: CliIo): Pro
   const common = resolveCommon(values, io);
   const file = onePositional(positionals, 'gate log (JSON Lines)', 'gate.jsonl');
   const threshold = values.threshold === undefined ? 0.95 : Number(values.threshold);
-  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError('--threshold must be a number between 0 and 1; e.g. --threshold 0.95');
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1)
+    throw new UsageError('--threshold must be a number between 0 and 1; e.g. --threshold 0.95');
   const minSamples = values['min-samples'] === undefined ? 20 : Number(values['min-samples']);
-  if (!Number.isInteger(minSamples) || minSamples < 1) throw new UsageError('--min-samples must be a positive integer; e.g. --min-samples 20');
+  if (!Number.isInteger(minSamples) || minSamples < 1)
+    throw new UsageError('--min-samples must be a positive integer; e.g. --min-samples 20');
   const { records, problems } = parseGateLog(await readFileOrThrow(io, file, 'gate log'), file);
   for (const p of problems) io.stderr(`heartbeat-kit runbook gate-report: skipped ${oneLine(p)}\n`);
   const a = computeGateAgreement(records, { threshold, minSamples });
   if (common.json) printJson(io, { file, records: records.length, skipped: problems.length, ...a });
   else {
     const pct = (x: number | null): string => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
-    io.stdout(`${file}: ${a.compared} compared, ${a.errors} error verdict(s), ${a.unpaired} unpaired\nagreement ${pct(a.agreement)}, quiet precision ${pct(a.quietPrecision)}, quiet recall ${pct(a.quietRecall)}\n${a.advice}\n`);
+    io.stdout(
+      `${file}: ${a.compared} compared, ${a.errors} error verdict(s), ${a.unpaired} unpaired\nagreement ${pct(a.agreement)}, quiet precision ${pct(a.quietPrecision)}, quiet recall ${pct(a.quietRecall)}\n${a.advice}\n`,
+    );
   }
   return EXIT.ok;
 }
@@ -254,17 +343,29 @@ async function readJsonFile(io: CliIo, path: string, what: string): Promise<unkn
   try {
     return JSON.parse(text) as unknown;
   } catch (cause) {
-    throw new FileProblem(`${what} ${path} is not JSON (${cause instanceof Error ? cause.message : String(cause)}); pass the JSON the script printed`, EXIT.usage);
+    throw new FileProblem(
+      `${what} ${path} is not JSON (${cause instanceof Error ? cause.message : String(cause)}); pass the JSON the script printed`,
+      EXIT.usage,
+    );
   }
 }
 
-async function readScriptReports(io: CliIo, status: SystemStatus, now: Date, files: { scheduleHealth?: string | undefined; failureAudit?: string | undefined }): Promise<{ reports: ScriptReports; source: { scheduleHealth: string; failureAudit: string } }> {
+async function readScriptReports(
+  io: CliIo,
+  status: SystemStatus,
+  now: Date,
+  files: { scheduleHealth?: string | undefined; failureAudit?: string | undefined },
+): Promise<{ reports: ScriptReports; source: { scheduleHealth: string; failureAudit: string } }> {
   const derived = scriptReportsFromStatus(status, now);
   let scheduleHealth = derived.scheduleHealth;
   let failureAudit = derived.failureAudit;
   if (files.scheduleHealth !== undefined) {
     const r = parseScheduleHealth(await readJsonFile(io, files.scheduleHealth, 'schedule-health output'), files.scheduleHealth);
-    if (!r.ok) throw new FileProblem(`${r.error.problems[0] ?? files.scheduleHealth}; expected {"totalSchedules": N, "flagged": [{"id": ...}]}`, EXIT.usage);
+    if (!r.ok)
+      throw new FileProblem(
+        `${r.error.problems[0] ?? files.scheduleHealth}; expected {"totalSchedules": N, "flagged": [{"id": ...}]}`,
+        EXIT.usage,
+      );
     scheduleHealth = r.value;
   }
   if (files.failureAudit !== undefined) {
@@ -280,16 +381,26 @@ async function readScriptReports(io: CliIo, status: SystemStatus, now: Date, fil
 
 /** `runbook quiet --runbook FILE --status FILE`: the quiet check; exit 0 quiet, 1 not quiet. */
 export async function quietCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { runbook: { type: 'string' }, status: { type: 'string' }, 'schedule-health': { type: 'string' }, 'failure-audit': { type: 'string' } });
+  const { values, positionals } = parse(argv, {
+    runbook: { type: 'string' },
+    status: { type: 'string' },
+    'schedule-health': { type: 'string' },
+    'failure-audit': { type: 'string' },
+  });
   const common = resolveCommon(values, io);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; pass files with --runbook and --status`);
-  if (values.runbook === undefined || values.status === undefined) throw new UsageError(`needs --runbook FILE and --status FILE; e.g. --runbook ${SAMPLE_RUNBOOK_FILE} --status runbook-status.json`);
+  if (positionals.length > 0)
+    throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; pass files with --runbook and --status`);
+  if (values.runbook === undefined || values.status === undefined)
+    throw new UsageError(`needs --runbook FILE and --status FILE; e.g. --runbook ${SAMPLE_RUNBOOK_FILE} --status runbook-status.json`);
   const runbookText = await readFileOrThrow(io, values.runbook, 'runbook');
   const runbook = parseRunbook(runbookText);
   const refused = refuseRejected(io, 'quiet', values.runbook, validateRunbook(runbook), common.json);
   if (refused !== undefined) return refused;
   const status = await readStatus(io, values.status);
-  const { reports, source } = await readScriptReports(io, status, common.now, { scheduleHealth: values['schedule-health'], failureAudit: values['failure-audit'] });
+  const { reports, source } = await readScriptReports(io, status, common.now, {
+    scheduleHealth: values['schedule-health'],
+    failureAudit: values['failure-audit'],
+  });
   const decision = decideQuietFastPath({ status, runbook, now: common.now, timeZone: common.tz, scripts: reports });
   if (common.json) printJson(io, { ...decision, scripts: { ...reports, source } });
   else if (decision.quiet) io.stdout(`${decision.line}\n`);
