@@ -18,6 +18,7 @@ import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wir
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
+import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 
 /** Help text of `heartbeat-kit loop`. */
 export const LOOP_HELP = `Usage: heartbeat-kit loop [options]
@@ -125,6 +126,14 @@ export const loopCommand: Command = async (argv, io) => {
   for (const note of resolved.value.notes) io.stderr(`heartbeat-kit loop: warning: ${note}\n`);
   const problem = resolved.value.settings.problem;
   if (problem !== undefined) io.stderr(`heartbeat-kit: warning: config: ${problem.message}; fix: ${problem.fix}\n`);
+  // The config file's own warnings (unknown keys, ignored lines), as `cycle` prints them; again only when an edit changes them.
+  let printedWarnings = '';
+  const printConfigWarnings = (warnings: readonly string[]): void => {
+    const text = warnings.map((warning) => `heartbeat-kit loop: warning: ${warning}\n`).join('');
+    if (text !== printedWarnings) io.stderr(text);
+    printedWarnings = text;
+  };
+  printConfigWarnings(resolved.value.settings.warnings);
   const { cwd, json, reloadSettings, statePath } = resolved.value;
   // --now shifts the wall clock; the monotonic clock keeps telling sleeps from busy time.
   const time = io.time ?? { clock: resolved.value.deps.clock, sleep: resolved.value.deps.sleep, monotonicMs: () => performance.now() };
@@ -139,6 +148,12 @@ export const loopCommand: Command = async (argv, io) => {
     io.stderr(`heartbeat-kit loop: warning: cannot read the receipts (${listed.error.message}); starting as if none were recorded.\n`);
   else for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
   const lastSlotMs = listed.isOk() ? lastRecordedSlotMs(listed.value.receipts) : undefined;
+  // A slot recorded later than now (the clock went back, or `cycle --now` ran ahead) holds the loop's
+  // first cycle until then, so that no slot gets two records; say so rather than wait in silence.
+  if (lastSlotMs !== undefined && lastSlotMs > deps.clock.now().getTime())
+    io.stderr(
+      `heartbeat-kit loop: warning: the newest receipt is for ${new Date(lastSlotMs).toISOString()}, later than now (${deps.clock.now().toISOString()}); no cycle runs before then. The clock went back, or a \`cycle --now\` run recorded a later slot; fix: if the clock is right, see \`heartbeat-kit history\` and remove the receipts written by that run from ${receiptsDirectoryFor(statePath)}.\n`,
+    );
   const catchUpOf = () => ({
     policy: (policy as CatchUpPolicy | undefined) ?? current.config.catchUp.policy,
     cap: capFlag === undefined ? current.config.catchUp.cap : Number(capFlag),
@@ -171,8 +186,10 @@ export const loopCommand: Command = async (argv, io) => {
       settings: async () => {
         // An edit that breaks HEARTBEAT.md keeps the last good settings rather than stopping the loop.
         const next = await reloadSettings();
-        if (next.ok) current = next.value;
-        else io.stderr(`heartbeat-kit loop: warning: ${next.message} (keeping the previous settings)\n`);
+        if (next.ok) {
+          current = next.value;
+          printConfigWarnings(current.warnings);
+        } else io.stderr(`heartbeat-kit loop: warning: ${next.message} (keeping the previous settings)\n`);
         return { config: current.config, timeZone: current.timeZone };
       },
       // The same lock as `cycle`: a cron cycle and this loop never evaluate one state at once.

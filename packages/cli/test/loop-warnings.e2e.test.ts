@@ -1,0 +1,59 @@
+/**
+ * `loop` says what `cycle` says about its config, and never waits in silence: the config file's own
+ * warnings (unknown keys) are printed at start, and a receipt later than now (the clock went back, or a
+ * `cycle --now` ran ahead) is named instead of holding the first cycle without a word.
+ */
+import { performance } from 'node:perf_hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from './support/run-cli.js';
+import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
+
+let world: World | undefined;
+afterEach(() => {
+  world?.destroy();
+  world = undefined;
+});
+
+/** Runs `loop` in-process and stops it at its first wait, so exactly one slot's worth of output is seen. */
+async function loopUntilFirstWait(w: World, ...extra: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const controller = new AbortController();
+  let stdout = '';
+  let stderr = '';
+  const { main } = await import('../src/main.js');
+  const stopAtFirstWait = { sleep: () => Promise.resolve(controller.abort()) };
+  const code = await main(['loop', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--interval', '600', ...extra], {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    cwd: w.root,
+    env: w.env,
+    shutdownSignal: controller.signal,
+    time: { clock: { now: () => new Date() }, sleep: stopAtFirstWait, monotonicMs: () => performance.now() },
+  });
+  return { code, stdout, stderr };
+}
+
+describe('loop warnings', () => {
+  it('prints the config file’s warnings (an unknown key) once, as cycle does', async () => {
+    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Bogus: 3\n` });
+    const run = await loopUntilFirstWait(world, '--now', '2026-02-19T10:00:00Z');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/heartbeat-kit loop: warning: \.claude\/HEARTBEAT\.md:\d+: unknown key "Bogus" under Heartbeat/);
+    expect(run.stderr.match(/unknown key "Bogus"/g)).toHaveLength(1);
+    expect(run.stdout).toContain('HEARTBEAT_ONLINE');
+  });
+
+  it('names a receipt later than now instead of waiting for it in silence', async () => {
+    world = createWorld();
+    const ahead = new Date(Date.now() + 6 * 3600_000);
+    ahead.setUTCMinutes(0, 0, 0);
+    const ran = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', ahead.toISOString()], {
+      cwd: world.root,
+      env: world.env,
+    });
+    expect(ran.code).toBe(0);
+    const run = await loopUntilFirstWait(world);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`heartbeat-kit loop: warning: the newest receipt is for ${ahead.toISOString()}, later than now`);
+    expect(run.stdout).toContain('0 cycles completed');
+  });
+});
