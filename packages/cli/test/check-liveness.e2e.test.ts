@@ -51,6 +51,41 @@ describe('heartbeat-kit check-liveness', () => {
     await lock.release('hung-cycle');
   });
 
+  it('--active-hours-only counts only active time: a heartbeat that sleeps at night is not stopped in the morning', async () => {
+    world = createWorld({}); // active hours 08:00–22:00 UTC
+    const w = world;
+    const statePath = join(w.root, 'hb', 'state.json');
+    const ran = await runCli(
+      ['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', '2026-02-19T21:50:00Z'],
+      {
+        cwd: w.root,
+        env: w.env,
+      },
+    );
+    expect(ran.code).toBe(0);
+    const check = (...extra: string[]) =>
+      runCli(['check-liveness', '--cwd', w.project, '--state', statePath, '--now', '2026-02-20T08:05:00Z', ...extra], {
+        cwd: w.root,
+        env: w.env,
+      });
+    // 10 active minutes before 22:00 and 5 after 08:00; the 10 hours between are not expected time.
+    expect(await check('--active-hours-only')).toMatchObject({
+      code: 0,
+      stdout: 'alive: cycle #1 ran at 2026-02-19T21:50:00.000Z (15 min of active hours ago, max 30 min)\n',
+    });
+    const wallClock = await check();
+    expect(wallClock.code).toBe(1);
+    expect(wallClock.stdout).toMatch(/^not alive \(stopped\)/);
+    expect(
+      (
+        await runCli(['check-liveness', '--cwd', w.project, '--state', statePath, '--now', '2026-02-20T08:45:00Z', '--active-hours-only'], {
+          cwd: w.root,
+          env: w.env,
+        })
+      ).code,
+    ).toBe(1);
+  });
+
   it('a bad --max-age is a usage error naming the fix', async () => {
     world = createWorld({});
     const bad = await runCli(['check-liveness', '--max-age', 'soon'], { cwd: world.root, env: world.env });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { judgeLiveness, parseDuration } from '@heartbeat-kit/core';
+import { isWithinActiveHours, judgeLiveness, parseDuration } from '@heartbeat-kit/core';
 import { createFileLockStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { EXIT, type CliIo, type Command } from '../io.js';
 import { cycleLockPath } from '../wiring/cycle-lock.js';
@@ -21,6 +21,9 @@ Options:
   --config FILE      heartbeat config, for the default --max-age (default: as 'cycle')
   --state FILE       the state file whose receipts to judge (default: as 'cycle')
   --max-age DURATION how old the last run may be, e.g. 30m or 2h (default: 3 × the interval)
+  --active-hours-only
+                     count only time inside the config's active hours and days toward the age,
+                     for a heartbeat scheduled only then (a night or weekend is not "stopped")
   --now ISO          judge as at this instant
   --json             print {"live": …, "reason"?, "message", "lastRan"?}
   -h, --help         show this help
@@ -34,6 +37,7 @@ const OPTIONS = {
   config: { type: 'string' },
   state: { type: 'string' },
   'max-age': { type: 'string' },
+  'active-hours-only': { type: 'boolean' },
   now: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -67,13 +71,18 @@ export const checkLivenessCommand: Command = async (argv, io) => {
   const located = await locateState(io, values);
   if (!located.ok) return usageError(io, located.message);
   const { statePath } = located;
-  if (maxAgeMs === undefined) {
+  let expectedAt: ((ms: number) => boolean) | undefined;
+  if (maxAgeMs === undefined || values['active-hours-only'] === true) {
     const settings = await loadHeartbeatSettings(
       values.config === undefined ? located.configDir : resolvePath(io.cwd, values.cwd ?? '.'),
       values.config,
     );
     if (!settings.ok) return usageError(io, settings.message);
-    maxAgeMs = 3 * settings.value.config.intervalMs;
+    maxAgeMs ??= 3 * settings.value.config.intervalMs;
+    if (values['active-hours-only'] === true) {
+      const window = { ...settings.value.config.activeHours, timeZone: settings.value.timeZone };
+      expectedAt = (ms) => isWithinActiveHours(new Date(ms), window);
+    }
   }
   const listed = await receiptStoreFor(statePath, now.date).list();
   if (listed.isErr()) {
@@ -90,9 +99,10 @@ export const checkLivenessCommand: Command = async (argv, io) => {
     nowMs: (now.date ?? new Date()).getTime(),
     maxAgeMs,
     lock: lock.isOk() ? lock.value : undefined,
+    expectedAt,
   });
   if (verdict.live) {
-    const message = `alive: cycle #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${Math.floor(verdict.ageMs / 60_000)} min ago, max ${Math.floor(maxAgeMs / 60_000)} min)`;
+    const message = `alive: cycle #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${Math.floor(verdict.ageMs / 60_000)} min ${expectedAt === undefined ? 'ago' : 'of active hours ago'}, max ${Math.floor(maxAgeMs / 60_000)} min)`;
     for (const note of verdict.notes) io.stderr(`heartbeat-kit check-liveness: warning: ${note}\n`);
     io.stdout(
       values.json === true
