@@ -60,7 +60,7 @@ describe('receipts and heartbeat-kit history', () => {
     expect(text.stderr).toBe('');
     expect(text.stdout.trimEnd().split('\n')).toEqual([
       '2026-02-19T14:20:00.000Z  cycle     skipped  overlapping: ' + join(world.root, 'hb', 'cycle.lock'),
-      expect.stringMatching(/^2026-02-19T14:30:00\.000Z {2}cycle {5}skipped {2}config-error: .*Start: "25" is not an hour 0–23/),
+      expect.stringMatching(/^2026-02-19T14:30:00\.000Z {2}cycle {5}skipped {2}config-error: .*Start: "25" has hour 25; hours go 00–23/),
     ]);
   });
 
