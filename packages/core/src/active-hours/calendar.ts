@@ -121,7 +121,7 @@ export function parseDays(text: string): Result<Weekday[], CalendarProblem> {
 }
 
 /**
- * The shortest way to write `days` that {@link parseDays} reads back to the same set: runs of
+ * The shortest way to write `days` that the Days parser reads back to the same set: runs of
  * three or more consecutive days (Monday first) as a range, the rest listed. `Mon-Fri`, `Sat, Sun`,
  * `Mon, Wed, Fri`, `Mon-Sun`.
  */
