@@ -6,35 +6,19 @@
 //      failure is an exit other than 0 (ran) or 4 (skipped, reason on stderr), a lost cycle (the
 //      state's counter must grow by exactly the number that ran), or the dead holder's take-over
 //      not reported exactly once ("took over … from pid N").
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bin, createCommittedRepo } from '../support.mjs';
 
 export const name = 'cycle lock: SIGKILLed cycles and contested take-overs';
 export const command = 'npx -y pnpm@10.34.9 stress cycle-lock';
 
-const root = join(import.meta.dirname, '..', '..');
-const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
-
 function world() {
   const dir = mkdtempSync(join(tmpdir(), 'hk-stress-lock-'));
   const repo = join(dir, 'repo');
-  mkdirSync(repo);
-  const git = (...args) =>
-    execFileSync('git', ['-C', repo, ...args], {
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 's',
-        GIT_AUTHOR_EMAIL: 's@x.invalid',
-        GIT_COMMITTER_NAME: 's',
-        GIT_COMMITTER_EMAIL: 's@x.invalid',
-      },
-    });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(repo, 'README.md'), 'stress\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'init');
+  createCommittedRepo(repo);
   const stateDir = join(dir, 'state');
   return { dir, repo, state: join(stateDir, 'state.json'), lock: join(stateDir, 'cycle.lock'), socket: `hk-stress-lock-${process.pid}` };
 }

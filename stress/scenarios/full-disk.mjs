@@ -6,16 +6,15 @@
 // A failure is: exit 0 or a stack trace on the full disk; nothing on stderr naming the full disk;
 // the state file not the one before or a whole newer one (torn, empty); cycle.lock left behind
 // (the next cycle, with space again, skips with exit 4); the reply lost after space returns.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bin, createCommittedRepo } from '../support.mjs';
 
 export const name = 'full disk: cycles with no space left in the state directory';
 export const command = 'npx -y pnpm@10.34.9 stress full-disk';
 
-const root = join(import.meta.dirname, '..', '..');
-const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 const REPLY_LINE = 'Q-9: disk is fine now';
 const reply = {
   category: 'GCHAT_REPLY_RECEIVED',
@@ -59,18 +58,7 @@ syncBuiltinESMExports();
 function world() {
   const dir = mkdtempSync(join(tmpdir(), 'hk-stress-disk-'));
   const repo = join(dir, 'repo');
-  mkdirSync(repo);
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 's',
-    GIT_AUTHOR_EMAIL: 's@x.invalid',
-    GIT_COMMITTER_NAME: 's',
-    GIT_COMMITTER_EMAIL: 's@x.invalid',
-  };
-  execFileSync('git', ['-C', repo, 'init', '-q', '-b', 'main'], { env });
-  writeFileSync(join(repo, 'README.md'), 'stress\n');
-  execFileSync('git', ['-C', repo, 'add', '-A'], { env });
-  execFileSync('git', ['-C', repo, 'commit', '-q', '-m', 'init'], { env });
+  createCommittedRepo(repo);
   return { dir, repo, socket: `hk-stress-disk-${process.pid}` };
 }
 

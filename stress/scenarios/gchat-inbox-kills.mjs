@@ -12,16 +12,15 @@
 // sends the same report, same message id, again).
 // Scale 1: 150 kills (~5 min at load 50-110); STRESS_SCALE=7 reaches the issue's ≥ 1,000.
 // Lanes run in parallel, each with its own repository, state directory, poller and sink file.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bin, createCommittedRepo } from '../support.mjs';
 
 export const name = 'GChat replies across SIGKILLed cycles (reply inbox)';
 export const command = 'npx -y pnpm@10.34.9 stress gchat-inbox-kills';
 
-const root = join(import.meta.dirname, '..', '..');
-const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 const LANES = 3;
 
 const POLL = `import { openSync, closeSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
@@ -41,27 +40,11 @@ function lane(base, index) {
   const dir = join(base, `lane-${index}`);
   const repo = join(dir, 'repo');
   const poll = join(dir, 'poll');
-  mkdirSync(join(repo, '.claude'), { recursive: true });
   mkdirSync(join(poll, 'ids'), { recursive: true });
-  const git = (...args) =>
-    execFileSync('git', ['-C', repo, ...args], {
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 's',
-        GIT_AUTHOR_EMAIL: 's@x.invalid',
-        GIT_COMMITTER_NAME: 's',
-        GIT_COMMITTER_EMAIL: 's@x.invalid',
-      },
-    });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(repo, 'README.md'), 'stress\n');
   writeFileSync(join(poll, 'poll.mjs'), POLL);
-  writeFileSync(
-    join(repo, '.claude', 'HEARTBEAT.md'),
-    `# Heartbeat Configuration\n\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(poll, 'poll.mjs'), poll])}\n`,
-  );
-  git('add', '-A');
-  git('commit', '-q', '-m', 'init');
+  createCommittedRepo(repo, {
+    '.claude/HEARTBEAT.md': `# Heartbeat Configuration\n\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(poll, 'poll.mjs'), poll])}\n`,
+  });
   return {
     dir,
     repo,

@@ -4,16 +4,15 @@
 // that outlived the scanner's own bound (30 s) plus the kill grace (2 s) by a wide margin (15 s) —
 // before the fix a cycle lasted as long as the grandchild (600 s) and orphaned two processes.
 // Default (scale 1): 8 cycles, ~13 s each (the bd call's 10 s bound), under 2 min.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bin, createCommittedRepo } from '../support.mjs';
 
 export const name = 'hung grandchild of a tool (bd wrapper)';
 export const command = 'npx -y pnpm@10.34.9 stress hung-grandchild';
 
-const root = join(import.meta.dirname, '..', '..');
-const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 const OUTLIVED_MS = 30_000 + 2_000 + 15_000;
 const HARD_STOP_MS = 180_000;
 
@@ -40,22 +39,8 @@ function world() {
   const dir = mkdtempSync(join(tmpdir(), 'hk-stress-hung-'));
   const repo = join(dir, 'repo');
   const fakeBin = join(dir, 'bin');
-  mkdirSync(repo);
   mkdirSync(fakeBin);
-  const git = (...args) =>
-    execFileSync('git', ['-C', repo, ...args], {
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 's',
-        GIT_AUTHOR_EMAIL: 's@x.invalid',
-        GIT_COMMITTER_NAME: 's',
-        GIT_COMMITTER_EMAIL: 's@x.invalid',
-      },
-    });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(repo, 'README.md'), 'stress\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'init');
+  createCommittedRepo(repo);
   const pidLog = join(dir, 'pids.log');
   writeFileSync(join(fakeBin, 'bd'), `#!/bin/sh\nsleep 100000 &\necho "$$ $!" >> "${pidLog}"\nwait\n`);
   chmodSync(join(fakeBin, 'bd'), 0o755);

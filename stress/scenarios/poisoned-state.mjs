@@ -6,16 +6,14 @@
 // salvageable (the poison was elsewhere); a newer version not refused with exit 3 naming the
 // version, or touched. Before the fix a wrong-shaped or newer file was replaced by fresh state
 // without a backup (5 of 5): counter restarted, reply gone.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bin, createCommittedRepo } from '../support.mjs';
 
 export const name = 'poisoned state files: wrong types, newer versions, truncation, random bytes';
 export const command = 'npx -y pnpm@10.34.9 stress poisoned-state';
-
-const root = join(import.meta.dirname, '..', '..');
-const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 
 const REPLY_LINE = 'Q-77: yes, ship the migration';
 const reply = {
@@ -102,18 +100,7 @@ function poison(random) {
 function world() {
   const dir = mkdtempSync(join(tmpdir(), 'hk-stress-poison-'));
   const repo = join(dir, 'repo');
-  mkdirSync(repo);
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 's',
-    GIT_AUTHOR_EMAIL: 's@x.invalid',
-    GIT_COMMITTER_NAME: 's',
-    GIT_COMMITTER_EMAIL: 's@x.invalid',
-  };
-  execFileSync('git', ['-C', repo, 'init', '-q', '-b', 'main'], { env });
-  writeFileSync(join(repo, 'README.md'), 'stress\n');
-  execFileSync('git', ['-C', repo, 'add', '-A'], { env });
-  execFileSync('git', ['-C', repo, 'commit', '-q', '-m', 'init'], { env });
+  createCommittedRepo(repo);
   return { dir, repo, socket: `hk-stress-poison-${process.pid}` };
 }
 
