@@ -86,24 +86,20 @@ describe('a HEARTBEAT.md with nothing heartbeat-kit recognises, and an empty one
   });
 
   it('an empty file is "empty" in --json and in HEARTBEAT_ONLINE, with no warning', async () => {
-    const { runCli } = await import('./support/run-cli.js');
+    const { runCli, runLoopUntilFirstWait } = await import('./support/run-cli.js');
     world = createWorld({ heartbeatMd: '  \n\n' });
     const run = await runCli(
       ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z', '--json'],
       { cwd: world.root, env: world.env },
     );
     expect((JSON.parse(run.stdout) as { config: { presence: string } }).config.presence).toBe('empty');
-    const controller = new AbortController();
-    let stdout = '';
-    const { main } = await import('../src/main.js');
-    const code = await main(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z'], {
-      stdout: (t) => void (stdout += t),
-      stderr: () => undefined,
-      cwd: world.root,
-      env: world.env,
-      shutdownSignal: controller.signal,
-      time: { clock: { now: () => new Date() }, sleep: { sleep: () => Promise.resolve(controller.abort()) }, monotonicMs: () => 0 },
-    });
+    const { code, stdout } = await runLoopUntilFirstWait(
+      ['--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z'],
+      {
+        cwd: world.root,
+        env: world.env,
+      },
+    );
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toMatch(/ HEARTBEAT\.md: empty\.$/);
   });

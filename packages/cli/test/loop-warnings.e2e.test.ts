@@ -3,9 +3,8 @@
  * warnings (unknown keys) are printed at start, and a receipt later than now (the clock went back, or a
  * `cycle --now` ran ahead) is named instead of holding the first cycle without a word.
  */
-import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from './support/run-cli.js';
+import { runCli, runLoopUntilFirstWait } from './support/run-cli.js';
 import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
 
 let world: World | undefined;
@@ -14,22 +13,12 @@ afterEach(() => {
   world = undefined;
 });
 
-/** Runs `loop` in-process and stops it at its first wait, so exactly one slot's worth of output is seen. */
-async function loopUntilFirstWait(w: World, ...extra: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const controller = new AbortController();
-  let stdout = '';
-  let stderr = '';
-  const { main } = await import('../src/main.js');
-  const stopAtFirstWait = { sleep: () => Promise.resolve(controller.abort()) };
-  const code = await main(['loop', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--interval', '600', ...extra], {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
+/** `loop` over the world, stopped at its first wait. */
+function loopUntilFirstWait(w: World, ...extra: string[]) {
+  return runLoopUntilFirstWait(['--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--interval', '600', ...extra], {
     cwd: w.root,
     env: w.env,
-    shutdownSignal: controller.signal,
-    time: { clock: { now: () => new Date() }, sleep: stopAtFirstWait, monotonicMs: () => performance.now() },
   });
-  return { code, stdout, stderr };
 }
 
 describe('loop warnings', () => {

@@ -5,9 +5,8 @@
  */
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from './support/run-cli.js';
+import { runCli, runLoopUntilFirstWait } from './support/run-cli.js';
 import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
 
 let world: World | undefined;
@@ -172,21 +171,12 @@ describe('outside active hours, plain text says what was not looked at', () => {
 
   it('loop: a slot outside active hours says it on stderr, stdout carries only the loop messages', async () => {
     world = createWorld();
-    const controller = new AbortController();
-    let stdout = '';
-    let stderr = '';
-    const { main } = await import('../src/main.js');
     // The loop's first wait comes after its first slot's cycle: stop there, whatever the old code printed.
-    const stopAtFirstWait = { sleep: () => Promise.resolve(controller.abort()) };
-    const running = main(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '600', '--now', NIGHT], {
-      stdout: (t) => void (stdout += t),
-      stderr: (t) => void (stderr += t),
-      cwd: world.root,
-      env: world.env,
-      shutdownSignal: controller.signal,
-      time: { clock: { now: () => new Date() }, sleep: stopAtFirstWait, monotonicMs: () => performance.now() },
-    });
-    expect(await running).toBe(0);
+    const { code, stdout, stderr } = await runLoopUntilFirstWait(
+      ['--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '600', '--now', NIGHT],
+      { cwd: world.root, env: world.env },
+    );
+    expect(code).toBe(0);
     expect(stderr).toContain(
       'heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n',
     );
