@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFileLockStore } from '@heartbeat-kit/core/node';
@@ -26,6 +26,29 @@ interface ReceiptJson {
 }
 
 describe('receipts and heartbeat-kit history', () => {
+  it('a HEARTBEAT_OK that could not look everywhere says where in history', async () => {
+    world = createWorld();
+    rmSync(join(world.fakeBin, 'bd')); // bd is not installed: three scanners cannot look
+    const statePath = join(world.root, 'hb', 'state.json');
+    const ran = await cli(
+      world,
+      'cycle',
+      '--cwd',
+      world.project,
+      '--tmux-socket',
+      world.tmuxSocket,
+      '--state',
+      statePath,
+      '--now',
+      '2026-02-19T14:00:00Z',
+    );
+    expect(ran.stdout).toBe('HEARTBEAT_OK\n');
+    const history = await cli(world, 'history', '--state', statePath, '--now', '2026-02-19T14:05:00Z');
+    expect(history.stdout).toBe(
+      '2026-02-19T14:00:00.000Z  cycle     ran      cycle #1 HEARTBEAT_OK (not looked at: beads, orchestrators, stale-tasks), delivery none\n',
+    );
+  });
+
   it('every cycle invocation leaves exactly one receipt: ran, or skipped with its reason', async () => {
     world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const statePath = join(world.root, 'hb', 'state.json');

@@ -104,6 +104,15 @@ export function cutOffScanners(problems: readonly ScanProblem[]): ScannerName[] 
   return [...new Set(problems.filter((p) => p.kind === 'cut-off').map((p) => p.scanner))];
 }
 
+/**
+ * The scanners that did not look at all this cycle — skipped, failed or timed out, as printed
+ * (not `unused` ones nothing of which is set up, and not cut-off ones, which {@link cutOffScanners} names).
+ */
+export function notLookedAtScanners(problems: readonly ScanProblem[]): ScannerName[] {
+  const missed = problems.filter((p) => p.severity !== 'unused' && (p.kind === 'skipped' || p.kind === 'failed' || p.kind === 'timed-out'));
+  return [...new Set(missed.map((p) => p.scanner))];
+}
+
 const VERB: Record<ScanProblemKind, string> = {
   skipped: 'skipped',
   failed: 'failed',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CycleOutcome } from '../cycle/run-cycle.js';
-import { cutOffScanners } from '../cycle/scan-problems.js';
+import { cutOffScanners, notLookedAtScanners } from '../cycle/scan-problems.js';
 import type { SkippedSlots } from './catch-up.js';
 
 /**
@@ -61,6 +61,8 @@ export const receiptSchema = z.discriminatedUnion('kind', [
     partial: z.literal(true).optional(),
     /** The scanners the signal cut off (with `partial`). */
     cutOff: z.array(z.string().max(100)).max(50).optional(),
+    /** Scanners that were skipped, failed or timed out: a HEARTBEAT_OK that did not look there. */
+    notLookedAt: z.array(z.string().max(100)).max(50).optional(),
   }),
   z.object({
     ...common,
@@ -114,6 +116,7 @@ export function receiptForOutcome(
     };
   }
   const cutOff = cutOffScanners(outcome.problems);
+  const notLookedAt = notLookedAtScanners(outcome.problems);
   return {
     ...base,
     kind: 'ran',
@@ -122,6 +125,7 @@ export function receiptForOutcome(
     delivery: outcome.delivery,
     ...(outcome.stateError === undefined ? {} : { stateError: outcome.stateError.slice(0, 500) }),
     ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
+    ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
   };
 }
 
@@ -220,13 +224,14 @@ export function parseReceiptLines(text: string): { receipts: Receipt[]; invalidL
 export function formatReceipt(receipt: Receipt): string {
   const head = `${receipt.slot}  ${receipt.source.padEnd(9)}`;
   if (receipt.kind === 'ran') {
+    const notLooked = receipt.notLookedAt === undefined ? '' : ` (not looked at: ${receipt.notLookedAt.join(', ')})`;
     const extra = receipt.stateError === undefined ? '' : ` (state not saved: ${receipt.stateError})`;
     const result =
       receipt.partial === true
         ? `partial (a signal cut off ${receipt.cutOff?.join(', ') || 'scanners'})${receipt.status === 'report' ? ', report' : ''}`
         : receipt.status === 'ok'
-          ? 'HEARTBEAT_OK'
-          : 'report';
+          ? `HEARTBEAT_OK${notLooked}`
+          : `report${notLooked}`;
     return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${extra}`;
   }
   const range = receipt.through === undefined ? '' : ` (${receipt.count ?? '?'} slots through ${receipt.through})`;
