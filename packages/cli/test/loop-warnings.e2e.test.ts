@@ -31,6 +31,18 @@ describe('loop warnings', () => {
     expect(run.stdout).toContain('HEARTBEAT_ONLINE');
   });
 
+  it('says when a cycle already closed the current slot, so the first cycle waits for the next one', async () => {
+    world = createWorld();
+    const ran = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], { cwd: world.root, env: world.env });
+    expect(ran.code).toBe(0);
+    const run = await loopUntilFirstWait(world);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /heartbeat-kit loop: a cycle already ran for this slot at \S+Z \(see `heartbeat-kit history`\); the first cycle of this loop runs at the next slot, within 600 s\.\n/,
+    );
+    expect(run.stdout).toContain('0 cycles completed');
+  });
+
   it('names a receipt later than now instead of waiting for it in silence', async () => {
     world = createWorld();
     const ahead = new Date(Date.now() + 6 * 3600_000);

@@ -154,6 +154,14 @@ export const loopCommand: Command = async (argv, io) => {
     io.stderr(
       `heartbeat-kit loop: warning: the newest receipt is for ${new Date(lastSlotMs).toISOString()}, later than now (${deps.clock.now().toISOString()}); no cycle runs before then. The clock went back, or a \`cycle --now\` run recorded a later slot; fix: if the clock is right, see \`heartbeat-kit history\` and remove the receipts written by that run from ${receiptsDirectoryFor(statePath)}.\n`,
     );
+  // A cycle that already closed the current slot (a cron `cycle`, an earlier loop) means the first
+  // cycle of this loop waits for the next slot: say so, or the operator watches a silent loop.
+  const nowMs = deps.clock.now().getTime();
+  const intervalMs = interval.ms ?? resolved.value.settings.config.intervalMs;
+  if (lastSlotMs !== undefined && lastSlotMs <= nowMs && nowMs - lastSlotMs < intervalMs)
+    io.stderr(
+      `heartbeat-kit loop: a cycle already ran for this slot at ${new Date(lastSlotMs).toISOString()} (see \`heartbeat-kit history\`); the first cycle of this loop runs at the next slot, within ${Math.ceil(intervalMs / 1000)} s.\n`,
+    );
   const catchUpOf = () => ({
     policy: (policy as CatchUpPolicy | undefined) ?? current.config.catchUp.policy,
     cap: capFlag === undefined ? current.config.catchUp.cap : Number(capFlag),
