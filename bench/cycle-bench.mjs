@@ -329,7 +329,9 @@ for (const scale of SCALES) {
     row.tokens = tokenReport(first);
     results.push(row);
     console.log(`findings: ${row.findings} (${first.categories.join(', ')})`);
-    console.log(`scanners (ms in the first cycle): ${first.scanners.map((s) => `${s.name}=${s.status} ${s.durationMs}`).join(', ')}`);
+    console.log(
+      `scanners (ms in the first cycle): ${first.scanners.map((s) => `${s.name}=${s.status} ${s.durationMs}${s.status === 'error' || s.status === 'timeout' ? ` (${s.note})` : ''}`).join(', ')}`,
+    );
     console.log(
       `runs (ms, alternating): cycle ${cycleTimes.map((x) => x.toFixed(0)).join(' ')} · floor ${floorTimes.map((x) => x.toFixed(0)).join(' ')}${baseTimes.length ? ` · baseline ${baseTimes.map((x) => x.toFixed(0)).join(' ')}` : ''}`,
     );

@@ -331,3 +331,34 @@ describe('a GChat reply is not lost when its report cannot be delivered', () => 
     expect(after.stdout).toBe('HEARTBEAT_OK\n');
   });
 });
+
+describe('a project with thousands of beads', () => {
+  it('reads every bead: 2,000 ready and 2,000 in progress (≈ 0.8 MB of bd JSON each) are all findings', async () => {
+    const bead = (n: number) => `bk-${n.toString(36).padStart(4, '0')}`;
+    world = createWorld({
+      ready: Array.from({ length: 2000 }, (_, i) => ({ id: bead(i), title: `Task ${i}`, priority: ((i % 4) + 1) as 1 | 2 | 3 | 4 })),
+      inProgress: Array.from({ length: 2000 }, (_, i) => ({
+        id: bead(2000 + i),
+        title: `Work ${i}`,
+        priority: 2 as const,
+        assignee: `orch-${i % 50}`,
+        started_at: '2026-02-19T08:00:00Z',
+      })),
+    });
+    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
+    expect(run.code).toBe(0);
+    const parsed = JSON.parse(run.stdout) as {
+      scanners: { name: string; status: string; note?: string }[];
+      findings: { category: string; subject: string }[];
+      held: { category: string; subject: string }[];
+      suppressed: { category: string; subject: string }[];
+    };
+    const status = Object.fromEntries(parsed.scanners.map((s) => [s.name, `${s.status}${s.note ? `: ${s.note}` : ''}`]));
+    expect(status).toMatchObject({ beads: 'ok', orchestrators: 'ok', 'stale-tasks': 'ok' });
+    const all = [...parsed.findings, ...parsed.held, ...parsed.suppressed];
+    const subjects = (re: RegExp) => new Set(all.filter((f) => re.test(f.category)).map((f) => f.subject));
+    expect(subjects(/^P\d_WORK_READY$|^WORK_READY$/).size).toBe(2000);
+    expect(subjects(/^STALE_TASK$/).size).toBe(2000);
+    expect(subjects(/^ORCH_FAILURE$/).size).toBe(50);
+  });
+});

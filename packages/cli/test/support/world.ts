@@ -60,21 +60,24 @@ export interface World {
 
 const FAKE_BD = `#!/usr/bin/env node
 // Fake bd: replays bd v1.0.5 JSON from its data directory. Only the calls the scanners make.
+// It never calls process.exit after writing: that cuts a piped stdout short once it outgrows the
+// pipe (about 200 KB of the 766 KB that 2,000 beads take), and the scanners then read broken JSON.
 const fs = require('node:fs');
 const path = require('node:path');
 const dir = __BD_DIR__;
 const args = process.argv.slice(2);
-if (!dir || !fs.existsSync(dir)) {
-  process.stderr.write('Error: no beads database found\\nHint: run \\'bd init\\' to create a database\\n');
-  process.exit(1);
-}
 const read = (name) => fs.readFileSync(path.join(dir, name), 'utf8');
-if (args[0] === 'version') { process.stdout.write('bd version 1.0.5 (BUILD: fake)\\n'); process.exit(0); }
-if (!args.includes('--json')) { process.stderr.write('fake bd: only --json is replayed\\n'); process.exit(1); }
-if (args[0] === 'ready') { process.stdout.write(read('ready.json')); process.exit(0); }
-if (args[0] === 'list' && args.some((a) => a === '--status=in_progress' || a === 'in_progress')) { process.stdout.write(read('in_progress.json')); process.exit(0); }
-process.stderr.write('Error: unknown fake bd call: ' + args.join(' ') + '\\n');
-process.exit(1);
+const reply = (code, stdout, stderr) => {
+  process.stdout.write(stdout);
+  process.stderr.write(stderr);
+  process.exitCode = code;
+};
+if (!dir || !fs.existsSync(dir)) reply(1, '', 'Error: no beads database found\\nHint: run \\'bd init\\' to create a database\\n');
+else if (args[0] === 'version') reply(0, 'bd version 1.0.5 (BUILD: fake)\\n', '');
+else if (!args.includes('--json')) reply(1, '', 'fake bd: only --json is replayed\\n');
+else if (args[0] === 'ready') reply(0, read('ready.json'), '');
+else if (args[0] === 'list' && args.some((a) => a === '--status=in_progress' || a === 'in_progress')) reply(0, read('in_progress.json'), '');
+else reply(1, '', 'Error: unknown fake bd call: ' + args.join(' ') + '\\n');
 `;
 
 function bdJson(beads: readonly WorldBead[], status: 'open' | 'in_progress'): string {

@@ -141,4 +141,16 @@ describe('createBeadsSource', () => {
       ['bd-7xq1', 'bob'],
     ]);
   });
+
+  it('says JSON cut short is broken JSON instead of trying it as text', async () => {
+    const whole = fixture('beads', 'list-status-in_progress.json');
+    const cut = whole.slice(0, Math.floor(whole.length / 2));
+    const runner = scriptedRunner([[/^bd list --status=in_progress --json --limit 0$/, { stdout: cut }]]);
+    const beads = await createBeadsSource({ runner, cwd: '/p' }).inProgress(new Date(0), new AbortController().signal, { ms: 0 });
+    expect(beads._unsafeUnwrapErr()).toMatchObject({ kind: 'failed' });
+    expect(beads._unsafeUnwrapErr().message).toMatch(
+      new RegExp(`^bd list --status=in_progress --json --limit 0: invalid JSON \\(${cut.length} characters\\): `),
+    );
+    expect(runner.calls).toHaveLength(1);
+  });
 });

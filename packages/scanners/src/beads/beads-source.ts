@@ -74,12 +74,20 @@ async function runBd(
       return err({ kind: 'failed', message: `bd ${args.join(' ')}: ${message}` });
     }
     const json = args.includes('--json');
+    // A build that ignores --json prints its text form; output that opens like JSON but does not
+    // parse (cut short, say) is broken JSON, and saying so beats "unrecognised line 1".
+    const opensLikeJson = /^\s*[[{]/.test(output.stdout);
     const parsed = json
-      ? parseBdJson(output.stdout).orElse((e) => (e.kind === 'invalid-json' ? parseBdText(output.stdout) : err(e)))
+      ? parseBdJson(output.stdout).orElse((e) => (e.kind === 'invalid-json' && !opensLikeJson ? parseBdText(output.stdout) : err(e)))
       : parseBdText(output.stdout);
     if (parsed.isErr()) {
       const e = parsed.error;
-      const detail = e.kind === 'unrecognised-line' ? `unrecognised line ${e.line}` : e.message;
+      const detail =
+        e.kind === 'unrecognised-line'
+          ? `unrecognised line ${e.line}`
+          : e.kind === 'invalid-json'
+            ? `invalid JSON (${output.stdout.length} characters): ${e.message}`
+            : e.message;
       return err({
         kind: e.kind === 'bd-error' && /no beads database/i.test(e.message) ? 'not-configured' : 'failed',
         message: `bd ${args.join(' ')}: ${detail}`,
