@@ -96,6 +96,23 @@ try {
     `exit ${embed.status}\n${embed.stdout}${embed.stderr}`,
   );
 
+  // 4b. The scanners' Node adapters resolve under ./node, and the deprecated ./execa alias is the same module.
+  const subpaths = run(
+    'node',
+    [
+      '--input-type=module',
+      '-e',
+      "const a = await import('@heartbeat-kit/scanners/node'); const b = await import('@heartbeat-kit/scanners/execa');" +
+        ' console.log(typeof a.nodeFileExists, a.nodeFileExists === b.nodeFileExists);',
+    ],
+    project,
+  );
+  check(
+    subpaths.status === 0 && subpaths.stdout.trim() === 'function true',
+    '@heartbeat-kit/scanners/node resolves and ./execa is its alias',
+    `exit ${subpaths.status}\n${subpaths.stdout}${subpaths.stderr}`,
+  );
+
   // 5. Adding the optional package makes fleet available.
   const add = run('npm', ['install', bullmq], project);
   check(add.status === 0, 'npm install of @heartbeat-kit/bullmq', add.stderr);

@@ -34,7 +34,7 @@ export interface DefaultScannersDeps {
   readonly replySpool?: OutputSpool;
   /** Paths the git scanner never counts as uncommitted work (the heartbeat's own files). */
   readonly ignorePaths?: readonly string[];
-  /** File access of the pipeline scanner (`createNodePipelineFiles` from `./execa`); without it there is no pipeline scanner. */
+  /** File access of the pipeline scanner (`createNodePipelineFiles` from `./node`); without it there is no pipeline scanner. */
   readonly pipelineFiles?: PipelineFiles;
 }
 
@@ -47,7 +47,7 @@ export interface DefaultScannersDeps {
  * ```ts
  * import { createDefaultScanners } from '@heartbeat-kit/scanners';
  * import { createProcessRunner } from '@heartbeat-kit/core/node';
- * import { nodeFileExists } from '@heartbeat-kit/scanners/execa';
+ * import { nodeFileExists } from '@heartbeat-kit/scanners/node';
  *
  * // Scan targets 1–6 of spec 000, in order, over real bd, tmux, git and the GChat script;
  * // the seventh, createPipelineScanner, reads DOT files and is added by the caller.

@@ -1,7 +1,8 @@
 /**
  * @heartbeat-kit/scanners — pinned parsers of real bd, tmux, git and GChat output, and the
  * Scanner implementations of spec 000's scan targets. Pure: commands run through the
- * `CommandRunner` port; the execa adapter is `@heartbeat-kit/scanners/execa`.
+ * `CommandRunner` port (its Node adapter is `createProcessRunner` in `@heartbeat-kit/core/node`); the
+ * scanners' own file adapters are in `@heartbeat-kit/scanners/node`.
  * @module @heartbeat-kit/scanners
  */
 export { isBeadId, isBeadPriority, type BeadPriority, type Bead, type BdParseError, BEAD_ID_PATTERN } from './beads/bead.js';

@@ -12,7 +12,7 @@ import {
   hashPaneCapture,
   readPipelineOwners,
 } from '../src/index.js';
-import { createNodePipelineFiles } from '../src/execa/index.js';
+import { createNodePipelineFiles } from '../src/node/index.js';
 import { makeContext } from './support/context.js';
 import { envWithFakeBin, tempDir } from './support/temp.js';
 

@@ -14,7 +14,7 @@ import {
   systemClock,
 } from '@heartbeat-kit/core/node';
 import { createDefaultScanners } from '@heartbeat-kit/scanners';
-import { createNodePipelineFiles, nodeFileExists } from '@heartbeat-kit/scanners/execa';
+import { createNodePipelineFiles, nodeFileExists } from '@heartbeat-kit/scanners/node';
 import type { CliIo } from '../io.js';
 import { createCliRunner } from './cli-runner.js';
 import { createCommandSink } from '../sinks/command-sink.js';

@@ -129,7 +129,7 @@ function refusedOutcome(refused: StateRefusal, state: HeartbeatState, now: Date,
  * import { DEFAULT_HEARTBEAT_CONFIG, runCycle } from '@heartbeat-kit/core';
  * import { createFileStateStore, createProcessRunner, createStdoutSink, nodeSleep, systemClock } from '@heartbeat-kit/core/node';
  * import { createDefaultScanners } from '@heartbeat-kit/scanners';
- * import { nodeFileExists } from '@heartbeat-kit/scanners/execa';
+ * import { nodeFileExists } from '@heartbeat-kit/scanners/node';
  *
  * const cwd = process.cwd();
  * const outcome = await runCycle(

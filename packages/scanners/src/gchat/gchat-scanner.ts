@@ -217,7 +217,7 @@ function withInbox(polled: ScanResult, inbox: Awaited<ReturnType<ReplyInbox['add
  * ```ts
  * import { createGChatScanner } from '@heartbeat-kit/scanners';
  * import { createProcessRunner } from '@heartbeat-kit/core/node';
- * import { nodeFileExists } from '@heartbeat-kit/scanners/execa';
+ * import { nodeFileExists } from '@heartbeat-kit/scanners/node';
  *
  * // Runs .claude/scripts/gchat-poll-replies.py (or HEARTBEAT.md's GChat → Poll command) when present.
  * const scanner = createGChatScanner({ runner: createProcessRunner(), cwd: process.cwd(), fileExists: nodeFileExists });

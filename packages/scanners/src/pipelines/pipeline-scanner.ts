@@ -20,7 +20,7 @@ import { observePipeline, pipelineFindings } from './pipeline-findings.js';
 /**
  * File access of the pipeline scanner, injected so this module stays pure. `list` resolves the
  * entry names of a directory (an empty list when it does not exist); `read` resolves a file's text.
- * The Node implementation is `createNodePipelineFiles` in `@heartbeat-kit/scanners/execa`.
+ * The Node implementation is `createNodePipelineFiles` in `@heartbeat-kit/scanners/node`.
  */
 export interface PipelineFiles {
   readonly list: (dir: string) => Promise<string[]>;
@@ -113,7 +113,7 @@ const safeJsonParse = Result.fromThrowable(
  * @example
  * ```ts
  * import { createPipelineScanner } from '@heartbeat-kit/scanners';
- * import { createNodePipelineFiles } from '@heartbeat-kit/scanners/execa';
+ * import { createNodePipelineFiles } from '@heartbeat-kit/scanners/node';
  *
  * // Reads <cwd>/.pipelines/pipelines/*.dot natively; no Python dashboard needed.
  * const scanner = createPipelineScanner({ cwd: process.cwd(), files: createNodePipelineFiles() });

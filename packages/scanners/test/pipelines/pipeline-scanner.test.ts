@@ -9,7 +9,7 @@ import {
   type ScanContext,
   type ScanResult,
 } from '@heartbeat-kit/core';
-import { createNodePipelineFiles } from '@heartbeat-kit/scanners/execa';
+import { createNodePipelineFiles } from '@heartbeat-kit/scanners/node';
 import { computeDashboard, createPipelineScanner, parseDot, type PipelineFiles } from '@heartbeat-kit/scanners';
 import { errAsync, okAsync } from 'neverthrow';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
