@@ -133,6 +133,7 @@ export {
   type ReportMemory,
 } from './cycle/repeat-schedule.js';
 export { runScanners, type RunScannersOptions } from './cycle/run-scanners.js';
+export { scanAndEvaluate, type CycleStep, type CycleStepDeps, type CycleStepInput } from './cycle/cycle-step.js';
 export { runCycle, type CycleDeps, type CycleSettings, type CycleOutcome, type StateRefusal } from './cycle/run-cycle.js';
 export { scanProblems, cutOffScanners, formatScanProblems, type ScanProblemKind, type ScanProblem } from './cycle/scan-problems.js';
 export {

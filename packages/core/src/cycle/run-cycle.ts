@@ -1,5 +1,4 @@
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
-import { isWithinActiveHours } from '../active-hours/active-hours.js';
 import type { Clock, Sleep } from '../ports/clock.js';
 import type { OperatorActivity } from '../ports/operator-activity.js';
 import type { Scanner } from '../ports/scanner.js';
@@ -9,11 +8,10 @@ import type { ReplyInbox } from '../ports/reply-inbox.js';
 import { settledInboxIds } from '../inbox/inbox-entries.js';
 import type { TokenEstimator } from '../messages/token-estimate.js';
 import type { ScanResult } from '../domain/scan-result.js';
-import { evaluateCycle, markDelivered, type CycleDecision } from './evaluate-cycle.js';
+import { markDelivered, type CycleDecision } from './evaluate-cycle.js';
+import { scanAndEvaluate } from './cycle-step.js';
 import { HEARTBEAT_STATE_VERSION, decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
-import { runScanners } from './run-scanners.js';
-import { breakerSkips } from './scanner-breaker.js';
-import { scanProblems, type ScanProblem } from './scan-problems.js';
+import type { ScanProblem } from './scan-problems.js';
 import { redactSecrets } from '../text/sanitize.js';
 
 /** The ports one cycle runs on. */
@@ -176,35 +174,20 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     previousState = decodeHeartbeatState(undefined).state;
   }
 
-  let operatorLastActiveAt = settings.operatorLastActiveAt;
-  if (operatorLastActiveAt === undefined && deps.operatorActivity !== undefined) {
-    const activity = await deps.operatorActivity.lastActiveAt();
-    if (activity.isOk()) operatorLastActiveAt = activity.value;
-    else warnings.push(`operator activity unknown: ${activity.error.message}`);
-  }
-
-  const insideActiveHours = isWithinActiveHours(now, { ...settings.config.activeHours, timeZone: settings.timeZone });
-  const scanResults = await runScanners(deps.scanners, {
-    clock: deps.clock,
-    sleep: deps.sleep,
-    now,
-    config: settings.config,
-    insideActiveHours,
-    skip: breakerSkips(previousState.breakers, previousState.cycle + 1, settings.config.breaker),
-    ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
-    ...(settings.scannerTimeoutMs === undefined ? {} : { timeoutMs: settings.scannerTimeoutMs }),
-  });
-
-  const { decision, nextState } = evaluateCycle(previousState, scanResults, {
-    now,
+  const step = await scanAndEvaluate(deps, {
+    state: previousState,
     config: settings.config,
     timeZone: settings.timeZone,
-    insideActiveHours,
-    operatorLastActiveAt,
+    now,
+    ...(settings.operatorLastActiveAt === undefined ? {} : { operatorLastActiveAt: settings.operatorLastActiveAt }),
+    ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
+    ...(settings.scannerTimeoutMs === undefined ? {} : { scannerTimeoutMs: settings.scannerTimeoutMs }),
     ...(settings.estimateTokens ? { estimateTokens: settings.estimateTokens } : {}),
   });
+  warnings.push(...step.warnings);
+  const { decision, nextState, scanResults, operatorLastActiveAt } = step;
 
-  const base0 = { decision, scanResults, previousState, operatorLastActiveAt, problems: scanProblems(scanResults) };
+  const base0 = { decision, scanResults, previousState, operatorLastActiveAt, problems: step.problems };
   if (settings.dryRun === true) {
     // Nothing leaves the process and nothing is remembered: the stored state stays the one loaded.
     return { ...base0, state: previousState, delivery: decision.message === null ? 'none' : 'dry-run', warnings, dryRun: true };
