@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGhIssueTracker } from '../../src/github/index.js';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
-import { issueTrackerContract, type ContractSeed } from './issue-tracker.contract.js';
+import { issueTrackerContract, type ContractSeed } from './issue-tracker-contract.js';
 
 const fakeGh = join(import.meta.dirname, '..', 'fixtures', 'fake-gh', 'gh.mjs');
 chmodSync(fakeGh, 0o755);

@@ -1,5 +1,5 @@
 import { createMemoryIssueTracker } from '../../src/testing/index.js';
-import { issueTrackerContract } from './issue-tracker.contract.js';
+import { issueTrackerContract } from './issue-tracker-contract.js';
 
 issueTrackerContract('in-memory fake', (seed) =>
   Promise.resolve(
