@@ -143,11 +143,19 @@ export {
   MAX_BREAKERS,
   SCANNER_FAILING,
   type ScannerBreaker,
-  type BreakerSettings,
   type BreakerEvent,
   type BreakerUpdate,
   type BreakerContext,
 } from './cycle/scanner-breaker.js';
+export {
+  stepBreaker,
+  breakerHoldsBack,
+  isBreakerTripped,
+  type BreakerSettings,
+  type BreakerStreak,
+  type BreakerObservation,
+  type BreakerStep,
+} from './cycle/breaker-decision.js';
 export { deterministicJitter, runLoop, type LoopOptions, type LoopSummary } from './loop/run-loop.js';
 export {
   groupByCategory,

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
 import { createFinding, fingerprintOf, type Finding } from '../domain/finding.js';
 import { OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult, type ScannerName } from '../domain/scan-result.js';
 import { formatLocalTimestamp } from '../messages/local-time.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
 import { scanProblems } from './scan-problems.js';
+import { breakerHoldsBack, isBreakerTripped, stepBreaker, type BreakerObservation, type BreakerSettings } from './breaker-decision.js';
+
+export type { BreakerSettings } from './breaker-decision.js';
 
 /** Code of a scanner the circuit breaker did not run this cycle (its skip is a `warning` problem). */
 export const BREAKER_SKIP_CODE = 'SCANNER_BREAKER_OPEN';
@@ -44,9 +46,6 @@ export const scannerBreakerSchema = z.object({
 /** One scanner's circuit breaker, as kept in the state. */
 export type ScannerBreaker = z.infer<typeof scannerBreakerSchema>;
 
-/** The HEARTBEAT.md settings of the breaker (`Breaker after`, `Breaker back-off cap`). */
-export type BreakerSettings = HeartbeatConfig['breaker'];
-
 /** A change of a breaker that is said once, on stderr in text mode and under `breaker` in JSON. */
 export interface BreakerEvent {
   /** `tripped`: N failing cycles in a row; `recovered`: it ran cleanly; `changed`: the streak ended without a clean run. */
@@ -77,7 +76,7 @@ export interface BreakerContext {
 }
 
 function isTripped(entry: ScannerBreaker, settings: BreakerSettings): boolean {
-  return settings.after > 0 && entry.failures >= settings.after;
+  return isBreakerTripped(entry, settings);
 }
 
 function ordinal(n: number): string {
@@ -114,8 +113,7 @@ export function breakerSkips(
   const skips = new Map<ScannerName, Extract<ScanResult, { status: 'skipped' }>>();
   if (breakers === undefined) return skips;
   for (const [scanner, entry] of Object.entries(breakers)) {
-    if (!isTripped(entry, settings) || !entry.skippable) continue;
-    if (cycle >= entry.nextRunCycle || entry.nextRunCycle - cycle >= settings.backoffCap) continue;
+    if (!entry.skippable || !breakerHoldsBack(entry, cycle, settings)) continue;
     skips.set(scanner, {
       scanner,
       status: 'skipped',
@@ -230,42 +228,26 @@ export function updateBreakers(
     done.add(scanner);
     const before = previous !== undefined && Object.hasOwn(previous, scanner) ? previous[scanner] : undefined;
     const outcome = outcomeOf(result);
+    const observation: BreakerObservation =
+      outcome.kind === 'fail' ? { kind: 'fail', code: outcome.code, backsOff: outcome.skippable } : outcome;
+    const step = stepBreaker(before, observation, { cycle, nowMs }, settings);
+    if (step.ended !== undefined && before !== undefined) {
+      const ended = { ...before, ...step.ended.previous };
+      const now = outcome.kind === 'fail' ? `${outcome.code}: ${outcome.message}` : outcome.kind === 'other' ? outcome.message : undefined;
+      events.push(event(step.ended.kind, scanner, ended, context, now));
+    }
     let entry: ScannerBreaker | undefined;
-    if (outcome.kind === 'hold') {
-      entry = before;
-    } else if (outcome.kind === 'fail') {
-      const same = before !== undefined && before.code === outcome.code;
-      if (before !== undefined && !same && isTripped(before, settings))
-        events.push(event('changed', scanner, before, context, `${outcome.code}: ${outcome.message}`));
-      const failures = same ? Math.min(before.failures + 1, MAX_FAILURES) : 1;
-      const wasTripped = same && isTripped(before, settings);
-      const tripped = failures >= settings.after;
-      const backoff = !tripped
-        ? 0
-        : wasTripped
-          ? Math.min(Math.max(before.backoff, 1) * 2, settings.backoffCap)
-          : Math.min(2, settings.backoffCap);
+    if (step.streak === undefined) entry = undefined;
+    else if (outcome.kind !== 'fail') entry = before;
+    else {
       entry = {
-        code: outcome.code,
+        ...step.streak,
         message: outcome.message,
         fix: outcome.fix,
-        sinceMs: same ? before.sinceMs : Math.max(0, nowMs),
-        failures,
         skippable: outcome.skippable,
-        backoff,
-        nextRunCycle: cycle + Math.max(1, outcome.skippable ? backoff : 1),
-        advised: same ? before.advised : false,
+        advised: step.continued && before !== undefined ? before.advised : false,
       };
-      if (tripped && !wasTripped) events.push(event('tripped', scanner, entry, context));
-    } else {
-      if (before !== undefined && isTripped(before, settings)) {
-        events.push(
-          outcome.kind === 'clean'
-            ? event('recovered', scanner, before, context)
-            : event('changed', scanner, before, context, outcome.message),
-        );
-      }
-      entry = undefined;
+      if (step.trippedNow) events.push(event('tripped', scanner, entry, context));
     }
     if (entry === undefined) continue;
     if (!entry.advised && Object.hasOwn(reported, advisoryFingerprint(scanner, entry))) entry = { ...entry, advised: true };
