@@ -249,7 +249,9 @@ for (const scale of SCALES) {
       '--tmux-socket',
       world.tmuxSocket,
       '--state',
-      join(world.root, 'state.json'),
+      // In a directory of its own: the git scanner ignores changes under the state's directory,
+      // and the world's root holds every worktree (with the state there, no worktree was dirty).
+      join(world.root, 'hk-state', 'state.json'),
       '--now',
       now.toISOString(),
       '--json',

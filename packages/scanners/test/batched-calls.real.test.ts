@@ -10,7 +10,15 @@ import type { CommandRequest, CommandRunner } from '@heartbeat-kit/core';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { createDefaultScanners, createGitScanner, createStaleTasksScanner, createBeadsSource, type DurationMeter } from '../src/index.js';
 // The batched clients are internal (not in the package entry): imported from their modules.
-import { branchTipEpochs, commitEpochs, commitsSince, lastCommitEpoch, listWorktrees } from '../src/git/git-client.js';
+import {
+  branchTipEpochs,
+  commitEpochs,
+  commitsSince,
+  lastCommitEpoch,
+  listWorktrees,
+  worktreeStatus,
+  worktreeStatuses,
+} from '../src/git/git-client.js';
 import { capturePane, capturePanes, listTmuxSessions } from '../src/tmux/tmux-client.js';
 import { makeContext } from './support/context.js';
 import { envWithFakeBin, tempDir } from './support/temp.js';
@@ -146,7 +154,8 @@ describe('batched git calls against real worktrees', () => {
       ),
     );
     const now = new Date(BASE_MS + 7 * HOUR);
-    const batchFlags = (r: CommandRequest) => r.args.includes('--stdin') || r.args.includes('for-each-ref');
+    const batchFlags = (r: CommandRequest) =>
+      r.args.includes('--stdin') || r.args.includes('for-each-ref') || r.args.includes('for-each-repo');
     const batched = recording();
     const single = recording(batchFlags);
     const scan = async (r: CommandRunner) => {
@@ -176,6 +185,51 @@ describe('batched git calls against real worktrees', () => {
     expect(count(batched.calls, ' log --since')).toBe(0);
     expect(count(single.calls, ' log -1 ')).toBe(4);
     expect(count(single.calls, ' log --since')).toBe(worktrees.length);
+    // 7 worktrees (main + 6): three for-each-repo batches of two, the odd one alone.
+    expect(single.calls.filter((c) => c.includes(' status ') && !c.includes('for-each-repo')).length).toBe(worktrees.length + 1);
+    expect(count(batched.calls, ' status ')).toBe(4);
+    expect(count(batched.calls, ' for-each-repo ')).toBe(3);
+  });
+
+  it('git for-each-repo gives every worktree the status git status gives it alone; around a broken worktree (the block printed before it may be its own) the batch leaves the rest to the caller', async () => {
+    const other = join(tmp.path, 'other');
+    mkdirSync(other);
+    git(other, BASE_MS, 'init', '-q', '-b', 'main');
+    writeFileSync(join(other, 'x.txt'), 'x\n');
+    git(other, BASE_MS, 'add', 'x.txt');
+    git(other, BASE_MS, 'commit', '-q', '-m', 'x');
+    const paths = Array.from({ length: 12 }, (_, i) => join(tmp.path, `other ${i}`));
+    for (const [i, path] of paths.entries()) {
+      git(other, BASE_MS, 'worktree', 'add', '-q', '-b', `o${i}`, '--', path);
+      // Files named like the branch field that opens each block: one untracked, one renamed away.
+      if (i % 3 === 0) writeFileSync(join(path, '## main'), 'y\n');
+      if (i % 3 === 1) {
+        writeFileSync(join(path, '## old'), 'z\n');
+        git(path, BASE_MS, 'add', '## old');
+        git(path, BASE_MS, 'commit', '-q', '-m', 'old');
+        git(path, BASE_MS, 'mv', '## old', 'new');
+      }
+    }
+    // Worktree 4 (second of the second batch of three) stops being a repository.
+    writeFileSync(join(paths[4]!, '.git'), 'gitdir: /nonexistent/hk\n');
+    const batchedRunner = recording();
+    const answers = await worktreeStatuses({ runner: batchedRunner }, other, paths, signal, meter());
+    const alone = await Promise.all(paths.map((p) => worktreeStatus({ runner }, p, signal, meter())));
+    expect(alone[4]!.isErr()).toBe(true);
+    // Batches of three: [0 1 2] [3 4 5] [6 7 8] [9 10 11]. In the second, 3's block is the last whole
+    // one before the failure, and for-each-repo stopped at 4: 3, 4 and 5 are for one call each.
+    expect(answers.map((a) => a !== undefined)).toEqual([true, true, true, false, false, false, true, true, true, true, true, true]);
+    for (const [i, answer] of answers.entries()) if (answer !== undefined) expect(answer).toEqual(alone[i]!._unsafeUnwrap());
+    expect(answers[0]).toContainEqual({ x: '?', y: '?', path: '## main' });
+    expect(answers[1]).toContainEqual({ x: 'R', y: ' ', path: 'new', origPath: '## old' });
+    expect(batchedRunner.calls.filter((c) => c.includes(' for-each-repo ')).length).toBe(4);
+    // The git scanner says the same with the batch as with one status call per worktree.
+    const scan = (r: CommandRunner) =>
+      createGitScanner({ runner: r, cwd: other }).scan(makeContext({ now: new Date(BASE_MS + 7 * HOUR), config: { gitStaleMs: HOUR } }));
+    const viaBatch = await scan(recording());
+    const oneByOne = await scan(recording((r) => r.args.includes('for-each-repo')));
+    expect(viaBatch).toMatchObject({ status: 'ok', warnings: [{ code: 'GIT_STATUS_FAILED' }] });
+    expect({ ...viaBatch, durationMs: 0 }).toEqual({ ...oneByOne, durationMs: 0 });
   });
 
   it('a cycle of the default scanners lists worktrees and tmux sessions once, and a new cycle lists them again', async () => {

@@ -1,9 +1,9 @@
 import { err, ok, type Result } from 'neverthrow';
 import { sanitizeForMessage, type CommandOutput, type CommandRunner } from '@heartbeat-kit/core';
-import { firstStderrLine, runTool, type DurationMeter } from '../scanner-support.js';
+import { firstStderrLine, mapConcurrent, runTool, type DurationMeter } from '../scanner-support.js';
 import { classifyGitFailure, interpretCommitCount, interpretLastCommitEpoch, type GitFailure } from './parse-log.js';
 import { parseWorktreeList, type Worktree } from './parse-worktrees.js';
-import { parseStatusPorcelainZ, type StatusEntry } from './parse-status.js';
+import { parseStatusBlocksZ, parseStatusPorcelainZ, type StatusEntry } from './parse-status.js';
 
 /** How the scanners reach git. */
 export interface GitDeps {
@@ -60,6 +60,74 @@ export async function worktreeStatus(
 ): Promise<Result<readonly StatusEntry[], GitClientError>> {
   const out = await git(deps, path, ['status', '--porcelain=v1', '-z'], signal, meter);
   return out.andThen((o) => (o.exitCode === 0 ? parseStatusPorcelainZ(o.stdout) : err(classifyGitFailure(o))));
+}
+
+// Command-line config key under which `git for-each-repo` gets the worktrees of one batch.
+const BATCH_KEY = 'heartbeatkit.worktree';
+/** Batches run side by side, like the four `git status` at a time of `xargs -P 4`. */
+const STATUS_BATCHES = 4;
+// A batch runs its statuses one after the other under one command timeout: keep it short.
+const STATUS_BATCH_MAX = 32;
+// git hands `-c` values on to its children in one environment variable, which Linux caps at 128 KiB.
+const STATUS_BATCH_BYTES = 32 * 1024;
+
+function statusBatches(paths: readonly string[]): (readonly number[])[] {
+  // Only absolute paths without control characters: for-each-repo expands `~` and `%(prefix)/`.
+  const plain = (path: string) => path.startsWith('/') && [...path].every((c) => c >= ' ' && c !== '\u007f');
+  const batchable = paths.flatMap((path, i) => (plain(path) ? [i] : []));
+  const size = Math.min(STATUS_BATCH_MAX, Math.ceil(batchable.length / STATUS_BATCHES));
+  const batches: number[][] = [];
+  let bytes = 0;
+  for (const i of batchable) {
+    const last = batches.at(-1);
+    const length = paths[i]!.length + BATCH_KEY.length + 8;
+    if (last === undefined || last.length >= size || bytes + length > STATUS_BATCH_BYTES) {
+      batches.push([i]);
+      bytes = length;
+    } else {
+      last.push(i);
+      bytes += length;
+    }
+  }
+  return batches.filter((b) => b.length > 1);
+}
+
+/**
+ * `git status --porcelain=v1 -z` of many worktrees from a few `git for-each-repo` processes
+ * instead of one process each: git has no status of several worktrees, but for-each-repo runs
+ * `git -C <path> status` for each path of a config key, one after the other, from a small git
+ * process (the key is set with `-c`, never written to a file). `--branch` opens each
+ * worktree's output with a `## …` field, so the output splits into one block per path, in
+ * order. for-each-repo stops at the first failing worktree: the blocks before the last one
+ * printed are still whole, and the rest are left to the caller. One element per path: its
+ * entries, or `undefined` where the batch did not answer (ask that worktree alone).
+ */
+export async function worktreeStatuses(
+  deps: GitDeps,
+  repo: string,
+  paths: readonly string[],
+  signal: AbortSignal,
+  meter: DurationMeter,
+): Promise<readonly (readonly StatusEntry[] | undefined)[]> {
+  const answers: (readonly StatusEntry[] | undefined)[] = paths.map(() => undefined);
+  await mapConcurrent(statusBatches(paths), STATUS_BATCHES, async (batch) => {
+    const args = [
+      ...batch.flatMap((i) => ['-c', `${BATCH_KEY}=${paths[i]!}`]),
+      'for-each-repo',
+      `--config=${BATCH_KEY}`,
+      'status',
+      '--porcelain=v1',
+      '-z',
+      '--branch',
+    ];
+    const out = await git(deps, repo, args, signal, meter);
+    if (out.isErr()) return;
+    const blocks = parseStatusBlocksZ(out.value.stdout);
+    if (blocks.isErr() || blocks.value.length > batch.length) return;
+    const complete = out.value.exitCode === 0 && blocks.value.length === batch.length ? blocks.value.length : blocks.value.length - 1;
+    for (let k = 0; k < complete; k++) answers[batch[k]!] = blocks.value[k];
+  });
+  return answers;
 }
 
 /** Committer epoch of HEAD in a worktree; `undefined` when it has no commits. */

@@ -1,6 +1,7 @@
+import { ok } from 'neverthrow';
 import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
 import { failed, formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, skipped, type DurationMeter } from '../scanner-support.js';
-import { commitEpochs, describeGitError, lastCommitEpoch, worktreeStatus, type GitDeps } from './git-client.js';
+import { commitEpochs, describeGitError, lastCommitEpoch, worktreeStatus, worktreeStatuses, type GitDeps } from './git-client.js';
 import { scannableWorktrees, type Worktree } from './parse-worktrees.js';
 import { createWorktreeSource, type WorktreeSource } from './worktree-source.js';
 
@@ -109,11 +110,20 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
         const warnings: ScanWarning[] = [];
         const nowMs = ctx.now.getTime();
         type Status = { readonly worktree: Worktree; readonly warning?: ScanWarning; readonly changes?: number };
+        const scannable = scannableWorktrees(listed.value);
+        // Most worktrees are answered by a few batched processes; the rest one call each.
+        const batched = await worktreeStatuses(
+          deps,
+          deps.cwd,
+          scannable.map((w) => w.path),
+          ctx.signal,
+          meter,
+        );
         const statuses = await mapConcurrent(
-          scannableWorktrees(listed.value),
+          scannable.map((worktree, i) => ({ worktree, answer: batched[i] })),
           PER_SCANNER_CONCURRENCY,
-          async (worktree): Promise<Status> => {
-            const status = await worktreeStatus(deps, worktree.path, ctx.signal, meter);
+          async ({ worktree, answer }): Promise<Status> => {
+            const status = answer === undefined ? await worktreeStatus(deps, worktree.path, ctx.signal, meter) : ok(answer);
             if (status.isErr())
               return {
                 worktree,
