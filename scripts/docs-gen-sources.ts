@@ -7,7 +7,7 @@
 import { heartbeatConfigSchema, renderHeartbeatMarkdown } from '../packages/core/src/index.js';
 import { CONFIG_PATH, personaConfigSchema, woterclipConfigSchema } from '../packages/woterclip/src/index.js';
 import { systemStatusSchema } from '../packages/runbook/src/index.js';
-import { main, type CliIo } from '../packages/cli/src/index.js';
+import { EXIT_CODE_TABLE, main, type CliIo } from '../packages/cli/src/index.js';
 
 /** One generated file: a path relative to the repository root and its full text. */
 export interface GeneratedFile {
@@ -305,6 +305,15 @@ async function cliReference(): Promise<string> {
       '```text',
       top.text.trimEnd(),
       '```',
+      '',
+      '<a id="exit-codes"></a>',
+      '## Exit codes',
+      '',
+      "Every code the binary exits with (`EXIT_CODE_TABLE`, where the CLI maps outcomes to codes); each command's `--help` says its own cases.",
+      '',
+      '| code | name | meaning |',
+      '|---|---|---|',
+      ...EXIT_CODE_TABLE.map((row) => `| ${row.code} | \`${row.name}\` | ${row.meaning.replaceAll('|', '\\|')} |`),
       '',
       ...toc,
       '',

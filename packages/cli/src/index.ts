@@ -3,4 +3,5 @@
  * @module heartbeat-kit
  */
 export { main } from './main.js';
-export { EXIT, type CliIo, type Command } from './io.js';
+export { type CliIo, type Command } from './io.js';
+export { EXIT, EXIT_CODE_TABLE, type ExitCode, type ExitCodeRow } from './exit-codes.js';

@@ -29,20 +29,3 @@ export interface LoopTime {
 
 /** A subcommand: parses its own argv (after the subcommand name) and returns the exit code. */
 export type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
-
-/** Exit codes every command uses. */
-export const EXIT = {
-  /** Success (including a quiet cycle and a cycle that reported). */
-  ok: 0,
-  /** The command ran and its answer is "no" (e.g. `runbook check` rejected the file). */
-  rejected: 1,
-  /** Bad usage or an invalid config file: a one-line error names the fix. */
-  usage: 2,
-  /** Something outside the user's input failed (I/O, a tool). */
-  failure: 3,
-  /**
-   * Nothing was done because another live run holds the cycle lock (`cycle`). Not 0, so cron
-   * and supervisors notice a heartbeat that keeps skipping; the reason is on stderr.
-   */
-  skipped: 4,
-} as const;

@@ -1,6 +1,7 @@
 import packageJson from '../package.json' with { type: 'json' };
 import { isMissingPackage, unknownNameError, withJsonStderr, type OptionalPackage } from './errors.js';
-import { EXIT, type CliIo, type Command } from './io.js';
+import { EXIT } from './exit-codes.js';
+import type { CliIo, Command } from './io.js';
 
 /** Subcommands by name. Each lives in `commands/`. */
 const COMMANDS: Record<string, { readonly summary: string; readonly load: () => Promise<Command>; readonly optional?: OptionalPackage }> = {

@@ -46,8 +46,6 @@ export {
   STOP_REASONS,
   type StopReason,
   type StopReasonInfo,
-  EXIT_OK,
-  EXIT_BLOCKED,
   STOP_REASON_TABLE,
 } from './beat/stop-reasons.js';
 export { decideNextStep, type NextStepInput, type NextStep } from './beat/next-step.js';
@@ -59,8 +57,6 @@ export {
   type BeatExit,
   type WorkedIssue,
   type BeatResult,
-  EXIT_CONFIG,
-  EXIT_IO,
   type LoadedPersona,
 } from './beat/run-beat.js';
 export { formatWoterclipTimestamp, woterclipLockCodec } from './lock/woterclip-lock-codec.js';

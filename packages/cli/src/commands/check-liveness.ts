@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { isWithinActiveHours, judgeLiveness, parseDuration } from '@heartbeat-kit/core';
 import { createFileLockStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
-import { EXIT, type CliIo, type Command } from '../io.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo, Command } from '../io.js';
 import { cycleLockPath } from '../wiring/cycle-lock.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';

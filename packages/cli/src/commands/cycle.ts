@@ -12,7 +12,8 @@ import {
   skippedReceipt,
   type CycleOutcome,
 } from '@heartbeat-kit/core';
-import { EXIT, type CliIo, type Command } from '../io.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo, Command } from '../io.js';
 import { cycleJson, outsideActiveHoursLine, problemLines } from '../format/cycle-json.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';

@@ -17,7 +17,8 @@ import {
   type RedisProbeFailure,
 } from '@heartbeat-kit/bullmq/node';
 import { unknownNameError } from '../errors.js';
-import { EXIT, type CliIo, type Command } from '../io.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo, Command } from '../io.js';
 import { parseSinkSpec } from '../sinks/sink-spec.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 import { createFleetSink } from './fleet/fleet-sink.js';

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { formatReceipt, parseDuration } from '@heartbeat-kit/core';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
-import { EXIT, type CliIo, type Command } from '../io.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo, Command } from '../io.js';
 import { receiptStoreFor, locateState } from '../wiring/receipts.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 

@@ -12,7 +12,8 @@ import {
   type CatchUpPolicy,
   type OutboundMessage,
 } from '@heartbeat-kit/core';
-import { EXIT, type CliIo, type Command } from '../io.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo, Command } from '../io.js';
 import { cycleJson, outsideActiveHoursLine, problemLines } from '../format/cycle-json.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';

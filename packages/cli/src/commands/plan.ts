@@ -12,7 +12,8 @@ import {
 } from '@heartbeat-kit/core';
 import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';
 import { CONFIG_PATH, isQuietTime, parseWoterclipConfig } from '@heartbeat-kit/woterclip';
-import { EXIT, type CliIo, type Command } from '../io.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo, Command } from '../io.js';
 import { createCliRunner } from '../wiring/cli-runner.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { resolvePath } from '../wiring/cycle-deps.js';

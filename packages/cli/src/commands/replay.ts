@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { replayCycleRecords } from '@heartbeat-kit/core';
-import { EXIT, type Command } from '../io.js';
+import { EXIT } from '../exit-codes.js';
+import type { Command } from '../io.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 
 /** Help text of `heartbeat-kit replay`. */

@@ -1,5 +1,6 @@
 import { unknownNameError } from '../errors.js';
-import { EXIT, type CliIo, type Command } from '../io.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo, Command } from '../io.js';
 import { RUNBOOK_HELP, SAMPLE_RUNBOOK_FILE, SAMPLE_STATUS_FILE } from './runbook/help.js';
 import { initCommand } from './runbook/init.js';
 import {

@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import type { CommandRunner } from '@heartbeat-kit/core';
 import { INIT_LABELS, renderInitFiles, type InitLabel } from '@heartbeat-kit/woterclip';
 import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { createCliRunner } from '../wiring/cli-runner.js';
 
 /** Help text of `heartbeat-kit woterclip init`. */

@@ -15,7 +15,8 @@ import {
 import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
 import { unknownNameError } from '../errors.js';
-import { EXIT, type CliIo, type Command } from '../io.js';
+import { beatExitCode, EXIT, type ExitCode } from '../exit-codes.js';
+import type { CliIo, Command } from '../io.js';
 import { runWoterclipInit, WOTERCLIP_INIT_HELP } from './woterclip-init.js';
 import { createCliRunner, parseEnvAllowFlag } from '../wiring/cli-runner.js';
 import { parseInstantFlag } from '../wiring/instant.js';
@@ -199,8 +200,9 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
       dryRun: values['dry-run'] === true,
       ...(typeof values.persona === 'string' ? { persona: values.persona } : {}),
     });
-    printBeat(io, result, values.json === true);
-    return result.exitCode;
+    const code = beatExitCode(result.exit);
+    printBeat(io, result, code, values.json === true);
+    return code;
   };
 
   const status: Command = async (argv, io) => {
@@ -301,14 +303,14 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
   };
 }
 
-function printBeat(io: CliIo, result: BeatResult, json: boolean): void {
+function printBeat(io: CliIo, result: BeatResult, exitCode: ExitCode, json: boolean): void {
   if (json) {
-    io.stdout(`${JSON.stringify(result)}\n`);
+    io.stdout(`${JSON.stringify({ ...result, exitCode })}\n`);
     return;
   }
   for (const warning of result.warnings) io.stderr(`heartbeat-kit woterclip beat: warning: ${warning}\n`);
   const lines = [...result.messages, ...result.suggestions];
-  if (lines.length > 0) (result.exitCode === 0 ? io.stdout : io.stderr)(`${lines.join('\n')}\n`);
+  if (lines.length > 0) (exitCode === EXIT.ok ? io.stdout : io.stderr)(`${lines.join('\n')}\n`);
 }
 
 /** `heartbeat-kit woterclip beat|status`. */

@@ -10,7 +10,6 @@ describe('runBeat — the exit table', () => {
     const h = harness({ config: null, issues: [{ number: 1, title: 'x' }] });
     const result = await h.run();
     expect(result.exit).toBe('config-missing');
-    expect(result.exitCode).toBe(2);
     expect(result.messages.join()).toContain('heartbeat-kit woterclip init');
     expect(h.lock.current()).toBeUndefined();
     expect(h.log.text).toBe('');
@@ -21,7 +20,6 @@ describe('runBeat — the exit table', () => {
     const h = harness({ config: configYaml().replace('max_issues_per_heartbeat: 2', 'max_issues_per_heartbeat: "two"') });
     const result = await h.run();
     expect(result.exit).toBe('config-invalid');
-    expect(result.exitCode).toBe(2);
     expect(result.messages[0]).toMatch(/\.woterclip\/config\.yaml: key "heartbeat\.max_issues_per_heartbeat" .*; set it to/);
   });
 
@@ -87,7 +85,6 @@ describe('runBeat — the exit table', () => {
     const h = harness({ issues: [{ number: 3, title: 'parked', labels: ['backlog'] }] });
     const result = await h.run();
     expect(result.exit).toBe('queue-empty');
-    expect(result.exitCode).toBe(0);
     expect(beatLines(h)).toEqual([expect.objectContaining({ stop_reason: 'queue_empty', issues_worked: 0 })]);
     expect(h.lock.current()).toBeUndefined();
   });
@@ -117,7 +114,6 @@ describe('runBeat — the exit table', () => {
     });
     const result = await h.run();
     expect(result.exit).toBe('blocked-exit');
-    expect(result.exitCode).toBe(1);
     expect(result.messages.join('\n')).toContain('gh auth login');
     expect(beatLines(h)).toEqual([expect.objectContaining({ stop_reason: 'blocked_exit', issues_worked: 0 })]);
     expect(comments(h)).toEqual([]);
@@ -478,7 +474,7 @@ describe('runBeat — the work of one issue', () => {
     const result = await h.run({ persona: 'frontend' });
     expect(result.worked.map((w) => w.issue)).toEqual([2]);
     const bad = await harness().run({ persona: 'nobody' });
-    expect(bad).toMatchObject({ exit: 'usage', exitCode: 2 });
+    expect(bad).toMatchObject({ exit: 'usage' });
   });
 
   it('quiet hours triage-only across midnight: only the default persona works', async () => {

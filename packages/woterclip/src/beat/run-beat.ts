@@ -63,11 +63,10 @@ export interface WorkedIssue {
   readonly heartbeat: number;
 }
 
-/** What a beat did. `messages` are for the operator; `exitCode` is the CLI's. */
+/** What a beat did. `messages` are for the operator; the CLI maps `exit` to its exit code. */
 export interface BeatResult {
   readonly exit: BeatExit;
   readonly stopReason?: StopReason;
-  readonly exitCode: number;
   readonly beatId?: string;
   readonly messages: readonly string[];
   readonly warnings: readonly string[];
@@ -76,11 +75,6 @@ export interface BeatResult {
   /** The dry-run listing, when `dryRun`. */
   readonly dryRun?: string;
 }
-
-/** Exit code of config and usage errors (the CLI's `EXIT.usage`). */
-export const EXIT_CONFIG = 2;
-/** Exit code of an I/O failure outside the user's input (the CLI's `EXIT.failure`). */
-export const EXIT_IO = 3;
 
 const EXIT_BY_REASON = {
   complete: 'complete',
@@ -172,7 +166,7 @@ export async function loadWoterclipConfig(
  *   clock: createFakeClock(new Date('2026-02-19T10:00:00Z')),
  *   pid: 4242,
  * });
- * console.log(result.stopReason, result.exitCode); // 'queue_empty' 0
+ * console.log(result.exit, result.stopReason); // 'queue-empty' 'queue_empty'
  * ```
  */
 export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promise<BeatResult> {
@@ -181,19 +175,18 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   // taking it, writes no log line and makes no GitHub mutation.
   const dryRun = options.dryRun === true;
   const base = { warnings, worked: [] as WorkedIssue[], suggestions: [] as string[] };
-  const stopEarly = (exit: BeatExit, exitCode: number, message: string): BeatResult => ({ ...base, exit, exitCode, messages: [message] });
+  const stopEarly = (exit: BeatExit, message: string): BeatResult => ({ ...base, exit, messages: [message] });
 
   // Step 1: config. A missing or invalid config records nothing: no lock has been taken.
   const loaded = await loadWoterclipConfig(deps.files);
   if (loaded.isErr()) {
     const e = loaded.error;
-    return stopEarly(e.kind === 'io' ? 'lock-error' : e.kind, e.kind === 'io' ? EXIT_IO : EXIT_CONFIG, e.message);
+    return stopEarly(e.kind === 'io' ? 'lock-error' : e.kind, e.message);
   }
   const { config, personas } = loaded.value;
   if (options.persona !== undefined && !personas.has(options.persona)) {
     return stopEarly(
       'usage',
-      EXIT_CONFIG,
       `--persona ${clean(options.persona, 60)}: no such persona in .woterclip/config.yaml; use one of: ${[...personas.keys()].join(', ')}.`,
     );
   }
@@ -203,7 +196,7 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   const beatId = `${Math.floor(startMs / 1000)}-${deps.pid}`;
   const staleAfterMs = config.heartbeat.stale_lock_hours * 3_600_000;
   const lockConflict = (): BeatResult => ({
-    ...stopEarly('lock-conflict', STOP_REASON_TABLE.lock_conflict.exitCode, STOP_REASON_TABLE.lock_conflict.message),
+    ...stopEarly('lock-conflict', STOP_REASON_TABLE.lock_conflict.message),
     stopReason: 'lock_conflict',
   });
   const messages: string[] = [];
@@ -214,7 +207,7 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
       const e = current.error;
       return e.kind === 'held'
         ? lockConflict()
-        : stopEarly('lock-error', EXIT_IO, `.woterclip/.heartbeat-lock: ${e.message}; remove the file if no heartbeat is running.`);
+        : stopEarly('lock-error', `.woterclip/.heartbeat-lock: ${e.message}; remove the file if no heartbeat is running.`);
     }
     if (current.value !== undefined) {
       if (!isLockStale(current.value, startMs, staleAfterMs)) return lockConflict();
@@ -225,7 +218,7 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     if (acquired.isErr()) {
       const e = acquired.error;
       if (e.kind === 'held') return lockConflict();
-      return stopEarly('lock-error', EXIT_IO, `.woterclip/.heartbeat-lock: ${e.message}; remove the file if no heartbeat is running.`);
+      return stopEarly('lock-error', `.woterclip/.heartbeat-lock: ${e.message}; remove the file if no heartbeat is running.`);
     }
     if (acquired.value.tookOverFrom !== undefined) messages.push('Cleaned stale lockfile.');
     startedAtMs = acquired.value.record.acquiredAtMs;
@@ -242,7 +235,7 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     const current = await deps.lock.read();
     return current.isOk() && ownsLock(current.value, beatId);
   };
-  const silent = (): BeatResult => ({ exit: 'superseded', exitCode: 0, beatId, messages: [], warnings, worked, suggestions: [] });
+  const silent = (): BeatResult => ({ exit: 'superseded', beatId, messages: [], warnings, worked, suggestions: [] });
   /** The ownership rule: delete the lock only while it still carries this beat's id. */
   const releaseOwnLock = async (): Promise<void> => {
     if (dryRun) return;
@@ -257,7 +250,6 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
       return {
         exit: EXIT_BY_REASON[reason],
         stopReason: reason,
-        exitCode: info.exitCode,
         messages: [...messages, ...extra, info.message, 'Dry run: nothing was changed or recorded.'],
         warnings,
         worked,
@@ -277,7 +269,6 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     return {
       exit: EXIT_BY_REASON[reason],
       stopReason: reason,
-      exitCode: info.exitCode,
       beatId,
       messages: [...messages, ...extra, info.message],
       warnings,
@@ -296,7 +287,7 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     const note = `#${issue}: ${config.labels.working} was removed while the agent worked; nothing posted, beat stopped.`;
     if (recorded > 0) return finish('complete', [note]);
     await releaseOwnLock();
-    return { exit: 'withdrawn', exitCode: 0, beatId, messages: [...messages, note], warnings, worked, suggestions: [] };
+    return { exit: 'withdrawn', beatId, messages: [...messages, note], warnings, worked, suggestions: [] };
   };
   const halt = (h: Halt): Promise<BeatResult> => {
     if (h.kind === 'superseded') return Promise.resolve(silent());
@@ -383,7 +374,7 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   });
   if (dryRun) {
     const listing = renderDryRun(inbox, (t) => clean(t, 120));
-    return { exit: 'dry-run', exitCode: 0, messages: [...messages, listing], warnings, worked, suggestions: [], dryRun: listing };
+    return { exit: 'dry-run', messages: [...messages, listing], warnings, worked, suggestions: [], dryRun: listing };
   }
 
   const remaining = [...inbox];

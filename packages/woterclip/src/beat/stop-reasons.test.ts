@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EXIT_BLOCKED, EXIT_OK, STOP_REASON_TABLE, STOP_REASONS, isStopReason, stopReasonInfo } from './stop-reasons.js';
+import { STOP_REASON_TABLE, STOP_REASONS, isStopReason, stopReasonInfo } from './stop-reasons.js';
 
 describe('stop reasons', () => {
   it('the table maps exactly the closed set', () => {
@@ -17,7 +17,6 @@ describe('stop reasons', () => {
       // Only lock_conflict neither owns the lock nor records a beat line.
       expect(info.recordsBeatLine).toBe(reason !== 'lock_conflict');
       expect(info.appliesOwnershipRule).toBe(reason !== 'lock_conflict');
-      expect(info.exitCode).toBe(reason === 'blocked_exit' ? EXIT_BLOCKED : EXIT_OK);
     }
     expect(stopReasonInfo('lock_conflict').message).toBe('Previous heartbeat still active. Skipping.');
     expect(stopReasonInfo('quiet_hours').message).toBe('Quiet hours active. Skipping.');

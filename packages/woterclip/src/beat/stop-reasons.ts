@@ -25,14 +25,7 @@ export interface StopReasonInfo {
   readonly recordsBeatLine: boolean;
   /** Whether the beat owns the lock at this exit and so applies the ownership rule (re-read, delete only if ours). */
   readonly appliesOwnershipRule: boolean;
-  /** The CLI's process exit code. */
-  readonly exitCode: number;
 }
-
-/** Exit code of a normal stop, including skips a scheduler should not alert on. */
-export const EXIT_OK = 0;
-/** Exit code when the beat could not do its job and a human must act (e.g. `gh auth login`). */
-export const EXIT_BLOCKED = 1;
 
 // `satisfies` checks every entry against the closed set while keeping the literal types.
 const TABLE = {
@@ -41,60 +34,50 @@ const TABLE = {
     message: 'Queue exhausted. Heartbeat complete.',
     recordsBeatLine: true,
     appliesOwnershipRule: true,
-    exitCode: EXIT_OK,
   },
   queue_empty: {
     description: 'No eligible issue at pick-up; no work done.',
     message: 'No issues in queue. Heartbeat complete.',
     recordsBeatLine: true,
     appliesOwnershipRule: true,
-    exitCode: EXIT_OK,
   },
   issue_budget: {
     description: 'Reached max_issues_per_heartbeat with issues still eligible.',
     message: 'Issue budget reached. Remaining issues wait for the next heartbeat.',
     recordsBeatLine: true,
     appliesOwnershipRule: true,
-    exitCode: EXIT_OK,
   },
   time_ceiling: {
     description: 'Reached the time ceiling with issues still eligible (wins when the budget is hit at the same time).',
     message: 'Time ceiling reached. Remaining issues wait for the next heartbeat.',
     recordsBeatLine: true,
     appliesOwnershipRule: true,
-    exitCode: EXIT_OK,
   },
   blocked_exit: {
     description: 'gh is unavailable or unauthenticated, or gh failed mid-work.',
     message: 'GitHub is unavailable or unauthenticated. Run `gh auth login`, then start the next heartbeat.',
     recordsBeatLine: true,
     appliesOwnershipRule: true,
-    exitCode: EXIT_BLOCKED,
   },
   quiet_hours: {
     description: 'Quiet hours are active with behavior "skip".',
     message: 'Quiet hours active. Skipping.',
     recordsBeatLine: true,
     appliesOwnershipRule: true,
-    exitCode: EXIT_OK,
   },
   lock_conflict: {
     description: 'Another beat holds a live lock; this beat touched nothing.',
     message: 'Previous heartbeat still active. Skipping.',
     recordsBeatLine: false,
     appliesOwnershipRule: false,
-    exitCode: EXIT_OK,
   },
 } as const satisfies Record<StopReason, StopReasonInfo>;
 
 /**
  * The total mapping from stop reason to behaviour. `satisfies Record<StopReason, …>` (and the
  * exported annotation) make a new reason fail to compile until it is mapped here.
- *
- * Exit codes: every stop is 0 except `blocked_exit`, which is 1 because a human has to fix
- * something (the spec exits "with an error message"). `lock_conflict` is 0 on purpose: an overlap
- * of a cron schedule with a long beat is expected, and a non-zero code would page someone on every
- * overlap; the message still says that the beat skipped.
+ * The process exit code of each stop is the CLI's business (`beatExitCode` in the CLI's exit-code
+ * table), not this package's.
  */
 export const STOP_REASON_TABLE: Readonly<Record<StopReason, StopReasonInfo>> = TABLE;
 

@@ -1,7 +1,8 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { calendarDateIn, formatMonthDay, formatCalendarDate } from '@heartbeat-kit/runbook';
-import { EXIT, type CliIo } from '../../io.js';
+import { EXIT } from '../../exit-codes.js';
+import type { CliIo } from '../../io.js';
 import { SAMPLE_RUNBOOK_FILE, SAMPLE_STATUS_FILE } from './help.js';
 import { UsageError, parse, printJson, resolveCommon, resolvePath } from './shared.js';
 

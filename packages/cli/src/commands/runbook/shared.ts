@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { stripTerminalEscapes } from '@heartbeat-kit/core';
 import { isValidTimeZone } from '@heartbeat-kit/runbook';
-import { EXIT, type CliIo } from '../../io.js';
+import { EXIT } from '../../exit-codes.js';
+import type { CliIo } from '../../io.js';
 import { parseInstantFlag } from '../../wiring/instant.js';
 
 /** Options every runbook subcommand takes. */

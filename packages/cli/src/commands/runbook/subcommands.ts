@@ -28,7 +28,8 @@ import {
 import { createGhPullRequestStates } from '@heartbeat-kit/runbook/github';
 import { createCommandGate, createFileTaskStore, readTextFile, writeTextFileAtomic, type FileError } from '@heartbeat-kit/runbook/node';
 import { errAsync } from 'neverthrow';
-import { EXIT, type CliIo } from '../../io.js';
+import { EXIT } from '../../exit-codes.js';
+import type { CliIo } from '../../io.js';
 import { createCliRunner, parseEnvAllowFlag } from '../../wiring/cli-runner.js';
 import { SAMPLE_RUNBOOK_FILE } from './help.js';
 import { UsageError, oneLine, parse, printJson, resolveCommon, resolvePath } from './shared.js';

@@ -1,0 +1,76 @@
+import type { BeatExit } from '@heartbeat-kit/woterclip';
+import { describe, expect, it } from 'vitest';
+import { EXIT, EXIT_CODE_TABLE, beatExitCode } from './exit-codes.js';
+import type { CliIo } from './io.js';
+import { main } from './main.js';
+
+async function help(argv: readonly string[]): Promise<{ code: number; text: string }> {
+  let text = '';
+  const io: CliIo = {
+    stdout: (t) => void (text += t),
+    stderr: (t) => void (text += t),
+    cwd: '/nonexistent',
+    env: {},
+    shutdownSignal: new AbortController().signal,
+  };
+  return { code: await main(argv, io), text };
+}
+
+const listedNames = (text: string): string[] => [...text.matchAll(/^ {2}([a-z][a-z0-9-]*)\b/gm)].map((m) => m[1] ?? '');
+
+/** The codes an "Exit codes:" section names: "0 written, 1 file exists" or one "0  accepted" per line. */
+function namedCodes(text: string): number[] {
+  const at = text.indexOf('Exit codes:');
+  if (at < 0) return [];
+  const section = text.slice(at + 'Exit codes:'.length).split(/\n\s*\n/)[0] ?? '';
+  return [...section.matchAll(/(?:^|,|\n)\s*(\d+)\s+(?=[a-z(])/g)].map((m) => Number(m[1]));
+}
+
+describe('the exit-code table', () => {
+  it('lists every code of EXIT once, in order, with a meaning', () => {
+    expect(EXIT_CODE_TABLE.map((r) => r.code)).toEqual(Object.values(EXIT));
+    expect(EXIT_CODE_TABLE.map((r) => EXIT[r.name])).toEqual(EXIT_CODE_TABLE.map((r) => r.code));
+    for (const row of EXIT_CODE_TABLE) expect(row.meaning.length).toBeGreaterThan(20);
+  });
+
+  it("every command's --help names only codes of the table, and each names 0 and 2", async () => {
+    const known = new Set<number>(EXIT_CODE_TABLE.map((r) => r.code));
+    const seen: string[] = [];
+    for (const command of listedNames((await help(['--help'])).text)) {
+      const own = await help([command, '--help']);
+      const pages: [string, string][] = [[command, own.text]];
+      if (/<subcommand>|<[a-z-]+(\|[a-z-]+)+>/.test(own.text))
+        for (const sub of listedNames(own.text)) pages.push([`${command} ${sub}`, (await help([command, sub, '--help'])).text]);
+      for (const [name, text] of pages) {
+        const codes = namedCodes(text);
+        if (codes.length === 0) continue;
+        seen.push(name);
+        for (const code of codes) expect(known.has(code), `${name} --help names exit code ${code}`).toBe(true);
+        expect(codes, name).toContain(0);
+        expect(codes, name).toContain(2);
+      }
+    }
+    // The parser found the sections (a changed help layout must not make this test pass vacuously).
+    expect(seen).toEqual(expect.arrayContaining(['cycle', 'loop', 'check-liveness', 'woterclip beat', 'runbook check', 'runbook quiet']));
+  });
+
+  it('maps every WoterClip beat outcome: blocked is 1, config and usage 2, lock and file failures 3, the rest 0', () => {
+    const expected: Record<BeatExit, number> = {
+      'config-missing': 2,
+      'config-invalid': 2,
+      usage: 2,
+      'lock-conflict': 0,
+      'lock-error': 3,
+      'quiet-hours': 0,
+      'dry-run': 0,
+      'queue-empty': 0,
+      complete: 0,
+      'blocked-exit': 1,
+      superseded: 0,
+      withdrawn: 0,
+      'time-ceiling': 0,
+      'issue-budget': 0,
+    };
+    for (const [exit, code] of Object.entries(expected)) expect(beatExitCode(exit as BeatExit), exit).toBe(code);
+  });
+});

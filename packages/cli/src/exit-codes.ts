@@ -1,0 +1,91 @@
+import type { BeatExit } from '@heartbeat-kit/woterclip';
+
+/**
+ * Every exit code the `heartbeat-kit` binary can end with. Commands return one of these; the
+ * libraries return typed outcomes (a `BeatExit`, a `Result`) and the CLI maps them here, so no
+ * package below the CLI knows a process exit code.
+ */
+export const EXIT = {
+  /** Success (including a quiet cycle and a cycle that reported). */
+  ok: 0,
+  /** The command ran and its answer is "no" (e.g. `runbook check` rejected the file). */
+  rejected: 1,
+  /** Bad usage or an invalid config file: a one-line error names the fix. */
+  usage: 2,
+  /** Something outside the user's input failed (I/O, a tool). */
+  failure: 3,
+  /**
+   * Nothing was done because another live run holds the cycle lock (`cycle`). Not 0, so cron
+   * and supervisors notice a heartbeat that keeps skipping; the reason is on stderr.
+   */
+  skipped: 4,
+} as const;
+
+/** One of the codes in {@link EXIT}. */
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** One row of {@link EXIT_CODE_TABLE}. */
+export interface ExitCodeRow {
+  readonly code: ExitCode;
+  readonly name: keyof typeof EXIT;
+  /** What the code means, for every command; each command's `--help` says its own cases. */
+  readonly meaning: string;
+}
+
+/**
+ * The complete table: every code the binary exits with and its meaning. docs/reference/cli.md
+ * prints it; a test checks that every command's `--help` names only these codes.
+ */
+export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
+  {
+    code: EXIT.ok,
+    name: 'ok',
+    meaning: 'done: the cycle ran (quiet or reported), the loop stopped cleanly, the beat ran or skipped as planned',
+  },
+  {
+    code: EXIT.rejected,
+    name: 'rejected',
+    meaning:
+      'the command ran and its answer is "no": not alive, a file exists, decisions differ, a runbook is rejected, ' +
+      'a WoterClip beat is blocked (run gh auth login). Also an internal error (a crash, with a stack trace on stderr)',
+  },
+  { code: EXIT.usage, name: 'usage', meaning: 'bad usage or an invalid config file; a one-line error names the fix' },
+  {
+    code: EXIT.failure,
+    name: 'failure',
+    meaning: 'something outside the input failed: I/O, a lock, a receipt, delivery, a tool, Redis; or state written by a newer version',
+  },
+  {
+    code: EXIT.skipped,
+    name: 'skipped',
+    meaning: '`cycle` did nothing because another live cycle holds the cycle lock (who and why on stderr)',
+  },
+];
+
+/**
+ * The exit code of a WoterClip beat. Every stop is 0 except `blocked-exit` (a human must act, e.g.
+ * `gh auth login`). `lock-conflict` is 0 on purpose: a cron schedule overlapping a long beat is
+ * expected, and a non-zero code would page someone on every overlap; the message still says so.
+ */
+export function beatExitCode(exit: BeatExit): ExitCode {
+  switch (exit) {
+    case 'blocked-exit':
+      return EXIT.rejected;
+    case 'config-missing':
+    case 'config-invalid':
+    case 'usage':
+      return EXIT.usage;
+    case 'lock-error':
+      return EXIT.failure;
+    case 'lock-conflict':
+    case 'quiet-hours':
+    case 'dry-run':
+    case 'queue-empty':
+    case 'complete':
+    case 'superseded':
+    case 'withdrawn':
+    case 'time-ceiling':
+    case 'issue-budget':
+      return EXIT.ok;
+  }
+}
