@@ -7,7 +7,6 @@
 export {
   formatMonthDay,
   formatCalendarDate,
-  isValidTimeZone,
   calendarDateIn,
   type MonthDay,
   type CalendarDate,

@@ -107,6 +107,16 @@ describe('heartbeat-kit runbook due', () => {
     await main(['runbook', 'due', 'HEARTBEAT.md', '--now', '2026-08-22T05:00:00Z', '--tz', 'America/Los_Angeles', '--json'], la);
     expect((JSON.parse(la.out()) as { due: unknown[] }).due).toEqual([]);
   });
+  it("reads --tz the way the heartbeat config's zone is read (core's resolveTimeZone): trimmed, any letter case", async () => {
+    const dir = await workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK });
+    const loose = makeIo(dir);
+    const argv = ['runbook', 'due', 'HEARTBEAT.md', '--now', '2026-08-22T05:00:00Z', '--json', '--tz'];
+    expect(await main([...argv, ' america/los_angeles '], loose)).toBe(0);
+    expect((JSON.parse(loose.out()) as { due: unknown[] }).due).toEqual([]);
+    const empty = makeIo(dir);
+    expect(await main([...argv, ' '], empty)).toBe(2);
+    expect(empty.err()).toContain('is not an IANA time zone');
+  });
 });
 
 describe('heartbeat-kit runbook prune', () => {

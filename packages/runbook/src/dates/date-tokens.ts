@@ -71,20 +71,9 @@ export function formatCalendarDate(date: CalendarDate): string {
   return `${String(date.year).padStart(4, '0')}-${formatMonthDay(date)}`;
 }
 
-/** Whether `zone` is an IANA time zone this runtime knows. */
-export function isValidTimeZone(zone: string): boolean {
-  if (zone.trim() === '') return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The calendar date of `instant` in `zone`. Throws RangeError on an unknown zone: callers validate
- * zones at their boundary with {@link isValidTimeZone}.
+ * zones at their boundary with core's `resolveTimeZone`.
  */
 export function calendarDateIn(instant: Date, zone: string): CalendarDate {
   const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { stripTerminalEscapes } from '@heartbeat-kit/core';
-import { isValidTimeZone } from '@heartbeat-kit/runbook';
+import { resolveTimeZone, stripTerminalEscapes } from '@heartbeat-kit/core';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIo } from '../../io.js';
 import { parseInstantFlag } from '../../wiring/instant.js';
@@ -50,9 +49,15 @@ export function resolveCommon(
   const parsed = parseInstantFlag('--now', values.now);
   if (!parsed.ok) throw new UsageError(parsed.message);
   const now = parsed.date ?? new Date();
-  const tz = values.tz ?? (io.env.TZ !== undefined && io.env.TZ !== '' ? io.env.TZ : Intl.DateTimeFormat().resolvedOptions().timeZone);
-  if (!isValidTimeZone(tz)) throw new UsageError(`--tz ${JSON.stringify(tz)} is not an IANA time zone; use e.g. --tz Europe/Berlin`);
-  return { json: values.json === true, now, tz };
+  // The zone is read the way the heartbeat config's is (core's resolveTimeZone): one rule for every
+  // command, and the stored spelling (trimmed, letter case corrected) is what the dates use.
+  const given = values.tz ?? (io.env.TZ !== undefined && io.env.TZ !== '' ? io.env.TZ : undefined);
+  const resolved = resolveTimeZone(given, () => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  if (resolved.isErr() || given?.trim() === '')
+    throw new UsageError(
+      `--tz ${JSON.stringify(resolved.isErr() ? resolved.error.zone : given)} is not an IANA time zone; use e.g. --tz Europe/Berlin`,
+    );
+  return { json: values.json === true, now, tz: resolved.value };
 }
 
 /** Writes a JSON document followed by a newline. */
