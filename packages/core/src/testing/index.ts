@@ -1,7 +1,7 @@
 /**
  * @heartbeat-kit/core/testing — in-memory fakes of the core ports for tests and examples:
  * a hand-moved clock with sleep, state and lock stores, a recording sink, operator activity and
- * a command runner answered by a handler.
+ * a command runner answered by a handler, a reply inbox and an output spool.
  * @module @heartbeat-kit/core/testing
  */
 export { createFakeClock, type FakeClock } from './fake-clock.js';
@@ -17,3 +17,4 @@ export {
 } from './fake-command-runner.js';
 export { createMemoryReceiptStore, type MemoryReceiptStore } from './memory-receipt-store.js';
 export { createMemoryReplyInbox, type MemoryReplyInbox } from './memory-reply-inbox.js';
+export { createMemoryOutputSpool, type MemoryOutputSpool, type MemoryOutputSpoolOptions } from './memory-output-spool.js';

@@ -1,8 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { createFileLockStore, createFileReceiptStore, createFileReplyInbox, createFileStateStore } from '../../src/node/index.js';
+import {
+  createFileLockStore,
+  createFileOutputSpool,
+  createFileReceiptStore,
+  createFileReplyInbox,
+  createFileStateStore,
+} from '../../src/node/index.js';
+import type { OutputSpool } from '../../src/ports/output-spool.js';
+import { outputSpoolContract } from './output-spool-contract.js';
+import type { Clock } from '../../src/ports/clock.js';
 import type { ReplyInbox } from '../../src/ports/reply-inbox.js';
 import { replyInboxContract } from './reply-inbox-contract.js';
 import { receiptStoreContract } from './receipt-store-contract.js';
@@ -33,4 +43,34 @@ replyInboxContract('file', {
   },
   // A new adapter on the same file: what the next process would read.
   reopen: (inbox) => createFileReplyInbox({ path: inboxPaths.get(inbox) ?? '' }),
+});
+
+const spoolDirectories = new WeakMap<OutputSpool, string>();
+const fileSpool = (directory: string, clock?: Clock): OutputSpool => {
+  const spool = createFileOutputSpool({ directory, prefix: 'state.gchat-spool', ...(clock === undefined ? {} : { clock }) });
+  spoolDirectories.set(spool, directory);
+  return spool;
+};
+outputSpoolContract('file', {
+  makeSpool: (clock) => fileSpool(fresh('spools'), clock),
+  reopen: (spool, clock) => fileSpool(spoolDirectories.get(spool) ?? '', clock),
+  // The descriptor the child would inherit; this process keeps it open, like a cycle killed before collect.
+  write: (_spool, opened, text) => void writeSync(opened.stdout.fd, text),
+  // A real process group (the runner starts each child as a group leader): liveness is the kernel's.
+  startWriter: () =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { detached: true, stdio: 'ignore' });
+      child.once('error', reject);
+      child.once('spawn', () =>
+        resolve({
+          pid: child.pid ?? 0,
+          // Resolves once the kernel has reaped it: from then on, its group is gone.
+          stop: () =>
+            new Promise<void>((done) => {
+              child.once('exit', () => done());
+              process.kill(-(child.pid ?? 0), 'SIGKILL');
+            }),
+        }),
+      );
+    }),
 });

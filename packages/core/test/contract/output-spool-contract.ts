@@ -1,0 +1,115 @@
+/**
+ * The behaviour every {@link OutputSpool} adapter must have: what a child printed into a spool stays
+ * until `remove`, whoever dies in between, and a later process finds it among the leftovers once
+ * its writer is gone (and not while it still writes).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/ports/clock.js';
+import type { OpenSpool, OutputSpool } from '../../src/ports/output-spool.js';
+
+/** A process a spool can be handed to: it runs until `stop` resolves. */
+export interface SpoolWriter {
+  readonly pid: number;
+  readonly stop: () => Promise<void>;
+}
+
+/** Makes spools on fresh, empty storage, and the other views the contract needs of them. */
+export interface OutputSpoolFactory {
+  /** A spool on fresh storage; its names and order follow `clock`. */
+  readonly makeSpool: (clock: Clock) => OutputSpool;
+  /** The same storage as another process (a later cycle) sees it, at the time of `clock` if given. */
+  readonly reopen: (spool: OutputSpool, clock?: Clock) => OutputSpool;
+  /** Prints `text` into an open spool as the child holding its stdout would. */
+  readonly write: (spool: OutputSpool, opened: OpenSpool, text: string) => void;
+  /** A running process to name as a spool's writer. */
+  readonly startWriter: () => Promise<SpoolWriter>;
+}
+
+const at = (ms: number): Clock => ({ now: () => new Date(ms) });
+const T0 = 1_784_500_980_000;
+
+/** Registers the OutputSpool contract suite under `describe(name)`. */
+export function outputSpoolContract(name: string, factory: OutputSpoolFactory): void {
+  describe(`OutputSpool contract: ${name}`, () => {
+    it('a fresh spool has no leftovers', async () => {
+      const spool = factory.makeSpool(at(T0));
+      expect((await spool.leftovers())._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 0 });
+    });
+
+    it('collect reads what the child printed; the spool stays, a leftover for another process only', async () => {
+      const spool = factory.makeSpool(at(T0));
+      const opened = (await spool.open())._unsafeUnwrap();
+      factory.write(spool, opened, '{"replies":');
+      factory.write(spool, opened, '[]}');
+      expect((await opened.collect())._unsafeUnwrap()).toBe('{"replies":[]}');
+      expect((await spool.leftovers())._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 0 });
+      expect((await factory.reopen(spool).leftovers())._unsafeUnwrap()).toEqual({
+        spools: [{ id: opened.id, text: '{"replies":[]}' }],
+        stillWritten: 0,
+      });
+    });
+
+    it('what a killed cycle left (never collected) is read by the next one, and gone once removed', async () => {
+      const killed = factory.makeSpool(at(T0));
+      const opened = (await killed.open())._unsafeUnwrap();
+      factory.write(killed, opened, 'printed before the kill');
+      const next = factory.reopen(killed);
+      const left = (await next.leftovers())._unsafeUnwrap();
+      expect(left.spools).toEqual([{ id: opened.id, text: 'printed before the kill' }]);
+      (await next.remove(opened.id))._unsafeUnwrap();
+      expect((await factory.reopen(killed).leftovers())._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 0 });
+      // Removing twice (a cycle killed after the first remove, before it knew) is not an error.
+      (await next.remove(opened.id))._unsafeUnwrap();
+    });
+
+    it('a cycle killed before its child started leaves an empty spool, read as empty', async () => {
+      const killed = factory.makeSpool(at(T0));
+      const opened = (await killed.open())._unsafeUnwrap();
+      expect((await factory.reopen(killed).leftovers())._unsafeUnwrap().spools).toEqual([{ id: opened.id, text: '' }]);
+    });
+
+    it('leaves a spool alone while its writer runs, and reads it once the writer has exited', async () => {
+      const killed = factory.makeSpool(at(T0));
+      const opened = (await killed.open())._unsafeUnwrap();
+      const writer = await factory.startWriter();
+      try {
+        opened.stdout.onSpawn(writer.pid);
+        factory.write(killed, opened, 'half a re');
+        expect((await factory.reopen(killed).leftovers())._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 1 });
+        factory.write(killed, opened, 'ply');
+      } finally {
+        await writer.stop();
+      }
+      const left = (await factory.reopen(killed).leftovers())._unsafeUnwrap();
+      expect(left).toEqual({ spools: [{ id: expect.any(String) as string, text: 'half a reply' }], stillWritten: 0 });
+      // The id a later cycle got is the one it removes by.
+      const next = factory.reopen(killed);
+      (await next.remove(left.spools[0]?.id ?? ''))._unsafeUnwrap();
+      expect((await factory.reopen(killed).leftovers())._unsafeUnwrap().spools).toEqual([]);
+    });
+
+    it('lists leftovers oldest first, whichever process opened them', async () => {
+      const first = factory.makeSpool(at(T0 + 2000));
+      const b = (await first.open())._unsafeUnwrap();
+      factory.write(first, b, 'second');
+      const a = (await factory.reopen(first, at(T0)).open())._unsafeUnwrap();
+      factory.write(first, a, 'first');
+      const c = (await factory.reopen(first, at(T0 + 5000)).open())._unsafeUnwrap();
+      factory.write(first, c, 'third');
+      const texts = (await factory.reopen(first).leftovers())._unsafeUnwrap().spools.map((s) => s.text);
+      expect(texts).toEqual(['first', 'second', 'third']);
+    });
+
+    it('a set-aside spool gets a new name and is no leftover any more', async () => {
+      const killed = factory.makeSpool(at(T0));
+      const opened = (await killed.open())._unsafeUnwrap();
+      factory.write(killed, opened, 'Traceback (most recent call last):');
+      const next = factory.reopen(killed);
+      const id = (await next.leftovers())._unsafeUnwrap().spools[0]?.id ?? '';
+      const aside = (await next.setAside(id))._unsafeUnwrap();
+      expect(aside).not.toBe(id);
+      expect(aside).toContain(id);
+      expect((await factory.reopen(killed).leftovers())._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 0 });
+    });
+  });
+}
