@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, isAlive } from '../../core/test/support/processes.js';
+import { eventually, isAlive, processesMentioning } from '../../core/test/support/processes.js';
 import { bundleCli, type BundledCli } from './support/bundle-cli.js';
 import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
 
@@ -18,10 +18,27 @@ beforeAll(async () => {
   bundle = await bundleCli();
 });
 afterAll(() => bundle?.dispose());
-afterEach(() => {
-  world?.destroy();
+// A test that fails or times out midway leaves its hanging poller (a group of its own, which the
+// killed cycle cannot take down), a blocked sink or the cycle itself running: end every process
+// started in the world's directory, then check none is left.
+afterEach(async () => {
+  const w = world;
   world = undefined;
-});
+  if (w === undefined) return;
+  for (const pid of processesMentioning(w.root)) {
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // Not a group leader, or gone already.
+      }
+    }
+  }
+  const gone = await eventually(() => processesMentioning(w.root).length === 0, 240_000);
+  const left = processesMentioning(w.root);
+  w.destroy();
+  expect(gone, `processes left behind: ${left.join(', ')}`).toBe(true);
+}, 300_000);
 
 // Hands out each queued reply once (the first in the queue) and records it, like the real poller.
 // In "hang" mode it writes its pid once its output is written and hangs: the cycle can then be

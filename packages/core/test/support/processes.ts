@@ -3,7 +3,7 @@
  * zombie until its reaper runs (in containers pid 1 may never reap), so a zombie counts as dead.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** True when `pid` is a live (not zombie) process. */
 export function isAlive(pid: number): boolean {
@@ -18,6 +18,25 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Live (non-zombie) processes, this one aside, whose command line contains `text` (a test's unique
+ * temp directory): what a test started and must not leave behind, grandchildren included.
+ */
+export function processesMentioning(text: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (cmdline.includes(text) && isAlive(Number(entry))) found.push(Number(entry));
+  }
+  return found;
 }
 
 /** Live (non-zombie) members of process group `pgid`, as `ps` lists them. */
