@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeGitError } from './git-client.js';
+import { scriptedRunner } from '../../test/support/context.js';
+import { describeGitError, worktreeStatuses } from './git-client.js';
 
 describe('describeGitError', () => {
   it('gives the first meaningful stderr line of a failed git call, sanitised', () => {
@@ -10,5 +11,48 @@ describe('describeGitError', () => {
   it('sanitises parse errors that quote a hostile path', () => {
     const message = 'unexpected status entry: ZZ evil\u0007[x](https://attacker.example)';
     expect(describeGitError({ kind: 'malformed-output', message })).toBe('unexpected status entry: ZZ evilx (https://attacker.example)');
+  });
+});
+
+describe('worktreeStatuses', () => {
+  const paths = ['/w/a', '/w/b', '/w/c', '/w/d', '/w/e', '/w/f', '/w/g', '/w/h'];
+  it('keeps the whole blocks a batch printed before it timed out, and counts the time it waited', async () => {
+    // Batches of two; the first timed out while on its second worktree, after a's block and part of b's.
+    const runner = scriptedRunner([
+      [
+        /heartbeatkit\.worktree=\/w\/a .* for-each-repo/,
+        { error: { kind: 'timeout', file: 'git', timeoutMs: 10_000, stdout: '## main\0 M one\0## feat\0?? tw', stderr: '' } },
+      ],
+      [/for-each-repo/, { stdout: '## x\0## y\0 M z\0' }],
+    ]);
+    const meter = { ms: 0 };
+    const answers = await worktreeStatuses({ runner }, '/w', paths, new AbortController().signal, meter);
+    expect(answers).toEqual([
+      [{ x: ' ', y: 'M', path: 'one' }],
+      undefined,
+      [],
+      [{ x: ' ', y: 'M', path: 'z' }],
+      [],
+      [{ x: ' ', y: 'M', path: 'z' }],
+      [],
+      [{ x: ' ', y: 'M', path: 'z' }],
+    ]);
+    expect(meter.ms).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('answers nothing from a batch that failed outright, and leaves paths git would expand to the caller', async () => {
+    const runner = scriptedRunner([[/for-each-repo/, { exitCode: 1, stderr: "git: 'for-each-repo' is not a git command.\n" }]]);
+    const answers = await worktreeStatuses({ runner }, '/w', paths, new AbortController().signal, { ms: 0 });
+    expect(answers.every((a) => a === undefined)).toBe(true);
+    const ok = scriptedRunner([[/for-each-repo/, { stdout: '## x\0## y\0' }]]);
+    const mixed = await worktreeStatuses(
+      { runner: ok },
+      '/w',
+      ['~/a', ...paths, '%(prefix)/b', '/w/new\nline'],
+      new AbortController().signal,
+      { ms: 0 },
+    );
+    expect(mixed).toEqual([undefined, ...paths.map(() => []), undefined, undefined]);
+    expect(ok.calls).toHaveLength(4);
   });
 });

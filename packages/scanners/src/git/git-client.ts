@@ -120,11 +120,19 @@ export async function worktreeStatuses(
       '-z',
       '--branch',
     ];
-    const out = await git(deps, repo, args, signal, meter);
-    if (out.isErr()) return;
-    const blocks = parseStatusBlocksZ(out.value.stdout);
+    const out = await deps.runner.run(
+      { file: deps.gitFile ?? 'git', args: ['-C', repo, '--no-optional-locks', ...args], env: GIT_ENV, profile: 'git' },
+      signal,
+    );
+    // A batch that ran out of time (its statuses run one after the other under one timeout)
+    // still printed whole blocks for the worktrees before the one it was on.
+    if (out.isErr() && out.error.kind === 'timeout') meter.ms += out.error.timeoutMs;
+    else if (out.isOk()) meter.ms += out.value.durationMs;
+    const printed = out.isOk() ? out.value : out.error.kind === 'timeout' ? { exitCode: -1, stdout: out.error.stdout } : undefined;
+    if (printed === undefined) return;
+    const blocks = parseStatusBlocksZ(printed.stdout);
     if (blocks.isErr() || blocks.value.length > batch.length) return;
-    const complete = out.value.exitCode === 0 && blocks.value.length === batch.length ? blocks.value.length : blocks.value.length - 1;
+    const complete = printed.exitCode === 0 && blocks.value.length === batch.length ? blocks.value.length : blocks.value.length - 1;
     for (let k = 0; k < complete; k++) answers[batch[k]!] = blocks.value[k];
   });
   return answers;
