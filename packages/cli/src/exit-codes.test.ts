@@ -60,6 +60,7 @@ describe('the exit-code table', () => {
       'config-invalid': 2,
       usage: 2,
       'lock-conflict': 0,
+      'breaker-open': 0,
       'lock-error': 3,
       'quiet-hours': 0,
       'dry-run': 0,

@@ -66,6 +66,8 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
  * The exit code of a WoterClip beat. Every stop is 0 except `blocked-exit` (a human must act, e.g.
  * `gh auth login`). `lock-conflict` is 0 on purpose: a cron schedule overlapping a long beat is
  * expected, and a non-zero code would page someone on every overlap; the message still says so.
+ * `breaker-open` is 0 for the same reason: the dispatch breaker's advisory was said once, when it
+ * tripped, and every held-back beat says so on stdout and in its receipt.
  */
 export function beatExitCode(exit: BeatExit): ExitCode {
   switch (exit) {
@@ -78,6 +80,7 @@ export function beatExitCode(exit: BeatExit): ExitCode {
     case 'lock-error':
       return EXIT.failure;
     case 'lock-conflict':
+    case 'breaker-open':
     case 'quiet-hours':
     case 'dry-run':
     case 'queue-empty':

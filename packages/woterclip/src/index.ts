@@ -116,4 +116,5 @@ export {
   type DecomposeError,
 } from './subissues/sub-issues.js';
 export { buildStatus, renderStatus, STOPPED_AFTER_MS, type StatusInput, type StatusView } from './status/status-view.js';
+export { loadStatus, type StatusDeps, type StatusError, type LoadedStatus } from './status/load-status.js';
 export { renderInitFiles, type InitFile, type InitLabel, type InitValues, INIT_LABELS } from './init/init-files.js';

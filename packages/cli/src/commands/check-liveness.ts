@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
 import { isWithinActiveHours, judgeLiveness, parseDuration } from '@heartbeat-kit/core';
-import { createFileLockStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
+import { join } from 'node:path';
+import { createFileLockStore, createFileReceiptStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
+import { isQuietTime, loadWoterclipConfig, woterclipLockCodec } from '@heartbeat-kit/woterclip';
+import { createDirectoryWorkspace } from '@heartbeat-kit/woterclip/node';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
 import { cycleLockPath } from '../wiring/cycle-lock.js';
@@ -25,6 +28,10 @@ Options:
   --active-hours-only
                      count only time inside the config's active hours and days toward the age,
                      for a heartbeat scheduled only then (a night or weekend is not "stopped")
+  --woterclip        judge WoterClip beats instead of cycles: the receipts in DIR/.woterclip/receipts
+                     and the lock .woterclip/.heartbeat-lock, DIR being the repository root
+                     (default --max-age 2h; with --active-hours-only, time inside quiet hours
+                     with behavior skip does not count)
   --now ISO          judge as at this instant
   --json             print {"live": …, "reason"?, "message", "lastRan"?}
   -h, --help         show this help
@@ -39,6 +46,7 @@ const OPTIONS = {
   state: { type: 'string' },
   'max-age': { type: 'string' },
   'active-hours-only': { type: 'boolean' },
+  woterclip: { type: 'boolean' },
   now: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -68,6 +76,11 @@ export const checkLivenessCommand: Command = async (argv, io) => {
     const parsed = parseDuration(values['max-age'], 'm');
     if (parsed.isErr()) return usageError(io, `--max-age "${values['max-age']}" is not a duration. Fix: e.g. --max-age 30m.`);
     maxAgeMs = parsed.value;
+  }
+  if (values.woterclip === true) {
+    if (values.state !== undefined || values.config !== undefined)
+      return usageError(io, '--woterclip judges .woterclip/ under --cwd; --state and --config are for cycles. Fix: drop them.');
+    return checkWoterclip(io, { ...values, maxAgeMs, nowDate: now.date });
   }
   const located = await locateState(io, values);
   if (!located.ok) return usageError(io, located.message);
@@ -120,3 +133,60 @@ export const checkLivenessCommand: Command = async (argv, io) => {
   );
   return EXIT.rejected;
 };
+
+/** `check-liveness --woterclip`: the same judgement over WoterClip's beat receipts and lock. */
+async function checkWoterclip(
+  io: CliIo,
+  values: {
+    readonly cwd?: string | undefined;
+    readonly json?: boolean | undefined;
+    readonly 'active-hours-only'?: boolean | undefined;
+    readonly maxAgeMs: number | undefined;
+    readonly nowDate: Date | undefined;
+  },
+): Promise<number> {
+  const root = resolvePath(io.cwd, values.cwd ?? '.');
+  const dir = join(root, '.woterclip');
+  const maxAgeMs = values.maxAgeMs ?? 2 * 3_600_000;
+  let expectedAt: ((ms: number) => boolean) | undefined;
+  if (values['active-hours-only'] === true) {
+    const loaded = await loadWoterclipConfig(createDirectoryWorkspace(dir, { boundary: root }));
+    if (loaded.isErr()) return usageError(io, loaded.error.message);
+    const quiet = loaded.value.config.heartbeat.quiet_hours;
+    if (quiet.behavior === 'skip') expectedAt = (ms) => !isQuietTime(new Date(ms), quiet);
+  }
+  const directory = join(dir, 'receipts');
+  const nowDate = values.nowDate ?? new Date();
+  const listed = await createFileReceiptStore({ directory, clock: { now: () => nowDate } }).list();
+  if (listed.isErr()) {
+    io.stderr(`heartbeat-kit check-liveness: ${listed.error.message}. Fix: check that ${directory} is readable.\n`);
+    return EXIT.failure;
+  }
+  for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
+  const lockPath = join(dir, '.heartbeat-lock');
+  const lock = await createFileLockStore({ path: lockPath, codec: woterclipLockCodec }).read();
+  if (lock.isErr())
+    io.stderr(
+      `heartbeat-kit check-liveness: warning: cannot read ${lockPath}: ${lock.error.kind === 'held' ? 'held' : lock.error.message}\n`,
+    );
+  const verdict = judgeLiveness(
+    listed.value.receipts.filter((r) => r.source === 'woterclip'),
+    { nowMs: nowDate.getTime(), maxAgeMs, lock: lock.isOk() ? lock.value : undefined, expectedAt },
+  );
+  if (verdict.live) {
+    const message = `alive: WoterClip beat #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${Math.floor(verdict.ageMs / 60_000)} min ${expectedAt === undefined ? 'ago' : 'outside quiet hours ago'}, max ${Math.floor(maxAgeMs / 60_000)} min)`;
+    io.stdout(values.json === true ? `${JSON.stringify({ live: true, message, lastRan: verdict.lastRan, notes: [] })}\n` : `${message}\n`);
+    return EXIT.ok;
+  }
+  // The core verdict speaks of cycles; these are beats.
+  const message = `not alive (${verdict.reason}): ${verdict.message
+    .replace(/\bcycle lock\b/g, 'WoterClip lock')
+    .replace(/\bcycle #/g, 'beat #')
+    .replace(/no cycle has run/, 'no WoterClip beat has run')}`;
+  io.stdout(
+    values.json === true
+      ? `${JSON.stringify({ live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}) })}\n`
+      : `${message}\n`,
+  );
+  return EXIT.rejected;
+}

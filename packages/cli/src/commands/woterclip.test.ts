@@ -1,8 +1,11 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually, isAlive } from '../../../core/test/support/processes.js';
+import { bundleCli } from '../../test/support/bundle-cli.js';
 import type { CliIo } from '../io.js';
 import { main } from '../main.js';
 import { createWoterclipCommand } from './woterclip.js';
@@ -363,3 +366,171 @@ describe('heartbeat-kit woterclip', () => {
     expect(readFileSync(repo.agentLog, 'utf8')).toContain('"mode":"ok"');
   });
 });
+
+// Issue 15 items 3–5 for WoterClip: every beat leaves one receipt, history and check-liveness read
+// them, and a dispatch failing the same way trips a breaker instead of blocking every issue.
+describe('heartbeat-kit woterclip receipts, history, check-liveness and the dispatch breaker', () => {
+  const history = async (repo: Repo, ...flags: string[]) => {
+    const a = io(repo.dir);
+    // Receipts older than 30 days are pruned when read: judge them as of the tests' day.
+    const at = flags.includes('--now') ? [] : ['--now', '2026-07-23T00:00:00Z'];
+    expect(await command(repo)(['history', '--json', ...at, ...flags], a)).toBe(0);
+    return (JSON.parse(a.out.join('')) as { receipts: Record<string, unknown>[] }).receipts;
+  };
+  const liveness = async (repo: Repo, now: string) => {
+    const a = io(repo.dir);
+    const code = await main(['check-liveness', '--woterclip', '--now', now], a);
+    return { code, out: a.out.join(''), err: a.err.join('') };
+  };
+
+  it('a beat that works an issue leaves a ran receipt; history prints it; check-liveness --woterclip is alive, later stopped', async () => {
+    const repo = makeRepo('ok');
+    expect(await command(repo)(['beat', '--now', '2026-07-22T10:00:00Z'], io(repo.dir))).toBe(0);
+    expect(await history(repo)).toMatchObject([
+      {
+        kind: 'ran',
+        source: 'woterclip',
+        slot: '2026-07-22T10:00:00.000Z',
+        delivery: 'delivered',
+        beat: { n: 1, end: 'complete', worked: [{ issue: 12, status: 'completed' }] },
+      },
+    ]);
+    const text = io(repo.dir);
+    expect(await command(repo)(['history', '--now', '2026-07-22T10:05:00Z'], text)).toBe(0);
+    expect(text.out.join('')).toBe(
+      '2026-07-22T10:00:00.000Z  woterclip ran      beat #1 worked #12 completed, stop complete, report posted\n',
+    );
+    const alive = await liveness(repo, '2026-07-22T10:30:00Z');
+    expect(alive).toMatchObject({ code: 0 });
+    expect(alive.out).toContain('alive: WoterClip beat #1 ran at 2026-07-22T10:00:00.000Z');
+    const stopped = await liveness(repo, '2026-07-22T13:00:00Z');
+    expect(stopped.code).toBe(1);
+    expect(stopped.out).toContain('not alive (stopped)');
+    // The cycle's history is apart: no receipts of the cycle were written.
+    expect(existsSync(join(repo.dir, '.woterclip', 'receipts'))).toBe(true);
+  });
+
+  it('a beat in quiet hours and a beat while another holds the lock are skipped receipts; liveness says every slot was skipped', async () => {
+    const quiet = makeRepo('ok', undefined, {
+      heartbeat: { quiet_hours: { enabled: true, timezone: 'UTC', start: '22:00', end: '07:00', behavior: 'skip' } },
+    });
+    expect(await command(quiet)(['beat', '--now', '2026-07-22T23:00:00Z'], io(quiet.dir))).toBe(0);
+    expect(await history(quiet)).toMatchObject([{ kind: 'skipped', reason: 'quiet-hours', slot: '2026-07-22T23:00:00.000Z' }]);
+    const notLive = await liveness(quiet, '2026-07-22T23:30:00Z');
+    expect(notLive.code).toBe(1);
+    expect(notLive.out).toContain('not alive (all-skipped): every recent slot was skipped: 1 × quiet-hours');
+
+    const locked = makeRepo('ok');
+    writeFileSync(
+      join(locked.dir, '.woterclip', '.heartbeat-lock'),
+      '{"beat_id": "1784714580-4821", "started_at": "2026-07-22T10:03:00Z", "started_epoch": 1784714580}\n',
+    );
+    expect(await command(locked)(['beat', '--now', '2026-07-22T11:00:00Z'], io(locked.dir))).toBe(0);
+    expect(await history(locked)).toMatchObject([{ kind: 'skipped', reason: 'overlapping', slot: '2026-07-22T11:00:00.000Z' }]);
+    expect(existsSync(repoPath(locked, 'heartbeat-log.jsonl'))).toBe(false);
+  });
+
+  it('history: --since filters, an empty store says so, usage errors exit 2', async () => {
+    const repo = makeRepo('ok', []);
+    const empty = io(repo.dir);
+    expect(await command(repo)(['history'], empty)).toBe(0);
+    expect(empty.out.join('')).toMatch(/^no beat receipts in .*\.woterclip\/receipts\n$/);
+    await command(repo)(['beat', '--now', '2026-07-22T10:00:00Z'], io(repo.dir));
+    await command(repo)(['beat', '--now', '2026-07-22T12:00:00Z'], io(repo.dir));
+    expect((await history(repo, '--since', '1h', '--now', '2026-07-22T12:30:00Z')).map((r) => r.slot)).toEqual([
+      '2026-07-22T12:00:00.000Z',
+    ]);
+    expect(await command(repo)(['history', '--since', 'soon'], io(repo.dir))).toBe(2);
+    const help = io(repo.dir);
+    expect(await main(['woterclip', 'history', '--help'], help)).toBe(0);
+    expect(help.out.join('')).toContain('abandoned');
+  });
+
+  it('a dispatch failing the same way: one DISPATCH_FAILING advisory after 3 beats, held-back beats dispatch nothing, one line on recovery', async () => {
+    const issues = Array.from({ length: 10 }, (_, i) => ({ number: 20 + i, title: `task ${20 + i}`, labels: ['backend'] }));
+    const repo = makeRepo('crash', issues);
+    const outputs: { code: number; out: string; err: string }[] = [];
+    for (let beat = 1; beat <= 9; beat += 1) {
+      if (beat === 9) {
+        const configPath = repoPath(repo, 'config.yaml');
+        writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('"crash"', '"ok"'));
+      }
+      const a = io(repo.dir);
+      const at = new Date(Date.parse('2026-07-22T10:00:00Z') + beat * 600_000).toISOString();
+      const code = await command(repo)(['beat', '--now', at], a);
+      outputs.push({ code, out: a.out.join(''), err: a.err.join('') });
+    }
+    const all = outputs.map((o) => o.out + o.err).join('');
+    expect(all.match(/DISPATCH_FAILING/g)).toHaveLength(1);
+    expect(outputs[2]?.err).toContain('DISPATCH_FAILING: the agent dispatch failed the same way 3 beats in a row — dispatch exited 1');
+    expect(outputs[3]?.out).toContain('dispatch breaker open');
+    expect(outputs[3]?.out).toContain('next try at beat #5');
+    expect(all.match(/dispatch recovered/g)).toHaveLength(1);
+    expect(outputs[8]?.out).toContain('dispatch recovered: the agent dispatch worked after 4 failing beats');
+    // Beats 1, 2, 3 and 5 dispatched (two issues each), beat 9 worked two; 4, 6, 7 and 8 were held back.
+    const calls = readFileSync(repo.agentLog, 'utf8').trim().split('\n');
+    expect(calls).toHaveLength(10);
+    const receipts = await history(repo);
+    expect(receipts.map((r) => (r.kind === 'ran' ? 'ran' : r.reason))).toEqual([
+      'ran',
+      'ran',
+      'ran',
+      'breaker-open',
+      'ran',
+      'breaker-open',
+      'breaker-open',
+      'breaker-open',
+      'ran',
+    ]);
+    const state = ghState(repo);
+    expect(state.issues.filter((i) => i.labels.includes('agent-blocked'))).toHaveLength(8);
+    // The advisory is the beat's output and its receipt, never an issue comment.
+    expect(state.issues.some((i) => i.comments.some((c) => c.body.includes('DISPATCH_FAILING')))).toBe(false);
+    expect(JSON.stringify(receipts[2])).toContain('DISPATCH_FAILING');
+  });
+
+  it('a beat killed -9 mid-dispatch leaves no receipt; the beat that takes its stale lock over records the slot as abandoned', async () => {
+    const bundle = await bundleCli();
+    try {
+      const repo = makeRepo('hang');
+      const bin = join(repo.dir, 'bin');
+      mkdirSync(bin);
+      symlinkSync(fakeGh, join(bin, 'gh'));
+      const child = spawn(process.execPath, [bundle.bin, 'woterclip', 'beat', '--now', '2026-07-22T10:00:00Z'], {
+        cwd: repo.dir,
+        env: { PATH: `${bin}:${process.env.PATH ?? ''}`, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog, HOME: repo.dir },
+        stdio: 'ignore',
+      });
+      const pidFile = `${repo.agentLog}.pid`;
+      expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 500_000)).toBe(true);
+      child.kill('SIGKILL');
+      await eventually(() => child.exitCode !== null || child.signalCode !== null, 500_000);
+      const agentPid = Number(readFileSync(pidFile, 'utf8'));
+      if (isAlive(agentPid)) process.kill(agentPid, 'SIGKILL');
+      expect(existsSync(repoPath(repo, '.heartbeat-lock'))).toBe(true);
+      expect(await history(repo)).toEqual([]);
+
+      const configPath = repoPath(repo, 'config.yaml');
+      writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('"hang"', '"ok"'));
+      // Within stale_lock_hours (4): the dead beat's lock still counts as held.
+      expect(await command(repo)(['beat', '--now', '2026-07-22T10:10:00Z'], io(repo.dir))).toBe(0);
+      // Past it: taken over; the dead beat's slot gets its one receipt, then this beat's own.
+      const after = io(repo.dir);
+      expect(await command(repo)(['beat', '--now', '2026-07-22T15:00:00Z'], after)).toBe(0);
+      expect(after.out.join('')).toContain('Cleaned stale lockfile.');
+      const receipts = await history(repo);
+      expect(receipts.map((r) => [r.slot, r.kind === 'ran' ? 'ran' : r.reason])).toEqual([
+        ['2026-07-22T10:10:00.000Z', 'overlapping'],
+        ['2026-07-22T10:00:00.000Z', 'abandoned'],
+        ['2026-07-22T15:00:00.000Z', 'ran'],
+      ]);
+      expect(receipts.filter((r) => r.slot === '2026-07-22T10:00:00.000Z')).toHaveLength(1);
+    } finally {
+      bundle.dispose();
+    }
+  });
+});
+
+function repoPath(repo: Repo, file: string): string {
+  return join(repo.dir, '.woterclip', file);
+}

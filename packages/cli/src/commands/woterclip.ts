@@ -1,16 +1,15 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { Clock, CommandRunner } from '@heartbeat-kit/core';
-import { createFileLockStore, systemClock } from '@heartbeat-kit/core/node';
+import { formatReceipt, type Clock, type CommandRunner } from '@heartbeat-kit/core';
+import { createFileLockStore, createFileReceiptStore, systemClock } from '@heartbeat-kit/core/node';
 import {
-  buildStatus,
   createCommandDispatcher,
+  loadStatus,
   loadWoterclipConfig,
   renderStatus,
   runBeat,
   woterclipLockCodec,
   type BeatResult,
-  type IssueDetail,
 } from '@heartbeat-kit/woterclip';
 import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
@@ -20,9 +19,15 @@ import type { CliIo, Command } from '../io.js';
 import { runWoterclipInit, WOTERCLIP_INIT_HELP } from './woterclip-init.js';
 import { createCliRunner, parseEnvAllowFlag } from '../wiring/cli-runner.js';
 import { parseInstantFlag } from '../wiring/instant.js';
+import { parseSince } from './history.js';
+
+/** Where WoterClip beats leave their receipts: beside its lock and beat log, apart from the cycle's. */
+export function woterclipReceiptsDirectory(repoRoot: string): string {
+  return join(repoRoot, '.woterclip', 'receipts');
+}
 
 /** Help text of `heartbeat-kit woterclip`. */
-export const WOTERCLIP_HELP = `Usage: heartbeat-kit woterclip <init|beat|status> [options]
+export const WOTERCLIP_HELP = `Usage: heartbeat-kit woterclip <init|beat|status|history> [options]
 
 WoterClip: work GitHub issues assigned to you, one persona per issue, reporting back with
 structured comments and a JSONL beat log (.woterclip/).
@@ -31,6 +36,7 @@ Subcommands:
   init      write .woterclip/config.yaml and an Orchestrator persona (--labels: create the labels)
   beat      run one heartbeat: lock, inbox, dispatch, report, label transitions
   status    queue by persona, in-progress and blocked issues, last beats
+  history   the receipt of every beat: ran (what it worked, how it stopped) or skipped (why)
 
 Run 'heartbeat-kit woterclip <subcommand> --help' for its options.
 `;
@@ -51,8 +57,36 @@ Options:
                      config.yaml environment.allow); see docs/environment.md
   -h, --help         show this help
 
+Every beat leaves exactly one receipt in .woterclip/receipts/ (see 'woterclip history'): 'ran'
+or 'skipped' with its reason. A beat killed mid-run leaves its lock; the beat that takes the
+stale lock over records that slot as 'abandoned'. When the agent dispatch fails the same way
+3 beats in a row, the beat prints one DISPATCH_FAILING advisory and later beats work no issue
+(receipt 'breaker-open') except every 2nd, 4th, … up to every 8th beat, which tries again; the
+first dispatch that works prints one 'dispatch recovered' line.
+
 Exit codes: 0 beat ran or skipped, 1 blocked (run gh auth login), 2 usage or config error,
 3 lock or file failure.
+`;
+
+/** Help text of `heartbeat-kit woterclip history`. */
+export const WOTERCLIP_HISTORY_HELP = `Usage: heartbeat-kit woterclip history [options]
+
+Lists the receipts of WoterClip beats, oldest first: every beat ends in exactly one record,
+'ran' (beat number, issues worked with their status, stop reason, whether the report comments
+were posted, the dispatch breaker's advisory or recovery line) or 'skipped' with its reason
+(quiet-hours, overlapping: another beat holds the lock, lock-unavailable, config-error, dry-run,
+breaker-open, abandoned: a beat that never finished). Kept in .woterclip/receipts/, apart from
+the cycle's ('heartbeat-kit history'), bounded to the last 2000 records and 30 days.
+
+Options:
+  --cwd DIR          repository root (default: current directory)
+  --since WHEN       only receipts at or after WHEN: an ISO instant or a duration back from
+                     now such as 24h or 90m
+  --now ISO          judge ages as at this instant
+  --json             print {"receipts": [...], "warnings": [...]}
+  -h, --help         show this help
+
+Exit codes: 0 listed (also when there are none), 2 usage error, 3 the receipts cannot be read.
 `;
 
 /** Help text of `heartbeat-kit woterclip status`. */
@@ -162,6 +196,7 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
         tools: createPathToolProbe(io.env.PATH),
         clock,
         pid: overrides.pid ?? process.pid,
+        receipts: createFileReceiptStore({ directory: woterclipReceiptsDirectory(cwd), clock }),
       },
     };
   };
@@ -228,33 +263,18 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
       io.stderr(`heartbeat-kit woterclip status: ${wired.message}\n`);
       return wired.kind === 'io' ? EXIT.failure : EXIT.usage;
     }
-    const { tracker, config } = wired;
-    const auth = await tracker.authStatus();
-    const inbox = await tracker.listInbox();
-    if (auth.isErr() || inbox.isErr()) {
-      const message = auth.isErr() ? auth.error.message : inbox.isErr() ? inbox.error.message : '';
-      io.stderr(`heartbeat-kit woterclip status: GitHub failed (${message}); run \`gh auth login\` if you are logged out.\n`);
+    const loaded = await loadStatus(wired.deps, wired.config);
+    if (loaded.isErr()) {
+      const e = loaded.error;
+      io.stderr(
+        e.kind === 'github'
+          ? `heartbeat-kit woterclip status: GitHub failed (${e.message}); run \`gh auth login\` if you are logged out.\n`
+          : `heartbeat-kit woterclip status: .woterclip/heartbeat-log.jsonl: ${e.message}\n`,
+      );
       return EXIT.failure;
     }
-    const blockedDetails: IssueDetail[] = [];
-    for (const issue of inbox.value.filter((i) => i.labels.includes(config.labels.blocked))) {
-      const detail = await tracker.viewIssue(issue.number);
-      if (detail.isOk()) blockedDetails.push(detail.value);
-    }
-    const log = await wired.deps.log.read();
-    if (log.isErr()) {
-      io.stderr(`heartbeat-kit woterclip status: .woterclip/heartbeat-log.jsonl: ${log.error.message}\n`);
-      return EXIT.failure;
-    }
-    for (const warning of log.value.warnings) io.stderr(`heartbeat-kit woterclip status: warning: ${warning}\n`);
-    const view = buildStatus({
-      config,
-      login: auth.value.login,
-      inbox: inbox.value,
-      blockedDetails,
-      log: log.value.lines,
-      now: clock.now(),
-    });
+    for (const warning of loaded.value.warnings) io.stderr(`heartbeat-kit woterclip status: warning: ${warning}\n`);
+    const view = loaded.value.view;
     io.stdout(values.json === true ? `${JSON.stringify(view)}\n` : renderStatus(view));
     return EXIT.ok;
   };
@@ -298,10 +318,50 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
     }
     if (sub === 'beat') return beat(rest, io);
     if (sub === 'status') return status(rest, io);
-    unknownNameError(io, 'woterclip', 'subcommand', sub, ['beat', 'status']);
+    if (sub === 'history') return history(rest, io);
+    unknownNameError(io, 'woterclip', 'subcommand', sub, ['init', 'beat', 'status', 'history']);
     return EXIT.usage;
   };
 }
+
+/** `heartbeat-kit woterclip history`: the receipts of the beats. */
+const history: Command = async (argv, io) => {
+  const values = parse(
+    argv,
+    io,
+    { cwd: { type: 'string' }, since: { type: 'string' }, now: { type: 'string' }, json: { type: 'boolean' } },
+    WOTERCLIP_HISTORY_HELP,
+  );
+  if (typeof values === 'number') return values;
+  const now = parseInstantFlag('--now', values.now as string | undefined);
+  if (!now.ok) {
+    io.stderr(`heartbeat-kit woterclip history: ${now.message}\n`);
+    return EXIT.usage;
+  }
+  const at = now.date ?? new Date();
+  let sinceMs = Number.NEGATIVE_INFINITY;
+  if (typeof values.since === 'string') {
+    const since = parseSince(values.since, at);
+    if (!since.ok) {
+      io.stderr(`heartbeat-kit woterclip history: ${since.message}\n`);
+      return EXIT.usage;
+    }
+    sinceMs = since.ms;
+  }
+  const directory = woterclipReceiptsDirectory(resolveCwd(io, values.cwd));
+  const listed = await createFileReceiptStore({ directory, clock: { now: () => at } }).list();
+  if (listed.isErr()) {
+    io.stderr(`heartbeat-kit woterclip history: ${listed.error.message}. Fix: check that ${directory} is readable.\n`);
+    return EXIT.failure;
+  }
+  const receipts = listed.value.receipts.filter((r) => r.source === 'woterclip' && Date.parse(r.slot) >= sinceMs);
+  for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit woterclip history: warning: ${warning}\n`);
+  if (values.json === true) io.stdout(`${JSON.stringify({ receipts, warnings: listed.value.warnings })}\n`);
+  else if (receipts.length === 0)
+    io.stdout(`no beat receipts${typeof values.since === 'string' ? ` since ${new Date(sinceMs).toISOString()}` : ''} in ${directory}\n`);
+  else for (const receipt of receipts) io.stdout(`${formatReceipt(receipt)}\n`);
+  return EXIT.ok;
+};
 
 function printBeat(io: CliIo, result: BeatResult, exitCode: ExitCode, json: boolean): void {
   if (json) {

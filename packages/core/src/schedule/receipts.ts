@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scannerBreakerSchema } from '../cycle/scanner-breaker.js';
 import type { CycleOutcome } from '../cycle/run-cycle.js';
 import { cutOffScanners, notLookedAtScanners } from '../cycle/scan-problems.js';
 import type { SkippedSlots } from './catch-up.js';
@@ -19,6 +20,8 @@ export const SKIP_REASONS = {
   'dry-run': 'a dry run: decided, printed, nothing delivered or saved',
   'config-error': 'the configuration could not be read or is invalid',
   'state-refused': 'the state file was written by a newer heartbeat-kit (or did not fit and no copy could be kept); nothing ran',
+  abandoned: 'the run started but never finished (killed, crashed or hung): the next run found its lock left behind',
+  'breaker-open': 'held back by an open circuit breaker after repeated identical failures (see its advisory)',
 } as const satisfies Record<string, string>;
 
 /** Why a slot was skipped (see {@link SKIP_REASONS}). */
@@ -41,6 +44,26 @@ const common = {
   /** When the receipt was written (ISO instant). */
   at: z.iso.datetime(),
   source: z.enum(RECEIPT_SOURCES),
+  /** What a WoterClip beat did and the state it hands to the next beat (source `woterclip`). */
+  beat: z
+    .object({
+      /** The beat's sequence number (counts beats that reached the inbox, for the dispatch breaker's back-off). */
+      n: z.number().int().nonnegative(),
+      /** How the beat ended: a WoterClip stop reason, `withdrawn` or `breaker-open`. */
+      end: z.string().max(40),
+      /** Issues worked, with the status each report gave. */
+      worked: z
+        .array(z.object({ issue: z.number().int().positive(), status: z.string().max(40) }))
+        .max(50)
+        .optional(),
+      /** An issue whose report comment could not be posted. */
+      reportNotPosted: z.number().int().positive().optional(),
+      /** The agent dispatch's circuit breaker after this beat (absent: closed). */
+      breaker: scannerBreakerSchema.optional(),
+      /** The breaker's one-line advisory or recovery line, when this beat said one. */
+      breakerLine: z.string().max(500).optional(),
+    })
+    .optional(),
 };
 
 /**
@@ -220,9 +243,22 @@ export function parseReceiptLines(text: string): { receipts: Receipt[]; invalidL
   return { receipts, invalidLines };
 }
 
+function formatBeat(beat: NonNullable<Receipt['beat']>): string {
+  const worked = (beat.worked ?? []).map((w) => `#${w.issue} ${w.status}`).join(', ');
+  const what = worked === '' ? 'nothing worked' : `worked ${worked}`;
+  const report =
+    beat.reportNotPosted !== undefined
+      ? `, report on #${beat.reportNotPosted} NOT posted`
+      : worked === ''
+        ? ''
+        : `, report${(beat.worked ?? []).length === 1 ? '' : 's'} posted`;
+  return `beat #${beat.n} ${what}, stop ${beat.end}${report}${beat.breakerLine === undefined ? '' : ` (${beat.breakerLine})`}`;
+}
+
 /** One line of `history`. */
 export function formatReceipt(receipt: Receipt): string {
   const head = `${receipt.slot}  ${receipt.source.padEnd(9)}`;
+  if (receipt.kind === 'ran' && receipt.beat !== undefined) return `${head} ran      ${formatBeat(receipt.beat)}`;
   if (receipt.kind === 'ran') {
     const notLooked = receipt.notLookedAt === undefined ? '' : ` (not looked at: ${receipt.notLookedAt.join(', ')})`;
     const extra = receipt.stateError === undefined ? '' : ` (state not saved: ${receipt.stateError})`;

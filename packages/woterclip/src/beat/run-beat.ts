@@ -1,4 +1,14 @@
-import { isLockStale, ownsLock, sanitizeForMessage, type Clock, type LockStore } from '@heartbeat-kit/core';
+import {
+  isLockStale,
+  ownsLock,
+  sanitizeForMessage,
+  type BreakerSettings,
+  type Clock,
+  type LockRecord,
+  type LockStore,
+  type Receipt,
+  type ReceiptStore,
+} from '@heartbeat-kit/core';
 import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow';
 import { parsePersonaConfig, parseWoterclipConfig, type PersonaConfig, type WoterclipConfig } from '../config/woterclip-config.js';
 import { composePrompt, parentReference } from '../dispatch/prompt.js';
@@ -12,6 +22,8 @@ import type { ToolProbe, WorkspaceFiles } from '../ports/workspace.js';
 import { commentsSinceLastAgent, lastHeartbeatComment, renderStaleCleanupComment } from '../report/comments.js';
 import { dispatchActions, renderIssueReport, renderMissingToolsReport } from '../report/issue-report.js';
 import { decompose, type ChildSpec } from '../subissues/sub-issues.js';
+import { abandonedReceipt, beatSlotMs, priorBeatState, receiptForBeat } from './beat-receipts.js';
+import { DEFAULT_DISPATCH_BREAKER, dispatchHeldBack, updateDispatchBreaker, type DispatchVerdict } from './dispatch-breaker.js';
 import { planLabelTransition, planParentClose, planPickUp } from './label-plan.js';
 import { decideNextStep } from './next-step.js';
 import { STOP_REASON_TABLE, type StopReason } from './stop-reasons.js';
@@ -30,6 +42,14 @@ export interface BeatDeps {
   readonly clock: Clock;
   /** Second half of the beat id `<epoch>-<pid>`. */
   readonly pid: number;
+  /**
+   * Where every beat leaves exactly one receipt (`ran` or `skipped` with its reason); the last
+   * one also carries the beat count and the dispatch breaker. Without it nothing is recorded
+   * and the dispatch breaker never trips.
+   */
+  readonly receipts?: ReceiptStore;
+  /** The dispatch circuit breaker's settings (default: after 3 beats, back-off cap 8). */
+  readonly dispatchBreaker?: BreakerSettings;
 }
 
 /** Flags of one beat. */
@@ -53,7 +73,8 @@ export type BeatExit =
   | 'superseded'
   | 'withdrawn'
   | 'time-ceiling'
-  | 'issue-budget';
+  | 'issue-budget'
+  | 'breaker-open';
 
 /** One issue worked this beat. */
 export interface WorkedIssue {
@@ -74,6 +95,23 @@ export interface BeatResult {
   readonly suggestions: readonly string[];
   /** The dry-run listing, when `dryRun`. */
   readonly dryRun?: string;
+  /** An issue whose report comment could not be posted (GitHub failed), when one could not. */
+  readonly reportNotPosted?: number;
+  /** This beat's number (beats that reached the inbox or were held back), when receipts are kept. */
+  readonly beatNumber?: number;
+  /** The dispatch breaker's advisory, recovery or held-back line of this beat. */
+  readonly breakerLine?: string;
+  /** The receipt this beat left (absent without a receipt store, or when it could not be written). */
+  readonly receipt?: Receipt;
+}
+
+/** What the session hands to {@link runBeat} besides the result: what the receipt and the breaker need. */
+interface Session {
+  readonly result: BeatResult;
+  readonly verdicts: readonly DispatchVerdict[];
+  readonly tookOverFrom?: LockRecord;
+  /** Deletes the lock if it still carries this beat's id; run after the receipt is durable. */
+  readonly release: () => Promise<readonly string[]>;
 }
 
 const EXIT_BY_REASON = {
@@ -170,6 +208,107 @@ export async function loadWoterclipConfig(
  * ```
  */
 export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promise<BeatResult> {
+  const startMs = deps.clock.now().getTime();
+  const warnings: string[] = [];
+  let woterclipReceipts: readonly Receipt[] = [];
+  if (deps.receipts !== undefined) {
+    const listed = await deps.receipts.list();
+    if (listed.isErr()) warnings.push(`receipts: ${listed.error.message}`);
+    else {
+      woterclipReceipts = listed.value.receipts.filter((r) => r.source === 'woterclip');
+      warnings.push(...listed.value.warnings);
+    }
+  }
+  const prior = priorBeatState(woterclipReceipts);
+  const beat = prior.n + 1;
+  const settings = deps.dispatchBreaker ?? DEFAULT_DISPATCH_BREAKER;
+  // Without a receipt store there is nowhere to keep the breaker, so it never holds a beat back.
+  const held = options.dryRun === true || deps.receipts === undefined ? undefined : dispatchHeldBack(prior.breaker, beat, settings);
+  const session = await beatSession(deps, options, held);
+  let result: BeatResult = { ...session.result, warnings: [...warnings, ...session.result.warnings] };
+  if (deps.receipts === undefined) {
+    const released = await session.release();
+    return released.length === 0 ? result : { ...result, warnings: [...result.warnings, ...released] };
+  }
+  const counted =
+    result.exit === 'breaker-open' || receiptForBeat(result, { slotMs: 0, atMs: 0, dryRun: options.dryRun === true })?.kind === 'ran';
+  let breakerState = prior.breaker;
+  let breakerLine: string | undefined;
+  if (result.exit === 'breaker-open') breakerLine = held;
+  else if (counted) {
+    const blocked = session.verdicts.flatMap((v) => (v.ok ? [] : [v.issue]));
+    const update = updateDispatchBreaker(prior.breaker, session.verdicts, { beat, now: deps.clock.now(), settings, blocked });
+    breakerState = update.breaker;
+    breakerLine = update.line;
+    if (update.line !== undefined) {
+      if (update.event === 'recovered') result = { ...result, messages: [...result.messages, update.line] };
+      else result = { ...result, warnings: [...result.warnings, update.line] };
+    }
+  }
+  const atMs = deps.clock.now().getTime();
+  const toAppend: Receipt[] = [];
+  if (session.tookOverFrom !== undefined) {
+    const gap = abandonedReceipt(session.tookOverFrom, atMs, woterclipReceipts);
+    if (gap !== undefined) toAppend.push(gap);
+  }
+  const own = receiptForBeat(result, {
+    slotMs: beatSlotMs(startMs, result.beatId),
+    atMs,
+    dryRun: options.dryRun === true,
+    ...(counted ? { beat: { n: beat, breaker: breakerState, line: breakerLine } } : {}),
+  });
+  if (own !== undefined) toAppend.push(own);
+  const receiptWarnings: string[] = [];
+  let written: Receipt | undefined;
+  for (const receipt of toAppend) {
+    const appended = await deps.receipts.append(receipt);
+    if (appended.isErr())
+      receiptWarnings.push(`receipts: the receipt of slot ${receipt.slot} was not written (${appended.error.message}).`);
+    else if (receipt === own) written = receipt;
+  }
+  // The lock goes only after the receipt is durable: a kill at any instant leaves the receipt or
+  // the lock, and the beat that takes a stale lock over records the slot as abandoned.
+  const released = await session.release();
+  return {
+    ...result,
+    warnings: [...result.warnings, ...receiptWarnings, ...released],
+    ...(counted ? { beatNumber: beat } : {}),
+    ...(breakerLine === undefined ? {} : { breakerLine }),
+    ...(written === undefined ? {} : { receipt: written }),
+  };
+}
+
+/** What the steps of a beat note for the receipt, the breaker and the release. */
+interface Track {
+  readonly verdicts: DispatchVerdict[];
+  tookOverFrom?: LockRecord;
+  /** The beat owns the lock at its exit: the ownership rule deletes it after the receipt. */
+  releaseDue: boolean;
+  reportNotPosted?: number;
+}
+
+/** One beat's steps, and the release of its lock as a separate, later step. */
+async function beatSession(deps: BeatDeps, options: BeatOptions, held: string | undefined): Promise<Session> {
+  const track: Track = { verdicts: [], releaseDue: false };
+  const steps = await beatSteps(deps, options, held, track);
+  const result = track.reportNotPosted === undefined ? steps : { ...steps, reportNotPosted: track.reportNotPosted };
+  const beatId = result.beatId;
+  return {
+    result,
+    verdicts: track.verdicts,
+    ...(track.tookOverFrom === undefined ? {} : { tookOverFrom: track.tookOverFrom }),
+    release: async () => {
+      if (!track.releaseDue || beatId === undefined) return [];
+      const released = await deps.lock.release(beatId);
+      return released.isErr()
+        ? [`.heartbeat-lock: not released (${released.error.kind === 'held' ? 'held by another beat' : released.error.message}).`]
+        : [];
+    },
+  };
+}
+
+/** Steps 1–11 of one beat. */
+async function beatSteps(deps: BeatDeps, options: BeatOptions, held: string | undefined, track: Track): Promise<BeatResult> {
   const warnings: string[] = [];
   // A dry run changes nothing and records nothing on every path: it reads the lock instead of
   // taking it, writes no log line and makes no GitHub mutation.
@@ -190,6 +329,9 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
       `--persona ${clean(options.persona, 60)}: no such persona in .woterclip/config.yaml; use one of: ${[...personas.keys()].join(', ')}.`,
     );
   }
+
+  // The dispatch breaker is open and this is not a retry beat: no lock, no GitHub call, no dispatch.
+  if (held !== undefined) return stopEarly('breaker-open', held);
 
   // Step 1: the lock. Exclusive create; a stale lock is taken over by the store.
   const startMs = deps.clock.now().getTime();
@@ -220,7 +362,10 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
       if (e.kind === 'held') return lockConflict();
       return stopEarly('lock-error', `.woterclip/.heartbeat-lock: ${e.message}; remove the file if no heartbeat is running.`);
     }
-    if (acquired.value.tookOverFrom !== undefined) messages.push('Cleaned stale lockfile.');
+    if (acquired.value.tookOverFrom !== undefined) {
+      messages.push('Cleaned stale lockfile.');
+      track.tookOverFrom = acquired.value.tookOverFrom;
+    }
     startedAtMs = acquired.value.record.acquiredAtMs;
   }
   const worked: WorkedIssue[] = [];
@@ -236,12 +381,10 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     return current.isOk() && ownsLock(current.value, beatId);
   };
   const silent = (): BeatResult => ({ exit: 'superseded', beatId, messages: [], warnings, worked, suggestions: [] });
-  /** The ownership rule: delete the lock only while it still carries this beat's id. */
-  const releaseOwnLock = async (): Promise<void> => {
-    if (dryRun) return;
-    const released = await deps.lock.release(beatId);
-    if (released.isErr())
-      warnings.push(`.heartbeat-lock: not released (${released.error.kind === 'held' ? 'held by another beat' : released.error.message}).`);
+  /** The ownership rule: delete the lock only while it still carries this beat's id (done by the session after the receipt). */
+  const releaseOwnLock = (): Promise<void> => {
+    if (!dryRun) track.releaseDue = true;
+    return Promise.resolve();
   };
 
   const finish = async (reason: Exclude<StopReason, 'lock_conflict'>, extra: readonly string[] = []): Promise<BeatResult> => {
@@ -513,6 +656,9 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
       maxTurns: persona.config.runtime.max_turns,
       prompt,
     });
+    track.verdicts.push(
+      dispatched.isOk() ? { ok: true } : { ok: false, kind: dispatched.error.kind, message: dispatched.error.message, issue: n },
+    );
 
     // Children the persona asked the loop to create (decomposition), before the report lists them.
     const createdLines: string[] = [];
@@ -562,7 +708,10 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
       ...(previous === undefined ? {} : { previousUrl: previous.comment.url }),
     });
     const posted = await mutate(() => deps.tracker.comment(n, body));
-    if (posted.isErr()) return err(posted.error);
+    if (posted.isErr()) {
+      if (posted.error.kind === 'gh-failed') track.reportNotPosted = n;
+      return err(posted.error);
+    }
     actions.push(...dispatchActions(dispatched));
     await appendIssueLine({
       heartbeat,

@@ -29,6 +29,14 @@ export interface StatusView {
   readonly beats: readonly BeatGroup[];
   readonly lastBeatAt?: string;
   readonly stopped: boolean;
+  /** The agent dispatch's circuit breaker, while it is open (beats work no issue until the next try). */
+  readonly dispatchBreaker?: {
+    readonly failures: number;
+    readonly message: string;
+    readonly since: string;
+    readonly nextTryBeat: number;
+    readonly lastBeat: number;
+  };
 }
 
 /** Computes the status view (reference §7 reading rules). */
@@ -77,6 +85,11 @@ export function renderStatus(view: StatusView): string {
       ? `Stopped: no heartbeat since ${view.lastBeatAt ?? DASH} and the queue is not empty.`
       : `Running: last heartbeat ${view.lastBeatAt ?? DASH}.`,
   );
+  const b = view.dispatchBreaker;
+  if (b !== undefined)
+    lines.push(
+      `Dispatch breaker open: the agent dispatch failed ${b.failures} beats in a row (${sanitizeForMessage(b.message, { maxLength: 200 })}) since ${b.since}; last beat #${b.lastBeat}, next try at beat #${b.nextTryBeat}.`,
+    );
   lines.push('', 'Queue by persona:');
   if (view.queue.length === 0) lines.push('  (empty)');
   for (const q of view.queue) lines.push(`  ${q.persona}: ${q.issues.map((n) => `#${n}`).join(', ')}`);
