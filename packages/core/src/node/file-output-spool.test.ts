@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,27 @@ describe('file output spool', () => {
     (await spool.remove('state.gchat-spool-2000-1-ab.w999999999.out'))._unsafeUnwrap();
     expect(existsSync(join(directory, 'state.gchat-spool-2000-1-ab.w999999999.out'))).toBe(false);
     expect((await spool.leftovers())._unsafeUnwrap().spools.map((s) => s.text)).toEqual(['still printing']);
+  });
+
+  it('a spool without its writer pid (cycle killed before the rename) is left alone while its poller still holds it', async () => {
+    const directory = join(root, 'unnamed');
+    mkdirSync(directory);
+    const name = 'state.gchat-spool-1000-1-ab.out';
+    const fd = openSync(join(directory, name), 'wx');
+    // The poller started, has printed nothing yet, and its cycle died before naming it in the file name.
+    const poller = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { detached: true, stdio: ['ignore', fd, 'ignore'] });
+    closeSync(fd);
+    const exited = new Promise((resolve) => poller.once('exit', resolve));
+    const spool = createFileOutputSpool({ directory, prefix: 'state.gchat-spool', clock });
+    try {
+      await new Promise((resolve) => poller.once('spawn', resolve));
+      // Read now, the blank spool would be deleted and what the poller prints next would be lost.
+      expect((await spool.leftovers())._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 1 });
+    } finally {
+      process.kill(-(poller.pid ?? 0), 'SIGKILL');
+    }
+    await exited;
+    expect((await spool.leftovers())._unsafeUnwrap()).toEqual({ spools: [{ id: name, text: '' }], stillWritten: 0 });
   });
 
   it('an unwritable directory is a typed error naming it', async () => {

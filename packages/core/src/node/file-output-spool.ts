@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync } from 'node:fs';
-import { mkdir, open, readFile, readdir, rename } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir, open, readFile, readdir, readlink, rename } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ResultAsync } from 'neverthrow';
 import type { Clock } from '../ports/clock.js';
 import type { LeftoverSpool, OpenSpool, OutputSpool, OutputSpoolError } from '../ports/output-spool.js';
@@ -27,6 +27,37 @@ export function gchatSpoolPrefixFor(statePath: string): string {
   return `${basename(statePath).replace(/\.json$/i, '')}.gchat-spool`;
 }
 
+/**
+ * Whether another process of this host holds `path` open (Linux `/proc`); false where that cannot
+ * be told. Asked only of a spool without its writer's pid (its cycle was killed between starting
+ * the poller and renaming the spool): the poller may still be about to print into it.
+ */
+async function heldOpenElsewhere(path: string): Promise<boolean> {
+  let pids: string[];
+  try {
+    pids = await readdir('/proc');
+  } catch {
+    return false;
+  }
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    let fds: string[];
+    try {
+      fds = await readdir(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        if ((await readlink(`/proc/${pid}/fd/${fd}`)) === path) return true;
+      } catch {
+        // Closed meanwhile.
+      }
+    }
+  }
+  return false;
+}
+
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -35,8 +66,9 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
  * the descriptor to the child, so the kernel writes the child's bytes even when this process is
  * SIGKILLed. As soon as the child exists the spool is renamed to `…w<child pid>.out`: a later
  * cycle leaves a spool alone while that process group runs (an orphaned poller still printing),
- * and reads it once it has exited. A cycle killed between creating the file and starting the child
- * leaves an empty spool without a writer, which reads as empty. Set-aside spools are renamed to
+ * and reads it once it has exited. A spool without a writer's pid (its cycle was killed before the
+ * rename) is left alone while any other process holds it open (Linux), else read: a cycle killed
+ * before starting the child leaves an empty spool, which reads as empty. Set-aside spools are renamed to
  * `<name>.unreadable-<timestamp>`, which no later listing picks up.
  *
  * @example
@@ -127,7 +159,8 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
     let stillWritten = 0;
     for (const { name, match } of found) {
       const writer = match[4] === undefined ? undefined : Number(match[4]);
-      if (writer !== undefined && (await processGroupAlive(writer))) {
+      const still = writer === undefined ? await heldOpenElsewhere(resolve(directory, name)) : await processGroupAlive(writer);
+      if (still) {
         stillWritten += 1;
         continue;
       }
