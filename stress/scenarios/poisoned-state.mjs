@@ -27,15 +27,17 @@ const reply = {
   details: {},
 };
 const valid = () => ({
-  version: 2,
+  version: 3,
   cycle: 41,
   reportsSent: 5,
   reported: { 'P1_WORK_READY:b-1': 1 },
   reportedContent: { 'P1_WORK_READY:b-1': { hash: '0a1b2c3d4e5f60718293a4b5c6d7', repeats: 1 } },
   seen: { 'PIPELINE_STALLED:p': 1 },
-  panes: { o: { hash: 'h', sinceMs: 1 } },
-  pipelines: { p: 'Validation' },
-  inProgressCount: 2,
+  scannerSlices: {
+    'idle-orchestrators': { version: 1, data: { panes: { o: { hash: 'h', sinceMs: 1 } } } },
+    pipelines: { version: 1, data: { stages: { p: 'Validation' } } },
+    orchestrators: { version: 1, data: { inProgressCount: 2 } },
+  },
   undelivered: [reply],
 });
 
@@ -52,7 +54,7 @@ function prng(seed) {
 }
 
 const JUNK = ['oops', -1, 1.5, null, true, [], [1, 'x'], { a: 1 }, '', 1e300, { hash: 3 }];
-const FIELDS = ['cycle', 'reportsSent', 'reported', 'reportedContent', 'seen', 'panes', 'pipelines', 'inProgressCount'];
+const FIELDS = ['cycle', 'reportsSent', 'reported', 'reportedContent', 'seen', 'scannerSlices'];
 
 // One poisoned file and what must happen to it.
 function poison(random) {
@@ -65,7 +67,7 @@ function poison(random) {
       let junk = pick(JUNK);
       // An object is valid for the record fields; make sure it really does not fit.
       if (
-        ['reported', 'reportedContent', 'seen', 'panes', 'pipelines'].includes(field) &&
+        ['reported', 'reportedContent', 'seen', 'scannerSlices'].includes(field) &&
         typeof junk === 'object' &&
         junk !== null &&
         !Array.isArray(junk)
@@ -78,10 +80,10 @@ function poison(random) {
       doc.undelivered = random() < 0.5 ? [pick(JUNK), reply] : [reply, { ...reply, priority: 'Whenever' }];
       return { kind, text: JSON.stringify(doc), expect: 'salvage' };
     case 'bad-version':
-      doc.version = pick([0, '1', null, 1.5, -3, '2']);
+      doc.version = pick([0, '1', null, 1.5, -3, '2', '3']);
       return { kind, text: JSON.stringify(doc), expect: 'salvage' };
     case 'newer': {
-      const version = 3 + Math.floor(random() * 1000);
+      const version = 4 + Math.floor(random() * 1000);
       doc.version = version;
       return { kind, text: JSON.stringify(doc), expect: 'refuse', version };
     }

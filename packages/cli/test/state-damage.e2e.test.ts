@@ -40,12 +40,12 @@ const asides = (statePath: string): string[] =>
 
 describe('a state file that parses but does not fit (issue 12 item 4)', () => {
   it('a newer version is refused with exit 3 naming the version, and left byte for byte untouched', async () => {
-    const { w, statePath, text } = setup({ version: 3, cycle: 900, reportsSent: 12, newField: { a: 1 } });
+    const { w, statePath, text } = setup({ version: 4, cycle: 900, reportsSent: 12, newField: { a: 1 } });
     const cycle = await run(w, statePath, 'cycle', '--now', '2026-02-19T14:00:00Z');
     expect(cycle.code).toBe(3);
     expect(cycle.stdout).toBe('');
     expect(cycle.stderr).toContain(
-      `heartbeat-kit cycle: ${statePath}: the state was written by a newer heartbeat-kit (state version 3; this one reads version 2)`,
+      `heartbeat-kit cycle: ${statePath}: the state was written by a newer heartbeat-kit (state version 4; this one reads version 3)`,
     );
     expect(cycle.stderr).toContain('Fix: upgrade heartbeat-kit');
     expect(readFileSync(statePath, 'utf8')).toBe(text);
@@ -53,12 +53,12 @@ describe('a state file that parses but does not fit (issue 12 item 4)', () => {
 
     const json = await run(w, statePath, 'cycle', '--now', '2026-02-19T14:10:00Z', '--json');
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'refused', reason: 'newer-version', version: 3 });
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'refused', reason: 'newer-version', version: 4 });
 
     const loop = await run(w, statePath, 'loop', '--interval', '600');
     expect(loop.code).toBe(3);
     expect(loop.stderr).toContain('heartbeat-kit loop: stopped:');
-    expect(loop.stderr).toContain('state version 3');
+    expect(loop.stderr).toContain('state version 4');
     expect(readFileSync(statePath, 'utf8')).toBe(text);
 
     const history = await runCli(['history', '--cwd', w.project, '--state', statePath], { cwd: w.root, env: w.env });
@@ -74,7 +74,7 @@ describe('a state file that parses but does not fit (issue 12 item 4)', () => {
     expect(cycle.stdout).toContain('Q-7: yes, merge it');
     expect(cycle.stdout).toContain('Heartbeat cycle #42');
     expect(cycle.stderr).toMatch(
-      /warning: heartbeat state does not match schema version 2 \(seen: expected an object, got "oops"\); kept every other field; the original is kept at .*state\.json\.corrupt-/,
+      /warning: heartbeat state does not match schema version 3 \(seen: expected an object, got "oops"\); kept every other field; the original is kept at .*state\.json\.corrupt-/,
     );
     const kept = asides(statePath);
     expect(kept).toHaveLength(1);

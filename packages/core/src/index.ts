@@ -20,7 +20,6 @@ export {
   BUILTIN_SCANNERS,
   type ScannerName,
   type PipelineStage,
-  type Observation,
   type ScanWarning,
   OUTSIDE_ACTIVE_HOURS_REASON,
   type ScanResult,
@@ -51,6 +50,7 @@ export type {
   Sink,
   ScanContext,
   Scanner,
+  ScannerSliceSpec,
   OperatorActivity,
   ReceiptStoreError,
   ListedReceipts,
@@ -134,6 +134,16 @@ export {
 } from './cycle/repeat-schedule.js';
 export { runScanners, type RunScannersOptions } from './cycle/run-scanners.js';
 export { scanAndEvaluate, type CycleStep, type CycleStepDeps, type CycleStepInput } from './cycle/cycle-step.js';
+export {
+  defineStatefulScanner,
+  DEFAULT_MAX_SLICE_BYTES,
+  MAX_SCANNER_SLICES,
+  SLICE_SET_ASIDE_CODE,
+  SLICE_REJECTED_CODE,
+  type StoredSlice,
+  type StatefulScan,
+  type StatefulScannerDefinition,
+} from './cycle/scanner-slice.js';
 export { runCycle, type CycleDeps, type CycleSettings, type CycleOutcome, type StateRefusal } from './cycle/run-cycle.js';
 export { scanProblems, cutOffScanners, formatScanProblems, type ScanProblemKind, type ScanProblem } from './cycle/scan-problems.js';
 export {

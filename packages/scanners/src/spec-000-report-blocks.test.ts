@@ -13,7 +13,7 @@ import {
 import { gchatReplyFinding } from './gchat/gchat-scanner.js';
 import type { DashboardNode, PipelineDashboard } from './pipelines/dashboard-schema.js';
 import { classifyDashboardNode, computePromiseProgress, determinePipelineStage } from './pipelines/pipeline-dashboard.js';
-import { nodeFailedFinding, pipelineStalledFinding } from './pipelines/pipeline-findings.js';
+import { PIPELINE_SLICE, derivePipelineFinalized, nodeFailedFinding, pipelineStalledFinding } from './pipelines/pipeline-findings.js';
 import { orchestratorFindings } from './tmux/orchestrators-scanner.js';
 
 // Every report block of spec 000, rendered from the finding builders the scanners use and compared
@@ -92,18 +92,17 @@ describe('spec 000 report blocks, verbatim', () => {
     );
   });
 
-  it('PIPELINE_FINALIZED: an indented block (derived by the cycle from the stage history)', () => {
-    const { decision } = evaluateCycle(
-      decodeHeartbeatState(undefined).state,
-      [
-        scanOk('pipelines', {
-          observations: [
-            { kind: 'pipeline', pipeline: 'PRD-AUTH-001', prdRef: 'PRD-AUTH-001', stage: 'Finalized', validated: 2, total: 2 },
-          ],
-        }),
-      ],
-      { now: AT, config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC', insideActiveHours: true, operatorLastActiveAt: undefined },
-    );
+  it('PIPELINE_FINALIZED: an indented block (derived by the pipeline scanner from its stage history)', () => {
+    const { findings } = derivePipelineFinalized(PIPELINE_SLICE.initial(), [
+      { kind: 'pipeline', pipeline: 'PRD-AUTH-001', prdRef: 'PRD-AUTH-001', stage: 'Finalized', validated: 2, total: 2 },
+    ]);
+    const { decision } = evaluateCycle(decodeHeartbeatState(undefined).state, [scanOk('pipelines', { findings })], {
+      now: AT,
+      config: DEFAULT_HEARTBEAT_CONFIG,
+      timeZone: 'UTC',
+      insideActiveHours: true,
+      operatorLastActiveAt: undefined,
+    });
     expect(decision.message!.content).toContain(
       '## Findings\nPIPELINE_FINALIZED:\n  Pipeline: PRD-AUTH-001\n  PRD: PRD-AUTH-001\n  Stage: Finalized\n  Promise: 2/2 gates validated\n\n',
     );

@@ -130,7 +130,8 @@ describe('idle-orchestrators scanner against a real tmux server', () => {
     expect(result.status).toBe('ok');
     if (result.status !== 'ok') return;
     expect(result.warnings).toEqual([]);
-    const bySession = new Map(result.observations.map((o) => [o.kind === 'pane' ? o.session : '', o.kind === 'pane' ? o.hash : '']));
+    const panes = (result.slice?.data as { panes: Record<string, { hash: string }> }).panes;
+    const bySession = new Map(Object.entries(panes).map(([session, pane]) => [session, pane.hash]));
     expect([...bySession.keys()].sort()).toEqual([hostile, 'orch-auth-2', 'orch-bd-7xq1x', 'orch-bd-p0c4', 'orch-impl_dark-4242'].sort());
     expect(bySession.get(hostile)).toBe(hashPaneCapture('working on auth\n'));
     expect(bySession.get('orch-bd-p0c4')).toBe(hashPaneCapture('docs\n'));

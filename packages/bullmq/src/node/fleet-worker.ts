@@ -345,7 +345,15 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       const { config, timeZone } = setup.value;
       const now = clock.now();
       const insideActiveHours = isWithinActiveHours(now, { ...config.activeHours, timeZone });
-      const scanResults = await runScanners(setup.value.scanners, { clock, sleep, now, config, insideActiveHours });
+      const slices = state.heartbeat.scannerSlices;
+      const scanResults = await runScanners(setup.value.scanners, {
+        clock,
+        sleep,
+        now,
+        config,
+        insideActiveHours,
+        ...(slices === undefined ? {} : { slices }),
+      });
       let operatorLastActiveAt: Date | undefined;
       if (setup.value.operatorActivity !== undefined) {
         const activity = await setup.value.operatorActivity.lastActiveAt();

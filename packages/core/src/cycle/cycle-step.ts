@@ -70,6 +70,8 @@ export async function scanAndEvaluate(deps: CycleStepDeps, input: CycleStepInput
     config,
     insideActiveHours,
     skip: breakerSkips(state.breakers, state.cycle + 1, config.breaker),
+    // Each stateful scanner gets its own slice of the previous state.
+    ...(state.scannerSlices === undefined ? {} : { slices: state.scannerSlices }),
     ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
     ...(input.scannerTimeoutMs === undefined ? {} : { timeoutMs: input.scannerTimeoutMs }),
   });

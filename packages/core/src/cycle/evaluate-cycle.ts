@@ -1,14 +1,14 @@
 import { CATEGORY_INFO, isCoBuilderCategory, type FindingCategory } from '../domain/categories.js';
-import { createFinding, findingContentHash, type Finding } from '../domain/finding.js';
-import type { Observation, ScanResult, ScanWarning, ScannerName } from '../domain/scan-result.js';
+import { findingContentHash, type Finding } from '../domain/finding.js';
+import type { ScanResult, ScanWarning, ScannerName } from '../domain/scan-result.js';
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
 import type { OutboundMessage } from '../ports/sink.js';
-import { sanitizeForMessage } from '../text/sanitize.js';
 import { renderCostAlert, renderWorkFound } from '../messages/render-messages.js';
 import type { TokenEstimator } from '../messages/token-estimate.js';
 import { stableMessageId } from '../messages/message-id.js';
 import type { HeartbeatState } from './heartbeat-state.js';
 import { updateBreakers, type BreakerEvent } from './scanner-breaker.js';
+import { nextSlices } from './scanner-slice.js';
 import {
   decideRepeat,
   pruneReportMemory,
@@ -103,18 +103,6 @@ function allowedOutsideHours(category: FindingCategory): boolean {
   return isCoBuilderCategory(category) ? CATEGORY_INFO[category].outsideActiveHours : false;
 }
 
-/**
- * Observation strings (session names, graph names, PRD refs) are untrusted; the renderer cleans
- * each line but keeps line breaks, so a raw newline would let a name forge a message section.
- */
-function safe(text: string, maxLength = 80): string {
-  return sanitizeForMessage(text, { maxLength });
-}
-
-function minutes(ms: number): number {
-  return Math.floor(ms / 60_000);
-}
-
 function summarise(result: ScanResult): ScannerSummary {
   const base = { name: result.scanner, status: result.status, durationMs: Math.round(result.durationMs) };
   switch (result.status) {
@@ -127,101 +115,6 @@ function summarise(result: ScanResult): ScannerSummary {
     case 'timeout':
       return { ...base, note: `timed out after ${result.timeoutMs} ms` };
   }
-}
-
-/** Derives ORCH_IDLE from pane hashes kept across cycles. */
-function derivePanes(
-  previous: HeartbeatState['panes'],
-  observations: readonly Extract<Observation, { kind: 'pane' }>[],
-  scannerRan: boolean,
-  nowMs: number,
-  idleMs: number,
-): { panes: HeartbeatState['panes']; findings: Finding[] } {
-  if (!scannerRan) return { panes: previous, findings: [] };
-  const panes: Record<string, { hash: string; sinceMs: number }> = {};
-  const findings: Finding[] = [];
-  for (const obs of observations) {
-    const before = previous[obs.session];
-    const sinceMs = before !== undefined && before.hash === obs.hash ? before.sinceMs : nowMs;
-    panes[obs.session] = { hash: obs.hash, sinceMs };
-    const quietMs = nowMs - sinceMs;
-    // Spec 000: quiet for MORE than the threshold (exactly 30:00 is not idle yet), like GIT_STALE.
-    if (quietMs > idleMs) {
-      const session = safe(obs.session);
-      findings.push(
-        createFinding({
-          category: 'ORCH_IDLE',
-          subject: obs.session,
-          line: `IDLE: ${session} (no pane change for ${minutes(quietMs)} min)`,
-          action: `Check ${session}: it may be waiting for input or finished`,
-          short: `${session} idle`,
-          details: { session: obs.session, quietMinutes: minutes(quietMs), sinceMs },
-          // The minutes grow every cycle; a pane that moved and went quiet again is a new idle spell.
-          content: { sinceMs },
-        }),
-      );
-    }
-  }
-  return { panes, findings };
-}
-
-/** Derives PIPELINE_FINALIZED from the stage each pipeline had at its last cycle. */
-function derivePipelines(
-  previous: HeartbeatState['pipelines'],
-  observations: readonly Extract<Observation, { kind: 'pipeline' }>[],
-  scannerRan: boolean,
-): { pipelines: HeartbeatState['pipelines']; findings: Finding[] } {
-  if (!scannerRan) return { pipelines: previous, findings: [] };
-  const pipelines: Record<string, HeartbeatState['pipelines'][string]> = {};
-  const findings: Finding[] = [];
-  for (const obs of observations) {
-    pipelines[obs.pipeline] = obs.stage;
-    // A pipeline first seen already Finalized is reported once (DESIGN.md); dedup stops repeats.
-    if (obs.stage === 'Finalized' && previous[obs.pipeline] !== 'Finalized') {
-      const pipeline = safe(obs.pipeline);
-      const prd = safe(obs.prdRef);
-      findings.push(
-        createFinding({
-          category: 'PIPELINE_FINALIZED',
-          subject: `${obs.pipeline}:Finalized`,
-          line: `PIPELINE_FINALIZED:\n  Pipeline: ${pipeline}\n  PRD: ${prd}\n  Stage: Finalized\n  Promise: ${obs.validated}/${obs.total} gates validated`,
-          action: `Review finalized pipeline ${pipeline} and close out ${prd}`,
-          short: `${pipeline} finalized`,
-          details: { pipeline: obs.pipeline, prdRef: obs.prdRef, validated: obs.validated, total: obs.total },
-        }),
-      );
-    }
-  }
-  return { pipelines, findings };
-}
-
-/**
- * HEARTBEAT.md's Beads "Alert if: in_progress count changed since last check" (opt-in). Spec 000
- * gives it no category; it is reported as IN_PROGRESS_CHANGED with Normal priority, so it waits
- * for an idle operator like WORK_READY.
- */
-function deriveInProgressChange(
-  previous: number | undefined,
-  observations: readonly Extract<Observation, { kind: 'in-progress' }>[],
-  enabled: boolean,
-): { count: number | undefined; findings: Finding[] } {
-  const current = observations.at(-1)?.count;
-  if (current === undefined) return { count: previous, findings: [] };
-  if (!enabled || previous === undefined || previous === current) return { count: current, findings: [] };
-  return {
-    count: current,
-    findings: [
-      createFinding({
-        category: 'IN_PROGRESS_CHANGED',
-        priority: 'Normal',
-        subject: `${previous}->${current}`,
-        line: `IN PROGRESS: ${previous} → ${current} beads in progress since the last check`,
-        action: 'Review which beads started or stopped since the last check',
-        short: `in-progress ${previous}→${current}`,
-        details: { previous, current },
-      }),
-    ],
-  };
 }
 
 function uniqueByFingerprint(findings: readonly Finding[]): Finding[] {
@@ -245,15 +138,15 @@ function uniqueByFingerprint(findings: readonly Finding[]): Finding[] {
  * ```ts
  * import { DEFAULT_HEARTBEAT_CONFIG, createFinding, decodeHeartbeatState, evaluateCycle, scanOk } from '@heartbeat-kit/core';
  *
- * const crash = createFinding({ category: 'ORCH_FAILURE', subject: 'orch-auth', line: 'CRASHED: orch-auth', action: 'Re-launch orch-auth', short: 'orch-auth crashed' });
- * const { decision, nextState } = evaluateCycle(decodeHeartbeatState(undefined).state, [scanOk('orchestrators', { findings: [crash] })], {
+ * const full = createFinding({ category: 'DISK_FULL', priority: 'Immediate', subject: '/var', line: 'DISK FULL: /var', action: 'Free space on /var', short: '/var full' });
+ * const { decision, nextState } = evaluateCycle(decodeHeartbeatState(undefined).state, [scanOk('disk', { findings: [full] })], {
  *   now: new Date('2026-02-19T14:50:00Z'),
  *   config: DEFAULT_HEARTBEAT_CONFIG,
  *   timeZone: 'UTC',
  *   insideActiveHours: true,
  *   operatorLastActiveAt: undefined, // unknown = idle
  * });
- * console.log(decision.status, decision.message?.content.split('\n')[0]); // report WORK_FOUND: ORCH_FAILURE
+ * console.log(decision.status, decision.message?.content.split('\n')[0]); // report WORK_FOUND: DISK_FULL
  * console.log(nextState.cycle); // 1 — pure: nothing was delivered or saved
  * ```
  */
@@ -262,17 +155,8 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   const nowMs = context.now.getTime();
   const cycle = state.cycle + 1;
   const okResults = results.filter((r): r is Extract<ScanResult, { status: 'ok' }> => r.status === 'ok');
-  const observations = okResults.flatMap((r) => r.observations);
-  const paneObs = observations.filter((o): o is Extract<Observation, { kind: 'pane' }> => o.kind === 'pane');
-  const pipelineObs = observations.filter((o): o is Extract<Observation, { kind: 'pipeline' }> => o.kind === 'pipeline');
-  const ranWith = (kind: 'pane' | 'pipeline'): boolean =>
-    okResults.some((r) => r.observations.some((o) => o.kind === kind)) ||
-    okResults.some((r) => r.scanner === (kind === 'pane' ? 'idle-orchestrators' : 'pipelines'));
-
-  const panes = derivePanes(state.panes, paneObs, ranWith('pane'), nowMs, config.orchIdleMs);
-  const pipelines = derivePipelines(state.pipelines, pipelineObs, ranWith('pipeline'));
-  const inProgressObs = observations.filter((o): o is Extract<Observation, { kind: 'in-progress' }> => o.kind === 'in-progress');
-  const inProgress = deriveInProgressChange(state.inProgressCount, inProgressObs, config.alertInProgressChanged);
+  // Memory across cycles belongs to each scanner (its slice); the evaluator only keeps what they return.
+  const scannerSlices = nextSlices(state.scannerSlices, results);
   // A scanner failing the same way for N cycles: one advisory, its runs backed off (scanner-breaker.ts).
   const breaker = updateBreakers(state.breakers, state.reported, results, {
     cycle,
@@ -282,14 +166,7 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   });
   // One-shot findings that were not delivered come back until a delivery succeeds: their source
   // will not report them again.
-  const candidates = uniqueByFingerprint([
-    ...okResults.flatMap((r) => r.findings),
-    ...panes.findings,
-    ...pipelines.findings,
-    ...inProgress.findings,
-    ...breaker.findings,
-    ...(state.undelivered ?? []),
-  ]);
+  const candidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...breaker.findings, ...(state.undelivered ?? [])]);
 
   // Hysteresis: count consecutive cycles per fingerprint; a fingerprint not seen this cycle resets.
   const seen: Record<string, number> = {};
@@ -368,10 +245,9 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
     reported: memory.reported,
     reportedContent: memory.reportedContent,
     seen,
-    panes: panes.panes,
-    pipelines: pipelines.pipelines,
-    ...(inProgress.count === undefined ? {} : { inProgressCount: inProgress.count }),
   };
+  if (Object.keys(scannerSlices).length > 0) nextState.scannerSlices = scannerSlices;
+  else delete nextState.scannerSlices;
   if (Object.keys(breaker.breakers).length > 0) nextState.breakers = breaker.breakers;
   else delete nextState.breakers;
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../domain/json.js';
@@ -20,16 +21,30 @@ const reply = createFinding({
 
 function valid(): HeartbeatState {
   return {
-    version: 2,
+    version: 3,
     cycle: 41,
     reportsSent: 7,
     reported: { 'P1_WORK_READY:b-1': 1_784_500_000_000 },
     reportedContent: { 'P1_WORK_READY:b-1': { hash: '0123456789abcdef0123456789ab', repeats: 2 } },
     seen: { 'PIPELINE_STALLED:p': 2 },
+    scannerSlices: {
+      'idle-orchestrators': { version: 1, data: { panes: { 'orch-a': { hash: 'abc', sinceMs: 5 } } } },
+      pipelines: { version: 1, data: { stages: { p: 'Validation' } } },
+      orchestrators: { version: 1, data: { inProgressCount: 3 } },
+    },
+    undelivered: [reply],
+  };
+}
+
+/** The same memory as {@link valid} in the version 2 shape (core kept panes, stages and the count itself). */
+function validV2(): Record<string, JsonValue> {
+  const { scannerSlices: _moved, ...rest } = encodeHeartbeatState(valid()) as Record<string, JsonValue>;
+  return {
+    ...rest,
+    version: 2,
     panes: { 'orch-a': { hash: 'abc', sinceMs: 5 } },
     pipelines: { p: 'Validation' },
     inProgressCount: 3,
-    undelivered: [reply],
   };
 }
 
@@ -83,14 +98,52 @@ describe('decodeHeartbeatState', () => {
   });
 
   it('flags a newer version (never downgraded) and names it', () => {
-    const decoded = decodeHeartbeatState(withField('version', 3));
-    expect(decoded.newerVersion).toBe(3);
+    const decoded = decodeHeartbeatState(withField('version', 4));
+    expect(decoded.newerVersion).toBe(4);
     expect(decoded.damage).toBeUndefined();
-    expect(decoded.warnings[0]).toContain('version 3');
+    expect(decoded.warnings[0]).toContain('version 4');
+  });
+
+  it("migrates a version 2 document: pane hashes, stage history and in-progress count become their scanners' slices", () => {
+    expect(decodeHeartbeatState(validV2())).toEqual({ state: valid(), warnings: [] });
+    // Empty memory makes no slice; a damaged version 2 document is migrated first, then salvaged.
+    const { inProgressCount: _count, ...withoutCount } = validV2();
+    const empty = decodeHeartbeatState({ ...withoutCount, panes: {}, pipelines: {} });
+    expect(empty.state.scannerSlices).toBeUndefined();
+    const damaged = decodeHeartbeatState({ ...validV2(), seen: 'oops' });
+    expect(damaged.damage).toEqual(['seen: expected an object, got "oops"']);
+    expect(damaged.state).toEqual({ ...valid(), seen: {} });
+  });
+
+  it('migrates a real version 2 state file written by the previous heartbeat-kit', () => {
+    // test/fixtures/heartbeat-state-v2.json: two cycles of the version 2 evaluator (pane, stage and in-progress memory).
+    const stored = JSON.parse(readFileSync(new URL('../../test/fixtures/heartbeat-state-v2.json', import.meta.url), 'utf8')) as JsonValue;
+    const old = stored as { panes: JsonValue; pipelines: JsonValue; inProgressCount: number; cycle: number; reported: JsonValue };
+    const decoded = decodeHeartbeatState(stored);
+    expect(decoded.damage).toBeUndefined();
+    expect(decoded.warnings).toEqual([]);
+    expect(decoded.state).toMatchObject({ version: 3, cycle: old.cycle, reported: old.reported });
+    expect(decoded.state.scannerSlices).toEqual({
+      'idle-orchestrators': { version: 1, data: { panes: old.panes } },
+      pipelines: { version: 1, data: { stages: old.pipelines } },
+      orchestrators: { version: 1, data: { inProgressCount: old.inProgressCount } },
+    });
+    expect(decoded.state).not.toHaveProperty('panes');
+  });
+
+  it("scanner slices are salvaged entry by entry and bounded; their data is the scanner's to check", () => {
+    const slice = { version: 1, data: { anything: ['goes', 1] } };
+    const decoded = decodeHeartbeatState(withField('scannerSlices', { a: slice, b: { version: 0, data: 1 }, c: { data: 1 } }));
+    expect(decoded.state.scannerSlices).toEqual({ a: slice });
+    expect(decoded.damage).toHaveLength(2);
+    const many = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`s${i}`, slice]));
+    const bounded = decodeHeartbeatState(withField('scannerSlices', many));
+    expect(Object.keys(bounded.state.scannerSlices ?? {})).toHaveLength(64);
+    expect(bounded.damage).toHaveLength(6);
   });
 
   it('migrates a version 1 document: no warning, no damage, every delivery remembered with no content hash (counts as unchanged)', () => {
-    const { reportedContent: _dropped, ...rest } = encodeHeartbeatState(valid()) as Record<string, JsonValue>;
+    const { reportedContent: _dropped, ...rest } = validV2();
     const decoded = decodeHeartbeatState({ ...rest, version: 1 });
     expect(decoded).toEqual({ state: { ...valid(), reportedContent: {} }, warnings: [] });
     // A damaged version 1 document is migrated first, then salvaged: only the bad field is lost.
@@ -133,15 +186,17 @@ describe('decodeHeartbeatState', () => {
 // A valid state of any size and content.
 const stateArb: fc.Arbitrary<HeartbeatState> = fc.record(
   {
-    version: fc.constant(2 as const),
+    version: fc.constant(3 as const),
     cycle: fc.nat(),
     reportsSent: fc.nat(),
     reported: fc.dictionary(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true })),
     reportedContent: fc.dictionary(fc.string(), fc.record({ hash: fc.stringMatching(/^[0-9a-f]{28}$/), repeats: fc.nat() })),
     seen: fc.dictionary(fc.string(), fc.integer({ min: 1, max: 1000 })),
-    panes: fc.dictionary(fc.string(), fc.record({ hash: fc.string(), sinceMs: fc.integer() })),
-    pipelines: fc.dictionary(fc.string(), fc.constantFrom('Definition', 'Implementation', 'Validation', 'Finalized' as const)),
-    inProgressCount: fc.nat(),
+    scannerSlices: fc.dictionary(
+      fc.string(),
+      fc.record({ version: fc.integer({ min: 1, max: 5 }), data: fc.jsonValue({ maxDepth: 2 }).map((v) => v as JsonValue) }),
+      { maxKeys: 4 },
+    ),
     undelivered: fc.array(
       fc
         .record({ subject: fc.string(), line: fc.string() })
@@ -164,7 +219,7 @@ const stateArb: fc.Arbitrary<HeartbeatState> = fc.record(
       { maxKeys: 4 },
     ),
   },
-  { requiredKeys: ['version', 'cycle', 'reportsSent', 'reported', 'reportedContent', 'seen', 'panes', 'pipelines'] },
+  { requiredKeys: ['version', 'cycle', 'reportsSent', 'reported', 'reportedContent', 'seen'] },
 );
 
 const FIELDS = [
@@ -174,9 +229,7 @@ const FIELDS = [
   'reported',
   'reportedContent',
   'seen',
-  'panes',
-  'pipelines',
-  'inProgressCount',
+  'scannerSlices',
   'undelivered',
   'breakers',
 ] as const;
@@ -193,9 +246,9 @@ describe('decodeHeartbeatState salvage (property)', () => {
         const bad = junk as JsonValue;
         fc.pre(!fits(field, bad) && bad !== undefined);
         // A newer version is refused, not salvaged (its own test above).
-        fc.pre(!(field === 'version' && typeof bad === 'number' && Number.isSafeInteger(bad) && bad > 2));
-        // Version 1 is migrated, not damage (its own test above).
-        fc.pre(!(field === 'version' && bad === 1));
+        fc.pre(!(field === 'version' && typeof bad === 'number' && Number.isSafeInteger(bad) && bad > 3));
+        // Versions 1 and 2 are migrated, not damage (their own tests above).
+        fc.pre(!(field === 'version' && (bad === 1 || bad === 2)));
         const document = { ...(encodeHeartbeatState(state) as Record<string, JsonValue>), [field]: bad };
         const decoded = decodeHeartbeatState(document);
         const stored = decodeHeartbeatState(encodeHeartbeatState(state)).state; // as JSON keeps it (-0 → 0)

@@ -1,16 +1,15 @@
 import { z } from 'zod';
-import type { PipelineStage } from '../domain/scan-result.js';
 import type { JsonValue } from '../domain/json.js';
 import { findingSchema } from '../domain/finding.js';
 import { MAX_BREAKERS, scannerBreakerSchema } from './scanner-breaker.js';
-
-const STAGES = ['Definition', 'Implementation', 'Validation', 'Finalized'] as const satisfies readonly PipelineStage[];
+import { MAX_SCANNER_SLICES, storedSliceSchema } from './scanner-slice.js';
 
 /**
  * The state document version this library writes. Older versions are migrated on load
- * ({@link decodeHeartbeatState}); 2 added `reportedContent` (change-aware repeats).
+ * ({@link decodeHeartbeatState}); 2 added `reportedContent` (change-aware repeats); 3 moved the
+ * pane hashes, stage history and in-progress count into their scanners' slices (`scannerSlices`).
  */
-export const HEARTBEAT_STATE_VERSION = 2;
+export const HEARTBEAT_STATE_VERSION = 3;
 
 // One schema per field, so a damaged document can be salvaged field by field (and entry by entry).
 const count = z.number().int().nonnegative();
@@ -18,8 +17,6 @@ const RECORD_ENTRIES = {
   reported: z.number(),
   reportedContent: z.object({ hash: z.string().regex(/^[0-9a-f]{1,64}$/), repeats: count }),
   seen: z.number().int().positive(),
-  panes: z.object({ hash: z.string(), sinceMs: z.number() }),
-  pipelines: z.enum(STAGES),
 } as const;
 
 /**
@@ -42,12 +39,14 @@ export const heartbeatStateSchema = z.object({
   reportedContent: z.record(z.string(), RECORD_ENTRIES.reportedContent),
   /** Fingerprint → consecutive cycles it has been seen (hysteresis). */
   seen: z.record(z.string(), RECORD_ENTRIES.seen),
-  /** Orchestrator session → pane hash and when it last changed. */
-  panes: z.record(z.string(), RECORD_ENTRIES.panes),
-  /** Pipeline name → stage at the last cycle that saw it. */
-  pipelines: z.record(z.string(), RECORD_ENTRIES.pipelines),
-  /** In-progress bead count at the last cycle (for "Alert if: in_progress count changed"). */
-  inProgressCount: count.optional(),
+  /**
+   * Scanner → its own slice (version and data), checked against the scanner's schema when it runs
+   * (bounded: one per scanner, at most {@link MAX_SCANNER_SLICES}).
+   */
+  scannerSlices: z
+    .record(z.string(), storedSliceSchema)
+    .refine((value) => Object.keys(value).length <= MAX_SCANNER_SLICES, `at most ${MAX_SCANNER_SLICES} scanner slices`)
+    .optional(),
   /** One-shot findings (GChat replies, pipeline finalization) not yet delivered: offered again next cycle. */
   undelivered: z.array(findingSchema).optional(),
   /** Scanner → its circuit breaker, only while it fails (bounded: one per scanner, at most {@link MAX_BREAKERS}). */
@@ -69,8 +68,6 @@ export function initialHeartbeatState(): HeartbeatState {
     reported: {},
     reportedContent: {},
     seen: {},
-    panes: {},
-    pipelines: {},
   };
 }
 
@@ -119,11 +116,6 @@ function salvage(document: Record<string, unknown>): { state: HeartbeatState; da
     if (parsed.success) state[key] = parsed.data;
     else damage.push(`${key}: ${problem(parsed.error)}`);
   }
-  if (document.inProgressCount !== undefined) {
-    const parsed = count.safeParse(document.inProgressCount);
-    if (parsed.success) state.inProgressCount = parsed.data;
-    else damage.push(`inProgressCount: ${problem(parsed.error)}`);
-  }
 
   for (const key of Object.keys(RECORD_ENTRIES) as (keyof typeof RECORD_ENTRIES)[]) {
     const value = document[key];
@@ -170,7 +162,43 @@ function salvage(document: Record<string, unknown>): { state: HeartbeatState; da
       state.breakers = Object.fromEntries(kept) as HeartbeatState['breakers'];
     }
   }
+  if (document.scannerSlices !== undefined) {
+    if (!isPlainObject(document.scannerSlices)) {
+      damage.push(`scannerSlices: expected an object, got ${short(document.scannerSlices)}`);
+    } else {
+      const kept: [string, unknown][] = [];
+      for (const [entry, item] of Object.entries(document.scannerSlices)) {
+        if (entry === '__proto__') continue;
+        const parsed = storedSliceSchema.safeParse(item);
+        if (!parsed.success) damage.push(`scannerSlices[${short(entry)}]: ${problem(parsed.error)}`);
+        else if (kept.length >= MAX_SCANNER_SLICES) damage.push(`scannerSlices[${short(entry)}]: more than ${MAX_SCANNER_SLICES} slices`);
+        else kept.push([entry, parsed.data]);
+      }
+      state.scannerSlices = Object.fromEntries(kept) as HeartbeatState['scannerSlices'];
+    }
+  }
   return { state, damage };
+}
+
+/**
+ * Version 2 → 3: the memory core kept for three built-in scanners becomes their slices, in the
+ * shape each scanner's schema (version 1) reads, so an upgrade loses no idle spell and re-reports
+ * no finalized pipeline. The data is checked by the scanner's schema when it runs.
+ */
+function toScannerSlices(document: Record<string, unknown>): Record<string, unknown> {
+  const { panes, pipelines, inProgressCount, ...rest } = document;
+  const slices: Record<string, unknown> = isPlainObject(rest.scannerSlices) ? { ...rest.scannerSlices } : {};
+  // Empty memory makes no slice. Anything else moves as it is, damaged or not: the scanner's schema
+  // judges it when the scanner runs, and sets a bad one aside with a warning naming the scanner.
+  const move = (scanner: string, value: unknown, data: Record<string, unknown>): void => {
+    if (value === undefined || (isPlainObject(value) && Object.keys(value).length === 0) || Object.hasOwn(slices, scanner)) return;
+    slices[scanner] = { version: 1, data };
+  };
+  // The scanner names are the built-in ones that owned this memory in version 2.
+  move('idle-orchestrators', panes, { panes });
+  move('pipelines', pipelines, { stages: pipelines });
+  move('orchestrators', inProgressCount, { inProgressCount });
+  return { ...rest, version: 3, ...(Object.keys(slices).length > 0 ? { scannerSlices: slices } : {}) };
 }
 
 /**
@@ -179,6 +207,7 @@ function salvage(document: Record<string, unknown>): { state: HeartbeatState; da
  */
 const MIGRATIONS: Readonly<Record<number, (document: Record<string, unknown>) => Record<string, unknown>>> = {
   1: (document) => ({ ...document, version: 2, reportedContent: {} }),
+  2: toScannerSlices,
 };
 
 function migrate(document: Record<string, unknown>): Record<string, unknown> {
@@ -193,7 +222,8 @@ function migrate(document: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * Reads a stored document as heartbeat state. An older version is migrated first (version 1 gains
- * an empty `reportedContent`). A document that fits is used as is. A newer version is flagged
+ * an empty `reportedContent`; version 2's pane hashes, stage history and in-progress count become
+ * scanner slices). A document that fits is used as is. A newer version is flagged
  * (`newerVersion`), never downgraded. Anything else is salvaged field by
  * field, entry by entry, and its `damage` listed, so the caller can keep a copy of the original
  * before saving over it; it never fails the cycle.

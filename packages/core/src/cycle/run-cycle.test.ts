@@ -82,20 +82,20 @@ describe('runCycle', () => {
     expect(outcome.decision.cycle).toBe(42);
     expect(sink.delivered.map((m) => m.content.split('\n')[0])).toEqual(['WORK_FOUND: GCHAT_REPLY_RECEIVED']);
     expect(stateStore.asides()).toEqual([{ document: damaged, reason: 'seen: expected an object, got "oops"' }]);
-    expect(outcome.warnings.join()).toMatch(/schema version 2 \(seen: .*kept every other field; the original is kept at memory:aside-1/);
+    expect(outcome.warnings.join()).toMatch(/schema version 3 \(seen: .*kept every other field; the original is kept at memory:aside-1/);
     expect(outcome.state.reportsSent).toBe(4);
   });
 
   it('refuses a state written by a newer version: nothing scanned, sent or saved, the version named', async () => {
     const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
-    const newer = { version: 3, cycle: 500, somethingNew: [1] };
+    const newer = { version: 4, cycle: 500, somethingNew: [1] };
     const stateStore = createMemoryStateStore({ initial: newer });
     const sink = createRecordingSink();
     let scanned = 0;
     const counting: Scanner = { ...scanner, scan: (ctx) => ((scanned += 1), scanner.scan(ctx)) };
     const outcome = await runCycle({ clock, sleep: clock, stateStore, sink, scanners: [counting] }, settings);
-    expect(outcome.refused).toMatchObject({ reason: 'newer-version', version: 3 });
-    expect(outcome.refused?.message).toContain('state version 3');
+    expect(outcome.refused).toMatchObject({ reason: 'newer-version', version: 4 });
+    expect(outcome.refused?.message).toContain('state version 4');
     expect(scanned).toBe(0);
     expect(sink.delivered).toHaveLength(0);
     expect(stateStore.saveCount()).toBe(0);

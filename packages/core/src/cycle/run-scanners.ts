@@ -1,7 +1,8 @@
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
-import { OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult, type ScannerName } from '../domain/scan-result.js';
+import { OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult, type ScanWarning, type ScannerName } from '../domain/scan-result.js';
 import type { Clock, Sleep } from '../ports/clock.js';
 import type { Scanner } from '../ports/scanner.js';
+import { checkNextSlice, loadSlice, type StoredSlice } from './scanner-slice.js';
 
 /** Options of {@link runScanners}. */
 export interface RunScannersOptions {
@@ -16,6 +17,8 @@ export interface RunScannersOptions {
   readonly timeoutMs?: number;
   /** Scanners not to run this cycle (the circuit breaker's), with the result to report instead. */
   readonly skip?: ReadonlyMap<ScannerName, ScanResult>;
+  /** The previous state's scanner slices (`HeartbeatState.scannerSlices`): each stateful scanner gets its own. */
+  readonly slices?: Readonly<Record<string, StoredSlice>>;
 }
 
 type Outcome =
@@ -33,10 +36,11 @@ async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: 
   if (skipped !== undefined) return skipped;
   const controller = new AbortController();
   const timer = new AbortController();
+  const stored = options.slices !== undefined && Object.hasOwn(options.slices, scanner.name) ? options.slices[scanner.name] : undefined;
+  const loaded = scanner.slice === undefined ? undefined : loadSlice(scanner.name, scanner.slice, stored);
+  const context = { now: options.now, config: options.config, insideActiveHours: options.insideActiveHours, signal: controller.signal };
   const scan: Promise<Outcome> = Promise.resolve()
-    .then(() =>
-      scanner.scan({ now: options.now, config: options.config, insideActiveHours: options.insideActiveHours, signal: controller.signal }),
-    )
+    .then(() => scanner.scan(loaded === undefined ? context : { ...context, slice: loaded.value }))
     .then(
       (result): Outcome => ({ kind: 'done', result }),
       (error: unknown): Outcome => ({ kind: 'threw', error }),
@@ -46,7 +50,11 @@ async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: 
   timer.abort();
   switch (outcome.kind) {
     case 'done':
-      return { ...outcome.result, scanner: scanner.name, durationMs: elapsed() || outcome.result.durationMs };
+      return withCheckedSlice(scanner, loaded?.warning, {
+        ...outcome.result,
+        scanner: scanner.name,
+        durationMs: elapsed() || outcome.result.durationMs,
+      });
     case 'threw':
       // The Scanner contract says scan never rejects; a buggy one must still not fail the cycle.
       return {
@@ -59,6 +67,24 @@ async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: 
       controller.abort();
       return { scanner: scanner.name, status: 'timeout', timeoutMs, durationMs: elapsed() };
   }
+}
+
+/**
+ * Keeps a returned slice only when it fits the scanner's own schema and bound, and says on the
+ * result when the stored slice was set aside. A failed scan keeps the stored slice for the next run,
+ * which will say it again: a set-aside is never silent.
+ */
+function withCheckedSlice(scanner: Scanner, setAside: ScanWarning | undefined, result: ScanResult): ScanResult {
+  if (result.status !== 'ok') return result;
+  const { slice, ...rest } = result;
+  const warnings: ScanWarning[] = setAside === undefined ? [] : [setAside];
+  let kept: StoredSlice | undefined;
+  if (slice !== undefined && scanner.slice !== undefined) {
+    const checked = checkNextSlice(scanner.name, scanner.slice, slice);
+    if (checked.warning !== undefined) warnings.push(checked.warning);
+    kept = checked.slice;
+  }
+  return { ...rest, warnings: [...rest.warnings, ...warnings], ...(kept === undefined ? {} : { slice: kept }) };
 }
 
 /**

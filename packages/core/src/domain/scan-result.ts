@@ -1,4 +1,5 @@
 import type { Finding } from './finding.js';
+import type { JsonValue } from './json.js';
 
 /** Names of the seven built-in scanners of spec 000. */
 export const BUILTIN_SCANNERS = ['beads', 'orchestrators', 'git', 'stale-tasks', 'idle-orchestrators', 'gchat', 'pipelines'] as const;
@@ -8,32 +9,6 @@ export type ScannerName = (typeof BUILTIN_SCANNERS)[number] | (string & Record<n
 
 /** Pipeline stages as the Attractor dashboard computes them. */
 export type PipelineStage = 'Definition' | 'Implementation' | 'Validation' | 'Finalized';
-
-/**
- * Facts a scanner saw that only mean something across cycles. The cycle evaluator keeps them in
- * state and derives findings from their history (ORCH_IDLE, PIPELINE_FINALIZED).
- */
-export type Observation =
-  | {
-      /** A hash of an orchestrator pane's (stripped, redacted) content. */
-      readonly kind: 'pane';
-      readonly session: string;
-      readonly hash: string;
-    }
-  | {
-      /** A pipeline's stage this cycle. */
-      readonly kind: 'pipeline';
-      readonly pipeline: string;
-      readonly prdRef: string;
-      readonly stage: PipelineStage;
-      readonly validated: number;
-      readonly total: number;
-    }
-  | {
-      /** How many beads are in progress this cycle (for "Alert if: in_progress count changed"). */
-      readonly kind: 'in-progress';
-      readonly count: number;
-    };
 
 /** A non-fatal note from a scanner (e.g. GChat has no credentials). */
 export interface ScanWarning {
@@ -52,9 +27,13 @@ export type ScanResult =
       readonly scanner: ScannerName;
       readonly status: 'ok';
       readonly findings: readonly Finding[];
-      readonly observations: readonly Observation[];
       readonly warnings: readonly ScanWarning[];
       readonly durationMs: number;
+      /**
+       * The scanner's next slice of the state (its own schema's version and data), kept for its
+       * next cycle; absent for a stateless scanner. See `defineStatefulScanner`.
+       */
+      readonly slice?: { readonly version: number; readonly data: JsonValue };
     }
   | {
       readonly scanner: ScannerName;
@@ -78,14 +57,19 @@ export type ScanResult =
 /** Builds an ok scan result; omitted lists are empty. */
 export function scanOk(
   scanner: ScannerName,
-  parts: { findings?: readonly Finding[]; observations?: readonly Observation[]; warnings?: readonly ScanWarning[]; durationMs?: number },
+  parts: {
+    findings?: readonly Finding[];
+    warnings?: readonly ScanWarning[];
+    durationMs?: number;
+    slice?: { readonly version: number; readonly data: JsonValue };
+  },
 ): ScanResult {
   return {
     scanner,
     status: 'ok',
     findings: parts.findings ?? [],
-    observations: parts.observations ?? [],
     warnings: parts.warnings ?? [],
     durationMs: parts.durationMs ?? 0,
+    ...(parts.slice === undefined ? {} : { slice: parts.slice }),
   };
 }

@@ -26,7 +26,7 @@ function recordDay(): string[] {
     };
     const results = [
       scanOk('orchestrators', { findings: i % 4 === 0 ? [] : [crash] }),
-      scanOk('idle-orchestrators', { observations: [{ kind: 'pane', session: 'orch-b', hash: 'same' }] }),
+      scanOk('idle-orchestrators', { slice: { version: 1, data: { panes: { 'orch-b': { hash: 'same', sinceMs: 0 } } } } }),
     ];
     const { decision, nextState } = evaluateCycle(state, results, context);
     lines.push(JSON.stringify(createCycleRecord(state, results, context, decision)));

@@ -1,9 +1,34 @@
-import { createFinding, sanitizeForMessage, type Finding, type Observation } from '@heartbeat-kit/core';
+import { createFinding, sanitizeForMessage, type Finding, type PipelineStage, type ScannerSliceSpec } from '@heartbeat-kit/core';
+import { z } from 'zod';
 import type { PipelineDashboard } from './dashboard-schema.js';
 import { classifyDashboardNode } from './pipeline-dashboard.js';
 
-/** The pipeline observation the cycle evaluator keeps across cycles (it derives PIPELINE_FINALIZED). */
-export type PipelineObservation = Extract<Observation, { kind: 'pipeline' }>;
+/** One pipeline's stage and promise this cycle; the scanner keeps the stages in its slice (PIPELINE_FINALIZED). */
+export interface PipelineObservation {
+  readonly kind: 'pipeline';
+  readonly pipeline: string;
+  readonly prdRef: string;
+  readonly stage: PipelineStage;
+  readonly validated: number;
+  readonly total: number;
+}
+
+const STAGES = ['Definition', 'Implementation', 'Validation', 'Finalized'] as const satisfies readonly PipelineStage[];
+
+/** The pipeline scanner's slice: each pipeline's stage at the last cycle that saw it. */
+export const pipelineSliceSchema = z.object({ stages: z.record(z.string(), z.enum(STAGES)) });
+
+/** What the pipeline scanner remembers across cycles. */
+export type PipelineSlice = z.infer<typeof pipelineSliceSchema>;
+
+/** The slice spec of the pipeline scanner (version 1 is state version 2's `pipelines`, migrated by core). */
+export const PIPELINE_SLICE: ScannerSliceSpec<PipelineSlice> = {
+  version: 1,
+  schema: pipelineSliceSchema,
+  initial: () => ({ stages: {} }),
+  // The scanner reads at most 200 pipelines by default; a name is sanitised nowhere here, so leave room.
+  maxBytes: 64 * 1024,
+};
 
 /** Names in messages are untrusted file content: sanitised and kept short. */
 function safe(text: string, maxLength = 80): string {
@@ -13,6 +38,37 @@ function safe(text: string, maxLength = 80): string {
 function listed(ids: readonly string[], max = 10): string {
   const shown = ids.slice(0, max).map((id) => safe(id, 60));
   return ids.length > max ? `${shown.join(', ')} (+${ids.length - max} more)` : shown.join(', ');
+}
+
+/**
+ * PIPELINE_FINALIZED on the transition to Finalized. A pipeline first seen already Finalized is
+ * reported once (DESIGN.md); dedup stops repeats. Pipelines not seen this cycle are forgotten.
+ */
+export function derivePipelineFinalized(
+  previous: PipelineSlice,
+  observations: readonly PipelineObservation[],
+): { readonly next: PipelineSlice; readonly findings: Finding[] } {
+  const stages: [string, PipelineStage][] = [];
+  const findings: Finding[] = [];
+  for (const obs of observations) {
+    stages.push([obs.pipeline, obs.stage]);
+    const before = Object.hasOwn(previous.stages, obs.pipeline) ? previous.stages[obs.pipeline] : undefined;
+    if (obs.stage === 'Finalized' && before !== 'Finalized') {
+      const pipeline = safe(obs.pipeline);
+      const prd = safe(obs.prdRef);
+      findings.push(
+        createFinding({
+          category: 'PIPELINE_FINALIZED',
+          subject: `${obs.pipeline}:Finalized`,
+          line: `PIPELINE_FINALIZED:\n  Pipeline: ${pipeline}\n  PRD: ${prd}\n  Stage: Finalized\n  Promise: ${obs.validated}/${obs.total} gates validated`,
+          action: `Review finalized pipeline ${pipeline} and close out ${prd}`,
+          short: `${pipeline} finalized`,
+          details: { pipeline: obs.pipeline, prdRef: obs.prdRef, validated: obs.validated, total: obs.total },
+        }),
+      );
+    }
+  }
+  return { next: { stages: Object.fromEntries(stages) }, findings };
 }
 
 /** The observation of one pipeline's dashboard; `pipeline` is the name the findings use. */

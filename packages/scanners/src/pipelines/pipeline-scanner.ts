@@ -1,21 +1,29 @@
 import {
   OUTSIDE_ACTIVE_HOURS_REASON,
+  defineStatefulScanner,
   sanitizeForMessage,
   scanOk,
   type CommandError,
   type CommandRunner,
   type Finding,
-  type Observation,
   type ScanContext,
   type ScanResult,
   type ScanWarning,
   type Scanner,
+  type StatefulScan,
 } from '@heartbeat-kit/core';
 import { errAsync, okAsync, Result, ResultAsync } from 'neverthrow';
 import { pipelineDashboardSchema, type PipelineDashboard } from './dashboard-schema.js';
 import { describeDotParseError, parseDot, type DotParseError } from './dot-parser.js';
 import { computeDashboard } from './pipeline-dashboard.js';
-import { observePipeline, pipelineFindings } from './pipeline-findings.js';
+import {
+  PIPELINE_SLICE,
+  derivePipelineFinalized,
+  observePipeline,
+  pipelineFindings,
+  type PipelineObservation,
+  type PipelineSlice,
+} from './pipeline-findings.js';
 
 /**
  * File access of the pipeline scanner, injected so this module stays pure. `list` resolves the
@@ -107,8 +115,8 @@ const safeJsonParse = Result.fromThrowable(
  * The Attractor pipeline scanner (spec 000 Target 7). For each `.pipelines/pipelines/*.dot` it reads
  * the dashboard — natively, or through `config.pipelineDashboardCommand` run as
  * `[...prefix, <file.dot>, '--output', 'json']` — and reports PIPELINE_NODE_FAILED,
- * PIPELINE_VALIDATION_STALLED and PIPELINE_STALLED plus one `pipeline` observation (the evaluator
- * derives PIPELINE_FINALIZED from those). A failing file is a warning; only all failing is an error.
+ * PIPELINE_VALIDATION_STALLED and PIPELINE_STALLED, and PIPELINE_FINALIZED when a pipeline's stage
+ * turns Finalized (the stages live in the scanner's own slice of the state). A failing file is a warning; only all failing is an error.
  *
  * @example
  * ```ts
@@ -180,29 +188,49 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
       });
   };
 
-  const scanUnguarded = async (context: ScanContext): Promise<ScanResult> => {
-    if (!context.insideActiveHours) return { scanner: 'pipelines', status: 'skipped', reason: OUTSIDE_ACTIVE_HOURS_REASON, durationMs: 0 };
+  const scanUnguarded = async (context: ScanContext, previous: PipelineSlice): Promise<StatefulScan<PipelineSlice>> => {
+    const result = await scanDashboards(context);
+    if (result.kind === 'result') return { result: result.result };
+    const finalized = derivePipelineFinalized(previous, result.observations);
+    const { findings, warnings, durationMs } = result;
+    return { result: scanOk('pipelines', { findings: [...findings, ...finalized.findings], warnings, durationMs }), next: finalized.next };
+  };
+
+  type Dashboards =
+    | { readonly kind: 'result'; readonly result: ScanResult }
+    | {
+        readonly kind: 'read';
+        readonly findings: readonly Finding[];
+        readonly observations: readonly PipelineObservation[];
+        readonly warnings: readonly ScanWarning[];
+        readonly durationMs: number;
+      };
+
+  const scanDashboards = async (context: ScanContext): Promise<Dashboards> => {
+    const done = (result: ScanResult): Dashboards => ({ kind: 'result', result });
+    if (!context.insideActiveHours)
+      return done({ scanner: 'pipelines', status: 'skipped', reason: OUTSIDE_ACTIVE_HOURS_REASON, durationMs: 0 });
     const prefix = context.config.pipelineDashboardCommand;
     const runner = options.runner;
     if (prefix !== undefined && runner === undefined) {
-      return {
+      return done({
         scanner: 'pipelines',
         status: 'error',
         error: 'pipelineDashboardCommand is set but no CommandRunner was given',
         durationMs: 0,
-      };
+      });
     }
     const listed = await ResultAsync.fromPromise(
       attempt(() => options.files.list(dir)),
       messageOf,
     );
     if (listed.isErr()) {
-      return {
+      return done({
         scanner: 'pipelines',
         status: 'error',
         error: `cannot list ${PIPELINE_DIR}: ${sanitizeForMessage(listed.error)}`,
         durationMs: 0,
-      };
+      });
     }
     // The shell glob `*.dot` skips hidden files and sorts names.
     const all = listed.value.filter((name) => name.endsWith('.dot') && !name.startsWith('.')).sort();
@@ -216,11 +244,11 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
     const files = all.slice(0, maxPipelines);
     const meter = { ms: 0 };
     const findings: Finding[] = [];
-    const observations: Observation[] = [];
+    const observations: PipelineObservation[] = [];
     const names = new Set<string>();
     let failures = 0;
     for (const file of files) {
-      if (context.signal.aborted) return { scanner: 'pipelines', status: 'error', error: 'aborted', durationMs: meter.ms };
+      if (context.signal.aborted) return done({ scanner: 'pipelines', status: 'error', error: 'aborted', durationMs: meter.ms });
       const result =
         prefix !== undefined && runner !== undefined
           ? await readByCommand(file, prefix, runner, context.signal, meter)
@@ -244,19 +272,16 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
       findings.push(...pipelineFindings(name, result.value));
     }
     if (files.length > 0 && failures === files.length) {
-      return { scanner: 'pipelines', status: 'error', error: warnings.map((w) => w.message).join('; '), durationMs: meter.ms };
+      return done({ scanner: 'pipelines', status: 'error', error: warnings.map((w) => w.message).join('; '), durationMs: meter.ms });
     }
-    return scanOk('pipelines', { findings, observations, warnings, durationMs: meter.ms });
+    return { kind: 'read', findings, observations, warnings, durationMs: meter.ms };
   };
 
   // A misbehaving injected port (a synchronous throw) must not fail the cycle either.
-  const scan = (context: ScanContext): Promise<ScanResult> =>
-    scanUnguarded(context).catch((caught: unknown): ScanResult => ({
-      scanner: 'pipelines',
-      status: 'error',
-      error: sanitizeForMessage(messageOf(caught)),
-      durationMs: 0,
+  const scan = (context: ScanContext, previous: PipelineSlice): Promise<StatefulScan<PipelineSlice>> =>
+    scanUnguarded(context, previous).catch((caught: unknown): StatefulScan<PipelineSlice> => ({
+      result: { scanner: 'pipelines', status: 'error', error: sanitizeForMessage(messageOf(caught)), durationMs: 0 },
     }));
 
-  return { name: 'pipelines', runsOutsideActiveHours: false, scan };
+  return defineStatefulScanner({ name: 'pipelines', runsOutsideActiveHours: false, slice: PIPELINE_SLICE, scan });
 }

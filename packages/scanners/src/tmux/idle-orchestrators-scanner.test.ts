@@ -5,7 +5,7 @@ import { createIdleOrchestratorsScanner } from './idle-orchestrators-scanner.js'
 import { hashPaneCapture } from './normalise-pane.js';
 
 describe('idle-orchestrators scanner', () => {
-  it('emits one pane observation per orchestrator session, targeted by $id', async () => {
+  it('keeps one pane hash per orchestrator session in its slice, targeted by $id', async () => {
     const runner = scriptedRunner([
       [/list-sessions/, { stdout: 'orch-auth\t$3\t1\t1\t0\t1\nnotes\t$4\t1\t1\t0\t1\norch-b\t$7\t1\t1\t1\t1\n' }],
       // One client for every pane; tmux stops the sequence at the pane that is gone…
@@ -21,7 +21,12 @@ describe('idle-orchestrators scanner', () => {
     expect(result).toMatchObject({
       status: 'ok',
       findings: [],
-      observations: [{ kind: 'pane', session: 'orch-auth', hash: hashPaneCapture(fixture('tmux', 'capture-pane-p.txt')) }],
+      slice: {
+        version: 1,
+        data: {
+          panes: { 'orch-auth': { hash: hashPaneCapture(fixture('tmux', 'capture-pane-p.txt')), sinceMs: makeContext().now.getTime() } },
+        },
+      },
     });
     expect(result.status === 'ok' && result.warnings.map((w) => w.code)).toEqual(['PANE_CAPTURE_FAILED']);
     expect(runner.calls.map((c) => c.args.slice(0, 3))).toEqual([
@@ -39,6 +44,6 @@ describe('idle-orchestrators scanner', () => {
     const none = await createIdleOrchestratorsScanner({
       runner: scriptedRunner([[/./, { exitCode: 1, stderr: fixture('tmux', 'list-sessions-no-server.stderr.txt') }]]),
     }).scan(makeContext());
-    expect(none).toMatchObject({ status: 'ok', observations: [] });
+    expect(none).toMatchObject({ status: 'ok', findings: [], slice: { version: 1, data: { panes: {} } } });
   });
 });

@@ -1,6 +1,7 @@
-import { scanOk, type Observation, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
+import { defineStatefulScanner, scanOk, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
 import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import { hashPaneCapture } from './normalise-pane.js';
+import { PANE_SLICE, derivePaneIdle, type PaneSeen, type PaneSlice } from './orch-idle.js';
 import { capturePanes, createTmuxSessionsSource, type TmuxDeps, type TmuxSessionsSource } from './tmux-client.js';
 
 /** Dependencies of {@link createIdleOrchestratorsScanner}. */
@@ -12,33 +13,34 @@ export interface IdleOrchestratorsScannerDeps extends TmuxDeps {
 const NAME = 'idle-orchestrators';
 
 /**
- * Scan target 5: captures each orchestrator pane and reports a hash of its last 20 normalised
- * lines as a `pane` observation. It emits no findings: ORCH_IDLE needs the hash history, which
- * core's cycle evaluator keeps.
+ * Scan target 5: captures each orchestrator pane, hashes its last 20 normalised lines and keeps
+ * the hashes in its own slice of the state; a hash unchanged for more than `orchIdleMs` is ORCH_IDLE.
  *
  * @example
  * ```ts
  * import { createIdleOrchestratorsScanner } from '@heartbeat-kit/scanners';
  * import { createProcessRunner } from '@heartbeat-kit/core/node';
  *
- * // Emits pane-hash observations; the cycle evaluator turns 30 min without change into ORCH_IDLE.
+ * // Keeps pane hashes across cycles; 30 min without change is ORCH_IDLE.
  * const scanner = createIdleOrchestratorsScanner({ runner: createProcessRunner(), tmuxArgs: ['-L', 'work'] });
  * ```
  */
 export function createIdleOrchestratorsScanner(deps: IdleOrchestratorsScannerDeps): Scanner {
   const source = deps.sessions ?? createTmuxSessionsSource(deps);
-  return {
+  return defineStatefulScanner({
     name: NAME,
     runsOutsideActiveHours: false,
-    scan: (ctx) => {
+    slice: PANE_SLICE,
+    scan: async (ctx, previous) => {
       const meter: DurationMeter = { ms: 0 };
-      return guardScan(NAME, meter, async () => {
+      let next: PaneSlice | undefined;
+      const result = await guardScan(NAME, meter, async () => {
         const sessions = await source.list(ctx.now, ctx.signal, meter);
         if (sessions.isErr())
           return sessions.error.kind === 'tool-missing'
             ? skipped(NAME, sessions.error.message, meter)
             : failed(NAME, sessions.error.message, meter);
-        const observations: Observation[] = [];
+        const seen: PaneSeen[] = [];
         const warnings: ScanWarning[] = [];
         const orchestrators = sessions.value.filter((session) => session.name.startsWith(ctx.config.orchestratorPrefix));
         const captures = await capturePanes(deps, orchestrators, ctx.signal, meter);
@@ -46,10 +48,14 @@ export function createIdleOrchestratorsScanner(deps: IdleOrchestratorsScannerDep
           const session = orchestrators[i]!;
           // A session can end between the listing and the capture; the others still count.
           if (captured.isErr()) warnings.push({ code: 'PANE_CAPTURE_FAILED', message: captured.error.message });
-          else observations.push({ kind: 'pane', session: session.name, hash: hashPaneCapture(captured.value) });
+          else seen.push({ session: session.name, hash: hashPaneCapture(captured.value) });
         }
-        return scanOk(NAME, { observations, warnings, durationMs: meter.ms });
+        const idle = derivePaneIdle(previous, seen, ctx.now.getTime(), ctx.config.orchIdleMs);
+        next = idle.next;
+        return scanOk(NAME, { findings: idle.findings, warnings, durationMs: meter.ms });
       });
+      // A skipped or failed scan keeps the previous hashes (no next slice).
+      return next === undefined ? { result } : { result, next };
     },
-  };
+  });
 }

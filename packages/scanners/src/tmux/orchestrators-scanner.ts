@@ -1,4 +1,14 @@
-import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
+import {
+  createFinding,
+  defineStatefulScanner,
+  sanitizeForMessage,
+  scanOk,
+  type Finding,
+  type ScanWarning,
+  type Scanner,
+  type ScannerSliceSpec,
+} from '@heartbeat-kit/core';
+import { z } from 'zod';
 import { escapeRegExp, guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
@@ -16,6 +26,40 @@ export interface OrchestratorsScannerDeps extends TmuxDeps {
 }
 
 const NAME = 'orchestrators';
+
+/** The orchestrators scanner's slice: the in-progress bead count at its last run with bd. */
+export const inProgressSliceSchema = z.object({ inProgressCount: z.number().int().nonnegative().optional() });
+
+/** What the orchestrators scanner remembers across cycles. */
+export type InProgressSlice = z.infer<typeof inProgressSliceSchema>;
+
+/** The slice spec of the orchestrators scanner (version 1 is state version 2's `inProgressCount`, migrated by core). */
+export const IN_PROGRESS_SLICE: ScannerSliceSpec<InProgressSlice> = {
+  version: 1,
+  schema: inProgressSliceSchema,
+  initial: () => ({}),
+  maxBytes: 1024,
+};
+
+/**
+ * HEARTBEAT.md's Beads "Alert if: in_progress count changed since last check" (opt-in). Spec 000
+ * gives it no category; it is reported as IN_PROGRESS_CHANGED with Normal priority, so it waits
+ * for an idle operator like WORK_READY. The count is remembered whether or not the alert is on.
+ */
+export function deriveInProgressChange(previous: number | undefined, current: number, enabled: boolean): Finding[] {
+  if (!enabled || previous === undefined || previous === current) return [];
+  return [
+    createFinding({
+      category: 'IN_PROGRESS_CHANGED',
+      priority: 'Normal',
+      subject: `${previous}->${current}`,
+      line: `IN PROGRESS: ${previous} → ${current} beads in progress since the last check`,
+      action: 'Review which beads started or stopped since the last check',
+      short: `in-progress ${previous}→${current}`,
+      details: { previous, current },
+    }),
+  ];
+}
 
 /** A session that would show a bead's orchestrator alive; `withPid` also accepts `<name>-<pid>` (engine spawns). */
 export interface OwnerSession {
@@ -133,12 +177,14 @@ export function orchestratorFindings(input: {
  */
 export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scanner {
   const source = deps.sessions ?? createTmuxSessionsSource(deps);
-  return {
+  return defineStatefulScanner({
     name: NAME,
     runsOutsideActiveHours: true,
-    scan: (ctx) => {
+    slice: IN_PROGRESS_SLICE,
+    scan: async (ctx, previous) => {
       const meter: DurationMeter = { ms: 0 };
-      return guardScan(NAME, meter, async () => {
+      let next: InProgressSlice | undefined;
+      const result = await guardScan(NAME, meter, async () => {
         const sessions = await source.list(ctx.now, ctx.signal, meter);
         const expected = ctx.config.expectedOrchestrators;
         if (sessions.isErr()) {
@@ -165,17 +211,23 @@ export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scan
           // A pipeline that cannot be read may own a bead whose crash then goes unseen: say so.
           for (const problem of owners.problems) warnings.push({ code: 'PIPELINE_OWNERS_UNREADABLE', message: problem });
         }
-        const findings = orchestratorFindings({
-          sessionNames: sessions.value.map((s) => s.name),
-          inProgress,
-          expected,
-          prefix: ctx.config.orchestratorPrefix,
-          pipelineNodes,
-        });
-        // The count feeds HEARTBEAT.md's "Alert if: in_progress count changed" (decided in core).
-        const observations = beads.isOk() ? [{ kind: 'in-progress' as const, count: inProgress.length }] : [];
-        return scanOk(NAME, { findings, observations, warnings, durationMs: meter.ms });
+        const findings: Finding[] = [
+          ...orchestratorFindings({
+            sessionNames: sessions.value.map((s) => s.name),
+            inProgress,
+            expected,
+            prefix: ctx.config.orchestratorPrefix,
+            pipelineNodes,
+          }),
+        ];
+        // Without bd the count is unknown: the last one known stays (no next slice).
+        if (beads.isOk()) {
+          next = { inProgressCount: inProgress.length };
+          findings.push(...deriveInProgressChange(previous.inProgressCount, inProgress.length, ctx.config.alertInProgressChanged));
+        }
+        return scanOk(NAME, { findings, warnings, durationMs: meter.ms });
       });
+      return next === undefined ? { result } : { result, next };
     },
-  };
+  });
 }

@@ -26,6 +26,13 @@ function ok(result: ScanResult): Extract<ScanResult, { status: 'ok' }> {
   return result;
 }
 
+/** The stage of each pipeline the scanner keeps in its slice (what PIPELINE_FINALIZED is derived from). */
+function stagesOf(result: Extract<ScanResult, { status: 'ok' }>): Record<string, string> {
+  const data = result.slice?.data as { stages?: Record<string, string> } | undefined;
+  if (data?.stages === undefined) throw new Error(`expected a pipeline slice, got ${JSON.stringify(result.slice)}`);
+  return data.stages;
+}
+
 let root: string;
 let pipelines: string;
 
@@ -120,10 +127,7 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
     await copyFixture('pipeline-harness-style.dot');
     await copyFixture('pipeline-spec-style.dot');
     const result = ok(await scanner().scan(context()));
-    expect(result.observations).toEqual([
-      { kind: 'pipeline', pipeline: 'PRD-SCANNERS-001', prdRef: 'PRD-SCANNERS-001', stage: 'Implementation', validated: 0, total: 1 },
-      { kind: 'pipeline', pipeline: 'ScanPipeline', prdRef: '', stage: 'Definition', validated: 0, total: 0 },
-    ]);
+    expect(stagesOf(result)).toEqual({ 'PRD-SCANNERS-001': 'Implementation', ScanPipeline: 'Definition' });
     expect(result.findings).toEqual([]);
     expect(result.warnings).toEqual([]);
   });
@@ -143,13 +147,15 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
     const text = await readFile(join(FIXTURES, 'pipeline-harness-style.dot'), 'utf8');
     await writeFile(join(pipelines, 'p.dot'), text.replace('status="active"', 'status="impl_complete"'));
     const result = ok(await scanner().scan(context()));
-    expect(result.observations[0]).toMatchObject({ stage: 'Validation' });
+    expect(stagesOf(result)).toEqual({ 'PRD-SCANNERS-001': 'Validation' });
     expect(result.findings.map((f) => [f.category, f.subject])).toEqual([['PIPELINE_VALIDATION_STALLED', 'PRD-SCANNERS-001:Validation']]);
   });
 
   it('treats a missing pipeline directory as nothing to report', async () => {
     await rm(join(root, '.pipelines'), { recursive: true });
-    expect(ok(await scanner().scan(context()))).toMatchObject({ findings: [], observations: [], warnings: [] });
+    const result = ok(await scanner().scan(context()));
+    expect(result).toMatchObject({ findings: [], warnings: [] });
+    expect(stagesOf(result)).toEqual({});
   });
 
   it('reads only visible *.dot files, in name order', async () => {
@@ -159,7 +165,7 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
     await writeFile(join(pipelines, 'notes.txt'), 'digraph T { n [status=failed] }');
     await mkdir(join(pipelines, 'dir.dot'));
     const result = ok(await scanner().scan(context()));
-    expect(result.observations.map((o) => (o.kind === 'pipeline' ? o.pipeline : ''))).toEqual(['A', 'ScanPipeline']);
+    expect(Object.keys(stagesOf(result))).toEqual(['A', 'ScanPipeline']);
     expect(result.warnings).toEqual([]);
   });
 
@@ -176,7 +182,7 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
       ['PIPELINE_FILE_FAILED', "not-dot.dot: cannot parse: line 1: expected 'digraph'"],
       ['PIPELINE_FILE_FAILED', 'open-quote.dot: cannot parse: line 2: unterminated quoted string'],
     ]);
-    expect(result.observations.map((o) => (o.kind === 'pipeline' ? o.pipeline : ''))).toEqual(['E"x', 'PRD-SCANNERS-001', 'H']);
+    expect(Object.keys(stagesOf(result))).toEqual(['E"x', 'PRD-SCANNERS-001', 'H']);
     for (const finding of result.findings) {
       expect(finding.line.length).toBeLessThan(300);
       expect(finding.line).not.toContain('\u001b');
@@ -204,7 +210,7 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
     await writeFile(join(pipelines, 'one.dot'), 'digraph Same { a [status=active] }');
     await writeFile(join(pipelines, 'two.dot'), 'digraph Same { a [status=failed] }');
     const result = ok(await scanner().scan(context()));
-    expect(result.observations.map((o) => (o.kind === 'pipeline' ? o.pipeline : ''))).toEqual(['anon', 'Same']);
+    expect(Object.keys(stagesOf(result))).toEqual(['anon', 'Same']);
     expect(result.warnings.map((w) => w.code)).toEqual(['PIPELINE_DUPLICATE_NAME']);
   });
 
@@ -254,9 +260,7 @@ describe('createPipelineScanner with a dashboard command', () => {
     const runner = fakeRunner(() => okAsync({ exitCode: 0, stdout: `${json}\n`, stderr: '', durationMs: 5 }));
     const result = ok(await createPipelineScanner({ cwd: root, files: createNodePipelineFiles(), runner }).scan(context(config)));
     expect(runner.requests).toEqual([{ file: 'python3', args: ['dashboard.py', join(pipelines, 'h.dot'), '--output', 'json'], cwd: root }]);
-    expect(result.observations).toEqual([
-      { kind: 'pipeline', pipeline: 'PRD-SCANNERS-001', prdRef: 'PRD-SCANNERS-001', stage: 'Implementation', validated: 0, total: 1 },
-    ]);
+    expect(stagesOf(result)).toEqual({ 'PRD-SCANNERS-001': 'Implementation' });
     expect(result.durationMs).toBe(5);
     // The command's rows, not the file, decide the findings.
     expect(result.findings.map((f) => f.category)).toEqual(['PIPELINE_VALIDATION_STALLED', 'PIPELINE_STALLED']);
@@ -274,7 +278,7 @@ describe('createPipelineScanner with a dashboard command', () => {
       return okAsync({ exitCode: 0, stdout: good, stderr: '', durationMs: 1 });
     });
     const result = ok(await createPipelineScanner({ cwd: root, files: createNodePipelineFiles(), runner }).scan(context(config)));
-    expect(result.observations).toHaveLength(1);
+    expect(Object.keys(stagesOf(result))).toHaveLength(1);
     expect(result.warnings.map((w) => w.message.split(':')[0])).toEqual(['a.dot', 'b.dot', 'c.dot', 'd.dot']);
     expect(result.warnings[0]?.message).toContain('exited 1');
     expect(result.warnings[0]?.message).not.toContain('trace');
