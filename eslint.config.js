@@ -18,6 +18,18 @@ export default tseslint.config(
     },
   },
   {
+    // Results are handled, not unwrapped, outside tests: an unwrap throws the error a caller was meant to see.
+    files: ['packages/*/src/**/*.ts', 'bench/**/*.mjs', 'stress/**/*.mjs', 'examples/**/*.ts'],
+    ignores: ['**/*.test.ts', 'packages/*/src/testing/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { property: '_unsafeUnwrap', message: 'Handle the Result (isErr / match) instead of unwrapping it.' },
+        { property: '_unsafeUnwrapErr', message: 'Handle the Result (isErr / match) instead of unwrapping it.' },
+      ],
+    },
+  },
+  {
     // The main entry of every package is pure: I/O lives in adapter subpaths.
     files: ['packages/*/src/**/*.ts'],
     ignores: [
@@ -57,7 +69,13 @@ export default tseslint.config(
         { name: 'setTimeout', message: 'Pure module: use the Sleep port.' },
         { name: 'setInterval', message: 'Pure module: use the Sleep port.' },
       ],
-      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Pure module: use the Clock port.' }],
+      // Repeats the unwrap ban above: a later block's options replace an earlier block's for the same rule.
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Pure module: use the Clock port.' },
+        { property: '_unsafeUnwrap', message: 'Handle the Result (isErr / match) instead of unwrapping it.' },
+        { property: '_unsafeUnwrapErr', message: 'Handle the Result (isErr / match) instead of unwrapping it.' },
+      ],
     },
   },
   {

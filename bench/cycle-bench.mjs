@@ -27,9 +27,13 @@ const { createWorld } = await importTs(join(root, 'packages/cli/test/support/wor
 // The opt-in real tokenizer (core's ./tokenizer subpath over js-tiktoken): how far the default
 // ceil(chars / 4) estimate is from a BPE count on the messages the cycle really sends.
 const { loadTiktokenEstimator } = await import('../packages/core/dist/tokenizer/index.js');
-const tokenizers = Object.fromEntries(
-  await Promise.all(['o200k_base', 'cl100k_base'].map(async (name) => [name, (await loadTiktokenEstimator(name))._unsafeUnwrap()])),
-);
+/** One encoding's estimator; the bench needs both, so a missing js-tiktoken stops it with the reason. */
+async function tokenizer(name) {
+  const loaded = await loadTiktokenEstimator(name);
+  if (loaded.isErr()) throw new Error(`tokenizer ${name}: ${loaded.error.message} ${loaded.error.fix}`);
+  return [name, loaded.value];
+}
+const tokenizers = Object.fromEntries(await Promise.all(['o200k_base', 'cl100k_base'].map(tokenizer)));
 /** The cycle's message(s) counted by the default estimate and by each tokenizer. */
 function tokenReport(cycle) {
   const texts = [cycle.message?.content, cycle.costAlert?.content].filter((t) => typeof t === 'string');

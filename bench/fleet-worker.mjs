@@ -7,9 +7,13 @@ import { createFleetWorker } from '../packages/bullmq/dist/node/index.js';
 
 // neverthrow is a dependency of the package, not of the repository root: resolve it from there.
 const { okAsync } = createRequire(join(import.meta.dirname, '../packages/bullmq/package.json'))('neverthrow');
-const target = parseRedisUrl(process.env.FLEET_REDIS_URL)._unsafeUnwrap();
+const target = parseRedisUrl(process.env.FLEET_REDIS_URL ?? '');
+if (target.isErr()) {
+  process.stderr.write(`fleet-worker: FLEET_REDIS_URL: ${target.error}\n`);
+  process.exit(2);
+}
 const worker = createFleetWorker({
-  target,
+  target: target.value,
   prefix: process.env.FLEET_PREFIX,
   concurrency: Number(process.env.FLEET_CONCURRENCY ?? 16),
   journal: true,

@@ -96,7 +96,12 @@ async function lane(base, index, kills, random, problems) {
   const orphans = readdirSync(dir).filter((name) => name.includes('.tmp-')).length;
   // A load (what the next heartbeat does first) sweeps temp files of killed writers.
   const { createFileStateStore } = await import(core);
-  const reloaded = (await createFileStateStore({ path }).load())._unsafeUnwrap();
+  const loaded = await createFileStateStore({ path }).load();
+  if (loaded.isErr()) {
+    fail(`final load failed: ${loaded.error.message}`);
+    return { failures, midWriteKills, orphans };
+  }
+  const reloaded = loaded.value;
   if (reloaded.warnings.length > 0) fail(`final load warned: ${reloaded.warnings.join(' | ')}`);
   if (readdirSync(dir).some((name) => name.includes('.tmp-'))) fail('final load left temp files');
   return { failures, midWriteKills, orphans };

@@ -78,8 +78,9 @@ export async function readRegistry(redis: Redis, keys: FleetKeys): Promise<Fleet
  * import { parseRedisUrl } from '@heartbeat-kit/bullmq';
  * import { createFleetScheduler } from '@heartbeat-kit/bullmq/node';
  *
- * const target = parseRedisUrl('redis://127.0.0.1:6379')._unsafeUnwrap();
- * const scheduler = createFleetScheduler({ target });
+ * const target = parseRedisUrl('redis://127.0.0.1:6379');
+ * if (target.isErr()) throw new Error(target.error);
+ * const scheduler = createFleetScheduler({ target: target.value });
  * // One BullMQ job scheduler per heartbeat: every 10 minutes, over a project's real scanners.
  * const added = await scheduler.add({ id: 'api-repo', intervalMs: 600_000, source: { kind: 'project', cwd: '/srv/api' } });
  * if (added.isErr()) console.error(added.error.message);

@@ -213,9 +213,11 @@ const CYCLE_OWNER_TAG = ':cycle-';
  * import { parseRedisUrl } from '@heartbeat-kit/bullmq';
  * import { createFleetWorker } from '@heartbeat-kit/bullmq/node';
  *
+ * const target = parseRedisUrl(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+ * if (target.isErr()) throw new Error(`REDIS_URL: ${target.error}`); // the script's edge: say why and stop
  * // Run as many workers as you like: each slot runs once, each report is delivered once.
  * const worker = createFleetWorker({
- *   target: parseRedisUrl('redis://127.0.0.1:6379')._unsafeUnwrap(),
+ *   target: target.value,
  *   sink: { deliver: (delivery) => okAsync(void console.log(delivery.heartbeatId, delivery.message.summary)) },
  * });
  * process.once('SIGTERM', () => void worker.close());

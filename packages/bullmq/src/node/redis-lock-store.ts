@@ -85,7 +85,9 @@ function ioError(key: string, error: unknown): LockError {
  * import { parseRedisUrl } from '@heartbeat-kit/bullmq';
  * import { createRedisClient, createRedisLockStore } from '@heartbeat-kit/bullmq/node';
  *
- * const redis = createRedisClient(parseRedisUrl('redis://127.0.0.1:6379')._unsafeUnwrap());
+ * const target = parseRedisUrl('redis://127.0.0.1:6379');
+ * if (target.isErr()) throw new Error(target.error);
+ * const redis = createRedisClient(target.value);
  * const lock = createRedisLockStore({ redis, key: 'hb:api-repo:lock', ttlMs: 30_000 });
  * const taken = await lock.acquire({ owner: 'worker-1', nowMs: Date.now(), staleAfterMs: 30_000 });
  * if (taken.isOk()) console.log(taken.value.record.fence); // grows with every acquisition

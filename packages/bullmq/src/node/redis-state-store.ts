@@ -52,7 +52,9 @@ class StaleFence extends Error {
  * import { parseRedisUrl } from '@heartbeat-kit/bullmq';
  * import { createRedisClient, createRedisStateStore } from '@heartbeat-kit/bullmq/node';
  *
- * const redis = createRedisClient(parseRedisUrl('redis://127.0.0.1:6379')._unsafeUnwrap());
+ * const target = parseRedisUrl('redis://127.0.0.1:6379');
+ * if (target.isErr()) throw new Error(target.error);
+ * const redis = createRedisClient(target.value);
  * // A write carrying an older fence than the lock's newest holder is rejected (`stale-fence`).
  * const state = createRedisStateStore({ redis, key: 'hb:api-repo:state', lockFenceKey: 'hb:api-repo:lock:fence' });
  * const saved = await state.save({ version: 1 }, { fence: 7 });
