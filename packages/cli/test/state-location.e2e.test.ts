@@ -225,3 +225,22 @@ describe('it never answers for a place it never saw', () => {
     expect(readdirSync(plain)).toEqual([]);
   });
 });
+
+describe("a state kept beside the user's files (--state)", () => {
+  it("--state in the repository root: the user's changes beside it still count (GIT_STALE), the heartbeat's own files never do", async () => {
+    world = plainWorld();
+    const statePath = join(world.project, 'hb.json');
+    // Only the heartbeat's own files in the root: three cycles write hb.json, hb.receipts/, cycle.lock; no false alarm.
+    for (const now of ['2026-02-19T14:50:00Z', '2026-02-19T15:00:00Z', '2026-02-19T15:10:00Z']) {
+      const run = await cycleJson(world, world.project, now, '--state', statePath);
+      expect(run.code).toBe(0);
+      expect((JSON.parse(run.stdout) as { categories: string[] }).categories).toEqual([]);
+    }
+    expect(git(world.project, 'status', '--porcelain')).toContain('hb.json');
+    // A file of the user's beside the state: before, the whole root was ignored and this was never seen.
+    writeFileSync(join(world.project, 'notes.md'), 'unfinished\n');
+    const run = await cycleJson(world, world.project, '2026-02-19T15:20:00Z', '--state', statePath);
+    const out = JSON.parse(run.stdout) as { findings: { category: string; subject: string }[] };
+    expect(out.findings.filter((f) => f.category === 'GIT_STALE').map((f) => f.subject)).toEqual([world.project]);
+  });
+});

@@ -34,6 +34,8 @@ export interface DefaultScannersDeps {
   readonly replySpool?: OutputSpool;
   /** Paths the git scanner never counts as uncommitted work (the heartbeat's own files). */
   readonly ignorePaths?: readonly string[];
+  /** Path prefixes of the heartbeat's own files in a directory shared with the user's (see the git scanner). */
+  readonly ignorePrefixes?: readonly string[];
   /** File access of the pipeline scanner (`createNodePipelineFiles` from `./node`); without it there is no pipeline scanner. */
   readonly pipelineFiles?: PipelineFiles;
 }
@@ -76,7 +78,11 @@ export function createDefaultScanners(deps: DefaultScannersDeps): readonly Scann
         ? {}
         : { pipelineOwners: (now: Date) => readPipelineOwners(cwd, deps.pipelineFiles as PipelineFiles, now) }),
     }),
-    createGitScanner({ ...git, ...(deps.ignorePaths === undefined ? {} : { ignorePaths: deps.ignorePaths }) }),
+    createGitScanner({
+      ...git,
+      ...(deps.ignorePaths === undefined ? {} : { ignorePaths: deps.ignorePaths }),
+      ...(deps.ignorePrefixes === undefined ? {} : { ignorePrefixes: deps.ignorePrefixes }),
+    }),
     createStaleTasksScanner({ ...git, beads, ...(deps.branchForBead === undefined ? {} : { branchForBead: deps.branchForBead }) }),
     createIdleOrchestratorsScanner({ ...tmux, sessions }),
     createGChatScanner({

@@ -42,6 +42,8 @@ export interface CycleWiring {
   readonly envAllow?: readonly string[] | undefined;
   /** Paths the git scanner never counts (the heartbeat's own state). */
   readonly ignorePaths?: readonly string[];
+  /** Path prefixes of the heartbeat's own files beside the state (see `ownStateFiles`). */
+  readonly ignorePrefixes?: readonly string[];
 }
 
 /** Picks the concrete adapters: the process runner, the seven scanners, file state, reply inbox and GChat spool, the chosen sink. */
@@ -67,6 +69,7 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
       replySpool: spool,
       ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}),
       ...(wiring.ignorePaths ? { ignorePaths: wiring.ignorePaths } : {}),
+      ...(wiring.ignorePrefixes ? { ignorePrefixes: wiring.ignorePrefixes } : {}),
     }),
     ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
   };

@@ -1,10 +1,11 @@
 import type { CycleDeps } from '@heartbeat-kit/core';
 import type { CliIo } from '../io.js';
 import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createCliRunner, parseEnvAllowFlag } from './cli-runner.js';
 import { createCycleDeps, resolvePath } from './cycle-deps.js';
 import { loadHeartbeatSettings, type LoadedHeartbeatSettings } from './heartbeat-settings.js';
+import { ownStateFiles } from './own-state-files.js';
 import { existingStatePath, locateProject, migrateLegacyState, type ProjectLocation } from './project-location.js';
 
 /** The options `cycle` and `loop` share, in `node:util` parseArgs form. */
@@ -117,6 +118,7 @@ export async function resolveHeartbeat(
     }
   }
   const activityFile = values['operator-activity-file'] ?? io.env.HEARTBEAT_OPERATOR_ACTIVITY_FILE;
+  const own = await ownStateFiles(statePath);
   const deps = createCycleDeps({
     cwd,
     statePath,
@@ -127,7 +129,8 @@ export async function resolveHeartbeat(
     ...(socket ? { tmuxArgs: ['-L', socket] } : {}),
     // The flag replaces the config's list; neither = the user's environment minus the deny-list.
     envAllow: envAllowFlag.names ?? settings.value.config.envAllow,
-    ignorePaths: [dirname(statePath), ...location.legacyStateDirs],
+    ignorePaths: [...own.paths, ...location.legacyStateDirs],
+    ignorePrefixes: own.prefixes,
   });
   return {
     ok: true,

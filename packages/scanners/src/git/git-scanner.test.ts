@@ -84,6 +84,13 @@ describe("isIgnoredChange (the heartbeat's own files are never the user's work)"
     expect(isIgnoredChange('/r/other', '.heartbeat/', ['/r/wt/.heartbeat'])).toBe(false);
   });
 
+  it('a prefix ignores the files that start with it, not their neighbours', () => {
+    expect(isIgnoredChange('/r', 'hb.json', [], ['/r/hb.'])).toBe(true);
+    expect(isIgnoredChange('/r', 'hb.receipts/', [], ['/r/hb.'])).toBe(true);
+    expect(isIgnoredChange('/r', 'notes.md', [], ['/r/hb.'])).toBe(false);
+    expect(isIgnoredChange('/r', 'src/hb.json', [], ['/r/hb.'])).toBe(false);
+  });
+
   it('a path is ignored exactly when it is the ignored directory or below it (property)', () => {
     const seg = fc.stringMatching(/^[a-z.]{1,6}$/).filter((s) => s !== '.' && s !== '..');
     fc.assert(

@@ -16,15 +16,26 @@ export interface GitScannerDeps extends GitDeps {
    * keeps it in a worktree, an older version's `.heartbeat/`): never counted for GIT_STALE.
    */
   readonly ignorePaths?: readonly string[];
+  /**
+   * Absolute path prefixes (not directory boundaries) of files that are the heartbeat's own, for a
+   * state kept in a directory shared with the user's files: `/repo/hb.` covers `/repo/hb.json`,
+   * `/repo/hb.receipts/`, `/repo/hb.json.corrupt-…`, but not `/repo/notes.md`.
+   */
+  readonly ignorePrefixes?: readonly string[];
 }
 
-/** True when `worktree/entry` is one of `ignored` or inside it (`git status` lists an untracked dir as `dir/`). */
-export function isIgnoredChange(worktree: string, entry: string, ignored: readonly string[]): boolean {
+/**
+ * True when `worktree/entry` is one of `ignored` or inside it (`git status` lists an untracked dir as
+ * `dir/`), or starts with one of `prefixes`.
+ */
+export function isIgnoredChange(worktree: string, entry: string, ignored: readonly string[], prefixes: readonly string[] = []): boolean {
   const path = `${worktree.replace(/\/+$/, '')}/${entry.replace(/\/+$/, '')}`;
-  return ignored.some((dir) => {
-    const d = dir.replace(/\/+$/, '');
-    return path === d || path.startsWith(`${d}/`);
-  });
+  return (
+    ignored.some((dir) => {
+      const d = dir.replace(/\/+$/, '');
+      return path === d || path.startsWith(`${d}/`);
+    }) || prefixes.some((prefix) => path.startsWith(prefix))
+  );
 }
 
 /** What the git scanner learnt about one worktree. */
@@ -134,7 +145,9 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
               };
             return {
               worktree,
-              changes: status.value.filter((entry) => !isIgnoredChange(worktree.path, entry.path, deps.ignorePaths ?? [])).length,
+              changes: status.value.filter(
+                (entry) => !isIgnoredChange(worktree.path, entry.path, deps.ignorePaths ?? [], deps.ignorePrefixes ?? []),
+              ).length,
             };
           },
         );
