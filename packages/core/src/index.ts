@@ -158,6 +158,18 @@ export {
   type BreakerContext,
 } from './cycle/scanner-breaker.js';
 export {
+  sinkDeliveryHeld,
+  updateSinkBreaker,
+  sinkBreakerSchema,
+  SINK_FAILING,
+  SINK_BREAKER_OPEN,
+  type SinkBreaker,
+  type SinkAttempt,
+  type SinkBreakerReport,
+  type SinkBreakerEvent,
+  type SinkBreakerContext,
+} from './cycle/sink-breaker.js';
+export {
   stepBreaker,
   breakerHoldsBack,
   isBreakerTripped,

@@ -14,7 +14,7 @@ import {
 } from '@heartbeat-kit/core';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
-import { cycleJson, outsideActiveHoursLine, problemLines } from '../format/cycle-json.js';
+import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
@@ -68,15 +68,19 @@ Breaker after, default 3; off = never) is reported once as a SCANNER_FAILING adv
 runs every 2nd, 4th, … cycle up to Breaker back-off cap (default 8). A cycle that does not run
 it says so among the problems (SCANNER_BREAKER_OPEN, with the next try); one line says when it
 trips and one when it recovers (--json: "breaker"). A scanner that still looks at part of what
-it watches (a warning from a run) is reported but never skipped.
+it watches (a warning from a run) is reported but never skipped. The sink has one too: a
+report failing to deliver the same way N cycles in a row prints one SINK_FAILING advisory on
+stdout (stderr with --sink stdout), then the sink is tried every 2nd, 4th, … cycle; a cycle in
+between keeps its report undelivered for later, says SINK_BREAKER_OPEN on stderr (--json:
+"delivery": "held", "sinkBreaker") and exits 3.
 
 Every invocation leaves one receipt beside the state (ran, or skipped with the reason);
 'heartbeat-kit history' lists them and 'heartbeat-kit check-liveness' judges them.
 
 Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error (or DIR is not in a git
-repository), 3 delivery, state, lock, record or receipt failure (also: a state file written by a
-newer heartbeat-kit, which is left untouched), 4 skipped: another live cycle holds the cycle lock
-(who and why on stderr).
+repository), 3 delivery failed or held back by the sink's breaker, state, lock, record or
+receipt failure (also: a state file written by a newer heartbeat-kit, which is left
+untouched), 4 skipped: another live cycle holds the cycle lock (who and why on stderr).
 `;
 
 const OPTIONS = {
@@ -270,6 +274,8 @@ export const cycleCommand: Command = async (argv, io) => {
   // stdout stays exactly HEARTBEAT_OK on a quiet cycle; what could not be looked at goes to stderr.
   const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, settings);
   if (lines !== '') io.stderr(lines);
+  const advisory = json ? '' : sinkAdvisoryText(outcome);
+  if (advisory !== '') (resolved.value.sink.kind === 'stdout' ? io.stderr : io.stdout)(advisory);
   if (dryRun && !json) io.stderr('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
   // A signal cut scanners off: the cycle did not look everywhere, so it is partial and never HEARTBEAT_OK.
   const cutOff = cutOffScanners(outcome.problems);
@@ -290,5 +296,8 @@ export const cycleCommand: Command = async (argv, io) => {
     io.stdout(`${outcome.decision.message.content}\n`);
     if (outcome.decision.costAlert) io.stdout(`${outcome.decision.costAlert.content}\n`);
   }
-  return outcome.delivery === 'failed' || outcome.stateError !== undefined || recordFailed || !receiptOk ? EXIT.failure : EXIT.ok;
+  // A report held back by the sink's open breaker was not delivered either: cron monitors see 3.
+  return outcome.delivery === 'failed' || outcome.delivery === 'held' || outcome.stateError !== undefined || recordFailed || !receiptOk
+    ? EXIT.failure
+    : EXIT.ok;
 };

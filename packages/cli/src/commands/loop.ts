@@ -14,7 +14,7 @@ import {
 } from '@heartbeat-kit/core';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
-import { cycleJson, outsideActiveHoursLine, problemLines } from '../format/cycle-json.js';
+import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import { parseInstantFlag } from '../wiring/instant.js';
@@ -231,6 +231,9 @@ export const loopCommand: Command = async (argv, io) => {
         for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
         const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, current);
         if (lines !== '') io.stderr(lines);
+        // The SINK_FAILING advisory goes to the loop's own stdout (its log), as `cycle` prints it.
+        const advisory = json ? '' : sinkAdvisoryText(outcome);
+        if (advisory !== '') (resolved.value.sink.kind === 'stdout' ? io.stderr : io.stdout)(advisory);
         if (json) io.stdout(`${JSON.stringify({ type: 'cycle', ...cycleJson(outcome) })}\n`);
       },
     },

@@ -54,6 +54,36 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
             line: e.line,
           })),
         }),
+    // The sink's circuit breaker when it had something to say: held back, tripped (with the one
+    // SINK_FAILING advisory, which the failing sink cannot carry), recovered or changed.
+    ...(outcome.sinkBreaker === undefined
+      ? {}
+      : {
+          sinkBreaker: {
+            ...(outcome.sinkBreaker.held === undefined
+              ? {}
+              : { held: true, nextTryCycle: outcome.sinkBreaker.held.nextRunCycle, line: outcome.sinkBreaker.held.line }),
+            events: outcome.sinkBreaker.events,
+            ...(outcome.sinkBreaker.advisory === undefined
+              ? {}
+              : {
+                  advisory: {
+                    ...brief(outcome.sinkBreaker.advisory),
+                    priority: outcome.sinkBreaker.advisory.priority,
+                    line: outcome.sinkBreaker.advisory.line,
+                    action: outcome.sinkBreaker.advisory.action,
+                  },
+                }),
+            ...(outcome.sinkBreaker.breaker === undefined
+              ? {}
+              : {
+                  sink: outcome.sinkBreaker.breaker.sink,
+                  code: outcome.sinkBreaker.breaker.code,
+                  failures: outcome.sinkBreaker.breaker.failures,
+                  since: new Date(outcome.sinkBreaker.breaker.sinceMs).toISOString(),
+                }),
+          },
+        }),
     estimatedTokens: d.estimatedTokens,
     delivery: outcome.delivery,
     message: d.message === null ? null : { content: d.message.content, summary: d.message.summary },
@@ -67,7 +97,19 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
  */
 export function problemLines(outcome: CycleOutcome): string {
   const breaker = (outcome.decision.breakerEvents ?? []).map((e) => e.line);
-  return [...formatScanProblems(outcome.problems), ...breaker].map((line) => `heartbeat-kit: ${line}\n`).join('');
+  const sink = (outcome.sinkBreaker?.events ?? []).map((e) => e.line);
+  return [...formatScanProblems(outcome.problems), ...breaker, ...sink].map((line) => `heartbeat-kit: ${line}\n`).join('');
+}
+
+/**
+ * Text mode's SINK_FAILING advisory, once, the cycle the sink's breaker trips (empty otherwise).
+ * It goes to the operator's own channel, the command's stdout (cron mails it, the loop's log and
+ * journal keep it), because the sink that failed cannot carry it; when that sink is stdout itself
+ * the caller prints it on stderr.
+ */
+export function sinkAdvisoryText(outcome: CycleOutcome): string {
+  const advisory = outcome.sinkBreaker?.advisory;
+  return advisory === undefined ? '' : `${advisory.line}\n  Action: ${advisory.action}\n`;
 }
 
 /**

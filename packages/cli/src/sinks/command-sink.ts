@@ -1,6 +1,12 @@
 import { ResultAsync } from 'neverthrow';
 import { redactSecrets, sanitizeForMessage, type CommandRunner, type Sink } from '@heartbeat-kit/core';
 
+/** The short failure code an error carries (set where it was thrown), else `failed`. */
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code !== '' ? code : 'failed';
+}
+
 /**
  * Runs a command per message with the message content on stdin (and the summary in
  * `HEARTBEAT_SUMMARY`, the kind in `HEARTBEAT_KIND`). Exit 0 confirms delivery. Its stderr is
@@ -13,6 +19,7 @@ export function createCommandSink(options: {
 }): Sink {
   const [file, ...args] = options.argv;
   return {
+    name: 'command',
     deliver: (message) =>
       ResultAsync.fromPromise(
         (async () => {
@@ -25,14 +32,21 @@ export function createCommandSink(options: {
             env: { HEARTBEAT_SUMMARY: message.summary, HEARTBEAT_KIND: message.kind },
             timeoutMs: 60_000,
           });
-          if (ran.isErr()) throw new Error(`sink command ${ran.error.kind}: ${file}`);
+          if (ran.isErr()) throw Object.assign(new Error(`sink command ${ran.error.kind}: ${file}`), { code: ran.error.kind });
           // The tool's stderr may echo a token or a hook URL: it is redacted and cut to one line.
           if (ran.value.exitCode !== 0)
-            throw new Error(
-              `sink command exited ${ran.value.exitCode}: ${sanitizeForMessage(ran.value.stderr.trim().split('\n').at(-1) ?? '', { maxLength: 300 })}`,
+            throw Object.assign(
+              new Error(
+                `sink command exited ${ran.value.exitCode}: ${sanitizeForMessage(ran.value.stderr.trim().split('\n').at(-1) ?? '', { maxLength: 300 })}`,
+              ),
+              { code: `exit ${ran.value.exitCode}` },
             );
         })(),
-        (error) => ({ kind: 'delivery-failed' as const, message: redactSecrets((error as Error).message) }),
+        (error) => ({
+          kind: 'delivery-failed' as const,
+          message: redactSecrets((error as Error).message),
+          code: codeOf(error).slice(0, 100),
+        }),
       ),
   };
 }

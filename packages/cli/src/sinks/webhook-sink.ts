@@ -1,6 +1,12 @@
 import { ResultAsync } from 'neverthrow';
 import { redactSecrets, type Sink } from '@heartbeat-kit/core';
 
+/** The short failure code an error carries (set where it was thrown), else `failed`. */
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code !== '' ? code : 'failed';
+}
+
 /** Options of {@link createWebhookSink}. */
 export interface WebhookSinkOptions {
   readonly url: string;
@@ -39,6 +45,8 @@ export function createWebhookSink(options: WebhookSinkOptions): Sink {
   const send = async (body: string, id: string | undefined): Promise<void> => {
     const deadline = AbortSignal.timeout(totalTimeoutMs);
     let last = 'no attempt made';
+    // Short and stable across cycles (the attempt count is not): the breaker's "same way".
+    let lastCode = last;
     let made = 0;
     for (let attempt = 1; attempt <= attempts && !deadline.aborted; attempt++) {
       made = attempt;
@@ -55,9 +63,11 @@ export function createWebhookSink(options: WebhookSinkOptions): Sink {
         });
         if (response.ok) return;
         last = `HTTP ${response.status}`;
+        lastCode = last;
         if (response.status < 500 && response.status !== 429) break;
       } catch (error) {
         last = deadline.aborted ? `gave up after ${totalTimeoutMs} ms in total` : error instanceof Error ? error.message : String(error);
+        lastCode = deadline.aborted ? 'timeout' : last;
       }
       if (attempt < attempts && !deadline.aborted) {
         await new Promise<void>((resolve) => {
@@ -73,13 +83,15 @@ export function createWebhookSink(options: WebhookSinkOptions): Sink {
         });
       }
     }
-    throw new Error(`webhook ${origin} failed after ${made} attempt(s): ${last}`);
+    throw Object.assign(new Error(`webhook ${origin} failed after ${made} attempt(s): ${last}`), { code: lastCode });
   };
   return {
+    name: 'webhook',
     deliver: (message) =>
       ResultAsync.fromPromise(send(JSON.stringify(message), message.id), (error) => ({
         kind: 'delivery-failed' as const,
         message: redactSecrets((error as Error).message),
+        code: redactSecrets(codeOf(error)).slice(0, 100),
       })),
   };
 }

@@ -3,6 +3,7 @@ import type { JsonValue } from '../domain/json.js';
 import { findingSchema } from '../domain/finding.js';
 import { MAX_BREAKERS, scannerBreakerSchema } from './scanner-breaker.js';
 import { MAX_SCANNER_SLICES, storedSliceSchema } from './scanner-slice.js';
+import { sinkBreakerSchema } from './sink-breaker.js';
 
 /**
  * The state document version this library writes. Older versions are migrated on load
@@ -54,6 +55,8 @@ export const heartbeatStateSchema = z.object({
     .record(z.string(), scannerBreakerSchema)
     .refine((value) => Object.keys(value).length <= MAX_BREAKERS, `at most ${MAX_BREAKERS} breakers`)
     .optional(),
+  /** The sink's circuit breaker, only while deliveries fail (sink-breaker.ts). */
+  sinkBreaker: sinkBreakerSchema.optional(),
 });
 
 /** The heartbeat's cross-cycle memory. */
@@ -176,6 +179,11 @@ function salvage(document: Record<string, unknown>): { state: HeartbeatState; da
       }
       state.scannerSlices = Object.fromEntries(kept) as HeartbeatState['scannerSlices'];
     }
+  }
+  if (document.sinkBreaker !== undefined) {
+    const parsed = sinkBreakerSchema.safeParse(document.sinkBreaker);
+    if (parsed.success) state.sinkBreaker = parsed.data;
+    else damage.push(`sinkBreaker: ${problem(parsed.error)}`);
   }
   return { state, damage };
 }

@@ -13,6 +13,7 @@ import { scanAndEvaluate } from './cycle-step.js';
 import { HEARTBEAT_STATE_VERSION, decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
 import type { ScanProblem } from './scan-problems.js';
 import { redactSecrets } from '../text/sanitize.js';
+import { sinkDeliveryHeld, updateSinkBreaker, type SinkAttempt, type SinkBreakerReport } from './sink-breaker.js';
 
 /** The ports one cycle runs on. */
 export interface CycleDeps {
@@ -58,10 +59,17 @@ export interface CycleOutcome {
   readonly previousState: HeartbeatState;
   readonly state: HeartbeatState;
   /**
-   * `none` for a quiet cycle. A failed delivery leaves the findings unreported. `dry-run`: a
-   * message was decided but deliberately not sent (and no state was saved).
+   * `none` for a quiet cycle. A failed delivery leaves the findings unreported. `held`: the sink's
+   * circuit breaker is open and this cycle did not try it; the findings stay unreported and are
+   * offered again. `dry-run`: a message was decided but deliberately not sent (and no state was saved).
    */
-  readonly delivery: 'none' | 'delivered' | 'failed' | 'dry-run';
+  readonly delivery: 'none' | 'delivered' | 'failed' | 'held' | 'dry-run';
+  /**
+   * The sink's circuit breaker, when it has something to say this cycle: the delivery was held
+   * back, it tripped (with the SINK_FAILING advisory for the operator's channel: the sink cannot
+   * carry it), recovered or changed. Absent otherwise.
+   */
+  readonly sinkBreaker?: SinkBreakerReport;
   /** State-load warnings, operator-activity failures, delivery and save errors. */
   readonly warnings: readonly string[];
   /** Set when the new state could not be saved. */
@@ -195,23 +203,40 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
 
   let state = nextState;
   let delivery: CycleOutcome['delivery'] = 'none';
-  if (decision.message !== null) {
+  const breakerContext = { cycle: decision.cycle, now, timeZone: settings.timeZone, settings: settings.config.breaker };
+  // A sink failing the same way N cycles in a row is tried only every 2nd, 4th, … cycle: in
+  // between the report is held back, unreported, and offered again (sink-breaker.ts).
+  const held = decision.message === null ? undefined : sinkDeliveryHeld(previousState.sinkBreaker, decision.cycle, settings.config.breaker);
+  let attempt: SinkAttempt = { kind: 'not-tried' };
+  if (held !== undefined) {
+    delivery = 'held';
+    warnings.push(held.line);
+  } else if (decision.message !== null) {
     const sent = await deps.sink.deliver(decision.message);
     if (sent.isOk()) {
       delivery = 'delivered';
+      attempt = { kind: 'delivered' };
       state = markDelivered(state, decision, now);
     } else {
       delivery = 'failed';
-      warnings.push(`delivery failed: ${redactSecrets(sent.error.message)}; the findings stay unreported and will be retried`);
+      const message = redactSecrets(sent.error.message);
+      attempt = { kind: 'failed', code: redactSecrets(sent.error.code ?? sent.error.message), message };
+      warnings.push(`delivery failed: ${message}; the findings stay unreported and will be retried`);
     }
   }
-  if (decision.costAlert !== null) {
+  if (decision.costAlert !== null && held === undefined) {
     const sent = await deps.sink.deliver(decision.costAlert);
     if (sent.isErr()) warnings.push(`cost alert delivery failed: ${redactSecrets(sent.error.message)}`);
   }
+  const sinkReport = updateSinkBreaker(previousState.sinkBreaker, deps.sink.name ?? 'sink', attempt, breakerContext);
+  const sinkBreaker: SinkBreakerReport = held === undefined ? sinkReport : { ...sinkReport, held };
+  state = { ...state };
+  if (sinkReport.breaker === undefined) delete state.sinkBreaker;
+  else state.sinkBreaker = sinkReport.breaker;
 
   const saved = await deps.stateStore.save(encodeHeartbeatState(state));
-  const base = { ...base0, state, delivery, warnings };
+  const saidSink = sinkBreaker.held !== undefined || sinkBreaker.advisory !== undefined || sinkBreaker.events.length > 0;
+  const base = { ...base0, state, delivery, warnings, ...(saidSink ? { sinkBreaker } : {}) };
   if (saved.isErr()) {
     warnings.push(`could not save state: ${saved.error.message}`);
     return { ...base, stateError: saved.error.message };

@@ -4,7 +4,13 @@ import type { OutboundMessage, Sink, SinkError } from '../ports/sink.js';
 import { describeError, ensureParentDirectory } from './durable-fs.js';
 
 function deliveryFailed(where: string, error: unknown): SinkError {
-  return { kind: 'delivery-failed', message: `Could not deliver to ${where}: ${describeError(error)}` };
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return {
+    kind: 'delivery-failed',
+    message: `Could not deliver to ${where}: ${describeError(error)}`,
+    // EACCES, ENOSPC, EPIPE: the same code on consecutive cycles is "failing the same way".
+    ...(typeof code === 'string' ? { code } : {}),
+  };
 }
 
 /**
@@ -23,6 +29,7 @@ function deliveryFailed(where: string, error: unknown): SinkError {
 export function createStdoutSink(write?: (text: string) => void): Sink {
   const out = write ?? ((text: string): void => void process.stdout.write(text));
   return {
+    name: 'stdout',
     deliver: (message) =>
       ResultAsync.fromPromise(
         Promise.resolve().then(() => out(`${message.content}\n`)),
@@ -66,5 +73,5 @@ export function createJsonlFileSink(options: JsonlFileSinkOptions): Sink {
       await handle.close();
     }
   };
-  return { deliver: (message) => ResultAsync.fromPromise(append(message), (error) => deliveryFailed(path, error)) };
+  return { name: 'file', deliver: (message) => ResultAsync.fromPromise(append(message), (error) => deliveryFailed(path, error)) };
 }

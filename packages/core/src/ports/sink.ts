@@ -23,9 +23,17 @@ export interface OutboundMessage {
 export interface SinkError {
   readonly kind: 'delivery-failed';
   readonly message: string;
+  /**
+   * How it failed, short and stable across tries (`HTTP 503`, `exit 1`, `timeout`): the sink's
+   * circuit breaker counts the same code on consecutive cycles as failing the same way. Absent =
+   * the message is the code.
+   */
+  readonly code?: string;
 }
 
 /** Where messages go (stdout, a JSONL file, a webhook, a command, a team lead's inbox). */
 export interface Sink {
+  /** What the operator calls it in breaker lines (`webhook`, `command`); absent = `sink`. */
+  readonly name?: string;
   readonly deliver: (message: OutboundMessage) => ResultAsync<void, SinkError>;
 }

@@ -66,6 +66,8 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
     const ageMs = countedAge(Date.parse(lastRan.at), input.nowMs, input);
     if (ageMs <= input.maxAgeMs) {
       if (lastRan.delivery === 'failed') notes.push('the last cycle could not deliver its report (see the sink)');
+      if (lastRan.delivery === 'held')
+        notes.push("the last cycle held its report back: the sink's circuit breaker is open after repeated failures (see the sink)");
       if (lastRan.stateError !== undefined) notes.push(`the last cycle could not save its state: ${lastRan.stateError}`);
       // A partial cycle ran (not missed), but what it could not look at must not pass unsaid.
       if (lastRan.partial === true)
