@@ -53,7 +53,8 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
   {
     code: EXIT.failure,
     name: 'failure',
-    meaning: 'something outside the input failed: I/O, a lock, a receipt, delivery, a tool, Redis; or state written by a newer version',
+    meaning:
+      'something outside the input failed: I/O, a lock, a receipt, delivery (failed, or held back by the sink breaker), a tool, Redis; or state written by a newer version',
   },
   {
     code: EXIT.skipped,
