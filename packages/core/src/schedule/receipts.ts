@@ -11,11 +11,9 @@ import type { SkippedSlots } from './catch-up.js';
 export const SKIP_REASONS = {
   asleep: 'the machine was asleep or the clock jumped past this slot',
   down: 'no heartbeat process was running at this slot',
-  'catch-up-policy': 'missed while down or asleep; the catch-up policy runs only the latest missed slot (or none)',
   'catch-up-cap': 'missed while down or asleep; more missed slots than the catch-up cap allows',
   overlapping: 'another cycle of this project was still running',
   'lock-unavailable': 'the cycle lock could not be taken (I/O error or unreadable lock file)',
-  'outside-hours': 'outside the configured hours for this kind of beat',
   'quiet-hours': 'inside quiet hours (behaviour: skip)',
   'dry-run': 'a dry run: decided, printed, nothing delivered or saved',
   'config-error': 'the configuration could not be read or is invalid',
