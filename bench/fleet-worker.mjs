@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseRedisUrl } from '../packages/bullmq/dist/index.js';
 import { createFleetWorker } from '../packages/bullmq/dist/node/index.js';
+import { createFakeResolver } from '../packages/bullmq/dist/testing/index.js';
 
 // neverthrow is a dependency of the package, not of the repository root: resolve it from there.
 const { okAsync } = createRequire(join(import.meta.dirname, '../packages/bullmq/package.json'))('neverthrow');
@@ -17,6 +18,7 @@ const worker = createFleetWorker({
   prefix: process.env.FLEET_PREFIX,
   concurrency: Number(process.env.FLEET_CONCURRENCY ?? 16),
   journal: true,
+  resolve: createFakeResolver(),
   sink: { deliver: () => okAsync(undefined) },
 });
 process.stdout.write(`ready ${worker.id}\n`);

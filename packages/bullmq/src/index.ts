@@ -1,7 +1,8 @@
 /**
  * @heartbeat-kit/bullmq — the pure half of heartbeat fleets: registrations, slot arithmetic,
- * the fleet state document, fake scanners and Redis URL parsing. The Redis and BullMQ adapters
- * (lock and state stores, scheduler, worker) are in `@heartbeat-kit/bullmq/node`.
+ * the fleet state document and Redis URL parsing. The Redis and BullMQ adapters
+ * (lock, state and receipt stores, scheduler, worker) are in `@heartbeat-kit/bullmq/node`; the
+ * fakes for tests and benchmarks in `@heartbeat-kit/bullmq/testing`.
  * @module @heartbeat-kit/bullmq
  */
 export {
@@ -25,5 +26,4 @@ export {
   type FleetMeta,
   type FleetStateDocument,
 } from './fleet/fleet-state.js';
-export { createFakeScanners, type FakeScannerOptions } from './fleet/fake-scanners.js';
 export { redactRedisUrl, parseRedisUrl, type RedisTarget } from './fleet/redis-url.js';

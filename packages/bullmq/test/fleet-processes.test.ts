@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createFleetScheduler, fleetKeys, readFleetJournal, type FleetEvent } from '../src/node/index.js';
-import { decodeFleetState, type FleetStateDocument } from '../src/index.js';
+import type { Receipt } from '@heartbeat-kit/core';
+import { createFleetScheduler, createRedisReceiptStore, fleetKeys, readFleetJournal, type FleetEvent } from '../src/node/index.js';
+import { decodeFleetState, slotOf, type FleetStateDocument } from '../src/index.js';
 import { bundleChild, type BundledChild } from './support/bundle-child.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
 import { startWorker, type WorkerProcess } from './support/worker-processes.js';
@@ -74,6 +75,30 @@ const stateOf = async (key: string): Promise<FleetStateDocument> =>
 
 const pidOfOwner = (owner: string): number => Number(owner.split(':')[1]);
 
+const receiptsOf = async (prefix: string, heartbeatId: string): Promise<Receipt[]> => [
+  ...(
+    await createRedisReceiptStore({ redis: client, key: fleetKeys(prefix).receipts(heartbeatId), clock: { now: () => new Date() } }).list()
+  )._unsafeUnwrap().receipts,
+];
+
+/** How many receipts close each slot (a range receipt closes each slot it spans). */
+const slotCoverage = (receipts: readonly Receipt[], intervalMs: number): Map<number, number> => {
+  const count = new Map<number, number>();
+  for (const r of receipts) {
+    const first = slotOf(Date.parse(r.slot), intervalMs);
+    const last = r.kind === 'skipped' && r.through !== undefined ? slotOf(Date.parse(r.through), intervalMs) : first;
+    for (let s = first; s <= last; s += 1) count.set(s, (count.get(s) ?? 0) + 1);
+  }
+  return count;
+};
+
+/** Every slot from the first recorded one through `lastSlot` has exactly one record. */
+const expectOneRecordPerSlot = (receipts: readonly Receipt[], intervalMs: number, lastSlot: number, what: string): void => {
+  const coverage = slotCoverage(receipts, intervalMs);
+  for (let slot = Math.min(...coverage.keys()); slot <= lastSlot; slot += 1)
+    expect(coverage.get(slot) ?? 0, `${what} slot ${slot}`).toBe(1);
+};
+
 describe('a fleet of worker processes', () => {
   it(
     'three workers, 36 heartbeats, each past two reports: no overlapping cycles, growing fences, every slot at most once',
@@ -121,6 +146,10 @@ describe('a fleet of worker processes', () => {
         }
         const counter = Number(await client.get(`${fleetKeys(prefix).lock(id)}:fence`));
         expect(counter).toBeGreaterThanOrEqual(cycles.at(-1)!.fence);
+        // Three workers racing for its slots: one `ran` per committed cycle, never two records for a slot.
+        const receipts = await receiptsOf(prefix, id);
+        expect(receipts.filter((r) => r.kind === 'ran').length, `${id} ran receipts`).toBe(cycles.length);
+        for (const [slot, count] of slotCoverage(receipts, 1000)) expect(count, `${id} slot ${slot}`).toBe(1);
       }
       const delivered = sinkLines(sinkFile);
       expect(new Set(delivered.map((d) => d.id)).size).toBe(delivered.length);
@@ -233,6 +262,52 @@ describe('a fleet of worker processes', () => {
       expect(state.fleet.delivered).toEqual(['victim__1']);
       expect(state.fleet.pending).toEqual([]);
       await scheduler.close();
+    },
+    BACKSTOP_MS,
+  );
+
+  it(
+    'a worker SIGKILLed inside a scan: every slot of the heartbeat still ends in exactly one record',
+    async () => {
+      const prefix = 'killed-scan';
+      const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
+      const gate = join(redis.dir, `${prefix}-hold`);
+      await spawnWorkers(2, prefix, {
+        FLEET_LOCK_TTL_MS: '1000',
+        FLEET_JOB_LOCK_MS: '1000',
+        FLEET_STALLED_MS: '500',
+        FLEET_CONCURRENCY: '2',
+        FLEET_HOLD_FIRST_SCAN: gate,
+      });
+      (
+        await scheduler.add({ id: 'scan-victim', intervalMs: 1000, source: { kind: 'scanners', set: 'fake', scanMs: 50, reportEvery: 3 } })
+      )._unsafeUnwrap();
+      await waitFor(() => Promise.resolve(existsSync(gate) && readFileSync(gate, 'utf8').endsWith('\n')));
+      const victim = workers.find((worker) => worker.pid === Number(readFileSync(gate, 'utf8').trim()))!;
+      expect(victim).toBeDefined();
+      // The victim holds the heartbeat lock inside its scan; its owner names the slot it was running.
+      let owner: string | null = null;
+      await waitFor(
+        async () => (owner = await client.hget(fleetKeys(prefix).lock('scan-victim'), 'owner'))?.includes(`${victim.pid}:`) === true,
+      );
+      const killedSlot = Number(/:cycle-(\d+):/.exec(owner!)?.[1]);
+      victim.child.kill('SIGKILL');
+      // Its slot gets its record from the stalled job's retry (a `ran`, or `down` when a later slot overtook it).
+      await waitFor(async () => slotCoverage(await receiptsOf(prefix, 'scan-victim'), 1000).has(killedSlot));
+      // The survivor takes over once the lease lapses; wait for several cycles after the kill.
+      await waitFor(async () => cyclesOf(await readFleetJournal(client, prefix), 'scan-victim').length >= 5);
+      await Promise.all(workers.map((worker) => worker.stop()));
+      workers = [];
+      await scheduler.close();
+
+      const cycles = cyclesOf(await readFleetJournal(client, prefix), 'scan-victim');
+      const receipts = await receiptsOf(prefix, 'scan-victim');
+      expect(receipts.filter((r) => r.kind === 'ran')).toHaveLength(cycles.length);
+      // Every slot, the killed one included, is closed exactly once: never left open, never doubled.
+      expectOneRecordPerSlot(receipts, 1000, Math.max(...cycles.map((c) => c.slot)), 'scan-victim');
+      expect(receipts.some((r) => r.kind === 'skipped' && r.reason === 'down') || receipts.filter((r) => r.kind === 'ran').length > 0).toBe(
+        true,
+      );
     },
     BACKSTOP_MS,
   );

@@ -14,6 +14,7 @@ import {
   type FleetDelivery,
   type FleetEvent,
 } from '../src/node/index.js';
+import { createFakeResolver } from '../src/testing/index.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
 
 let redis: TestRedis;
@@ -50,7 +51,7 @@ it('schedules, dedup memory and fencing numbers survive a Redis restart (append-
   // One finding per heartbeat for the whole test: reported once, then held back by dedup.
   for (const id of ids)
     (await scheduler.add({ id, intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 1_000_000_000 } }))._unsafeUnwrap();
-  const first = createFleetWorker({ target, prefix, sink, journal: true });
+  const first = createFleetWorker({ target, prefix, resolve: createFakeResolver(), sink, journal: true });
   await waitFor(
     async () => ids.every((id) => delivered.some((d) => d.heartbeatId === id)) && (await cycles()).length >= 12,
     'cycles and one report per heartbeat',
@@ -83,7 +84,7 @@ it('schedules, dedup memory and fencing numbers survive a Redis restart (append-
   }
 
   const journalLength = (await cycles()).length;
-  const second = createFleetWorker({ target, prefix, sink, journal: true });
+  const second = createFleetWorker({ target, prefix, resolve: createFakeResolver(), sink, journal: true });
   await waitFor(async () => {
     const after = (await cycles()).slice(journalLength);
     return ids.every((id) => after.filter((c) => c.heartbeatId === id).length >= 2);

@@ -145,7 +145,14 @@ export {
   type StatefulScannerDefinition,
 } from './cycle/scanner-slice.js';
 export { runCycle, type CycleDeps, type CycleSettings, type CycleOutcome, type StateRefusal } from './cycle/run-cycle.js';
-export { scanProblems, cutOffScanners, formatScanProblems, type ScanProblemKind, type ScanProblem } from './cycle/scan-problems.js';
+export {
+  scanProblems,
+  cutOffScanners,
+  notLookedAtScanners,
+  formatScanProblems,
+  type ScanProblemKind,
+  type ScanProblem,
+} from './cycle/scan-problems.js';
 export {
   breakerSkips,
   updateBreakers,

@@ -2,7 +2,7 @@ import { createFakeClock } from '@heartbeat-kit/core/testing';
 import { DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createFakeScanners } from './fake-scanners.js';
+import { createFakeScanners } from '../testing/fake-scanners.js';
 import { isFleetHeartbeatId, parseFleetHeartbeat } from './fleet-heartbeat.js';
 import {
   decideSlot,

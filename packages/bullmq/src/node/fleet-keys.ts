@@ -12,6 +12,8 @@ export interface FleetKeys {
   readonly outboxQueue: string;
   readonly lock: (heartbeatId: string) => string;
   readonly state: (heartbeatId: string) => string;
+  /** List of the heartbeat's receipts (one record per slot; see `createRedisReceiptStore`). */
+  readonly receipts: (heartbeatId: string) => string;
   /** String set once the sink confirmed an outbox message (shrinks the re-delivery window). */
   readonly delivered: (messageId: string) => string;
 }
@@ -31,6 +33,7 @@ export function fleetKeys(prefix: string = DEFAULT_FLEET_PREFIX): FleetKeys {
     outboxQueue: 'outbox',
     lock: (id) => `${prefix}:hb:${id}:lock`,
     state: (id) => `${prefix}:hb:${id}:state`,
+    receipts: (id) => `${prefix}:hb:${id}:receipts`,
     delivered: (messageId) => `${prefix}:delivered:${messageId}`,
   };
 }

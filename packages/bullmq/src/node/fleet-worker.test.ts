@@ -1,11 +1,15 @@
 import type { Redis } from 'ioredis';
-import { okAsync } from 'neverthrow';
+import { DEFAULT_HEARTBEAT_CONFIG, type Receipt, type Scanner } from '@heartbeat-kit/core';
+import { errAsync, ok, okAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../test/support/redis-server.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
 import { decodeFleetState } from '../fleet/fleet-state.js';
+import { slotOf } from '../fleet/slots.js';
 import { fleetKeys } from './fleet-keys.js';
+import { createRedisReceiptStore } from './redis-receipt-store.js';
 import { createFleetScheduler } from './fleet-scheduler.js';
+import { createFakeResolver } from '../testing/index.js';
 import { createFleetWorker, readFleetJournal, type FleetDelivery, type FleetEvent } from './fleet-worker.js';
 
 let redis: TestRedis;
@@ -34,6 +38,7 @@ describe('fleet worker (in-process, one worker)', () => {
     const events: FleetEvent[] = [];
     const worker = createFleetWorker({
       target,
+      resolve: createFakeResolver(),
       prefix,
       journal: true,
       sink: { deliver: (d) => (delivered.push(d), okAsync(undefined)) },
@@ -89,7 +94,13 @@ describe('fleet worker (in-process, one worker)', () => {
     await new Promise((resolve) => setTimeout(resolve, 2100));
     const workerStartedAt = Date.now();
     const events: FleetEvent[] = [];
-    const worker = createFleetWorker({ target, prefix, sink: { deliver: () => okAsync(undefined) }, onEvent: (e) => events.push(e) });
+    const worker = createFleetWorker({
+      target,
+      prefix,
+      resolve: createFakeResolver(),
+      sink: { deliver: () => okAsync(undefined) },
+      onEvent: (e) => events.push(e),
+    });
     await waitFor(() => events.filter((e) => e.type === 'cycle').length >= 4, 'cycles after the downtime');
     await worker.close();
     await scheduler.close();
@@ -100,6 +111,14 @@ describe('fleet worker (in-process, one worker)', () => {
     // The next cycle is the next slot after the worker came back, not the missed ones in between.
     expect(cycles[1]!.slot - cycles[0]!.slot).toBeGreaterThanOrEqual(5);
     expect(cycles[1]!.dueMs).toBeGreaterThanOrEqual(workerStartedAt - 300);
+    // The slots between the late cycle and the next one have one record: a `down` range.
+    const receipts = await receiptsOf(prefix, 'sleepy');
+    expect(receipts.find((r) => r.kind === 'skipped' && r.reason === 'down')).toMatchObject({
+      reason: 'down',
+      slot: new Date(cycles[0]!.dueMs + 300).toISOString(),
+    });
+    const coverage = slotCoverage(receipts, 300);
+    for (let slot = cycles[0]!.slot; slot <= cycles.at(-1)!.slot; slot += 1) expect(coverage.get(slot) ?? 0, `slot ${slot}`).toBe(1);
   });
 
   it('a cycle that fails after enqueuing its message is retried without a second message', async () => {
@@ -112,6 +131,7 @@ describe('fleet worker (in-process, one worker)', () => {
     const events: FleetEvent[] = [];
     const worker = createFleetWorker({
       target,
+      resolve: createFakeResolver(),
       prefix,
       sink: { deliver: (d) => (delivered.push(d), okAsync(undefined)) },
       onEvent: (e) => events.push(e),
@@ -144,6 +164,7 @@ describe('fleet worker (in-process, one worker)', () => {
     const events: FleetEvent[] = [];
     const worker = createFleetWorker({
       target,
+      resolve: createFakeResolver(),
       prefix,
       concurrency: 2,
       sink: { deliver: () => okAsync(undefined) },
@@ -173,7 +194,13 @@ describe('fleet worker (in-process, one worker)', () => {
     const prefix = 'broken';
     const scheduler = createFleetScheduler({ target, prefix });
     const events: FleetEvent[] = [];
-    const worker = createFleetWorker({ target, prefix, sink: { deliver: () => okAsync(undefined) }, onEvent: (e) => events.push(e) });
+    const worker = createFleetWorker({
+      target,
+      prefix,
+      resolve: createFakeResolver(),
+      sink: { deliver: () => okAsync(undefined) },
+      onEvent: (e) => events.push(e),
+    });
     (await scheduler.add({ id: 'elsewhere', intervalMs: 300, source: { kind: 'project', cwd: '/nonexistent' } }))._unsafeUnwrap();
     await waitFor(() => events.filter((e) => e.type === 'failed').length >= 2, 'failed slots');
     await worker.close();
@@ -184,5 +211,86 @@ describe('fleet worker (in-process, one worker)', () => {
     });
     expect(events.filter((e) => e.type === 'cycle')).toEqual([]);
     expect(await client.get(fleetKeys(prefix).state('elsewhere'))).toBeNull();
+  });
+});
+
+/** Every slot from the first receipt's to `lastSlot` closed by exactly one receipt (ranges count per slot). */
+const slotCoverage = (receipts: readonly Receipt[], intervalMs: number): Map<number, number> => {
+  const count = new Map<number, number>();
+  for (const r of receipts) {
+    const first = slotOf(Date.parse(r.slot), intervalMs);
+    const last = r.kind === 'skipped' && r.through !== undefined ? slotOf(Date.parse(r.through), intervalMs) : first;
+    for (let s = first; s <= last; s += 1) count.set(s, (count.get(s) ?? 0) + 1);
+  }
+  return count;
+};
+
+const receiptsOf = async (prefix: string, heartbeatId: string): Promise<Receipt[]> =>
+  (
+    await createRedisReceiptStore({ redis: client, key: fleetKeys(prefix).receipts(heartbeatId), clock: { now: () => new Date() } }).list()
+  )._unsafeUnwrap().receipts as Receipt[];
+
+describe('fleet worker: the shared cycle step and receipts', () => {
+  it('a scanner failing every cycle raises SCANNER_FAILING once and is then skipped per the back-off; operator-activity errors are reported; every slot has one receipt', async () => {
+    const prefix = 'breaker';
+    const intervalMs = 300;
+    let scans = 0;
+    const failing: Scanner = {
+      name: 'bd',
+      runsOutsideActiveHours: true,
+      scan: () => {
+        scans += 1;
+        return Promise.resolve({ scanner: 'bd', status: 'error' as const, error: 'bd list exited 1: database locked', durationMs: 1 });
+      },
+    };
+    const config = {
+      ...DEFAULT_HEARTBEAT_CONFIG,
+      activeHours: { ...DEFAULT_HEARTBEAT_CONFIG.activeHours, start: '00:00', end: '00:00', weekend: true },
+    };
+    const scheduler = createFleetScheduler({ target, prefix });
+    const delivered: FleetDelivery[] = [];
+    const events: FleetEvent[] = [];
+    const worker = createFleetWorker({
+      target,
+      prefix,
+      resolve: () =>
+        Promise.resolve(
+          ok({
+            scanners: [failing],
+            config,
+            timeZone: 'UTC',
+            operatorActivity: { lastActiveAt: () => errAsync({ kind: 'io' as const, message: 'cannot read ~/.claude: EACCES' }) },
+          }),
+        ),
+      sink: { deliver: (d) => (delivered.push(d), okAsync(undefined)) },
+      onEvent: (e) => events.push(e),
+    });
+    (await scheduler.add({ id: 'flaky-bd', intervalMs, source: { kind: 'scanners', set: 'fake' } }))._unsafeUnwrap();
+    const cycles = () => events.filter((e): e is Extract<FleetEvent, { type: 'cycle' }> => e.type === 'cycle');
+    await waitFor(() => cycles().length >= 12 && events.some((e) => e.type === 'delivered'), 'twelve cycles and the advisory delivered');
+    await worker.close();
+    await scheduler.close();
+
+    // One advisory, delivered once; the breaker then keeps the scanner from running every cycle.
+    const advisories = delivered.filter((d) => d.message.content.includes('SCANNER_FAILING'));
+    expect(advisories).toHaveLength(1);
+    expect(advisories[0]!.message.content).toContain('bd');
+    const done = cycles();
+    expect(scans).toBeLessThan(done.length);
+    expect(done.length - scans).toBeGreaterThanOrEqual(3);
+    // The operator-activity failure is said every cycle, as runCycle says it.
+    for (const c of done) expect(c.warnings).toEqual(['operator activity unknown: cannot read ~/.claude: EACCES']);
+
+    // Receipts: one `ran` per committed slot, and every slot from the first to the last has exactly one record.
+    const receipts = await receiptsOf(prefix, 'flaky-bd');
+    const ran = receipts.filter((r) => r.kind === 'ran');
+    expect(ran.map((r) => r.slot).sort()).toEqual(done.map((c) => new Date(c.dueMs).toISOString()).sort());
+    expect(ran.every((r) => r.source === 'fleet' && r.kind === 'ran' && r.notLookedAt?.includes('bd'))).toBe(true);
+    const reported = ran.find((r) => r.kind === 'ran' && r.status === 'report');
+    expect(reported).toMatchObject({ delivery: 'queued' });
+    const coverage = slotCoverage(receipts, intervalMs);
+    const first = Math.min(...coverage.keys());
+    const last = Math.max(...done.map((c) => c.slot));
+    for (let slot = first; slot <= last; slot += 1) expect(coverage.get(slot) ?? 0, `slot ${slot}`).toBe(1);
   });
 });

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
-  DEFAULT_HEARTBEAT_CONFIG,
-  evaluateCycle,
-  isWithinActiveHours,
   markDelivered,
-  runScanners,
+  scanAndEvaluate,
+  skippedReceipt,
   type Clock,
   type CycleDecision,
   type HeartbeatConfig,
   type OperatorActivity,
   type OutboundMessage,
+  type Receipt,
+  type ReceiptBounds,
   type Scanner,
   type SinkError,
   type Sleep,
@@ -18,8 +18,7 @@ import {
 import { nodeSleep, systemClock } from '@heartbeat-kit/core/node';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { err, ok, type Result, type ResultAsync } from 'neverthrow';
-import { createFakeScanners } from '../fleet/fake-scanners.js';
+import type { Result, ResultAsync } from 'neverthrow';
 import { parseFleetHeartbeat, type FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import {
   decideSlot,
@@ -33,12 +32,15 @@ import {
   type FleetMeta,
   type FleetStateDocument,
 } from '../fleet/fleet-state.js';
+import { fleetGapReceipts, fleetRanReceipt } from '../fleet/fleet-receipts.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
 import { cycleJobId, outboxJobId, slotOf } from '../fleet/slots.js';
+import { appendReceiptWhileHeld, commitCycle } from './fleet-commit.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
 import type { TickJobData } from './fleet-scheduler.js';
 import { closeRedisClient, createRedisClient, redisOptionsFor } from './redis-connection.js';
 import { createRedisLockStore, type RedisLockStore } from './redis-lock-store.js';
+import { createRedisReceiptStore, DEFAULT_FLEET_RECEIPT_BOUNDS } from './redis-receipt-store.js';
 import { createRedisStateStore } from './redis-state-store.js';
 
 /** One outbox message handed to a {@link FleetSink}; `id` is stable across retries. */
@@ -79,6 +81,8 @@ export type FleetEvent =
       readonly startedAtMs: number;
       readonly endedAtMs: number;
       readonly report: boolean;
+      /** What went wrong around the cycle (operator activity unreadable, …), as `runCycle` reports it. */
+      readonly warnings?: readonly string[];
     }
   | {
       readonly type: 'skip';
@@ -112,8 +116,13 @@ export interface FleetWorkerOptions {
   readonly sink: FleetSink;
   /** Jobs of each queue processed at once (default 4). */
   readonly concurrency?: number;
-  /** Scanners and config per heartbeat; the default knows the `fake` scanner set only. */
-  readonly resolve?: ResolveHeartbeat;
+  /**
+   * Scanners and config per heartbeat. No default: the CLI passes one for project directories;
+   * tests and benchmarks pass `createFakeResolver()` from `@heartbeat-kit/bullmq/testing`.
+   */
+  readonly resolve: ResolveHeartbeat;
+  /** Receipts kept per heartbeat (default {@link DEFAULT_FLEET_RECEIPT_BOUNDS}). */
+  readonly receiptBounds?: ReceiptBounds;
   /** Lease of a heartbeat lock; renewed every third of it while a cycle runs (default 30 s). */
   readonly lockTtlMs?: number;
   /** BullMQ's job lock; a worker silent this long has its jobs handed to another (default 30 s). */
@@ -149,35 +158,6 @@ export interface OutboxJobData {
   readonly decision: CycleDecision;
 }
 
-/** The config of fake heartbeats: always inside active hours, so runs are comparable. */
-const FAKE_CONFIG: HeartbeatConfig = {
-  ...DEFAULT_HEARTBEAT_CONFIG,
-  activeHours: { ...DEFAULT_HEARTBEAT_CONFIG.activeHours, start: '00:00', end: '00:00', weekend: true },
-};
-
-/** Resolves the built-in `fake` scanner set; everything else needs a resolver from the embedder. */
-export function createFakeResolver(sleep: Sleep = nodeSleep): ResolveHeartbeat {
-  return (heartbeat, slot) => {
-    const { source } = heartbeat;
-    if (source.kind === 'scanners' && source.set === 'fake') {
-      return Promise.resolve(
-        ok({
-          scanners: createFakeScanners({ heartbeatId: heartbeat.id, slot, sleep, scanMs: source.scanMs, reportEvery: source.reportEvery }),
-          config: FAKE_CONFIG,
-          timeZone: 'UTC',
-        }),
-      );
-    }
-    return Promise.resolve(
-      err(
-        source.kind === 'project'
-          ? `heartbeat ${heartbeat.id} scans a project; this worker has no project resolver`
-          : `unknown scanner set "${source.set}"`,
-      ),
-    );
-  };
-}
-
 const HOLD_POLL_MS = 20;
 const DELIVERED_MARK_SECONDS = 7 * 24 * 3600;
 
@@ -201,9 +181,11 @@ const CYCLE_OWNER_TAG = ':cycle-';
  * - `ticks` (fed by one job scheduler per heartbeat) turns each due slot into a cycle job with
  *   id `<heartbeat>__<slot>`; BullMQ ignores a second add of an existing id.
  * - `cycles` takes the heartbeat's Redis lock (fenced), skips a slot the state says already
- *   ran, scans and evaluates with core, enqueues the message as outbox job `<heartbeat>__<cycle>`,
- *   then saves the state under the fence. Message first, state second: a crash in between
- *   re-runs the slot, which re-enqueues the same id (a no-op) instead of losing the report.
+ *   ran, runs core's cycle step (`scanAndEvaluate`: breaker skips, operator activity, evaluate),
+ *   enqueues the message as outbox job `<heartbeat>__<cycle>`, then saves the state and the
+ *   slot's receipt in one script under the fence. Message first, state second: a crash in
+ *   between re-runs the slot, which re-enqueues the same id (a no-op) instead of losing the
+ *   report; state and receipt together: every slot ends in exactly one record.
  * - `outbox` delivers, and only after the sink confirmed marks the findings reported
  *   (core's `markDelivered`) under the lock and fence.
  *
@@ -212,12 +194,14 @@ const CYCLE_OWNER_TAG = ':cycle-';
  * import { okAsync } from 'neverthrow';
  * import { parseRedisUrl } from '@heartbeat-kit/bullmq';
  * import { createFleetWorker } from '@heartbeat-kit/bullmq/node';
+ * import { createFakeResolver } from '@heartbeat-kit/bullmq/testing';
  *
  * const target = parseRedisUrl(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
  * if (target.isErr()) throw new Error(`REDIS_URL: ${target.error}`); // the script's edge: say why and stop
  * // Run as many workers as you like: each slot runs once, each report is delivered once.
  * const worker = createFleetWorker({
  *   target: target.value,
+ *   resolve: createFakeResolver(), // or your own: registration → scanners, config, time zone
  *   sink: { deliver: (delivery) => okAsync(void console.log(delivery.heartbeatId, delivery.message.summary)) },
  * });
  * process.once('SIGTERM', () => void worker.close());
@@ -227,11 +211,12 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
   const keys = fleetKeys(options.prefix);
   const id = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const clock = options.clock ?? systemClock;
+  const receiptBounds = options.receiptBounds ?? DEFAULT_FLEET_RECEIPT_BOUNDS;
   const sleep = options.sleep ?? nodeSleep;
   const lockTtlMs = options.lockTtlMs ?? 30_000;
   const jobLockMs = options.jobLockMs ?? 30_000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
-  const resolve = options.resolve ?? createFakeResolver(sleep);
+  const { resolve } = options;
   const redis = createRedisClient(options.target);
   const connection = redisOptionsFor(options.target);
   const cycles = new Queue<CycleJobData>(keys.cycleQueue, { connection, prefix: keys.bullPrefix });
@@ -251,7 +236,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
 
   /**
    * Takes the heartbeat lock, waiting while another job holds it; renews it until `release`.
-   * With `skipIfCycle`, a lock held by another cycle returns undefined at once instead: that
+   * With `skipIfCycle`, a lock held by another cycle returns its owner at once instead: that
    * cycle covers this slot, and waiting would pin a worker slot behind one slow heartbeat.
    */
   const holdLock = async (heartbeatId: string, purpose: string, skipIfCycle = false) => {
@@ -272,6 +257,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
           Math.max(10, Math.floor(lockTtlMs / 3)),
         );
         return {
+          skippedFor: undefined,
           fence,
           lost: () => lost,
           /** True while no newer holder has taken the lock. */
@@ -283,7 +269,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         };
       }
       if (acquired.error.kind !== 'held') throw new Error(acquired.error.message);
-      if (skipIfCycle && acquired.error.holder.owner.includes(CYCLE_OWNER_TAG)) return undefined;
+      if (skipIfCycle && acquired.error.holder.owner.includes(CYCLE_OWNER_TAG)) return { skippedFor: acquired.error.holder.owner };
       // Waiting beats failing: the holder is usually the previous slot or the outbox, both short.
       if (clock.now().getTime() >= deadline) throw new LockBusy(`heartbeat ${heartbeatId} is locked by ${acquired.error.holder.owner}`);
       await sleep.sleep(HOLD_POLL_MS + Math.floor(Math.random() * HOLD_POLL_MS));
@@ -298,6 +284,40 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
 
   const stateStoreFor = (heartbeatId: string) =>
     createRedisStateStore({ redis, key: keys.state(heartbeatId), lockFenceKey: `${keys.lock(heartbeatId)}:fence` });
+
+  const receiptStoreFor = (heartbeatId: string) =>
+    createRedisReceiptStore({ redis, key: keys.receipts(heartbeatId), bounds: receiptBounds, clock });
+
+  /** Records a slot whose setup failed (under the lock); a failed append is retried by failing the job. */
+  const recordConfigError = async (heartbeatId: string, dueMs: number, detail: string) => {
+    const appended = await receiptStoreFor(heartbeatId).append(
+      skippedReceipt('config-error', { slotMs: dueMs, atMs: clock.now().getTime(), source: 'fleet', detail }),
+    );
+    if (appended.isErr()) throw new Error(appended.error.message);
+  };
+
+  /**
+   * Records a slot skipped because `holder` (another slot's cycle) runs; true when recorded or
+   * when the holder's own commit records it (an earlier or the same slot: its gap covers it).
+   * False when the holder let go meanwhile: decide again.
+   */
+  const recordOverlap = async (heartbeatId: string, slot: number, dueMs: number, holder: string): Promise<boolean> => {
+    const holderSlot = Number(/:cycle-(\d+):/.exec(holder)?.[1] ?? Number.NaN);
+    if (Number.isFinite(holderSlot) && slot <= holderSlot) return true;
+    const receipt = skippedReceipt('overlapping', {
+      slotMs: dueMs,
+      atMs: clock.now().getTime(),
+      source: 'fleet',
+      detail: 'an earlier slot of this heartbeat was still running',
+    });
+    return appendReceiptWhileHeld(
+      redis,
+      { receipts: keys.receipts(heartbeatId), lock: keys.lock(heartbeatId) },
+      holder,
+      receipt,
+      receiptBounds,
+    );
+  };
 
   const processTick = async (job: Job<TickJobData>): Promise<void> => {
     const heartbeat = await registration(job.data.heartbeatId);
@@ -325,50 +345,54 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       await emit({ type: 'skip', heartbeatId, slot, reason: 'unregistered', worker: id });
       return;
     }
-    const held = await holdLock(heartbeatId, `cycle-${slot}`, true);
-    if (held === undefined) {
-      await emit({ type: 'skip', heartbeatId, slot, reason: 'overlap', worker: id });
-      return;
+    let held = await holdLock(heartbeatId, `cycle-${slot}`, true);
+    while (held.skippedFor !== undefined) {
+      if (await recordOverlap(heartbeatId, slot, dueMs, held.skippedFor)) {
+        await emit({ type: 'skip', heartbeatId, slot, reason: 'overlap', worker: id });
+        return;
+      }
+      held = await holdLock(heartbeatId, `cycle-${slot}`, true);
     }
     const startedAtMs = clock.now().getTime();
     try {
       const store = stateStoreFor(heartbeatId);
       const state = await loadState(store);
       if (decideSlot(state.fleet, slot) === 'already-ran') {
+        if (state.fleet.lastSlot !== undefined && slot < state.fleet.lastSlot) {
+          // A retry of a cycle that died before committing, overtaken by a later slot whose commit
+          // could not see this one (no earlier commit to measure a gap from): close it now.
+          const listed = await receiptStoreFor(heartbeatId).list();
+          if (listed.isErr()) throw new Error(listed.error.message);
+          const missing = fleetGapReceipts(listed.value.receipts, {
+            lastSlot: slot - 1,
+            slot: slot + 1,
+            dueMs: dueMs + heartbeat.intervalMs,
+            intervalMs: heartbeat.intervalMs,
+            atMs: clock.now().getTime(),
+          });
+          for (const receipt of missing) {
+            const appended = await receiptStoreFor(heartbeatId).append(receipt);
+            if (appended.isErr()) throw new Error(appended.error.message);
+          }
+        }
         await emit({ type: 'skip', heartbeatId, slot, reason: 'already-ran', worker: id });
         return;
       }
       const setup = await resolve(heartbeat, slot);
       if (setup.isErr()) {
         // A broken registration (bad HEARTBEAT.md, unknown scanner set) will not heal by retrying.
+        await recordConfigError(heartbeatId, dueMs, setup.error);
         await emit({ type: 'failed', heartbeatId, slot, message: setup.error, worker: id });
         throw new UnrecoverableError(setup.error);
       }
-      const { config, timeZone } = setup.value;
+      const { config, timeZone, scanners, operatorActivity } = setup.value;
       const now = clock.now();
-      const insideActiveHours = isWithinActiveHours(now, { ...config.activeHours, timeZone });
-      const slices = state.heartbeat.scannerSlices;
-      const scanResults = await runScanners(setup.value.scanners, {
-        clock,
-        sleep,
-        now,
-        config,
-        insideActiveHours,
-        ...(slices === undefined ? {} : { slices }),
-      });
-      let operatorLastActiveAt: Date | undefined;
-      if (setup.value.operatorActivity !== undefined) {
-        const activity = await setup.value.operatorActivity.lastActiveAt();
-        if (activity.isOk()) operatorLastActiveAt = activity.value;
-      }
+      // The same step as runCycle: breaker skips, operator activity (its failure kept), evaluate.
       // Findings still waiting in the outbox count as reported, so this slot does not repeat them.
-      const evaluated = evaluateCycle(withPendingAsReported(state.heartbeat, state.fleet, now.getTime()), scanResults, {
-        now,
-        config,
-        timeZone,
-        insideActiveHours,
-        operatorLastActiveAt,
-      });
+      const evaluated = await scanAndEvaluate(
+        { clock, sleep, scanners, ...(operatorActivity === undefined ? {} : { operatorActivity }) },
+        { state: withPendingAsReported(state.heartbeat, state.fleet, now.getTime()), config, timeZone, now },
+      );
       const { decision } = evaluated;
       const nextState = withoutPending(evaluated.nextState, state.heartbeat);
       const report = decision.message !== null || decision.costAlert !== null;
@@ -404,15 +428,33 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         );
       }
       const endedAtMs = clock.now().getTime();
-      const saved = await store.save(encodeFleetState({ heartbeat: nextState, fleet: { ...fleet, lastCycleEndedAtMs: endedAtMs } }), {
-        fence: held.fence,
-      });
-      if (saved.isErr()) {
-        if (saved.error.kind === 'stale-fence') {
-          await emit({ type: 'stale-write', heartbeatId, slot, fence: held.fence, current: saved.error.current, worker: id });
-          return;
-        }
-        throw new Error(saved.error.message);
+      const receipts: Receipt[] = [];
+      if (state.fleet.lastSlot !== undefined && slot > state.fleet.lastSlot + 1) {
+        // Slots since the last commit without a record of their own get one (collapsed, or died).
+        const listed = await receiptStoreFor(heartbeatId).list();
+        if (listed.isErr()) throw new Error(listed.error.message);
+        receipts.push(
+          ...fleetGapReceipts(listed.value.receipts, {
+            lastSlot: state.fleet.lastSlot,
+            slot,
+            dueMs,
+            intervalMs: heartbeat.intervalMs,
+            atMs: endedAtMs,
+          }),
+        );
+      }
+      receipts.push(fleetRanReceipt(decision, evaluated.problems, { dueMs, atMs: endedAtMs, queued: report }));
+      const saved = await commitCycle(
+        redis,
+        { state: keys.state(heartbeatId), lockFence: `${keys.lock(heartbeatId)}:fence`, receipts: keys.receipts(heartbeatId) },
+        encodeFleetState({ heartbeat: nextState, fleet: { ...fleet, lastCycleEndedAtMs: endedAtMs } }),
+        held.fence,
+        receipts,
+        receiptBounds,
+      );
+      if (!saved.written) {
+        await emit({ type: 'stale-write', heartbeatId, slot, fence: held.fence, current: saved.current, worker: id });
+        return;
       }
       await emit({
         type: 'cycle',
@@ -425,6 +467,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         startedAtMs,
         endedAtMs,
         report,
+        ...(evaluated.warnings.length === 0 ? {} : { warnings: evaluated.warnings }),
       });
     } finally {
       await held.release();
@@ -448,7 +491,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     }
     const deliveredAt = new Date(Number(deliveredAtText));
     const held = await holdLock(heartbeatId, `outbox-${cycle}`);
-    if (held === undefined) throw new LockBusy(`heartbeat ${heartbeatId} is locked`);
+    if (held.skippedFor !== undefined) throw new LockBusy(`heartbeat ${heartbeatId} is locked`);
     try {
       const store = stateStoreFor(heartbeatId);
       const state = await loadState(store);

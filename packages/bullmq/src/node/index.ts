@@ -1,6 +1,6 @@
 /**
  * @heartbeat-kit/bullmq/node — the Redis and BullMQ adapters: a fenced lock store, a fenced
- * state store, the fleet scheduler (registrations and BullMQ job schedulers) and the worker.
+ * state store, a receipt store, the fleet scheduler (registrations and BullMQ job schedulers) and the worker.
  * @module @heartbeat-kit/bullmq/node
  */
 export {
@@ -15,6 +15,7 @@ export {
 } from './redis-connection.js';
 export { createRedisLockStore, type RedisLockStore, type RedisLockStoreOptions } from './redis-lock-store.js';
 export { createRedisStateStore, type RedisStateStoreOptions } from './redis-state-store.js';
+export { createRedisReceiptStore, DEFAULT_FLEET_RECEIPT_BOUNDS, type RedisReceiptStoreOptions } from './redis-receipt-store.js';
 export { fleetKeys, DEFAULT_FLEET_PREFIX, type FleetKeys } from './fleet-keys.js';
 export {
   createFleetScheduler,
@@ -27,7 +28,6 @@ export {
 } from './fleet-scheduler.js';
 export {
   createFleetWorker,
-  createFakeResolver,
   readFleetJournal,
   type FleetWorker,
   type FleetWorkerOptions,

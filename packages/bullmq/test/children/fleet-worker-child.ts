@@ -3,12 +3,15 @@
  * file shared by every worker (one `appendFileSync` per message, atomic for short lines).
  * With FLEET_HOLD_FIRST_DELIVERY=<file>, the first worker to claim that file (exclusive create)
  * writes its pid there and never finishes its first delivery, so a test can kill it mid-cycle
- * at a known step instead of after a guessed delay.
+ * at a known step instead of after a guessed delay. FLEET_HOLD_FIRST_SCAN=<file> does the same
+ * inside the first scan (the cycle holds the heartbeat lock and has committed nothing).
  */
 import { appendFileSync, closeSync, openSync, writeSync } from 'node:fs';
-import { okAsync, ResultAsync } from 'neverthrow';
+import type { Scanner } from '@heartbeat-kit/core';
+import { ok, okAsync, ResultAsync } from 'neverthrow';
 import { parseRedisUrl } from '../../src/index.js';
 import { createFleetWorker } from '../../src/node/index.js';
+import { createFakeResolver } from '../../src/testing/index.js';
 
 const env = (name: string): string | undefined => process.env[name];
 const number = (name: string): number | undefined => (env(name) === undefined ? undefined : Number(env(name)));
@@ -16,12 +19,13 @@ const number = (name: string): number | undefined => (env(name) === undefined ? 
 const target = parseRedisUrl(env('FLEET_REDIS_URL') ?? '')._unsafeUnwrap();
 const sinkFile = env('FLEET_SINK_FILE') ?? '';
 const holdGate = env('FLEET_HOLD_FIRST_DELIVERY');
+const scanGate = env('FLEET_HOLD_FIRST_SCAN');
 /** True once, in the one worker that claimed the gate file. */
-const claimHold = (): boolean => {
-  if (holdGate === undefined) return false;
+const claimHold = (gate = holdGate): boolean => {
+  if (gate === undefined) return false;
   let fd: number;
   try {
-    fd = openSync(holdGate, 'wx');
+    fd = openSync(gate, 'wx');
   } catch {
     return false;
   }
@@ -29,10 +33,20 @@ const claimHold = (): boolean => {
   closeSync(fd);
   return true;
 };
+const fakes = createFakeResolver();
 const worker = createFleetWorker({
   target,
   prefix: env('FLEET_PREFIX') ?? 'hbk',
   journal: true,
+  resolve: async (heartbeat, slot) => {
+    const setup = await fakes(heartbeat, slot);
+    if (setup.isErr() || scanGate === undefined) return setup;
+    const scanners = setup.value.scanners.map((scanner): Scanner => ({
+      ...scanner,
+      scan: (context) => (claimHold(scanGate) ? new Promise<never>(() => undefined) : scanner.scan(context)),
+    }));
+    return ok({ ...setup.value, scanners });
+  },
   ...(number('FLEET_CONCURRENCY') === undefined ? {} : { concurrency: number('FLEET_CONCURRENCY')! }),
   ...(number('FLEET_LOCK_TTL_MS') === undefined ? {} : { lockTtlMs: number('FLEET_LOCK_TTL_MS')! }),
   ...(number('FLEET_JOB_LOCK_MS') === undefined ? {} : { jobLockMs: number('FLEET_JOB_LOCK_MS')! }),

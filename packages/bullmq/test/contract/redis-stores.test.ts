@@ -1,7 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { lockStoreContract } from '../../../core/test/contract/lock-store-contract.js';
+import { receiptStoreContract } from '../../../core/test/contract/receipt-store-contract.js';
 import { stateStoreContract } from '../../../core/test/contract/state-store-contract.js';
-import { createRedisLockStore, createRedisStateStore } from '../../src/node/index.js';
+import { createRedisLockStore, createRedisReceiptStore, createRedisStateStore } from '../../src/node/index.js';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
 import type { Redis } from 'ioredis';
 
@@ -22,3 +23,6 @@ stateStoreContract('redis with a lock fence key', () => {
   return createRedisStateStore({ redis: client, key, lockFenceKey: `${key}:lock:fence` });
 });
 lockStoreContract('redis', () => createRedisLockStore({ redis: client, key: `contract:lock:${(counter += 1)}` }));
+receiptStoreContract('redis', (bounds, clock) =>
+  createRedisReceiptStore({ redis: client, key: `contract:receipts:${(counter += 1)}`, bounds, clock }),
+);

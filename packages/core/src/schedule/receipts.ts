@@ -75,8 +75,11 @@ export const receiptSchema = z.discriminatedUnion('kind', [
     /** Cycle number the state gave it. */
     cycle: z.number().int().nonnegative(),
     status: z.enum(['ok', 'report']),
-    /** `held`: the sink's circuit breaker was open, the report was not tried and stays undelivered. */
-    delivery: z.enum(['none', 'delivered', 'failed', 'held']),
+    /**
+     * `held`: the sink's circuit breaker was open, the report was not tried and stays undelivered.
+     * `queued`: handed to a durable outbox (the fleet's) that retries until the sink confirms.
+     */
+    delivery: z.enum(['none', 'delivered', 'failed', 'held', 'queued']),
     /** Set when the cycle ran but its state could not be saved. */
     stateError: z.string().max(500).optional(),
     /** Set when a signal cut scanners off: the cycle ran but did not look everywhere (never HEARTBEAT_OK). */

@@ -1,5 +1,6 @@
 import { err, ok } from 'neverthrow';
-import { createFakeResolver, type ResolveHeartbeat } from '@heartbeat-kit/bullmq/node';
+import type { ResolveHeartbeat } from '@heartbeat-kit/bullmq/node';
+import { createFakeResolver } from '@heartbeat-kit/bullmq/testing';
 import type { CliIo } from '../../io.js';
 import { createCycleDeps } from '../../wiring/cycle-deps.js';
 import { loadHeartbeatSettings } from '../../wiring/heartbeat-settings.js';

@@ -1,0 +1,97 @@
+import {
+  cutOffScanners,
+  notLookedAtScanners,
+  skippedReceipt,
+  type CycleDecision,
+  type Receipt,
+  type ScanProblem,
+} from '@heartbeat-kit/core';
+import { slotOf } from './slots.js';
+
+/** Why fleet slots between two committed cycles have no record of their own. */
+export const FLEET_GAP_DETAIL =
+  'no fleet cycle committed this slot (no worker was running, the slot collapsed into a later one, or its cycle died before committing)';
+
+/**
+ * The `ran` receipt of a committed fleet cycle. A report is `queued`: the outbox holds it durably
+ * and retries until the sink confirms, so the slot's record does not wait on the sink.
+ */
+export function fleetRanReceipt(
+  decision: CycleDecision,
+  problems: readonly ScanProblem[],
+  slot: { readonly dueMs: number; readonly atMs: number; readonly queued: boolean },
+): Receipt {
+  const cutOff = cutOffScanners(problems);
+  const notLookedAt = notLookedAtScanners(problems);
+  return {
+    v: 1,
+    kind: 'ran',
+    slot: new Date(slot.dueMs).toISOString(),
+    at: new Date(slot.atMs).toISOString(),
+    source: 'fleet',
+    cycle: decision.cycle,
+    status: decision.status,
+    delivery: slot.queued ? 'queued' : 'none',
+    ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
+    ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
+  };
+}
+
+/** The slot numbers a receipt closes (a range receipt closes every slot through `through`). */
+function slotsOf(receipt: Receipt, intervalMs: number): [number, number] {
+  const first = slotOf(Date.parse(receipt.slot), intervalMs);
+  const last = receipt.kind === 'skipped' && receipt.through !== undefined ? slotOf(Date.parse(receipt.through), intervalMs) : first;
+  return [first, last];
+}
+
+/**
+ * The `skipped` receipts that close the slots strictly between the last committed slot and this
+ * one which no receipt closes yet (overlap and config-error skips have their own): one receipt
+ * per run of consecutive unrecorded slots, so every slot of a heartbeat ends in exactly one record.
+ */
+export function fleetGapReceipts(
+  recorded: readonly Receipt[],
+  gap: {
+    readonly lastSlot: number | undefined;
+    readonly slot: number;
+    readonly dueMs: number;
+    readonly intervalMs: number;
+    readonly atMs: number;
+  },
+): Receipt[] {
+  const { lastSlot, slot, dueMs, intervalMs } = gap;
+  if (lastSlot === undefined || slot <= lastSlot + 1) return [];
+  const closed: [number, number][] = recorded
+    .filter((r) => r.source === 'fleet')
+    .map((r) => slotsOf(r, intervalMs))
+    .filter(([first, last]) => last > lastSlot && first < slot);
+  const isClosed = (s: number): boolean => closed.some(([first, last]) => s >= first && s <= last);
+  const dueOf = (s: number): number => dueMs - (slot - s) * intervalMs;
+  const receipts: Receipt[] = [];
+  let runStart: number | undefined;
+  const flush = (end: number): void => {
+    if (runStart === undefined) return;
+    receipts.push(
+      skippedReceipt('down', {
+        slotMs: dueOf(runStart),
+        atMs: gap.atMs,
+        source: 'fleet',
+        detail: FLEET_GAP_DETAIL,
+        ...(end > runStart ? { throughMs: dueOf(end), count: end - runStart + 1 } : {}),
+      }),
+    );
+    runStart = undefined;
+  };
+  // A gap longer than the receipt bound is one range; walking it slot by slot would be unbounded.
+  const from = Math.max(lastSlot + 1, slot - 100_000);
+  if (from > lastSlot + 1) {
+    runStart = lastSlot + 1;
+    flush(from - 1);
+  }
+  for (let s = from; s < slot; s += 1) {
+    if (isClosed(s)) flush(s - 1);
+    else runStart ??= s;
+  }
+  flush(slot - 1);
+  return receipts;
+}

@@ -1,0 +1,86 @@
+import type { JsonValue, Receipt, ReceiptBounds } from '@heartbeat-kit/core';
+import type { Redis } from 'ioredis';
+import { appendReceiptsLua } from './redis-receipt-store.js';
+
+// The fenced save of redis-state-store.ts and the receipt append of redis-receipt-store.ts in one
+// script: Redis runs it atomically (and logs it as one MULTI in the append-only file), so a slot's
+// state and its receipt are written together or not at all, whoever dies when.
+const COMMIT = `
+local f = tonumber(ARGV[2])
+local written = tonumber(redis.call('GET', KEYS[2]) or '0')
+local issued = tonumber(redis.call('GET', KEYS[3]) or '0')
+local current = math.max(written, issued)
+if f < current then return {0, current} end
+if f > written then redis.call('SET', KEYS[2], ARGV[2]) end
+redis.call('SET', KEYS[1], ARGV[1])
+${appendReceiptsLua(4, 3)}
+return {1, 0}
+`;
+
+/** Where one heartbeat's commit writes. */
+export interface CommitKeys {
+  readonly state: string;
+  /** The lock's fencing counter (`RedisLockStore.fenceKey`). */
+  readonly lockFence: string;
+  readonly receipts: string;
+}
+
+/**
+ * Saves a heartbeat's state under `fence` and appends its receipts, atomically. Resolves
+ * `{ ok: false, current }` when a newer lock holder exists (nothing was written).
+ */
+export async function commitCycle(
+  redis: Redis,
+  keys: CommitKeys,
+  document: JsonValue,
+  fence: number,
+  receipts: readonly Receipt[],
+  bounds: ReceiptBounds,
+): Promise<{ readonly written: true } | { readonly written: false; readonly current: number }> {
+  const reply = (await redis.eval(
+    COMMIT,
+    4,
+    keys.state,
+    `${keys.state}:fence`,
+    keys.lockFence,
+    keys.receipts,
+    JSON.stringify(document),
+    String(fence),
+    String(bounds.maxCount),
+    String(bounds.maxAgeMs),
+    ...receipts.map((receipt) => JSON.stringify(receipt)),
+  )) as number[];
+  return reply[0] === 1 ? { written: true } : { written: false, current: Number(reply[1]) };
+}
+
+const APPEND_IF_HELD = `
+if redis.call('HGET', KEYS[2], 'owner') ~= ARGV[1] then return 0 end
+${appendReceiptsLua(1, 2)}
+return 1
+`;
+
+/**
+ * Appends a receipt only while `owner` still holds the heartbeat lock. A slot skipped because
+ * another cycle runs is recorded this way, so its record lands before any later cycle can take
+ * the lock and look for unrecorded slots (no slot gets two records). False: the holder changed,
+ * and the caller decides again.
+ */
+export async function appendReceiptWhileHeld(
+  redis: Redis,
+  keys: { readonly receipts: string; readonly lock: string },
+  owner: string,
+  receipt: Receipt,
+  bounds: ReceiptBounds,
+): Promise<boolean> {
+  const reply = await redis.eval(
+    APPEND_IF_HELD,
+    2,
+    keys.receipts,
+    keys.lock,
+    owner,
+    String(bounds.maxCount),
+    String(bounds.maxAgeMs),
+    JSON.stringify(receipt),
+  );
+  return reply === 1;
+}
