@@ -35,7 +35,7 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
     load: async () => (await import('./commands/woterclip.js')).woterclipCommand,
   },
   fleet: {
-    summary: 'run many heartbeats on Redis with BullMQ: worker, add, list, remove, status (needs @heartbeat-kit/bullmq)',
+    summary: 'run many heartbeats on Redis with BullMQ: worker, add, list, remove, status, history (needs @heartbeat-kit/bullmq)',
     load: async () => (await import('./commands/fleet.js')).fleetCommand,
     optional: { name: '@heartbeat-kit/bullmq', why: 'BullMQ and the Redis client' },
   },

@@ -296,14 +296,14 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     if (appended.isErr()) throw new Error(appended.error.message);
   };
 
+  /** The slot a cycle lock owner runs (its purpose is `cycle-<slot>`). */
+  const slotOfOwner = (owner: string): number => Number(/:cycle-(\d+):/.exec(owner)?.[1] ?? Number.NaN);
+
   /**
-   * Records a slot skipped because `holder` (another slot's cycle) runs; true when recorded or
-   * when the holder's own commit records it (an earlier or the same slot: its gap covers it).
-   * False when the holder let go meanwhile: decide again.
+   * Records a slot skipped because `holder` (an earlier slot's cycle) runs. False when the holder
+   * let go meanwhile: decide again.
    */
-  const recordOverlap = async (heartbeatId: string, slot: number, dueMs: number, holder: string): Promise<boolean> => {
-    const holderSlot = Number(/:cycle-(\d+):/.exec(holder)?.[1] ?? Number.NaN);
-    if (Number.isFinite(holderSlot) && slot <= holderSlot) return true;
+  const recordOverlap = async (heartbeatId: string, dueMs: number, holder: string): Promise<boolean> => {
     const receipt = skippedReceipt('overlapping', {
       slotMs: dueMs,
       atMs: clock.now().getTime(),
@@ -347,12 +347,19 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     }
     let held = await holdLock(heartbeatId, `cycle-${slot}`, true);
     while (held.skippedFor !== undefined) {
-      if (await recordOverlap(heartbeatId, slot, dueMs, held.skippedFor)) {
+      // A late or retried job of a slot at or before the running one waits for the lock instead:
+      // then it sees whether its slot ran or has a record, and closes it if neither.
+      if (!(slotOfOwner(held.skippedFor) < slot)) {
+        held = await holdLock(heartbeatId, `cycle-${slot}`);
+        break;
+      }
+      if (await recordOverlap(heartbeatId, dueMs, held.skippedFor)) {
         await emit({ type: 'skip', heartbeatId, slot, reason: 'overlap', worker: id });
         return;
       }
       held = await holdLock(heartbeatId, `cycle-${slot}`, true);
     }
+    if (held.skippedFor !== undefined) throw new LockBusy(`heartbeat ${heartbeatId} is locked by ${held.skippedFor}`);
     const startedAtMs = clock.now().getTime();
     try {
       const store = stateStoreFor(heartbeatId);

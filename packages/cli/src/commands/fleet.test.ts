@@ -23,8 +23,8 @@ const run = (argv: readonly string[], signal?: AbortSignal) =>
 
 describe('heartbeat-kit fleet: usage', () => {
   it('prints help for the command and every subcommand', async () => {
-    expect((await run(['--help'])).stdout).toContain('fleet <worker|add|list|remove|status>');
-    for (const sub of ['worker', 'add', 'list', 'remove', 'status']) {
+    expect((await run(['--help'])).stdout).toContain('fleet <worker|add|list|remove|status|history>');
+    for (const sub of ['worker', 'add', 'list', 'remove', 'status', 'history']) {
       const help = await run([sub, '--help']);
       expect(help.code, sub).toBe(0);
       expect(help.stdout).toContain(`heartbeat-kit fleet ${sub}`);
@@ -121,6 +121,21 @@ describe('heartbeat-kit fleet: add, list, worker, status, remove', () => {
     expect(typeof fake.lastLagMs).toBe('number');
     const text = await run(['status', ...prefix]);
     expect(text.stdout).toMatch(/^fake-one\s+every 0\.30s\s+cycle \d+/m);
+
+    // Every committed cycle left its receipt: history lists them, one `ran` per cycle number.
+    const history = await run(['history', 'fake-one', '--json', ...prefix]);
+    expect(history.code).toBe(0);
+    const { receipts } = JSON.parse(history.stdout) as { receipts: { kind: string; source: string; cycle?: number; delivery?: string }[] };
+    const ran = receipts.filter((r) => r.kind === 'ran');
+    expect(ran.length).toBeGreaterThanOrEqual(2);
+    expect(ran.every((r) => r.source === 'fleet')).toBe(true);
+    expect(new Set(ran.map((r) => r.cycle)).size).toBe(ran.length);
+    expect(ran.some((r) => r.delivery === 'queued')).toBe(true);
+    expect((await run(['history', 'fake-one', ...prefix])).stdout).toMatch(/ fleet\s+ran\s+cycle #1 report, delivery queued/);
+    expect((await run(['history', 'fake-one', '--since', '2999-01-01T00:00:00Z', ...prefix])).stdout).toMatch(
+      /^no receipts for fake-one since/,
+    );
+    expect((await run(['history', 'fake-one', '--since', 'yesterday', ...prefix])).code).toBe(2);
 
     expect((await run(['remove', 'fake-one', ...prefix])).stdout).toBe('removed fake-one\n');
     const again = await run(['remove', 'fake-one', ...prefix]);

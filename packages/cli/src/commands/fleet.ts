@@ -11,16 +11,23 @@ import {
 import {
   createFleetScheduler,
   createFleetWorker,
+  createRedisClient,
+  closeRedisClient,
+  createRedisReceiptStore,
+  fleetKeys,
   pingRedis,
   waitForRedis,
   type FleetHeartbeatStatus,
   type RedisProbeFailure,
 } from '@heartbeat-kit/bullmq/node';
+import { formatReceipt } from '@heartbeat-kit/core';
 import { unknownNameError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
 import { parseSinkSpec } from '../sinks/sink-spec.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
+import { parseInstantFlag } from '../wiring/instant.js';
+import { parseSince } from './history.js';
 import { createFleetSink } from './fleet/fleet-sink.js';
 import { createProjectResolver } from './fleet/project-resolver.js';
 
@@ -33,7 +40,7 @@ const COMMON = `Common options:
   -h, --help         show this help`;
 
 /** Help text of `heartbeat-kit fleet`. */
-export const FLEET_HELP = `Usage: heartbeat-kit fleet <worker|add|list|remove|status> [options]
+export const FLEET_HELP = `Usage: heartbeat-kit fleet <worker|add|list|remove|status|history> [options]
 
 Runs many heartbeats on Redis with BullMQ: workers share schedules, locks, dedup memory and
 delivery. Each due slot runs once, a heartbeat never runs two cycles at once, and a report is
@@ -45,6 +52,7 @@ Subcommands:
   list      the registered heartbeats
   remove    unregister a heartbeat and stop its schedule
   status    per heartbeat: last cycle, next slot, lag, last report
+  history   one heartbeat's receipts: one record per slot, ran or skipped with the reason
 
 Run 'heartbeat-kit fleet <subcommand> --help' for its options.
 `;
@@ -95,6 +103,21 @@ Unregisters heartbeat ID and removes its schedule. Its state stays in Redis.
 
 ${COMMON}
 `,
+  history: `Usage: heartbeat-kit fleet history ID [--since WHEN] [options]
+
+Lists heartbeat ID's receipts, oldest first: every slot ends in one record, 'ran' (cycle number,
+HEARTBEAT_OK or report, delivery 'queued' when the outbox holds the report) or 'skipped' with its
+reason (overlapping: an earlier slot still ran; down: no worker committed it; config-error).
+Kept in Redis per heartbeat, bounded to the last 200 records and 7 days.
+
+Options:
+  --since WHEN       only receipts at or after WHEN: an ISO instant or a duration back from
+                     now such as 24h or 90m
+  --now ISO          judge ages as at this instant
+${COMMON}
+
+With --json prints {"receipts": [...], "warnings": [...]}.
+`,
   status: `Usage: heartbeat-kit fleet status [options]
 
 Per heartbeat: last cycle, next slot, lag of the last cycle behind its slot, last report.
@@ -103,8 +126,8 @@ ${COMMON}
 `,
 };
 
-type Subcommand = 'worker' | 'add' | 'list' | 'remove' | 'status';
-const SUBCOMMANDS: readonly Subcommand[] = ['worker', 'add', 'list', 'remove', 'status'];
+type Subcommand = 'worker' | 'add' | 'list' | 'remove' | 'status' | 'history';
+const SUBCOMMANDS: readonly Subcommand[] = ['worker', 'add', 'list', 'remove', 'status', 'history'];
 
 const OPTIONS = {
   redis: { type: 'string' },
@@ -120,6 +143,8 @@ const OPTIONS = {
   'scan-ms': { type: 'string' },
   'report-every': { type: 'string' },
   interval: { type: 'string' },
+  since: { type: 'string' },
+  now: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 const ALLOWED: Record<Subcommand, readonly (keyof typeof OPTIONS)[]> = {
@@ -128,8 +153,9 @@ const ALLOWED: Record<Subcommand, readonly (keyof typeof OPTIONS)[]> = {
   list: [],
   remove: [],
   status: [],
+  history: ['since', 'now'],
 };
-const POSITIONALS: Record<Subcommand, number> = { worker: 0, add: 1, list: 0, remove: 1, status: 0 };
+const POSITIONALS: Record<Subcommand, number> = { worker: 0, add: 1, list: 0, remove: 1, status: 0, history: 1 };
 
 function usageError(io: CliIo, sub: string, message: string): number {
   io.stderr(`heartbeat-kit fleet${sub === '' ? '' : ` ${sub}`}: ${message}\n`);
@@ -254,6 +280,8 @@ export const fleetCommand: Command = async (argv, io) => {
       return runWorker(io, target.value, prefix, values);
     case 'add':
       return addHeartbeat(io, target.value, prefix, positionals[0]!, values, json);
+    case 'history':
+      return showHistory(io, target.value, prefix, positionals[0]!, values, json);
     case 'remove':
     case 'list':
     case 'status':
@@ -281,6 +309,9 @@ async function runWorker(io: CliIo, target: RedisTarget, prefix: string, values:
       if (values.json === true) io.stderr(`${JSON.stringify(event)}\n`);
       else if (event.type === 'failed')
         io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot} failed: ${event.message}\n`);
+      else if (event.type === 'cycle' && event.warnings !== undefined)
+        for (const warning of event.warnings)
+          io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} cycle ${event.cycle}: warning: ${warning}\n`);
       else if (event.type === 'stale-write')
         io.stderr(
           `heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot}: lost the lock (fence ${event.fence} < ${event.current}); write rejected\n`,
@@ -292,6 +323,40 @@ async function runWorker(io: CliIo, target: RedisTarget, prefix: string, values:
     await new Promise<void>((resolve) => io.shutdownSignal.addEventListener('abort', () => resolve(), { once: true }));
   await worker.close();
   return EXIT.ok;
+}
+
+async function showHistory(io: CliIo, target: RedisTarget, prefix: string, id: string, values: Values, json: boolean): Promise<number> {
+  if (!isFleetHeartbeatId(id))
+    return usageError(io, 'history', `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.`);
+  const now = parseInstantFlag('--now', values.now);
+  if (!now.ok) return usageError(io, 'history', now.message);
+  const at = now.date ?? new Date();
+  let sinceMs = Number.NEGATIVE_INFINITY;
+  if (values.since !== undefined) {
+    const since = parseSince(values.since, at);
+    if (!since.ok) return usageError(io, 'history', since.message);
+    sinceMs = since.ms;
+  }
+  const redis = createRedisClient(target);
+  try {
+    const key = fleetKeys(prefix).receipts(id);
+    const listed = await createRedisReceiptStore({ redis, key, clock: { now: () => at } }).list();
+    if (listed.isErr()) {
+      io.stderr(`heartbeat-kit fleet history: ${listed.error.message}. Fix: check --redis and that redis-server runs.\n`);
+      return EXIT.failure;
+    }
+    const receipts = listed.value.receipts.filter((r) => Date.parse(r.slot) >= sinceMs);
+    for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit fleet history: warning: ${warning}\n`);
+    if (json) io.stdout(`${JSON.stringify({ receipts, warnings: listed.value.warnings })}\n`);
+    else if (receipts.length === 0)
+      io.stdout(
+        `no receipts for ${id}${values.since === undefined ? '' : ` since ${new Date(sinceMs).toISOString()}`} (prefix ${prefix})\n`,
+      );
+    else for (const receipt of receipts) io.stdout(`${formatReceipt(receipt)}\n`);
+    return EXIT.ok;
+  } finally {
+    await closeRedisClient(redis);
+  }
 }
 
 async function addHeartbeat(io: CliIo, target: RedisTarget, prefix: string, id: string, values: Values, json: boolean): Promise<number> {
