@@ -89,6 +89,37 @@ describe('createFileLockStore', () => {
     expect(readdirSync(root)).toEqual(['lock']);
   });
 
+  it('breaks at once a guard whose writer on this host is dead (a cycle SIGKILLed mid take-over)', async () => {
+    const path = join(root, 'lock');
+    const stale = { owner: 'killed-cycle', acquiredAtMs: T0, pid: deadPid(), host: hostname(), processStart: '1' };
+    const staleText = jsonLockCodec.encode(stale);
+    writeFileSync(path, staleText);
+    // The taker was killed between creating its guard and removing the stale lock; the guard is fresh.
+    const guard = { owner: 'killed-taker', acquiredAtMs: T0 + 1000, pid: deadPid(), host: hostname(), processStart: '1' };
+    writeFileSync(takeoverGuardPath(path, staleText), jsonLockCodec.encode(guard));
+    const acquired = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 2000, staleAfterMs: HOUR }))._unsafeUnwrap();
+    expect(acquired.record.owner).toBe('me');
+    expect(acquired.tookOverFrom?.owner).toBe('killed-cycle');
+    expect(readdirSync(root)).toEqual(['lock']);
+  });
+
+  it('a fresh guard whose writer is alive on this host is respected (the lock stays held)', async () => {
+    const path = join(root, 'lock');
+    const staleText = jsonLockCodec.encode({
+      owner: 'killed-cycle',
+      acquiredAtMs: T0,
+      pid: deadPid(),
+      host: hostname(),
+      processStart: '1',
+    });
+    writeFileSync(path, staleText);
+    const me = await currentProcessIdentity();
+    writeFileSync(takeoverGuardPath(path, staleText), jsonLockCodec.encode({ owner: 'live-taker', acquiredAtMs: T0 + 1000, ...me }));
+    const error = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 2000, staleAfterMs: HOUR }))._unsafeUnwrapErr();
+    expect(error.kind).toBe('held');
+    expect(readFileSync(path, 'utf8')).toBe(staleText);
+  });
+
   it('breaks an abandoned guard through its own guard, and respects a live one there', async () => {
     const path = join(root, 'lock');
     const staleText = jsonLockCodec.encode({ owner: 'dead', acquiredAtMs: T0 });

@@ -88,8 +88,9 @@ function generationOf(text: string): string {
  * - The winner of a contested take-over reports `tookOverFrom` whether or not it was the racer
  *   that removed the stale file.
  *
- * A process that dies holding a guard leaves it behind; after `max(staleAfterMs, 30 s)` the next
- * taker breaks it through a guard of the guard (same procedure, one level up). Residual risk,
+ * A process that dies holding a guard leaves it behind; the next taker breaks it through a guard of
+ * the guard (same procedure, one level up) at once when the guard's writer (pid, host and start
+ * mark, as in a lock) is dead on this host, else after `max(staleAfterMs, 30 s)`. Residual risk,
  * documented rather than hidden: only crashes at every guard level, followed by racers in the
  * same instant, could let two takers through.
  *
@@ -184,8 +185,11 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
     const decoded = jsonLockCodec.decode(text);
     let abandoned: boolean;
     if (decoded.isOk()) {
+      // A guard names its writer like a lock does: one whose writer died on this host is abandoned at
+      // once. Judged by age alone, a cycle SIGKILLed mid-take-over stopped every later cycle for the
+      // whole stale window (15 min), each reporting the lock held (found by the GChat kill stress).
       const age = nowMs - decoded.value.acquiredAtMs;
-      abandoned = age >= 0 && age >= lifetime;
+      abandoned = (age >= 0 && age >= lifetime) || (await livenessOf(decoded.value)) === 'dead';
     } else {
       const info = await stat(guardPath).catch(() => undefined);
       abandoned = info !== undefined && clock.now().getTime() - info.mtimeMs >= lifetime;
@@ -208,7 +212,7 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
     depth = 0,
   ): Promise<'removed' | 'changed' | 'busy'> => {
     const guardPath = `${target}.takeover-${generationOf(seenText)}`;
-    const guardText = jsonLockCodec.encode({ owner, acquiredAtMs: Math.max(0, Math.floor(nowMs)) });
+    const guardText = jsonLockCodec.encode({ owner, acquiredAtMs: Math.max(0, Math.floor(nowMs)), ...((await self()) ?? {}) });
     let haveGuard = await createExclusive(guardPath, guardText);
     if (!haveGuard) {
       const guard = await inspectGuard(guardPath, nowMs, staleAfterMs);
