@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HEARTBEAT_STATE_VERSION } from '@heartbeat-kit/core';
 import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
 import { runCli } from './support/run-cli.js';
 
@@ -77,7 +78,7 @@ describe('change-aware repeats (issue 15 item 6)', () => {
     expect(run.stderr).toContain('Fix: write intervals from shortest to longest, separated by commas, such as 30m, 2h, 8h');
   });
 
-  it('a state file from version 1 is migrated: nothing is re-reported, and it is saved as version 2 with content hashes', async () => {
+  it('a state file from version 1 is migrated: nothing is re-reported, and it is saved in the current version with content hashes', async () => {
     world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const statePath = join(world.root, 'state', 'state.json');
     mkdirSync(join(world.root, 'state'));
@@ -104,7 +105,7 @@ describe('change-aware repeats (issue 15 item 6)', () => {
       cycle: number;
       reportedContent: Record<string, { hash: string; repeats: number }>;
     };
-    expect(saved.version).toBe(2);
+    expect(saved.version).toBe(HEARTBEAT_STATE_VERSION);
     expect(saved.cycle).toBe(9);
     expect(saved.reportedContent['P0_WORK_READY:bd-p0']).toMatchObject({
       hash: expect.stringMatching(/^[0-9a-f]{28}$/) as unknown,
