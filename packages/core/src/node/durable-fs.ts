@@ -74,14 +74,25 @@ function processIsGone(pid: number): boolean {
  * this host (killed mid-write). Best effort: a sweep failure never fails the caller.
  */
 export async function sweepOrphanedSiblings(path: string, tag: string): Promise<number> {
-  const prefix = `.${basename(path)}.${tag}-`;
+  const target = basename(path);
+  return sweepOrphanedTemps(dirname(path), tag, (name) => name === target);
+}
+
+/**
+ * Like {@link sweepOrphanedSiblings}, for the temps of every file in `directory` whose name
+ * `isTarget` accepts: a lock's take-over guards are named after the generation they guard, so
+ * their temps cannot be found by one fixed prefix.
+ */
+export async function sweepOrphanedTemps(directory: string, tag: string, isTarget: (name: string) => boolean): Promise<number> {
+  const marker = `.${tag}-`;
   let removed = 0;
   try {
-    for (const name of await readdir(dirname(path))) {
-      if (!name.startsWith(prefix)) continue;
-      const pid = Number.parseInt(name.slice(prefix.length), 10);
+    for (const name of await readdir(directory)) {
+      const at = name.lastIndexOf(marker);
+      if (!name.startsWith('.') || at <= 1 || !isTarget(name.slice(1, at))) continue;
+      const pid = Number.parseInt(name.slice(at + marker.length), 10);
       if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || !processIsGone(pid)) continue;
-      await unlinkQuietly(join(dirname(path), name));
+      await unlinkQuietly(join(directory, name));
       removed += 1;
     }
   } catch {

@@ -186,6 +186,24 @@ describe('createFileLockStore', () => {
     expect(readdirSync(root)).toEqual(['lock']);
   });
 
+  it('sweeps the temps of the lock and of its take-over guards left by killed writers, and nothing else', async () => {
+    const path = join(root, 'lock');
+    const dead = deadPid();
+    const guard = 'lock.takeover-0123456789abcdef';
+    const orphans = [`.lock.new-${dead}-a`, `.${guard}.new-${dead}-b`, `.${guard}.takeover-fedcba9876543210.new-${dead}-c`];
+    // A live writer's temps (mid-write right now), another file's temps, a name that only looks like a guard.
+    const kept = [
+      `.lock.new-${process.ppid}-d`,
+      `.${guard}.new-${process.ppid}-e`,
+      `.other.new-${dead}-f`,
+      `.lock.takeover-zz.new-${dead}-g`,
+    ];
+    for (const name of [...orphans, ...kept]) writeFileSync(join(root, name), '{}');
+    const acquired = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0, staleAfterMs: HOUR }))._unsafeUnwrap();
+    expect(acquired.record.owner).toBe('me');
+    expect(readdirSync(root).sort()).toEqual(['lock', ...kept].sort());
+  });
+
   it('a recycled pid (same pid, other start mark) is a dead holder', async () => {
     const path = join(root, 'lock');
     writeFileSync(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { link, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ResultAsync } from 'neverthrow';
 import { jsonLockCodec, type LockCodec } from '../lock/lock-codecs.js';
@@ -11,7 +11,7 @@ import {
   describeError,
   ensureParentDirectory,
   errorCode,
-  sweepOrphanedSiblings,
+  sweepOrphanedTemps,
   syncDirectory,
   uniqueSibling,
   unlinkQuietly,
@@ -66,6 +66,11 @@ function toLockError(path: string, error: unknown): LockError {
   return { kind: 'io', message: `Lock file ${path}: ${describeError(error)}` };
 }
 
+/** `<lock>.takeover-<hash>`, at any guard level: the files {@link takeoverGuardPath} names. */
+function isGuardOf(lockName: string, name: string): boolean {
+  return name.startsWith(`${lockName}.`) && /^(?:\.takeover-[0-9a-f]{16})+$/.test(name.slice(lockName.length));
+}
+
 function generationOf(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
@@ -109,6 +114,7 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
   const codec = options.codec ?? jsonLockCodec;
   const clock = options.clock ?? systemClock;
   const directory = dirname(path);
+  const lockName = basename(path);
   let identity: Promise<ProcessIdentity | undefined> | undefined;
   const self = (): Promise<ProcessIdentity | undefined> => (identity ??= resolveIdentity(options.identity));
   const livenessOf = async (record: LockRecord): Promise<HolderLiveness> => {
@@ -266,7 +272,8 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
     if (stored.isErr())
       throw new LockFailure({ kind: 'io', message: `Lock codec cannot encode owner ${JSON.stringify(request.owner)}: ${stored.error}` });
     await ensureParentDirectory(path);
-    await sweepOrphanedSiblings(path, TEMP_TAG);
+    // Temps of the lock and of its take-over guards (any level) left by a writer killed mid-write.
+    await sweepOrphanedTemps(directory, TEMP_TAG, (name) => name === lockName || isGuardOf(lockName, name));
     // The stale holder this acquisition replaces. Remembered as soon as it is judged stale, not only
     // when this process removed it: of N racers one removes the file and another may win the
     // create, and the winner is the one that must report whom it replaced.
