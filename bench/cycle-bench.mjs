@@ -4,7 +4,8 @@
 // - a full `heartbeat-kit cycle`;
 // - the physical floor: the external commands the cycle ran when this bench was written (the
 //   command list is fixed here, so a cycle that learns to need fewer still races today's list),
-//   exec'd four at a time by `xargs -P 4 -L 1` with no Node at all;
+//   exec'd four at a time by `xargs -P 4 -L 1 env` with no Node at all (checked: its output
+//   must hold bd's and the GChat poll's JSON, so an xargs that only echoes the list fails the bench);
 // - a sequential baseline: a bash script running spec 000's commands one after another;
 // plus the CLI's cold start against `node -e 0` and the peak RSS of a cycle process against bare
 // Node. The machine is shared: the load average is printed with every table.
@@ -268,8 +269,15 @@ for (const scale of SCALES) {
       GIT_TERMINAL_PROMPT: '0',
       CLAUDE_PROJECT_DIR: world.project,
     };
-    const floor = () =>
-      timeMs('xargs', ['-P', '4', '-L', '1', '-a', list], { cwd: world.project, stdio: ['ignore', 'ignore', 'pipe'] }, floorEnv).ms;
+    // `env` is the command xargs runs with each line's words as its arguments: without a command
+    // xargs runs `echo`, and the floor then timed 121 echoes instead of the commands (it did until
+    // this was found: every floor figure before it measured echo, about 80 ms on an idle machine).
+    const floorArgs = ['-P', '4', '-L', '1', '-a', list, 'env'];
+    const floor = () => timeMs('xargs', floorArgs, { cwd: world.project, stdio: ['ignore', 'ignore', 'pipe'] }, floorEnv).ms;
+    // Proof that the floor runs the tools: bd's JSON and the GChat poll's JSON are in its output.
+    const floorOut = timeMs('xargs', floorArgs, { cwd: world.project }, floorEnv).stdout;
+    if (!floorOut.includes('"id": "bench-') || !floorOut.includes('"pending_count"'))
+      throw new Error(`the floor did not run the commands (its output: ${floorOut.slice(0, 200)})`);
     if (process.env.BENCH_STRACE === '1') {
       // Which commands does the cycle really exec? (Checks that the floor is the cycle's list.)
       const trace = join(world.root, 'trace.txt');
@@ -365,7 +373,7 @@ console.log('| measure | heartbeat-kit | reference | ratio |');
 console.log('|---|---|---|---|');
 for (const r of results) {
   console.log(
-    `| ×${r.scale} full cycle (median of ${r.scale === 1 ? RUNS : RUNS_LARGE}${r.unfinished ? `, ${r.unfinished} scanners unfinished` : ''}) | ${fmt(r.cycleMs)} | ${fmt(r.floorMs)} (floor: ${r.commands} commands, \`xargs -P 4\`) | ${(r.cycleMs / r.floorMs).toFixed(2)} (aim ≤ 1.50) |`,
+    `| ×${r.scale} full cycle (median of ${r.scale === 1 ? RUNS : RUNS_LARGE}${r.unfinished ? `, ${r.unfinished} scanners unfinished` : ''}) | ${fmt(r.cycleMs)} | ${fmt(r.floorMs)} (floor: ${r.commands} commands, \`xargs -P 4 env\`) | ${(r.cycleMs / r.floorMs).toFixed(2)} (aim ≤ 1.50) |`,
   );
   if (r.baselineMs !== undefined)
     console.log(
