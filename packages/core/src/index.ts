@@ -235,7 +235,14 @@ export {
   type ReceiptBounds,
   DEFAULT_RECEIPT_BOUNDS,
 } from './schedule/receipts.js';
-export { judgeLiveness, NOT_LIVE_REASONS, type NotLiveReason, type LivenessVerdict, type LivenessInput } from './schedule/liveness.js';
+export {
+  judgeLiveness,
+  NOT_LIVE_REASONS,
+  type NotLiveReason,
+  type LivenessVerdict,
+  type LivenessInput,
+  type LivenessTerms,
+} from './schedule/liveness.js';
 export {
   planSlots,
   type PlanSchedule,

@@ -171,18 +171,20 @@ async function checkWoterclip(
     );
   const verdict = judgeLiveness(
     listed.value.receipts.filter((r) => r.source === 'woterclip'),
-    { nowMs: nowDate.getTime(), maxAgeMs, lock: lock.isOk() ? lock.value : undefined, expectedAt },
+    {
+      nowMs: nowDate.getTime(),
+      maxAgeMs,
+      lock: lock.isOk() ? lock.value : undefined,
+      expectedAt,
+      terms: { run: 'WoterClip beat', lock: 'WoterClip lock' },
+    },
   );
   if (verdict.live) {
     const message = `alive: WoterClip beat #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${Math.floor(verdict.ageMs / 60_000)} min ${expectedAt === undefined ? 'ago' : 'outside quiet hours ago'}, max ${Math.floor(maxAgeMs / 60_000)} min)`;
     io.stdout(values.json === true ? `${JSON.stringify({ live: true, message, lastRan: verdict.lastRan, notes: [] })}\n` : `${message}\n`);
     return EXIT.ok;
   }
-  // The core verdict speaks of cycles; these are beats.
-  const message = `not alive (${verdict.reason}): ${verdict.message
-    .replace(/\bcycle lock\b/g, 'WoterClip lock')
-    .replace(/\bcycle #/g, 'beat #')
-    .replace(/no cycle has run/, 'no WoterClip beat has run')}`;
+  const message = `not alive (${verdict.reason}): ${verdict.message}`;
   io.stdout(
     values.json === true
       ? `${JSON.stringify({ live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}) })}\n`

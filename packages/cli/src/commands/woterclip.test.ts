@@ -406,6 +406,10 @@ describe('heartbeat-kit woterclip receipts, history, check-liveness and the disp
     const stopped = await liveness(repo, '2026-07-22T13:00:00Z');
     expect(stopped.code).toBe(1);
     expect(stopped.out).toContain('not alive (stopped)');
+    expect(stopped.out).toMatch(/\(WoterClip beat #1, (2 h 59|3 h 0) min ago\)/);
+    expect(stopped.out).not.toMatch(/\bcycle\b/);
+    const never = await liveness(makeRepo('ok'), '2026-07-22T10:30:00Z');
+    expect(never).toMatchObject({ code: 1, out: 'not alive (never-ran): no receipts: no WoterClip beat has run for this state yet.\n' });
     // The cycle's history is apart: no receipts of the cycle were written.
     expect(existsSync(join(repo.dir, '.woterclip', 'receipts'))).toBe(true);
   });

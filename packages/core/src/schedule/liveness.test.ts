@@ -65,6 +65,15 @@ describe('judgeLiveness', () => {
     expect(messageOf(judgeLiveness(skips, { nowMs: at(90), maxAgeMs: 30 * MIN, lock: { owner: '123-abc', acquiredAtMs: at(5) } }))).toMatch(
       /^the cycle lock has been held by 123-abc for 85 min/,
     );
+    // A WoterClip beat names itself: the caller's words, never a rewrite of "cycle" afterwards.
+    const beat = { run: 'WoterClip beat', lock: 'WoterClip lock' };
+    const stuck = { nowMs: at(90), maxAgeMs: 30 * MIN, lock: { owner: '123-abc', acquiredAtMs: at(5) }, terms: beat };
+    expect(messageOf(judgeLiveness(skips, stuck))).toMatch(
+      /^the WoterClip lock has been held by 123-abc for 85 min\. Last ran .* \(WoterClip beat #/,
+    );
+    expect(messageOf(judgeLiveness([], { nowMs: at(90), maxAgeMs: 30 * MIN, terms: beat }))).toBe(
+      'no receipts: no WoterClip beat has run for this state yet.',
+    );
   });
 });
 

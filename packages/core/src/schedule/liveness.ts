@@ -30,7 +30,19 @@ export interface LivenessInput {
    * outside the window is not "stopped"; absent = all time counts.
    */
   readonly expectedAt?: ((ms: number) => boolean) | undefined;
+  /** The words the verdict's message uses; a heartbeat cycle's by default. */
+  readonly terms?: LivenessTerms | undefined;
 }
+
+/** What one run and its lock are called in a verdict's message: `cycle`/`cycle lock`, or a WoterClip `beat`. */
+export interface LivenessTerms {
+  /** One run, as in "no cycle has run" and "cycle #12". */
+  readonly run: string;
+  /** The lock a run holds, as in "the cycle lock has been held by …". */
+  readonly lock: string;
+}
+
+const CYCLE_TERMS: LivenessTerms = { run: 'cycle', lock: 'cycle lock' };
 
 const MINUTE = 60_000;
 // Receipts are kept 30 days; beyond this span every minute counts (and the walk stays short).
@@ -77,17 +89,18 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
       return { live: true, lastRan, ageMs, notes };
     }
   }
+  const terms = input.terms ?? CYCLE_TERMS;
   const since =
     lastRan === undefined
       ? ''
-      : ` Last ran ${lastRan.slot} (cycle #${lastRan.cycle}, ${minutesText(input.nowMs - Date.parse(lastRan.at))} ago).`;
+      : ` Last ran ${lastRan.slot} (${terms.run} #${lastRan.cycle}, ${minutesText(input.nowMs - Date.parse(lastRan.at))} ago).`;
   const withLast = lastRan === undefined ? {} : { lastRan };
   const lock = input.lock;
   if (lock !== undefined && input.nowMs - lock.acquiredAtMs > input.maxAgeMs) {
     return {
       live: false,
       reason: 'lock-stuck',
-      message: `the cycle lock has been held by ${lock.owner} for ${minutesText(input.nowMs - lock.acquiredAtMs)}.${since}`,
+      message: `the ${terms.lock} has been held by ${lock.owner} for ${minutesText(input.nowMs - lock.acquiredAtMs)}.${since}`,
       ...withLast,
     };
   }
@@ -103,7 +116,8 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
     const list = [...counts].map(([reason, n]) => `${n} × ${reason} (${SKIP_REASONS[reason]})`).join(', ');
     return { live: false, reason: 'all-skipped', message: `every recent slot was skipped: ${list}.${since}`, ...withLast };
   }
-  if (ordered.length === 0) return { live: false, reason: 'never-ran', message: 'no receipts: no cycle has run for this state yet.' };
+  if (ordered.length === 0)
+    return { live: false, reason: 'never-ran', message: `no receipts: no ${terms.run} has run for this state yet.` };
   const newest = ordered.at(-1)!;
   return {
     live: false,
