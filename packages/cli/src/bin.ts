@@ -1,5 +1,20 @@
 #!/usr/bin/env node
+import { EXIT } from './exit-codes.js';
 import { main } from './main.js';
+
+// A throw outside a command's own chain (a timer, a stream event) is a bug like one inside it
+// (main maps those): same code, never 1 ("the answer is no"), which is Node's default.
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (error: unknown) => {
+    try {
+      process.stderr.write(
+        `heartbeat-kit: internal error (a bug in heartbeat-kit; please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+    } finally {
+      process.exit(EXIT.internal);
+    }
+  });
+}
 
 const controller = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

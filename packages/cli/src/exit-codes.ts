@@ -19,6 +19,8 @@ export const EXIT = {
    * and supervisors notice a heartbeat that keeps skipping; the reason is on stderr.
    */
   skipped: 4,
+  /** A bug: an error no command anticipated (BSD `EX_SOFTWARE`); its stack trace is on stderr. */
+  internal: 70,
 } as const;
 
 /** One of the codes in {@link EXIT}. */
@@ -47,7 +49,7 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
     name: 'rejected',
     meaning:
       'the command ran and its answer is "no": not alive, a file exists, decisions differ, a runbook is rejected, ' +
-      'a WoterClip beat is blocked (run gh auth login). Also an internal error (a crash, with a stack trace on stderr)',
+      'a WoterClip beat is blocked (run gh auth login)',
   },
   { code: EXIT.usage, name: 'usage', meaning: 'bad usage or an invalid config file; a one-line error names the fix' },
   {
@@ -60,6 +62,13 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
     code: EXIT.skipped,
     name: 'skipped',
     meaning: '`cycle` did nothing because another live cycle holds the cycle lock (who and why on stderr)',
+  },
+  {
+    code: EXIT.internal,
+    name: 'internal',
+    meaning:
+      'a bug in heartbeat-kit: an error no command anticipated; stderr says "internal error" with the stack trace (please report it). ' +
+      'Kept apart from 1 so that a crash is never read as a "no"',
   },
 ];
 

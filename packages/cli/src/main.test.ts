@@ -1,8 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { bundleCli } from '../test/support/bundle-cli.js';
 import packageJson from '../package.json' with { type: 'json' };
 import { suggestName } from './errors.js';
 import type { CliIo } from './io.js';
@@ -118,5 +121,42 @@ describe('suggestName', () => {
         return typo === name ? guess === name : guess === undefined || guess === name;
       }),
     );
+  });
+});
+
+describe('a bug in a command', () => {
+  it('exits 70 (internal) with "internal error" and the stack on stderr, never 1 ("no") or a throw', async () => {
+    let stderr = '';
+    const io: CliIo = {
+      // A sink that throws stands in for any bug a command did not anticipate.
+      stdout: () => {
+        throw new TypeError('boom from a broken writer');
+      },
+      stderr: (t) => void (stderr += t),
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: dir },
+      shutdownSignal: new AbortController().signal,
+    };
+    expect(await main(['woterclip', '--help'], io)).toBe(70);
+    expect(stderr).toMatch(
+      /^heartbeat-kit woterclip: internal error \(a bug in heartbeat-kit; please report it\): TypeError: boom from a broken writer\n\s+at /,
+    );
+  });
+
+  it('a crash outside main (an unhandled rejection in the binary) exits 70 too', async () => {
+    const cli = await bundleCli();
+    onTestFinished(cli.dispose);
+    const BIN = pathToFileURL(cli.bin).href;
+    const crashed = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `process.argv.splice(2, 0, '--version'); await import(${JSON.stringify(BIN)}); setTimeout(() => Promise.reject(new Error('late boom')), 0);`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(crashed.status).toBe(70);
+    expect(crashed.stderr).toContain('heartbeat-kit: internal error (a bug in heartbeat-kit; please report it): Error: late boom');
   });
 });

@@ -118,5 +118,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     );
     return EXIT.usage;
   }
-  return command(args, out);
+  try {
+    return await command(args, out);
+  } catch (error) {
+    // Commands return typed outcomes; anything thrown is a bug. It must not exit 1, which means
+    // "the answer is no" (not alive, rejected), nor vanish into a quiet HEARTBEAT_OK.
+    out.stderr(`heartbeat-kit ${name}: internal error (a bug in heartbeat-kit; please report it): ${describeCrash(error)}\n`);
+    return EXIT.internal;
+  }
+}
+
+/** The stack of a thrown error (its message when there is none). */
+function describeCrash(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return String(error);
 }
