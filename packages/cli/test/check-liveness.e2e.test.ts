@@ -1,24 +1,18 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFileLockStore } from '@heartbeat-kit/core/node';
-import { createWorld, type World } from './support/world.js';
-import { runCli } from './support/run-cli.js';
+import { useCliWorlds } from './support/cli-world.js';
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
+const createCliWorld = useCliWorlds();
 
 describe('heartbeat-kit check-liveness', () => {
   it('exits 0 while the last ran receipt is recent, 1 with the reason otherwise', async () => {
-    world = createWorld({});
+    const world = createCliWorld({});
     const w = world;
     const statePath = join(w.root, 'hb', 'state.json');
-    const cycle = (now: string) =>
-      runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', now], { cwd: w.root, env: w.env });
+    const cycle = (now: string) => w.cycle('--state', statePath, '--now', now);
     const check = (now: string, ...extra: string[]) =>
-      runCli(['check-liveness', '--cwd', w.project, '--state', statePath, '--now', now, ...extra], { cwd: w.root, env: w.env });
+      w.cli('check-liveness', '--cwd', w.project, '--state', statePath, '--now', now, ...extra);
 
     const never = await check('2026-02-19T14:00:00Z');
     expect(never).toMatchObject({ code: 1, stdout: 'not alive (never-ran): no receipts: no cycle has run for this state yet.\n' });
@@ -52,22 +46,13 @@ describe('heartbeat-kit check-liveness', () => {
   });
 
   it('--active-hours-only counts only active time: a heartbeat that sleeps at night is not stopped in the morning', async () => {
-    world = createWorld({}); // active hours 08:00–22:00 UTC
+    const world = createCliWorld({}); // active hours 08:00–22:00 UTC
     const w = world;
     const statePath = join(w.root, 'hb', 'state.json');
-    const ran = await runCli(
-      ['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', '2026-02-19T21:50:00Z'],
-      {
-        cwd: w.root,
-        env: w.env,
-      },
-    );
+    const ran = await w.cycle('--state', statePath, '--now', '2026-02-19T21:50:00Z');
     expect(ran.code).toBe(0);
     const check = (...extra: string[]) =>
-      runCli(['check-liveness', '--cwd', w.project, '--state', statePath, '--now', '2026-02-20T08:05:00Z', ...extra], {
-        cwd: w.root,
-        env: w.env,
-      });
+      w.cli('check-liveness', '--cwd', w.project, '--state', statePath, '--now', '2026-02-20T08:05:00Z', ...extra);
     // 10 active minutes before 22:00 and 5 after 08:00; the 10 hours between are not expected time.
     expect(await check('--active-hours-only')).toMatchObject({
       code: 0,
@@ -77,18 +62,14 @@ describe('heartbeat-kit check-liveness', () => {
     expect(wallClock.code).toBe(1);
     expect(wallClock.stdout).toMatch(/^not alive \(stopped\)/);
     expect(
-      (
-        await runCli(['check-liveness', '--cwd', w.project, '--state', statePath, '--now', '2026-02-20T08:45:00Z', '--active-hours-only'], {
-          cwd: w.root,
-          env: w.env,
-        })
-      ).code,
+      (await w.cli('check-liveness', '--cwd', w.project, '--state', statePath, '--now', '2026-02-20T08:45:00Z', '--active-hours-only'))
+        .code,
     ).toBe(1);
   });
 
   it('a bad --max-age is a usage error naming the fix', async () => {
-    world = createWorld({});
-    const bad = await runCli(['check-liveness', '--max-age', 'soon'], { cwd: world.root, env: world.env });
+    const world = createCliWorld({});
+    const bad = await world.cli('check-liveness', '--max-age', 'soon');
     expect(bad).toMatchObject({
       code: 2,
       stderr: 'heartbeat-kit check-liveness: --max-age "soon" is not a duration. Fix: e.g. --max-age 30m.\n',

@@ -3,44 +3,20 @@
  * know prints the first 10 warnings and one summary line per cycle, from the CLI's real entry
  * (`src/bin.ts` bundled, run as a process), not 10,000 lines.
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundleCli, type BundledCli } from './support/bundle-cli.js';
-import { WORLD_HEARTBEAT_MD, createWorld, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
+import { useBundledCli, useCliWorlds } from './support/cli-world.js';
+import { WORLD_HEARTBEAT_MD } from './support/world.js';
 
-let world: World | undefined;
-let bundle: BundledCli | undefined;
-beforeAll(async () => {
-  bundle = await bundleCli();
-});
-afterAll(() => bundle?.dispose());
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
-
-function runBin(
-  args: readonly string[],
-  env: Record<string, string | undefined>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bundle!.bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const createCliWorld = useCliWorlds();
+const bundled = useBundledCli();
 
 describe('a HEARTBEAT.md of 10,000 unknown lines', () => {
   it('prints the first 10 warnings, then one summary line, and still runs the cycle', async () => {
     const junk = Array.from({ length: 10_000 }, (_, i) => `- Bogus ${i}: yes`).join('\n');
-    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}${junk}\n` });
+    const world = createCliWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}${junk}\n` });
     const statePath = join(world.root, 'state', 'state.json');
-    const run = await runBin(
+    const run = await bundled.run(
       ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', statePath, '--now', '2026-02-19T14:00:00Z'],
       world.env,
     );
@@ -62,44 +38,26 @@ describe('a HEARTBEAT.md of 10,000 unknown lines', () => {
 
 describe('a HEARTBEAT.md with nothing heartbeat-kit recognises, and an empty one', () => {
   it('free-form notes: one problem line naming the file and the recognised headings; --json lists it under problems', async () => {
-    const { runCli } = await import('./support/run-cli.js');
-    world = createWorld({ heartbeatMd: 'My notes\n\nactive_hours: 9-17\nremember to check the build\n' });
-    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z'], {
-      cwd: world.root,
-      env: world.env,
-    });
+    const world = createCliWorld({ heartbeatMd: 'My notes\n\nactive_hours: 9-17\nremember to check the build\n' });
+    const run = await world.cycle('--now', '2026-02-19T14:00:00Z');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toMatch(
       /^heartbeat-kit: warning: config: \S+\.claude\/HEARTBEAT\.md has no heading or key heartbeat-kit recognises, so the defaults apply; fix: use "- Key: value" lines under the headings Active Hours, .*\n$/,
     );
-    const json = JSON.parse(
-      (
-        await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z', '--json'], {
-          cwd: world.root,
-          env: world.env,
-        })
-      ).stdout,
-    ) as { config: { presence: string }; problems: { scanner: string; code: string }[] };
+    const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:10:00Z', '--json')).stdout) as {
+      config: { presence: string };
+      problems: { scanner: string; code: string }[];
+    };
     expect(json.config.presence).toBe('found');
     expect(json.problems).toContainEqual(expect.objectContaining({ scanner: 'config', code: 'CONFIG_UNRECOGNISED' }));
   });
 
   it('an empty file is "empty" in --json and in HEARTBEAT_ONLINE, with no warning', async () => {
-    const { runCli, runLoopUntilFirstWait } = await import('./support/run-cli.js');
-    world = createWorld({ heartbeatMd: '  \n\n' });
-    const run = await runCli(
-      ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z', '--json'],
-      { cwd: world.root, env: world.env },
-    );
+    const world = createCliWorld({ heartbeatMd: '  \n\n' });
+    const run = await world.cycle('--now', '2026-02-19T14:00:00Z', '--json');
     expect((JSON.parse(run.stdout) as { config: { presence: string } }).config.presence).toBe('empty');
-    const { code, stdout } = await runLoopUntilFirstWait(
-      ['--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:00:00Z'],
-      {
-        cwd: world.root,
-        env: world.env,
-      },
-    );
+    const { code, stdout } = await world.loopUntilFirstWait('--now', '2026-02-19T14:00:00Z');
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toMatch(/ HEARTBEAT\.md: empty\.$/);
   });

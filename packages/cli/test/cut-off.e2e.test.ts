@@ -4,59 +4,33 @@
  * process group, as systemd's control-group KillMode and `timeout` do) names the scanners it cut
  * off and makes the cycle partial — never HEARTBEAT_OK, never "completed".
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundleCli, type BundledCli } from './support/bundle-cli.js';
-import { runCli } from './support/run-cli.js';
-import { createWorld, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
+import { useBundledCli, useCliWorlds } from './support/cli-world.js';
 
-let world: World | undefined;
-let bundle: BundledCli | undefined;
-beforeAll(async () => {
-  bundle = await bundleCli();
-});
-afterAll(() => bundle?.dispose());
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
-
-/** Replaces the world's bd with a script; no timing is involved: the script itself sends the signal. */
-function bdScript(w: World, body: string): void {
-  writeFileSync(join(w.fakeBin, 'bd'), `#!/bin/sh\n${body}\n`);
-  chmodSync(join(w.fakeBin, 'bd'), 0o755);
-}
+const createCliWorld = useCliWorlds();
+const bundled = useBundledCli();
 
 describe('a signal cuts the scan off', () => {
   it('cycle: a SIGTERM to the tool (its process group) makes the cycle partial, names the scanners, prints no HEARTBEAT_OK', async () => {
-    world = createWorld();
-    bdScript(world, 'kill -TERM 0'); // bd leads its own process group: `kill 0` sends SIGTERM to the whole group
-    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z'], {
-      cwd: world.root,
-      env: world.env,
-    });
+    const world = createCliWorld();
+    world.replaceBd('kill -TERM 0'); // bd leads its own process group: `kill 0` sends SIGTERM to the whole group
+    const run = await world.cycle('--now', '2026-02-19T14:10:00Z');
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('heartbeat-kit: warning: beads, orchestrators, stale-tasks cut off: bd was killed by SIGTERM; fix: ');
     expect(run.stderr).toContain(
       'heartbeat-kit cycle: partial cycle: a signal cut off beads, orchestrators, stale-tasks; what they watch was not looked at.\n',
     );
-    const json = JSON.parse(
-      (
-        await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z', '--json'], {
-          cwd: world.root,
-          env: world.env,
-        })
-      ).stdout,
-    ) as { partial?: boolean; cutOff?: string[] };
+    const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:20:00Z', '--json')).stdout) as {
+      partial?: boolean;
+      cutOff?: string[];
+    };
     expect(json).toMatchObject({ partial: true, cutOff: ['beads', 'orchestrators', 'stale-tasks'] });
   });
 
   it("the partial cycle's receipt says partial: history shows it, check-liveness counts it as ran (not missed) and warns", async () => {
-    world = createWorld();
-    bdScript(world, 'kill -TERM 0');
-    const cli = (...args: string[]) => runCli([...args, '--cwd', world!.project], { cwd: world!.root, env: world!.env });
+    const world = createCliWorld();
+    world.replaceBd('kill -TERM 0');
+    const cli = (...args: string[]) => world.cli(...args, '--cwd', world.project);
     const cycle = await cli('cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z');
     expect(cycle.stdout).toBe('');
     const history = await cli('history', '--now', '2026-02-19T14:15:00Z');
@@ -79,22 +53,14 @@ describe('a signal cuts the scan off', () => {
   });
 
   it('loop: SIGTERM to heartbeat-kit mid-scan counts the cycle as partial in HEARTBEAT_SHUTDOWN and names the cut-off scanners', async () => {
-    world = createWorld();
+    const world = createCliWorld();
     // bd signals the CLI (its parent) and then hangs: the CLI's shutdown has to cut it off.
-    bdScript(world, 'kill -TERM $PPID\nexec sleep 100000');
-    const child = spawn(
-      process.execPath,
-      [bundle!.bin, 'loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600'],
-      { env: world.env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    world.replaceBd('kill -TERM $PPID\nexec sleep 100000');
+    const loop = bundled.spawn(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600'], world.env);
+    const code = await loop.exited;
     expect(code).toBe(0);
-    expect(stderr).toMatch(/^heartbeat-kit: warning: [a-z, -]*beads[a-z, -]* cut off: bd was aborted; fix: /m);
-    expect(stdout.trimEnd().split('\n').at(-1)).toMatch(
+    expect(loop.stderr()).toMatch(/^heartbeat-kit: warning: [a-z, -]*beads[a-z, -]* cut off: bd was aborted; fix: /m);
+    expect(loop.stdout().trimEnd().split('\n').at(-1)).toMatch(
       /^HEARTBEAT_SHUTDOWN: Final status -- 0 cycles completed, 1 partial \(cut off: [a-z, -]*beads[a-z, -]*\), 0 reports sent\.$/,
     );
   });

@@ -1,23 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createWorld, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './support/run-cli.js';
+import { useCliWorlds } from './support/cli-world.js';
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
-
-function cycle(w: World, ...extra: string[]) {
-  return runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, ...extra], { cwd: w.root, env: w.env });
-}
+const createCliWorld = useCliWorlds();
 
 describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
   it('cycle #12: everything healthy → exactly HEARTBEAT_OK', async () => {
-    world = createWorld({
+    const world = createCliWorld({
       sessions: ['orch-auth'],
       inProgress: [
         { id: 'beads-a3m9', title: 'JWT middleware', priority: 1, assignee: 'orch-auth', started_at: '2026-02-19T13:00:00Z' },
@@ -29,12 +21,12 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
       ],
     });
     // Cycle #11 ran before (the pane memory starts here); #12 is the spec's quiet cycle.
-    await cycle(world, '--now', '2026-02-19T14:10:00Z');
-    const run = await cycle(world, '--now', '2026-02-19T14:20:00Z');
+    await world.cycle('--now', '2026-02-19T14:10:00Z');
+    const run = await world.cycle('--now', '2026-02-19T14:20:00Z');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
-    const json = await cycle(world, '--now', '2026-02-19T14:25:00Z', '--json');
+    const json = await world.cycle('--now', '2026-02-19T14:25:00Z', '--json');
     const parsed = JSON.parse(json.stdout) as { status: string; scanners: { name: string; status: string }[] };
     expect(parsed.status).toBe('ok');
     expect(parsed.scanners.filter((s) => s.status === 'ok').map((s) => s.name)).toEqual([
@@ -49,12 +41,12 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
   });
 
   it('cycle #15: orch-auth crashed and a P1 bead is ready → one WORK_FOUND: ORCH_FAILURE + P1_WORK_READY', async () => {
-    world = createWorld({
+    const world = createCliWorld({
       sessions: ['orch-auth-2'], // a prefix match must not make orch-auth look present
       ready: [{ id: 'beads-f7k2', title: 'Implement JWT validation', priority: 1 }],
       inProgress: [{ id: 'beads-a3m9', title: 'JWT middleware', priority: 1, assignee: 'orch-auth', started_at: '2026-02-19T14:00:00Z' }],
     });
-    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--operator-last-active', '2026-02-19T14:49:30Z');
+    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--operator-last-active', '2026-02-19T14:49:30Z');
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('WORK_FOUND: ORCH_FAILURE + P1_WORK_READY');
@@ -68,13 +60,13 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     expect(run.stdout).toMatch(/## Source\nHeartbeat cycle #1 at 2026-02-19T14:50:00\nToken cost this cycle: ~\d+ tokens\n$/);
     expect(run.stdout.match(/WORK_FOUND/g)).toHaveLength(1);
     // Within the dedup window the same findings are not reported again.
-    const again = await cycle(world, '--now', '2026-02-19T15:00:00Z');
+    const again = await world.cycle('--now', '2026-02-19T15:00:00Z');
     expect(again.stdout).toBe('HEARTBEAT_OK\n');
   });
 
   it('--json has the documented fields', async () => {
-    world = createWorld({ ready: [{ id: 'bd-x1', title: 'Backlog thing', priority: 3 }] });
-    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
+    const world = createCliWorld({ ready: [{ id: 'bd-x1', title: 'Backlog thing', priority: 3 }] });
+    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--json');
     const out = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(
       expect.arrayContaining([
@@ -97,12 +89,12 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
   });
 
   it('a failed delivery exits 3 and the next cycle reports the findings again', async () => {
-    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
-    const failing = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--sink', `command:${process.execPath} -e process.exit(1)`);
+    const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const failing = await world.cycle('--now', '2026-02-19T14:50:00Z', '--sink', `command:${process.execPath} -e process.exit(1)`);
     expect(failing.code).toBe(3);
     expect(failing.stderr).toMatch(/delivery failed/);
     const file = join(world.root, 'out.jsonl');
-    const ok = await cycle(world, '--now', '2026-02-19T14:51:00Z', '--sink', `file:${file}`);
+    const ok = await world.cycle('--now', '2026-02-19T14:51:00Z', '--sink', `file:${file}`);
     expect(ok.code).toBe(0);
     const delivered = readFileSync(file, 'utf8')
       .trim()
@@ -113,31 +105,31 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
   });
 
   it('--dry-run prints what would be sent, delivers nothing, saves no state, and the next real cycle still reports', async () => {
-    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const out = join(world.root, 'dry-out.jsonl');
     const statePath = join(world.root, 'dry-state', 'state.json');
-    const dry = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--sink', `file:${out}`, '--state', statePath, '--dry-run');
+    const dry = await world.cycle('--now', '2026-02-19T14:50:00Z', '--sink', `file:${out}`, '--state', statePath, '--dry-run');
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY\n/);
     expect(dry.stderr).toBe('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
     expect(existsSync(out)).toBe(false);
     expect(existsSync(statePath)).toBe(false);
-    const json = JSON.parse((await cycle(world, '--now', '2026-02-19T14:51:00Z', '--state', statePath, '--dry-run', '--json')).stdout) as {
+    const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:51:00Z', '--state', statePath, '--dry-run', '--json')).stdout) as {
       dryRun: boolean;
       delivery: string;
       cycle: number;
     };
     expect(json).toMatchObject({ dryRun: true, delivery: 'dry-run', cycle: 1 });
-    const real = await cycle(world, '--now', '2026-02-19T14:52:00Z', '--sink', `file:${out}`, '--state', statePath);
+    const real = await world.cycle('--now', '2026-02-19T14:52:00Z', '--sink', `file:${out}`, '--state', statePath);
     expect(real.stdout).toMatch(/Heartbeat cycle #1 at/);
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
   it('a --record file that cannot be written exits 3 with one line naming the fix, after the cycle printed its result', async () => {
-    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const blocker = join(world.root, 'not-a-dir');
     writeFileSync(blocker, '');
-    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--record', join(blocker, 'cycles.jsonl'));
+    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--record', join(blocker, 'cycles.jsonl'));
     expect(run.code).toBe(3);
     expect(run.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
@@ -145,23 +137,23 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
   });
 
   it('usage and config errors are one line naming the fix, exit 2', async () => {
-    world = createWorld({ heartbeatMd: '## Active Hours\n- Start: 25\n' });
-    const bad = await cycle(world);
+    const world = createCliWorld({ heartbeatMd: '## Active Hours\n- Start: 25\n' });
+    const bad = await world.cycle();
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/HEARTBEAT\.md:2.*Start.*Fix:/);
-    const unknown = await cycle(world, '--bogus');
+    const unknown = await world.cycle('--bogus');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Fix:/);
-    const sink = await cycle(world, '--sink', 'carrier-pigeon');
+    const sink = await world.cycle('--sink', 'carrier-pigeon');
     expect(sink.code).toBe(2);
   });
 
   it('a missing HEARTBEAT.md means defaults, no warning, and the file is never created', async () => {
-    world = createWorld({});
+    const world = createCliWorld({});
     const { rmSync } = await import('node:fs');
     rmSync(join(world.project, '.claude', 'HEARTBEAT.md'));
-    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z');
+    const run = await world.cycle('--now', '2026-02-19T14:50:00Z');
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     expect(existsSync(join(world.project, '.claude', 'HEARTBEAT.md'))).toBe(false);
@@ -171,7 +163,7 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
 describe('hostile input', () => {
   it('hostile session names, worktree paths and bead titles: no command runs, nothing crashes, names sanitised', async () => {
     const marker = join(tmpdir(), `hk-pwned-${process.pid}-${Date.now()}`);
-    world = createWorld({
+    const world = createCliWorld({
       sessions: [`orch-$(touch ${marker})`, '-x'],
       ready: [{ id: 'bd-evil', title: '\u001b[31mDeploy\u001b[0m @channel now <script>', priority: 1 }],
       inProgress: [
@@ -179,7 +171,7 @@ describe('hostile input', () => {
       ],
       worktrees: [{ dir: '-wt "q\'uote\nnl', branch: 'hostile', commitAt: new Date('2026-02-19T10:00:00Z'), dirty: true }],
     });
-    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
+    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--json');
     expect(run.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     const out = JSON.parse(run.stdout) as { findings: { category: string; subject: string }[]; message: { content: string } };
@@ -204,7 +196,7 @@ describe('pipelines and GChat through the CLI', () => {
 `;
 
   it('reports PIPELINE_FINALIZED on the transition only, and GChat replies every cycle', async () => {
-    world = createWorld({
+    const world = createCliWorld({
       pipelines: { 'x.dot': dot('active') },
       gchat: {
         stdout: JSON.stringify({
@@ -213,21 +205,21 @@ describe('pipelines and GChat through the CLI', () => {
         }),
       },
     });
-    const first = await cycle(world, '--now', '2026-02-19T14:00:00Z', '--json');
+    const first = await world.cycle('--now', '2026-02-19T14:00:00Z', '--json');
     const a = JSON.parse(first.stdout) as { categories: string[] };
     expect(a.categories).toEqual(['GCHAT_REPLY_RECEIVED']);
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(world.project, '.pipelines', 'pipelines', 'x.dot'), dot('validated'));
-    const second = await cycle(world, '--now', '2026-02-19T14:10:00Z');
+    const second = await world.cycle('--now', '2026-02-19T14:10:00Z');
     expect(second.stdout).toMatch(/^WORK_FOUND: PIPELINE_FINALIZED\n/);
     expect(second.stdout).toContain('Promise: 1/1 gates validated');
-    const third = await cycle(world, '--now', '2026-02-19T15:00:00Z');
+    const third = await world.cycle('--now', '2026-02-19T15:00:00Z');
     expect(third.stdout).toBe('HEARTBEAT_OK\n');
   });
 
   it('GChat exit 2 is a warning about credentials, not a failed cycle', async () => {
-    world = createWorld({ gchat: { stdout: '', exitCode: 2 } });
-    const run = await cycle(world, '--now', '2026-02-19T14:00:00Z', '--json');
+    const world = createCliWorld({ gchat: { stdout: '', exitCode: 2 } });
+    const run = await world.cycle('--now', '2026-02-19T14:00:00Z', '--json');
     const out = JSON.parse(run.stdout) as { status: string; warnings: string[] };
     expect(run.code).toBe(0);
     expect(out.status).toBe('ok');
@@ -237,7 +229,9 @@ describe('pipelines and GChat through the CLI', () => {
 
 describe('operator activity', () => {
   it('a recently touched activity file (flag or HEARTBEAT_OPERATOR_ACTIVITY_FILE) holds Advisory findings', async () => {
-    world = createWorld({ worktrees: [{ dir: 'wt-old', branch: 'old', commitAt: new Date('2026-02-19T10:00:00Z'), dirty: true }] });
+    const world = createCliWorld({
+      worktrees: [{ dir: 'wt-old', branch: 'old', commitAt: new Date('2026-02-19T10:00:00Z'), dirty: true }],
+    });
     const { writeFileSync, utimesSync } = await import('node:fs');
     const activity = join(world.root, 'operator-active');
     writeFileSync(activity, '');
@@ -250,19 +244,19 @@ describe('operator activity', () => {
     expect(out.operatorIdle).toBe(false);
     expect(out.status).toBe('ok');
     expect(out.held.map((h) => h.category)).toEqual(['GIT_STALE']);
-    const idle = await cycle(world, '--now', '2026-02-19T14:56:00Z', '--operator-activity-file', activity, '--json');
+    const idle = await world.cycle('--now', '2026-02-19T14:56:00Z', '--operator-activity-file', activity, '--json');
     expect((JSON.parse(idle.stdout) as { categories: string[] }).categories).toEqual(['GIT_STALE']);
   });
 });
 
 describe('one cycle at a time per state file', () => {
   it('a cycle that finds the cycle lock held skips with exit 4, says who holds it, and leaves the state alone', async () => {
-    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const { createFileLockStore } = await import('@heartbeat-kit/core/node');
     const lock = createFileLockStore({ path: join(world.project, '.git', 'heartbeat-kit', 'cycle.lock') });
     const held = await lock.acquire({ owner: 'other-cycle', nowMs: Date.now(), staleAfterMs: 60_000 });
     expect(held.isOk()).toBe(true);
-    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
+    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--json');
     expect(run.code).toBe(4);
     const out = JSON.parse(run.stdout) as { status: string; reason: string; holder: { pid: number; liveness: string } };
     expect(out.status).toBe('skipped');
@@ -271,12 +265,12 @@ describe('one cycle at a time per state file', () => {
     expect(run.stderr).toMatch(new RegExp(`skipped: another cycle holds .*cycle\\.lock: pid ${process.pid} on .* \\(alive\\)`));
     expect(existsSync(join(world.project, '.git', 'heartbeat-kit', 'state.json'))).toBe(false);
     await lock.release('other-cycle');
-    const after = await cycle(world, '--now', '2026-02-19T14:50:00Z');
+    const after = await world.cycle('--now', '2026-02-19T14:50:00Z');
     expect(after.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
   });
 
   it('the lock of a cycle killed with SIGKILL stops nobody: the next cycle takes it over at once and says so', async () => {
-    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const { processStartMark } = await import('@heartbeat-kit/core/node');
     const { jsonLockCodec } = await import('@heartbeat-kit/core');
     const { hostname } = await import('node:os');
@@ -297,13 +291,13 @@ describe('one cycle at a time per state file', () => {
         ...(start === undefined ? {} : { processStart: start }),
       }),
     );
-    const skipped = await cycle(world, '--now', '2026-02-19T14:50:00Z');
+    const skipped = await world.cycle('--now', '2026-02-19T14:50:00Z');
     expect(skipped.code).toBe(4);
     expect(skipped.stderr).toContain(`pid ${pid} on ${hostname()} (alive)`);
     const exited = new Promise((resolve) => holder.once('exit', resolve));
     holder.kill('SIGKILL');
     await exited;
-    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z');
+    const run = await world.cycle('--now', '2026-02-19T14:50:00Z');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
     expect(run.stderr).toContain(`took over ${join(world.project, '.git', 'heartbeat-kit', 'cycle.lock')} from pid ${pid}`);
@@ -313,7 +307,7 @@ describe('one cycle at a time per state file', () => {
 
 describe('a GChat reply is not lost when its report cannot be delivered', () => {
   it('the next cycle delivers it although the poll script returns it only once', async () => {
-    world = createWorld({
+    const world = createCliWorld({
       gchat: {
         stdout: JSON.stringify({
           replies: [{ question_id: 'q-7', session_id: 's-7', reply_text: 'ship it', sender_name: 'Alice' }],
@@ -321,13 +315,13 @@ describe('a GChat reply is not lost when its report cannot be delivered', () => 
         }),
       },
     });
-    const failing = await cycle(world, '--now', '2026-02-19T14:00:00Z', '--sink', `command:${process.execPath} -e process.exit(1)`);
+    const failing = await world.cycle('--now', '2026-02-19T14:00:00Z', '--sink', `command:${process.execPath} -e process.exit(1)`);
     expect(failing.code).toBe(3);
-    const again = await cycle(world, '--now', '2026-02-19T14:10:00Z');
+    const again = await world.cycle('--now', '2026-02-19T14:10:00Z');
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^WORK_FOUND: GCHAT_REPLY_RECEIVED\n/);
     expect(again.stdout).toContain('q-7');
-    const after = await cycle(world, '--now', '2026-02-19T14:50:00Z');
+    const after = await world.cycle('--now', '2026-02-19T14:50:00Z');
     expect(after.stdout).toBe('HEARTBEAT_OK\n');
   });
 });
@@ -335,7 +329,7 @@ describe('a GChat reply is not lost when its report cannot be delivered', () => 
 describe('a project with thousands of beads', () => {
   it('reads every bead: 2,000 ready and 2,000 in progress (≈ 0.8 MB of bd JSON each) are all findings', async () => {
     const bead = (n: number) => `bk-${n.toString(36).padStart(4, '0')}`;
-    world = createWorld({
+    const world = createCliWorld({
       ready: Array.from({ length: 2000 }, (_, i) => ({ id: bead(i), title: `Task ${i}`, priority: ((i % 4) + 1) as 1 | 2 | 3 | 4 })),
       inProgress: Array.from({ length: 2000 }, (_, i) => ({
         id: bead(2000 + i),
@@ -345,7 +339,7 @@ describe('a project with thousands of beads', () => {
         started_at: '2026-02-19T08:00:00Z',
       })),
     });
-    const run = await cycle(world, '--now', '2026-02-19T14:50:00Z', '--json');
+    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--json');
     expect(run.code).toBe(0);
     const parsed = JSON.parse(run.stdout) as {
       scanners: { name: string; status: string; note?: string }[];

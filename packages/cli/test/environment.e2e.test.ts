@@ -6,9 +6,10 @@
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
+import { WORLD_HEARTBEAT_MD } from './support/world.js';
 import { runCli } from './support/run-cli.js';
+import { useCliWorlds, type CliWorld } from './support/cli-world.js';
 
 const BEADS_BD = `#!/usr/bin/env node
 const fs = require('node:fs');
@@ -42,16 +43,11 @@ const READY = [
   },
 ];
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
+const createCliWorld = useCliWorlds();
 
 /** A world whose bd database lives outside the project, found only through BEADS_DIR. */
-function beadsDirWorld(heartbeatMd = WORLD_HEARTBEAT_MD): { world: World; beadsDir: string; envLog: string } {
-  const w = createWorld({ heartbeatMd });
-  world = w;
+function beadsDirWorld(heartbeatMd = WORLD_HEARTBEAT_MD): { world: CliWorld; beadsDir: string; envLog: string } {
+  const w = createCliWorld({ heartbeatMd });
   writeFileSync(join(w.fakeBin, 'bd'), BEADS_BD);
   chmodSync(join(w.fakeBin, 'bd'), 0o755);
   const beadsDir = join(w.root, 'elsewhere', '.beads');
@@ -62,7 +58,7 @@ function beadsDirWorld(heartbeatMd = WORLD_HEARTBEAT_MD): { world: World; beadsD
   return { world: w, beadsDir, envLog: join(w.root, 'bd-env.jsonl') };
 }
 
-function cycle(w: World, env: Record<string, string | undefined>, ...extra: string[]) {
+function cycle(w: CliWorld, env: Record<string, string | undefined>, ...extra: string[]) {
   return runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--now', '2026-02-19T14:50:00Z', '--json', ...extra], {
     cwd: w.root,
     env: { ...w.env, ...env },
@@ -136,7 +132,7 @@ describe('heartbeat-kit cycle: the environment policy', () => {
 
   it('a bad --env-allow name is a usage error that names the fix', async () => {
     const { world: w } = beadsDirWorld();
-    const run = await runCli(['cycle', '--cwd', w.project, '--env-allow', 'BEADS_DIR,$(id)'], { cwd: w.root, env: w.env });
+    const run = await w.cli('cycle', '--cwd', w.project, '--env-allow', 'BEADS_DIR,$(id)');
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/--env-allow: "\$\(id\)" is not a variable name\. Fix: /);

@@ -1,19 +1,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFileLockStore } from '@heartbeat-kit/core/node';
-import { createWorld, type World } from './support/world.js';
-import { runCli } from './support/run-cli.js';
+import { useCliWorlds } from './support/cli-world.js';
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
-
-function cli(w: World, ...argv: string[]) {
-  return runCli(argv, { cwd: w.root, env: w.env });
-}
+const createCliWorld = useCliWorlds();
 
 interface ReceiptJson {
   readonly kind: 'ran' | 'skipped';
@@ -27,11 +18,10 @@ interface ReceiptJson {
 
 describe('receipts and heartbeat-kit history', () => {
   it('a HEARTBEAT_OK that could not look everywhere says where in history', async () => {
-    world = createWorld();
+    const world = createCliWorld();
     rmSync(join(world.fakeBin, 'bd')); // bd is not installed: three scanners cannot look
     const statePath = join(world.root, 'hb', 'state.json');
-    const ran = await cli(
-      world,
+    const ran = await world.cli(
       'cycle',
       '--cwd',
       world.project,
@@ -43,17 +33,17 @@ describe('receipts and heartbeat-kit history', () => {
       '2026-02-19T14:00:00Z',
     );
     expect(ran.stdout).toBe('HEARTBEAT_OK\n');
-    const history = await cli(world, 'history', '--state', statePath, '--now', '2026-02-19T14:05:00Z');
+    const history = await world.cli('history', '--state', statePath, '--now', '2026-02-19T14:05:00Z');
     expect(history.stdout).toBe(
       '2026-02-19T14:00:00.000Z  cycle     ran      cycle #1 HEARTBEAT_OK (not looked at: beads, orchestrators, stale-tasks), delivery none\n',
     );
   });
 
   it('every cycle invocation leaves exactly one receipt: ran, or skipped with its reason', async () => {
-    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const statePath = join(world.root, 'hb', 'state.json');
     const cycle = (...extra: string[]) =>
-      cli(world!, 'cycle', '--cwd', world!.project, '--tmux-socket', world!.tmuxSocket, '--state', statePath, ...extra);
+      world.cli('cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', statePath, ...extra);
 
     expect((await cycle('--now', '2026-02-19T14:00:00Z', '--sink', `file:${join(world.root, 'out.jsonl')}`)).code).toBe(0);
     expect((await cycle('--now', '2026-02-19T14:10:00Z')).code).toBe(0);
@@ -68,7 +58,7 @@ describe('receipts and heartbeat-kit history', () => {
     writeFileSync(join(world.root, 'cfg', 'HEARTBEAT.md'), '## Active Hours\n- Start: 25\n');
     expect((await cycle('--now', '2026-02-19T14:30:00Z', '--config', join(world.root, 'cfg', 'HEARTBEAT.md'))).code).toBe(2);
 
-    const history = await cli(world, 'history', '--state', statePath, '--now', '2026-02-19T15:00:00Z', '--json');
+    const history = await world.cli('history', '--state', statePath, '--now', '2026-02-19T15:00:00Z', '--json');
     expect(history.code).toBe(0);
     const receipts = (JSON.parse(history.stdout) as { receipts: ReceiptJson[] }).receipts;
     expect(receipts.map((r) => [r.slot, r.kind, r.reason ?? `${r.status}/${r.delivery}`])).toEqual([
@@ -79,7 +69,7 @@ describe('receipts and heartbeat-kit history', () => {
       ['2026-02-19T14:30:00.000Z', 'skipped', 'config-error'],
     ]);
 
-    const text = await cli(world, 'history', '--state', statePath, '--now', '2026-02-19T15:00:00Z', '--since', '40m');
+    const text = await world.cli('history', '--state', statePath, '--now', '2026-02-19T15:00:00Z', '--since', '40m');
     expect(text.stderr).toBe('');
     expect(text.stdout.trimEnd().split('\n')).toEqual([
       '2026-02-19T14:20:00.000Z  cycle     skipped  overlapping: ' + join(world.root, 'hb', 'cycle.lock'),
@@ -88,11 +78,11 @@ describe('receipts and heartbeat-kit history', () => {
   });
 
   it('an empty history says so; a bad --since is a usage error naming the fix', async () => {
-    world = createWorld({});
-    const empty = await cli(world, 'history', '--cwd', world.project, '--state', join(world.root, 'none', 'state.json'));
+    const world = createCliWorld({});
+    const empty = await world.cli('history', '--cwd', world.project, '--state', join(world.root, 'none', 'state.json'));
     expect(empty.code).toBe(0);
     expect(empty.stdout).toMatch(/^no receipts in .*state\.receipts\n$/);
-    const bad = await cli(world, 'history', '--since', 'yesterday-ish');
+    const bad = await world.cli('history', '--since', 'yesterday-ish');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Fix: e\.g\. --since 24h/);
   });

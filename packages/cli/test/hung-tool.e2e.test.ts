@@ -3,31 +3,19 @@
  * The per-command timeout must end the call and its whole process group, and a SIGTERM to the
  * CLI must end the group too (a detached group no longer gets the terminal's signal).
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, groupMembers, isAlive } from '../../core/test/support/processes.js';
-import { bundleCli, type BundledCli } from './support/bundle-cli.js';
-import { runCli } from './support/run-cli.js';
-import { createWorld, type World } from './support/world.js';
+import { useBundledCli, useCliWorlds, type CliWorld } from './support/cli-world.js';
 
-let world: World | undefined;
-let bundle: BundledCli | undefined;
-beforeAll(async () => {
-  bundle = await bundleCli();
-});
-afterAll(() => bundle?.dispose());
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
+const createCliWorld = useCliWorlds();
+const bundled = useBundledCli();
 
 /** Replaces the world's bd with a wrapper whose child sleeps forever holding stdout; records both pids. */
-function hungBd(w: World): () => { wrapper: number; child: number } | undefined {
+function hungBd(w: CliWorld): () => { wrapper: number; child: number } | undefined {
   const pids = join(w.root, 'pids');
-  writeFileSync(join(w.fakeBin, 'bd'), `#!/bin/sh\necho $$ > "${pids}.wrapper"\nsleep 100000 &\necho $! > "${pids}.child"\nwait\n`);
-  chmodSync(join(w.fakeBin, 'bd'), 0o755);
+  w.replaceBd(`echo $$ > "${pids}.wrapper"\nsleep 100000 &\necho $! > "${pids}.child"\nwait`);
   return () =>
     existsSync(`${pids}.child`)
       ? { wrapper: Number(readFileSync(`${pids}.wrapper`, 'utf8')), child: Number(readFileSync(`${pids}.child`, 'utf8')) }
@@ -40,12 +28,9 @@ function gone(pids: { wrapper: number; child: number }): boolean {
 
 describe('a hung grandchild of a tool', () => {
   it('cycle: the bd call fails as a timeout and no process of its group is left', async () => {
-    world = createWorld();
+    const world = createCliWorld();
     const pids = hungBd(world);
-    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--json'], {
-      cwd: world.root,
-      env: world.env,
-    });
+    const run = await world.cycle('--json');
     const out = JSON.parse(run.stdout) as { scanners: { name: string; status: string; note?: string }[] };
     const beads = out.scanners.find((s) => s.name === 'beads');
     expect(beads?.status).toBe('error');
@@ -56,16 +41,12 @@ describe('a hung grandchild of a tool', () => {
   });
 
   it('SIGTERM to the CLI ends the running tool’s whole group', async () => {
-    world = createWorld();
+    const world = createCliWorld();
     const pids = hungBd(world);
-    const child = spawn(process.execPath, [bundle!.bin, 'cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], {
-      env: world.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    const cycle = bundled.spawn(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], world.env);
     expect(await eventually(() => pids() !== undefined)).toBe(true);
-    child.kill('SIGTERM');
-    await exited;
+    cycle.child.kill('SIGTERM');
+    await cycle.exited;
     expect(await eventually(() => gone(pids()!))).toBe(true);
   });
 });

@@ -3,27 +3,20 @@
  * warnings (unknown keys) are printed at start, and a receipt later than now (the clock went back, or a
  * `cycle --now` ran ahead) is named instead of holding the first cycle without a word.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, runLoopUntilFirstWait } from './support/run-cli.js';
-import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
+import { WORLD_HEARTBEAT_MD } from './support/world.js';
+import { useCliWorlds, type CliWorld } from './support/cli-world.js';
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
+const createCliWorld = useCliWorlds();
 
 /** `loop` over the world, stopped at its first wait. */
-function loopUntilFirstWait(w: World, ...extra: string[]) {
-  return runLoopUntilFirstWait(['--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--interval', '600', ...extra], {
-    cwd: w.root,
-    env: w.env,
-  });
+function loopUntilFirstWait(w: CliWorld, ...extra: string[]) {
+  return w.loopUntilFirstWait('--interval', '600', ...extra);
 }
 
 describe('loop warnings', () => {
   it('prints the config file’s warnings (an unknown key) once, as cycle does', async () => {
-    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Bogus: 3\n` });
+    const world = createCliWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Bogus: 3\n` });
     const run = await loopUntilFirstWait(world, '--now', '2026-02-19T10:00:00Z');
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/heartbeat-kit loop: warning: \.claude\/HEARTBEAT\.md:\d+: unknown key "Bogus" under Heartbeat/);
@@ -32,8 +25,8 @@ describe('loop warnings', () => {
   });
 
   it('says when a cycle already closed the current slot, so the first cycle waits for the next one', async () => {
-    world = createWorld();
-    const ran = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], { cwd: world.root, env: world.env });
+    const world = createCliWorld();
+    const ran = await world.cycle();
     expect(ran.code).toBe(0);
     const run = await loopUntilFirstWait(world);
     expect(run.code).toBe(0);
@@ -44,13 +37,10 @@ describe('loop warnings', () => {
   });
 
   it('names a receipt later than now instead of waiting for it in silence', async () => {
-    world = createWorld();
+    const world = createCliWorld();
     const ahead = new Date(Date.now() + 6 * 3600_000);
     ahead.setUTCMinutes(0, 0, 0);
-    const ran = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', ahead.toISOString()], {
-      cwd: world.root,
-      env: world.env,
-    });
+    const ran = await world.cycle('--now', ahead.toISOString());
     expect(ran.code).toBe(0);
     const run = await loopUntilFirstWait(world);
     expect(run.code).toBe(0);

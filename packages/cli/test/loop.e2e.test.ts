@@ -3,15 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/main.js';
-import { createWorld, type World } from './support/world.js';
+import { useCliWorlds } from './support/cli-world.js';
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
+const createCliWorld = useCliWorlds();
 
 /** Polls until `predicate` holds, however long a loaded machine takes (the test timeout is the backstop; `what` names the wait). */
 async function until(predicate: () => boolean, what: string): Promise<void> {
@@ -30,7 +26,7 @@ function cyclesSaved(project: string): number {
 
 describe('heartbeat-kit loop', () => {
   it('in-process: ONLINE, a first cycle at once, SHUTDOWN with counts after the signal', async () => {
-    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const controller = new AbortController();
     let stdout = '';
     // Inside the world's active hours (8–22 UTC) whatever the time of day the test runs: outside them stderr names the skipped scanners.
@@ -88,7 +84,7 @@ describe('heartbeat-kit loop as a real process', () => {
   afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
   it('SIGTERM finishes the current cycle, prints HEARTBEAT_SHUTDOWN and exits 0', async () => {
-    world = createWorld({ ready: [{ id: 'bd-p1', title: 'Ship it', priority: 1 }] });
+    const world = createCliWorld({ ready: [{ id: 'bd-p1', title: 'Ship it', priority: 1 }] });
     const child = spawn(
       process.execPath,
       [bin, 'loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1', '--now', '2026-02-19T14:00:00Z'],
@@ -101,7 +97,7 @@ describe('heartbeat-kit loop as a real process', () => {
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     await until(() => stdout.includes('WORK_FOUND'), 'the first report');
     // Let a second one-second cycle complete (quiet: dedup, so it prints nothing), however long it takes.
-    await until(() => cyclesSaved(world!.project) >= 2, 'a second cycle');
+    await until(() => cyclesSaved(world.project) >= 2, 'a second cycle');
     child.kill('SIGTERM');
     const code = await exited;
     // The signal may land mid-scan: then, and only then, stderr names the scanners it cut off.

@@ -1,20 +1,16 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleCli, type BundledCli } from './support/bundle-cli.js';
 import { runCli } from './support/run-cli.js';
-import { createWorld, type World } from './support/world.js';
+import { useCliWorlds } from './support/cli-world.js';
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
+const createCliWorld = useCliWorlds();
 
 describe('one strict ISO-8601 parser for every --now', () => {
   it('2026-02-30T10:00:00Z is rejected with exit 2 and one line naming the fix, by every command that takes --now', async () => {
-    world = createWorld({});
+    const world = createCliWorld({});
     const runbook = join(world.root, 'RUNBOOK.md');
     writeFileSync(runbook, '# Heartbeat\n');
     mkdirSync(join(world.project, '.woterclip'));
@@ -35,7 +31,7 @@ describe('one strict ISO-8601 parser for every --now', () => {
         /"2026-02-30T10:00:00Z" has no day 30 in month 02 of 2026\. Fix: use an ISO-8601 instant with a zone, e\.g\. --[a-z-]+ 2026-02-19T14:50:00Z\./,
       );
     }
-    const noZone = await runCli(['cycle', '--cwd', world.project, '--now', '2026-02-19T14:50:00'], { cwd: world.root, env: world.env });
+    const noZone = await world.cli('cycle', '--cwd', world.project, '--now', '2026-02-19T14:50:00');
     expect(noZone.code).toBe(2);
     expect(noZone.stderr).toMatch(/has no time zone/);
   });
@@ -67,7 +63,7 @@ describe('a closed stdout ends the command quietly', () => {
   }
 
   it('cycle | head -0: no EPIPE stack trace, exit 0', async () => {
-    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const run = await withClosedStdout(
       ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:50:00Z'],
       world.env,
@@ -77,7 +73,7 @@ describe('a closed stdout ends the command quietly', () => {
   });
 
   it('loop --json with its reader gone stops like a shutdown request: no stack trace, exit 0', async () => {
-    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const run = await withClosedStdout(
       ['loop', '--json', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1'],
       world.env,

@@ -5,19 +5,12 @@
  */
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, runLoopUntilFirstWait } from './support/run-cli.js';
-import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './support/run-cli.js';
+import { WORLD_HEARTBEAT_MD } from './support/world.js';
+import { useCliWorlds } from './support/cli-world.js';
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
-
-function cycle(w: World, ...extra: string[]) {
-  return runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, ...extra], { cwd: w.root, env: w.env });
-}
+const createCliWorld = useCliWorlds();
 
 function isFile(path: string): boolean {
   try {
@@ -38,17 +31,17 @@ interface JsonProblem {
 
 describe('a cycle says what it could not look at', () => {
   it('no beads database: stdout is exactly HEARTBEAT_OK, stderr one line naming the three scanners and the fix, every cycle', async () => {
-    world = createWorld();
+    const world = createCliWorld();
     rmSync(join(world.root, 'bd'), { recursive: true }); // the fake bd now answers "no beads database found"
     for (const at of ['2026-02-19T14:10:00Z', '2026-02-19T14:20:00Z']) {
-      const run = await cycle(world, '--now', at);
+      const run = await world.cycle('--now', at);
       expect(run.code).toBe(0);
       expect(run.stdout).toBe('HEARTBEAT_OK\n');
       expect(run.stderr).toBe(
         "heartbeat-kit: beads, orchestrators, stale-tasks skipped: no beads database found; fix: run 'bd init' in the project, or point BEADS_DIR at its .beads directory; ignore this if the project uses no beads\n",
       );
     }
-    const json = JSON.parse((await cycle(world, '--now', '2026-02-19T14:30:00Z', '--json')).stdout) as {
+    const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:30:00Z', '--json')).stdout) as {
       status: string;
       problems: JsonProblem[];
     };
@@ -63,22 +56,22 @@ describe('a cycle says what it could not look at', () => {
   });
 
   it('a configured poll command whose script is missing is a warning about the script, never "no OAuth2 credentials"', async () => {
-    world = createWorld({
+    const world = createCliWorld({
       heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ["python3", "${join('/nonexistent', 'gchat-poll-replies.py')}"]\n`,
     });
-    const run = await cycle(world, '--now', '2026-02-19T14:10:00Z');
+    const run = await world.cycle('--now', '2026-02-19T14:10:00Z');
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toMatch(
       /^heartbeat-kit: warning: gchat skipped: GChat poll script not found: \S*python3: can't open file .*; fix: correct the script path in "Poll command:" under "## GChat" in HEARTBEAT\.md\n$/,
     );
     expect(run.stderr).not.toMatch(/OAuth2|credentials/);
-    const json = JSON.parse((await cycle(world, '--now', '2026-02-19T14:20:00Z', '--json')).stdout) as { problems: JsonProblem[] };
+    const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:20:00Z', '--json')).stdout) as { problems: JsonProblem[] };
     expect(json.problems).toEqual([expect.objectContaining({ scanner: 'gchat', kind: 'skipped', severity: 'warning' })]);
   });
 
   it('poll exit 2 (the script has no token) is the no-credentials warning with its fix', async () => {
-    world = createWorld({ gchat: { stdout: '', exitCode: 2 } });
-    const run = await cycle(world, '--now', '2026-02-19T14:10:00Z');
+    const world = createCliWorld({ gchat: { stdout: '', exitCode: 2 } });
+    const run = await world.cycle('--now', '2026-02-19T14:10:00Z');
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toBe(
       "heartbeat-kit: warning: gchat: No OAuth2 credentials configured for GChat polling; fix: put a valid token in .claude/credentials/google-chat-token.json (the poll script's OAuth2 token)\n",
@@ -86,7 +79,7 @@ describe('a cycle says what it could not look at', () => {
   });
 
   it('an Expected: list that cannot be checked (no tmux on PATH) is a warning', async () => {
-    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Orchestrators\n- Expected: orch-auth\n` });
+    const world = createCliWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Orchestrators\n- Expected: orch-auth\n` });
     // A PATH with the fake bd, git and python3 but no tmux.
     const bin = join(world.root, 'bin');
     for (const tool of ['git', 'python3']) {
@@ -107,7 +100,7 @@ describe('a cycle says what it could not look at', () => {
   });
 
   it('loop: every slot says its problems', async () => {
-    world = createWorld();
+    const world = createCliWorld();
     rmSync(join(world.root, 'bd'), { recursive: true });
     const controller = new AbortController();
     let stdout = '';
@@ -134,14 +127,14 @@ describe('outside active hours, plain text says what was not looked at', () => {
   const NIGHT = '2026-02-19T23:00:00Z'; // a Thursday; the world's active hours are 8–22 UTC
 
   it('cycle: stdout stays exactly HEARTBEAT_OK, stderr one line naming the hours and the skipped scanners; --json is unchanged', async () => {
-    world = createWorld();
-    const run = await cycle(world, '--now', NIGHT);
+    const world = createCliWorld();
+    const run = await world.cycle('--now', NIGHT);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toBe(
       'heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n',
     );
-    const json = await cycle(world, '--now', '2026-02-19T23:10:00Z', '--json');
+    const json = await world.cycle('--now', '2026-02-19T23:10:00Z', '--json');
     expect(json.stderr).toBe('');
     const parsed = JSON.parse(json.stdout) as { insideActiveHours: boolean; scanners: { name: string; status: string; note?: string }[] };
     expect(parsed.insideActiveHours).toBe(false);
@@ -154,8 +147,8 @@ describe('outside active hours, plain text says what was not looked at', () => {
   });
 
   it('cycle on a weekend with weekends off names the weekday-only window', async () => {
-    world = createWorld({ heartbeatMd: WORLD_HEARTBEAT_MD.replace('- Weekend: true', '- Weekend: false') });
-    const run = await cycle(world, '--now', '2026-02-21T10:00:00Z'); // Saturday, inside the hours
+    const world = createCliWorld({ heartbeatMd: WORLD_HEARTBEAT_MD.replace('- Weekend: true', '- Weekend: false') });
+    const run = await world.cycle('--now', '2026-02-21T10:00:00Z'); // Saturday, inside the hours
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toBe(
       'heartbeat-kit: outside active hours (08:00–22:00 UTC, weekdays only): skipped git, stale-tasks, idle-orchestrators, pipelines\n',
@@ -163,19 +156,16 @@ describe('outside active hours, plain text says what was not looked at', () => {
   });
 
   it('inside active hours nothing is added', async () => {
-    world = createWorld();
-    const run = await cycle(world, '--now', '2026-02-19T14:00:00Z');
+    const world = createCliWorld();
+    const run = await world.cycle('--now', '2026-02-19T14:00:00Z');
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toBe('');
   });
 
   it('loop: a slot outside active hours says it on stderr, stdout carries only the loop messages', async () => {
-    world = createWorld();
+    const world = createCliWorld();
     // The loop's first wait comes after its first slot's cycle: stop there, whatever the old code printed.
-    const { code, stdout, stderr } = await runLoopUntilFirstWait(
-      ['--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '600', '--now', NIGHT],
-      { cwd: world.root, env: world.env },
-    );
+    const { code, stdout, stderr } = await world.loopUntilFirstWait('--interval', '600', '--now', NIGHT);
     expect(code).toBe(0);
     expect(stderr).toContain(
       'heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n',

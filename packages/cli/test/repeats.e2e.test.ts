@@ -1,28 +1,24 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HEARTBEAT_STATE_VERSION } from '@heartbeat-kit/core';
-import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
-import { runCli } from './support/run-cli.js';
+import { WORLD_HEARTBEAT_MD } from './support/world.js';
+import { useCliWorlds, type CliWorld } from './support/cli-world.js';
 
 // Issue 15 item 6: change-aware repeats, through the CLI over a real git repository, a real tmux
 // server and the fake bd, one `--now` per cycle.
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
+const createCliWorld = useCliWorlds();
 
-function cycle(w: World, now: string, ...extra: string[]) {
-  return runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--now', now, ...extra], { cwd: w.root, env: w.env });
+function cycle(w: CliWorld, now: string, ...extra: string[]) {
+  return w.cycle('--now', now, ...extra);
 }
 
 const head = (stdout: string): string => stdout.split('\n')[0] ?? '';
 
 describe('change-aware repeats (issue 15 item 6)', () => {
   it('a finding whose content changed is reported inside the dedup window; unchanged, it stays quiet', async () => {
-    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Orchestrators\n- Expected: orch-auth\n` });
+    const world = createCliWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Orchestrators\n- Expected: orch-auth\n` });
     const missing = await cycle(world, '2026-02-19T14:50:00Z');
     expect(missing.stdout).toContain('MISSING: orch-auth (expected in HEARTBEAT.md)');
     expect((await cycle(world, '2026-02-19T14:55:00Z')).stdout).toBe('HEARTBEAT_OK\n');
@@ -41,7 +37,7 @@ describe('change-aware repeats (issue 15 item 6)', () => {
   });
 
   it('Repeat Immediate: 30m, 2h lets an unchanged P0 decay: reported at 0, 30 min, then every 2 h', async () => {
-    world = createWorld({
+    const world = createCliWorld({
       ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }],
       heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Repeat Immediate: 30m, 2h\n`,
     });
@@ -67,7 +63,7 @@ describe('change-aware repeats (issue 15 item 6)', () => {
   });
 
   it('a schedule that gets shorter is a config error naming file, line, key and fix (exit 2)', async () => {
-    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Repeat Advisory: 2h, 30m\n` });
+    const world = createCliWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Repeat Advisory: 2h, 30m\n` });
     const run = await cycle(world, '2026-02-19T10:00:00Z');
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
@@ -79,7 +75,7 @@ describe('change-aware repeats (issue 15 item 6)', () => {
   });
 
   it('a state file from version 1 is migrated: nothing is re-reported, and it is saved in the current version with content hashes', async () => {
-    world = createWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
+    const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const statePath = join(world.root, 'state', 'state.json');
     mkdirSync(join(world.root, 'state'));
     const delivered = Date.parse('2026-02-19T10:00:00Z');

@@ -1,14 +1,9 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createWorld, type World } from './support/world.js';
-import { runCli } from './support/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { useCliWorlds, type CliWorld } from './support/cli-world.js';
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
+const createCliWorld = useCliWorlds();
 
 const reply = {
   category: 'GCHAT_REPLY_RECEIVED',
@@ -21,9 +16,8 @@ const reply = {
   details: {},
 };
 
-function setup(document: unknown): { w: World; statePath: string; text: string } {
-  const w = createWorld({});
-  world = w;
+function setup(document: unknown): { w: CliWorld; statePath: string; text: string } {
+  const w = createCliWorld({});
   const statePath = join(w.root, 'state', 'state.json');
   const text = `${JSON.stringify(document)}\n`;
   mkdirSync(dirname(statePath), { recursive: true });
@@ -31,8 +25,8 @@ function setup(document: unknown): { w: World; statePath: string; text: string }
   return { w, statePath, text };
 }
 
-function run(w: World, statePath: string, command: 'cycle' | 'loop', ...extra: string[]) {
-  return runCli([command, '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, ...extra], { cwd: w.root, env: w.env });
+function run(w: CliWorld, statePath: string, command: 'cycle' | 'loop', ...extra: string[]) {
+  return w.cli(command, '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, ...extra);
 }
 
 const asides = (statePath: string): string[] =>
@@ -61,7 +55,7 @@ describe('a state file that parses but does not fit (issue 12 item 4)', () => {
     expect(loop.stderr).toContain('state version 4');
     expect(readFileSync(statePath, 'utf8')).toBe(text);
 
-    const history = await runCli(['history', '--cwd', w.project, '--state', statePath], { cwd: w.root, env: w.env });
+    const history = await w.cli('history', '--cwd', w.project, '--state', statePath);
     expect(history.stdout).toContain('state-refused');
   });
 

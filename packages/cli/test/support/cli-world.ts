@@ -1,0 +1,119 @@
+/**
+ * The one end-to-end setup of the CLI tests: a world per test (destroyed after it), with the CLI
+ * bound to it in-process, and the bundled `bin` run as a real process where signals, pipes or exit
+ * codes of a process are what a test is about. Before this, each e2e file kept its own world
+ * variable, afterEach, `cycle` wrapper, bundle hooks and spawn-and-collect code.
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { bundleCli, type BundledCli } from './bundle-cli.js';
+import { runCli, runLoopUntilFirstWait, type CliRun } from './run-cli.js';
+import { createWorld, type World, type WorldSpec } from './world.js';
+
+/** A {@link World} with the CLI bound to it: each run starts in the world's root, with its environment. */
+export interface CliWorld extends World {
+  /** `heartbeat-kit ...argv`, in-process. */
+  readonly cli: (...argv: string[]) => Promise<CliRun>;
+  /** `heartbeat-kit cycle --cwd <project> --tmux-socket <socket> ...extra`, in-process. */
+  readonly cycle: (...extra: string[]) => Promise<CliRun>;
+  /** `heartbeat-kit loop --cwd <project> --tmux-socket <socket> ...extra`, stopped at its first wait. */
+  readonly loopUntilFirstWait: (...extra: string[]) => Promise<CliRun>;
+  /** Replaces the fake `bd` with a shell script of this body. */
+  readonly replaceBd: (body: string) => void;
+}
+
+/** Binds the CLI to an existing world (for tests that build the world their own way). */
+export function bindCli(world: World): CliWorld {
+  const options = { cwd: world.root, env: world.env };
+  const scope = ['--cwd', world.project, '--tmux-socket', world.tmuxSocket];
+  return {
+    ...world,
+    cli: (...argv) => runCli(argv, options),
+    cycle: (...extra) => runCli(['cycle', ...scope, ...extra], options),
+    loopUntilFirstWait: (...extra) => runLoopUntilFirstWait([...scope, ...extra], options),
+    replaceBd: (body) => {
+      writeFileSync(join(world.fakeBin, 'bd'), `#!/bin/sh\n${body}\n`);
+      chmodSync(join(world.fakeBin, 'bd'), 0o755);
+    },
+  };
+}
+
+/**
+ * Call at the top of a test file: returns a function that builds a {@link CliWorld}; every world it
+ * built is destroyed after each test, passed or failed.
+ */
+export function useCliWorlds(): (spec?: WorldSpec) => CliWorld {
+  const built: World[] = [];
+  afterEach(() => {
+    for (const world of built.splice(0)) world.destroy();
+  });
+  return (spec) => {
+    const world = createWorld(spec);
+    built.push(world);
+    return bindCli(world);
+  };
+}
+
+/** What a bundled-CLI process printed and how it ended (`code` is null when a signal ended it). */
+export interface BinRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A running bundled-CLI process; its output so far is read through `stdout()`/`stderr()`. */
+export interface BinProcess {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  /** The exit code, on the child's `exit` (a grandchild holding its pipes open does not delay it). */
+  readonly exited: Promise<number | null>;
+}
+
+/** The bundled CLI of a test file (see {@link useBundledCli}). */
+export interface BundledCliRunner {
+  /** The bundled `bin.mjs` (valid once the file's `beforeAll` ran). */
+  readonly bin: () => string;
+  /** Starts `node bin.mjs ...argv` with stdin closed and stdout/stderr collected. */
+  readonly spawn: (argv: readonly string[], env: Record<string, string | undefined>) => BinProcess;
+  /** Runs `node bin.mjs ...argv` to the end (its pipes closed). */
+  readonly run: (argv: readonly string[], env: Record<string, string | undefined>) => Promise<BinRun>;
+}
+
+/** Call at the top of a test file (or describe): bundles the CLI once before its tests, removes it after. */
+export function useBundledCli(options: { readonly external?: readonly string[] } = {}): BundledCliRunner {
+  let bundle: BundledCli | undefined;
+  beforeAll(async () => {
+    bundle = await bundleCli(options);
+  });
+  afterAll(() => bundle?.dispose());
+  const bin = (): string => {
+    if (bundle === undefined) throw new Error('the CLI is bundled in beforeAll: call useBundledCli() at the top of the file');
+    return bundle.bin;
+  };
+  const start = (argv: readonly string[], env: Record<string, string | undefined>) => {
+    const child = spawn(process.execPath, [bin(), ...argv], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    return { child, stdout: () => stdout, stderr: () => stderr };
+  };
+  return {
+    bin,
+    spawn: (argv, env) => {
+      const started = start(argv, env);
+      const exited = new Promise<number | null>((resolve) => started.child.on('exit', (code) => resolve(code)));
+      return { ...started, exited };
+    },
+    run: (argv, env) =>
+      new Promise((resolve, reject) => {
+        const started = start(argv, env);
+        started.child.on('error', reject);
+        started.child.on('close', (code) => resolve({ code, stdout: started.stdout(), stderr: started.stderr() }));
+      }),
+  };
+}
