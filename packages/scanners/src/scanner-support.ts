@@ -19,6 +19,30 @@ export interface DurationMeter {
   ms: number;
 }
 
+/**
+ * One run per cycle of a call several scanners need (`bd list --status=in_progress`, tmux's
+ * `list-sessions`, `git worktree list`): callers with the same key (from the cycle's `now`)
+ * share the run, and every caller's meter gets the shared run's time, because each scanner that
+ * waited on it spent that time. So `durationMs` stays honest per scanner, and the durations of a
+ * cycle's scanners can add up to more than the cycle's wall time. A failure is shared like a result.
+ */
+export function oncePerCycle<T>(
+  key: (cycle: Date) => unknown,
+  run: (signal: AbortSignal, meter: DurationMeter) => Promise<T>,
+): (cycle: Date, signal: AbortSignal, meter: DurationMeter) => Promise<T> {
+  let memo: { readonly key: unknown; readonly result: Promise<{ readonly value: T; readonly ms: number }> } | undefined;
+  return async (cycle, signal, meter) => {
+    const k = key(cycle);
+    if (memo === undefined || memo.key !== k) {
+      const own: DurationMeter = { ms: 0 };
+      memo = { key: k, result: run(signal, own).then((value) => ({ value, ms: own.ms })) };
+    }
+    const { value, ms } = await memo.result;
+    meter.ms += ms;
+    return value;
+  };
+}
+
 /** Runs one command and classifies it: output (any exit code), tool missing, or failed to run. */
 export async function runTool(
   runner: CommandRunner,

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { CommandOutput, CommandRunner } from '@heartbeat-kit/core';
-import { runTool, firstStderrLine, type DurationMeter } from '../scanner-support.js';
+import { oncePerCycle, runTool, firstStderrLine, type DurationMeter } from '../scanner-support.js';
 import type { Bead } from './bead.js';
 import { parseBdJson } from './parse-bd-json.js';
 import { parseBdText } from './parse-bd-text.js';
@@ -100,13 +100,11 @@ async function runBd(
 
 /** Creates a {@link BeadsSource} over a command runner. */
 export function createBeadsSource(deps: BeadsSourceDeps): BeadsSource {
-  let memo: { readonly key: number; readonly result: Promise<Result<readonly Bead[], BeadsSourceError>> } | undefined;
-  return {
-    ready: (signal, meter) => runBd(deps, [['ready', '--json'], ['ready', '--plain'], ['ready']], signal, meter),
-    inProgress: (cycleKey, signal, meter) => {
-      const key = cycleKey.getTime();
-      if (memo?.key === key) return memo.result;
-      const result = runBd(
+  // Keyed by the instant: the two scanners of a cycle share it (their `now` may be distinct objects).
+  const inProgress = oncePerCycle(
+    (cycle) => cycle.getTime(),
+    (signal, meter) =>
+      runBd(
         deps,
         [
           ['list', '--status=in_progress', '--json', '--limit', '0'],
@@ -116,9 +114,10 @@ export function createBeadsSource(deps: BeadsSourceDeps): BeadsSource {
         ],
         signal,
         meter,
-      );
-      memo = { key, result };
-      return result;
-    },
+      ),
+  );
+  return {
+    ready: (signal, meter) => runBd(deps, [['ready', '--json'], ['ready', '--plain'], ['ready']], signal, meter),
+    inProgress,
   };
 }

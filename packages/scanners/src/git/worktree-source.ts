@@ -1,5 +1,5 @@
 import type { Result } from 'neverthrow';
-import type { DurationMeter } from '../scanner-support.js';
+import { oncePerCycle, type DurationMeter } from '../scanner-support.js';
 import { listWorktrees, type GitClientError, type GitDeps } from './git-client.js';
 import type { Worktree } from './parse-worktrees.js';
 
@@ -18,13 +18,10 @@ export interface WorktreeSource {
  * cycles that happen to share a timestamp (replays, fixed clocks) never share a listing.
  */
 export function createWorktreeSource(deps: GitDeps & { readonly cwd: string }): WorktreeSource {
-  let memo: { readonly cycle: Date; readonly result: Promise<Result<readonly Worktree[], GitClientError>> } | undefined;
   return {
-    list: (cycle, signal, meter) => {
-      if (memo?.cycle === cycle) return memo.result;
-      const result = listWorktrees(deps, deps.cwd, signal, meter);
-      memo = { cycle, result };
-      return result;
-    },
+    list: oncePerCycle(
+      (cycle) => cycle,
+      (signal, meter) => listWorktrees(deps, deps.cwd, signal, meter),
+    ),
   };
 }

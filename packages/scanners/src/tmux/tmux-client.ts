@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { CommandRunner } from '@heartbeat-kit/core';
-import { firstStderrLine, mapConcurrent, PER_SCANNER_CONCURRENCY, runTool, type DurationMeter } from '../scanner-support.js';
+import { firstStderrLine, mapConcurrent, oncePerCycle, PER_SCANNER_CONCURRENCY, runTool, type DurationMeter } from '../scanner-support.js';
 import { interpretListSessions, TMUX_SESSION_FORMAT, type TmuxSession } from './parse-list-sessions.js';
 
 // The runner sets LC_ALL=C, under which tmux prints the tab separators (and any non-ASCII) as `_`;
@@ -84,14 +84,11 @@ export interface TmuxSessionsSource {
  * `list-sessions` per cycle. Keyed by the `now` object, so cycles never share a listing.
  */
 export function createTmuxSessionsSource(deps: TmuxDeps): TmuxSessionsSource {
-  let memo: { readonly cycle: Date; readonly result: Promise<Result<readonly TmuxSession[], TmuxClientError>> } | undefined;
   return {
-    list: (cycle, signal, meter) => {
-      if (memo?.cycle === cycle) return memo.result;
-      const result = listTmuxSessions(deps, signal, meter);
-      memo = { cycle, result };
-      return result;
-    },
+    list: oncePerCycle(
+      (cycle) => cycle,
+      (signal, meter) => listTmuxSessions(deps, signal, meter),
+    ),
   };
 }
 
