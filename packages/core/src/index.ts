@@ -14,6 +14,17 @@ export {
   type CategoryInfo,
   CATEGORY_INFO,
 } from './domain/categories.js';
+export {
+  defineCategories,
+  DEFAULT_CATEGORIES,
+  categoryComparator,
+  unregisteredCategoryError,
+  type CategoryTable,
+  type CategorySpec,
+  type DefineCategoriesOptions,
+  type TableFindingInput,
+  type UnregisteredCategoryError,
+} from './domain/category-table.js';
 export { fingerprintOf, createFinding, findingContentHash, type Finding, type FindingInput, findingSchema } from './domain/finding.js';
 export {
   scanOk,
@@ -123,6 +134,7 @@ export {
   type ScannerSummary,
   type CycleDecision,
   type CycleEvaluation,
+  UNREGISTERED_CATEGORY_CODE,
 } from './cycle/evaluate-cycle.js';
 export {
   decideRepeat,

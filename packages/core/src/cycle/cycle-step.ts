@@ -1,6 +1,7 @@
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
 import { isWithinActiveHours } from '../active-hours/active-hours.js';
 import type { ScanResult } from '../domain/scan-result.js';
+import type { CategoryTable } from '../domain/category-table.js';
 import type { TokenEstimator } from '../messages/token-estimate.js';
 import type { Clock, Sleep } from '../ports/clock.js';
 import type { OperatorActivity } from '../ports/operator-activity.js';
@@ -33,6 +34,8 @@ export interface CycleStepInput {
   readonly concurrency?: number;
   readonly scannerTimeoutMs?: number;
   readonly estimateTokens?: TokenEstimator;
+  /** The categories' rules; default the CoBuilder table (see `defineCategories`). */
+  readonly categories?: CategoryTable;
 }
 
 /** What the step decided; delivering the message and saving `nextState` are the caller's. */
@@ -83,6 +86,7 @@ export async function scanAndEvaluate(deps: CycleStepDeps, input: CycleStepInput
     insideActiveHours,
     operatorLastActiveAt,
     ...(input.estimateTokens ? { estimateTokens: input.estimateTokens } : {}),
+    ...(input.categories === undefined ? {} : { categories: input.categories }),
   });
   return { decision, nextState, scanResults, problems: scanProblems(scanResults), operatorLastActiveAt, warnings };
 }

@@ -1,4 +1,5 @@
-import { CATEGORY_INFO, isCoBuilderCategory, type FindingCategory } from '../domain/categories.js';
+import type { FindingCategory } from '../domain/categories.js';
+import { DEFAULT_CATEGORIES, unregisteredCategoryError, type CategoryTable } from '../domain/category-table.js';
 import { findingContentHash, type Finding } from '../domain/finding.js';
 import type { ScanResult, ScanWarning, ScannerName } from '../domain/scan-result.js';
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
@@ -28,7 +29,15 @@ export interface CycleContext {
   /** When the operator last sent a message; undefined = unknown, which counts as idle. */
   readonly operatorLastActiveAt: Date | undefined;
   readonly estimateTokens?: TokenEstimator;
+  /**
+   * The categories' rules (priority, outside-hours rule, confirm cycles, header order); default
+   * {@link DEFAULT_CATEGORIES}, the CoBuilder table. Build your own with `defineCategories`.
+   */
+  readonly categories?: CategoryTable;
 }
+
+/** Warning code of a finding whose category the cycle's category table lacks (see `CategoryTable.unregistered`). */
+export const UNREGISTERED_CATEGORY_CODE = 'UNREGISTERED_CATEGORY';
 
 /** Why a confirmed finding is not in this cycle's report. */
 export type SuppressionReason = 'dedup' | 'outside-active-hours';
@@ -91,16 +100,31 @@ export interface CycleEvaluation {
   readonly nextState: HeartbeatState;
 }
 
-function confirmCyclesOf(category: FindingCategory): number {
-  return isCoBuilderCategory(category) ? CATEGORY_INFO[category].confirmCycles : 1;
+/** A finding's rules under the cycle's table; a category it lacks reports inside active hours after one cycle. */
+function rulesOf(
+  table: CategoryTable,
+  category: FindingCategory,
+): { confirmCycles: number; oneShot: boolean; outsideActiveHours: boolean } {
+  return table.info(category) ?? { confirmCycles: 1, oneShot: false, outsideActiveHours: false };
 }
 
-function isOneShot(category: FindingCategory): boolean {
-  return isCoBuilderCategory(category) ? CATEGORY_INFO[category].oneShot : false;
+/** The table's priority wins over the finding's own (a JS embedder may set another): ordering and holding follow the table. */
+function withTablePriority(table: CategoryTable, finding: Finding): Finding {
+  const priority = table.info(finding.category)?.priority;
+  return priority === undefined || priority === finding.priority ? finding : { ...finding, priority };
 }
 
-function allowedOutsideHours(category: FindingCategory): boolean {
-  return isCoBuilderCategory(category) ? CATEGORY_INFO[category].outsideActiveHours : false;
+function unregisteredWarnings(table: CategoryTable, findings: readonly Finding[]): ScanWarning[] {
+  if (table.unregistered !== 'advise') return [];
+  const missing = [...new Set(findings.filter((f) => table.info(f.category) === undefined).map((f) => f.category))];
+  return missing.map((category) => {
+    const error = unregisteredCategoryError(category);
+    return {
+      code: UNREGISTERED_CATEGORY_CODE,
+      message: `${error.message}; its findings use their own priority, report inside active hours only and after one cycle`,
+      fix: `add ${category} to defineCategories(...) or fix the scanner that reports it`,
+    };
+  });
 }
 
 function summarise(result: ScanResult): ScannerSummary {
@@ -152,6 +176,7 @@ function uniqueByFingerprint(findings: readonly Finding[]): Finding[] {
  */
 export function evaluateCycle(state: HeartbeatState, results: readonly ScanResult[], context: CycleContext): CycleEvaluation {
   const { config } = context;
+  const table = context.categories ?? DEFAULT_CATEGORIES;
   const nowMs = context.now.getTime();
   const cycle = state.cycle + 1;
   const okResults = results.filter((r): r is Extract<ScanResult, { status: 'ok' }> => r.status === 'ok');
@@ -166,7 +191,9 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   });
   // One-shot findings that were not delivered come back until a delivery succeeds: their source
   // will not report them again.
-  const candidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...breaker.findings, ...(state.undelivered ?? [])]);
+  const candidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...breaker.findings, ...(state.undelivered ?? [])]).map(
+    (f) => withTablePriority(table, f),
+  );
 
   // Hysteresis: count consecutive cycles per fingerprint; a fingerprint not seen this cycle resets.
   const seen: Record<string, number> = {};
@@ -175,7 +202,7 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   for (const finding of candidates) {
     const count = (state.seen[finding.fingerprint] ?? 0) + 1;
     seen[finding.fingerprint] = count;
-    const needed = confirmCyclesOf(finding.category);
+    const needed = rulesOf(table, finding.category).confirmCycles;
     if (count >= needed) confirmed.push(finding);
     else unconfirmed.push({ finding, seenCycles: count, neededCycles: needed });
   }
@@ -187,7 +214,7 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   const suppressed: SuppressedFinding[] = [];
   const held: Finding[] = [];
   for (const finding of confirmed) {
-    if (!context.insideActiveHours && !allowedOutsideHours(finding.category)) {
+    if (!context.insideActiveHours && !rulesOf(table, finding.category).outsideActiveHours) {
       suppressed.push({ finding, reason: 'outside-active-hours' });
       continue;
     }
@@ -222,6 +249,7 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
       at: context.now,
       timeZone: context.timeZone,
       budgetTokens: config.actionableBudgetTokens,
+      categories: table,
       ...(context.estimateTokens ? { estimateTokens: context.estimateTokens } : {}),
     });
     message = { ...rendered.message, id: stableMessageId('work_found', reportable, state.reportsSent) };
@@ -236,7 +264,7 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   const memory = pruneReportMemory(state, new Set(candidates.map((f) => f.fingerprint)), nowMs, reportMemoryRetentionMs(config));
 
   const dedupSuppressed = new Set(suppressed.filter((s) => s.reason === 'dedup').map((s) => s.finding.fingerprint));
-  const undelivered = confirmed.filter((f) => isOneShot(f.category) && !dedupSuppressed.has(f.fingerprint));
+  const undelivered = confirmed.filter((f) => rulesOf(table, f.category).oneShot && !dedupSuppressed.has(f.fingerprint));
 
   const nextState: HeartbeatState = {
     ...state,
@@ -264,7 +292,7 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
       held,
       unconfirmed,
       scanners: results.map(summarise),
-      warnings: okResults.flatMap((r) => r.warnings),
+      warnings: [...okResults.flatMap((r) => r.warnings), ...unregisteredWarnings(table, candidates)],
       estimatedTokens,
       message,
       costAlert,

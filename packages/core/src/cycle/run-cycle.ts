@@ -7,6 +7,7 @@ import type { StateStore } from '../ports/state-store.js';
 import type { ReplyInbox } from '../ports/reply-inbox.js';
 import { settledInboxIds } from '../inbox/inbox-entries.js';
 import type { TokenEstimator } from '../messages/token-estimate.js';
+import type { CategoryTable } from '../domain/category-table.js';
 import type { ScanResult } from '../domain/scan-result.js';
 import { markDelivered, type CycleDecision } from './evaluate-cycle.js';
 import { scanAndEvaluate } from './cycle-step.js';
@@ -44,6 +45,8 @@ export interface CycleSettings {
   readonly concurrency?: number;
   readonly scannerTimeoutMs?: number;
   readonly estimateTokens?: TokenEstimator;
+  /** The categories' rules (an embedder's own from `defineCategories`); default the CoBuilder table. */
+  readonly categories?: CategoryTable;
   /**
    * Decide only: scan and evaluate, but deliver nothing and save no state, so an operator can ask
    * "what would you tell me now?" without marking findings as reported or advancing the cycle.
@@ -191,6 +194,7 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
     ...(settings.scannerTimeoutMs === undefined ? {} : { scannerTimeoutMs: settings.scannerTimeoutMs }),
     ...(settings.estimateTokens ? { estimateTokens: settings.estimateTokens } : {}),
+    ...(settings.categories === undefined ? {} : { categories: settings.categories }),
   });
   warnings.push(...step.warnings);
   const { decision, nextState, scanResults, operatorLastActiveAt } = step;

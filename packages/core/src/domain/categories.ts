@@ -146,7 +146,8 @@ export const CATEGORY_INFO = {
   WORK_READY: { priority: 'Normal', outsideActiveHours: false, confirmCycles: 1, brief: 'work ready', oneShot: false, listHeading: false },
 } as const satisfies Record<CoBuilderCategory, CategoryInfo>;
 
-const PRIORITY_RANK: Record<PriorityClass, number> = { Immediate: 0, Advisory: 1, Normal: 2 };
+/** Rank of each priority class in a report header (Immediate first). */
+export const PRIORITY_RANK: Record<PriorityClass, number> = { Immediate: 0, Advisory: 1, Normal: 2 };
 
 /** True when `name` is one of the built-in CoBuilder categories. */
 export function isCoBuilderCategory(name: string): name is CoBuilderCategory {

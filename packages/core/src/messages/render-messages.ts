@@ -1,5 +1,6 @@
 import { formatActiveHours, type ActiveHoursWindow } from '../active-hours/active-hours.js';
-import { CATEGORY_INFO, compareCategories, isCoBuilderCategory, type FindingCategory } from '../domain/categories.js';
+import type { FindingCategory } from '../domain/categories.js';
+import { DEFAULT_CATEGORIES, categoryComparator, type CategoryTable } from '../domain/category-table.js';
 import type { Finding } from '../domain/finding.js';
 import type { OutboundMessage } from '../ports/sink.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
@@ -18,6 +19,8 @@ export interface WorkFoundInput {
   /** Cut the Findings section per category ("+N more") to stay under this many tokens. */
   readonly budgetTokens: number;
   readonly estimateTokens?: TokenEstimator;
+  /** Header order, briefs and list headings; default {@link DEFAULT_CATEGORIES}. */
+  readonly categories?: CategoryTable;
 }
 
 /** A rendered report and what it costs. */
@@ -30,7 +33,11 @@ export interface RenderedReport {
 }
 
 /** Groups findings by category in header order (Immediate, Advisory, Normal, then table order). */
-export function groupByCategory(findings: readonly Finding[]): { category: FindingCategory; findings: Finding[] }[] {
+export function groupByCategory(
+  findings: readonly Finding[],
+  table: CategoryTable = DEFAULT_CATEGORIES,
+): { category: FindingCategory; findings: Finding[] }[] {
+  const compare = categoryComparator(table);
   const groups = new Map<FindingCategory, Finding[]>();
   for (const finding of findings) {
     const list = groups.get(finding.category);
@@ -39,7 +46,7 @@ export function groupByCategory(findings: readonly Finding[]): { category: Findi
   }
   return [...groups.entries()]
     .map(([category, list]) => ({ category, findings: list }))
-    .sort((a, b) => compareCategories(a.findings[0]!, b.findings[0]!));
+    .sort((a, b) => compare(a.findings[0]!, b.findings[0]!));
 }
 
 function clean(text: string): string {
@@ -55,8 +62,8 @@ function clean(text: string): string {
     .join('\n');
 }
 
-function briefOf(category: FindingCategory, count: number): string {
-  const noun = isCoBuilderCategory(category) ? CATEGORY_INFO[category].brief : category;
+function briefOf(table: CategoryTable, category: FindingCategory, count: number): string {
+  const noun = table.info(category)?.brief ?? category;
   return count > 1 ? `${noun} (${count})` : noun;
 }
 
@@ -75,14 +82,15 @@ function buildContent(
   perCategory: number,
   tokens: number,
 ): { content: string; omitted: number } {
+  const table = input.categories ?? DEFAULT_CATEGORIES;
   const header = `WORK_FOUND: ${groups.map((g) => g.category).join(' + ')}`;
-  const brief = `${capitalise(groups.map((g) => briefOf(g.category, g.findings.length)).join(' AND '))}.`;
+  const brief = `${capitalise(groups.map((g) => briefOf(table, g.category, g.findings.length)).join(' AND '))}.`;
   const lines: string[] = [];
   const actions: string[] = [];
   let omitted = 0;
   for (const group of groups) {
     const shown = group.findings.slice(0, perCategory);
-    if (isCoBuilderCategory(group.category) && CATEGORY_INFO[group.category].listHeading) lines.push(`${group.category}:`);
+    if (table.info(group.category)?.listHeading === true) lines.push(`${group.category}:`);
     for (const finding of shown) {
       lines.push(clean(finding.line));
       actions.push(clean(finding.action));
@@ -145,7 +153,7 @@ function summaryOf(groups: ReturnType<typeof groupByCategory>): string {
  * a `+N more CATEGORY` line, as many per category as fit.
  */
 export function renderWorkFound(input: WorkFoundInput): RenderedReport {
-  const groups = groupByCategory(input.findings);
+  const groups = groupByCategory(input.findings, input.categories);
   const largest = Math.max(1, ...groups.map((g) => g.findings.length));
   let perCategory = largest;
   let rendered = renderWithCost(input, groups, perCategory);

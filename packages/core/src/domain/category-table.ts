@@ -1,0 +1,168 @@
+import { err, ok, type Result } from 'neverthrow';
+import {
+  CATEGORY_INFO,
+  PRIORITY_RANK,
+  type CategoryInfo,
+  type CoBuilderCategory,
+  type FindingCategory,
+  type PriorityClass,
+} from './categories.js';
+import { createFinding, type Finding, type FindingInput } from './finding.js';
+
+/**
+ * How an embedder describes one of its categories to {@link defineCategories}: the priority class,
+ * whether it is reported outside active hours, and how many consecutive cycles confirm it.
+ */
+export interface CategorySpec {
+  readonly priority: PriorityClass;
+  /** Reported outside active hours too (otherwise suppressed there as `outside-active-hours`). */
+  readonly outsideActiveHours: boolean;
+  /** Consecutive cycles a finding must be seen before it is reportable (default 1; at most 100). */
+  readonly confirmCycles?: number;
+  /** Short noun phrase for the Context Brief (default: the category's name). */
+  readonly brief?: string;
+  /** See {@link CategoryInfo.oneShot} (default false). */
+  readonly oneShot?: boolean;
+  /** See {@link CategoryInfo.listHeading} (default false). */
+  readonly listHeading?: boolean;
+}
+
+/** The typed error of a category that is not in the table the cycle was given. */
+export interface UnregisteredCategoryError {
+  readonly kind: 'unregistered-category';
+  readonly category: string;
+  readonly message: string;
+}
+
+/**
+ * The categories a cycle knows, in table order, with their rules: what {@link defineCategories}
+ * returns and `evaluateCycle`, the report rendering and `runCycle`/`runLoop` read (option
+ * `categories`, default {@link DEFAULT_CATEGORIES}). `C` is the closed set of its names, so a
+ * finding built with {@link CategoryTable.createFinding} cannot name a category it does not hold.
+ */
+export interface CategoryTable<C extends string = string> {
+  /** Names in table order: the report header's order within one priority class. */
+  readonly names: readonly C[];
+  /**
+   * What the cycle does with a finding whose category is not in the table: `allow` uses the
+   * finding's own priority, inside active hours only, one confirm cycle (the CoBuilder default, where
+   * `createFinding` lets any embedder name a category); `advise` does the same and adds an
+   * `UNREGISTERED_CATEGORY` warning to the decision, once per category and cycle.
+   */
+  readonly unregistered: 'allow' | 'advise';
+  /** The rules of a category; undefined when the table does not hold it. */
+  info(category: string): CategoryInfo | undefined;
+  /** The rules of a category, or the typed error a JS caller gets for a name the table lacks. */
+  check(category: string): Result<CategoryInfo, UnregisteredCategoryError>;
+  /**
+   * Creates a finding of one of this table's categories; its priority comes from the table. A
+   * category the table lacks is a compile error (at run time, from JS, it keeps `Normal` and the
+   * cycle advises about it).
+   */
+  createFinding(input: TableFindingInput<C>): Finding;
+}
+
+/** Input of {@link CategoryTable.createFinding}: a {@link FindingInput} whose category is one of the table's. */
+export type TableFindingInput<C extends string> = Omit<FindingInput, 'category' | 'priority'> & { readonly category: C };
+
+/** Options of {@link defineCategories}. */
+export interface DefineCategoriesOptions<B extends string> {
+  /** Start from this table (e.g. {@link DEFAULT_CATEGORIES} to keep the CoBuilder ones); its names come first. */
+  readonly extend?: CategoryTable<B>;
+  /** See {@link CategoryTable.unregistered}; default `advise`. */
+  readonly unregistered?: 'allow' | 'advise';
+}
+
+const MAX_CONFIRM_CYCLES = 100;
+
+function confirmCyclesFrom(value: number | undefined): number {
+  // A JS caller may pass anything: out-of-range or non-integer counts are clamped, never thrown.
+  if (value === undefined || !Number.isFinite(value)) return 1;
+  return Math.min(MAX_CONFIRM_CYCLES, Math.max(1, Math.floor(value)));
+}
+
+function infoOf(name: string, spec: CategorySpec): CategoryInfo {
+  return {
+    priority: Object.hasOwn(PRIORITY_RANK, spec.priority) ? spec.priority : 'Normal',
+    outsideActiveHours: spec.outsideActiveHours === true,
+    confirmCycles: confirmCyclesFrom(spec.confirmCycles),
+    brief: spec.brief ?? name,
+    oneShot: spec.oneShot === true,
+    listHeading: spec.listHeading === true,
+  };
+}
+
+/**
+ * Registers an embedder's own categories with their priority class, outside-hours rule and confirm
+ * cycles, and returns a typed table to hand to `runLoop`/`runCycle`/`evaluateCycle` as `categories`.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_CATEGORIES, defineCategories } from '@heartbeat-kit/core';
+ *
+ * const categories = defineCategories(
+ *   { QUEUE_RISING: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 3, brief: 'queue depth rising' } },
+ *   { extend: DEFAULT_CATEGORIES }, // keep the CoBuilder categories too
+ * );
+ * const finding = categories.createFinding({ category: 'QUEUE_RISING', subject: 'jobs', line: 'QUEUE RISING: jobs', action: 'Add a worker', short: 'jobs rising' });
+ * console.log(finding.priority); // Advisory — from the table
+ * ```
+ */
+export function defineCategories<const T extends Readonly<Record<string, CategorySpec>>, B extends string = never>(
+  specs: T,
+  options: DefineCategoriesOptions<B> = {},
+): CategoryTable<(keyof T & string) | B> {
+  type C = (keyof T & string) | B;
+  const rules = new Map<string, CategoryInfo>();
+  for (const name of options.extend?.names ?? []) {
+    const info = options.extend?.info(name);
+    if (info !== undefined) rules.set(name, info);
+  }
+  for (const name of Object.keys(specs)) rules.set(name, infoOf(name, specs[name]!));
+  const names = Object.freeze([...rules.keys()]) as readonly C[];
+  const info = (category: string): CategoryInfo | undefined => rules.get(category);
+  return Object.freeze({
+    names,
+    unregistered: options.unregistered ?? 'advise',
+    info,
+    check: (category: string): Result<CategoryInfo, UnregisteredCategoryError> => {
+      const found = info(category);
+      return found === undefined ? err(unregisteredCategoryError(category)) : ok(found);
+    },
+    createFinding: (input: TableFindingInput<C>): Finding =>
+      createFinding({ ...input, priority: info(input.category)?.priority ?? 'Normal' }),
+  });
+}
+
+/** The typed error (and its one-line message) of a category a table lacks. */
+export function unregisteredCategoryError(category: string): UnregisteredCategoryError {
+  return {
+    kind: 'unregistered-category',
+    category,
+    message: `category ${JSON.stringify(category)} is not in the category table this cycle was given`,
+  };
+}
+
+/**
+ * The CoBuilder table as a {@link CategoryTable}: the default of every cycle. Other categories are
+ * allowed with their own priority (inside active hours, one confirm cycle), as before registries.
+ */
+export const DEFAULT_CATEGORIES: CategoryTable<CoBuilderCategory> = defineCategories(CATEGORY_INFO, { unregistered: 'allow' });
+
+/**
+ * Orders categories for a batched header by a table: Immediate, Advisory, Normal, then table order,
+ * categories the table lacks last by name.
+ */
+export function categoryComparator(
+  table: CategoryTable,
+): (a: { category: FindingCategory; priority: PriorityClass }, b: { category: FindingCategory; priority: PriorityClass }) => number {
+  const rank = new Map<string, number>(table.names.map((name, i) => [name, i]));
+  return (a, b) => {
+    const byPriority = PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority];
+    if (byPriority !== 0) return byPriority;
+    const ra = rank.get(a.category) ?? table.names.length;
+    const rb = rank.get(b.category) ?? table.names.length;
+    if (ra !== rb) return ra - rb;
+    return a.category < b.category ? -1 : a.category > b.category ? 1 : 0;
+  };
+}
