@@ -78,6 +78,12 @@ const WOTERCLIP_NOTES: Readonly<Record<string, string>> = {
   'dispatch.fallback.command': 'Run when the command is refused at invocation; `{model}` becomes `fallback.model`.',
   'dispatch.fallback.model': "The session model the fallback runs on, disclosed on the comment's Model line.",
   'dispatch.mcp_tools': "MCP tools (names starting `mcp__`) available to the agent; they satisfy a persona's `required_tools`.",
+  'dispatch.breaker':
+    'The dispatch circuit breaker (issue 15 item 5): an agent dispatch failing the same way beat after beat is said once (DISPATCH_FAILING) instead of blocking every issue. Kept in the beat receipts (`.woterclip/receipts`).',
+  'dispatch.breaker.after':
+    'Beats in a row in which every dispatch failed the same way (same kind and message) before the breaker trips: one DISPATCH_FAILING line, then beats hold the dispatch back (exit `breaker-open`, no lock, no GitHub call) except retry beats (0 = off: every beat dispatches, failures only block their issues).',
+  'dispatch.breaker.backoff_cap':
+    'A tripped breaker retries the dispatch at the 2nd, 4th, … beat, never less often than every this many beats (1 = every beat: the advisory only, no back-off). A retry that works closes it with one `dispatch recovered` line.',
 };
 
 const PERSONA_NOTES: Readonly<Record<string, string>> = {

@@ -30,6 +30,8 @@ interface RepoOptions {
   readonly heartbeat?: object;
   /** Injected gh failures (see the fake gh). */
   readonly failures?: object[];
+  /** Extra `dispatch:` keys of .woterclip/config.yaml. */
+  readonly dispatch?: object;
 }
 
 function makeRepo(
@@ -49,7 +51,11 @@ function makeRepo(
       orchestrator: { path: 'personas/orchestrator', label: null, is_default: true },
       backend: { path: 'personas/backend', label: 'backend' },
     },
-    dispatch: { command: [agent, primaryMode, '{model}', '{max_turns}'], fallback: { command: [agent, 'ok', '{model}'], model: 'sonnet' } },
+    dispatch: {
+      command: [agent, primaryMode, '{model}', '{max_turns}'],
+      fallback: { command: [agent, 'ok', '{model}'], model: 'sonnet' },
+      ...options.dispatch,
+    },
   };
   writeFileSync(join(dir, '.woterclip', 'config.yaml'), JSON.stringify(config)); // JSON is YAML
   for (const p of ['orchestrator', 'backend']) {
@@ -491,6 +497,45 @@ describe('heartbeat-kit woterclip receipts, history, check-liveness and the disp
     // The advisory is the beat's output and its receipt, never an issue comment.
     expect(state.issues.some((i) => i.comments.some((c) => c.body.includes('DISPATCH_FAILING')))).toBe(false);
     expect(JSON.stringify(receipts[2])).toContain('DISPATCH_FAILING');
+  });
+
+  it('dispatch.breaker in config.yaml takes effect: after 2, back-off cap 2 trips at beat 2 and retries every 2nd beat', async () => {
+    const issues = Array.from({ length: 12 }, (_, i) => ({ number: 40 + i, title: `task ${40 + i}`, labels: ['backend'] }));
+    const repo = makeRepo('crash', issues, { dispatch: { breaker: { after: 2, backoff_cap: 2 } } });
+    const outputs: { code: number; out: string; err: string }[] = [];
+    for (let beat = 1; beat <= 6; beat += 1) {
+      const a = io(repo.dir);
+      const at = new Date(Date.parse('2026-07-22T10:00:00Z') + beat * 600_000).toISOString();
+      const code = await command(repo)(['beat', '--now', at], a);
+      outputs.push({ code, out: a.out.join(''), err: a.err.join('') });
+    }
+    expect(outputs.map((o) => o.code)).toEqual([0, 0, 0, 0, 0, 0]);
+    const all = outputs.map((o) => o.out + o.err).join('');
+    expect(all.match(/DISPATCH_FAILING/g)).toHaveLength(1);
+    expect(outputs[1]?.err).toContain('DISPATCH_FAILING: the agent dispatch failed the same way 2 beats in a row');
+    expect(outputs[1]?.err).toContain('next try at beat #4, backing off to every 2nd beat');
+    expect(outputs[2]?.out).toContain('beat #3 works no issue, next try at beat #4');
+    const receipts = await history(repo);
+    expect(receipts.map((r) => (r.kind === 'ran' ? 'ran' : r.reason))).toEqual([
+      'ran',
+      'ran',
+      'breaker-open',
+      'ran',
+      'breaker-open',
+      'ran',
+    ]);
+    // Beats 1, 2, 4 and 6 dispatched two issues each; 3 and 5 were held back.
+    expect(readFileSync(repo.agentLog, 'utf8').trim().split('\n')).toHaveLength(8);
+  });
+
+  it('dispatch.breaker with a bad value: exit 2, the message names the file, the key and the fix; nothing is dispatched', async () => {
+    const repo = makeRepo('ok', undefined, { dispatch: { breaker: { after: -1 } } });
+    const a = io(repo.dir);
+    expect(await command(repo)(['beat', '--now', '2026-07-22T10:00:00Z'], a)).toBe(2);
+    expect(a.err.join('')).toContain(
+      '.woterclip/config.yaml: key "dispatch.breaker.after" Too small: expected number to be >=0; use a larger value.',
+    );
+    expect(existsSync(repo.agentLog)).toBe(false);
   });
 
   it('a beat killed -9 mid-dispatch leaves no receipt; the beat that takes its stale lock over records the slot as abandoned', async () => {

@@ -62,7 +62,8 @@ or 'skipped' with its reason. A beat killed mid-run leaves its lock; the beat th
 stale lock over records that slot as 'abandoned'. When the agent dispatch fails the same way
 3 beats in a row, the beat prints one DISPATCH_FAILING advisory and later beats work no issue
 (receipt 'breaker-open') except every 2nd, 4th, … up to every 8th beat, which tries again; the
-first dispatch that works prints one 'dispatch recovered' line.
+first dispatch that works prints one 'dispatch recovered' line. The 3 and the 8 are
+dispatch.breaker.after and dispatch.breaker.backoff_cap in .woterclip/config.yaml (after: 0 = off).
 
 Exit codes: 0 beat ran or skipped, 1 blocked (run gh auth login), 2 usage or config error,
 3 lock or file failure.

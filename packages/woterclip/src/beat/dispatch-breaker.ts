@@ -7,12 +7,10 @@ import {
   type ScanResult,
   type ScannerBreaker,
 } from '@heartbeat-kit/core';
+import { DEFAULT_DISPATCH_BREAKER } from '../config/woterclip-config.js';
 
 /** The name the dispatch breaker is kept under in core's breaker decision. */
 const DISPATCH = 'dispatch';
-
-/** Defaults of the dispatch breaker: the cycle's scanner breaker defaults (3 beats, back-off up to every 8th beat). */
-export const DEFAULT_DISPATCH_BREAKER: BreakerSettings = { after: 3, backoffCap: 8 };
 
 /** How one agent dispatch of a beat went, as the breaker counts it. */
 export type DispatchVerdict =

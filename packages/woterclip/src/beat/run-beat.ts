@@ -10,7 +10,14 @@ import {
   type ReceiptStore,
 } from '@heartbeat-kit/core';
 import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow';
-import { parsePersonaConfig, parseWoterclipConfig, type PersonaConfig, type WoterclipConfig } from '../config/woterclip-config.js';
+import {
+  DEFAULT_DISPATCH_BREAKER,
+  dispatchBreakerSettings,
+  parsePersonaConfig,
+  parseWoterclipConfig,
+  type PersonaConfig,
+  type WoterclipConfig,
+} from '../config/woterclip-config.js';
 import { composePrompt, parentReference } from '../dispatch/prompt.js';
 import type { Outcome } from '../dispatch/outcome.js';
 import { buildInbox, renderDryRun, type InboxEntry } from '../inbox/inbox.js';
@@ -23,7 +30,7 @@ import { commentsSinceLastAgent, lastHeartbeatComment, renderStaleCleanupComment
 import { dispatchActions, renderIssueReport, renderMissingToolsReport } from '../report/issue-report.js';
 import { decompose, type ChildSpec } from '../subissues/sub-issues.js';
 import { abandonedReceipt, beatSlotMs, priorBeatState, receiptForBeat } from './beat-receipts.js';
-import { DEFAULT_DISPATCH_BREAKER, dispatchHeldBack, updateDispatchBreaker, type DispatchVerdict } from './dispatch-breaker.js';
+import { dispatchHeldBack, updateDispatchBreaker, type DispatchVerdict } from './dispatch-breaker.js';
 import { planLabelTransition, planParentClose, planPickUp } from './label-plan.js';
 import { decideNextStep } from './next-step.js';
 import { STOP_REASON_TABLE, type StopReason } from './stop-reasons.js';
@@ -48,7 +55,7 @@ export interface BeatDeps {
    * and the dispatch breaker never trips.
    */
   readonly receipts?: ReceiptStore;
-  /** The dispatch circuit breaker's settings (default: after 3 beats, back-off cap 8). */
+  /** Overrides the dispatch circuit breaker's settings of `.woterclip/config.yaml` (`dispatch.breaker`; default after 3 beats, back-off cap 8). */
   readonly dispatchBreaker?: BreakerSettings;
 }
 
@@ -110,6 +117,8 @@ interface Session {
   readonly result: BeatResult;
   readonly verdicts: readonly DispatchVerdict[];
   readonly tookOverFrom?: LockRecord;
+  /** The dispatch breaker's settings: the deps' override, else the config's (defaults when the config was not read). */
+  readonly settings: BreakerSettings;
   /** Deletes the lock if it still carries this beat's id; run after the receipt is durable. */
   readonly release: () => Promise<readonly string[]>;
 }
@@ -221,10 +230,11 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   }
   const prior = priorBeatState(woterclipReceipts);
   const beat = prior.n + 1;
-  const settings = deps.dispatchBreaker ?? DEFAULT_DISPATCH_BREAKER;
   // Without a receipt store there is nowhere to keep the breaker, so it never holds a beat back.
-  const held = options.dryRun === true || deps.receipts === undefined ? undefined : dispatchHeldBack(prior.breaker, beat, settings);
-  const session = await beatSession(deps, options, held);
+  const heldBack = (settings: BreakerSettings): string | undefined =>
+    options.dryRun === true || deps.receipts === undefined ? undefined : dispatchHeldBack(prior.breaker, beat, settings);
+  const session = await beatSession(deps, options, heldBack);
+  const settings = session.settings;
   let result: BeatResult = { ...session.result, warnings: [...warnings, ...session.result.warnings] };
   if (deps.receipts === undefined) {
     const released = await session.release();
@@ -234,7 +244,7 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     result.exit === 'breaker-open' || receiptForBeat(result, { slotMs: 0, atMs: 0, dryRun: options.dryRun === true })?.kind === 'ran';
   let breakerState = prior.breaker;
   let breakerLine: string | undefined;
-  if (result.exit === 'breaker-open') breakerLine = held;
+  if (result.exit === 'breaker-open') breakerLine = result.messages[0];
   else if (counted) {
     const blocked = session.verdicts.flatMap((v) => (v.ok ? [] : [v.issue]));
     const update = updateDispatchBreaker(prior.breaker, session.verdicts, { beat, now: deps.clock.now(), settings, blocked });
@@ -285,17 +295,23 @@ interface Track {
   /** The beat owns the lock at its exit: the ownership rule deletes it after the receipt. */
   releaseDue: boolean;
   reportNotPosted?: number;
+  settings: BreakerSettings;
 }
 
 /** One beat's steps, and the release of its lock as a separate, later step. */
-async function beatSession(deps: BeatDeps, options: BeatOptions, held: string | undefined): Promise<Session> {
-  const track: Track = { verdicts: [], releaseDue: false };
-  const steps = await beatSteps(deps, options, held, track);
+async function beatSession(
+  deps: BeatDeps,
+  options: BeatOptions,
+  heldBack: (settings: BreakerSettings) => string | undefined,
+): Promise<Session> {
+  const track: Track = { verdicts: [], releaseDue: false, settings: deps.dispatchBreaker ?? DEFAULT_DISPATCH_BREAKER };
+  const steps = await beatSteps(deps, options, heldBack, track);
   const result = track.reportNotPosted === undefined ? steps : { ...steps, reportNotPosted: track.reportNotPosted };
   const beatId = result.beatId;
   return {
     result,
     verdicts: track.verdicts,
+    settings: track.settings,
     ...(track.tookOverFrom === undefined ? {} : { tookOverFrom: track.tookOverFrom }),
     release: async () => {
       if (!track.releaseDue || beatId === undefined) return [];
@@ -308,7 +324,12 @@ async function beatSession(deps: BeatDeps, options: BeatOptions, held: string | 
 }
 
 /** Steps 1–11 of one beat. */
-async function beatSteps(deps: BeatDeps, options: BeatOptions, held: string | undefined, track: Track): Promise<BeatResult> {
+async function beatSteps(
+  deps: BeatDeps,
+  options: BeatOptions,
+  heldBack: (settings: BreakerSettings) => string | undefined,
+  track: Track,
+): Promise<BeatResult> {
   const warnings: string[] = [];
   // A dry run changes nothing and records nothing on every path: it reads the lock instead of
   // taking it, writes no log line and makes no GitHub mutation.
@@ -331,6 +352,8 @@ async function beatSteps(deps: BeatDeps, options: BeatOptions, held: string | un
   }
 
   // The dispatch breaker is open and this is not a retry beat: no lock, no GitHub call, no dispatch.
+  track.settings = deps.dispatchBreaker ?? dispatchBreakerSettings(config);
+  const held = heldBack(track.settings);
   if (held !== undefined) return stopEarly('breaker-open', held);
 
   // Step 1: the lock. Exclusive create; a stale lock is taken over by the store.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePersonaConfig, parseWoterclipConfig } from './woterclip-config.js';
+import { dispatchBreakerSettings, parsePersonaConfig, parseWoterclipConfig } from './woterclip-config.js';
 
 const TEMPLATE = `version: 2
 github:
@@ -105,5 +105,28 @@ describe('parseWoterclipConfig', () => {
     expect(parseWoterclipConfig(`${base}environment: {allow: ['$(id)']}\n`)._unsafeUnwrapErr().message).toMatch(
       /key "environment\.allow\.0"/,
     );
+  });
+
+  it('dispatch.breaker (issue 15 item 5): defaults 3/8, configured values in core form, bad values name the file, key and fix', () => {
+    const base = 'version: 2\ngithub: {board_user: octocat, repo: o/r}\npersonas:\n  dev: {path: personas/dev, is_default: true}\n';
+    expect(dispatchBreakerSettings(parseWoterclipConfig(base)._unsafeUnwrap())).toEqual({ after: 3, backoffCap: 8 });
+    const configured = parseWoterclipConfig(`${base}dispatch: {breaker: {after: 2, backoff_cap: 4}}\n`)._unsafeUnwrap();
+    expect(dispatchBreakerSettings(configured)).toEqual({ after: 2, backoffCap: 4 });
+    expect(dispatchBreakerSettings(parseWoterclipConfig(`${base}dispatch: {breaker: {after: 0}}\n`)._unsafeUnwrap())).toEqual({
+      after: 0,
+      backoffCap: 8,
+    });
+    for (const [yaml, key, fix] of [
+      ['{after: -1}', 'dispatch.breaker.after', 'use a larger value'],
+      ['{after: 2.5}', 'dispatch.breaker.after', 'set it to the expected type'],
+      ['{backoff_cap: 0}', 'dispatch.breaker.backoff_cap', 'use a larger value'],
+      ['{after: 101}', 'dispatch.breaker.after', 'use a smaller value'],
+      ['{backoffCap: 4}', 'dispatch.breaker.backoffCap', 'remove the key or check its spelling'],
+    ] as const) {
+      const e = parseWoterclipConfig(`${base}dispatch: {breaker: ${yaml}}\n`)._unsafeUnwrapErr();
+      expect(e.kind).toBe('config-invalid');
+      expect(e.key).toBe(key);
+      expect(e.message).toMatch(new RegExp(`^\\.woterclip/config\\.yaml: key "${key.replace(/\./g, '\\.')}" .*; ${fix}\\.$`));
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { daysSchema, timeOfDaySchema } from '@heartbeat-kit/core';
+import { daysSchema, timeOfDaySchema, type BreakerSettings } from '@heartbeat-kit/core';
 
 /** Path of the repo config, relative to the repository root. */
 export const CONFIG_PATH = '.woterclip/config.yaml';
@@ -11,6 +11,16 @@ export const CONFIG_MISSING_MESSAGE = `No ${CONFIG_PATH} found. Run \`heartbeat-
 
 /** The command that sets WoterClip up, named by every message that sends the user there. */
 export const INIT_COMMAND = 'heartbeat-kit woterclip init';
+
+/** Defaults of the dispatch breaker: the cycle's scanner breaker defaults (3 beats, back-off up to every 8th beat). */
+export const DEFAULT_DISPATCH_BREAKER: BreakerSettings = { after: 3, backoffCap: 8 };
+
+/** The dispatch breaker's settings of a validated config (`dispatch.breaker`), in core's form. */
+export function dispatchBreakerSettings(config: {
+  readonly dispatch: { readonly breaker: { readonly after: number; readonly backoff_cap: number } };
+}): BreakerSettings {
+  return { after: config.dispatch.breaker.after, backoffCap: config.dispatch.breaker.backoff_cap };
+}
 
 /** Default beat time ceiling in seconds (reference §3: 1200 s upstream, configurable here). */
 export const DEFAULT_TIME_CEILING_SEC = 1200;
@@ -102,6 +112,14 @@ export const woterclipConfigSchema = z
           .prefault({}),
         timeout_sec: z.number().int().positive().optional(),
         mcp_tools: z.array(z.string().startsWith('mcp__')).default([]),
+        // Same bounds as the cycle's scanner breaker (HEARTBEAT.md Breaker after / back-off cap).
+        breaker: z
+          .object({
+            after: z.number().int().min(0).max(100).default(DEFAULT_DISPATCH_BREAKER.after),
+            backoff_cap: z.number().int().min(1).max(100).default(DEFAULT_DISPATCH_BREAKER.backoffCap),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
       .prefault({}),
