@@ -6,22 +6,17 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../src/main.js';
-import type { CliIo, LoopTime } from '../src/io.js';
-import { runCli } from './support/run-cli.js';
-import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
+import { useCliWorlds, type CliWorld } from './support/cli-world.js';
+import { scriptedTime, STEADY } from './support/run-cli.js';
+import { WORLD_HEARTBEAT_MD } from './support/world.js';
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
+const createCliWorld = useCliWorlds();
 
 const BREAKER_MD = `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Breaker after: 2 cycles\n- Breaker back-off cap: 4 cycles\n`;
 
 /** Replaces the world's fake bd by one that logs every call and fails while `broken` exists (the original runs otherwise). */
-function breakableBd(w: World): { broken: string; calls: () => number } {
+function breakableBd(w: CliWorld): { broken: string; calls: () => number } {
   const log = join(w.root, 'bd-calls.log');
   const broken = join(w.root, 'bd-broken');
   const original = join(w.root, 'fake-bd-original');
@@ -58,16 +53,12 @@ interface BreakerJson {
 
 describe('circuit breaker (issue 15 item 5)', () => {
   it('bd failing: one SCANNER_FAILING advisory after 2 cycles, runs backed off to every 2nd then 4th cycle (each skip said), one recovery line when bd works again', async () => {
-    world = createWorld({ heartbeatMd: BREAKER_MD });
-    const w = world;
+    const w = createCliWorld({ heartbeatMd: BREAKER_MD });
     const bd = breakableBd(w);
     const statePath = join(w.root, 'hb', 'state.json');
     const cycle = async (n: number, ...extra: string[]) => {
       const before = bd.calls();
-      const run = await runCli(
-        ['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', at(n), ...extra],
-        { cwd: w.root, env: w.env },
-      );
+      const run = await w.cycle('--state', statePath, '--now', at(n), ...extra);
       expect(run.code).toBe(0);
       return { ...run, bdCalls: bd.calls() - before };
     };
@@ -152,16 +143,11 @@ describe('circuit breaker (issue 15 item 5)', () => {
   });
 
   it('--json lists the trip under "breaker"; Breaker after: off never trips', async () => {
-    world = createWorld({ heartbeatMd: BREAKER_MD });
-    const w = world;
+    const w = createCliWorld({ heartbeatMd: BREAKER_MD });
     const bd = breakableBd(w);
     writeFileSync(bd.broken, '');
     const statePath = join(w.root, 'hb', 'state.json');
-    const cycle = (n: number, ...extra: string[]) =>
-      runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', at(n), '--json', ...extra], {
-        cwd: w.root,
-        env: w.env,
-      });
+    const cycle = (n: number, ...extra: string[]) => w.cycle('--state', statePath, '--now', at(n), '--json', ...extra);
     await cycle(1);
     const tripped = JSON.parse((await cycle(2)).stdout) as BreakerJson;
     expect(tripped.breaker?.map((e) => [e.kind, e.scanner, e.code, e.failures, e.since])).toEqual([
@@ -174,14 +160,7 @@ describe('circuit breaker (issue 15 item 5)', () => {
     const offState = join(w.root, 'hb-off', 'state.json');
     for (let n = 1; n <= 4; n++) {
       const before = bd.calls();
-      const run = JSON.parse(
-        (
-          await runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', offState, '--now', at(n), '--json'], {
-            cwd: w.root,
-            env: w.env,
-          })
-        ).stdout,
-      ) as BreakerJson;
+      const run = JSON.parse((await w.cycle('--state', offState, '--now', at(n), '--json')).stdout) as BreakerJson;
       expect(bd.calls()).toBeGreaterThan(before);
       expect(run.breaker).toBeUndefined();
       expect(run.problems.filter((p) => p.severity !== 'unused').map((p) => p.code)).toEqual([
@@ -193,11 +172,8 @@ describe('circuit breaker (issue 15 item 5)', () => {
   });
 
   it('a bad breaker key in HEARTBEAT.md is a config error naming the file, the key and the fix', async () => {
-    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Breaker back-off cap: forever\n` });
-    const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', at(1)], {
-      cwd: world.root,
-      env: world.env,
-    });
+    const world = createCliWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Breaker back-off cap: forever\n` });
+    const run = await world.cycle('--now', at(1));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
       /HEARTBEAT\.md:10: Heartbeat → Breaker back-off cap: "forever" is not a number of cycles 1–100\. Fix: write the longest back-off in cycles, such as 8 \(1 = never skip a run\)\./,
@@ -205,40 +181,20 @@ describe('circuit breaker (issue 15 item 5)', () => {
   });
 
   it('loop: the same breaker across slots (trip once, held-back slots said, one recovery line), under scripted time', async () => {
-    world = createWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Breaker after: 2\n- Breaker back-off cap: 2\n` });
-    const w = world;
+    const w = createCliWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Breaker after: 2\n- Breaker back-off cap: 2\n` });
     const bd = breakableBd(w);
     writeFileSync(bd.broken, '');
     // Each sleep moves both clocks to the next slot; bd is fixed while the loop waits for slot 5; after 7 slots the loop stops.
-    const controller = new AbortController();
-    let wall = 0;
-    let sleeps = 0;
-    const time: LoopTime = {
-      clock: { now: () => new Date(wall) },
-      monotonicMs: () => wall,
-      sleep: {
-        sleep: (ms) => {
-          sleeps++;
-          if (sleeps === 4) rmSync(bd.broken);
-          if (sleeps >= 7) controller.abort();
-          else wall += ms;
-          return Promise.resolve();
-        },
-      },
+    const fixBd: typeof STEADY = (ms) => {
+      rmSync(bd.broken);
+      return STEADY(ms);
     };
-    let stdout = '';
-    let stderr = '';
-    const io: CliIo = {
-      stdout: (t) => void (stdout += t),
-      stderr: (t) => void (stderr += t),
-      cwd: w.root,
-      env: w.env,
-      shutdownSignal: controller.signal,
-      time,
-    };
-    const code = await main(
-      ['loop', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', join(w.root, 'hb', 'state.json'), '--now', at(1)],
-      io,
+    const { code, stderr, stdout } = await w.scriptedLoop(
+      scriptedTime([STEADY, STEADY, STEADY, fixBd, STEADY, STEADY]),
+      '--state',
+      join(w.root, 'hb', 'state.json'),
+      '--now',
+      at(1),
     );
     expect(code).toBe(0);
     const lines = stderr

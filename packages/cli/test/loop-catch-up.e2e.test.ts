@@ -1,70 +1,14 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../src/main.js';
-import type { CliIo, LoopTime } from '../src/io.js';
-import { createWorld, type World } from './support/world.js';
-import { runCli } from './support/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { useCliWorlds, type CliWorld } from './support/cli-world.js';
+import { scriptedTime, type ScriptedTime } from './support/run-cli.js';
 
-let world: World | undefined;
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-});
+const createCliWorld = useCliWorlds();
 
 const MIN = 60_000;
 
-/**
- * Scripted time for an in-process `loop`: each sleep runs one step (it may move the wall clock
- * further than the monotonic clock, as a suspended machine or a clock jump does); when the script
- * is used up the loop is stopped. The wall clock starts anywhere: `--now` shifts it.
- */
-function scriptedTime(steps: readonly ((ms: number) => { wall: number; mono: number })[]) {
-  let wall = 0;
-  let mono = 0;
-  const sleeps: number[] = [];
-  const controller = new AbortController();
-  const time: LoopTime = {
-    clock: { now: () => new Date(wall) },
-    monotonicMs: () => mono,
-    sleep: {
-      sleep: (ms) => {
-        sleeps.push(ms);
-        const step = steps[sleeps.length - 1];
-        if (step === undefined) controller.abort();
-        else {
-          const moved = step(ms);
-          wall += moved.wall;
-          mono += moved.mono;
-        }
-        return Promise.resolve();
-      },
-    },
-  };
-  return { time, sleeps, signal: controller.signal };
-}
-
-async function loop(
-  w: World,
-  statePath: string,
-  now: string,
-  script: ReturnType<typeof scriptedTime>,
-  ...extra: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    cwd: w.root,
-    env: w.env,
-    shutdownSignal: script.signal,
-    time: script.time,
-  };
-  const code = await main(
-    ['loop', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', now, '--json', ...extra],
-    io,
-  );
-  return { code, stdout, stderr };
+function loop(w: CliWorld, statePath: string, now: string, script: ScriptedTime, ...extra: string[]) {
+  return w.scriptedLoop(script, '--state', statePath, '--now', now, '--json', ...extra);
 }
 
 interface ReceiptJson {
@@ -75,18 +19,14 @@ interface ReceiptJson {
   count?: number;
 }
 
-async function history(w: World, statePath: string): Promise<ReceiptJson[]> {
-  const run = await runCli(['history', '--cwd', w.project, '--state', statePath, '--now', '2026-02-19T23:00:00Z', '--json'], {
-    cwd: w.root,
-    env: w.env,
-  });
+async function history(w: CliWorld, statePath: string): Promise<ReceiptJson[]> {
+  const run = await w.cli('history', '--cwd', w.project, '--state', statePath, '--now', '2026-02-19T23:00:00Z', '--json');
   return (JSON.parse(run.stdout) as { receipts: ReceiptJson[] }).receipts;
 }
 
 describe('loop catch-up (--now, scripted clocks)', () => {
   it('a restart mid-interval neither bursts nor skips; a restart after downtime runs the newest slot once and records the rest', async () => {
-    world = createWorld({});
-    const w = world;
+    const w = createCliWorld({});
     const statePath = join(w.root, 'hb', 'state.json');
 
     const first = scriptedTime([]);
@@ -116,8 +56,7 @@ describe('loop catch-up (--now, scripted clocks)', () => {
   });
 
   it('a simulated sleep (the wall clock jumps 2 h, the monotonic clock does not): one cycle on waking, the slots slept through recorded as asleep', async () => {
-    world = createWorld({});
-    const w = world;
+    const w = createCliWorld({});
     const statePath = join(w.root, 'hb', 'state.json');
     const script = scriptedTime([(ms) => ({ wall: ms + 2 * 60 * MIN, mono: ms })]);
     const run = await loop(w, statePath, '2026-02-19T10:03:00Z', script);
@@ -143,14 +82,9 @@ describe('loop catch-up (--now, scripted clocks)', () => {
   });
 
   it('a cron-driven cycle sees its own missed slots from the receipts', async () => {
-    world = createWorld({});
-    const w = world;
+    const w = createCliWorld({});
     const statePath = join(w.root, 'hb', 'state.json');
-    const cycle = (now: string) =>
-      runCli(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--now', now, '--cron', '*/10 * * * *'], {
-        cwd: w.root,
-        env: w.env,
-      });
+    const cycle = (now: string) => w.cycle('--state', statePath, '--now', now, '--cron', '*/10 * * * *');
     expect((await cycle('2026-02-19T10:00:04Z')).code).toBe(0);
     // cron did not start it at 10:10, 10:20, 10:30 (machine off): the 10:40 cycle records them.
     expect((await cycle('2026-02-19T10:40:03Z')).code).toBe(0);
@@ -159,21 +93,20 @@ describe('loop catch-up (--now, scripted clocks)', () => {
       ['skipped', '2026-02-19T10:10:00.000Z', 'down', 3],
       ['ran', '2026-02-19T10:40:00.000Z', undefined, undefined],
     ]);
-    const bad = await runCli(['cycle', '--cwd', w.project, '--cron', '61 * * * *'], { cwd: w.root, env: w.env });
+    const bad = await w.cli('cycle', '--cwd', w.project, '--cron', '61 * * * *');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^heartbeat-kit cycle: --cron "61 \* \* \* \*" is not a cron expression: .*Fix: five fields/);
   });
 
   it('bad catch-up flags and config values name the fix', async () => {
-    world = createWorld({ heartbeatMd: '## Heartbeat\n- Catch-up: sometimes\n' });
-    const w = world;
-    expect((await runCli(['loop', '--cwd', w.project, '--catch-up', 'burst'], { cwd: w.root, env: w.env })).stderr).toBe(
+    const w = createCliWorld({ heartbeatMd: '## Heartbeat\n- Catch-up: sometimes\n' });
+    expect((await w.cli('loop', '--cwd', w.project, '--catch-up', 'burst')).stderr).toBe(
       'heartbeat-kit loop: --catch-up "burst" is not a catch-up policy. Fix: --catch-up skip, latest-once or all.\n',
     );
-    expect((await runCli(['loop', '--cwd', w.project, '--catch-up-cap', 'many'], { cwd: w.root, env: w.env })).stderr).toBe(
+    expect((await w.cli('loop', '--cwd', w.project, '--catch-up-cap', 'many')).stderr).toBe(
       'heartbeat-kit loop: --catch-up-cap "many" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.\n',
     );
-    const config = await runCli(['loop', '--cwd', w.project], { cwd: w.root, env: w.env });
+    const config = await w.cli('loop', '--cwd', w.project);
     expect(config.code).toBe(2);
     expect(config.stderr).toMatch(
       /HEARTBEAT\.md:2: Heartbeat → Catch-up: "sometimes" is not a catch-up policy\. Fix: write skip, latest-once/,

@@ -5,24 +5,16 @@
  * receiver works again, with one recovery line. A real HTTP receiver on 127.0.0.1 that answers
  * 503 and then 200, a real git repository, `--now` for each `cycle`, scripted time for `loop`.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../src/main.js';
-import type { CliIo, LoopTime } from '../src/io.js';
-import { runCli } from './support/run-cli.js';
-import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
+import { useCliWorlds } from './support/cli-world.js';
+import { scriptedTime, STEADY } from './support/run-cli.js';
+import { useWebhookReceivers } from './support/webhook-receiver.js';
+import { WORLD_HEARTBEAT_MD } from './support/world.js';
 
-let world: World | undefined;
-let server: Server | undefined;
-afterEach(async () => {
-  world?.destroy();
-  world = undefined;
-  await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
-  server = undefined;
-});
+const createCliWorld = useCliWorlds();
+const startReceiver = useWebhookReceivers();
 
 const BREAKER_MD = `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Breaker after: 2 cycles\n- Breaker back-off cap: 4 cycles\n`;
 
@@ -36,58 +28,16 @@ const FINALIZED_DOT = `digraph "PRD-X-001" {
 }
 `;
 
-interface Receiver {
-  readonly url: string;
-  /** The answer to the next requests. */
-  status: number;
-  /** Bodies of `work_found` requests, with the status they were answered. */
-  readonly reports: { status: number; content: string }[];
-}
-
-async function startReceiver(answer: (receiver: Receiver) => number): Promise<Receiver> {
-  const receiver: Receiver = { url: '', status: 503, reports: [] };
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      const message = JSON.parse(body) as { kind: string; content: string };
-      const status = answer(receiver);
-      if (message.kind === 'work_found') receiver.reports.push({ status, content: message.content });
-      res.writeHead(status).end();
-    });
-  });
-  const listening = server;
-  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
-  return Object.assign(receiver, { url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}/hook` });
-}
-
 const at = (cycle: number): string => new Date(Date.parse('2026-02-19T14:00:00Z') + (cycle - 1) * 600_000).toISOString();
 
 describe('sink circuit breaker (issue 15 item 5)', () => {
   it('cycle --now: a webhook answering 503 trips after 2 cycles (one SINK_FAILING on stdout), deliveries back off to every 2nd then 4th cycle (each held-back cycle says so, exit 3), and the held report is delivered once it answers 200', async () => {
-    world = createWorld({ heartbeatMd: BREAKER_MD, pipelines: { 'x.dot': FINALIZED_DOT } });
-    const w = world;
+    const w = createCliWorld({ heartbeatMd: BREAKER_MD, pipelines: { 'x.dot': FINALIZED_DOT } });
     const receiver = await startReceiver((r) => r.status);
     const statePath = join(w.root, 'hb', 'state.json');
     const cycle = async (n: number, ...extra: string[]) => {
       const before = receiver.reports.length;
-      const run = await runCli(
-        [
-          'cycle',
-          '--cwd',
-          w.project,
-          '--tmux-socket',
-          w.tmuxSocket,
-          '--state',
-          statePath,
-          '--now',
-          at(n),
-          '--sink',
-          `webhook:${receiver.url}`,
-          ...extra,
-        ],
-        { cwd: w.root, env: w.env },
-      );
+      const run = await w.cycle('--state', statePath, '--now', at(n), '--sink', `webhook:${receiver.url}`, ...extra);
       return { ...run, tried: receiver.reports.length - before };
     };
     const origin = new URL(receiver.url).origin;
@@ -160,60 +110,25 @@ describe('sink circuit breaker (issue 15 item 5)', () => {
     expect([c9.code, c9.stdout, c9.tried]).toEqual([0, 'HEARTBEAT_OK\n', 0]);
 
     // The receipts keep each slot's delivery result: held is neither delivered nor failed.
-    const history = await runCli(['history', '--cwd', w.project, '--state', statePath, '--now', at(10), '--json'], {
-      cwd: w.root,
-      env: w.env,
-    });
+    const history = await w.cli('history', '--cwd', w.project, '--state', statePath, '--now', at(10), '--json');
     const receipts = (JSON.parse(history.stdout) as { receipts: { kind: string; delivery?: string }[] }).receipts;
     expect(receipts.map((r) => r.delivery)).toEqual(['failed', 'failed', 'held', 'failed', 'held', 'held', 'held', 'delivered', 'none']);
   });
 
   it('loop: the same webhook failing trips once, later cycles hold their reports back (said on stderr), and the first due try after the receiver recovers delivers', async () => {
-    world = createWorld({ heartbeatMd: BREAKER_MD, pipelines: { 'x.dot': FINALIZED_DOT } });
-    const w = world;
+    const w = createCliWorld({ heartbeatMd: BREAKER_MD, pipelines: { 'x.dot': FINALIZED_DOT } });
     // 503 for the first 9 report requests (three tried cycles × three attempts), 200 after.
     const receiver = await startReceiver((r) => (r.reports.length < 9 ? 503 : 200));
     const statePath = join(w.root, 'hb', 'state.json');
     // Scripted time: every sleep moves the wall and monotonic clocks by what was asked (no gap); 7 sleeps, 8 cycles.
-    const controller = new AbortController();
-    let wall = 0;
-    let sleeps = 0;
-    const time: LoopTime = {
-      clock: { now: () => new Date(wall) },
-      monotonicMs: () => wall,
-      sleep: {
-        sleep: (ms) => {
-          if (++sleeps > 7) controller.abort();
-          else wall += ms;
-          return Promise.resolve();
-        },
-      },
-    };
-    let stdout = '';
-    let stderr = '';
-    const io: CliIo = {
-      stdout: (t) => void (stdout += t),
-      stderr: (t) => void (stderr += t),
-      cwd: w.root,
-      env: w.env,
-      shutdownSignal: controller.signal,
-      time,
-    };
-    const code = await main(
-      [
-        'loop',
-        '--cwd',
-        w.project,
-        '--tmux-socket',
-        w.tmuxSocket,
-        '--state',
-        statePath,
-        '--now',
-        at(1),
-        '--sink',
-        `webhook:${receiver.url}`,
-      ],
-      io,
+    const { code, stdout, stderr } = await w.scriptedLoop(
+      scriptedTime(Array.from({ length: 7 }, () => STEADY)),
+      '--state',
+      statePath,
+      '--now',
+      at(1),
+      '--sink',
+      `webhook:${receiver.url}`,
     );
     expect(code).toBe(0);
     // Tried at cycles 1, 2 (trips), 4 and 8 (recovers); held back at 3, 5, 6, 7.

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { bundleCli, type BundledCli } from './bundle-cli.js';
-import { runCli, runLoopUntilFirstWait, type CliRun } from './run-cli.js';
+import { runCli, runLoopUntilFirstWait, runScriptedLoop, type CliRun, type ScriptedTime } from './run-cli.js';
 import { createWorld, type World, type WorldSpec } from './world.js';
 
 /** A {@link World} with the CLI bound to it: each run starts in the world's root, with its environment. */
@@ -21,6 +21,8 @@ export interface CliWorld extends World {
   readonly cycle: (...extra: string[]) => Promise<CliRun>;
   /** `heartbeat-kit loop --cwd <project> --tmux-socket <socket> ...extra`, stopped at its first wait. */
   readonly loopUntilFirstWait: (...extra: string[]) => Promise<CliRun>;
+  /** `heartbeat-kit loop --cwd <project> --tmux-socket <socket> ...extra` under scripted time, to the end of the script. */
+  readonly scriptedLoop: (script: ScriptedTime, ...extra: string[]) => Promise<CliRun>;
   /** Replaces the fake `bd` with a shell script of this body. */
   readonly replaceBd: (body: string) => void;
 }
@@ -34,6 +36,7 @@ export function bindCli(world: World): CliWorld {
     cli: (...argv) => runCli(argv, options),
     cycle: (...extra) => runCli(['cycle', ...scope, ...extra], options),
     loopUntilFirstWait: (...extra) => runLoopUntilFirstWait([...scope, ...extra], options),
+    scriptedLoop: (script, ...extra) => runScriptedLoop([...scope, ...extra], options, script),
     replaceBd: (body) => {
       writeFileSync(join(world.fakeBin, 'bd'), `#!/bin/sh\n${body}\n`);
       chmodSync(join(world.fakeBin, 'bd'), 0o755);

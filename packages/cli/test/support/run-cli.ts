@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { main } from '../../src/main.js';
-import type { CliIo } from '../../src/io.js';
+import type { CliIo, LoopTime } from '../../src/io.js';
 
 /** What an in-process CLI run printed and returned. */
 export interface CliRun {
@@ -9,11 +9,14 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `heartbeat-kit ...argv` in-process with captured output. */
-export async function runCli(
-  argv: readonly string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; signal?: AbortSignal; stdin?: string },
-): Promise<CliRun> {
+/** Where an in-process run starts and what it sees. */
+export interface CliRunOptions {
+  readonly cwd: string;
+  readonly env?: Record<string, string | undefined>;
+}
+
+/** Runs `main(argv)` with stdout and stderr captured; `extra` completes the io (signal, stdin, time). */
+async function captured(argv: readonly string[], options: CliRunOptions, extra: Pick<CliIo, 'shutdownSignal'> & Partial<CliIo>) {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
@@ -21,36 +24,82 @@ export async function runCli(
     stderr: (t) => void (stderr += t),
     cwd: options.cwd,
     env: options.env ?? process.env,
-    shutdownSignal: options.signal ?? new AbortController().signal,
-    stdin: () => Promise.resolve(options.stdin ?? ''),
+    ...extra,
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };
+}
+
+/** Runs `heartbeat-kit ...argv` in-process with captured output. */
+export async function runCli(argv: readonly string[], options: CliRunOptions & { signal?: AbortSignal; stdin?: string }): Promise<CliRun> {
+  return captured(argv, options, {
+    shutdownSignal: options.signal ?? new AbortController().signal,
+    stdin: () => Promise.resolve(options.stdin ?? ''),
+  });
+}
+
+/**
+ * Scripted time for an in-process `loop`: each sleep runs the next step, which says how far the wall
+ * and the monotonic clocks move (a suspended machine or a clock jump moves the wall further); when the
+ * steps are used up the loop is stopped. Both clocks start at 0 (the epoch): `--now` shifts the wall.
+ */
+export interface ScriptedTime {
+  readonly time: LoopTime;
+  /** What each sleep asked for, in order. */
+  readonly sleeps: readonly number[];
+  /** Aborted when the steps are used up: the loop's shutdown signal. */
+  readonly signal: AbortSignal;
+}
+
+/** One sleep of a {@link ScriptedTime}: given what the loop asked to sleep, how far each clock moves. */
+export type TimeStep = (ms: number) => { readonly wall: number; readonly mono: number };
+
+/** A sleep that moves both clocks by exactly what was asked: no suspension, no jump. */
+export const STEADY: TimeStep = (ms) => ({ wall: ms, mono: ms });
+
+/** Builds a {@link ScriptedTime} from its steps. */
+export function scriptedTime(steps: readonly TimeStep[]): ScriptedTime {
+  let wall = 0;
+  let mono = 0;
+  const sleeps: number[] = [];
+  const controller = new AbortController();
+  const time: LoopTime = {
+    clock: { now: () => new Date(wall) },
+    monotonicMs: () => mono,
+    sleep: {
+      sleep: (ms) => {
+        sleeps.push(ms);
+        const step = steps[sleeps.length - 1];
+        if (step === undefined) controller.abort();
+        else {
+          const moved = step(ms);
+          wall += moved.wall;
+          mono += moved.mono;
+        }
+        return Promise.resolve();
+      },
+    },
+  };
+  return { time, sleeps, signal: controller.signal };
+}
+
+/** Runs `heartbeat-kit loop ...argv` in-process under scripted time, to the end of its script. */
+export async function runScriptedLoop(argv: readonly string[], options: CliRunOptions, script: ScriptedTime): Promise<CliRun> {
+  return captured(['loop', ...argv], options, { shutdownSignal: script.signal, time: script.time });
 }
 
 /**
  * Runs `heartbeat-kit loop ...argv` in-process and stops it at its first wait (a scripted sleep that
  * aborts), so exactly the first slot's output is seen, with no timing involved.
  */
-export async function runLoopUntilFirstWait(
-  argv: readonly string[],
-  options: { cwd: string; env?: Record<string, string | undefined> },
-): Promise<CliRun> {
+export async function runLoopUntilFirstWait(argv: readonly string[], options: CliRunOptions): Promise<CliRun> {
   const controller = new AbortController();
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    cwd: options.cwd,
-    env: options.env ?? process.env,
+  return captured(['loop', ...argv], options, {
     shutdownSignal: controller.signal,
     time: {
       clock: { now: () => new Date() },
       sleep: { sleep: () => Promise.resolve(controller.abort()) },
       monotonicMs: () => performance.now(),
     },
-  };
-  const code = await main(['loop', ...argv], io);
-  return { code, stdout, stderr };
+  });
 }
