@@ -48,7 +48,7 @@ const LIST_ERROR = 'bd list --status=in_progress --json --limit 0: Error: databa
 interface BreakerJson {
   status: string;
   problems: { scanner: string; code: string; severity: string; message: string }[];
-  breaker?: { kind: string; scanner: string; code: string; failures: number; since: string; line: string }[];
+  breaker?: { kind: string; scanner: string; scanners: string[]; code: string; failures: number; since: string; line: string }[];
 }
 
 describe('circuit breaker (issue 15 item 5)', () => {
@@ -70,21 +70,20 @@ describe('circuit breaker (issue 15 item 5)', () => {
     expect(first).toMatchObject({ stdout: 'HEARTBEAT_OK\n', stderr: failedLines });
     expect(first.bdCalls).toBeGreaterThan(0);
 
-    // Cycle 2: the second failing cycle in a row trips the breakers of the three bd-backed scanners: one advisory each.
+    // Cycle 2: the second failing cycle in a row trips the breakers of the three bd-backed scanners. One bd failure is
+    // one cause: ONE advisory naming all three (before grouping: three advisories), one trip line.
     const second = await cycle(2);
     expect(second.stdout.split('\n')[0]).toBe('WORK_FOUND: SCANNER_FAILING');
+    expect(second.stdout.match(/SCANNER_FAILING: /g)).toHaveLength(1);
     expect(second.stdout).toContain(
-      `SCANNER_FAILING: beads — ${BEADS_ERROR} since 14:00, 2 cycles; tried again every 2nd cycle, backing off to every 4th cycle\n`,
+      `SCANNER_FAILING: beads, orchestrators, stale-tasks — bd: Error: database is locked by another bd process since 14:00, 2 cycles; tried again every 2nd cycle, backing off to every 4th cycle\n`,
     );
-    expect(second.stdout).toContain('1. Fix beads: run the tool by hand in the project directory to see why it fails\n');
+    expect(second.stdout).toContain(
+      '1. Fix beads, orchestrators, stale-tasks: run the tool by hand in the project directory to see why it fails\n',
+    );
     expect(second.stderr).toBe(
       failedLines +
-        ['beads', 'orchestrators', 'stale-tasks']
-          .map(
-            (s) =>
-              `heartbeat-kit: ${s}: circuit breaker open after 2 failing cycles in a row (SCANNER_FAILED since 14:00); raised SCANNER_FAILING once; it runs every 2nd cycle now, backing off to every 4th cycle\n`,
-          )
-          .join(''),
+        `heartbeat-kit: beads, orchestrators, stale-tasks: circuit breaker open after 2 failing cycles in a row (SCANNER_FAILED since 14:00); raised SCANNER_FAILING once; they run every 2nd cycle now, backing off to every 4th cycle\n`,
     );
     const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { breakers?: Record<string, { failures: number; nextRunCycle: number }> };
     expect(saved.breakers?.beads).toMatchObject({ failures: 2, nextRunCycle: 4 });
@@ -121,17 +120,12 @@ describe('circuit breaker (issue 15 item 5)', () => {
       );
     }
 
-    // Cycle 8: runs, works: one recovery line per scanner, once.
+    // Cycle 8: runs, works: one recovery line for the group, once.
     const eighth = await cycle(8);
     expect(eighth.bdCalls).toBeGreaterThan(0);
     expect(eighth.stdout).toBe('HEARTBEAT_OK\n');
     expect(eighth.stderr).toBe(
-      ['beads', 'orchestrators', 'stale-tasks']
-        .map(
-          (s) =>
-            `heartbeat-kit: ${s} recovered: it ran cleanly after 3 failing cycles in a row (SCANNER_FAILED since 14:00); circuit breaker closed, it runs every cycle again\n`,
-        )
-        .join(''),
+      'heartbeat-kit: beads, orchestrators, stale-tasks recovered: they ran cleanly after 3 failing cycles in a row (SCANNER_FAILED since 14:00); circuit breaker closed, they run every cycle again\n',
     );
     // Cycle 9: every cycle again, nothing more to say; the breakers are gone from the state.
     const ninth = await cycle(9, '--json');
@@ -150,10 +144,14 @@ describe('circuit breaker (issue 15 item 5)', () => {
     const cycle = (n: number, ...extra: string[]) => w.cycle('--state', statePath, '--now', at(n), '--json', ...extra);
     await cycle(1);
     const tripped = JSON.parse((await cycle(2)).stdout) as BreakerJson;
-    expect(tripped.breaker?.map((e) => [e.kind, e.scanner, e.code, e.failures, e.since])).toEqual([
-      ['tripped', 'beads', 'SCANNER_FAILED', 2, '2026-02-19T14:00:00.000Z'],
-      ['tripped', 'orchestrators', 'SCANNER_FAILED', 2, '2026-02-19T14:00:00.000Z'],
-      ['tripped', 'stale-tasks', 'SCANNER_FAILED', 2, '2026-02-19T14:00:00.000Z'],
+    // One event for the three scanners one bd failure tripped; each is still its own failed problem.
+    expect(tripped.breaker?.map((e) => [e.kind, e.scanner, e.scanners, e.code, e.failures, e.since])).toEqual([
+      ['tripped', 'beads', ['beads', 'orchestrators', 'stale-tasks'], 'SCANNER_FAILED', 2, '2026-02-19T14:00:00.000Z'],
+    ]);
+    expect(tripped.problems.filter((p) => p.severity !== 'unused').map((p) => [p.scanner, p.code])).toEqual([
+      ['beads', 'SCANNER_FAILED'],
+      ['orchestrators', 'SCANNER_FAILED'],
+      ['stale-tasks', 'SCANNER_FAILED'],
     ]);
 
     writeFileSync(join(w.project, '.claude', 'HEARTBEAT.md'), `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Breaker after: off\n`);
@@ -202,7 +200,15 @@ describe('circuit breaker (issue 15 item 5)', () => {
       .filter((l) => /^heartbeat-kit: (?:warning: )?beads\b/.test(l))
       .map((l) => l.replace(/^heartbeat-kit: (warning: )?/, '').replace(/:.*$/, ''));
     // Slots 1–2 fail (the second trips), 3 held back, 4 fails, 5 held back, 6 recovers, 7 plain.
-    expect(lines).toEqual(['beads failed', 'beads failed', 'beads', 'beads skipped', 'beads failed', 'beads skipped', 'beads recovered']);
+    expect(lines).toEqual([
+      'beads failed',
+      'beads failed',
+      'beads, orchestrators, stale-tasks',
+      'beads skipped',
+      'beads failed',
+      'beads skipped',
+      'beads, orchestrators, stale-tasks recovered',
+    ]);
     expect(stdout.match(/WORK_FOUND: SCANNER_FAILING/g)).toHaveLength(1);
   });
 });

@@ -48,6 +48,8 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
           breaker: d.breakerEvents.map((e) => ({
             kind: e.kind,
             scanner: e.scanner,
+            // Every scanner of the event: scanners failing for one cause share one line and one advisory.
+            scanners: e.scanners,
             code: e.code,
             failures: e.failures,
             since: e.since,

@@ -21,6 +21,8 @@ export interface ScanProblem {
   readonly code: string;
   readonly message: string;
   readonly fix: string;
+  /** The failure without the details of this scanner's call, when the scanner said it (see `ScanResult`). */
+  readonly cause?: string;
 }
 
 const NOT_ON_PATH = /^(\S+) not found on PATH$/;
@@ -89,7 +91,10 @@ export function scanProblems(results: readonly ScanResult[]): ScanProblem[] {
         break;
       case 'error':
         if (describesInterruption(r.error)) out.push(problem(r.scanner, 'cut-off', 'warning', 'SCANNER_CUT_OFF', r.error, undefined));
-        else out.push(problem(r.scanner, 'failed', 'warning', 'SCANNER_FAILED', r.error, r.fix));
+        else {
+          const failed = problem(r.scanner, 'failed', 'warning', 'SCANNER_FAILED', r.error, r.fix);
+          out.push(r.cause === undefined ? failed : { ...failed, cause: clean(r.cause) });
+        }
         break;
       case 'timeout':
         out.push(problem(r.scanner, 'timed-out', 'warning', 'SCANNER_TIMEOUT', `timed out after ${r.timeoutMs} ms`, undefined));

@@ -23,7 +23,7 @@ const T0 = Date.parse('2026-02-19T09:10:00Z');
 const INTERVAL = 600_000;
 
 /** What a scanner does in one cycle when it runs. */
-type Token = 'ok' | 'failed' | 'timeout' | 'degraded' | 'outside' | 'notice' | 'cut-off';
+type Token = 'ok' | 'failed' | 'bd-locked' | 'timeout' | 'degraded' | 'outside' | 'notice' | 'cut-off';
 
 function resultOf(scanner: string, token: Token): ScanResult {
   switch (token) {
@@ -31,6 +31,9 @@ function resultOf(scanner: string, token: Token): ScanResult {
       return scanOk(scanner, {});
     case 'failed':
       return { scanner, status: 'error', error: 'bd list exited 1: database locked', durationMs: 5 };
+    case 'bd-locked':
+      // One bd failure as each bd-backed scanner says it: its own command, one cause.
+      return { scanner, status: 'error', error: `bd ${scanner} --json: database locked`, cause: 'bd: database locked', durationMs: 5 };
     case 'timeout':
       return { scanner, status: 'timeout', timeoutMs: 30_000, durationMs: 30_000 };
     case 'degraded':
@@ -48,7 +51,7 @@ function resultOf(scanner: string, token: Token): ScanResult {
   }
 }
 
-const FAILING: readonly Token[] = ['failed', 'timeout', 'degraded'];
+const FAILING: readonly Token[] = ['failed', 'bd-locked', 'timeout', 'degraded'];
 
 interface Model {
   code: string | undefined;
@@ -63,105 +66,150 @@ function fresh(): Model {
   return { code: undefined, streak: 0, skippable: false, skipsInARow: 0, tripsThisStreak: 0, deliveredThisStreak: false };
 }
 
-const SCANNERS = ['beads', 'gchat'] as const;
+const SCANNERS = ['beads', 'stale-tasks', 'gchat'] as const;
 const settingsArb: fc.Arbitrary<BreakerSettings> = fc.record({
   after: fc.integer({ min: 1, max: 5 }),
   backoffCap: fc.integer({ min: 1, max: 10 }),
 });
-const cycleArb = fc.record({
-  tokens: fc.tuple(
-    ...SCANNERS.map(() =>
-      fc.constantFrom<Token>('ok', 'failed', 'failed', 'failed', 'timeout', 'degraded', 'outside', 'notice', 'cut-off'),
+/** `bd-locked`, `timeout` and `degraded` are three causes, each with its own code; `failed` shares bd-locked's code (a drifting message). */
+const cycleArb = (failing: readonly Token[]) =>
+  fc.record({
+    tokens: fc.tuple(...SCANNERS.map(() => fc.constantFrom<Token>('ok', ...failing, ...failing, 'outside', 'notice', 'cut-off'))),
+    delivered: fc.boolean(),
+  });
+// Long failing runs are what the breaker is for, and one cause failing several scanners at once is
+// what grouping is for: bias towards both.
+const runArb = (failing: readonly Token[]) =>
+  fc.array(
+    fc.oneof(
+      cycleArb(failing),
+      cycleArb(failing).map((c) => ({ ...c, tokens: c.tokens.map((): Token => 'bd-locked') })),
+      cycleArb(failing).map((c) => ({ ...c, tokens: c.tokens.map((t, i): Token => (i < 2 ? 'bd-locked' : t)) })),
     ),
-  ),
-  delivered: fc.boolean(),
-});
-// Long failing runs are what the breaker is for: bias towards them.
-const runArb = fc.array(
-  fc.oneof(
-    cycleArb,
-    cycleArb.map((c) => ({ ...c, tokens: c.tokens.map((): Token => 'failed') })),
-  ),
-  { minLength: 1, maxLength: 80 },
-);
+    { minLength: 1, maxLength: 80 },
+  );
+
+/** Which cause a failing token is (its code, cause and fix are the same for every scanner). */
+function causeOf(token: Token): string {
+  return token === 'failed' ? 'bd-locked' : token;
+}
+
+function scannersOf(finding: { readonly details: Readonly<Record<string, unknown>> }): string[] {
+  return finding.details.scanners as string[];
+}
 
 describe('circuit breaker properties', () => {
-  it('never skips a scanner that has not failed N times in a row; back-off never exceeds the cap; a clean run resets; one trip, one advisory, one recovery per streak', () => {
-    fc.assert(
-      fc.property(settingsArb, runArb, (settings, run) => {
-        let breakers: Record<string, ScannerBreaker> | undefined;
-        const reported: Record<string, number> = {};
-        const models = new Map<string, Model>(SCANNERS.map((s) => [s, fresh()]));
-        run.forEach((step, index) => {
-          const cycle = index + 1;
-          const now = new Date(T0 + cycle * INTERVAL);
-          const skips = breakerSkips(breakers, cycle, settings);
-          const results = SCANNERS.map((scanner, i) => {
-            const token = step.tokens[i]!;
-            // Outside active hours wins over the breaker, as in runScanners.
-            if (token === 'outside') return resultOf(scanner, token);
-            return skips.get(scanner) ?? resultOf(scanner, token);
-          });
-          const update = updateBreakers(breakers, reported, results, { cycle, now, timeZone: 'UTC', settings });
+  for (const [title, failing, drift] of [
+    ['three causes', ['bd-locked', 'timeout', 'degraded'], false],
+    ['three causes, one with a drifting message', ['bd-locked', 'failed', 'timeout', 'degraded'], true],
+  ] as const) {
+    it(`${title}: never skips a scanner that has not failed N times in a row; back-off never exceeds the cap; a clean run resets; one trip and one recovery per streak; one SCANNER_FAILING advisory per cause, naming every scanner tripped by it, until delivered`, () => {
+      fc.assert(
+        fc.property(settingsArb, runArb(failing), (settings, run) => {
+          let breakers: Record<string, ScannerBreaker> | undefined;
+          const reported: Record<string, number> = {};
+          const models = new Map<string, Model>(SCANNERS.map((s) => [s, fresh()]));
+          /** Per cause: the scanners tripped by it after the previous cycle, and whether its advisory was delivered. */
+          let trippedBy = new Map<string, Set<string>>();
+          const delivered = new Set<string>();
+          run.forEach((step, index) => {
+            const cycle = index + 1;
+            const now = new Date(T0 + cycle * INTERVAL);
+            const skips = breakerSkips(breakers, cycle, settings);
+            const results = SCANNERS.map((scanner, i) => {
+              const token = step.tokens[i]!;
+              // Outside active hours wins over the breaker, as in runScanners.
+              if (token === 'outside') return resultOf(scanner, token);
+              return skips.get(scanner) ?? resultOf(scanner, token);
+            });
+            const update = updateBreakers(breakers, reported, results, { cycle, now, timeZone: 'UTC', settings });
 
-          SCANNERS.forEach((scanner, i) => {
-            const model = models.get(scanner)!;
-            const token = step.tokens[i]!;
-            const skipped = token !== 'outside' && skips.has(scanner);
-            const events = update.events.filter((e) => e.scanner === scanner);
-            const advisories = update.findings.filter((f) => f.details.scanner === scanner);
-            if (skipped) {
-              // Only a scanner that failed the same way N cycles in a row, and looked at nothing, is skipped.
-              expect(model.streak).toBeGreaterThanOrEqual(settings.after);
-              expect(model.skippable).toBe(true);
-              model.skipsInARow++;
-              expect(model.skipsInARow).toBeLessThanOrEqual(settings.backoffCap - 1);
-              expect(events).toEqual([]);
-            } else if (token === 'outside' || token === 'cut-off') {
-              expect(events).toEqual([]);
-            } else {
-              model.skipsInARow = 0;
-              const wasTripped = model.streak >= settings.after;
-              if (FAILING.includes(token)) {
-                const code = scanProblems([resultOf(scanner, token)])[0]!.code;
-                const expected: string[] = [];
-                if (code === model.code) model.streak++;
-                else {
-                  // Failing another way is a new streak: a tripped one says it ended.
-                  if (wasTripped) expected.push('changed');
-                  Object.assign(model, fresh(), { code, streak: 1 });
-                }
-                model.skippable = token !== 'degraded';
-                if (model.streak === settings.after) {
-                  expected.push('tripped');
-                  model.tripsThisStreak++;
-                }
-                expect(events.map((e) => e.kind)).toEqual(expected);
-                expect(update.breakers[scanner]?.failures).toBe(model.streak);
+            SCANNERS.forEach((scanner, i) => {
+              const model = models.get(scanner)!;
+              const token = step.tokens[i]!;
+              const skipped = token !== 'outside' && skips.has(scanner);
+              // An event names every scanner it happened to: each scanner's own story is the same as alone.
+              const events = update.events.filter((e) => e.scanners.includes(scanner));
+              expect(events.every((e) => e.scanner === e.scanners[0])).toBe(true);
+              if (skipped) {
+                // Only a scanner that failed the same way N cycles in a row, and looked at nothing, is skipped.
+                expect(model.streak).toBeGreaterThanOrEqual(settings.after);
+                expect(model.skippable).toBe(true);
+                model.skipsInARow++;
+                expect(model.skipsInARow).toBeLessThanOrEqual(settings.backoffCap - 1);
+                expect(events).toEqual([]);
+              } else if (token === 'outside' || token === 'cut-off') {
+                expect(events).toEqual([]);
               } else {
-                // A clean run (or a notice: nothing set up) ends the streak; a tripped one says so once.
-                expect(events.map((e) => e.kind)).toEqual(wasTripped ? [token === 'ok' ? 'recovered' : 'changed'] : []);
-                expect(update.breakers[scanner]).toBeUndefined();
-                Object.assign(model, fresh());
+                model.skipsInARow = 0;
+                const wasTripped = model.streak >= settings.after;
+                if (FAILING.includes(token)) {
+                  const code = scanProblems([resultOf(scanner, token)])[0]!.code;
+                  const expected: string[] = [];
+                  if (code === model.code) model.streak++;
+                  else {
+                    // Failing another way is a new streak: a tripped one says it ended.
+                    if (wasTripped) expected.push('changed');
+                    Object.assign(model, fresh(), { code, streak: 1, cause: causeOf(token) });
+                  }
+                  model.skippable = token !== 'degraded';
+                  if (model.streak === settings.after) {
+                    expected.push('tripped');
+                    model.tripsThisStreak++;
+                  }
+                  expect(events.map((e) => e.kind)).toEqual(expected);
+                  expect(update.breakers[scanner]?.failures).toBe(model.streak);
+                } else {
+                  // A clean run (or a notice: nothing set up) ends the streak; a tripped one says so once.
+                  expect(events.map((e) => e.kind)).toEqual(wasTripped ? [token === 'ok' ? 'recovered' : 'changed'] : []);
+                  expect(update.breakers[scanner]).toBeUndefined();
+                  Object.assign(model, fresh());
+                }
               }
+              expect(model.tripsThisStreak).toBeLessThanOrEqual(1);
+            });
+
+            // The advisories: one per cause, never two naming one scanner, only tripped scanners named.
+            expect(update.findings.every((f) => f.category === SCANNER_FAILING && f.priority === 'Advisory')).toBe(true);
+            const named = update.findings.flatMap(scannersOf);
+            expect(new Set(named).size).toBe(named.length);
+            const nowTrippedBy = new Map<string, Set<string>>();
+            for (const scanner of SCANNERS) {
+              const model = models.get(scanner)!;
+              if (model.streak < settings.after) continue;
+              const cause = (model as Model & { cause: string }).cause;
+              nowTrippedBy.set(cause, new Set([...(nowTrippedBy.get(cause) ?? []), scanner]));
             }
-            expect(model.tripsThisStreak).toBeLessThanOrEqual(1);
-            const tripped = model.streak >= settings.after;
-            // The advisory is offered while tripped until one is delivered, never after.
-            expect(advisories.length).toBe(tripped && !model.deliveredThisStreak ? 1 : 0);
-            if (advisories.length > 0 && step.delivered) model.deliveredThisStreak = true;
-            expect(advisories.every((f) => f.category === SCANNER_FAILING && f.priority === 'Advisory')).toBe(true);
+            for (const name of named) expect(models.get(name)!.streak).toBeGreaterThanOrEqual(settings.after);
+            // A group no scanner stayed tripped through is over: a later trip by that cause is a new advisory.
+            for (const [cause, scanners] of nowTrippedBy)
+              if (![...scanners].some((s) => trippedBy.get(cause)?.has(s) === true)) delivered.delete(cause);
+            for (const cause of [...delivered]) if (!nowTrippedBy.has(cause)) delivered.delete(cause);
+            if (!drift) {
+              // Exactly one advisory per cause currently tripped and not yet delivered, naming all its scanners.
+              const expected = [...nowTrippedBy]
+                .filter(([cause]) => !delivered.has(cause))
+                .map(([, scanners]) => [...scanners].sort())
+                .sort();
+              expect(update.findings.map((f) => scannersOf(f).sort()).sort()).toEqual(expected);
+              if (step.delivered) for (const [cause] of nowTrippedBy) delivered.add(cause);
+            } else {
+              // A message that drifts keeps a scanner in the group it tripped in: still at most one advisory per group.
+              const groups = new Set(Object.values(update.breakers).map((b) => b.group));
+              expect(update.findings.length).toBeLessThanOrEqual(groups.size);
+            }
+            trippedBy = nowTrippedBy;
+            if (step.delivered) for (const f of update.findings) reported[f.fingerprint] = now.getTime();
+            breakers = update.breakers;
+            // Bounded and valid: the state that carries it always loads again.
+            expect(Object.keys(breakers).every((name) => (SCANNERS as readonly string[]).includes(name))).toBe(true);
+            expect(heartbeatStateSchema.safeParse({ ...initialHeartbeatState(), breakers }).success).toBe(true);
           });
-          if (step.delivered) for (const f of update.findings) reported[f.fingerprint] = now.getTime();
-          breakers = update.breakers;
-          // Bounded and valid: the state that carries it always loads again.
-          expect(Object.keys(breakers).every((name) => (SCANNERS as readonly string[]).includes(name))).toBe(true);
-          expect(heartbeatStateSchema.safeParse({ ...initialHeartbeatState(), breakers }).success).toBe(true);
-        });
-      }),
-      { numRuns: 300 },
-    );
-  });
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
 
   it('whatever the stored entry says, a scanner is never skipped more than cap - 1 cycles in a row', () => {
     const entryArb = fc.record({
@@ -285,6 +333,109 @@ describe('updateBreakers', () => {
     expect(
       updateBreakers(update.breakers, {}, [resultOf('other', 'ok')], { cycle: 2, now: new Date(T0), timeZone: 'UTC', settings }).breakers,
     ).toEqual({});
+  });
+});
+
+describe('one advisory per cause', () => {
+  const settings = { after: 3, backoffCap: 8 };
+  /** Runs cycles of per-scanner tokens; every advisory offered is delivered. */
+  function drive(rows: readonly Record<string, Token>[], start?: Record<string, ScannerBreaker>) {
+    let breakers: Record<string, ScannerBreaker> | undefined = start;
+    const reported: Record<string, number> = {};
+    const out = { advisories: [] as string[][], lines: [] as string[][], ran: [] as string[][], breakers: () => breakers };
+    rows.forEach((row, i) => {
+      const cycle = i + 1;
+      const now = new Date(T0 + i * INTERVAL);
+      const skips = breakerSkips(breakers, cycle, settings);
+      const results = Object.entries(row).map(([scanner, token]) => skips.get(scanner) ?? resultOf(scanner, token));
+      out.ran.push(Object.keys(row).filter((scanner) => !skips.has(scanner)));
+      const update = updateBreakers(breakers, reported, results, { cycle, now, timeZone: 'UTC', settings });
+      out.advisories.push(update.findings.map((f) => f.line));
+      for (const f of update.findings) reported[f.fingerprint] = now.getTime();
+      out.lines.push(update.events.map((e) => e.line));
+      breakers = update.breakers;
+    });
+    return out;
+  }
+
+  it('one bd failure in two scanners: one advisory naming both with the shared cause, one trip line, held back and tried as one, one recovery line', () => {
+    const failing = { beads: 'bd-locked', 'stale-tasks': 'bd-locked', git: 'ok' } as const;
+    const ok = { beads: 'ok', 'stale-tasks': 'ok', git: 'ok' } as const;
+    const { advisories, lines, ran } = drive([failing, failing, failing, failing, failing, ok, ok, ok, ok]);
+    expect(advisories.flat()).toEqual([
+      'SCANNER_FAILING: beads, stale-tasks — bd: database locked since 09:10, 3 cycles; tried again every 2nd cycle, backing off to every 8th cycle',
+    ]);
+    expect(advisories[2]).toHaveLength(1);
+    expect(lines.flat()).toEqual([
+      'beads, stale-tasks: circuit breaker open after 3 failing cycles in a row (SCANNER_FAILED since 09:10); raised SCANNER_FAILING once; they run every 2nd cycle now, backing off to every 8th cycle',
+      'beads, stale-tasks recovered: they ran cleanly after 4 failing cycles in a row (SCANNER_FAILED since 09:10); circuit breaker closed, they run every cycle again',
+    ]);
+    expect(ran).toEqual([
+      ['beads', 'stale-tasks', 'git'],
+      ['beads', 'stale-tasks', 'git'],
+      ['beads', 'stale-tasks', 'git'],
+      ['git'],
+      ['beads', 'stale-tasks', 'git'],
+      ['git'],
+      ['git'],
+      ['git'],
+      ['beads', 'stale-tasks', 'git'],
+    ]);
+  });
+
+  it('when only some recover, the line names those; a scanner tripping later by the same cause joins the delivered advisory (no second one) and its back-off', () => {
+    const { advisories, lines, breakers, ran } = drive([
+      { beads: 'bd-locked', 'stale-tasks': 'ok' },
+      { beads: 'bd-locked', 'stale-tasks': 'bd-locked' },
+      { beads: 'bd-locked', 'stale-tasks': 'bd-locked' },
+      { beads: 'bd-locked', 'stale-tasks': 'bd-locked' }, // beads held back (cycle 4); stale-tasks trips
+      { beads: 'bd-locked', 'stale-tasks': 'bd-locked' }, // both tried at cycle 5
+      { beads: 'bd-locked', 'stale-tasks': 'bd-locked' },
+      { beads: 'bd-locked', 'stale-tasks': 'bd-locked' },
+      { beads: 'bd-locked', 'stale-tasks': 'bd-locked' },
+      { beads: 'bd-locked', 'stale-tasks': 'ok' }, // cycle 9: both tried; stale-tasks works
+    ]);
+    expect(advisories.flat()).toEqual([
+      'SCANNER_FAILING: beads — bd beads --json: database locked since 09:10, 3 cycles; tried again every 2nd cycle, backing off to every 8th cycle',
+    ]);
+    expect(lines.flat()).toEqual([
+      'beads: circuit breaker open after 3 failing cycles in a row (SCANNER_FAILED since 09:10); raised SCANNER_FAILING once; it runs every 2nd cycle now, backing off to every 8th cycle',
+      'stale-tasks: circuit breaker open after 3 failing cycles in a row (SCANNER_FAILED since 09:20); same cause as beads: shares its SCANNER_FAILING advisory; it runs every 2nd cycle now, backing off to every 8th cycle',
+      'stale-tasks recovered: it ran cleanly after 4 failing cycles in a row (SCANNER_FAILED since 09:20); circuit breaker closed, it runs every cycle again',
+    ]);
+    // stale-tasks took beads' schedule when it joined: from then on they are held back and tried together.
+    expect(ran.slice(3)).toEqual([['stale-tasks'], ['beads', 'stale-tasks'], [], [], [], ['beads', 'stale-tasks']]);
+    const left = breakers();
+    expect(Object.keys(left ?? {})).toEqual(['beads']);
+    expect(left?.beads).toMatchObject({ group: 'beads:SCANNER_FAILED:' + T0, advised: true });
+  });
+
+  it('different causes stay apart: a bd failure and a timeout are two advisories', () => {
+    const row = { beads: 'bd-locked', 'stale-tasks': 'bd-locked', git: 'timeout' } as const;
+    const { advisories } = drive([row, row, row]);
+    expect(advisories[2]).toEqual([
+      'SCANNER_FAILING: beads, stale-tasks — bd: database locked since 09:10, 3 cycles; tried again every 2nd cycle, backing off to every 8th cycle',
+      'SCANNER_FAILING: git — timed out after 30000 ms since 09:10, 3 cycles; tried again every 2nd cycle, backing off to every 8th cycle',
+    ]);
+  });
+
+  it('a state written before grouping (no cause, no group) loads and keeps its delivered advisory: nothing is raised again', () => {
+    const legacy: ScannerBreaker = {
+      code: 'SCANNER_FAILED',
+      message: 'bd beads --json: database locked',
+      fix: 'run the tool by hand in the project directory to see why it fails',
+      sinceMs: T0,
+      failures: 3,
+      skippable: true,
+      backoff: 2,
+      nextRunCycle: 1,
+      advised: true,
+    };
+    expect(heartbeatStateSchema.safeParse({ ...initialHeartbeatState(), breakers: { beads: legacy } }).success).toBe(true);
+    const { advisories, lines, breakers } = drive([{ beads: 'bd-locked', 'stale-tasks': 'bd-locked' }], { beads: legacy });
+    expect(advisories.flat()).toEqual([]);
+    expect(lines.flat()).toEqual([]);
+    expect(breakers()?.beads).toMatchObject({ group: `beads:SCANNER_FAILED:${T0}`, advised: true, failures: 4 });
   });
 });
 

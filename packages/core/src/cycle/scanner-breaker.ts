@@ -41,6 +41,17 @@ export const scannerBreakerSchema = z.object({
   nextRunCycle: z.number().int().nonnegative(),
   /** Its SCANNER_FAILING advisory was delivered: it is not raised again for this streak. */
   advised: z.boolean(),
+  /**
+   * The failure without the details of this scanner's call (`bd: Error: …`); absent = `message`.
+   * Scanners failing with the same code, cause and fix share one advisory.
+   */
+  cause: z.string().max(400).optional(),
+  /**
+   * The subject of the SCANNER_FAILING advisory this scanner shares with every scanner failing for
+   * the same cause (its fingerprint is `SCANNER_FAILING:<group>`); set once tripped, kept for the
+   * streak. Absent in states written before grouping: the scanner's own `scanner:code:since`.
+   */
+  group: z.string().min(1).max(700).optional(),
 });
 
 /** One scanner's circuit breaker, as kept in the state. */
@@ -50,7 +61,10 @@ export type ScannerBreaker = z.infer<typeof scannerBreakerSchema>;
 export interface BreakerEvent {
   /** `tripped`: N failing cycles in a row; `recovered`: it ran cleanly; `changed`: the streak ended without a clean run. */
   readonly kind: 'tripped' | 'recovered' | 'changed';
+  /** The first of {@link BreakerEvent.scanners}. */
   readonly scanner: ScannerName;
+  /** Every scanner this happened to this cycle that shares one advisory (one cause): one line for all. */
+  readonly scanners: readonly ScannerName[];
   readonly code: string;
   readonly failures: number;
   readonly since: string;
@@ -61,7 +75,7 @@ export interface BreakerEvent {
 /** What {@link updateBreakers} decided for one cycle. */
 export interface BreakerUpdate {
   readonly breakers: Record<string, ScannerBreaker>;
-  /** SCANNER_FAILING advisories of tripped breakers whose advisory was not delivered yet. */
+  /** SCANNER_FAILING advisories, one per cause, of tripped breakers whose advisory was not delivered yet. */
   readonly findings: Finding[];
   readonly events: BreakerEvent[];
 }
@@ -129,7 +143,14 @@ export function breakerSkips(
 
 type Outcome =
   | { readonly kind: 'hold' }
-  | { readonly kind: 'fail'; readonly code: string; readonly message: string; readonly fix: string; readonly skippable: boolean }
+  | {
+      readonly kind: 'fail';
+      readonly code: string;
+      readonly message: string;
+      readonly fix: string;
+      readonly cause: string | undefined;
+      readonly skippable: boolean;
+    }
   | { readonly kind: 'clean' }
   | { readonly kind: 'other'; readonly message: string };
 
@@ -147,67 +168,162 @@ function outcomeOf(result: ScanResult): Outcome {
   const first = counted[0];
   if (first !== undefined) {
     const code = [...new Set(counted.map((p) => p.code))].sort().join('+').slice(0, 200);
-    return { kind: 'fail', code, message: first.message, fix: first.fix, skippable: result.status !== 'ok' };
+    return { kind: 'fail', code, message: first.message, fix: first.fix, cause: first.cause, skippable: result.status !== 'ok' };
   }
   const notice = problems[0];
   return notice === undefined ? { kind: 'clean' } : { kind: 'other', message: notice.message };
 }
 
-function advisory(scanner: ScannerName, entry: ScannerBreaker, context: BreakerContext): Finding {
-  const name = safeName(scanner);
-  const since = sinceText(entry.sinceMs, context);
+/** The advisory subject of a scanner's own streak: what every advisory was named by before grouping. */
+function ownSubject(scanner: ScannerName, entry: ScannerBreaker): string {
+  return `${scanner}:${entry.code}:${entry.sinceMs}`.slice(0, 700);
+}
+
+/** What makes two failures "the same cause": the code, the cause (the message by default) and the fix. */
+function causeKey(entry: ScannerBreaker): string {
+  return JSON.stringify([entry.code, entry.cause ?? entry.message, entry.fix]);
+}
+
+/** Scanners sharing one SCANNER_FAILING advisory this cycle, in the cycle's scanner order. */
+interface Group {
+  readonly subject: string;
+  readonly members: { readonly scanner: ScannerName; entry: ScannerBreaker; readonly trippedNow: boolean }[];
+}
+
+function names(scanners: readonly ScannerName[]): string {
+  return scanners.map(safeName).join(', ');
+}
+
+function advisory(group: Group, context: BreakerContext): Finding {
+  const scanners = group.members.map((m) => m.scanner);
+  const lead = group.members[0]!.entry;
+  const name = names(scanners);
+  const sinceMs = Math.min(...group.members.map((m) => m.entry.sinceMs));
+  const failures = Math.max(...group.members.map((m) => m.entry.failures));
+  // One scanner: its own message (as before grouping); several: the cause they share.
+  const message = scanners.length === 1 ? lead.message : (lead.cause ?? lead.message);
   const retry =
-    entry.skippable && context.settings.backoffCap > 1
+    group.members.some((m) => m.entry.skippable) && context.settings.backoffCap > 1
       ? `; tried again every 2nd cycle, backing off to ${every(context.settings.backoffCap)}`
       : '';
   return createFinding({
     category: SCANNER_FAILING,
     priority: 'Advisory',
-    subject: `${scanner}:${entry.code}:${entry.sinceMs}`,
-    line: `SCANNER_FAILING: ${name} — ${entry.message} since ${since}, ${entry.failures} cycles${retry}`,
-    action: `Fix ${name}: ${entry.fix}`,
+    subject: group.subject,
+    line: `SCANNER_FAILING: ${name} — ${message} since ${sinceText(sinceMs, context)}, ${failures} cycles${retry}`,
+    action: `Fix ${name}: ${lead.fix}`,
     short: `${name} failing`,
     details: {
-      scanner,
-      code: entry.code,
-      message: entry.message,
-      fix: entry.fix,
-      since: new Date(entry.sinceMs).toISOString(),
-      failures: entry.failures,
+      scanner: scanners[0]!,
+      scanners,
+      code: lead.code,
+      message,
+      fix: lead.fix,
+      since: new Date(sinceMs).toISOString(),
+      failures,
     },
     // The failure count grows every cycle; it is not a change worth a report of its own.
-    content: { scanner, code: entry.code, message: entry.message, since: entry.sinceMs },
+    content: { scanners, code: lead.code, message, since: sinceMs },
   });
-}
-
-function advisoryFingerprint(scanner: ScannerName, entry: ScannerBreaker): string {
-  return fingerprintOf(SCANNER_FAILING, `${scanner}:${entry.code}:${entry.sinceMs}`);
 }
 
 function event(
   kind: BreakerEvent['kind'],
-  scanner: ScannerName,
+  scanners: readonly ScannerName[],
   entry: ScannerBreaker,
   context: BreakerContext,
-  now?: string,
+  extra: { readonly now?: string; readonly joined?: readonly ScannerName[] } = {},
 ): BreakerEvent {
-  const name = safeName(scanner);
+  const name = names(scanners);
+  const one = scanners.length === 1;
   const streak = `${entry.failures} failing cycle${entry.failures === 1 ? '' : 's'} in a row (${entry.code} since ${sinceText(entry.sinceMs, context)})`;
+  const runs = one ? 'it runs' : 'they run';
+  const raised =
+    extra.joined === undefined || extra.joined.length === 0
+      ? 'raised SCANNER_FAILING once'
+      : `same cause as ${names(extra.joined)}: shares its SCANNER_FAILING advisory`;
   const line =
     kind === 'tripped'
-      ? `${name}: circuit breaker open after ${streak}; raised SCANNER_FAILING once; ${entry.skippable ? `it runs ${every(entry.backoff)} now, backing off to ${every(context.settings.backoffCap)}` : 'it still runs every cycle (it looks at part of what it watches)'}`
+      ? `${name}: circuit breaker open after ${streak}; ${raised}; ${entry.skippable ? `${runs} ${every(entry.backoff)} now, backing off to ${every(context.settings.backoffCap)}` : `${one ? 'it still runs' : 'they still run'} every cycle (${one ? 'it looks' : 'they look'} at part of what ${one ? 'it watches' : 'they watch'})`}`
       : kind === 'recovered'
-        ? `${name} recovered: it ran cleanly after ${streak}; circuit breaker closed, it runs every cycle again`
-        : `${name} no longer fails with ${entry.code} after ${streak}${now === undefined ? '' : `; now: ${now}`}; circuit breaker closed, it runs every cycle again`;
-  return { kind, scanner, code: entry.code, failures: entry.failures, since: new Date(entry.sinceMs).toISOString(), line };
+        ? `${name} recovered: ${one ? 'it' : 'they'} ran cleanly after ${streak}; circuit breaker closed, ${runs} every cycle again`
+        : `${name} no longer ${one ? 'fails' : 'fail'} with ${entry.code} after ${streak}${extra.now === undefined ? '' : `; now: ${extra.now}`}; circuit breaker closed, ${runs} every cycle again`;
+  return {
+    kind,
+    scanner: scanners[0]!,
+    scanners,
+    code: entry.code,
+    failures: entry.failures,
+    since: new Date(entry.sinceMs).toISOString(),
+    line,
+  };
+}
+
+/**
+ * Puts the tripped breakers into groups, one per cause. A breaker keeps its group for its streak
+ * (a drifting message does not split it off); one that trips joins the group of a breaker failing
+ * with the same code, cause and fix, taking its back-off so they are held back and tried as one,
+ * or else opens a group with those tripping with it.
+ */
+function groupTripped(
+  kept: readonly { readonly scanner: ScannerName; entry: ScannerBreaker; readonly trippedNow: boolean }[],
+  context: BreakerContext,
+): Group[] {
+  const bySubject = new Map<string, Group>();
+  const newcomers: (typeof kept)[number][] = [];
+  for (const member of kept) {
+    if (!isTripped(member.entry, context.settings)) continue;
+    if (member.entry.group === undefined) {
+      newcomers.push(member);
+      continue;
+    }
+    const group = bySubject.get(member.entry.group);
+    if (group === undefined) bySubject.set(member.entry.group, { subject: member.entry.group, members: [{ ...member }] });
+    else group.members.push({ ...member });
+  }
+  const byKey = new Map<string, Group>();
+  for (const group of bySubject.values()) {
+    for (const m of group.members) if (!byKey.has(causeKey(m.entry))) byKey.set(causeKey(m.entry), group);
+  }
+  for (const member of newcomers) {
+    const key = causeKey(member.entry);
+    const group = byKey.get(key);
+    if (group !== undefined) {
+      const lead = group.members.find((m) => !m.trippedNow && m.entry.skippable === member.entry.skippable);
+      const entry =
+        lead === undefined
+          ? { ...member.entry, group: group.subject }
+          : {
+              ...member.entry,
+              group: group.subject,
+              backoff: lead.entry.backoff,
+              nextRunCycle: Math.max(lead.entry.nextRunCycle, context.cycle + 1),
+            };
+      group.members.push({ ...member, entry });
+      continue;
+    }
+    let subject = ownSubject(member.scanner, member.entry);
+    while (bySubject.has(subject)) subject = `${subject.slice(0, 699)}+`;
+    const created: Group = { subject, members: [{ ...member, entry: { ...member.entry, group: subject } }] };
+    bySubject.set(subject, created);
+    byKey.set(key, created);
+  }
+  // Within a group, members keep the cycle's scanner order.
+  const order = new Map(kept.map((m, i) => [m.scanner, i]));
+  const groups = [...bySubject.values()];
+  for (const group of groups) group.members.sort((a, b) => order.get(a.scanner)! - order.get(b.scanner)!);
+  return groups.sort((a, b) => order.get(a.members[0]!.scanner)! - order.get(b.members[0]!.scanner)!);
 }
 
 /**
  * Updates every scanner's circuit breaker from this cycle's results. A scanner failing the same
- * way `after` cycles in a row trips: one SCANNER_FAILING advisory (offered until delivered — it
- * is delivered when `reported` holds its fingerprint) and, when it looked at nothing, runs every
- * 2nd, 4th, … cycle up to the cap. A clean run closes it with one `recovered` line. Pure: the
- * cycle evaluator calls it, so replays reproduce it.
+ * way `after` cycles in a row trips and, when it looked at nothing, runs every 2nd, 4th, … cycle
+ * up to the cap. Tripped scanners failing for one cause (same code, cause and fix: one bd failure
+ * stops every bd-backed scanner) share ONE SCANNER_FAILING advisory naming them all, offered
+ * until delivered (it is delivered when `reported` holds its fingerprint) and then never again for
+ * the streak; one that trips later with that cause joins it. Trips, recoveries and changes are
+ * said once per group, naming the scanners they happened to. Pure: the cycle evaluator calls it,
+ * so replays reproduce it.
  */
 export function updateBreakers(
   previous: Readonly<Record<string, ScannerBreaker>> | undefined,
@@ -222,6 +338,9 @@ export function updateBreakers(
   if (settings.after === 0) return { breakers, findings, events };
   const nowMs = context.now.getTime();
   const done = new Set<ScannerName>();
+  const kept: { readonly scanner: ScannerName; entry: ScannerBreaker; readonly trippedNow: boolean }[] = [];
+  // Streaks that ended this cycle, said once per (kind, advisory, what it does now).
+  const ended = new Map<string, { kind: 'recovered' | 'changed'; scanners: ScannerName[]; entry: ScannerBreaker; now?: string }>();
   for (const result of results) {
     const scanner = result.scanner;
     if (done.has(scanner) || done.size >= MAX_BREAKERS) continue;
@@ -232,27 +351,56 @@ export function updateBreakers(
       outcome.kind === 'fail' ? { kind: 'fail', code: outcome.code, backsOff: outcome.skippable } : outcome;
     const step = stepBreaker(before, observation, { cycle, nowMs }, settings);
     if (step.ended !== undefined && before !== undefined) {
-      const ended = { ...before, ...step.ended.previous };
+      const entry = { ...before, ...step.ended.previous };
       const now = outcome.kind === 'fail' ? `${outcome.code}: ${outcome.message}` : outcome.kind === 'other' ? outcome.message : undefined;
-      events.push(event(step.ended.kind, scanner, ended, context, now));
+      const key = JSON.stringify([step.ended.kind, before.group ?? ownSubject(scanner, before), now ?? null]);
+      const same = ended.get(key);
+      if (same === undefined) ended.set(key, { kind: step.ended.kind, scanners: [scanner], entry, ...(now === undefined ? {} : { now }) });
+      else same.scanners.push(scanner);
     }
     let entry: ScannerBreaker | undefined;
     if (step.streak === undefined) entry = undefined;
     else if (outcome.kind !== 'fail') entry = before;
     else {
+      const continued = step.continued && before !== undefined;
+      // A tripped streak from before grouping keeps the advisory it was raised under.
+      const group = continued && isTripped(before, settings) ? (before.group ?? ownSubject(scanner, before)) : undefined;
       entry = {
         ...step.streak,
         message: outcome.message,
         fix: outcome.fix,
         skippable: outcome.skippable,
-        advised: step.continued && before !== undefined ? before.advised : false,
+        advised: continued ? before.advised : false,
+        ...(outcome.cause === undefined || outcome.cause === outcome.message ? {} : { cause: outcome.cause.slice(0, 400) }),
+        ...(group === undefined ? {} : { group }),
       };
-      if (step.trippedNow) events.push(event('tripped', scanner, entry, context));
     }
     if (entry === undefined) continue;
-    if (!entry.advised && Object.hasOwn(reported, advisoryFingerprint(scanner, entry))) entry = { ...entry, advised: true };
-    breakers[scanner] = entry;
-    if (isTripped(entry, settings) && !entry.advised) findings.push(advisory(scanner, entry, context));
+    kept.push({ scanner, entry, trippedNow: step.trippedNow && outcome.kind === 'fail' });
   }
-  return { breakers, findings, events };
+  for (const e of ended.values()) events.push(event(e.kind, e.scanners, e.entry, context, e.now === undefined ? {} : { now: e.now }));
+
+  for (const group of groupTripped(kept, context)) {
+    const fingerprint = fingerprintOf(SCANNER_FAILING, group.subject);
+    const advised = Object.hasOwn(reported, fingerprint) || group.members.some((m) => !m.trippedNow && m.entry.advised);
+    for (const m of group.members) m.entry = { ...m.entry, advised };
+    const tripping = group.members.filter((m) => m.trippedNow);
+    if (tripping.length > 0) {
+      const joined = group.members.filter((m) => !m.trippedNow).map((m) => m.scanner);
+      events.push(
+        event(
+          'tripped',
+          tripping.map((m) => m.scanner),
+          tripping[0]!.entry,
+          context,
+          { joined },
+        ),
+      );
+    }
+    if (!advised) findings.push(advisory(group, context));
+    for (const m of group.members) breakers[m.scanner] = m.entry;
+  }
+  // Untripped streaks (still counting) are kept as they are, in the cycle's scanner order.
+  for (const m of kept) if (!Object.hasOwn(breakers, m.scanner)) breakers[m.scanner] = m.entry;
+  return { breakers: Object.fromEntries(kept.map((m) => [m.scanner, breakers[m.scanner]!])), findings, events };
 }

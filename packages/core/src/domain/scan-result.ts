@@ -51,7 +51,19 @@ export type ScanResult =
       /** Stable code of the skip (default `SCANNER_SKIPPED`; the circuit breaker's is `SCANNER_BREAKER_OPEN`). */
       readonly code?: string;
     }
-  | { readonly scanner: ScannerName; readonly status: 'error'; readonly error: string; readonly durationMs: number; readonly fix?: string }
+  | {
+      readonly scanner: ScannerName;
+      readonly status: 'error';
+      readonly error: string;
+      readonly durationMs: number;
+      readonly fix?: string;
+      /**
+       * The failure without what is particular to this scanner's call (`bd: Error: database is
+       * locked`, not `bd ready --json: …`): scanners failing with the same code, cause and fix share
+       * one SCANNER_FAILING advisory. Defaults to `error`.
+       */
+      readonly cause?: string;
+    }
   | { readonly scanner: ScannerName; readonly status: 'timeout'; readonly timeoutMs: number; readonly durationMs: number };
 
 /** Builds an ok scan result; omitted lists are empty. */

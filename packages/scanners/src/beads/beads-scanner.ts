@@ -12,7 +12,11 @@ const NAME = 'beads';
 
 /** Turns a bd failure into the scan result every bd-backed scanner uses. */
 export function beadsFailureResult(name: string, error: BeadsSourceError, meter: DurationMeter): ScanResult {
-  if (error.kind === 'failed') return failed(name, error.message, meter);
+  if (error.kind === 'failed') {
+    if (error.cause === undefined) return failed(name, error.message, meter);
+    // The cause groups every bd-backed scanner's failure into one SCANNER_FAILING advisory.
+    return { scanner: name, status: 'error', error: error.message, cause: error.cause, durationMs: meter.ms };
+  }
   const result = skipped(name, error.message, meter);
   return error.kind === 'not-configured'
     ? {

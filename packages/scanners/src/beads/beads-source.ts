@@ -9,7 +9,8 @@ import { parseBdText } from './parse-bd-text.js';
 export type BeadsSourceError =
   | { readonly kind: 'tool-missing'; readonly message: string }
   | { readonly kind: 'not-configured'; readonly message: string }
-  | { readonly kind: 'failed'; readonly message: string };
+  /** `cause`: the failure without the bd command's arguments, shared by every bd call that fails this way. */
+  | { readonly kind: 'failed'; readonly message: string; readonly cause?: string };
 
 /** Reads beads through bd, once per cycle for the in-progress list that two scanners share. */
 export interface BeadsSource {
@@ -71,7 +72,7 @@ async function runBd(
         lastError = { kind: 'failed', message };
         continue;
       }
-      return err({ kind: 'failed', message: `bd ${args.join(' ')}: ${message}` });
+      return err({ kind: 'failed', message: `bd ${args.join(' ')}: ${message}`, cause: `bd: ${message}` });
     }
     const json = args.includes('--json');
     // A build that ignores --json prints its text form; output that opens like JSON but does not
@@ -88,10 +89,11 @@ async function runBd(
           : e.kind === 'invalid-json'
             ? `invalid JSON (${output.stdout.length} characters): ${e.message}`
             : e.message;
-      return err({
-        kind: e.kind === 'bd-error' && /no beads database/i.test(e.message) ? 'not-configured' : 'failed',
-        message: `bd ${args.join(' ')}: ${detail}`,
-      });
+      return err(
+        e.kind === 'bd-error' && /no beads database/i.test(e.message)
+          ? { kind: 'not-configured', message: `bd ${args.join(' ')}: ${detail}` }
+          : { kind: 'failed', message: `bd ${args.join(' ')}: ${detail}`, cause: `bd: ${detail}` },
+      );
     }
     return ok(parsed.value);
   }
