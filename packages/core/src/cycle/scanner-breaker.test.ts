@@ -419,6 +419,30 @@ describe('one advisory per cause', () => {
     ]);
   });
 
+  it('two groups never share a subject, even when a scanner fails again at the instant that named the group it left', () => {
+    const staleTasks: ScannerBreaker = {
+      code: 'SCANNER_FAILED',
+      message: 'bd stale-tasks --json: database locked',
+      cause: 'bd: database locked',
+      fix: 'run the tool by hand in the project directory to see why it fails',
+      sinceMs: T0,
+      failures: 3,
+      skippable: true,
+      backoff: 2,
+      nextRunCycle: 2,
+      advised: true,
+      group: `beads:SCANNER_FAILED:${T0}`,
+    };
+    const update = updateBreakers({ 'stale-tasks': staleTasks }, {}, [resultOf('beads', 'failed'), resultOf('stale-tasks', 'bd-locked')], {
+      cycle: 2,
+      now: new Date(T0),
+      timeZone: 'UTC',
+      settings: { after: 1, backoffCap: 8 },
+    });
+    expect(update.findings.map((f) => [f.subject, scannersOf(f)])).toEqual([[`beads:SCANNER_FAILED:${T0}#2`, ['beads']]]);
+    expect(update.breakers['stale-tasks']).toMatchObject({ group: `beads:SCANNER_FAILED:${T0}`, advised: true });
+  });
+
   it('a state written before grouping (no cause, no group) loads and keeps its delivered advisory: nothing is raised again', () => {
     const legacy: ScannerBreaker = {
       code: 'SCANNER_FAILED',

@@ -302,8 +302,10 @@ function groupTripped(
       group.members.push({ ...member, entry });
       continue;
     }
-    let subject = ownSubject(member.scanner, member.entry);
-    while (bySubject.has(subject)) subject = `${subject.slice(0, 699)}+`;
+    const own = ownSubject(member.scanner, member.entry);
+    let subject = own;
+    // Taken only if a scanner left a group it named and failed again at the same instant: still one subject per group.
+    for (let n = 2; bySubject.has(subject); n++) subject = `${own.slice(0, 680)}#${n}`;
     const created: Group = { subject, members: [{ ...member, entry: { ...member.entry, group: subject } }] };
     bySubject.set(subject, created);
     byKey.set(key, created);
