@@ -7,7 +7,8 @@
 import { heartbeatConfigSchema, renderHeartbeatMarkdown } from '../packages/core/src/index.js';
 import { CONFIG_PATH, personaConfigSchema, woterclipConfigSchema } from '../packages/woterclip/src/index.js';
 import { systemStatusSchema } from '../packages/runbook/src/index.js';
-import { EXIT_CODE_TABLE, main, type CliIo } from '../packages/cli/src/index.js';
+import { EXIT_CODE_TABLE } from '../packages/cli/src/index.js';
+import { walkHelp } from './cli-help-walk.js';
 
 /** One generated file: a path relative to the repository root and its full text. */
 export interface GeneratedFile {
@@ -255,26 +256,8 @@ function configurationReference(): string {
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-async function help(argv: readonly string[]): Promise<{ code: number; text: string }> {
-  let text = '';
-  const io: CliIo = {
-    stdout: (t) => void (text += t),
-    stderr: (t) => void (text += t),
-    cwd: '/nonexistent',
-    env: {},
-    shutdownSignal: new AbortController().signal,
-  };
-  const code = await main(argv, io);
-  return { code, text };
-}
-
-/** Names listed two spaces in, the way every help text lists its commands and subcommands. */
-function listedNames(text: string): string[] {
-  return [...text.matchAll(/^ {2}([a-z][a-z0-9-]*)\b/gm)].map((m) => m[1] ?? '').filter((n) => n !== '');
-}
-
 async function cliReference(): Promise<string> {
-  const top = await help(['--help']);
+  const { top, pages } = await walkHelp();
   const sections: string[] = [];
   const toc: string[] = [];
   const add = (argv: readonly string[], text: string): void => {
@@ -290,16 +273,11 @@ async function cliReference(): Promise<string> {
       '',
     );
   };
-  for (const command of listedNames(top.text)) {
-    const own = await help([command, '--help']);
-    if (own.code !== 0) throw new Error(`heartbeat-kit ${command} --help exited ${own.code}`);
-    add([command], own.text);
-    if (!/<subcommand>|<[a-z-]+(\|[a-z-]+)+>/.test(own.text)) continue;
-    for (const sub of listedNames(own.text)) {
-      const subHelp = await help([command, sub, '--help']);
-      if (subHelp.code !== 0 || !subHelp.text.startsWith('Usage:') || subHelp.text === own.text) continue;
-      add([command, sub], subHelp.text);
-    }
+  for (const page of pages) {
+    if (page.parent === undefined) {
+      if (page.code !== 0) throw new Error(`heartbeat-kit ${page.argv.join(' ')} --help exited ${page.code}`);
+    } else if (page.code !== 0 || !page.text.startsWith('Usage:') || page.text === page.parent.text) continue;
+    add(page.argv, page.text);
   }
   return (
     [

@@ -1,22 +1,7 @@
 import type { BeatExit } from '@heartbeat-kit/woterclip';
 import { describe, expect, it } from 'vitest';
 import { EXIT, EXIT_CODE_TABLE, beatExitCode } from './exit-codes.js';
-import type { CliIo } from './io.js';
-import { main } from './main.js';
-
-async function help(argv: readonly string[]): Promise<{ code: number; text: string }> {
-  let text = '';
-  const io: CliIo = {
-    stdout: (t) => void (text += t),
-    stderr: (t) => void (text += t),
-    cwd: '/nonexistent',
-    env: {},
-    shutdownSignal: new AbortController().signal,
-  };
-  return { code: await main(argv, io), text };
-}
-
-const listedNames = (text: string): string[] => [...text.matchAll(/^ {2}([a-z][a-z0-9-]*)\b/gm)].map((m) => m[1] ?? '');
+import { walkHelp } from '../../../scripts/cli-help-walk.js';
 
 /** The codes an "Exit codes:" section names: "0 written, 1 file exists" or one "0  accepted" per line. */
 function namedCodes(text: string): number[] {
@@ -36,19 +21,14 @@ describe('the exit-code table', () => {
   it("every command's --help names only codes of the table, and each names 0 and 2", async () => {
     const known = new Set<number>(EXIT_CODE_TABLE.map((r) => r.code));
     const seen: string[] = [];
-    for (const command of listedNames((await help(['--help'])).text)) {
-      const own = await help([command, '--help']);
-      const pages: [string, string][] = [[command, own.text]];
-      if (/<subcommand>|<[a-z-]+(\|[a-z-]+)+>/.test(own.text))
-        for (const sub of listedNames(own.text)) pages.push([`${command} ${sub}`, (await help([command, sub, '--help'])).text]);
-      for (const [name, text] of pages) {
-        const codes = namedCodes(text);
-        if (codes.length === 0) continue;
-        seen.push(name);
-        for (const code of codes) expect(known.has(code), `${name} --help names exit code ${code}`).toBe(true);
-        expect(codes, name).toContain(0);
-        expect(codes, name).toContain(2);
-      }
+    for (const page of (await walkHelp()).pages) {
+      const name = page.argv.join(' ');
+      const codes = namedCodes(page.text);
+      if (codes.length === 0) continue;
+      seen.push(name);
+      for (const code of codes) expect(known.has(code), `${name} --help names exit code ${code}`).toBe(true);
+      expect(codes, name).toContain(0);
+      expect(codes, name).toContain(2);
     }
     // The parser found the sections (a changed help layout must not make this test pass vacuously).
     expect(seen).toEqual(expect.arrayContaining(['cycle', 'loop', 'check-liveness', 'woterclip beat', 'runbook check', 'runbook quiet']));
