@@ -1,0 +1,83 @@
+import type { BreakerSettings, LockRecord, Receipt } from '@heartbeat-kit/core';
+import { abandonedReceipt, beatSlotMs, receiptForBeat, type PriorBeatState } from './beat-receipts.js';
+import { updateDispatchBreaker, type DispatchVerdict } from './dispatch-breaker.js';
+import type { BeatResult } from './run-beat.js';
+
+/** What a finished beat hands to {@link planBeatRecord}. */
+export interface BeatRecordInput {
+  /** The beat's result as its steps left it. */
+  readonly result: BeatResult;
+  /** The beat count and breaker of the newest counted receipt. */
+  readonly prior: PriorBeatState;
+  /** This beat's number if it counts (`prior.n + 1`). */
+  readonly beat: number;
+  readonly verdicts: readonly DispatchVerdict[];
+  readonly settings: BreakerSettings;
+  readonly dryRun: boolean;
+  /** When the beat started (its slot, when it took no lock). */
+  readonly startMs: number;
+  /** Now, at the end of the beat: the breaker's clock and the receipts' `at`. */
+  readonly now: Date;
+  /** The holder of the stale lock this beat took over, if it did. */
+  readonly tookOverFrom?: LockRecord;
+  /** The WoterClip receipts already kept (an abandoned slot that has one is not recorded twice). */
+  readonly existing: readonly Receipt[];
+}
+
+/** What to record for a beat, in the order to append it, and its result with the breaker's line. */
+export interface BeatRecordPlan {
+  /** The result with the breaker's recovery line (messages) or advisory (warnings) added. */
+  readonly result: BeatResult;
+  /** Whether the beat counts (it ran, or was held back by the breaker): it then carries `beatNumber`. */
+  readonly counted: boolean;
+  readonly breakerLine?: string;
+  /** The receipts to append, in order: the abandoned slot of a lock taken over, then this beat's own. */
+  readonly receipts: readonly Receipt[];
+  /** This beat's own receipt (absent for a superseded beat). */
+  readonly own?: Receipt;
+}
+
+/**
+ * The receipt decision of one beat (issue 15 items 3 and 5): whether it counts, how the dispatch
+ * breaker moves and what it says, and the receipts it leaves. A beat held back by the breaker
+ * repeats its held-back line; a beat that ran updates the breaker from its dispatches; a beat
+ * that did neither (skipped, dry run, superseded) leaves the breaker as it was. Pure.
+ */
+export function planBeatRecord(input: BeatRecordInput): BeatRecordPlan {
+  const { prior } = input;
+  let result = input.result;
+  const counted = result.exit === 'breaker-open' || receiptForBeat(result, { slotMs: 0, atMs: 0, dryRun: input.dryRun })?.kind === 'ran';
+  let breakerState = prior.breaker;
+  let breakerLine: string | undefined;
+  if (result.exit === 'breaker-open') breakerLine = result.messages[0];
+  else if (counted) {
+    const blocked = input.verdicts.flatMap((v) => (v.ok ? [] : [v.issue]));
+    const update = updateDispatchBreaker(prior.breaker, input.verdicts, {
+      beat: input.beat,
+      now: input.now,
+      settings: input.settings,
+      blocked,
+    });
+    breakerState = update.breaker;
+    breakerLine = update.line;
+    if (update.line !== undefined) {
+      if (update.event === 'recovered') result = { ...result, messages: [...result.messages, update.line] };
+      else result = { ...result, warnings: [...result.warnings, update.line] };
+    }
+  }
+  const atMs = input.now.getTime();
+  const gap = input.tookOverFrom === undefined ? undefined : abandonedReceipt(input.tookOverFrom, atMs, input.existing);
+  const own = receiptForBeat(result, {
+    slotMs: beatSlotMs(input.startMs, result.beatId),
+    atMs,
+    dryRun: input.dryRun,
+    ...(counted ? { beat: { n: input.beat, breaker: breakerState, line: breakerLine } } : {}),
+  });
+  return {
+    result,
+    counted,
+    ...(breakerLine === undefined ? {} : { breakerLine }),
+    receipts: [...(gap === undefined ? [] : [gap]), ...(own === undefined ? [] : [own])],
+    ...(own === undefined ? {} : { own }),
+  };
+}
