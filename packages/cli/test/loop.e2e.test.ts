@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { main } from '../src/main.js';
-import { useCliWorlds } from './support/cli-world.js';
+import { useBundledCli, useCliWorlds } from './support/cli-world.js';
 
 const createCliWorld = useCliWorlds();
 
@@ -64,42 +61,20 @@ describe('heartbeat-kit loop', () => {
 });
 
 describe('heartbeat-kit loop as a real process', () => {
-  let bundleDir = '';
-  let bin = '';
-  beforeAll(async () => {
-    bundleDir = mkdtempSync(join(tmpdir(), 'hk-cli-bundle-'));
-    bin = join(bundleDir, 'bin.mjs');
-    await build({
-      entryPoints: [resolve(import.meta.dirname, '../src/bin.ts')],
-      outfile: bin,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      conditions: ['source'],
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-      logLevel: 'error',
-    });
-  });
-  afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+  const bundled = useBundledCli();
 
   it('SIGTERM finishes the current cycle, prints HEARTBEAT_SHUTDOWN and exits 0', async () => {
     const world = createCliWorld({ ready: [{ id: 'bd-p1', title: 'Ship it', priority: 1 }] });
-    const child = spawn(
-      process.execPath,
-      [bin, 'loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1', '--now', '2026-02-19T14:00:00Z'],
-      { env: world.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    const loop = bundled.spawn(
+      ['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1', '--now', '2026-02-19T14:00:00Z'],
+      world.env,
     );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    await until(() => stdout.includes('WORK_FOUND'), 'the first report');
+    await until(() => loop.stdout().includes('WORK_FOUND'), 'the first report');
     // Let a second one-second cycle complete (quiet: dedup, so it prints nothing), however long it takes.
     await until(() => cyclesSaved(world.project) >= 2, 'a second cycle');
-    child.kill('SIGTERM');
-    const code = await exited;
+    loop.child.kill('SIGTERM');
+    const code = await loop.exited;
+    const [stdout, stderr] = [loop.stdout(), loop.stderr()];
     // The signal may land mid-scan: then, and only then, stderr names the scanners it cut off.
     expect(stderr.split('\n').filter((l) => l !== '' && !/^heartbeat-kit: warning: [a-z, -]+ cut off: /.test(l))).toEqual([]);
     expect(code).toBe(0);
