@@ -98,7 +98,6 @@ export {
   type ParseHeartbeatConfigOptions,
 } from './config/heartbeat-markdown-parser.js';
 export { renderHeartbeatMarkdown } from './config/heartbeat-markdown-renderer.js';
-export { parseDuration, formatDuration, type DurationUnit, type DurationError } from './config/duration.js';
 export { heartbeatConfigJsonSchema } from './config/heartbeat-config-json-schema.js';
 export { daysSchema, timeOfDaySchema } from './config/window-schema.js';
 export {
@@ -106,15 +105,25 @@ export {
   isWithinActiveHours,
   activeDays,
   formatActiveHours,
+  type ActiveHoursWindow,
+  type ActiveHoursStatus,
+} from './active-hours/index.js';
+export {
+  wallClockIn,
+  isKnownZone,
+  type WallClock,
+  formatLocalTimestamp,
   WEEKDAY_NAMES,
   type Weekday,
   formatDays,
-  type ActiveHoursWindow,
-  type ActiveHoursStatus,
   isValidTimeZone,
   resolveTimeZone,
   type InvalidTimeZoneError,
-} from './active-hours/index.js';
+  parseDuration,
+  formatDuration,
+  type DurationUnit,
+  type DurationError,
+} from './time/index.js';
 export {
   initialHeartbeatState,
   decodeHeartbeatState,

@@ -1,4 +1,5 @@
-import { ALL_DAYS, formatDays, formatTimeOfDay, parseTimeOfDay, WEEKDAY_NAMES, WORKING_DAYS, type Weekday } from './calendar.js';
+import { ALL_DAYS, formatDays, formatTimeOfDay, parseTimeOfDay, WEEKDAY_NAMES, WORKING_DAYS, type Weekday } from '../time/calendar.js';
+import { wallClockIn } from '../time/wall-clock.js';
 
 /**
  * Active hours: `[start, end)` compared as zone-local minute-of-day, on the active days of the
@@ -31,58 +32,6 @@ export interface ActiveHoursStatus {
   readonly localWeekday: number;
   /** The zone actually used: the given one, or `UTC` when it was not a valid zone. */
   readonly zone: string;
-}
-
-const WEEKDAYS: Readonly<Record<string, number>> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
-
-interface ZoneFormatter {
-  readonly format: Intl.DateTimeFormat;
-  /** The zone reported back: the one asked for, or `UTC` when it was not a valid zone. */
-  readonly zone: string;
-}
-
-// Building a DateTimeFormat is far slower than formatting with one, and a loop asks every 10 min.
-const formatters = new Map<string, ZoneFormatter>();
-
-function formatterFor(zone: string): ZoneFormatter {
-  const cached = formatters.get(zone);
-  if (cached) return cached;
-  let made: ZoneFormatter;
-  try {
-    made = {
-      format: new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit' }),
-      zone,
-    };
-  } catch {
-    // An unvalidated zone must not crash a cycle; the UTC fallback is visible in the status.
-    // Not cached, so arbitrary bad names cannot grow the map.
-    return formatterFor('UTC');
-  }
-  formatters.set(zone, made);
-  return made;
-}
-
-interface LocalTime {
-  readonly minuteOfDay: number;
-  readonly weekday: number;
-  readonly zone: string;
-}
-
-function localTime(instant: Date, zone: string): LocalTime {
-  // UTC's wall clock is the Date's own: no Intl, so a UTC heartbeat never loads ICU's zone data.
-  if (zone === 'UTC') return { minuteOfDay: instant.getUTCHours() * 60 + instant.getUTCMinutes(), weekday: instant.getUTCDay(), zone };
-  const { format, zone: resolvedZone } = formatterFor(zone);
-  if (Number.isNaN(instant.getTime())) return { minuteOfDay: Number.NaN, weekday: Number.NaN, zone: resolvedZone };
-  let hour = 0;
-  let minute = 0;
-  let weekday = Number.NaN;
-  for (const part of format.formatToParts(instant)) {
-    if (part.type === 'hour')
-      hour = Number(part.value) % 24; // some ICU builds print 24 for midnight
-    else if (part.type === 'minute') minute = Number(part.value);
-    else if (part.type === 'weekday') weekday = WEEKDAYS[part.value] ?? Number.NaN;
-  }
-  return { minuteOfDay: hour * 60 + minute, weekday, zone: resolvedZone };
 }
 
 /**
@@ -121,7 +70,7 @@ export function activeDays(hours: Pick<ActiveHoursWindow, 'weekend' | 'days'>): 
  * Date is outside: only the critical scans run, which is the safe side.
  */
 export function activeHoursStatus(instant: Date, hours: ActiveHoursWindow): ActiveHoursStatus {
-  const local = localTime(instant, hours.timeZone);
+  const local = wallClockIn(instant, hours.timeZone);
   if (Number.isNaN(local.minuteOfDay))
     return { inside: false, localMinuteOfDay: local.minuteOfDay, localWeekday: local.weekday, zone: local.zone };
   const day = WEEKDAY_NAMES[local.weekday];

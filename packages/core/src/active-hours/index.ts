@@ -1,3 +1,1 @@
 export * from './active-hours.js';
-export * from './time-zone.js';
-export * from './calendar.js';

@@ -1,8 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
-import { formatDays, formatTimeOfDay, parseDays, parseTimeOfDay, type Weekday } from '../active-hours/calendar.js';
-import { normalizeTimeZone } from '../active-hours/time-zone.js';
+import { formatDays, formatTimeOfDay, parseDays, parseTimeOfDay, type Weekday } from '../time/calendar.js';
+import { normalizeTimeZone } from '../time/time-zone.js';
 import { stripTerminalEscapes } from '../text/sanitize.js';
-import { formatDuration, parseDuration, type DurationUnit } from './duration.js';
+import { formatDuration, parseDuration, type DurationUnit } from '../time/duration.js';
 import { heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
 import { MAX_REPEAT_INTERVAL_MS, MAX_REPEAT_STEPS } from './repeat-limits.js';
 

@@ -1,5 +1,5 @@
-import { formatDays } from '../active-hours/calendar.js';
-import { formatDuration } from './duration.js';
+import { formatDays } from '../time/calendar.js';
+import { formatDuration } from '../time/duration.js';
 import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig } from './heartbeat-config-schema.js';
 
 // `<` escaped so an argv word can never open an HTML comment the parser would skip.

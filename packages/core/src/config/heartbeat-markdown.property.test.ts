@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG, heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
-import { WEEKDAY_NAMES } from '../active-hours/calendar.js';
+import { WEEKDAY_NAMES } from '../time/calendar.js';
 import { formatHeartbeatConfigError, parseHeartbeatConfig } from './heartbeat-markdown-parser.js';
 import { renderHeartbeatMarkdown } from './heartbeat-markdown-renderer.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatTimeOfDay, parseDays, parseTimeOfDay, type Weekday } from '../active-hours/calendar.js';
+import { formatTimeOfDay, parseDays, parseTimeOfDay, type Weekday } from '../time/calendar.js';
 
 /**
  * Zod schemas of a time of day and a set of days, shared by active hours and WoterClip's quiet

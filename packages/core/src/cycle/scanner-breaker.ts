@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createFinding, fingerprintOf, type Finding } from '../domain/finding.js';
 import { OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult, type ScannerName } from '../domain/scan-result.js';
-import { formatLocalTimestamp } from '../messages/local-time.js';
+import { formatLocalTimestamp } from '../time/local-timestamp.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
 import { scanProblems } from './scan-problems.js';
 import { breakerHoldsBack, isBreakerTripped, stepBreaker, type BreakerObservation, type BreakerSettings } from './breaker-decision.js';

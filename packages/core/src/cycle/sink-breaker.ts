@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createFinding, type Finding } from '../domain/finding.js';
-import { formatLocalTimestamp } from '../messages/local-time.js';
+import { formatLocalTimestamp } from '../time/local-timestamp.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
 import { breakerHoldsBack, stepBreaker, type BreakerSettings, type BreakerStreak } from './breaker-decision.js';
 

@@ -4,7 +4,7 @@ import { DEFAULT_CATEGORIES, categoryComparator, type CategoryTable } from '../d
 import type { Finding } from '../domain/finding.js';
 import type { OutboundMessage } from '../ports/sink.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
-import { formatLocalTimestamp } from './local-time.js';
+import { formatLocalTimestamp } from '../time/local-timestamp.js';
 import { estimateTokensByChars, type TokenEstimator } from './token-estimate.js';
 
 /** The exact text of a quiet cycle. */

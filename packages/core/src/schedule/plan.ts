@@ -1,5 +1,5 @@
 import { activeDays, activeHoursStatus, boundMinutes } from '../active-hours/active-hours.js';
-import { formatDays, formatTimeOfDay, WEEKDAY_NAMES } from '../active-hours/calendar.js';
+import { formatDays, formatTimeOfDay, WEEKDAY_NAMES } from '../time/calendar.js';
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
 
 /** How slots are laid out: the loop's interval grid, or the next fire times of a cron expression. */

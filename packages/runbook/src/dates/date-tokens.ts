@@ -1,3 +1,5 @@
+import { wallClockIn } from '@heartbeat-kit/core';
+
 /**
  * Date tokens of tracked runbook lines (spec 003, reference §8, DESIGN.md "Runbook"). Only a bare
  * `MM-DD` and `DELETE MM-DD` are visible to the gate; a full `YYYY-MM-DD` is recorded so the
@@ -72,15 +74,15 @@ export function formatCalendarDate(date: CalendarDate): string {
 }
 
 /**
- * The calendar date of `instant` in `zone`. Throws RangeError on an unknown zone: callers validate
- * zones at their boundary with core's `resolveTimeZone`.
+ * The calendar date of `instant` in `zone`, read by core's `wallClockIn`. Throws RangeError on an
+ * unknown zone or an invalid Date: callers validate zones at their boundary with core's
+ * `resolveTimeZone`.
  */
 export function calendarDateIn(instant: Date, zone: string): CalendarDate {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(
-    instant,
-  );
-  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
-  return { year: get('year'), month: get('month'), day: get('day') };
+  const clock = wallClockIn(instant, zone);
+  if (clock.zone !== zone) throw new RangeError(`Invalid time zone specified: ${zone}`);
+  if (Number.isNaN(clock.year)) throw new RangeError('Invalid time value');
+  return { year: clock.year, month: clock.month, day: clock.day };
 }
 
 function isLeap(year: number): boolean {

@@ -1,5 +1,4 @@
-import { TZDate } from '@date-fns/tz';
-import { WEEKDAY_NAMES, type Weekday } from '@heartbeat-kit/core';
+import { wallClockIn, WEEKDAY_NAMES, type Weekday } from '@heartbeat-kit/core';
 
 /** The quiet-hours settings a decision needs. */
 export interface QuietHoursSettings {
@@ -25,9 +24,9 @@ function minuteOfDay(hhmm: string): number {
  */
 export function isQuietTime(now: Date, settings: QuietHoursSettings): boolean {
   if (!settings.enabled) return false;
-  const local = new TZDate(now.getTime(), settings.timezone);
-  if (settings.days !== undefined && !settings.days.includes(WEEKDAY_NAMES[local.getDay()]!)) return false;
-  const minute = local.getHours() * 60 + local.getMinutes();
+  const local = wallClockIn(now, settings.timezone);
+  if (settings.days !== undefined && !settings.days.includes(WEEKDAY_NAMES[local.weekday]!)) return false;
+  const minute = local.minuteOfDay;
   const start = minuteOfDay(settings.start);
   const end = minuteOfDay(settings.end);
   if (start === end) return false;

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { daysSchema, timeOfDaySchema, type BreakerSettings } from '@heartbeat-kit/core';
+import { daysSchema, isKnownZone, timeOfDaySchema, type BreakerSettings } from '@heartbeat-kit/core';
 
 /** Path of the repo config, relative to the repository root. */
 export const CONFIG_PATH = '.woterclip/config.yaml';
@@ -24,15 +24,6 @@ export function dispatchBreakerSettings(config: {
 
 /** Default beat time ceiling in seconds (reference §3: 1200 s upstream, configurable here). */
 export const DEFAULT_TIME_CEILING_SEC = 1200;
-
-function isIanaZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const placeholderFree = (what: string) =>
   z
@@ -58,7 +49,7 @@ const personaRef = z
 const quietHours = z
   .object({
     enabled: z.boolean().default(false),
-    timezone: z.string().refine(isIanaZone, 'is not an IANA time zone (e.g. "America/Los_Angeles")').default('UTC'),
+    timezone: z.string().refine(isKnownZone, 'is not an IANA time zone (e.g. "America/Los_Angeles")').default('UTC'),
     start: timeOfDaySchema('start', '22:00'),
     // 24:00 lets a window run to midnight: 00:00-24:00 with days is a whole quiet day.
     end: timeOfDaySchema('end', '07:00'),
