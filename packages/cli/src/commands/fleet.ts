@@ -250,6 +250,9 @@ export const fleetCommand: Command = async (argv, io) => {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix))
     return usageError(io, sub, `--prefix "${prefix}" is not a key prefix. Fix: use letters, digits, '.', '_' or '-'.`);
   const json = values.json === true;
+  // A bad flag value is a usage error whether Redis is up or not: read before connecting.
+  const history = sub === 'history' ? readHistoryFlags(positionals[0]!, values) : undefined;
+  if (history !== undefined && !history.ok) return usageError(io, 'history', history.message);
   const shown = redactRedisUrl(values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379');
   // Commands fail fast on a wrong URL. A worker started during a Redis outage waits for it
   // (bounded backoff, every retry logged, Ctrl-C stops it); once running, its connections ride
@@ -281,7 +284,14 @@ export const fleetCommand: Command = async (argv, io) => {
     case 'add':
       return addHeartbeat(io, target.value, prefix, positionals[0]!, values, json);
     case 'history':
-      return showHistory(io, target.value, prefix, positionals[0]!, values, json);
+      return showHistory(
+        io,
+        target.value,
+        prefix,
+        positionals[0]!,
+        history?.ok === true ? history : { at: new Date(), sinceMs: -Infinity },
+        json,
+      );
     case 'remove':
     case 'list':
     case 'status':
@@ -325,18 +335,29 @@ async function runWorker(io: CliIo, target: RedisTarget, prefix: string, values:
   return EXIT.ok;
 }
 
-async function showHistory(io: CliIo, target: RedisTarget, prefix: string, id: string, values: Values, json: boolean): Promise<number> {
+/** The instant `history` judges ages at and the start of its window, or the usage error. */
+function readHistoryFlags(
+  id: string,
+  values: Values,
+): { readonly ok: true; readonly at: Date; readonly sinceMs: number } | { readonly ok: false; readonly message: string } {
   if (!isFleetHeartbeatId(id))
-    return usageError(io, 'history', `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.`);
+    return { ok: false, message: `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.` };
   const now = parseInstantFlag('--now', values.now);
-  if (!now.ok) return usageError(io, 'history', now.message);
+  if (!now.ok) return now;
   const at = now.date ?? new Date();
-  let sinceMs = Number.NEGATIVE_INFINITY;
-  if (values.since !== undefined) {
-    const since = parseSince(values.since, at);
-    if (!since.ok) return usageError(io, 'history', since.message);
-    sinceMs = since.ms;
-  }
+  if (values.since === undefined) return { ok: true, at, sinceMs: Number.NEGATIVE_INFINITY };
+  const since = parseSince(values.since, at);
+  return since.ok ? { ok: true, at, sinceMs: since.ms } : since;
+}
+
+async function showHistory(
+  io: CliIo,
+  target: RedisTarget,
+  prefix: string,
+  id: string,
+  { at, sinceMs }: { readonly at: Date; readonly sinceMs: number },
+  json: boolean,
+): Promise<number> {
   const redis = createRedisClient(target);
   try {
     const key = fleetKeys(prefix).receipts(id);
@@ -350,7 +371,7 @@ async function showHistory(io: CliIo, target: RedisTarget, prefix: string, id: s
     if (json) io.stdout(`${JSON.stringify({ receipts, warnings: listed.value.warnings })}\n`);
     else if (receipts.length === 0)
       io.stdout(
-        `no receipts for ${id}${values.since === undefined ? '' : ` since ${new Date(sinceMs).toISOString()}`} (prefix ${prefix})\n`,
+        `no receipts for ${id}${sinceMs === Number.NEGATIVE_INFINITY ? '' : ` since ${new Date(sinceMs).toISOString()}`} (prefix ${prefix})\n`,
       );
     else for (const receipt of receipts) io.stdout(`${formatReceipt(receipt)}\n`);
     return EXIT.ok;

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliIo } from './io.js';
+import { main } from './main.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'hk-now-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(argv: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: dir },
+    shutdownSignal: new AbortController().signal,
+    stdin: () => Promise.resolve(''),
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+// Every command and subcommand of the CLI, with the operands it needs to get as far as reading its
+// flags. The first test keeps this list complete, so a new command cannot slip past the check of
+// its `--now`.
+const COMMANDS: readonly (readonly string[])[] = [
+  ['cycle'],
+  ['loop'],
+  ['history'],
+  ['check-liveness'],
+  ['plan'],
+  ['init'],
+  ['replay'],
+  ['woterclip', 'init'],
+  ['woterclip', 'beat'],
+  ['woterclip', 'status'],
+  ['woterclip', 'history'],
+  ['fleet', 'worker'],
+  ['fleet', 'add'],
+  ['fleet', 'list'],
+  ['fleet', 'remove'],
+  ['fleet', 'status'],
+  ['fleet', 'history', 'my-repo'],
+  ['runbook', 'init'],
+  ['runbook', 'check', 'runbook.md'],
+  ['runbook', 'due', 'runbook.md'],
+  ['runbook', 'prune', 'runbook.md'],
+  ['runbook', 'tick', '--runbook', 'runbook.md', '--status', 'status.json'],
+  ['runbook', 'quiet', '--runbook', 'runbook.md', '--status', 'status.json'],
+  ['runbook', 'boot-triage', '--status', 'status.json'],
+  ['runbook', 'gate-report', 'gate.log'],
+];
+
+// The commands whose help offers `--now`.
+const WITH_NOW = [
+  'cycle',
+  'loop',
+  'history',
+  'check-liveness',
+  'plan',
+  'woterclip beat',
+  'woterclip status',
+  'woterclip history',
+  'fleet history',
+  'runbook init',
+  'runbook check',
+  'runbook due',
+  'runbook prune',
+  'runbook tick',
+  'runbook quiet',
+  'runbook boot-triage',
+  'runbook gate-report',
+];
+
+describe('--now', () => {
+  it('the list above names every command and subcommand the CLI has', async () => {
+    const top = (await run(['help'])).stdout;
+    const listed = [...top.matchAll(/^ {2}([a-z][a-z-]+) {2,}/gm)].map((m) => m[1]);
+    expect(new Set(listed)).toEqual(new Set(COMMANDS.map((argv) => argv[0])));
+    for (const group of ['woterclip', 'fleet', 'runbook']) {
+      const help = (await run(['help', group])).stdout;
+      const subcommands = [...help.matchAll(/^ {2}([a-z][a-z-]+)(?= )/gm)].map((m) => m[1]).filter((name) => name !== 'heartbeat-kit');
+      expect(subcommands, group).toEqual(COMMANDS.filter((argv) => argv[0] === group).map((argv) => argv[1]));
+    }
+  });
+
+  it('every command that takes --now reads it with the one strict parser: an impossible date is exit 2 with the same fix', async () => {
+    const offered: string[] = [];
+    for (const argv of COMMANDS) {
+      const name = argv.slice(0, 2).join(' ');
+      const help = await run([...argv.slice(0, 2), '--help']);
+      expect(help.code, name).toBe(0);
+      if (!/--now\b/.test(help.stdout)) continue;
+      offered.push(name);
+      for (const bad of ['2026-02-30T10:00:00Z', '2026-02-19T14:50:00', 'yesterday']) {
+        const r = await run([...argv, '--now', bad]);
+        expect(r.code, `${name} --now ${bad}: ${r.stderr}`).toBe(2);
+        expect(r.stderr, name).toContain(`--now ${JSON.stringify(bad)}`);
+        expect(r.stderr, name).toContain('Fix: use an ISO-8601 instant with a zone, e.g. --now 2026-02-19T14:50:00Z.');
+        expect(r.stdout, name).toBe('');
+      }
+    }
+    expect(offered).toEqual(WITH_NOW);
+  });
+});
