@@ -307,11 +307,11 @@ async function runWorker(io: CliIo, target: RedisTarget, prefix: string, values:
   const lockTtl = parseNumber(values['lock-ttl'], '--lock-ttl', 1);
   if (!lockTtl.ok) return usageError(io, 'worker', lockTtl.message);
   const sinkSpec = parseSinkSpec(values.sink ?? 'stdout');
-  if (!sinkSpec.ok) return usageError(io, 'worker', sinkSpec.message);
+  if (sinkSpec.isErr()) return usageError(io, 'worker', sinkSpec.error.message);
   const worker = createFleetWorker({
     target,
     prefix,
-    sink: createFleetSink(sinkSpec.sink, io),
+    sink: createFleetSink(sinkSpec.value, io),
     resolve: createProjectResolver(io, values['fake-scanners'] === true),
     ...(concurrency.value === undefined ? {} : { concurrency: Math.floor(concurrency.value) }),
     ...(lockTtl.value === undefined ? {} : { lockTtlMs: Math.round(lockTtl.value * 1000) }),

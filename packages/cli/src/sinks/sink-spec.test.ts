@@ -32,32 +32,29 @@ describe('splitCommand', () => {
 
 describe('parseSinkSpec', () => {
   it('accepts the four kinds and names the fix otherwise', () => {
-    expect(parseSinkSpec('stdout')).toEqual({ ok: true, sink: { kind: 'stdout' } });
-    expect(parseSinkSpec('file:/tmp/x.jsonl')).toEqual({ ok: true, sink: { kind: 'file', path: '/tmp/x.jsonl' } });
-    expect(parseSinkSpec('webhook:https://example.invalid/h')).toEqual({
-      ok: true,
-      sink: { kind: 'webhook', url: 'https://example.invalid/h' },
+    expect(parseSinkSpec('stdout')._unsafeUnwrap()).toEqual({ kind: 'stdout' });
+    expect(parseSinkSpec('file:/tmp/x.jsonl')._unsafeUnwrap()).toEqual({ kind: 'file', path: '/tmp/x.jsonl' });
+    expect(parseSinkSpec('webhook:https://example.invalid/h')._unsafeUnwrap()).toEqual({
+      kind: 'webhook',
+      url: 'https://example.invalid/h',
     });
-    expect(parseSinkSpec('command:notify-send "Heart beat"')).toEqual({
-      ok: true,
-      sink: { kind: 'command', argv: ['notify-send', 'Heart beat'] },
+    expect(parseSinkSpec('command:notify-send "Heart beat"')._unsafeUnwrap()).toEqual({
+      kind: 'command',
+      argv: ['notify-send', 'Heart beat'],
     });
     for (const bad of ['file:', 'webhook:nope', 'webhook:ftp://x/y', 'command:', 'pigeon']) {
-      const parsed = parseSinkSpec(bad);
-      expect(parsed.ok).toBe(false);
-      if (!parsed.ok) expect(parsed.message).toMatch(/Fix:/);
+      const e = parseSinkSpec(bad)._unsafeUnwrapErr();
+      expect(e.kind).toBe('invalid-sink');
+      expect(e.message).toMatch(/Fix:/);
     }
   });
 
   it('refuses a webhook URL that carries credentials, naming the Authorization-header fix, and never echoes them', () => {
     for (const url of ['https://user:pa55@hooks.example/x', 'https://hooks.example/x?token=t0k3n', 'https://hooks.example/x?api_key=k3y']) {
-      const parsed = parseSinkSpec(`webhook:${url}`);
-      expect(parsed.ok).toBe(false);
-      if (!parsed.ok) {
-        expect(parsed.message).toContain('--sink-auth-env');
-        expect(parsed.message).not.toMatch(/pa55|t0k3n|k3y/);
-      }
+      const e = parseSinkSpec(`webhook:${url}`)._unsafeUnwrapErr();
+      expect(e.message).toContain('--sink-auth-env');
+      expect(e.message).not.toMatch(/pa55|t0k3n|k3y/);
     }
-    expect(parseSinkSpec('webhook:https://hooks.example/x?channel=ops').ok).toBe(true);
+    expect(parseSinkSpec('webhook:https://hooks.example/x?channel=ops').isOk()).toBe(true);
   });
 });

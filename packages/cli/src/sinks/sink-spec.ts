@@ -1,3 +1,4 @@
+import { err, ok, type Result } from 'neverthrow';
 import { splitCommand } from './split-command.js';
 
 // Query parameters that carry a credential by name.
@@ -10,44 +11,49 @@ export type SinkSpec =
   | { readonly kind: 'webhook'; readonly url: string }
   | { readonly kind: 'command'; readonly argv: readonly string[] };
 
+/** Why a `--sink` value was refused: its kind, and one line naming the fix. */
+export interface SinkSpecError {
+  readonly kind: 'invalid-sink';
+  readonly message: string;
+}
+
+const refuse = (message: string): Result<SinkSpec, SinkSpecError> => err({ kind: 'invalid-sink', message });
+
 /** Parses `stdout`, `file:PATH`, `webhook:URL` or `command:CMD`; the error names the fix. */
-export function parseSinkSpec(spec: string): { ok: true; sink: SinkSpec } | { ok: false; message: string } {
-  if (spec === 'stdout') return { ok: true, sink: { kind: 'stdout' } };
+export function parseSinkSpec(spec: string): Result<SinkSpec, SinkSpecError> {
+  if (spec === 'stdout') return ok({ kind: 'stdout' });
   const colon = spec.indexOf(':');
   const kind = colon === -1 ? spec : spec.slice(0, colon);
   const value = colon === -1 ? '' : spec.slice(colon + 1);
   switch (kind) {
     case 'file':
-      return value
-        ? { ok: true, sink: { kind: 'file', path: value } }
-        : { ok: false, message: '--sink file: needs a path. Fix: --sink file:/var/log/heartbeat.jsonl' };
+      return value ? ok({ kind: 'file', path: value }) : refuse('--sink file: needs a path. Fix: --sink file:/var/log/heartbeat.jsonl');
     case 'webhook': {
       let url: URL;
       try {
         url = new URL(value);
       } catch {
-        return { ok: false, message: `--sink webhook: "${value}" is not a URL. Fix: --sink webhook:https://host/path` };
+        return refuse(`--sink webhook: "${value}" is not a URL. Fix: --sink webhook:https://host/path`);
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        return { ok: false, message: '--sink webhook: only http(s) URLs. Fix: --sink webhook:https://host/path' };
+        return refuse('--sink webhook: only http(s) URLs. Fix: --sink webhook:https://host/path');
       // fetch refuses credentials in URLs, and a URL is echoed in errors: credentials go in a header.
       const secretParams = [...url.searchParams.keys()].filter((k) => CREDENTIAL_PARAM.test(k));
       if (url.username !== '' || url.password !== '' || secretParams.length > 0) {
         const what = url.username !== '' || url.password !== '' ? 'user:password@' : `?${secretParams.join('&')}=`;
-        return {
-          ok: false,
-          message: `--sink webhook: the URL carries credentials (${what}). Fix: remove them from the URL, put the header value in an environment variable and pass --sink-auth-env NAME (sent as the Authorization header), e.g. HOOK_AUTH='Bearer …' --sink-auth-env HOOK_AUTH`,
-        };
+        return refuse(
+          `--sink webhook: the URL carries credentials (${what}). Fix: remove them from the URL, put the header value in an environment variable and pass --sink-auth-env NAME (sent as the Authorization header), e.g. HOOK_AUTH='Bearer …' --sink-auth-env HOOK_AUTH`,
+        );
       }
-      return { ok: true, sink: { kind: 'webhook', url: url.toString() } };
+      return ok({ kind: 'webhook', url: url.toString() });
     }
     case 'command': {
       const split = splitCommand(value);
       return split.ok
-        ? { ok: true, sink: { kind: 'command', argv: split.argv } }
-        : { ok: false, message: `--sink command: ${split.message}. Fix: --sink 'command:notify-send Heartbeat'` };
+        ? ok({ kind: 'command', argv: split.argv })
+        : refuse(`--sink command: ${split.message}. Fix: --sink 'command:notify-send Heartbeat'`);
     }
     default:
-      return { ok: false, message: `unknown --sink "${spec}". Fix: use stdout, file:PATH, webhook:URL or command:CMD` };
+      return refuse(`unknown --sink "${spec}". Fix: use stdout, file:PATH, webhook:URL or command:CMD`);
   }
 }

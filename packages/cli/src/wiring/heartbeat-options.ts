@@ -64,8 +64,9 @@ export async function resolveHeartbeat(
   | { ok: false; message: string; configError?: undefined }
   | { ok: false; message: string; configError: true; statePath: string }
 > {
-  const sink = parseSinkSpec(values.sink ?? 'stdout');
-  if (!sink.ok) return sink;
+  const parsedSink = parseSinkSpec(values.sink ?? 'stdout');
+  if (parsedSink.isErr()) return { ok: false, message: parsedSink.error.message };
+  const sink = { sink: parsedSink.value };
   const authEnv = values['sink-auth-env'];
   let authorization: string | undefined;
   if (authEnv !== undefined) {
