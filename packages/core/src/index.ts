@@ -89,6 +89,7 @@ export {
 export { heartbeatConfigSchema, type HeartbeatConfig, DEFAULT_HEARTBEAT_CONFIG } from './config/heartbeat-config-schema.js';
 export { stripTerminalEscapes, redactSecrets, sanitizeForMessage, REDACTED, type SanitizeOptions } from './text/sanitize.js';
 export { parseIsoInstant, type IsoInstantError } from './text/iso-instant.js';
+export { splitCommaList, type CommaListOptions } from './text/comma-list.js';
 export {
   parseHeartbeatConfig,
   formatHeartbeatConfigError,

@@ -1,4 +1,4 @@
-import { ENV_NAME_PATTERN, type CommandRunner } from '@heartbeat-kit/core';
+import { ENV_NAME_PATTERN, splitCommaList, type CommandRunner } from '@heartbeat-kit/core';
 import { createProcessRunner, type ProcessRunnerOptions } from '@heartbeat-kit/core/node';
 import type { CliIo } from '../io.js';
 
@@ -19,14 +19,8 @@ export function parseEnvAllowFlag(
   value: string | undefined,
 ): { ok: true; names: readonly string[] | undefined } | { ok: false; message: string } {
   if (value === undefined) return { ok: true, names: undefined };
-  const names = [
-    ...new Set(
-      value
-        .split(',')
-        .map((name) => name.trim())
-        .filter((name) => name !== ''),
-    ),
-  ];
+  // Split as the config's `Allow:` line (## Environment) is, so the flag and the key accept the same lists.
+  const names = splitCommaList(value, { spaces: true });
   const bad = names.find((name) => !ENV_NAME_PATTERN.test(name));
   if (bad !== undefined)
     return {

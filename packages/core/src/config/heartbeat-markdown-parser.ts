@@ -1,6 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import { formatDays, formatTimeOfDay, parseDays, parseTimeOfDay, type Weekday } from '../time/calendar.js';
 import { normalizeTimeZone } from '../time/time-zone.js';
+import { splitCommaList } from '../text/comma-list.js';
+import { ENV_NAME_PATTERN } from '../command/child-environment.js';
 import { stripTerminalEscapes } from '../text/sanitize.js';
 import { formatDuration, parseDuration, type DurationUnit } from '../time/duration.js';
 import { heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
@@ -255,15 +257,7 @@ const breakerBackoffCap: Setter = (value, { draft }) => {
 };
 
 const expected: Setter = (value, { draft }) => {
-  const names = [
-    ...new Set(
-      value
-        .split(',')
-        .map((name) => name.trim())
-        .filter((name) => name !== ''),
-    ),
-  ];
-  draft.expectedOrchestrators = names;
+  draft.expectedOrchestrators = splitCommaList(value);
   return 'expectedOrchestrators';
 };
 
@@ -301,8 +295,8 @@ const envAllow: Setter = (_value, { draft, raw }) => {
     .replace(/^\*+\s+/, '')
     .replace(/^`+|`+$/g, '');
   if (value.startsWith('**') && value.endsWith('**') && value.length >= 4) value = value.slice(2, -2);
-  const names = [...new Set(value.split(/[\s,]+/).filter((name) => name !== ''))];
-  const bad = names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(name));
+  const names = splitCommaList(value, { spaces: true });
+  const bad = names.find((name) => !ENV_NAME_PATTERN.test(name));
   if (bad !== undefined)
     return {
       message: `holds "${shorten(bad)}", which is not a variable name.`,
