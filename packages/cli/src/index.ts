@@ -3,5 +3,5 @@
  * @module heartbeat-kit
  */
 export { main } from './main.js';
-export { type CliIo, type Command } from './io.js';
+export { type CliIo, type Command, type LoopTime } from './io.js';
 export { EXIT, EXIT_CODE_TABLE, type ExitCode, type ExitCodeRow } from './exit-codes.js';

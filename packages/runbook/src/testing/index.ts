@@ -44,7 +44,11 @@ export function createFakeGate(answer: GateResult | GateError): Gate & { readonl
   };
 }
 
-type TaskInput = Partial<SystemStatus['tasks'][number]> & { readonly id: string; readonly status: SystemStatus['tasks'][number]['status'] };
+/** What `makeTask` needs: an id and a status; every other field has a default. */
+export type TaskInput = Partial<SystemStatus['tasks'][number]> & {
+  readonly id: string;
+  readonly status: SystemStatus['tasks'][number]['status'];
+};
 
 /** A status task with defaults filled in (timestamps default to `at`). */
 export function makeTask(task: TaskInput, at = '2026-10-20T09:00:00.000Z'): SystemStatus['tasks'][number] {
