@@ -1,3 +1,4 @@
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DEFAULT_HEARTBEAT_CONFIG, type Receipt, type Scanner } from '@heartbeat-kit/core';
 import { errAsync, ok, okAsync } from 'neverthrow';
@@ -5,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../test/support/redis-server.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
 import { decodeFleetState } from '../fleet/fleet-state.js';
-import { slotOf } from '../fleet/slots.js';
+import { cycleJobId, slotOf } from '../fleet/slots.js';
 import { fleetKeys } from './fleet-keys.js';
+import { redisOptionsFor } from './redis-connection.js';
 import { createRedisReceiptStore } from './redis-receipt-store.js';
 import { createFleetScheduler } from './fleet-scheduler.js';
 import { createFakeResolver } from '../testing/index.js';
@@ -292,5 +294,48 @@ describe('fleet worker: the shared cycle step and receipts', () => {
     const first = Math.min(...coverage.keys());
     const last = Math.max(...done.map((c) => c.slot));
     for (let slot = first; slot <= last; slot += 1) expect(coverage.get(slot) ?? 0, `slot ${slot}`).toBe(1);
+  });
+
+  it('a late job overtaken by the first commit closes its slot and every unrecorded slot up to that commit, once', async () => {
+    // Seen in the three-worker stress test at load 20: the first tick's job ran 16 slots late,
+    // after the next slot's commit (the heartbeat's first, so it had no earlier commit to measure
+    // a gap from); the late job closed only its own slot and the 15 slots between stayed unrecorded.
+    const prefix = 'late-first';
+    const keys = fleetKeys(prefix);
+    const intervalMs = 60_000;
+    await client.hset(
+      keys.registry,
+      'late',
+      JSON.stringify({ id: 'late', intervalMs, source: { kind: 'scanners', set: 'fake', reportEvery: 0 } }),
+    );
+    const cycles = new Queue(keys.cycleQueue, { connection: redisOptionsFor(target), prefix: keys.bullPrefix });
+    const events: FleetEvent[] = [];
+    const worker = createFleetWorker({
+      target,
+      prefix,
+      resolve: createFakeResolver(),
+      sink: { deliver: () => okAsync(undefined) },
+      onEvent: (e) => events.push(e),
+    });
+    const committed = slotOf(Date.now(), intervalMs);
+    const lateSlot = committed - 5;
+    const add = (slot: number) =>
+      cycles.add('cycle', { heartbeatId: 'late', slot, dueMs: slot * intervalMs + 7 }, { jobId: cycleJobId('late', slot) });
+    await add(committed);
+    await waitFor(() => events.some((e) => e.type === 'cycle'), 'the first commit');
+    await add(lateSlot);
+    await waitFor(() => events.some((e) => e.type === 'skip' && e.slot === lateSlot), 'the late job');
+    // A second late job, inside the range the first one closed, adds nothing.
+    await add(lateSlot + 2);
+    await waitFor(() => events.some((e) => e.type === 'skip' && e.slot === lateSlot + 2), 'the second late job');
+    await worker.close();
+    await cycles.close();
+
+    const receipts = await receiptsOf(prefix, 'late');
+    const coverage = slotCoverage(receipts, intervalMs);
+    for (let slot = lateSlot; slot <= committed; slot += 1) expect(coverage.get(slot) ?? 0, `slot ${slot}`).toBe(1);
+    expect(receipts.filter((r) => r.kind === 'skipped').map((r) => (r.kind === 'skipped' ? [r.reason, r.count] : []))).toEqual([
+      ['down', 5],
+    ]);
   });
 });

@@ -349,7 +349,11 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     while (held.skippedFor !== undefined) {
       // A late or retried job of a slot at or before the running one waits for the lock instead:
       // then it sees whether its slot ran or has a record, and closes it if neither.
-      if (!(slotOfOwner(held.skippedFor) < slot)) {
+      // So does a slot that already has its record (a later slot committed): an overlap record would be its second.
+      if (
+        !(slotOfOwner(held.skippedFor) < slot) ||
+        decideSlot((await loadState(stateStoreFor(heartbeatId))).fleet, slot) === 'already-ran'
+      ) {
         held = await holdLock(heartbeatId, `cycle-${slot}`);
         break;
       }
@@ -365,15 +369,18 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       const store = stateStoreFor(heartbeatId);
       const state = await loadState(store);
       if (decideSlot(state.fleet, slot) === 'already-ran') {
-        if (state.fleet.lastSlot !== undefined && slot < state.fleet.lastSlot) {
-          // A retry of a cycle that died before committing, overtaken by a later slot whose commit
-          // could not see this one (no earlier commit to measure a gap from): close it now.
+        const lastSlot = state.fleet.lastSlot;
+        if (lastSlot !== undefined && slot < lastSlot) {
+          // A late or retried job overtaken by a later slot whose commit could not see it (no
+          // earlier commit to measure a gap from): close it now, and every slot after it up to
+          // that commit that has no record either — they were due and nothing ran them. (Slots
+          // after the first commit all have records already: each commit closes its gap.)
           const listed = await receiptStoreFor(heartbeatId).list();
           if (listed.isErr()) throw new Error(listed.error.message);
           const missing = fleetGapReceipts(listed.value.receipts, {
             lastSlot: slot - 1,
-            slot: slot + 1,
-            dueMs: dueMs + heartbeat.intervalMs,
+            slot: lastSlot,
+            dueMs: dueMs + (lastSlot - slot) * heartbeat.intervalMs,
             intervalMs: heartbeat.intervalMs,
             atMs: clock.now().getTime(),
           });
