@@ -191,8 +191,12 @@ describe('a fleet of worker processes', () => {
         expect(holder).toBeDefined();
         holder!.child.kill('SIGSTOP');
         fence = Number(held[1]);
-        // Its save already reached Redis (the state's fence is its own or newer): it cannot be made stale.
-        if (Number((await client.get(`${keys.state('ice')}:fence`)) ?? 0) >= fence) {
+        // Only a cycle that will commit can have its write rejected: not an outbox write, not a late
+        // job of a slot already recorded (it only closes its slot, unfenced), not one whose save
+        // already reached Redis (the state's fence is its own or newer).
+        const ownerSlot = Number(/:cycle-(\d+):/.exec(held[0]!)?.[1] ?? Number.NaN);
+        const lastSlot = (await stateOf(keys.state('ice'))).fleet.lastSlot ?? Number.NEGATIVE_INFINITY;
+        if (!(ownerSlot > lastSlot) || Number((await client.get(`${keys.state('ice')}:fence`)) ?? 0) >= fence) {
           holder!.child.kill('SIGCONT');
           await sleep(50);
         } else frozen = holder;
