@@ -14,12 +14,13 @@ export const FLEET_GAP_DETAIL =
 
 /**
  * The `ran` receipt of a committed fleet cycle. A report is `queued`: the outbox holds it durably
- * and retries until the sink confirms, so the slot's record does not wait on the sink.
+ * and retries until the sink confirms, so the slot's record does not wait on the sink; `held`
+ * when the heartbeat's sink breaker is open, so the outbox will not try it this cycle.
  */
 export function fleetRanReceipt(
   decision: CycleDecision,
   problems: readonly ScanProblem[],
-  slot: { readonly dueMs: number; readonly atMs: number; readonly queued: boolean },
+  slot: { readonly dueMs: number; readonly atMs: number; readonly delivery: 'none' | 'queued' | 'held' },
 ): Receipt {
   const cutOff = cutOffScanners(problems);
   const notLookedAt = notLookedAtScanners(problems);
@@ -31,7 +32,7 @@ export function fleetRanReceipt(
     source: 'fleet',
     cycle: decision.cycle,
     status: decision.status,
-    delivery: slot.queued ? 'queued' : 'none',
+    delivery: slot.delivery,
     ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
     ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
   };

@@ -1,4 +1,4 @@
-import { decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState, type JsonValue } from '@heartbeat-kit/core';
+import { decodeHeartbeatState, encodeHeartbeatState, sinkBreakerSchema, type HeartbeatState, type JsonValue } from '@heartbeat-kit/core';
 import { z } from 'zod';
 
 // How many delivered message ids to remember: enough to absorb outbox retries arriving out
@@ -21,6 +21,12 @@ export const fleetMetaSchema = z.object({
   pending: z.array(z.object({ id: z.string(), atMs: z.number(), fingerprints: z.array(z.string()) })).default([]),
   lastReportAtMs: z.number().optional(),
   lastReportSummary: z.string().optional(),
+  /**
+   * The sink's circuit breaker for this heartbeat (core's, counted in this heartbeat's cycles):
+   * present only while its deliveries fail the same way. `triedCycle` is the heartbeat's cycle of
+   * the last counted failure, so outbox retries within one cycle count once.
+   */
+  sinkBreaker: z.object({ breaker: sinkBreakerSchema, triedCycle: z.number().int().nonnegative() }).optional(),
 });
 
 /** Fleet bookkeeping stored beside the core heartbeat state. */

@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
   markDelivered,
+  redactSecrets,
   scanAndEvaluate,
+  sinkDeliveryHeld,
   skippedReceipt,
+  updateSinkBreaker,
+  type BreakerSettings,
   type Clock,
   type CycleDecision,
   type HeartbeatConfig,
@@ -12,11 +16,12 @@ import {
   type Receipt,
   type ReceiptBounds,
   type Scanner,
+  type SinkAttempt,
   type SinkError,
   type Sleep,
 } from '@heartbeat-kit/core';
 import { nodeSleep, systemClock } from '@heartbeat-kit/core/node';
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Result, ResultAsync } from 'neverthrow';
 import { parseFleetHeartbeat, type FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
@@ -54,6 +59,8 @@ export interface FleetDelivery {
 
 /** Where fleet messages go. Ok means the sink confirmed; an error is retried with backoff. */
 export interface FleetSink {
+  /** The sink's name as the operator knows it (`webhook`, `command`, …), said by its circuit breaker. */
+  readonly name?: string;
   readonly deliver: (delivery: FleetDelivery) => ResultAsync<void, SinkError>;
 }
 
@@ -107,6 +114,20 @@ export type FleetEvent =
       readonly id: string;
       readonly fence: number;
       readonly worker: string;
+    }
+  | {
+      /** The heartbeat's sink breaker: `tripped`, `recovered`, `changed` once each; `held` per message not tried. */
+      readonly type: 'sink-breaker';
+      readonly kind: 'tripped' | 'recovered' | 'changed' | 'held';
+      readonly heartbeatId: string;
+      /** The heartbeat's cycle the breaker counted this at. */
+      readonly cycle: number;
+      /** The outbox message it happened to. */
+      readonly id: string;
+      readonly line: string;
+      /** With `tripped`: the one SINK_FAILING advisory, for the operator's channel (the sink cannot carry it). */
+      readonly advisory?: { readonly line: string; readonly action: string };
+      readonly worker: string;
     };
 
 /** Options of {@link createFleetWorker}. */
@@ -156,9 +177,23 @@ export interface OutboxJobData {
   readonly heartbeatId: string;
   readonly cycle: number;
   readonly decision: CycleDecision;
+  /** The heartbeat's sink breaker settings when the cycle ran (absent in jobs from older workers: no breaker). */
+  readonly breaker?: OutboxBreakerSettings;
+}
+
+/** What the outbox needs to run a heartbeat's sink breaker. */
+export interface OutboxBreakerSettings {
+  readonly settings: BreakerSettings;
+  readonly timeZone: string;
+  /** The heartbeat's interval: a held message is looked at again one cycle later. */
+  readonly intervalMs: number;
 }
 
 const HOLD_POLL_MS = 20;
+const OUTBOX_RETRY_MS = 500;
+// The outbox's own backoff type: doubling from 500 ms, capped at the heartbeat's interval (a
+// minute without one), so a sink that was down for hours is tried again within a cycle of coming back.
+const CAPPED_BACKOFF = 'capped-exponential';
 const DELIVERED_MARK_SECONDS = 7 * 24 * 3600;
 
 class LockBusy extends Error {}
@@ -425,11 +460,16 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         if (wasDelivered(state.fleet, messageId)) messageId = `${messageId}__${slot}`;
         await outbox.add(
           'deliver',
-          { heartbeatId, cycle: decision.cycle, decision },
+          {
+            heartbeatId,
+            cycle: decision.cycle,
+            decision,
+            breaker: { settings: config.breaker, timeZone, intervalMs: heartbeat.intervalMs },
+          },
           {
             jobId: messageId,
             attempts: 1_000_000,
-            backoff: { type: 'exponential', delay: 500 },
+            backoff: { type: CAPPED_BACKOFF, delay: OUTBOX_RETRY_MS },
             removeOnComplete: { age: 7 * 24 * 3600 },
             removeOnFail: false,
           },
@@ -457,7 +497,16 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
           }),
         );
       }
-      receipts.push(fleetRanReceipt(decision, evaluated.problems, { dueMs, atMs: endedAtMs, queued: report }));
+      // An open sink breaker holds this report in the outbox: the receipt says so, as the loop's does.
+      const heldBack =
+        decision.message !== null && sinkDeliveryHeld(state.fleet.sinkBreaker?.breaker, decision.cycle, config.breaker) !== undefined;
+      receipts.push(
+        fleetRanReceipt(decision, evaluated.problems, {
+          dueMs,
+          atMs: endedAtMs,
+          delivery: !report ? 'none' : heldBack ? 'held' : 'queued',
+        }),
+      );
       const saved = await commitCycle(
         redis,
         { state: keys.state(heartbeatId), lockFence: `${keys.lock(heartbeatId)}:fence`, receipts: keys.receipts(heartbeatId) },
@@ -488,15 +537,82 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     }
   };
 
-  const processOutbox = async (job: Job<OutboxJobData>): Promise<void> => {
-    const { heartbeatId, cycle, decision } = job.data;
+  const sinkName = (options.sink.name ?? 'sink').slice(0, 60) || 'sink';
+
+  /** The heartbeat's cycle a sink breaker counts in: the latest committed one (never older than the message's). */
+  const currentCycle = (fleet: FleetMeta, messageCycle: number): number => Math.max(messageCycle, fleet.lastCycle ?? 0);
+
+  /**
+   * Runs the heartbeat's sink breaker on one delivery attempt: `state` becomes the state to save,
+   * and the breaker's events are returned to emit after the save. A failure counts once per cycle
+   * of the heartbeat (outbox retries within a cycle are the same try), as the loop's breaker counts.
+   */
+  const stepSinkBreaker = (
+    fleet: FleetMeta,
+    messageCycle: number,
+    breaker: OutboxBreakerSettings,
+    attempt: SinkAttempt,
+  ): {
+    readonly fleet: FleetMeta;
+    readonly events: Omit<Extract<FleetEvent, { type: 'sink-breaker' }>, 'type' | 'heartbeatId' | 'id' | 'worker'>[];
+  } => {
+    const cycle = currentCycle(fleet, messageCycle);
+    const previous = fleet.sinkBreaker;
+    if (attempt.kind === 'failed' && previous !== undefined && previous.triedCycle >= cycle) return { fleet, events: [] };
+    const report = updateSinkBreaker(previous?.breaker, sinkName, attempt, {
+      cycle,
+      now: clock.now(),
+      timeZone: breaker.timeZone,
+      settings: breaker.settings,
+    });
+    const { sinkBreaker: _dropped, ...rest } = fleet;
+    void _dropped;
+    const next: FleetMeta =
+      report.breaker === undefined
+        ? rest
+        : {
+            ...rest,
+            sinkBreaker: { breaker: report.breaker, triedCycle: attempt.kind === 'failed' ? cycle : (previous?.triedCycle ?? cycle) },
+          };
+    const events = report.events.map((event) => ({
+      kind: event.kind,
+      cycle,
+      line: event.line,
+      ...(event.kind === 'tripped' && report.advisory !== undefined
+        ? { advisory: { line: report.advisory.line, action: report.advisory.action } }
+        : {}),
+    }));
+    return { fleet: next, events };
+  };
+
+  const processOutbox = async (job: Job<OutboxJobData>, token?: string): Promise<void> => {
+    const { heartbeatId, cycle, decision, breaker } = job.data;
     const messageId = job.id ?? outboxJobId(heartbeatId, cycle);
     const markKey = keys.delivered(messageId);
+    const breakerOn = breaker !== undefined && breaker.settings.after > 0 && decision.message !== null;
     let deliveredAtText = await redis.get(markKey);
+    let attempt: SinkAttempt = { kind: 'not-tried' };
     if (deliveredAtText === null) {
       if (decision.message !== null) {
+        if (breakerOn) {
+          // An open breaker holds the message back (never drops it): looked at again next cycle.
+          const state = await loadState(stateStoreFor(heartbeatId));
+          const at = currentCycle(state.fleet, cycle);
+          const held = sinkDeliveryHeld(state.fleet.sinkBreaker?.breaker, at, breaker.settings);
+          if (held !== undefined) {
+            await emit({ type: 'sink-breaker', kind: 'held', heartbeatId, cycle: at, id: messageId, line: held.line, worker: id });
+            await job.moveToDelayed(clock.now().getTime() + Math.max(OUTBOX_RETRY_MS, breaker.intervalMs), token);
+            throw new DelayedError();
+          }
+        }
         const sent = await options.sink.deliver({ id: messageId, heartbeatId, cycle, message: decision.message });
-        if (sent.isErr()) throw new Error(sent.error.message);
+        if (sent.isErr()) {
+          const message = redactSecrets(sent.error.message);
+          if (breakerOn)
+            await recordSinkFailure(heartbeatId, cycle, messageId, breaker, redactSecrets(sent.error.code ?? message), message);
+          throw new Error(message);
+        }
+        attempt = { kind: 'delivered' };
       }
       deliveredAtText = String(clock.now().getTime());
       await redis.set(markKey, deliveredAtText, 'EX', DELIVERED_MARK_SECONDS);
@@ -506,11 +622,13 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     const deliveredAt = new Date(Number(deliveredAtText));
     const held = await holdLock(heartbeatId, `outbox-${cycle}`);
     if (held.skippedFor !== undefined) throw new LockBusy(`heartbeat ${heartbeatId} is locked`);
+    const breakerEvents: ReturnType<typeof stepSinkBreaker>['events'] = [];
     try {
       const store = stateStoreFor(heartbeatId);
       const state = await loadState(store);
+      let next: FleetStateDocument = state;
       if (!wasDelivered(state.fleet, messageId)) {
-        const next: FleetStateDocument = {
+        next = {
           heartbeat: markDelivered(state.heartbeat, decision, deliveredAt),
           fleet: recordDelivery(
             state.fleet,
@@ -519,6 +637,14 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
             decision.message?.summary ?? decision.costAlert?.summary ?? '',
           ),
         };
+      }
+      // A delivery that worked closes an open breaker (one `recovered` line).
+      if (breakerOn && attempt.kind === 'delivered' && next.fleet.sinkBreaker !== undefined) {
+        const stepped = stepSinkBreaker(next.fleet, cycle, breaker, attempt);
+        next = { ...next, fleet: stepped.fleet };
+        breakerEvents.push(...stepped.events);
+      }
+      if (next !== state) {
         const saved = await store.save(encodeFleetState(next), { fence: held.fence });
         // A stale fence here means a newer holder appeared: retry under a fresh lock.
         if (saved.isErr()) throw new Error(saved.error.message);
@@ -527,6 +653,34 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     } finally {
       await held.release();
     }
+    for (const event of breakerEvents) await emit({ type: 'sink-breaker', heartbeatId, id: messageId, worker: id, ...event });
+  };
+
+  /** Counts a failed delivery in the heartbeat's sink breaker (under its lock); says a trip once. */
+  const recordSinkFailure = async (
+    heartbeatId: string,
+    cycle: number,
+    messageId: string,
+    breaker: OutboxBreakerSettings,
+    code: string,
+    message: string,
+  ): Promise<void> => {
+    const held = await holdLock(heartbeatId, `outbox-${cycle}`);
+    if (held.skippedFor !== undefined) throw new LockBusy(`heartbeat ${heartbeatId} is locked`);
+    let events: ReturnType<typeof stepSinkBreaker>['events'] = [];
+    try {
+      const store = stateStoreFor(heartbeatId);
+      const state = await loadState(store);
+      const stepped = stepSinkBreaker(state.fleet, cycle, breaker, { kind: 'failed', code, message });
+      if (stepped.fleet !== state.fleet) {
+        const saved = await store.save(encodeFleetState({ ...state, fleet: stepped.fleet }), { fence: held.fence });
+        if (saved.isErr()) throw new Error(saved.error.message);
+        events = stepped.events;
+      }
+    } finally {
+      await held.release();
+    }
+    for (const event of events) await emit({ type: 'sink-breaker', heartbeatId, id: messageId, worker: id, ...event });
   };
 
   const workerOptions = {
@@ -536,6 +690,13 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     lockDuration: jobLockMs,
     stalledInterval: options.stalledIntervalMs ?? Math.max(500, Math.floor(jobLockMs / 2)),
     maxStalledCount: 100,
+    settings: {
+      backoffStrategy: (attemptsMade: number, type?: string, _error?: Error, job?: { readonly data?: unknown }): number => {
+        if (type !== CAPPED_BACKOFF) return OUTBOX_RETRY_MS;
+        const cap = Math.max(1000, (job?.data as OutboxJobData | undefined)?.breaker?.intervalMs ?? 60_000);
+        return Math.min(cap, OUTBOX_RETRY_MS * 2 ** Math.min(30, Math.max(0, attemptsMade - 1)));
+      },
+    },
   };
   const workers = [
     new Worker<TickJobData>(keys.tickQueue, processTick, workerOptions),

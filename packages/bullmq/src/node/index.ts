@@ -37,5 +37,6 @@ export {
   type CycleSetup,
   type ResolveHeartbeat,
   type CycleJobData,
+  type OutboxBreakerSettings,
   type OutboxJobData,
 } from './fleet-worker.js';

@@ -70,8 +70,14 @@ Options:
   --lock-ttl S       lease of a heartbeat lock in seconds, renewed while a cycle runs (default 30)
 ${COMMON}
 
-With --json the worker prints each event (cycle, skip, failed, stale-write, delivered) as one JSON line
-on stderr; messages still go to --sink.
+With --json the worker prints each event (cycle, skip, failed, stale-write, delivered, sink-breaker) as
+one JSON line on stderr; messages still go to --sink.
+
+Sink circuit breaker, per heartbeat (its HEARTBEAT.md Breaker after / Breaker back-off cap): deliveries
+failing the same way (HTTP 503, exit 1, …) in that many of the heartbeat's cycles in a row print one
+SINK_FAILING advisory on stderr; its messages then stay in the outbox and are tried only every 2nd, 4th,
+… cycle up to the cap (its receipts say delivery held), never dropped; the first delivery that works
+prints one recovered line and the held messages go out.
 
 Started while Redis is down, the worker waits for it: retries after 1 s, 2 s, 4 s … up to 30 s
 apart, each retry on stderr, for up to 10 min (then exit 3); Ctrl-C stops the wait. A Redis that
@@ -322,6 +328,11 @@ async function runWorker(io: CliIo, target: RedisTarget, prefix: string, values:
       else if (event.type === 'cycle' && event.warnings !== undefined)
         for (const warning of event.warnings)
           io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} cycle ${event.cycle}: warning: ${warning}\n`);
+      else if (event.type === 'sink-breaker' && event.kind !== 'held')
+        // The operator's channel is stderr: the sink that fails cannot carry its own advisory.
+        io.stderr(
+          `heartbeat-kit fleet worker: ${event.heartbeatId}: ${event.advisory === undefined ? event.line : `${event.advisory.line}\n  Action: ${event.advisory.action}`}\n`,
+        );
       else if (event.type === 'stale-write')
         io.stderr(
           `heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot}: lost the lock (fence ${event.fence} < ${event.current}); write rejected\n`,

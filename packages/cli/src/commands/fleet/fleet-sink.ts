@@ -14,6 +14,7 @@ export function createFleetSink(spec: SinkSpec, io: CliIo): FleetSink {
   switch (spec.kind) {
     case 'stdout':
       return {
+        name: 'stdout',
         deliver: (delivery) => {
           io.stdout(`[${delivery.heartbeatId} cycle ${delivery.cycle}] ${delivery.message.content}\n`);
           return okAsync(undefined);
@@ -22,6 +23,7 @@ export function createFleetSink(spec: SinkSpec, io: CliIo): FleetSink {
     case 'file': {
       const path = resolvePath(io.cwd, spec.path);
       return {
+        name: 'file',
         deliver: (delivery) =>
           ResultAsync.fromPromise(
             mkdir(dirname(path), { recursive: true }).then(() => appendFile(path, `${JSON.stringify(delivery)}\n`, 'utf8')),
@@ -32,7 +34,7 @@ export function createFleetSink(spec: SinkSpec, io: CliIo): FleetSink {
     case 'webhook':
     case 'command': {
       const sink = createCycleDeps({ cwd: io.cwd, statePath: io.cwd, sink: spec, io }).sink;
-      return { deliver: (delivery) => sink.deliver(delivery.message) };
+      return { name: spec.kind, deliver: (delivery) => sink.deliver(delivery.message) };
     }
   }
 }
