@@ -3,8 +3,11 @@
 // redis-server (unix socket, append-only file, fsync every second). For each worker count:
 // committed cycles per second, and the p50/p99 lag between a slot's due time and its cycle's
 // start, taken from the workers' journal over a measured window after a warm-up.
-// Also: Redis memory per heartbeat (INFO memory, used_memory after the schedules are added minus
-// before) and each worker's peak RSS (its own process.resourceUsage().maxRSS, sent on SIGTERM).
+// Also: Redis memory per heartbeat — idle (INFO used_memory after the schedules are added minus
+// before) and running (at the end of the measured window, minus the bench's own journal): with
+// each heartbeat's state, its receipts (one per slot, MEMORY USAGE of every receipt list, and the
+// projection to the 200-receipt bound) and BullMQ's kept jobs — and each worker's peak RSS (its own
+// process.resourceUsage().maxRSS, sent on SIGTERM).
 // Issue 16's fleet: FLEET_BENCH_HEARTBEATS=10000 FLEET_BENCH_INTERVAL_MS=60000 FLEET_BENCH_WORKERS=1,2.
 // Env: FLEET_BENCH_HEARTBEATS (500), FLEET_BENCH_INTERVAL_MS (1000), FLEET_BENCH_SECONDS (12),
 // FLEET_BENCH_WARMUP_SECONDS (3), FLEET_BENCH_WORKERS ("1,2,4"), FLEET_CONCURRENCY (16).
@@ -18,7 +21,7 @@ import { createRequire } from 'node:module';
 const root = join(import.meta.dirname, '..');
 const require = createRequire(join(root, 'packages/bullmq/package.json'));
 const { Redis } = require('ioredis');
-const { createFleetScheduler } = await import('../packages/bullmq/dist/node/index.js');
+const { createFleetScheduler, fleetKeys, DEFAULT_FLEET_RECEIPT_BOUNDS } = await import('../packages/bullmq/dist/node/index.js');
 
 const HEARTBEATS = Number(process.env.FLEET_BENCH_HEARTBEATS ?? 500);
 const INTERVAL_MS = Number(process.env.FLEET_BENCH_INTERVAL_MS ?? 1000);
@@ -76,6 +79,29 @@ try {
     const from = Date.now() + WARMUP * 1000;
     const to = from + SECONDS * 1000;
     await sleep(to - Date.now());
+    // Redis while running: everything this prefix keeps minus the bench-only journal, and the
+    // receipt lists and state documents measured key by key (MEMORY USAGE … SAMPLES 0 is exact).
+    const keys = fleetKeys(prefix);
+    const journalBytes = Number((await client.call('MEMORY', 'USAGE', keys.journal, 'SAMPLES', '0')) ?? 0);
+    const runningPerHeartbeat = ((await usedMemory()) - memoryBefore - journalBytes) / HEARTBEATS;
+    let receiptBytes = 0;
+    let receiptCount = 0;
+    let stateBytes = 0;
+    for (let i = 0; i < HEARTBEATS; i += 500) {
+      const pipeline = client.pipeline();
+      for (let j = i; j < Math.min(HEARTBEATS, i + 500); j += 1) {
+        pipeline.call('MEMORY', 'USAGE', keys.receipts(`hb-${j}`), 'SAMPLES', '0');
+        pipeline.llen(keys.receipts(`hb-${j}`));
+        pipeline.call('MEMORY', 'USAGE', keys.state(`hb-${j}`), 'SAMPLES', '0');
+      }
+      const replies = await pipeline.exec();
+      for (let k = 0; k < replies.length; k += 3) {
+        receiptBytes += Number(replies[k][1] ?? 0);
+        receiptCount += Number(replies[k + 1][1] ?? 0);
+        stateBytes += Number(replies[k + 2][1] ?? 0);
+      }
+    }
+    const bytesPerReceipt = receiptCount === 0 ? NaN : receiptBytes / receiptCount;
     // Stop scheduling first so the next run starts from an idle Redis.
     for (let i = 0; i < HEARTBEATS; i += 1) await scheduler.remove(`hb-${i}`);
     const rssKb = [];
@@ -106,6 +132,12 @@ try {
       lagP99Ms: percentile(lags, 99),
       delivered,
       redisBytesPerHeartbeat: Math.round(memoryPerHeartbeat),
+      redisRunningBytesPerHeartbeat: Math.round(runningPerHeartbeat),
+      stateBytesPerHeartbeat: Math.round(stateBytes / HEARTBEATS),
+      receiptsPerHeartbeat: Number((receiptCount / HEARTBEATS).toFixed(2)),
+      receiptBytesPerHeartbeat: Math.round(receiptBytes / HEARTBEATS),
+      bytesPerReceipt: Math.round(bytesPerReceipt),
+      receiptBytesPerHeartbeatAtBound: Math.round(bytesPerReceipt * DEFAULT_FLEET_RECEIPT_BOUNDS.maxCount),
       workerMaxRssMiB: rssKb.map((k) => Math.round(k / 1024)),
       load: os
         .loadavg()
@@ -114,7 +146,7 @@ try {
     };
     rows.push(row);
     console.log(
-      `${workers} worker(s): ${row.cyclesPerSecond.toFixed(1)} cycles/s (offered ${row.offeredPerSecond.toFixed(0)}/s) · lag p50 ${row.lagP50Ms} ms · p99 ${row.lagP99Ms} ms · ${delivered} reports delivered (whole run) · Redis ${row.redisBytesPerHeartbeat} B/heartbeat · worker RSS ${row.workerMaxRssMiB.join(', ')} MiB · load ${row.load}`,
+      `${workers} worker(s): ${row.cyclesPerSecond.toFixed(1)} cycles/s (offered ${row.offeredPerSecond.toFixed(0)}/s) · lag p50 ${row.lagP50Ms} ms · p99 ${row.lagP99Ms} ms · ${delivered} reports delivered (whole run) · Redis ${row.redisBytesPerHeartbeat} B/heartbeat idle, ${row.redisRunningBytesPerHeartbeat} B running (state ${row.stateBytesPerHeartbeat} B, receipts ${row.receiptBytesPerHeartbeat} B for ${row.receiptsPerHeartbeat} receipts, ${row.bytesPerReceipt} B each, ${row.receiptBytesPerHeartbeatAtBound} B at the ${DEFAULT_FLEET_RECEIPT_BOUNDS.maxCount}-receipt bound) · worker RSS ${row.workerMaxRssMiB.join(', ')} MiB · load ${row.load}`,
     );
   }
   const base = rows[0];

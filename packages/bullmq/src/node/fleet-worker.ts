@@ -384,11 +384,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     while (held.skippedFor !== undefined) {
       // A late or retried job of a slot at or before the running one waits for the lock instead:
       // then it sees whether its slot ran or has a record, and closes it if neither.
-      // So does a slot that already has its record (a later slot committed): an overlap record would be its second.
-      if (
-        !(slotOfOwner(held.skippedFor) < slot) ||
-        decideSlot((await loadState(stateStoreFor(heartbeatId))).fleet, slot) === 'already-ran'
-      ) {
+      if (!(slotOfOwner(held.skippedFor) < slot)) {
         held = await holdLock(heartbeatId, `cycle-${slot}`);
         break;
       }
