@@ -103,7 +103,7 @@ export async function startRunbookServer(options: RunbookServerOptions = {}): Pr
         }
         const input = (typeof body === 'object' && body !== null ? body : {}) as { status?: unknown; now?: unknown };
         const status = parseSystemStatus(input.status, 'status');
-        if (!status.ok) throw new HttpError(400, { error: 'invalid status snapshot', problems: status.error.problems });
+        if (status.isErr()) throw new HttpError(400, { error: 'invalid status snapshot', problems: status.error.problems });
         const now = typeof input.now === 'string' ? new Date(input.now) : clock();
         if (Number.isNaN(now.getTime())) throw new HttpError(400, { error: `now "${String(input.now)}" is not an ISO instant` });
         const decision = await runChecklistTick({ runbookText, status: status.value, now, timeZone, settings }, { gate });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { errAsync } from 'neverthrow';
+import { err, errAsync, ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { gateEffect, parseGateOutput, runGate, toVerdict, type Gate, type GateError, type GateMode, type GateState } from './gate.js';
 
@@ -36,14 +36,15 @@ describe('gate verdict table (spec 003)', () => {
 
 describe('parseGateOutput', () => {
   it('accepts the contract, also after log lines', () => {
-    expect(parseGateOutput('{"quiet":true,"reason":"r","summary":"s"}\n')).toEqual({
-      ok: true,
-      value: { quiet: true, reason: 'r', summary: 's' },
+    expect(parseGateOutput('{"quiet":true,"reason":"r","summary":"s"}\n')._unsafeUnwrap()).toEqual({
+      quiet: true,
+      reason: 'r',
+      summary: 's',
     });
-    expect(parseGateOutput('checking...\n{"quiet":false,"reason":"r","summary":"s"}')).toMatchObject({ ok: true, value: { quiet: false } });
+    expect(parseGateOutput('checking...\n{"quiet":false,"reason":"r","summary":"s"}')._unsafeUnwrap()).toMatchObject({ quiet: false });
   });
   it.each(['', 'not json', '{"quiet":"yes","reason":"r","summary":"s"}', '{"quiet":true}', '[true]', 'null'])('%j is malformed', (out) => {
-    expect(parseGateOutput(out)).toMatchObject({ ok: false, error: { kind: 'malformed' } });
+    expect(parseGateOutput(out)._unsafeUnwrapErr()).toMatchObject({ kind: 'malformed' });
   });
 });
 
@@ -58,7 +59,7 @@ describe('fail-open rule (property)', () => {
   it('every gate error creates the task with the error tag, in both modes', () => {
     fc.assert(
       fc.property(gateError, fc.constantFrom<GateMode>('shadow', 'enforce'), (error, mode) => {
-        const effect = gateEffect(mode, toVerdict({ ok: false, error }));
+        const effect = gateEffect(mode, toVerdict(err(error)));
         return effect.createTask && effect.tag === 'heartbeat-gate:error' && effect.gateFindings === undefined;
       }),
     );
@@ -68,7 +69,7 @@ describe('fail-open rule (property)', () => {
       fc.property(fc.oneof(fc.string(), fc.json()), fc.constantFrom<GateMode>('shadow', 'enforce'), (stdout, mode) => {
         const parsed = parseGateOutput(stdout);
         const effect = gateEffect(mode, toVerdict(parsed));
-        return parsed.ok || (effect.createTask && effect.tag === 'heartbeat-gate:error');
+        return parsed.isOk() || (effect.createTask && effect.tag === 'heartbeat-gate:error');
       }),
     );
   });
@@ -80,7 +81,7 @@ describe('fail-open rule (property)', () => {
         fc.string(),
         fc.constantFrom<GateMode>('shadow', 'enforce'),
         (quiet, reason, summary, mode) => {
-          const effect = gateEffect(mode, toVerdict({ ok: true, value: { quiet, reason, summary } }));
+          const effect = gateEffect(mode, toVerdict(ok({ quiet, reason, summary })));
           return effect.createTask === !(quiet && mode === 'enforce');
         },
       ),

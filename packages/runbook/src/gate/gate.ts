@@ -1,4 +1,4 @@
-import type { ResultAsync } from 'neverthrow';
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import { z } from 'zod';
 
 /** How long a gate may take before its verdict is an error (spec 003). */
@@ -74,7 +74,7 @@ export const gateResultSchema = z.object({ quiet: z.boolean(), reason: z.string(
  * Reads a gate's stdout. The last non-empty line must be the JSON object (scripts often log before
  * it); anything else is `malformed`.
  */
-export function parseGateOutput(stdout: string): { ok: true; value: GateResult } | { ok: false; error: GateError } {
+export function parseGateOutput(stdout: string): Result<GateResult, GateError> {
   const lines = stdout
     .split('\n')
     .map((l) => l.trim())
@@ -89,16 +89,13 @@ export function parseGateOutput(stdout: string): { ok: true; value: GateResult }
       continue;
     }
     const parsed = gateResultSchema.safeParse(json);
-    if (parsed.success) return { ok: true, value: parsed.data };
-    return {
-      ok: false,
-      error: {
-        kind: 'malformed',
-        message: `gate result must be {quiet: boolean, reason: string, summary: string}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
-      },
-    };
+    if (parsed.success) return ok(parsed.data);
+    return err({
+      kind: 'malformed',
+      message: `gate result must be {quiet: boolean, reason: string, summary: string}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
+    });
   }
-  return { ok: false, error: { kind: 'malformed', message: stdout.trim() === '' ? 'gate printed nothing' : 'gate output is not JSON' } };
+  return err({ kind: 'malformed', message: stdout.trim() === '' ? 'gate printed nothing' : 'gate output is not JSON' });
 }
 
 /** The three verdicts and their tags. */
@@ -117,9 +114,11 @@ export const GATE_TAGS = {
 } as const satisfies Record<GateVerdictKind, string>;
 
 /** Turns a gate's outcome into a verdict; every error becomes the `error` verdict. */
-export function toVerdict(outcome: { ok: true; value: GateResult } | { ok: false; error: GateError }): GateVerdict {
-  if (!outcome.ok) return { kind: 'error', error: outcome.error };
-  return { kind: outcome.value.quiet ? 'quiet' : 'wake', reason: outcome.value.reason, summary: outcome.value.summary };
+export function toVerdict(outcome: Result<GateResult, GateError>): GateVerdict {
+  return outcome.match(
+    (value): GateVerdict => ({ kind: value.quiet ? 'quiet' : 'wake', reason: value.reason, summary: value.summary }),
+    (error): GateVerdict => ({ kind: 'error', error }),
+  );
 }
 
 /**
@@ -138,10 +137,7 @@ export function toVerdict(outcome: { ok: true; value: GateResult } | { ok: false
 export async function runGate(gate: Gate, state: GateState, call: GateCall = {}): Promise<GateVerdict> {
   try {
     const result = await gate.decide(state, call);
-    return result.match(
-      (value) => toVerdict({ ok: true, value }),
-      (error) => toVerdict({ ok: false, error }),
-    );
+    return toVerdict(result);
   } catch (cause) {
     return { kind: 'error', error: { kind: 'crashed', message: cause instanceof Error ? cause.message : String(cause) } };
   }

@@ -28,7 +28,12 @@ describe('gh pr view adapter', () => {
     ['{"mergedAt":null,"state":"CLOSED"}', { state: 'CLOSED', mergedAt: null }],
     ['{"mergedAt":"0001-01-01T00:00:00Z","state":"OPEN"}', { state: 'OPEN', mergedAt: null }],
   ])('parses %s', (stdout, value) => {
-    expect(parseGhPrView(stdout)).toEqual({ ok: true, value });
+    expect(parseGhPrView(stdout)._unsafeUnwrap()).toEqual(value);
+  });
+  it.each(['', 'oops', '{"state":"DRAFT"}'])('%j is malformed, with a typed error', (stdout) => {
+    const error = parseGhPrView(stdout)._unsafeUnwrapErr();
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toMatch(/gh pr view/);
   });
   it('maps failures to typed errors', async () => {
     const auth = await createGhPullRequestStates(

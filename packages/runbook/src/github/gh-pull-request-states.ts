@@ -1,5 +1,5 @@
 import type { CommandRunner } from '@heartbeat-kit/core';
-import { errAsync, okAsync } from 'neverthrow';
+import { err, errAsync, ok, okAsync, type Result } from 'neverthrow';
 import { z } from 'zod';
 import type { PullRequestRef } from '../model/runbook.js';
 import type { PullRequestState, PullRequestStateError, PullRequestStates } from '../ports/pull-request-states.js';
@@ -23,20 +23,20 @@ const ghPrSchema = z.object({
   mergedAt: z.string().nullable().optional(),
 });
 
-/** Parses `gh pr view N --json state,mergedAt` stdout. */
-export function parseGhPrView(stdout: string): { ok: true; value: PullRequestState } | { ok: false; message: string } {
+/** Parses `gh pr view N --json state,mergedAt` stdout; anything else is `malformed`. */
+export function parseGhPrView(stdout: string): Result<PullRequestState, Extract<PullRequestStateError, { kind: 'malformed' }>> {
   let json: unknown;
   try {
     json = JSON.parse(stdout);
   } catch {
-    return { ok: false, message: 'gh pr view printed no JSON' };
+    return err({ kind: 'malformed', message: 'gh pr view printed no JSON' });
   }
   const parsed = ghPrSchema.safeParse(json);
   if (!parsed.success)
-    return {
-      ok: false,
+    return err({
+      kind: 'malformed',
       message: `unexpected gh pr view JSON: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    };
+    });
   const mergedAt =
     parsed.data.mergedAt === undefined ||
     parsed.data.mergedAt === null ||
@@ -44,7 +44,7 @@ export function parseGhPrView(stdout: string): { ok: true; value: PullRequestSta
     parsed.data.mergedAt === ''
       ? null
       : parsed.data.mergedAt;
-  return { ok: true, value: { state: parsed.data.state, mergedAt } };
+  return ok({ state: parsed.data.state, mergedAt });
 }
 
 /**
@@ -98,9 +98,9 @@ export function createGhPullRequestStates(runner: CommandRunner, options: GhPull
             return errAsync<PullRequestState, PullRequestStateError>({ kind: 'tool', message: `gh exited ${out.exitCode}: ${firstLine}` });
           }
           const parsed = parseGhPrView(out.stdout);
-          return parsed.ok
+          return parsed.isOk()
             ? okAsync<PullRequestState, PullRequestStateError>(parsed.value)
-            : errAsync<PullRequestState, PullRequestStateError>({ kind: 'malformed', message: parsed.message });
+            : errAsync<PullRequestState, PullRequestStateError>(parsed.error);
         });
     },
   };

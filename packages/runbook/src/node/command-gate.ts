@@ -91,7 +91,7 @@ export function createCommandGate(options: CommandGateOptions): Gate {
         if (r.exitCode !== 0)
           return errAsync({ kind: 'exit-code', exitCode: r.exitCode, message: `gate exited ${r.exitCode}: ${firstLine(r.stderr)}` });
         const parsed = parseGateOutput(r.stdout);
-        return parsed.ok ? okAsync(parsed.value) : errAsync(parsed.error);
+        return parsed.isOk() ? okAsync(parsed.value) : errAsync(parsed.error);
       });
   return { name: options.name ?? options.file, decide };
 }

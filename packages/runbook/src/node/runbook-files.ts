@@ -83,7 +83,7 @@ export function createFileTaskStore(path: string): TaskStore {
             });
           }
           const parsed = parseSystemStatus(json, path);
-          return parsed.ok ? ResultAsync.fromSafePromise(Promise.resolve(parsed.value)) : errAsync<never, TaskStoreError>(parsed.error);
+          return parsed.isOk() ? ResultAsync.fromSafePromise(Promise.resolve(parsed.value)) : errAsync<never, TaskStoreError>(parsed.error);
         }),
   };
 }

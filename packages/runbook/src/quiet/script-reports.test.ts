@@ -23,21 +23,21 @@ describe('script reports', () => {
     });
   });
   it("reads the scripts' JSON and names the key or the script's own error", () => {
-    expect(parseScheduleHealth({ totalSchedules: 2, flaggedCount: 1, flagged: [{ id: 's1', runs: 4 }] }, 'h.json')).toEqual({
-      ok: true,
-      value: { totalSchedules: 2, flagged: ['s1'] },
+    expect(parseScheduleHealth({ totalSchedules: 2, flaggedCount: 1, flagged: [{ id: 's1', runs: 4 }] }, 'h.json')._unsafeUnwrap()).toEqual(
+      {
+        totalSchedules: 2,
+        flagged: ['s1'],
+      },
+    );
+    expect(parseFailureAudit({ groups: [{ key: 'timeout', taskIds: ['a', 'b'] }, { taskIds: ['c'] }] }, 'a.json')._unsafeUnwrap()).toEqual({
+      taskIds: ['a', 'b', 'c'],
     });
-    expect(parseFailureAudit({ groups: [{ key: 'timeout', taskIds: ['a', 'b'] }, { taskIds: ['c'] }] }, 'a.json')).toEqual({
-      ok: true,
-      value: { taskIds: ['a', 'b', 'c'] },
+    expect(parseScheduleHealth({ flagged: [] }, 'h.json')._unsafeUnwrapErr()).toMatchObject({
+      kind: 'invalid-script-output',
+      problems: [expect.stringMatching(/^h\.json: totalSchedules: /)],
     });
-    expect(parseScheduleHealth({ flagged: [] }, 'h.json')).toMatchObject({
-      ok: false,
-      error: { problems: [expect.stringMatching(/^h\.json: totalSchedules: /)] },
-    });
-    expect(parseFailureAudit({ error: 'invalid args: days' }, 'a.json')).toMatchObject({
-      ok: false,
-      error: { problems: ['a.json: the script reported an error: invalid args: days'] },
+    expect(parseFailureAudit({ error: 'invalid args: days' }, 'a.json')._unsafeUnwrapErr()).toMatchObject({
+      problems: ['a.json: the script reported an error: invalid args: days'],
     });
   });
   it('never throw on arbitrary JSON', () => {

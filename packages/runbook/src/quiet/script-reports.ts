@@ -1,3 +1,4 @@
+import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import type { SystemStatus } from '../status/system-status.js';
 import type { ScriptReports } from './quiet-fast-path.js';
@@ -35,8 +36,6 @@ export interface ScriptReportError {
   readonly problems: readonly string[];
 }
 
-type Parsed<T> = { ok: true; value: T } | { ok: false; error: ScriptReportError };
-
 function problemsOf(source: string, issues: readonly z.core.$ZodIssue[], value: unknown): ScriptReportError {
   const scriptError = typeof value === 'object' && value !== null && 'error' in value ? String(value.error) : undefined;
   if (scriptError !== undefined)
@@ -49,15 +48,15 @@ function problemsOf(source: string, issues: readonly z.core.$ZodIssue[], value: 
 }
 
 /** Reads the JSON the `schedule-health` script printed (`{ totalSchedules, flagged: [{ id }] }`). */
-export function parseScheduleHealth(value: unknown, source: string): Parsed<ScriptReports['scheduleHealth']> {
+export function parseScheduleHealth(value: unknown, source: string): Result<ScriptReports['scheduleHealth'], ScriptReportError> {
   const r = scheduleHealthSchema.safeParse(value);
-  if (!r.success) return { ok: false, error: problemsOf(source, r.error.issues, value) };
-  return { ok: true, value: { totalSchedules: r.data.totalSchedules, flagged: r.data.flagged.map((f) => f.id) } };
+  if (!r.success) return err(problemsOf(source, r.error.issues, value));
+  return ok({ totalSchedules: r.data.totalSchedules, flagged: r.data.flagged.map((f) => f.id) });
 }
 
 /** Reads the JSON the `task-failure-audit` script printed (`{ groups: [{ taskIds }] }`). */
-export function parseFailureAudit(value: unknown, source: string): Parsed<ScriptReports['failureAudit']> {
+export function parseFailureAudit(value: unknown, source: string): Result<ScriptReports['failureAudit'], ScriptReportError> {
   const r = failureAuditSchema.safeParse(value);
-  if (!r.success) return { ok: false, error: problemsOf(source, r.error.issues, value) };
-  return { ok: true, value: { taskIds: r.data.groups.flatMap((g) => g.taskIds) } };
+  if (!r.success) return err(problemsOf(source, r.error.issues, value));
+  return ok({ taskIds: r.data.groups.flatMap((g) => g.taskIds) });
 }

@@ -1,3 +1,4 @@
+import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 
 /** Task statuses of the server. */
@@ -87,17 +88,14 @@ export interface StatusValidationError {
 }
 
 /** Validates an untrusted value as a {@link SystemStatus}; `source` names the file in every message. */
-export function parseSystemStatus(
-  value: unknown,
-  source: string,
-): { ok: true; value: SystemStatus } | { ok: false; error: StatusValidationError } {
+export function parseSystemStatus(value: unknown, source: string): Result<SystemStatus, StatusValidationError> {
   const parsed = systemStatusSchema.safeParse(value);
-  if (parsed.success) return { ok: true, value: parsed.data };
+  if (parsed.success) return ok(parsed.data);
   const problems = parsed.error.issues.map((issue) => {
     const key = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
     return `${source}: ${key}: ${issue.message}`;
   });
-  return { ok: false, error: { kind: 'invalid-status', source, problems } };
+  return err({ kind: 'invalid-status', source, problems });
 }
 
 /** Statuses after which a task never moves again. */

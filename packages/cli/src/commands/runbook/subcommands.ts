@@ -362,7 +362,7 @@ async function readScriptReports(
   let failureAudit = derived.failureAudit;
   if (files.scheduleHealth !== undefined) {
     const r = parseScheduleHealth(await readJsonFile(io, files.scheduleHealth, 'schedule-health output'), files.scheduleHealth);
-    if (!r.ok)
+    if (r.isErr())
       throw new FileProblem(
         `${r.error.problems[0] ?? files.scheduleHealth}; expected {"totalSchedules": N, "flagged": [{"id": ...}]}`,
         EXIT.usage,
@@ -371,7 +371,8 @@ async function readScriptReports(
   }
   if (files.failureAudit !== undefined) {
     const r = parseFailureAudit(await readJsonFile(io, files.failureAudit, 'task-failure-audit output'), files.failureAudit);
-    if (!r.ok) throw new FileProblem(`${r.error.problems[0] ?? files.failureAudit}; expected {"groups": [{"taskIds": [...]}]}`, EXIT.usage);
+    if (r.isErr())
+      throw new FileProblem(`${r.error.problems[0] ?? files.failureAudit}; expected {"groups": [{"taskIds": [...]}]}`, EXIT.usage);
     failureAudit = r.value;
   }
   return {
