@@ -12,7 +12,7 @@
 // Also the per-cycle time of a running `loop` (warm Node) against the floor.
 // Env: BENCH_RUNS (7), BENCH_SCALES ("1,10"), BENCH_RUNS_LARGE (3).
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -315,7 +315,16 @@ for (const scale of SCALES) {
     const floorArgs = ['-P', '4', '-L', '1', '-a', list, 'env'];
     const floor = () => timeMs('xargs', floorArgs, { cwd: world.project, stdio: ['ignore', 'ignore', 'pipe'] }, floorEnv).ms;
     // Proof that the floor runs the tools: bd's JSON and the GChat poll's JSON are in its output.
-    const floorOut = timeMs('xargs', floorArgs, { cwd: world.project }, floorEnv).stdout;
+    // Into a file, not a pipe: with ×10's output (2,000 beads' JSON) git met a full non-blocking
+    // pipe and failed with EAGAIN ("write failure on 'stdout': Resource temporarily unavailable").
+    const floorOutPath = join(world.root, 'floor-output.txt');
+    const floorOutFd = openSync(floorOutPath, 'w');
+    try {
+      timeMs('xargs', floorArgs, { cwd: world.project, stdio: ['ignore', floorOutFd, 'pipe'] }, floorEnv);
+    } finally {
+      closeSync(floorOutFd);
+    }
+    const floorOut = readFileSync(floorOutPath, 'utf8');
     if (!floorOut.includes('"id": "bench-') || !floorOut.includes('"pending_count"'))
       throw new Error(`the floor did not run the commands (its output: ${floorOut.slice(0, 200)})`);
     if (process.env.BENCH_STRACE === '1') {

@@ -21,14 +21,14 @@ const target = (url: string) => parseRedisUrl(url)._unsafeUnwrap();
 
 describe('pingRedis against a real redis-server with requirepass', () => {
   it('tells a wrong or missing password (auth) apart from a server that is not there (unreachable)', async () => {
-    expect(await pingRedis(target(redis.url))).toEqual({ ok: true });
-    const wrong = await pingRedis(target(`unix://${redis.socket}?password=not-it`));
-    expect(wrong).toMatchObject({ ok: false, kind: 'auth' });
-    expect(wrong.ok ? '' : wrong.message).toMatch(/^WRONGPASS/);
-    const missing = await pingRedis(target(`unix://${redis.socket}`));
-    expect(missing).toMatchObject({ ok: false, kind: 'auth' });
-    expect(missing.ok ? '' : missing.message).toMatch(/^NOAUTH/);
-    expect(await pingRedis(target(`unix://${join(root, 'none.sock')}`))).toMatchObject({ ok: false, kind: 'unreachable' });
+    expect((await pingRedis(target(redis.url))).isOk()).toBe(true);
+    const wrong = (await pingRedis(target(`unix://${redis.socket}?password=not-it`)))._unsafeUnwrapErr();
+    expect(wrong.kind).toBe('auth');
+    expect(wrong.message).toMatch(/^WRONGPASS/);
+    const missing = (await pingRedis(target(`unix://${redis.socket}`)))._unsafeUnwrapErr();
+    expect(missing.kind).toBe('auth');
+    expect(missing.message).toMatch(/^NOAUTH/);
+    expect((await pingRedis(target(`unix://${join(root, 'none.sock')}`)))._unsafeUnwrapErr().kind).toBe('unreachable');
   });
 });
 
@@ -42,7 +42,7 @@ describe('waitForRedis', () => {
       maxWaitMs: 50,
       onRetry: (_failure, attempt, delayMs) => retries.push([attempt, delayMs]),
     });
-    expect(result).toMatchObject({ ok: false, kind: 'unreachable' });
+    expect(result._unsafeUnwrapErr().kind).toBe('unreachable');
     expect(retries).toEqual([
       [1, 5],
       [2, 10],
@@ -57,7 +57,7 @@ describe('waitForRedis', () => {
       signal: new AbortController().signal,
       onRetry: (_f, attempt) => retries.push(attempt),
     });
-    expect(auth).toMatchObject({ ok: false, kind: 'auth' });
+    expect(auth._unsafeUnwrapErr().kind).toBe('auth');
     expect(retries).toEqual([]);
     const stop = new AbortController();
     const waiting = waitForRedis(target(`unix://${join(root, 'none.sock')}`), {
@@ -65,6 +65,6 @@ describe('waitForRedis', () => {
       initialDelayMs: 3_600_000,
       onRetry: () => stop.abort(),
     });
-    expect(await waiting).toMatchObject({ ok: false, kind: 'unreachable' });
+    expect((await waiting)._unsafeUnwrapErr().kind).toBe('unreachable');
   });
 });

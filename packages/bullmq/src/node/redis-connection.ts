@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { ResultAsync, err, ok, type Result } from 'neverthrow';
 import type { RedisTarget } from '../fleet/redis-url.js';
 
 /**
@@ -41,7 +42,10 @@ const AUTH_REPLY =
   /^(NOAUTH|WRONGPASS)\b|invalid password|invalid username-password|AUTH <password> called without any password|without any password configured/i;
 
 /** Why Redis could not be used: it did not answer, or it answered and refused the credentials. */
-export type RedisProbeFailure = { readonly ok: false; readonly kind: 'unreachable' | 'auth'; readonly message: string };
+export interface RedisProbeFailure {
+  readonly kind: 'unreachable' | 'auth';
+  readonly message: string;
+}
 
 /**
  * Checks that Redis answers, giving up after `timeoutMs` instead of retrying forever as the
@@ -49,7 +53,11 @@ export type RedisProbeFailure = { readonly ok: false; readonly kind: 'unreachabl
  * password is told apart (`auth`): ioredis reports it as an `error` event and then rejects the
  * call with "Connection is closed.", which would send the operator to start a server that runs.
  */
-export async function pingRedis(target: RedisTarget, timeoutMs = 3000): Promise<{ ok: true } | RedisProbeFailure> {
+export function pingRedis(target: RedisTarget, timeoutMs = 3000): ResultAsync<void, RedisProbeFailure> {
+  return new ResultAsync(probe(target, timeoutMs));
+}
+
+async function probe(target: RedisTarget, timeoutMs: number): Promise<Result<void, RedisProbeFailure>> {
   const client = new Redis({
     ...redisOptionsFor(target),
     lazyConnect: true,
@@ -65,11 +73,11 @@ export async function pingRedis(target: RedisTarget, timeoutMs = 3000): Promise<
   try {
     await client.connect();
     await client.ping();
-    return { ok: true };
+    return ok(undefined);
   } catch (error) {
     const message = describeRedisError(error);
-    if (authReply !== undefined || AUTH_REPLY.test(message)) return { ok: false, kind: 'auth', message: authReply ?? message };
-    return { ok: false, kind: 'unreachable', message };
+    if (authReply !== undefined || AUTH_REPLY.test(message)) return err({ kind: 'auth', message: authReply ?? message });
+    return err({ kind: 'unreachable', message });
   } finally {
     client.disconnect();
   }
@@ -94,18 +102,22 @@ export interface WaitForRedisOptions {
  * exiting, yet a Redis that never comes back ends in an error. A refused password is returned at
  * once (waiting cannot fix it); an abort returns the last failure without another pause.
  */
-export async function waitForRedis(target: RedisTarget, options: WaitForRedisOptions): Promise<{ ok: true } | RedisProbeFailure> {
+export function waitForRedis(target: RedisTarget, options: WaitForRedisOptions): ResultAsync<void, RedisProbeFailure> {
+  return new ResultAsync(waitLoop(target, options));
+}
+
+async function waitLoop(target: RedisTarget, options: WaitForRedisOptions): Promise<Result<void, RedisProbeFailure>> {
   const maxWaitMs = options.maxWaitMs ?? 600_000;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
   let delayMs = options.initialDelayMs ?? 1000;
   let waited = 0;
   for (let attempt = 1; ; attempt += 1) {
-    const probe = await pingRedis(target);
-    if (probe.ok || probe.kind === 'auth' || options.signal.aborted || waited >= maxWaitMs) return probe;
+    const probed = await pingRedis(target);
+    if (probed.isOk() || probed.error.kind === 'auth' || options.signal.aborted || waited >= maxWaitMs) return probed;
     const pause = Math.min(delayMs, maxDelayMs, maxWaitMs - waited);
-    options.onRetry(probe, attempt, pause);
+    options.onRetry(probed.error, attempt, pause);
     await abortableDelay(pause, options.signal);
-    if (options.signal.aborted) return probe;
+    if (options.signal.aborted) return probed;
     waited += pause;
     delayMs = Math.min(delayMs * 2, maxDelayMs);
   }

@@ -279,8 +279,8 @@ export const fleetCommand: Command = async (argv, io) => {
     io.stderr(`heartbeat-kit fleet worker: stopped while waiting for Redis at ${shown}\n`);
     return EXIT.ok;
   }
-  if (!reachable.ok) {
-    io.stderr(redisFailureLine(sub, shown, reachable));
+  if (reachable.isErr()) {
+    io.stderr(redisFailureLine(sub, shown, reachable.error));
     return EXIT.failure;
   }
 
