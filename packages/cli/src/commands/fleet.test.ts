@@ -23,8 +23,8 @@ const run = (argv: readonly string[], signal?: AbortSignal) =>
 
 describe('heartbeat-kit fleet: usage', () => {
   it('prints help for the command and every subcommand', async () => {
-    expect((await run(['--help'])).stdout).toContain('fleet <worker|add|list|remove|status|history>');
-    for (const sub of ['worker', 'add', 'list', 'remove', 'status', 'history']) {
+    expect((await run(['--help'])).stdout).toContain('fleet <worker|add|list|remove|status|history|liveness>');
+    for (const sub of ['worker', 'add', 'list', 'remove', 'status', 'history', 'liveness']) {
       const help = await run([sub, '--help']);
       expect(help.code, sub).toBe(0);
       expect(help.stdout).toContain(`heartbeat-kit fleet ${sub}`);
@@ -136,6 +136,26 @@ describe('heartbeat-kit fleet: add, list, worker, status, remove', () => {
       /^no receipts for fake-one since/,
     );
     expect((await run(['history', 'fake-one', '--since', 'yesterday', ...prefix])).code).toBe(2);
+
+    // Liveness of one fleet heartbeat (issue 15 item 4), judged at chosen instants after its last run.
+    const lastAt = Date.parse((receipts as { kind: string; at?: string }[]).filter((r) => r.kind === 'ran').at(-1)!.at!);
+    const at = (ms: number) => new Date(lastAt + ms).toISOString();
+    const alive = await run(['liveness', 'fake-one', '--now', at(500), ...prefix]);
+    expect(alive).toMatchObject({ code: 0 });
+    expect(alive.stdout).toMatch(/^alive: fake-one cycle #\d+ ran at .* \(0\.50s ago, max 0\.90s\)\n/);
+    const stopped = await run(['liveness', 'fake-one', '--now', at(3_600_000), '--json', ...prefix]);
+    expect(stopped.code).toBe(1);
+    const verdict = JSON.parse(stopped.stdout) as { live: boolean; reason: string; message: string };
+    expect(verdict).toMatchObject({ live: false, reason: 'stopped' });
+    expect(verdict.message).toMatch(/\(fleet cycle #\d+, 60 min ago\)/);
+    expect((await run(['liveness', 'fake-one', '--now', at(3_600_000), '--max-age', '2h', ...prefix])).code).toBe(0);
+    const never = await run(['liveness', 'never-added', '--max-age', '5m', ...prefix]);
+    expect(never).toMatchObject({
+      code: 1,
+      stdout: 'not alive (never-ran): never-added: no receipts: no fleet cycle has run for this state yet.\n',
+    });
+    expect((await run(['liveness', 'never-added', ...prefix])).stderr).toMatch(/never-added is not registered .*Fix:/);
+    expect((await run(['liveness', 'fake-one', '--max-age', 'soon', ...prefix])).code).toBe(2);
 
     expect((await run(['remove', 'fake-one', ...prefix])).stdout).toBe('removed fake-one\n');
     const again = await run(['remove', 'fake-one', ...prefix]);

@@ -20,7 +20,7 @@ import {
   type FleetHeartbeatStatus,
   type RedisProbeFailure,
 } from '@heartbeat-kit/bullmq/node';
-import { formatReceipt } from '@heartbeat-kit/core';
+import { formatReceipt, judgeLiveness, parseDuration } from '@heartbeat-kit/core';
 import { unknownNameError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
@@ -40,7 +40,7 @@ const COMMON = `Common options:
   -h, --help         show this help`;
 
 /** Help text of `heartbeat-kit fleet`. */
-export const FLEET_HELP = `Usage: heartbeat-kit fleet <worker|add|list|remove|status|history> [options]
+export const FLEET_HELP = `Usage: heartbeat-kit fleet <worker|add|list|remove|status|history|liveness> [options]
 
 Runs many heartbeats on Redis with BullMQ: workers share schedules, locks, dedup memory and
 delivery. Each due slot runs once, a heartbeat never runs two cycles at once, and a report is
@@ -53,6 +53,7 @@ Subcommands:
   remove    unregister a heartbeat and stop its schedule
   status    per heartbeat: last cycle, next slot, lag, last report
   history   one heartbeat's receipts: one record per slot, ran or skipped with the reason
+  liveness  exit 0 when one heartbeat ran recently, else 1 with the reason (for a monitor)
 
 Run 'heartbeat-kit fleet <subcommand> --help' for its options.
 `;
@@ -124,6 +125,22 @@ ${COMMON}
 
 With --json prints {"receipts": [...], "warnings": [...]}.
 `,
+  liveness: `Usage: heartbeat-kit fleet liveness ID [--max-age DURATION] [options]
+
+Watches one fleet heartbeat as 'check-liveness' watches a loop: exits 0 when its newest 'ran'
+receipt is at most --max-age old, else 1 with the reason (no worker commits its slots, every
+recent slot was skipped and why, or it never ran). For a cron monitor or a Kubernetes probe
+beside the workers.
+
+Options:
+  --max-age DURATION how old the last run may be, e.g. 30m or 2h (default: 3 × its interval)
+  --now ISO          judge as at this instant
+${COMMON}
+
+With --json prints {"live": …, "reason"?, "message", "lastRan"?}.
+
+Exit codes: 0 alive, 1 not alive (reason on stdout), 2 usage error, 3 Redis unreachable or failed.
+`,
   status: `Usage: heartbeat-kit fleet status [options]
 
 Per heartbeat: last cycle, next slot, lag of the last cycle behind its slot, last report.
@@ -132,8 +149,8 @@ ${COMMON}
 `,
 };
 
-type Subcommand = 'worker' | 'add' | 'list' | 'remove' | 'status' | 'history';
-const SUBCOMMANDS: readonly Subcommand[] = ['worker', 'add', 'list', 'remove', 'status', 'history'];
+type Subcommand = 'worker' | 'add' | 'list' | 'remove' | 'status' | 'history' | 'liveness';
+const SUBCOMMANDS: readonly Subcommand[] = ['worker', 'add', 'list', 'remove', 'status', 'history', 'liveness'];
 
 const OPTIONS = {
   redis: { type: 'string' },
@@ -151,6 +168,7 @@ const OPTIONS = {
   interval: { type: 'string' },
   since: { type: 'string' },
   now: { type: 'string' },
+  'max-age': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 const ALLOWED: Record<Subcommand, readonly (keyof typeof OPTIONS)[]> = {
@@ -160,8 +178,9 @@ const ALLOWED: Record<Subcommand, readonly (keyof typeof OPTIONS)[]> = {
   remove: [],
   status: [],
   history: ['since', 'now'],
+  liveness: ['max-age', 'now'],
 };
-const POSITIONALS: Record<Subcommand, number> = { worker: 0, add: 1, list: 0, remove: 1, status: 0, history: 1 };
+const POSITIONALS: Record<Subcommand, number> = { worker: 0, add: 1, list: 0, remove: 1, status: 0, history: 1, liveness: 1 };
 
 function usageError(io: CliIo, sub: string, message: string): number {
   io.stderr(`heartbeat-kit fleet${sub === '' ? '' : ` ${sub}`}: ${message}\n`);
@@ -257,8 +276,15 @@ export const fleetCommand: Command = async (argv, io) => {
     return usageError(io, sub, `--prefix "${prefix}" is not a key prefix. Fix: use letters, digits, '.', '_' or '-'.`);
   const json = values.json === true;
   // A bad flag value is a usage error whether Redis is up or not: read before connecting.
-  const history = sub === 'history' ? readHistoryFlags(positionals[0]!, values) : undefined;
-  if (history !== undefined && !history.ok) return usageError(io, 'history', history.message);
+  const history = sub === 'history' || sub === 'liveness' ? readHistoryFlags(positionals[0]!, values) : undefined;
+  if (history !== undefined && !history.ok) return usageError(io, sub, history.message);
+  let maxAgeMs: number | undefined;
+  if (sub === 'liveness' && values['max-age'] !== undefined) {
+    const parsed = parseDuration(values['max-age'], 'm');
+    if (parsed.isErr() || parsed.value <= 0)
+      return usageError(io, sub, `--max-age "${values['max-age']}" is not a duration. Fix: e.g. --max-age 30m.`);
+    maxAgeMs = parsed.value;
+  }
   const shown = redactRedisUrl(values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379');
   // Commands fail fast on a wrong URL. A worker started during a Redis outage waits for it
   // (bounded backoff, every retry logged, Ctrl-C stops it); once running, its connections ride
@@ -298,6 +324,8 @@ export const fleetCommand: Command = async (argv, io) => {
         history?.ok === true ? history : { at: new Date(), sinceMs: -Infinity },
         json,
       );
+    case 'liveness':
+      return checkLiveness(io, target.value, prefix, positionals[0]!, history?.ok === true ? history.at : new Date(), maxAgeMs, json);
     case 'remove':
     case 'list':
     case 'status':
@@ -386,6 +414,63 @@ async function showHistory(
       );
     else for (const receipt of receipts) io.stdout(`${formatReceipt(receipt)}\n`);
     return EXIT.ok;
+  } finally {
+    await closeRedisClient(redis);
+  }
+}
+
+/** `fleet liveness`: core's liveness verdict over one heartbeat's receipts in Redis. */
+async function checkLiveness(
+  io: CliIo,
+  target: RedisTarget,
+  prefix: string,
+  id: string,
+  at: Date,
+  maxAgeOption: number | undefined,
+  json: boolean,
+): Promise<number> {
+  const failed = (message: string): number => {
+    io.stderr(`heartbeat-kit fleet liveness: Redis failed: ${message}. Fix: check --redis and that redis-server runs.\n`);
+    return EXIT.failure;
+  };
+  let maxAgeMs = maxAgeOption;
+  if (maxAgeMs === undefined) {
+    const scheduler = createFleetScheduler({ target, prefix });
+    try {
+      const listed = await scheduler.list();
+      if (listed.isErr()) return failed(listed.error.message);
+      const heartbeat = listed.value.find((h) => h.id === id);
+      if (heartbeat === undefined)
+        return usageError(
+          io,
+          'liveness',
+          `${id} is not registered (prefix ${prefix}). Fix: check the ID with 'heartbeat-kit fleet list', or pass --max-age.`,
+        );
+      maxAgeMs = 3 * heartbeat.intervalMs;
+    } finally {
+      await scheduler.close();
+    }
+  }
+  const redis = createRedisClient(target);
+  try {
+    const listed = await createRedisReceiptStore({ redis, key: fleetKeys(prefix).receipts(id), clock: { now: () => at } }).list();
+    if (listed.isErr()) return failed(listed.error.message);
+    for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit fleet liveness: warning: ${warning}\n`);
+    const verdict = judgeLiveness(listed.value.receipts, {
+      nowMs: at.getTime(),
+      maxAgeMs,
+      terms: { run: 'fleet cycle', lock: 'fleet lock' },
+    });
+    const message = verdict.live
+      ? `alive: ${id} cycle #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${relative(verdict.ageMs)} ago, max ${relative(maxAgeMs)})`
+      : `not alive (${verdict.reason}): ${id}: ${verdict.message}`;
+    const notes = verdict.live ? verdict.notes : [];
+    if (json)
+      io.stdout(
+        `${JSON.stringify(verdict.live ? { live: true, message, lastRan: verdict.lastRan, notes } : { live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}) })}\n`,
+      );
+    else io.stdout(`${[message, ...notes.map((note) => `  note: ${note}`)].join('\n')}\n`);
+    return verdict.live ? EXIT.ok : EXIT.rejected;
   } finally {
     await closeRedisClient(redis);
   }
