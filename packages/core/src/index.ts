@@ -181,6 +181,7 @@ export {
   BREAKER_SKIP_CODE,
   MAX_BREAKERS,
   SCANNER_FAILING,
+  scannerBreakerSchema,
   type ScannerBreaker,
   type BreakerEvent,
   type BreakerUpdate,
