@@ -6,7 +6,7 @@ import { initialHeartbeatState, type HeartbeatState } from '../cycle/heartbeat-s
 import { PRIORITY_RANK, type PriorityClass } from './categories.js';
 import { DEFAULT_CATEGORIES, defineCategories, type CategorySpec, type CategoryTable } from './category-table.js';
 import { createFinding, type Finding } from './finding.js';
-import { scanOk } from './scan-result.js';
+import { scanOk, type ScanResult } from './scan-result.js';
 
 function ctx(overrides: Partial<CycleContext> = {}): CycleContext {
   return {
@@ -143,6 +143,23 @@ describe('evaluateCycle reads the category table it is given', () => {
     expect(decision?.warnings.filter((w) => w.code === UNREGISTERED_CATEGORY_CODE).map((w) => w.message)).toEqual([
       expect.stringContaining('"DISK_FULL" is not in the category table'),
     ]);
+  });
+
+  it('the engine’s own SCANNER_FAILING advisory is known to every table: no unregistered warning, its brief in the Context Brief', () => {
+    let state: HeartbeatState = initialHeartbeatState();
+    const failing: ScanResult = { scanner: 'queue', status: 'error', error: 'queue API: 503', durationMs: 1 };
+    let decision;
+    // The default breaker trips on the 3rd failing cycle in a row and raises one advisory.
+    for (let cycle = 0; cycle < 3; cycle++) {
+      const evaluation = evaluateCycle(state, [failing], ctx({ categories: queue }));
+      decision = evaluation.decision;
+      state = evaluation.nextState;
+    }
+    expect(decision?.reportable.map((f) => f.category)).toEqual(['SCANNER_FAILING']);
+    expect(decision?.warnings.filter((w) => w.code === UNREGISTERED_CATEGORY_CODE)).toEqual([]);
+    expect(decision?.message?.content).toContain('## Context Brief\nScanner failing repeatedly.\n');
+    expect(queue.info('SCANNER_FAILING')?.priority).toBe('Advisory');
+    expect(DEFAULT_CATEGORIES.info('SCANNER_FAILING')?.brief).toBe('scanner failing repeatedly');
   });
 
   it('the default CoBuilder table allows custom categories silently, as before', () => {

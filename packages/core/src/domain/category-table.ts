@@ -50,7 +50,7 @@ export interface CategoryTable<C extends string = string> {
    * `UNREGISTERED_CATEGORY` warning to the decision, once per category and cycle.
    */
   readonly unregistered: 'allow' | 'advise';
-  /** The rules of a category; undefined when the table does not hold it. */
+  /** The rules of a category (the table's, or an engine category such as `SCANNER_FAILING`); undefined when neither holds it. */
   info(category: string): CategoryInfo | undefined;
   /** The rules of a category, or the typed error a JS caller gets for a name the table lacks. */
   check(category: string): Result<CategoryInfo, UnregisteredCategoryError>;
@@ -74,6 +74,25 @@ export interface DefineCategoriesOptions<B extends string> {
 }
 
 const MAX_CONFIRM_CYCLES = 100;
+
+/**
+ * Categories the engine itself raises (a tripped scanner breaker's advisory): every table knows
+ * them, so an embedder's own table neither warns that they are unregistered nor loses their brief.
+ * A table that defines one of these names itself wins.
+ */
+const ENGINE_CATEGORY_INFO: ReadonlyMap<string, CategoryInfo> = new Map<string, CategoryInfo>([
+  [
+    'SCANNER_FAILING',
+    {
+      priority: 'Advisory',
+      outsideActiveHours: false,
+      confirmCycles: 1,
+      brief: 'scanner failing repeatedly',
+      oneShot: false,
+      listHeading: false,
+    },
+  ],
+]);
 
 function confirmCyclesFrom(value: number | undefined): number {
   // A JS caller may pass anything: out-of-range or non-integer counts are clamped, never thrown.
@@ -120,7 +139,7 @@ export function defineCategories<const T extends Readonly<Record<string, Categor
   }
   for (const name of Object.keys(specs)) rules.set(name, infoOf(name, specs[name]!));
   const names = Object.freeze([...rules.keys()]) as readonly C[];
-  const info = (category: string): CategoryInfo | undefined => rules.get(category);
+  const info = (category: string): CategoryInfo | undefined => rules.get(category) ?? ENGINE_CATEGORY_INFO.get(category);
   return Object.freeze({
     names,
     unregistered: options.unregistered ?? 'advise',
