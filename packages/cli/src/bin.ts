@@ -18,7 +18,8 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
 
 const controller = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => controller.abort());
+  // The signal's name is the reason: a one-shot `cycle` exits 130 or 143 with it (stopSignalExit).
+  process.on(signal, () => controller.abort(signal));
 }
 
 // A reader that went away (`loop --json | head -3`, `cycle | head -0`) closes our stdout: the

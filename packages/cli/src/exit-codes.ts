@@ -21,6 +21,10 @@ export const EXIT = {
   skipped: 4,
   /** A bug: an error no command anticipated (BSD `EX_SOFTWARE`); its stack trace is on stderr. */
   internal: 70,
+  /** `cycle` was stopped by Ctrl-C (SIGINT): 128 + 2, as a shell reports it, so `cycle && next` stops too. */
+  interrupted: 130,
+  /** `cycle` was stopped by SIGTERM (a supervisor, `timeout`): 128 + 15. */
+  terminated: 143,
 } as const;
 
 /** One of the codes in {@link EXIT}. */
@@ -70,7 +74,30 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
       'a bug in heartbeat-kit: an error no command anticipated; stderr says "internal error" with the stack trace (please report it). ' +
       'Kept apart from 1 so that a crash is never read as a "no"',
   },
+  {
+    code: EXIT.interrupted,
+    name: 'interrupted',
+    meaning:
+      '`cycle` was stopped by Ctrl-C (SIGINT, 128 + 2): what it had scanned was still evaluated and saved, what the signal cut off was not looked at',
+  },
+  {
+    code: EXIT.terminated,
+    name: 'terminated',
+    meaning: '`cycle` was stopped by SIGTERM (128 + 15), as with Ctrl-C',
+  },
 ];
+
+/**
+ * The exit code of a run stopped by the user or a supervisor: 130 after SIGINT, 143 after SIGTERM
+ * (the binary aborts the shutdown signal with the signal's name as its reason); undefined when no
+ * such signal arrived (a reader closing stdout also stops a run, and that is not a failure).
+ */
+export function stopSignalExit(signal: AbortSignal): ExitCode | undefined {
+  if (!signal.aborted) return undefined;
+  if (signal.reason === 'SIGINT') return EXIT.interrupted;
+  if (signal.reason === 'SIGTERM') return EXIT.terminated;
+  return undefined;
+}
 
 /**
  * The exit code of a WoterClip beat. Every stop is 0 except `blocked-exit` (a human must act, e.g.

@@ -16,6 +16,7 @@ describe('a signal cuts the scan off', () => {
     world.replaceBd('kill -TERM 0'); // bd leads its own process group: `kill 0` sends SIGTERM to the whole group
     const run = await world.cycle('--now', '2026-02-19T14:10:00Z');
     expect(run.stdout).toBe('');
+    expect(run.code).toBe(3); // a tool killed from elsewhere: the cycle did not look everywhere
     expect(run.stderr).toContain('heartbeat-kit: warning: beads, orchestrators, stale-tasks cut off: bd was killed by SIGTERM; fix: ');
     expect(run.stderr).toContain(
       'heartbeat-kit cycle: partial cycle: a signal cut off beads, orchestrators, stale-tasks; what they watch was not looked at.\n',
@@ -49,6 +50,21 @@ describe('a signal cuts the scan off', () => {
     expect(live.stdout).toMatch(/^alive: cycle #1 ran at 2026-02-19T14:10:00\.000Z/);
     expect(live.stderr).toBe(
       'heartbeat-kit check-liveness: warning: the last cycle was partial: a signal cut off beads, orchestrators, stale-tasks, so what they watch was not looked at\n',
+    );
+  });
+
+  it.each([
+    ['INT', 130],
+    ['TERM', 143],
+  ] as const)('cycle: SIG%s to heartbeat-kit mid-scan exits %i (128 + the signal), partial, no HEARTBEAT_OK', async (signal, expected) => {
+    const world = createCliWorld();
+    // bd signals the CLI (its parent) as Ctrl-C or a supervisor would, then hangs until cut off.
+    world.replaceBd(`kill -${signal} $PPID\nexec sleep 100000`);
+    const cycle = bundled.spawn(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], world.env);
+    expect(await cycle.exited).toBe(expected);
+    expect(cycle.stdout()).toBe('');
+    expect(cycle.stderr()).toMatch(
+      /^heartbeat-kit cycle: partial cycle: a signal cut off [a-z, -]*beads[a-z, -]*; what they watch was not looked at\.$/m,
     );
   });
 

@@ -12,7 +12,7 @@ import {
   skippedReceipt,
   type CycleOutcome,
 } from '@heartbeat-kit/core';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, stopSignalExit } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
 import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
@@ -80,7 +80,9 @@ Every invocation leaves one receipt beside the state (ran, or skipped with the r
 Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error (or DIR is not in a git
 repository), 3 delivery failed or held back by the sink's breaker, state, lock, record or
 receipt failure (also: a state file written by a newer heartbeat-kit, which is left
-untouched), 4 skipped: another live cycle holds the cycle lock (who and why on stderr).
+untouched; or a signal from elsewhere killed a tool, leaving the cycle partial), 4 skipped:
+another live cycle holds the cycle lock (who and why on stderr), 130 stopped by Ctrl-C
+(SIGINT), 143 stopped by SIGTERM (what was scanned is still evaluated and saved).
 `;
 
 const OPTIONS = {
@@ -296,8 +298,17 @@ export const cycleCommand: Command = async (argv, io) => {
     io.stdout(`${outcome.decision.message.content}\n`);
     if (outcome.decision.costAlert) io.stdout(`${outcome.decision.costAlert.content}\n`);
   }
+  // Ctrl-C or SIGTERM: the user or a supervisor stopped the cycle, so `cycle && next` must not go on.
+  const stopped = stopSignalExit(io.shutdownSignal);
+  if (stopped !== undefined) return stopped;
   // A report held back by the sink's open breaker was not delivered either: cron monitors see 3.
-  return outcome.delivery === 'failed' || outcome.delivery === 'held' || outcome.stateError !== undefined || recordFailed || !receiptOk
+  // A tool killed by a signal from elsewhere (a process-group kill) left the cycle partial: 3 too.
+  return outcome.delivery === 'failed' ||
+    outcome.delivery === 'held' ||
+    outcome.stateError !== undefined ||
+    recordFailed ||
+    !receiptOk ||
+    cutOff.length > 0
     ? EXIT.failure
     : EXIT.ok;
 };
