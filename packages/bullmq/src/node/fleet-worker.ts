@@ -8,6 +8,7 @@ import {
   skippedReceipt,
   updateSinkBreaker,
   type BreakerSettings,
+  type CategoryTable,
   type Clock,
   type CycleDecision,
   type HeartbeatConfig,
@@ -70,6 +71,11 @@ export interface CycleSetup {
   readonly config: HeartbeatConfig;
   readonly timeZone: string;
   readonly operatorActivity?: OperatorActivity;
+  /**
+   * The categories' rules (an embedder's own from `defineCategories`): priority, outside-hours rule,
+   * confirm cycles and header order of this heartbeat's findings and messages; default `DEFAULT_CATEGORIES`.
+   */
+  readonly categories?: CategoryTable;
 }
 
 /** Turns a registration into scanners and config for one slot (the CLI wires the real scanners here). */
@@ -430,13 +436,19 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         await emit({ type: 'failed', heartbeatId, slot, message: setup.error, worker: id });
         throw new UnrecoverableError(setup.error);
       }
-      const { config, timeZone, scanners, operatorActivity } = setup.value;
+      const { config, timeZone, scanners, operatorActivity, categories } = setup.value;
       const now = clock.now();
       // The same step as runCycle: breaker skips, operator activity (its failure kept), evaluate.
       // Findings still waiting in the outbox count as reported, so this slot does not repeat them.
       const evaluated = await scanAndEvaluate(
         { clock, sleep, scanners, ...(operatorActivity === undefined ? {} : { operatorActivity }) },
-        { state: withPendingAsReported(state.heartbeat, state.fleet, now.getTime()), config, timeZone, now },
+        {
+          state: withPendingAsReported(state.heartbeat, state.fleet, now.getTime()),
+          config,
+          timeZone,
+          now,
+          ...(categories === undefined ? {} : { categories }),
+        },
       );
       const { decision } = evaluated;
       const nextState = withoutPending(evaluated.nextState, state.heartbeat);
