@@ -1,28 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCliWorlds, useTempDirs } from './support/cli-world.js';
 import { runCli } from './support/run-cli.js';
-import { createWorld, type World } from './support/world.js';
 
 // Issue 15 item 7: active hours with HH:MM bounds and a Days list, under --now.
 const OFFICE = '## Active Hours\n- Start: 08:30\n- End: 18:15\n- Days: Mon-Fri\n- Timezone: Europe/Berlin\n';
 
-let root: string | undefined;
-let world: World | undefined;
-afterEach(() => {
-  if (root !== undefined) rmSync(root, { recursive: true, force: true });
-  root = undefined;
-  world?.destroy();
-  world = undefined;
-});
+const newWorld = useCliWorlds();
+const tempDir = useTempDirs();
 
-function project(heartbeatMd: string): string {
-  root = mkdtempSync(join(tmpdir(), 'hk-windows-'));
-  mkdirSync(join(root, '.claude'));
-  writeFileSync(join(root, '.claude', 'HEARTBEAT.md'), heartbeatMd);
-  return root;
-}
+/** A project directory (no git repository) with this HEARTBEAT.md. */
+const project = (heartbeatMd: string): string => tempDir('hk-windows-', { '.claude/HEARTBEAT.md': heartbeatMd });
 
 interface PlanJson {
   slots: { at: string; verdict: string; reason: string }[];
@@ -84,10 +71,9 @@ describe('active hours with minutes and days', () => {
   });
 
   it('cycle --now: the scan is critical-only at 08:29 and full at 08:30 on a weekday, critical-only on Saturday', async () => {
-    world = createWorld({ mainCommitAt: new Date('2026-02-19T10:00:00Z'), heartbeatMd: OFFICE });
-    const w = world;
+    const w = newWorld({ mainCommitAt: new Date('2026-02-19T10:00:00Z'), heartbeatMd: OFFICE });
     const cycle = async (now: string) => {
-      const run = await runCli(['cycle', '--tmux-socket', w.tmuxSocket, '--now', now, '--json'], { cwd: w.project, env: w.env });
+      const run = await w.cliIn(w.project, 'cycle', '--tmux-socket', w.tmuxSocket, '--now', now, '--json');
       expect(run.code, run.stderr).toBe(0);
       return JSON.parse(run.stdout) as { insideActiveHours: boolean };
     };
@@ -105,7 +91,6 @@ describe('active hours with minutes and days', () => {
     expect(bad.stderr).toContain(
       '.claude/HEARTBEAT.md:2: Active Hours → Start: "08:60" has minutes 60; minutes go 00–59. Fix: write a time HH:MM on the 24-hour clock, such as 08:30.',
     );
-    rmSync(minutes, { recursive: true, force: true });
     const days = project('## Active Hours\n- Days: Mon-Funday\n');
     const funday = await runCli(['plan', '--cwd', days, '--now', '2026-02-20T07:20:00Z'], { cwd: days });
     expect(funday.code).toBe(2);

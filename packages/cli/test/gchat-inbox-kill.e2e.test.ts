@@ -4,41 +4,18 @@
  * the reply. The kill points are chosen, not random: a command sink that blocks (before or after
  * recording the delivery) holds the cycle exactly between the poll and the save.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, isAlive, processesMentioning } from '../../core/test/support/processes.js';
-import { bundleCli, type BundledCli } from './support/bundle-cli.js';
-import { createWorld, WORLD_HEARTBEAT_MD, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, isAlive } from '../../core/test/support/processes.js';
+import { useBundledCli, useCliWorlds, type BinProcess } from './support/cli-world.js';
+import { WORLD_HEARTBEAT_MD, type World } from './support/world.js';
 
-let world: World | undefined;
-let bundle: BundledCli | undefined;
-beforeAll(async () => {
-  bundle = await bundleCli();
-});
-afterAll(() => bundle?.dispose());
+const cli = useBundledCli();
 // A test that fails or times out midway leaves its hanging poller (a group of its own, which the
-// killed cycle cannot take down), a blocked sink or the cycle itself running: end every process
-// started in the world's directory, then check none is left.
-afterEach(async () => {
-  const w = world;
-  world = undefined;
-  if (w === undefined) return;
-  for (const pid of processesMentioning(w.root)) {
-    for (const target of [-pid, pid]) {
-      try {
-        process.kill(target, 'SIGKILL');
-      } catch {
-        // Not a group leader, or gone already.
-      }
-    }
-  }
-  const gone = await eventually(() => processesMentioning(w.root).length === 0, 240_000);
-  const left = processesMentioning(w.root);
-  w.destroy();
-  expect(gone, `processes left behind: ${left.join(', ')}`).toBe(true);
-}, 300_000);
+// killed cycle cannot take down), a blocked sink or the cycle itself running: every process
+// started in the world's directory is ended after each test, and none may be left.
+const newWorld = useCliWorlds({ endProcesses: true });
 
 // Hands out each queued reply once (the first in the queue) and records it, like the real poller.
 // In "hang" mode it writes its pid once its output is written and hangs: the cycle can then be
@@ -72,6 +49,7 @@ process.stdin.on('end', () => {
 `;
 
 interface Harness {
+  readonly world: World;
   readonly dir: string;
   readonly statePath: string;
   readonly queue: (questionIds: readonly string[]) => void;
@@ -85,20 +63,24 @@ interface Harness {
   readonly spools: () => string[];
 }
 
-function harness(w: World): Harness {
+/** A world whose HEARTBEAT.md polls GChat with {@link POLL} and whose cycles deliver to {@link SINK}. */
+function harness(): Harness {
+  const w = newWorld();
   const dir = join(w.root, 'gchat');
   mkdirSync(dir);
   writeFileSync(join(dir, 'poll.mjs'), POLL);
   writeFileSync(join(dir, 'sink.mjs'), SINK);
   writeFileSync(join(dir, 'queue.json'), '[]');
+  writeFileSync(
+    join(w.project, '.claude', 'HEARTBEAT.md'),
+    `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(dir, 'poll.mjs'), dir])}\n`,
+  );
   const statePath = join(w.root, 'state', 'state.json');
   const lines = (file: string): string[] =>
     existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean) : [];
-  const start = () =>
-    spawn(
-      process.execPath,
+  const start = (): BinProcess =>
+    cli.spawn(
       [
-        bundle?.bin ?? '',
         'cycle',
         '--cwd',
         w.project,
@@ -109,12 +91,20 @@ function harness(w: World): Harness {
         '--sink',
         `command:${process.execPath} ${join(dir, 'sink.mjs')} ${dir}`,
       ],
-      {
-        stdio: 'ignore',
-        env: { ...process.env, ...w.env, TMUX: '' },
-      },
+      { ...process.env, ...w.env, TMUX: '' },
     );
+  /** Starts `cycle`, SIGKILLs it once a process it started wrote its pid to `pidFile`, and returns that pid. */
+  const killedOnceWritten = async (pidFile: string): Promise<number> => {
+    rmSync(join(dir, pidFile), { force: true });
+    const cycle = start();
+    expect(await eventually(() => existsSync(join(dir, pidFile)) && readFileSync(join(dir, pidFile), 'utf8') !== '', 500_000)).toBe(true);
+    cycle.child.kill('SIGKILL');
+    // On the cycle's exit: the hanging process it started still holds its pipes.
+    await cycle.exited;
+    return Number(readFileSync(join(dir, pidFile), 'utf8'));
+  };
   return {
+    world: w,
     dir,
     statePath,
     queue: (ids) =>
@@ -125,65 +115,40 @@ function harness(w: World): Harness {
     mode: (mode) => writeFileSync(join(dir, 'sink-mode'), mode),
     handed: () => lines('handed.jsonl').map((l) => (JSON.parse(l) as { question_id: string }).question_id),
     delivered: () => lines('delivered.jsonl').map((l) => (JSON.parse(l) as { content: string }).content),
-    cycle: () => new Promise((resolve) => start().once('close', (code) => resolve(code))),
+    cycle: () => start().exited,
     cycleKilledAfterPoll: async () => {
-      rmSync(join(dir, 'poll.pid'), { force: true });
       writeFileSync(join(dir, 'poll-mode'), 'hang');
-      const child = start();
-      const closed = new Promise((resolve) => child.once('close', resolve));
-      expect(await eventually(() => existsSync(join(dir, 'poll.pid')) && readFileSync(join(dir, 'poll.pid'), 'utf8') !== '', 500_000)).toBe(
-        true,
-      );
-      child.kill('SIGKILL');
-      await closed;
+      const poller = await killedOnceWritten('poll.pid');
       writeFileSync(join(dir, 'poll-mode'), 'normal');
-      return Number(readFileSync(join(dir, 'poll.pid'), 'utf8'));
+      return poller;
     },
     spools: () =>
       existsSync(join(w.root, 'state')) ? readdirSync(join(w.root, 'state')).filter((name) => name.includes('gchat-spool')) : [],
     cycleKilledInSink: async () => {
-      rmSync(join(dir, 'sink.pid'), { force: true });
-      const child = start();
-      const closed = new Promise((resolve) => child.once('close', resolve));
-      expect(await eventually(() => existsSync(join(dir, 'sink.pid')) && readFileSync(join(dir, 'sink.pid'), 'utf8') !== '', 500_000)).toBe(
-        true,
-      );
-      child.kill('SIGKILL');
-      await closed;
-      process.kill(Number(readFileSync(join(dir, 'sink.pid'), 'utf8')), 'SIGKILL');
+      process.kill(await killedOnceWritten('sink.pid'), 'SIGKILL');
     },
   };
 }
 
 describe('a SIGKILLed cycle and the GChat replies it had read', () => {
   it('killed after the poll, before delivery and save: the next cycle delivers the reply from the inbox', async () => {
-    world = createWorld();
-    const h = harness(world);
-    writeFileSync(
-      join(world.project, '.claude', 'HEARTBEAT.md'),
-      `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`,
-    );
+    const h = harness();
     h.queue(['q-1']);
     h.mode('block-before');
     await h.cycleKilledInSink();
     expect(h.handed()).toEqual(['q-1']);
     expect(h.delivered()).toEqual([]);
     // The poller will never hand q-1 out again; only the inbox beside the state still has it.
-    expect(readFileSync(join(world.root, 'state', 'state.inbox.json'), 'utf8')).toContain('q-1');
+    expect(readFileSync(join(h.world.root, 'state', 'state.inbox.json'), 'utf8')).toContain('q-1');
     h.mode('normal');
     expect(await h.cycle()).toBe(0);
     expect(h.delivered()).toHaveLength(1);
     expect(h.delivered()[0]).toContain('answer to q-1');
-    expect(existsSync(join(world.root, 'state', 'state.inbox.json'))).toBe(false);
+    expect(existsSync(join(h.world.root, 'state', 'state.inbox.json'))).toBe(false);
   }, 600_000);
 
   it('killed after delivery, before the save: delivered again once (at least once), then never more', async () => {
-    world = createWorld();
-    const h = harness(world);
-    writeFileSync(
-      join(world.project, '.claude', 'HEARTBEAT.md'),
-      `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`,
-    );
+    const h = harness();
     h.queue(['q-2']);
     h.mode('block-after');
     await h.cycleKilledInSink();
@@ -199,12 +164,7 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
   }, 600_000);
 
   it('killed after the poller printed and before the inbox write: the reply waits in the spool and the next cycle delivers it once', async () => {
-    world = createWorld();
-    const h = harness(world);
-    writeFileSync(
-      join(world.project, '.claude', 'HEARTBEAT.md'),
-      `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`,
-    );
+    const h = harness();
     h.queue(['q-3']);
     h.mode('normal');
     const poller = await h.cycleKilledAfterPoll();
@@ -212,7 +172,7 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
     await eventually(() => !isAlive(poller), 500_000);
     expect(h.handed()).toEqual(['q-3']);
     // Not in the inbox yet: the cycle died before it read the poller's output; the kernel had written it to the spool.
-    expect(existsSync(join(world.root, 'state', 'state.inbox.json'))).toBe(false);
+    expect(existsSync(join(h.world.root, 'state', 'state.inbox.json'))).toBe(false);
     expect(h.spools()).toHaveLength(1);
     expect(await h.cycle()).toBe(0);
     expect(h.delivered()).toHaveLength(1);
@@ -220,16 +180,11 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
     expect(h.spools()).toEqual([]);
     expect(await h.cycle()).toBe(0);
     expect(h.delivered()).toHaveLength(1);
-    expect(existsSync(join(world.root, 'state', 'state.inbox.json'))).toBe(false);
+    expect(existsSync(join(h.world.root, 'state', 'state.inbox.json'))).toBe(false);
   }, 600_000);
 
   it('a poller still running when the next cycle starts: its spool is left alone until it exits, then delivered once', async () => {
-    world = createWorld();
-    const h = harness(world);
-    writeFileSync(
-      join(world.project, '.claude', 'HEARTBEAT.md'),
-      `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ${JSON.stringify([process.execPath, join(h.dir, 'poll.mjs'), h.dir])}\n`,
-    );
+    const h = harness();
     h.queue(['q-4']);
     h.mode('normal');
     const poller = await h.cycleKilledAfterPoll();

@@ -2,13 +2,14 @@
  * Runs the runbook section of docs/getting-started.md as written: every line of its sh block in a
  * fresh temp directory, then checks that the outputs the page quotes are what the commands print.
  */
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from './support/cli-world.js';
 import { runCli, type CliRun } from './support/run-cli.js';
 
+const tempDir = useTempDirs();
 const DOC = fileURLToPath(new URL('../../../docs/getting-started.md', import.meta.url));
 
 /** The section from its anchor through its own heading, up to the next anchor, `## ` heading or "Next:" line. */
@@ -25,7 +26,7 @@ describe('docs/getting-started.md: runbook from an empty directory to a first ti
     const section = runbookSection(await readFile(DOC, 'utf8'));
     const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
     expect(block).toBeDefined();
-    let cwd = await mkdtemp(join(tmpdir(), 'hb-getting-started-runbook-'));
+    let cwd = tempDir('hb-getting-started-runbook-');
     const env = { PATH: process.env.PATH, TZ: 'UTC' };
     const runs: { argv: readonly string[]; run: CliRun }[] = [];
     for (const raw of (block ?? '').split('\n')) {

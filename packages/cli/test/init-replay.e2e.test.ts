@@ -1,23 +1,17 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseHeartbeatConfig, DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCliWorlds, useTempDirs } from './support/cli-world.js';
 import { runCli } from './support/run-cli.js';
-import { createWorld, type World } from './support/world.js';
 
-let world: World | undefined;
-const dirs: string[] = [];
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const newWorld = useCliWorlds();
+const tempDir = useTempDirs();
 
 describe('heartbeat-kit init', () => {
   it('writes a commented HEARTBEAT.md that parses to the defaults, and never overwrites without --force', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hk-init-'));
-    dirs.push(dir);
+    const dir = tempDir('hk-init-');
     const first = await runCli(['init', '--cwd', dir], { cwd: dir });
     expect(first.code).toBe(0);
     const file = join(dir, '.claude', 'HEARTBEAT.md');
@@ -36,13 +30,10 @@ describe('heartbeat-kit init', () => {
 
 describe('heartbeat-kit replay', () => {
   it('reproduces cycles recorded with --record and flags a tampered one', async () => {
-    world = createWorld({ ready: [{ id: 'bd-1', title: 'One', priority: 1 }], sessions: ['orch-x'] });
+    const world = newWorld({ ready: [{ id: 'bd-1', title: 'One', priority: 1 }], sessions: ['orch-x'] });
     const record = join(world.root, 'cycles.jsonl');
     for (const at of ['2026-02-19T14:00:00Z', '2026-02-19T14:10:00Z', '2026-02-19T14:40:00Z']) {
-      const run = await runCli(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', at, '--record', record], {
-        cwd: world.root,
-        env: world.env,
-      });
+      const run = await world.cycle('--now', at, '--record', record);
       expect(run.code).toBe(0);
     }
     const ok = await runCli(['replay', record], { cwd: world.root });

@@ -1,24 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from './support/cli-world.js';
 import { runCli } from './support/run-cli.js';
 
-let root: string | undefined;
-afterEach(() => {
-  if (root !== undefined) rmSync(root, { recursive: true, force: true });
-  root = undefined;
-});
+const tempDir = useTempDirs();
 
+/** A project directory (no git repository) with this HEARTBEAT.md and, if given, this WoterClip config. */
 function project(heartbeatMd: string, woterclip?: string): string {
-  root = mkdtempSync(join(tmpdir(), 'hk-plan-'));
-  mkdirSync(join(root, '.claude'));
-  writeFileSync(join(root, '.claude', 'HEARTBEAT.md'), heartbeatMd);
-  if (woterclip !== undefined) {
-    mkdirSync(join(root, '.woterclip'));
-    writeFileSync(join(root, '.woterclip', 'config.yaml'), woterclip);
-  }
-  return root;
+  return tempDir('hk-plan-', {
+    '.claude/HEARTBEAT.md': heartbeatMd,
+    ...(woterclip === undefined ? {} : { '.woterclip/config.yaml': woterclip }),
+  });
 }
 
 const BERLIN = '## Active Hours\n- Start: 8\n- End: 22\n- Weekend: false\n- Timezone: Europe/Berlin\n';

@@ -1,19 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFileLockStore } from '@heartbeat-kit/core/node';
+import { useCliWorlds, useTempDirs, type CliWorld } from './support/cli-world.js';
 import { runCli } from './support/run-cli.js';
-import { createWorld, type World } from './support/world.js';
 
-let world: World | undefined;
-const dirs: string[] = [];
-afterEach(() => {
-  world?.destroy();
-  world = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const newWorld = useCliWorlds();
+const tempDir = useTempDirs();
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-C', cwd, ...args], {
@@ -30,8 +25,8 @@ const git = (cwd: string, ...args: string[]): string =>
   });
 
 /** A world whose .gitignore does not hide `.heartbeat/` (a real project's does not either). */
-function plainWorld(heartbeatMd?: string): World {
-  const w = createWorld({
+function plainWorld(heartbeatMd?: string): CliWorld {
+  const w = newWorld({
     mainCommitAt: new Date('2026-02-19T10:00:00Z'),
     worktrees: [{ dir: 'wt-feature', branch: 'feature', commitAt: new Date('2026-02-19T10:00:00Z') }],
     ...(heartbeatMd === undefined ? {} : { heartbeatMd }),
@@ -41,13 +36,13 @@ function plainWorld(heartbeatMd?: string): World {
   return w;
 }
 
-function cycleJson(w: World, cwd: string, now: string, ...extra: string[]) {
-  return runCli(['cycle', '--tmux-socket', w.tmuxSocket, '--now', now, '--json', ...extra], { cwd, env: w.env });
+function cycleJson(w: CliWorld, cwd: string, now: string, ...extra: string[]) {
+  return w.cliIn(cwd, 'cycle', '--tmux-socket', w.tmuxSocket, '--now', now, '--json', ...extra);
 }
 
 describe('the heartbeat never changes the repository it watches (state in the git common dir)', () => {
   it('a clean repo stays clean: no ?? .heartbeat/, no false GIT_STALE, state in .git/heartbeat-kit/', async () => {
-    world = plainWorld();
+    const world = plainWorld();
     for (const now of ['2026-02-19T14:00:00Z', '2026-02-19T14:10:00Z', '2026-02-19T14:20:00Z']) {
       const run = await cycleJson(world, world.project, now);
       expect(run.stderr).toBe('');
@@ -58,16 +53,13 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     expect((JSON.parse(readFileSync(join(world.project, '.git', 'heartbeat-kit', 'state.json'), 'utf8')) as { cycle: number }).cycle).toBe(
       3,
     );
-    const text = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:30:00Z'], {
-      cwd: world.project,
-      env: world.env,
-    });
+    const text = await world.cliIn(world.project, 'cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:30:00Z');
     expect(text.stdout).toBe('HEARTBEAT_OK\n');
   });
 
   it('all worktrees and subdirectories of one repo share one state and the repository config', async () => {
     // Active hours 0–1 UTC: a cycle that read this config is outside active hours at 14:00.
-    world = plainWorld('## Active Hours\n- Start: 0\n- End: 1\n- Timezone: UTC\n');
+    const world = plainWorld('## Active Hours\n- Start: 0\n- End: 1\n- Timezone: UTC\n');
     const src = join(world.project, 'src', 'deep');
     mkdirSync(src, { recursive: true });
     const fromRoot = JSON.parse((await cycleJson(world, world.project, '2026-02-19T14:00:00Z')).stdout) as {
@@ -78,16 +70,20 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     const fromSrc = await cycleJson(world, src, '2026-02-19T14:10:00Z');
     expect(fromSrc.stderr).toBe('');
     expect(JSON.parse(fromSrc.stdout)).toMatchObject({ cycle: 2, insideActiveHours: false });
-    const viaFlag = await runCli(
-      ['cycle', '--cwd', 'src/deep', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z', '--json'],
-      { cwd: world.project, env: world.env },
+    const viaFlag = await world.cliIn(
+      world.project,
+      'cycle',
+      '--cwd',
+      'src/deep',
+      '--tmux-socket',
+      world.tmuxSocket,
+      '--now',
+      '2026-02-19T14:20:00Z',
+      '--json',
     );
     expect(JSON.parse(viaFlag.stdout)).toMatchObject({ cycle: 3, insideActiveHours: false });
     // plan predicts for the same project: the repository's config from a subdirectory too.
-    const plan = await runCli(['plan', '--now', '2026-02-19T14:00:00Z', '--hours', '1', '--interval', '3600', '--json'], {
-      cwd: src,
-      env: world.env,
-    });
+    const plan = await world.cliIn(src, 'plan', '--now', '2026-02-19T14:00:00Z', '--hours', '1', '--interval', '3600', '--json');
     expect((JSON.parse(plan.stdout) as { slots: { verdict: string }[] }).slots.map((s) => s.verdict)).not.toContain('runs');
     const fromWorktree = await cycleJson(world, join(world.root, 'wt-feature'), '2026-02-19T14:30:00Z');
     // The linked worktree has no .claude/ of its own (it is not committed): the main worktree's config applies.
@@ -98,7 +94,7 @@ describe('the heartbeat never changes the repository it watches (state in the gi
   });
 
   it("an older version's .heartbeat/ (state and receipts) is moved once, with a note; history and check-liveness follow it; the cycle count goes on; its own files never count as GIT_STALE", async () => {
-    world = plainWorld();
+    const world = plainWorld();
     const legacyDir = join(world.project, '.heartbeat');
     const legacy = join(legacyDir, 'state.json');
     const stateDir = join(world.project, '.git', 'heartbeat-kit');
@@ -111,14 +107,11 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     expect((JSON.parse(old1.stdout) as { categories: string[] }).categories).toEqual([]);
     expect((JSON.parse(old2.stdout) as { categories: string[] }).categories).toEqual([]);
     // Before any cycle of this version, the read-only commands look where the state still is.
-    const before = await runCli(['history', '--json', '--now', '2026-02-19T14:15:00Z'], { cwd: world.project, env: world.env });
+    const before = await world.cliIn(world.project, 'history', '--json', '--now', '2026-02-19T14:15:00Z');
     expect((JSON.parse(before.stdout) as { receipts: unknown[] }).receipts).toHaveLength(2);
     expect(existsSync(stateDir)).toBe(false);
 
-    const moved = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z'], {
-      cwd: world.project,
-      env: world.env,
-    });
+    const moved = await world.cliIn(world.project, 'cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z');
     expect(moved.stderr).toBe(
       `heartbeat-kit cycle: warning: moved the heartbeat state from ${legacyDir} to ${stateDir}, where git does not see it (once).\n`,
     );
@@ -133,25 +126,22 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     // The receipts came along: history is whole, and liveness judges it, from a subdirectory too.
     const src = join(world.project, 'src');
     mkdirSync(src);
-    const history = await runCli(['history', '--json', '--now', '2026-02-19T14:35:00Z'], { cwd: src, env: world.env });
+    const history = await world.cliIn(src, 'history', '--json', '--now', '2026-02-19T14:35:00Z');
     expect((JSON.parse(history.stdout) as { receipts: { cycle?: number }[] }).receipts.map((r) => r.cycle)).toEqual([1, 2, 3, 4]);
-    const live = await runCli(['check-liveness', '--now', '2026-02-19T14:35:00Z', '--max-age', '30m'], { cwd: src, env: world.env });
+    const live = await world.cliIn(src, 'check-liveness', '--now', '2026-02-19T14:35:00Z', '--max-age', '30m');
     expect(live).toMatchObject({ code: 0, stderr: '' });
     expect(live.stdout).toMatch(/^alive: cycle #4 ran at 2026-02-19T14:30:00.000Z/);
   });
 
   it('while an older heartbeat still holds .heartbeat/cycle.lock, nothing moves and the cycle skips (exit 4); once it is gone the state moves', async () => {
-    world = plainWorld();
+    const world = plainWorld();
     const legacyDir = join(world.project, '.heartbeat');
     const legacy = join(legacyDir, 'state.json');
     await cycleJson(world, world.project, '2026-02-19T14:00:00Z', '--state', legacy);
     // An older loop is mid-cycle: it holds its lock beside its state.
     const lock = createFileLockStore({ path: join(legacyDir, 'cycle.lock') });
     (await lock.acquire({ owner: 'older-loop', nowMs: Date.now(), staleAfterMs: 60_000 }))._unsafeUnwrap();
-    const held = await runCli(['cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z'], {
-      cwd: world.project,
-      env: world.env,
-    });
+    const held = await world.cliIn(world.project, 'cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z');
     expect(held.code).toBe(4);
     expect(held.stderr).toContain(`warning: an older heartbeat holds ${join(legacyDir, 'cycle.lock')} (pid ${process.pid}`);
     expect(held.stderr).toContain(`heartbeat-kit cycle: skipped: another cycle holds ${join(legacyDir, 'cycle.lock')}`);
@@ -166,7 +156,7 @@ describe('the heartbeat never changes the repository it watches (state in the gi
   });
 
   it('a --dry-run moves nothing: it reads the older state where it is', async () => {
-    world = plainWorld();
+    const world = plainWorld();
     const legacyDir = join(world.project, '.heartbeat');
     await cycleJson(world, world.project, '2026-02-19T14:00:00Z', '--state', join(legacyDir, 'state.json'));
     const dry = await cycleJson(world, world.project, '2026-02-19T14:10:00Z', '--dry-run');
@@ -177,9 +167,9 @@ describe('the heartbeat never changes the repository it watches (state in the gi
   });
 
   it('init says what it wrote and where the state will live', async () => {
-    world = plainWorld();
+    const world = plainWorld();
     rmSync(join(world.project, '.claude', 'HEARTBEAT.md'));
-    const run = await runCli(['init'], { cwd: world.project, env: world.env });
+    const run = await world.cliIn(world.project, 'init');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
       `wrote ${join(world.project, '.claude', 'HEARTBEAT.md')}\nheartbeat state will be kept in ${join(world.project, '.git', 'heartbeat-kit')} (git never sees it)\n`,
@@ -189,10 +179,10 @@ describe('the heartbeat never changes the repository it watches (state in the gi
 
 describe('it never answers for a place it never saw', () => {
   it('cycle and loop --cwd /nonexistent: exit 2, one line naming the fix, nothing created', async () => {
-    world = createWorld({});
+    const world = newWorld({});
     const missing = join(world.root, 'no', 'such', 'dir');
     for (const command of ['cycle', 'loop']) {
-      const run = await runCli([command, '--cwd', missing, '--tmux-socket', world.tmuxSocket], { cwd: world.root, env: world.env });
+      const run = await world.cliIn(world.root, command, '--cwd', missing, '--tmux-socket', world.tmuxSocket);
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toBe(
@@ -200,7 +190,7 @@ describe('it never answers for a place it never saw', () => {
       );
     }
     for (const command of ['history', 'check-liveness']) {
-      const run = await runCli([command, '--cwd', missing], { cwd: world.root, env: world.env });
+      const run = await world.cliIn(world.root, command, '--cwd', missing);
       expect(run).toMatchObject({ code: 2, stdout: '' });
       expect(run.stderr).toBe(
         `heartbeat-kit ${command}: --cwd ${missing} does not exist. Fix: pass the directory of a git repository (the project to watch).\n`,
@@ -210,9 +200,8 @@ describe('it never answers for a place it never saw', () => {
   });
 
   it('a directory that is no git repository: exit 2, one line naming the fix, nothing created', async () => {
-    world = createWorld({});
-    const plain = mkdtempSync(join(tmpdir(), 'hk-nogit-'));
-    dirs.push(plain);
+    const world = newWorld({});
+    const plain = tempDir('hk-nogit-');
     for (const command of ['cycle', 'loop']) {
       const run = await runCli([command, '--tmux-socket', world.tmuxSocket], {
         cwd: plain,
@@ -228,7 +217,7 @@ describe('it never answers for a place it never saw', () => {
 
 describe("a state kept beside the user's files (--state)", () => {
   it("--state in the repository root: the user's changes beside it still count (GIT_STALE), the heartbeat's own files never do", async () => {
-    world = plainWorld();
+    const world = plainWorld();
     const statePath = join(world.project, 'hb.json');
     // Only the heartbeat's own files in the root: three cycles write hb.json, hb.receipts/, cycle.lock; no false alarm.
     for (const now of ['2026-02-19T14:50:00Z', '2026-02-19T15:00:00Z', '2026-02-19T15:10:00Z']) {

@@ -5,10 +5,12 @@
  * variable, afterEach, `cycle` wrapper, bundle hooks and spawn-and-collect code.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { eventually, processesMentioning } from '../../../core/test/support/processes.js';
 import { bundleCli, type BundledCli } from './bundle-cli.js';
 import { runCli, runLoopUntilFirstWait, runScriptedLoop, type CliRun, type ScriptedTime } from './run-cli.js';
 import { createWorld, type World, type WorldSpec } from './world.js';
@@ -17,6 +19,8 @@ import { createWorld, type World, type WorldSpec } from './world.js';
 export interface CliWorld extends World {
   /** `heartbeat-kit ...argv`, in-process. */
   readonly cli: (...argv: string[]) => Promise<CliRun>;
+  /** `heartbeat-kit ...argv`, in-process, started in `cwd` (a subdirectory, a worktree) with the world's environment. */
+  readonly cliIn: (cwd: string, ...argv: string[]) => Promise<CliRun>;
   /** `heartbeat-kit cycle --cwd <project> --tmux-socket <socket> ...extra`, in-process. */
   readonly cycle: (...extra: string[]) => Promise<CliRun>;
   /** `heartbeat-kit loop --cwd <project> --tmux-socket <socket> ...extra`, stopped at its first wait. */
@@ -34,6 +38,7 @@ export function bindCli(world: World): CliWorld {
   return {
     ...world,
     cli: (...argv) => runCli(argv, options),
+    cliIn: (cwd, ...argv) => runCli(argv, { cwd, env: world.env }),
     cycle: (...extra) => runCli(['cycle', ...scope, ...extra], options),
     loopUntilFirstWait: (...extra) => runLoopUntilFirstWait([...scope, ...extra], options),
     scriptedLoop: (script, ...extra) => runScriptedLoop([...scope, ...extra], options, script),
@@ -44,20 +49,75 @@ export function bindCli(world: World): CliWorld {
   };
 }
 
+/** How {@link useCliWorlds} cleans up after each test. */
+export interface CliWorldsOptions {
+  /**
+   * Before destroying a world, SIGKILL every process (and its group) whose command line names the
+   * world's root, then fail the test if one is still alive: for tests whose kills leave a hanging
+   * poller, a blocked sink or the cycle itself behind, which the killed cycle cannot take down.
+   */
+  readonly endProcesses?: boolean;
+}
+
 /**
  * Call at the top of a test file: returns a function that builds a {@link CliWorld}; every world it
  * built is destroyed after each test, passed or failed.
  */
-export function useCliWorlds(): (spec?: WorldSpec) => CliWorld {
+export function useCliWorlds(options: CliWorldsOptions = {}): (spec?: WorldSpec) => CliWorld {
   const built: World[] = [];
-  afterEach(() => {
-    for (const world of built.splice(0)) world.destroy();
-  });
+  afterEach(async () => {
+    for (const world of built.splice(0)) {
+      if (options.endProcesses !== true) {
+        world.destroy();
+        continue;
+      }
+      for (const pid of processesMentioning(world.root)) {
+        for (const target of [-pid, pid]) {
+          try {
+            process.kill(target, 'SIGKILL');
+          } catch {
+            // Not a group leader, or gone already.
+          }
+        }
+      }
+      const gone = await eventually(() => processesMentioning(world.root).length === 0, 240_000);
+      const left = processesMentioning(world.root);
+      world.destroy();
+      expect(gone, `processes left behind: ${left.join(', ')}`).toBe(true);
+    }
+  }, 300_000);
   return (spec) => {
     const world = createWorld(spec);
     built.push(world);
     return bindCli(world);
   };
+}
+
+/**
+ * Call at the top of a test file: returns a function that makes a temp directory (with `files`
+ * written at their relative paths); every directory it made is removed after each test.
+ */
+export function useTempDirs(): (prefix: string, files?: Readonly<Record<string, string>>) => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return (prefix, files = {}) => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    made.push(dir);
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    return dir;
+  };
+}
+
+/** Call at the top of a test file: one temp directory for all its tests, removed after the last. */
+export function useFileTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /** What a bundled-CLI process printed and how it ended (`code` is null when a signal ended it). */
