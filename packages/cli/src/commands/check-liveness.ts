@@ -90,6 +90,7 @@ export const checkLivenessCommand: Command = async (argv, io) => {
     const settings = await loadHeartbeatSettings(
       values.config === undefined ? located.configDir : resolvePath(io.cwd, values.cwd ?? '.'),
       values.config,
+      io.env,
     );
     if (!settings.ok) return usageError(io, settings.message);
     maxAgeMs ??= 3 * settings.value.config.intervalMs;

@@ -188,7 +188,7 @@ export const planCommand: Command = async (argv, io) => {
   // plan only predicts, so outside a repository it plans for the directory as given.
   const located = await locateProject(cwd, { runner: createCliRunner(io), env: io.env, flag: '--cwd' });
   const project = located.ok ? located.value.project : cwd;
-  const settings = await loadHeartbeatSettings(values.config === undefined ? project : cwd, values.config);
+  const settings = await loadHeartbeatSettings(values.config === undefined ? project : cwd, values.config, io.env);
   if (!settings.ok) return usageError(io, settings.message);
   for (const warning of settings.value.warnings) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
   const { config, timeZone } = settings.value;

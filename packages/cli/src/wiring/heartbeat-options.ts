@@ -99,7 +99,7 @@ export async function resolveHeartbeat(
   const location = located.value;
   const cwd = location.project;
   // An explicit --config is relative to the directory the user named, as before.
-  const reloadSettings = () => loadHeartbeatSettings(values.config === undefined ? cwd : location.cwd, values.config);
+  const reloadSettings = () => loadHeartbeatSettings(values.config === undefined ? cwd : location.cwd, values.config, io.env);
   const settings = await reloadSettings();
   if (!settings.ok) {
     // Where the receipt of this skipped slot goes; nothing is migrated by a run that did not run.

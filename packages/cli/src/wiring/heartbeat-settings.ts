@@ -7,6 +7,7 @@ import {
   resolveTimeZone,
   type HeartbeatConfig,
 } from '@heartbeat-kit/core';
+import { systemTimeZone } from './system-time-zone.js';
 
 /** A loaded HEARTBEAT.md with its resolved zone. */
 export interface LoadedHeartbeatSettings {
@@ -24,11 +25,6 @@ export interface LoadedHeartbeatSettings {
 const UNRECOGNISED_FIX =
   'use "- Key: value" lines under the headings Active Hours, Heartbeat, Beads, Orchestrators, Git, Stale Tasks, Idle Orchestrators, GChat, Pipelines or Environment (see docs/reference/configuration.md)';
 
-/** The system's IANA zone (honours `TZ`). */
-export function systemTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
 /**
  * Reads `DIR/.claude/HEARTBEAT.md` (or `--config FILE`). A missing default file means defaults,
  * silently, and is never created; a missing explicit `--config` file is an error.
@@ -36,6 +32,7 @@ export function systemTimeZone(): string {
 export async function loadHeartbeatSettings(
   cwd: string,
   configPath: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
 ): Promise<{ ok: true; value: LoadedHeartbeatSettings } | { ok: false; message: string }> {
   const file =
     configPath === undefined ? join(cwd, DEFAULT_HEARTBEAT_FILE) : isAbsolute(configPath) ? configPath : resolve(cwd, configPath);
@@ -58,8 +55,18 @@ export async function loadHeartbeatSettings(
   }
   const parsed = parseHeartbeatConfig(text, { file: configPath ?? DEFAULT_HEARTBEAT_FILE });
   if (parsed.isErr()) return { ok: false, message: formatHeartbeatConfigError(parsed.error) };
-  const zone = resolveTimeZone(parsed.value.config.activeHours.timeZone, systemTimeZone);
-  if (zone.isErr()) return { ok: false, message: `${configPath ?? DEFAULT_HEARTBEAT_FILE}: ${zone.error.message}` };
+  // The file's zone when it names one (its error names the file), else the system's (its error names TZ).
+  const configured = parsed.value.config.activeHours.timeZone;
+  let timeZone: string;
+  if (configured !== undefined) {
+    const zone = resolveTimeZone(configured, 'UTC');
+    if (zone.isErr()) return { ok: false, message: `${configPath ?? DEFAULT_HEARTBEAT_FILE}: ${zone.error.message}` };
+    timeZone = zone.value;
+  } else {
+    const system = systemTimeZone(env);
+    if (!system.ok) return { ok: false, message: `${system.error.message}. Fix: ${system.error.fix}.` };
+    timeZone = system.zone;
+  }
   const problem = parsed.value.recognised
     ? {}
     : { problem: { message: `${file} has no heading or key heartbeat-kit recognises, so the defaults apply`, fix: UNRECOGNISED_FIX } };
@@ -67,7 +74,7 @@ export async function loadHeartbeatSettings(
     ok: true,
     value: {
       config: parsed.value.config,
-      timeZone: zone.value,
+      timeZone,
       found: parsed.value.found,
       presence: parsed.value.presence,
       file,

@@ -18,7 +18,7 @@ export function createProjectResolver(io: CliIo, forceFake: boolean): ResolveHea
       return fake({ ...heartbeat, source: { kind: 'scanners', set: 'fake', scanMs: 0, reportEvery: 5 } }, slot);
     }
     if (source.kind === 'scanners') return fake(heartbeat, slot);
-    const settings = await loadHeartbeatSettings(source.cwd, undefined);
+    const settings = await loadHeartbeatSettings(source.cwd, undefined, io.env);
     if (!settings.ok) return err(settings.message);
     const deps = createCycleDeps({ cwd: source.cwd, statePath: source.cwd, sink: { kind: 'stdout' }, io });
     return ok({ scanners: deps.scanners, config: settings.value.config, timeZone: settings.value.timeZone });

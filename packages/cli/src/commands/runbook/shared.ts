@@ -4,6 +4,7 @@ import { resolveTimeZone, stripTerminalEscapes } from '@heartbeat-kit/core';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIo } from '../../io.js';
 import { parseInstantFlag } from '../../wiring/instant.js';
+import { systemTimeZone } from '../../wiring/system-time-zone.js';
 
 /** Options every runbook subcommand takes. */
 export const COMMON_OPTIONS = {
@@ -51,12 +52,15 @@ export function resolveCommon(
   const now = parsed.date ?? new Date();
   // The zone is read the way the heartbeat config's is (core's resolveTimeZone): one rule for every
   // command, and the stored spelling (trimmed, letter case corrected) is what the dates use.
-  const given = values.tz ?? (io.env.TZ !== undefined && io.env.TZ !== '' ? io.env.TZ : undefined);
-  const resolved = resolveTimeZone(given, () => Intl.DateTimeFormat().resolvedOptions().timeZone);
-  if (resolved.isErr() || given?.trim() === '')
-    throw new UsageError(
-      `--tz ${JSON.stringify(resolved.isErr() ? resolved.error.zone : given)} is not an IANA time zone; use e.g. --tz Europe/Berlin`,
-    );
+  if (values.tz === undefined) {
+    // No --tz: TZ or the system's zone, read as every command reads it (a bad TZ names TZ, not --tz).
+    const system = systemTimeZone(io.env);
+    if (!system.ok) throw new UsageError(`${system.error.message}; fix: pass --tz Europe/Berlin or ${system.error.fix}`);
+    return { json: values.json === true, now, tz: system.zone };
+  }
+  const resolved = resolveTimeZone(values.tz, 'UTC');
+  if (resolved.isErr() || values.tz.trim() === '')
+    throw new UsageError(`--tz ${JSON.stringify(values.tz)} is not an IANA time zone; use e.g. --tz Europe/Berlin`);
   return { json: values.json === true, now, tz: resolved.value };
 }
 

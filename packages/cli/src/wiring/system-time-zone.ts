@@ -1,0 +1,49 @@
+import { resolveTimeZone, sanitizeForMessage } from '@heartbeat-kit/core';
+
+/** The stored spelling of a zone `Intl` knows, or undefined. */
+function known(zone: string): string | undefined {
+  const resolved = resolveTimeZone(zone, 'UTC');
+  return resolved.isOk() ? resolved.value : undefined;
+}
+
+/** Where a zone came from, for the error that names it. */
+export interface SystemTimeZoneError {
+  readonly message: string;
+  readonly fix: string;
+}
+
+// glibc's TZ forms that name a zone file: `:Europe/Berlin`, `/usr/share/zoneinfo/Europe/Berlin`.
+const ZONEINFO_PATH = /\/zoneinfo\/(.+)$/;
+// POSIX spellings of UTC itself (`UTC0`, `GMT0`): Node reports no zone for them, glibc reads UTC.
+const POSIX_UTC = /^(?:UTC|GMT|UCT)0?$/i;
+
+/**
+ * The zone the user's system runs in: `TZ` when it is set, read the way glibc reads it (a leading
+ * `:`, a `…/zoneinfo/NAME` path, empty = UTC), else the zone Node reports. A `TZ` that names no
+ * zone is an error naming `TZ`: Node would silently use UTC (or report `Etc/Unknown` for an empty
+ * one), and active hours would then be wrong without a word.
+ */
+export function systemTimeZone(
+  env: Readonly<Record<string, string | undefined>>,
+  reported: () => string | undefined = () => Intl.DateTimeFormat().resolvedOptions().timeZone,
+): { readonly ok: true; readonly zone: string } | { readonly ok: false; readonly error: SystemTimeZoneError } {
+  const raw = env.TZ;
+  if (raw === undefined) {
+    const zone = reported();
+    // A machine with no zone configured at all runs in UTC; Node says so with undefined or Etc/Unknown.
+    return { ok: true, zone: zone === undefined || zone === 'Etc/Unknown' ? 'UTC' : (known(zone) ?? 'UTC') };
+  }
+  const name = raw.trim().replace(/^:/, '');
+  if (name === '' || POSIX_UTC.test(name)) return { ok: true, zone: 'UTC' };
+  const zone = known(ZONEINFO_PATH.exec(name)?.[1] ?? name);
+  if (zone !== undefined) return { ok: true, zone };
+  // An environment variable is untrusted text: no terminal escapes, no secrets, one short line.
+  const shown = JSON.stringify(sanitizeForMessage(raw, { maxLength: 80 }));
+  return {
+    ok: false,
+    error: {
+      message: `the environment's TZ=${shown} is not a time zone heartbeat-kit can read (Node would silently use UTC)`,
+      fix: 'set TZ to an IANA name such as Europe/Berlin, unset it, or set "- Timezone: Europe/Berlin" under "## Active Hours" in .claude/HEARTBEAT.md',
+    },
+  };
+}
