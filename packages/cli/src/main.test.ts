@@ -1,33 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { bundleCli } from '../test/support/bundle-cli.js';
+import { useFileTempDir } from '../test/support/cli-world.js';
+import { captureIo, runCli } from '../test/support/run-cli.js';
 import packageJson from '../package.json' with { type: 'json' };
 import { suggestName } from './errors.js';
-import type { CliIo } from './io.js';
 import { main } from './main.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'hk-main-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir },
-    shutdownSignal: new AbortController().signal,
-    stdin: () => Promise.resolve(''),
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const dir = useFileTempDir('hk-main-');
+const run = (...argv: string[]) => runCli(argv, { cwd: dir, env: { PATH: process.env.PATH, HOME: dir } });
 
 // One invocation per command (and subcommand router) with a flag none of them knows.
 const BAD_FLAG: readonly (readonly string[])[] = [
@@ -126,19 +110,17 @@ describe('suggestName', () => {
 
 describe('a bug in a command', () => {
   it('exits 70 (internal) with "internal error" and the stack on stderr, never 1 ("no") or a throw', async () => {
-    let stderr = '';
-    const io: CliIo = {
-      // A sink that throws stands in for any bug a command did not anticipate.
-      stdout: () => {
-        throw new TypeError('boom from a broken writer');
+    const io = captureIo(
+      { cwd: dir, env: { PATH: process.env.PATH, HOME: dir } },
+      {
+        // A sink that throws stands in for any bug a command did not anticipate.
+        stdout: () => {
+          throw new TypeError('boom from a broken writer');
+        },
       },
-      stderr: (t) => void (stderr += t),
-      cwd: dir,
-      env: { PATH: process.env.PATH, HOME: dir },
-      shutdownSignal: new AbortController().signal,
-    };
+    );
     expect(await main(['woterclip', '--help'], io)).toBe(70);
-    expect(stderr).toMatch(
+    expect(io.err()).toMatch(
       /^heartbeat-kit woterclip: internal error \(a bug in heartbeat-kit; please report it\): TypeError: boom from a broken writer\n\s+at /,
     );
   });

@@ -1,27 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from './io.js';
-import { main } from './main.js';
+import { describe, expect, it } from 'vitest';
+import { useFileTempDir } from '../test/support/cli-world.js';
+import { runCli } from '../test/support/run-cli.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'hk-now-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function run(argv: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir },
-    shutdownSignal: new AbortController().signal,
-    stdin: () => Promise.resolve(''),
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const dir = useFileTempDir('hk-now-');
+const run = (argv: readonly string[]) => runCli(argv, { cwd: dir, env: { PATH: process.env.PATH, HOME: dir } });
 
 // Every command and subcommand of the CLI, with the operands it needs to get as far as reading its
 // flags. The first test keeps this list complete, so a new command cannot slip past the check of

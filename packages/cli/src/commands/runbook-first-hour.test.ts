@@ -2,41 +2,19 @@
  * Issue 11 items 7-9 over real files: the quiet check refuses past dates, boot triage counts only
  * this boot, and the runbook CLI can be started from an empty directory.
  */
-import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../main.js';
-import type { CliIo } from '../io.js';
+import { useTempDirs } from '../../test/support/cli-world.js';
+import { runCli } from '../../test/support/run-cli.js';
 
-interface Run {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
+const tempDir = useTempDirs();
 
-async function run(cwd: string, argv: readonly string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    cwd,
-    env: { PATH: process.env.PATH, TZ: 'UTC', ...env },
-    shutdownSignal: new AbortController().signal,
-  };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = (cwd: string, argv: readonly string[], env: Record<string, string | undefined> = {}) =>
+  runCli(argv, { cwd, env: { PATH: process.env.PATH, TZ: 'UTC', ...env } });
 
-async function workspace(files: Record<string, string> = {}): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'hb-runbook-first-hour-'));
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(join(dir, name, '..'), { recursive: true });
-    await writeFile(join(dir, name), text);
-  }
-  return dir;
-}
+/** A temp directory with these files (paths relative to it), removed after the test. */
+const workspace = (files: Record<string, string> = {}): string => tempDir('hb-runbook-first-hour-', files);
 
 const REBOOT = 'Auto-failed by reboot sweep: worker session not found after server restart';
 const lead = { id: 'lead', name: 'lead', isLead: true, status: 'online' };
@@ -62,18 +40,18 @@ describe('item 7: runbook quiet refuses the fast path while a tracked item is at
     ['the day after', '2026-10-16T10:00:00Z', 1],
     ['five days later', '2026-10-20T10:00:00Z', 1],
   ])('%s', async (_, now, code) => {
-    const dir = await workspace({ 'runbook.md': RUNBOOK, 'status.json': quietStatus(now) });
+    const dir = workspace({ 'runbook.md': RUNBOOK, 'status.json': quietStatus(now) });
     const r = await run(dir, ['runbook', 'quiet', '--runbook', 'runbook.md', '--status', 'status.json', '--now', now, '--tz', 'UTC']);
-    expect(r.err).toBe('');
+    expect(r.stderr).toBe('');
     expect(r.code).toBe(code);
-    if (code === 0) expect(r.out).toBe('Quiet. Same as chk-1: 0 failures (triaged), schedule-health 0/0, controls ok.\n');
+    if (code === 0) expect(r.stdout).toBe('Quiet. Same as chk-1: 0 failures (triaged), schedule-health 0/0, controls ok.\n');
     else
-      expect(r.out).toMatch(
+      expect(r.stdout).toMatch(
         /^not quiet: tracked-item-due\n- line 5 \(Watch Items\) is (due today|past its check date) \(10-15\); prune it or write its new date\n$/,
       );
   });
   it('--json carries the decision and the script results it compared', async () => {
-    const dir = await workspace({ 'runbook.md': RUNBOOK, 'status.json': quietStatus('2026-10-20T10:00:00Z') });
+    const dir = workspace({ 'runbook.md': RUNBOOK, 'status.json': quietStatus('2026-10-20T10:00:00Z') });
     const r = await run(dir, [
       'runbook',
       'quiet',
@@ -86,14 +64,14 @@ describe('item 7: runbook quiet refuses the fast path while a tracked item is at
       '--json',
     ]);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.out)).toMatchObject({
+    expect(JSON.parse(r.stdout)).toMatchObject({
       quiet: false,
       reasons: ['tracked-item-due'],
       scripts: { source: { scheduleHealth: 'status', failureAudit: 'status' } },
     });
   });
   it('script outputs given as files are compared with the previous checklist', async () => {
-    const dir = await workspace({
+    const dir = workspace({
       'runbook.md': '## Standing Orders\n- Keep the pool draining.\n',
       'status.json': quietStatus('2026-10-20T10:00:00Z'),
       'health.json': JSON.stringify({
@@ -109,10 +87,10 @@ describe('item 7: runbook quiet refuses the fast path while a tracked item is at
     });
     const base = ['runbook', 'quiet', '--runbook', 'runbook.md', '--status', 'status.json', '--now', '2026-10-20T10:00:00Z'];
     const flagged = await run(dir, [...base, '--schedule-health', 'health.json', '--failure-audit', 'audit.json']);
-    expect(flagged).toMatchObject({ code: 1, out: 'not quiet: new-script-finding\n- script finding nightly was not named by chk-1\n' });
+    expect(flagged).toMatchObject({ code: 1, stdout: 'not quiet: new-script-finding\n- script finding nightly was not named by chk-1\n' });
     const broken = await run(dir, [...base, '--failure-audit', 'broken.json']);
     expect(broken.code).toBe(2);
-    expect(broken.err).toBe(
+    expect(broken.stderr).toBe(
       'heartbeat-kit runbook quiet: broken.json: the script reported an error: task_list failed with status 500; expected {"groups": [{"taskIds": [...]}]}\n',
     );
   });
@@ -144,26 +122,30 @@ describe('item 8: runbook boot-triage counts only reboot-sweep failures of this 
     JSON.stringify({ version: 1, generatedAt: now, ...(withStart ? { serverStartedAt: started } : {}), agents: [lead], tasks });
 
   it('a clean boot after an earlier failed one creates no boot-triage task', async () => {
-    const dir = await workspace({ 'status.json': status([earlier, retry]) });
+    const dir = workspace({ 'status.json': status([earlier, retry]) });
     const r = await run(dir, ['runbook', 'boot-triage', '--status', 'status.json', '--now', now]);
-    expect(r).toEqual({ code: 0, out: 'skip: clean-boot\n', err: '' });
+    expect(r).toEqual({ code: 0, stdout: 'skip: clean-boot\n', stderr: '' });
   });
   it("a failure of this boot still creates it, listing only this boot's failure", async () => {
     const mine = { ...earlier, id: 'new-r2', task: 'Deploy', lastUpdatedAt: '2026-10-20T10:00:05Z', finishedAt: '2026-10-20T10:00:05Z' };
-    const dir = await workspace({ 'status.json': status([earlier, retry, mine]) });
+    const dir = workspace({ 'status.json': status([earlier, retry, mine]) });
     const r = await run(dir, ['runbook', 'boot-triage', '--status', 'status.json', '--now', now, '--json']);
-    const d = JSON.parse(r.out) as { kind: string; findings: { rebootInterrupted: { task: { id: string } }[] }; task: { prompt: string } };
+    const d = JSON.parse(r.stdout) as {
+      kind: string;
+      findings: { rebootInterrupted: { task: { id: string } }[] };
+      task: { prompt: string };
+    };
     expect(d.kind).toBe('create');
     expect(d.findings.rebootInterrupted.map((x) => x.task.id)).toEqual(['new-r2']);
     expect(d.task.prompt).not.toContain('[old-r1] "Ship notes" — was on');
   });
   it('without serverStartedAt the last 60 minutes stand in for this boot, and stderr says so', async () => {
-    const dir = await workspace({
+    const dir = workspace({
       'status.json': status([{ ...earlier, lastUpdatedAt: '2026-10-19T10:00:05Z', finishedAt: '2026-10-19T10:00:05Z' }], false),
     });
     const r = await run(dir, ['runbook', 'boot-triage', '--status', 'status.json', '--now', now]);
-    expect(r.out).toBe('skip: clean-boot\n');
-    expect(r.err).toBe(
+    expect(r.stdout).toBe('skip: clean-boot\n');
+    expect(r.stderr).toBe(
       "heartbeat-kit runbook boot-triage: warning: status.json has no serverStartedAt; reboot-sweep failures since 2026-10-20T09:01:30.000Z (the last 60 minutes) were counted as this boot's\n",
     );
   });
@@ -175,26 +157,26 @@ describe('item 9: the runbook CLI from an empty directory', () => {
   it("every subcommand's --help gives the file format, an example and the exit codes, without spec numbers", async () => {
     const top = await run('/', ['runbook', '--help']);
     expect(top.code).toBe(0);
-    for (const sub of SUBS) expect(top.out).toContain(`  ${sub} `);
-    const texts = [top.out, (await run('/', ['--help'])).out];
+    for (const sub of SUBS) expect(top.stdout).toContain(`  ${sub} `);
+    const texts = [top.stdout, (await run('/', ['--help'])).stdout];
     for (const sub of SUBS) {
       const r = await run('/', ['runbook', sub, '--help']);
       expect(r.code).toBe(0);
-      expect(r.out).toMatch(new RegExp(`^Usage: heartbeat-kit runbook ${sub}\\b`));
-      expect(r.out).toContain('\nExample:\n  heartbeat-kit runbook ');
-      expect(r.out).toMatch(/\nExit codes:\n {2}0 {2}\S/);
-      texts.push(r.out);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: heartbeat-kit runbook ${sub}\\b`));
+      expect(r.stdout).toContain('\nExample:\n  heartbeat-kit runbook ');
+      expect(r.stdout).toMatch(/\nExit codes:\n {2}0 {2}\S/);
+      texts.push(r.stdout);
     }
     for (const sub of ['check', 'due', 'prune', 'tick', 'quiet']) {
-      expect((await run('/', ['runbook', sub, '--help'])).out).toContain('## Active Blockers, ## Watch Items, ## Open Discussion');
+      expect((await run('/', ['runbook', sub, '--help'])).stdout).toContain('## Active Blockers, ## Watch Items, ## Open Discussion');
     }
     for (const sub of ['tick', 'quiet', 'boot-triage'])
-      expect((await run('/', ['runbook', sub, '--help'])).out).toContain('The status file (JSON)');
+      expect((await run('/', ['runbook', sub, '--help'])).stdout).toContain('The status file (JSON)');
     for (const text of texts) expect(text).not.toMatch(/\bspec\b|§|\b00[0-3]\b/i);
   });
 
   it('init writes a commented runbook that check accepts and a status file that tick turns into a first task', async () => {
-    const dir = await workspace();
+    const dir = workspace();
     const init = await run(dir, ['runbook', 'init', '--now', '2026-10-20T10:00:00Z']);
     expect(init.code).toBe(0);
     expect((await readdir(dir)).sort()).toEqual(['runbook-status.json', 'runbook.md']);
@@ -203,7 +185,7 @@ describe('item 9: the runbook CLI from an empty directory', () => {
     expect(text).toContain('(check 10-27)');
     expect(text).toContain('DELETE 11-03');
     const check = await run(dir, ['runbook', 'check', 'runbook.md', '--now', '2026-10-20T10:00:00Z']);
-    expect(check).toMatchObject({ code: 0, out: 'runbook.md: accepted (2 tracked item(s), 0 error(s), 0 warning(s))\n' });
+    expect(check).toMatchObject({ code: 0, stdout: 'runbook.md: accepted (2 tracked item(s), 0 error(s), 0 warning(s))\n' });
     const tick = await run(dir, [
       'runbook',
       'tick',
@@ -215,7 +197,7 @@ describe('item 9: the runbook CLI from an empty directory', () => {
       '2026-10-20T10:00:00Z',
     ]);
     expect(tick.code).toBe(0);
-    expect(tick.out).toMatch(/^create heartbeat-checklist for lead \[checklist, auto-generated\] priority 60\n/);
+    expect(tick.stdout).toMatch(/^create heartbeat-checklist for lead \[checklist, auto-generated\] priority 60\n/);
     const quiet = await run(dir, [
       'runbook',
       'quiet',
@@ -226,57 +208,60 @@ describe('item 9: the runbook CLI from an empty directory', () => {
       '--now',
       '2026-10-20T10:00:00Z',
     ]);
-    expect(quiet).toMatchObject({ code: 0, out: 'Quiet. Same as checklist-1: 0 failures (triaged), schedule-health 1/1, controls ok.\n' });
+    expect(quiet).toMatchObject({
+      code: 0,
+      stdout: 'Quiet. Same as checklist-1: 0 failures (triaged), schedule-health 1/1, controls ok.\n',
+    });
   });
 
   it('init refuses to overwrite (nothing written, exit 1) and --dry-run writes nothing', async () => {
-    const dir = await workspace({ 'runbook-status.json': 'mine\n' });
+    const dir = workspace({ 'runbook-status.json': 'mine\n' });
     const refused = await run(dir, ['runbook', 'init']);
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain('runbook-status.json already exists; nothing written');
+    expect(refused.stderr).toContain('runbook-status.json already exists; nothing written');
     expect((await readdir(dir)).sort()).toEqual(['runbook-status.json']);
     expect(await readFile(join(dir, 'runbook-status.json'), 'utf8')).toBe('mine\n');
 
-    const empty = await workspace();
+    const empty = workspace();
     const dry = await run(empty, ['runbook', 'init', 'ops', '--dry-run', '--now', '2026-10-20T10:00:00Z']);
     expect(dry.code).toBe(0);
-    expect(dry.out).toContain(`would write ${join(empty, 'ops', 'runbook.md')}:\n<!--`);
-    expect(dry.out).toContain(`would write ${join(empty, 'ops', 'runbook-status.json')}:\n{`);
+    expect(dry.stdout).toContain(`would write ${join(empty, 'ops', 'runbook.md')}:\n<!--`);
+    expect(dry.stdout).toContain(`would write ${join(empty, 'ops', 'runbook-status.json')}:\n{`);
     expect(await readdir(empty)).toEqual([]);
     const dryJson = await run(dir, ['runbook', 'init', '--dry-run', '--json']);
     expect(dryJson.code).toBe(1);
-    expect(JSON.parse(dryJson.out)).toMatchObject({ dryRun: true, written: [], exists: [join(dir, 'runbook-status.json')] });
+    expect(JSON.parse(dryJson.stdout)).toMatchObject({ dryRun: true, written: [], exists: [join(dir, 'runbook-status.json')] });
   });
 
   it('due never suggests HEARTBEAT.md, and warns when handed the heartbeat config instead of a runbook', async () => {
-    const dir = await workspace();
+    const dir = workspace();
     expect((await run(dir, ['init'])).code).toBe(0);
     const noFile = await run(dir, ['runbook', 'due']);
     expect(noFile.code).toBe(2);
-    expect(noFile.err).not.toContain('HEARTBEAT.md');
-    expect(noFile.err).toContain('runbook.md');
+    expect(noFile.stderr).not.toContain('HEARTBEAT.md');
+    expect(noFile.stderr).toContain('runbook.md');
     const config = await run(dir, ['runbook', 'due', '.claude/HEARTBEAT.md', '--now', '2026-10-20T10:00:00Z']);
     expect(config.code).toBe(0);
-    expect(config.err).toContain('warning: .claude/HEARTBEAT.md has none of the runbook sections');
+    expect(config.stderr).toContain('warning: .claude/HEARTBEAT.md has none of the runbook sections');
   });
 
   it('tick refuses a runbook that check rejects, with the same line-numbered errors', async () => {
-    const dir = await workspace({
+    const dir = workspace({
       'runbook.md': '## Watch Items\n- Cert renewal. Lift when renewed (check 2026-10-25)\n- no trigger at all (check 10-25)\n',
       'status.json': quietStatus('2026-10-20T10:00:00Z'),
     });
     const check = await run(dir, ['runbook', 'check', 'runbook.md']);
     expect(check.code).toBe(1);
-    const checkLines = check.out.split('\n').filter((l) => /^runbook\.md:\d+: /.test(l));
+    const checkLines = check.stdout.split('\n').filter((l) => /^runbook\.md:\d+: /.test(l));
     expect(checkLines).toHaveLength(2);
     const tick = await run(dir, ['runbook', 'tick', '--runbook', 'runbook.md', '--status', 'status.json', '--now', '2026-10-20T10:00:00Z']);
     expect(tick.code).toBe(2);
-    expect(tick.out).toBe('');
-    expect(tick.err).toBe(
+    expect(tick.stdout).toBe('');
+    expect(tick.stderr).toBe(
       `${checkLines.join('\n')}\nheartbeat-kit runbook tick: runbook.md is rejected by 'heartbeat-kit runbook check' (2 error(s)); fix the lines above\n`,
     );
     const json = await run(dir, ['runbook', 'tick', '--runbook', 'runbook.md', '--status', 'status.json', '--json']);
-    expect(JSON.parse(json.out)).toMatchObject({
+    expect(JSON.parse(json.stdout)).toMatchObject({
       kind: 'refused',
       accepted: false,
       errors: [

@@ -1,38 +1,18 @@
-import { chmod, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../test/support/cli-world.js';
+import { captureIo, type CapturedIo } from '../../test/support/run-cli.js';
 import { main } from '../main.js';
-import type { CliIo } from '../io.js';
 
-interface TestIo extends CliIo {
-  readonly out: () => string;
-  readonly err: () => string;
-}
+const tempDir = useTempDirs();
 
-function makeIo(cwd: string, env: Record<string, string | undefined> = {}): TestIo {
-  let out = '';
-  let err = '';
-  return {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    cwd,
-    env: { PATH: process.env.PATH, ...env },
-    shutdownSignal: new AbortController().signal,
-    out: () => out,
-    err: () => err,
-  };
-}
+/** An io started in `cwd` whose output the test reads afterwards (PATH, plus `env`). */
+const makeIo = (cwd: string, env: Record<string, string | undefined> = {}): CapturedIo =>
+  captureIo({ cwd, env: { PATH: process.env.PATH, ...env } });
 
-async function workspace(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'hb-cli-runbook-'));
-  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
-  return dir;
-}
+/** A temp directory with these files, removed after the test. */
+const workspace = (files: Record<string, string>): string => tempDir('hb-cli-runbook-', files);
 
 const NOW = ['--now', '2026-10-20T10:00:00Z', '--tz', 'UTC'];
 const SPEC_RUNBOOK = `## Standing Orders
@@ -51,7 +31,7 @@ const STATUS = {
 
 describe('heartbeat-kit runbook check', () => {
   it('accepts the spec example (exit 0) and rejects a full-date-only line (exit 1) with its line number', async () => {
-    const dir = await workspace({
+    const dir = workspace({
       'ok.md': SPEC_RUNBOOK,
       'bad.md': '## Watch Items\n- Same item, re-verified 2026-10-20 ~10:45Z. Lift when quiet.\n',
     });
@@ -63,7 +43,7 @@ describe('heartbeat-kit runbook check', () => {
     expect(bad.out()).toContain('bad.md:2: error: line 2 (Watch Items): the only date is the full date 2026-10-20');
   });
   it('--json prints the validation', async () => {
-    const dir = await workspace({ 'bad.md': '## Active Blockers\n- no trigger (check 01-02)\n' });
+    const dir = workspace({ 'bad.md': '## Active Blockers\n- no trigger (check 01-02)\n' });
     const io = makeIo(dir);
     expect(await main(['runbook', 'check', 'bad.md', '--json'], io)).toBe(1);
     const json = JSON.parse(io.out()) as { accepted: boolean; errors: { code: string; line: number }[] };
@@ -71,7 +51,7 @@ describe('heartbeat-kit runbook check', () => {
     expect(json.errors).toEqual([expect.objectContaining({ code: 'no-lift-trigger', line: 2 })]);
   });
   it('usage errors are one line on stderr with exit 2', async () => {
-    const dir = await workspace({});
+    const dir = workspace({});
     for (const argv of [
       ['runbook', 'check'],
       ['runbook', 'check', 'x.md', '--tz', 'Mars/Base'],
@@ -97,7 +77,7 @@ describe('heartbeat-kit runbook check', () => {
 
 describe('heartbeat-kit runbook due', () => {
   it('shows the spec Watch Item on 08-22 in the given zone only', async () => {
-    const dir = await workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK });
+    const dir = workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK });
     const io = makeIo(dir);
     expect(await main(['runbook', 'due', 'HEARTBEAT.md', '--now', '2026-08-22T08:00:00Z', '--tz', 'UTC'], io)).toBe(0);
     expect(io.out()).toBe(
@@ -108,7 +88,7 @@ describe('heartbeat-kit runbook due', () => {
     expect((JSON.parse(la.out()) as { due: unknown[] }).due).toEqual([]);
   });
   it("reads --tz the way the heartbeat config's zone is read (core's resolveTimeZone): trimmed, any letter case", async () => {
-    const dir = await workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK });
+    const dir = workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK });
     const loose = makeIo(dir);
     const argv = ['runbook', 'due', 'HEARTBEAT.md', '--now', '2026-08-22T05:00:00Z', '--json', '--tz'];
     expect(await main([...argv, ' america/los_angeles '], loose)).toBe(0);
@@ -123,7 +103,7 @@ describe('heartbeat-kit runbook prune', () => {
   const TEXT =
     '## Watch Items\n- Old flag DELETE 10-18\n- Deploy freeze. Lift when #41 merges (check 10-25)\n- Keep. Lift when ok (check 10-25)\n';
   it('plans without writing, then --write rewrites atomically; PR states come from gh', async () => {
-    const dir = await workspace({ 'HEARTBEAT.md': TEXT });
+    const dir = workspace({ 'HEARTBEAT.md': TEXT });
     const bin = join(dir, 'bin');
     await (await import('node:fs/promises')).mkdir(bin);
     await writeFile(
@@ -144,7 +124,7 @@ describe('heartbeat-kit runbook prune', () => {
     expect((await readdir(dir)).sort()).toEqual(['HEARTBEAT.md', 'bin']);
   });
   it('--offline keeps PR items and a gh failure keeps them with a warning', async () => {
-    const dir = await workspace({ 'HEARTBEAT.md': TEXT });
+    const dir = workspace({ 'HEARTBEAT.md': TEXT });
     const offline = makeIo(dir);
     await main(['runbook', 'prune', 'HEARTBEAT.md', '--offline', '--json', ...NOW], offline);
     expect((JSON.parse(offline.out()) as { entries: { reason: string }[] }).entries.map((e) => e.reason)).toEqual(['delete-date-past']);
@@ -158,7 +138,7 @@ describe('heartbeat-kit runbook prune', () => {
 
 describe('heartbeat-kit runbook tick', () => {
   it('creates the checklist task with no gate selected', async () => {
-    const dir = await workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK, 'status.json': JSON.stringify(STATUS) });
+    const dir = workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK, 'status.json': JSON.stringify(STATUS) });
     const io = makeIo(dir);
     expect(await main(['runbook', 'tick', '--runbook', 'HEARTBEAT.md', '--status', 'status.json', '--json', ...NOW], io)).toBe(0);
     const d = JSON.parse(io.out()) as { kind: string; task: { tags: string[]; priority: number; prompt: string } };
@@ -167,7 +147,7 @@ describe('heartbeat-kit runbook tick', () => {
     expect(d.task.prompt).toContain('(check 08-22)');
   });
   it('enforce + the rules gate skips a quiet tick; a crashing command gate fails open', async () => {
-    const dir = await workspace({
+    const dir = workspace({
       'HEARTBEAT.md': SPEC_RUNBOOK,
       'status.json': JSON.stringify(STATUS),
       'crash.sh': '#!/bin/sh\nkill -9 $$\n',
@@ -185,7 +165,7 @@ describe('heartbeat-kit runbook tick', () => {
     });
   });
   it('the default model gate is not shipped: with a credential it fails open in shadow mode', async () => {
-    const dir = await workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK, 'status.json': JSON.stringify(STATUS) });
+    const dir = workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK, 'status.json': JSON.stringify(STATUS) });
     const io = makeIo(dir, { TYPESAFE_API_KEY: 'k' });
     await main(['runbook', 'tick', '--runbook', 'HEARTBEAT.md', '--status', 'status.json', '--json', ...NOW], io);
     expect(JSON.parse(io.out())).toMatchObject({
@@ -194,7 +174,7 @@ describe('heartbeat-kit runbook tick', () => {
     });
   });
   it('--dry-run previews the verdict without a task', async () => {
-    const dir = await workspace({
+    const dir = workspace({
       'HEARTBEAT.md': '## Watch Items\n- x. Lift when y (check 10-20)\n',
       'status.json': JSON.stringify(STATUS),
     });
@@ -203,7 +183,7 @@ describe('heartbeat-kit runbook tick', () => {
     expect(io.out()).toBe('dry run: heartbeat-rules-gate → wake: 1 tracked item(s) due\n');
   });
   it('an invalid status file is a usage error naming the file and key', async () => {
-    const dir = await workspace({
+    const dir = workspace({
       'HEARTBEAT.md': SPEC_RUNBOOK,
       'status.json': JSON.stringify({ ...STATUS, agents: [{ id: 'lead', status: 'asleep' }] }),
     });
@@ -223,7 +203,7 @@ describe('heartbeat-kit runbook boot-triage and gate-report', () => {
       createdAt: '2026-10-20T09:00:00Z',
       lastUpdatedAt: '2026-10-20T09:59:00Z',
     };
-    const dir = await workspace({ 'clean.json': JSON.stringify(STATUS), 'dirty.json': JSON.stringify({ ...STATUS, tasks: [failed] }) });
+    const dir = workspace({ 'clean.json': JSON.stringify(STATUS), 'dirty.json': JSON.stringify({ ...STATUS, tasks: [failed] }) });
     const clean = makeIo(dir);
     await main(['runbook', 'boot-triage', '--status', 'clean.json', ...NOW], clean);
     expect(clean.out()).toBe('skip: clean-boot\n');
@@ -240,7 +220,7 @@ describe('heartbeat-kit runbook boot-triage and gate-report', () => {
       { taskId: 'b', verdict: 'wake', outcome: 'work' },
       { taskId: 'c', verdict: 'quiet', outcome: 'work' },
     ].map((l) => JSON.stringify(l));
-    const dir = await workspace({ 'gate.jsonl': `${lines.join('\n')}\nnot json\n` });
+    const dir = workspace({ 'gate.jsonl': `${lines.join('\n')}\nnot json\n` });
     const io = makeIo(dir);
     expect(await main(['runbook', 'gate-report', 'gate.jsonl', '--min-samples', '2', '--json'], io)).toBe(0);
     expect(JSON.parse(io.out())).toMatchObject({ compared: 3, skipped: 1, quietPrecision: 0.5, enforceAdvisable: false });

@@ -1,10 +1,11 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { INIT_LABELS, loadWoterclipConfig } from '@heartbeat-kit/woterclip';
 import { createDirectoryWorkspace } from '@heartbeat-kit/woterclip/node';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useFileTempDir } from '../../test/support/cli-world.js';
+import { runCommand, type CliRun } from '../../test/support/run-cli.js';
 import type { CliIo } from '../io.js';
 import { main } from '../main.js';
 import { createWoterclipCommand } from './woterclip.js';
@@ -14,14 +15,10 @@ const fakeGh = join(fixtures, 'fake-gh', 'gh.mjs');
 const agent = join(fixtures, 'fake-agent', 'agent.mjs');
 chmodSync(fakeGh, 0o755);
 chmodSync(agent, 0o755);
-const root = mkdtempSync(join(tmpdir(), 'woterclip-init-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = useFileTempDir('woterclip-init-');
 let n = 0;
 
-function world(
-  labels: string[] = [],
-  issues: object[] = [],
-): { dir: string; state: string; run: (argv: string[]) => Promise<{ code: number; out: string; err: string }> } {
+function world(labels: string[] = [], issues: object[] = []): { dir: string; state: string; run: (argv: string[]) => Promise<CliRun> } {
   n += 1;
   const dir = join(root, `repo-${n}`);
   mkdirSync(dir, { recursive: true });
@@ -32,19 +29,7 @@ function world(
     pid: 4242,
     runner: createProcessRunner({ baseEnv: { PATH: process.env.PATH, FAKE_GH_STATE: state } }),
   });
-  const run = async (argv: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io: CliIo = {
-      stdout: (t) => out.push(t),
-      stderr: (t) => err.push(t),
-      cwd: dir,
-      env: { PATH: process.env.PATH },
-      shutdownSignal: new AbortController().signal,
-    };
-    const code = await command(argv, io);
-    return { code, out: out.join(''), err: err.join('') };
-  };
+  const run = (argv: string[]) => runCommand(command, argv, { cwd: dir, env: { PATH: process.env.PATH } });
   return { dir, state, run };
 }
 
@@ -83,17 +68,17 @@ describe('heartbeat-kit woterclip init (issue 11 item 5)', () => {
     expect(orchestrator?.soul).toContain('never code');
     const beat = await w.run(['beat', '--now', '2026-07-22T10:00:00Z']);
     expect(beat.code).toBe(0);
-    expect(beat.out).toContain('No issues in queue');
+    expect(beat.stdout).toContain('No issues in queue');
   });
 
   it('without --repo/--board-user it writes the placeholders and says so; the beat then names the key to set', async () => {
     const w = world();
     const r = await w.run(['init']);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('Set github.repo and github.board_user');
+    expect(r.stdout).toContain('Set github.repo and github.board_user');
     const beat = await w.run(['beat']);
     expect(beat.code).toBe(2);
-    expect(beat.err).toContain('still holds the init placeholder');
+    expect(beat.stderr).toContain('still holds the init placeholder');
   });
 
   it('refuses to overwrite: one existing file means nothing is written, exit 1', async () => {
@@ -102,23 +87,23 @@ describe('heartbeat-kit woterclip init (issue 11 item 5)', () => {
     writeFileSync(join(w.dir, '.woterclip', 'config.yaml'), '# mine\n');
     const r = await w.run(['init', '--repo', 'o/r', '--labels']);
     expect(r.code).toBe(1);
-    expect(r.err).toContain('refusing to overwrite .woterclip/config.yaml');
+    expect(r.stderr).toContain('refusing to overwrite .woterclip/config.yaml');
     expect(readFileSync(join(w.dir, '.woterclip', 'config.yaml'), 'utf8')).toBe('# mine\n');
     expect(existsSync(join(w.dir, FILES[1]!))).toBe(false);
     expect((JSON.parse(readFileSync(w.state, 'utf8')) as { argv: unknown[] }).argv).toEqual([]);
     const j = await w.run(['init', '--json']);
-    expect(JSON.parse(j.out)).toEqual({ status: 'exists', files: ['.woterclip/config.yaml'] });
+    expect(JSON.parse(j.stdout)).toEqual({ status: 'exists', files: ['.woterclip/config.yaml'] });
   });
 
   it('--dry-run shows every file and label and writes nothing, calls no gh', async () => {
     const w = world();
     const r = await w.run(['init', '--repo', 'o/r', '--board-user', 'boss', '--labels', '--dry-run']);
     expect(r.code).toBe(0);
-    for (const f of FILES) expect(r.out).toContain(`--- ${f}`);
-    expect(r.out).toContain('agent-working #0E8A16');
+    for (const f of FILES) expect(r.stdout).toContain(`--- ${f}`);
+    expect(r.stdout).toContain('agent-working #0E8A16');
     expect(existsSync(join(w.dir, '.woterclip'))).toBe(false);
     expect((JSON.parse(readFileSync(w.state, 'utf8')) as { argv: unknown[] }).argv).toEqual([]);
-    const j = JSON.parse((await w.run(['init', '--dry-run', '--json'])).out) as { status: string; files: { path: string }[] };
+    const j = JSON.parse((await w.run(['init', '--dry-run', '--json'])).stdout) as { status: string; files: { path: string }[] };
     expect(j.status).toBe('dry-run');
     expect(j.files.map((f) => f.path)).toEqual(FILES);
   });
@@ -127,7 +112,7 @@ describe('heartbeat-kit woterclip init (issue 11 item 5)', () => {
     const w = world(['backend', 'bug']);
     const r = await w.run(['init', '--repo', 'o/r', '--board-user', 'boss', '--labels', '--json']);
     expect(r.code).toBe(0);
-    const report = JSON.parse(r.out) as { labelsCreated: string[]; labelsSkipped: string[] };
+    const report = JSON.parse(r.stdout) as { labelsCreated: string[]; labelsSkipped: string[] };
     expect(report.labelsSkipped).toEqual(['backend']);
     expect(report.labelsCreated).toEqual(INIT_LABELS.map((l) => l.name).filter((l) => l !== 'backend'));
     const state = JSON.parse(readFileSync(w.state, 'utf8')) as { labels: string[]; labelColors: Record<string, string> };

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useFileTempDir } from '../../test/support/cli-world.js';
 import type { CliIo } from '../io.js';
 import { createWoterclipCommand } from './woterclip.js';
 
@@ -12,8 +12,7 @@ import { createWoterclipCommand } from './woterclip.js';
 const repoRoot = join(import.meta.dirname, '..', '..', '..', '..');
 const fakeGh = join(repoRoot, 'packages', 'woterclip', 'test', 'fixtures', 'fake-gh', 'gh.mjs');
 chmodSync(fakeGh, 0o755);
-const root = mkdtempSync(join(tmpdir(), 'woterclip-walkthrough-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = useFileTempDir('woterclip-walkthrough-');
 
 function walkthroughLines(): string[] {
   const doc = readFileSync(join(repoRoot, 'docs', 'getting-started.md'), 'utf8');

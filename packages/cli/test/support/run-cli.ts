@@ -15,19 +15,46 @@ export interface CliRunOptions {
   readonly env?: Record<string, string | undefined>;
 }
 
-/** Runs `main(argv)` with stdout and stderr captured; `extra` completes the io (signal, stdin, time). */
-async function captured(argv: readonly string[], options: CliRunOptions, extra: Pick<CliIo, 'shutdownSignal'> & Partial<CliIo>) {
+/** A {@link CliIo} that collects what a command prints; `out()` and `err()` read it so far. */
+export interface CapturedIo extends CliIo {
+  readonly out: () => string;
+  readonly err: () => string;
+}
+
+/** An io for an in-process run whose output a test reads afterwards; `extra` completes it (signal, stdin, time). */
+export function captureIo(options: CliRunOptions, extra: Partial<CliIo> = {}): CapturedIo {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = {
+  return {
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
     cwd: options.cwd,
     env: options.env ?? process.env,
+    shutdownSignal: new AbortController().signal,
     ...extra,
+    out: () => stdout,
+    err: () => stderr,
   };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+}
+
+/** A command as `main` and the command factories (`createWoterclipCommand`) are called. */
+export type CliCommand = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+/** Runs `command(argv)` in-process with stdout and stderr captured; `extra` completes the io. */
+export async function runCommand(
+  command: CliCommand,
+  argv: readonly string[],
+  options: CliRunOptions,
+  extra: Partial<CliIo> = {},
+): Promise<CliRun> {
+  const io = captureIo(options, extra);
+  const code = await command(argv, io);
+  return { code, stdout: io.out(), stderr: io.err() };
+}
+
+/** Runs `main(argv)` with stdout and stderr captured; `extra` completes the io (signal, stdin, time). */
+function captured(argv: readonly string[], options: CliRunOptions, extra: Pick<CliIo, 'shutdownSignal'> & Partial<CliIo>) {
+  return runCommand(main, argv, options, extra);
 }
 
 /** Runs `heartbeat-kit ...argv` in-process with captured output. */
