@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
@@ -75,6 +76,34 @@ try {
     `exit ${cycle.status}\n${cycle.stdout}${cycle.stderr}`,
   );
   check(!/at .+\(.+:\d+:\d+\)|Cannot find/.test(cycle.stderr), 'cycle prints no stack trace', cycle.stderr);
+  // 3b. The bin is bundled (packages/cli/tsup.config.ts): a cycle loads the bin's own files and
+  // no module of another package (not zod's ~95 files, not neverthrow's CommonJS build, whose
+  // ES import starts Node's WebAssembly export lexer). A load hook lists every module loaded.
+  const loadedList = join(work, 'cycle-modules.txt');
+  writeFileSync(
+    join(work, 'list-modules.mjs'),
+    "import { register } from 'node:module';\nregister('./list-modules-hooks.mjs', import.meta.url);\n",
+  );
+  writeFileSync(
+    join(work, 'list-modules-hooks.mjs'),
+    "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n" +
+      '  appendFileSync(process.env.HK_MODULE_LIST, `${url}\\n`);\n  return next(url, context);\n}\n',
+  );
+  const listed = run(
+    'node',
+    ['--import', join(work, 'list-modules.mjs'), join(project, 'node_modules/heartbeat-kit/bin/heartbeat-kit.js'), 'cycle', '--cwd', repo],
+    project,
+    { HK_MODULE_LIST: loadedList },
+  );
+  const ownDir = `${pathToFileURL(join(project, 'node_modules/heartbeat-kit')).href}/`;
+  const foreign = (listed.status === 0 ? readFileSync(loadedList, 'utf8') : '')
+    .split('\n')
+    .filter((url) => url !== '' && !url.startsWith('node:') && !url.startsWith(ownDir));
+  check(
+    listed.status === 0 && foreign.length === 0,
+    'cycle loads only the bundled bin (no module from another package)',
+    `exit ${listed.status} ${listed.stderr}\n${foreign.join('\n')}`,
+  );
   const fleet = run('npx', ['--no-install', 'heartbeat-kit', 'fleet', 'list'], project);
   check(
     fleet.status === 2 && /Fix: npm install @heartbeat-kit\/bullmq@/.test(fleet.stderr),

@@ -1,10 +1,61 @@
-import { defineConfig } from 'tsup';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', bin: 'src/bin.ts' },
+// Two builds into dist/:
+// - the library (`index`, what `import { main } from 'heartbeat-kit'` loads) and the `fleet`
+//   command, with the workspace packages and npm dependencies left as imports, as before;
+// - the bin (`bin.js` and its chunks under dist/bin-chunks/), with @heartbeat-kit/core, scanners,
+//   woterclip, runbook and their dependencies bundled in and split by command. One process then
+//   loads one file per chunk instead of ~170 modules (zod alone is 95 files, 64 of them locales),
+//   and neverthrow as its ES build: Node loads the package's CommonJS build for a bare import, and
+//   an ES import of CommonJS starts the WebAssembly export lexer (≈ 4 MiB of RSS by itself).
+//   Measured on the bench's ×1 world (docs/performance.md): `cycle --help` 67.5 → 55 MiB peak RSS.
+// The `fleet` command stays outside the bundle (the bin imports dist/commands/fleet.js): it hands
+// the CLI's scanners and sinks to @heartbeat-kit/bullmq's worker, which runs them with its own
+// import of @heartbeat-kit/core, so both must be the same copy of core and neverthrow.
+
+const FLEET = './commands/fleet.js';
+const BIN_CHUNKS = 'bin-chunks';
+
+const bin: Options = {
+  entry: { bin: 'src/bin.ts' },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts' } },
   sourcemap: true,
-  clean: true,
+  clean: false,
   target: 'node20',
-});
+  splitting: true,
+  noExternal: [/^(?!@heartbeat-kit\/bullmq$)[^./]/],
+  esbuildPlugins: [
+    {
+      // A plugin, not esbuildOptions: scripts/build-changed.mjs passes its own esbuildOptions.
+      name: 'heartbeat-kit-bin',
+      setup(build) {
+        build.initialOptions.chunkNames = `${BIN_CHUNKS}/[name]-[hash]`;
+        // ES builds first (neverthrow has `module` but no `exports`); packages with exports are unaffected.
+        build.initialOptions.mainFields = ['module', 'main'];
+        build.onStart(() => rmSync(join(build.initialOptions.outdir ?? 'dist', BIN_CHUNKS), { recursive: true, force: true }));
+        build.onResolve({ filter: /\/commands\/fleet\.js$/ }, () => ({ path: FLEET, external: true }));
+        // zod's 63 other locales are reachable from its `z.locales` namespace, so the bundle kept them
+        // all (≈ 2 MiB of RSS); heartbeat-kit never calls z.config() and its messages are English.
+        build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+          contents: "export { default as en } from './en.js';",
+          loader: 'js',
+        }));
+      },
+    },
+  ],
+};
+
+export default defineConfig([
+  {
+    entry: { index: 'src/index.ts', 'commands/fleet': 'src/commands/fleet.ts' },
+    format: ['esm'],
+    dts: { entry: { index: 'src/index.ts' } },
+    sourcemap: true,
+    // Everything but the bin's own files, which the other build writes at the same time.
+    clean: ['!bin.js', '!bin.js.map', `!${BIN_CHUNKS}/**`],
+    target: 'node20',
+  },
+  bin,
+]);
