@@ -72,7 +72,26 @@ describe('heartbeat-kit check-liveness', () => {
     const bad = await world.cli('check-liveness', '--max-age', 'soon');
     expect(bad).toMatchObject({
       code: 2,
-      stderr: 'heartbeat-kit check-liveness: --max-age "soon" is not a duration. Fix: e.g. --max-age 30m.\n',
+      stderr:
+        'heartbeat-kit check-liveness: --max-age "soon" has no duration (a number with a unit). Fix: give only a duration, e.g. --max-age 30m (a bare number is minutes).\n',
     });
+  });
+
+  it('--max-age is the whole value: prose after the duration is a usage error, not a shorter max age', async () => {
+    const world = createCliWorld({});
+    const statePath = join(world.root, 'hb', 'state.json');
+    expect((await world.cycle('--state', statePath, '--now', '2026-02-19T14:00:00Z')).code).toBe(0);
+    const check = (maxAge: string) =>
+      world.cli('check-liveness', '--cwd', world.project, '--state', statePath, '--now', '2026-02-19T14:20:00Z', '--max-age', maxAge);
+    expect((await check('30 minutes')).code).toBe(0);
+    expect(await check('30 minutes of nothing')).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'heartbeat-kit check-liveness: --max-age "30 minutes of nothing" has "of nothing" after the duration. Fix: give only a duration, e.g. --max-age 30m (a bare number is minutes).\n',
+    });
+    // A bare number is the documented unit (minutes); a unit glued to a typo is not guessed.
+    expect((await check('30')).code).toBe(0);
+    expect((await check('10')).code).toBe(1);
   });
 });

@@ -121,6 +121,7 @@ export {
   resolveTimeZone,
   type InvalidTimeZoneError,
   parseDuration,
+  parseDurationStrict,
   formatDuration,
   type DurationUnit,
   type DurationError,

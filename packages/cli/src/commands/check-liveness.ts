@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isWithinActiveHours, judgeLiveness, parseDuration } from '@heartbeat-kit/core';
+import { isWithinActiveHours, judgeLiveness } from '@heartbeat-kit/core';
 import { join } from 'node:path';
 import { createFileLockStore, createFileReceiptStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { isQuietTime, loadWoterclipConfig, woterclipLockCodec } from '@heartbeat-kit/woterclip';
@@ -10,6 +10,7 @@ import { cycleLockPath } from '../wiring/cycle-lock.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { receiptStoreFor, locateState } from '../wiring/receipts.js';
+import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 
 /** Help text of `heartbeat-kit check-liveness`. */
@@ -71,12 +72,9 @@ export const checkLivenessCommand: Command = async (argv, io) => {
   }
   const now = parseInstantFlag('--now', values.now);
   if (!now.ok) return usageError(io, now.message);
-  let maxAgeMs: number | undefined;
-  if (values['max-age'] !== undefined) {
-    const parsed = parseDuration(values['max-age'], 'm');
-    if (parsed.isErr()) return usageError(io, `--max-age "${values['max-age']}" is not a duration. Fix: e.g. --max-age 30m.`);
-    maxAgeMs = parsed.value;
-  }
+  const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
+  if (!maxAge.ok) return usageError(io, maxAge.message);
+  let maxAgeMs = maxAge.ms;
   if (values.woterclip === true) {
     if (values.state !== undefined || values.config !== undefined)
       return usageError(io, '--woterclip judges .woterclip/ under --cwd; --state and --config are for cycles. Fix: drop them.');

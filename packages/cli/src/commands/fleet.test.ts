@@ -37,7 +37,12 @@ describe('heartbeat-kit fleet: usage', () => {
     [['add', 'a__b', '--scanners', 'fake'], 'is not a heartbeat ID'],
     [['add', 'x'], 'exactly one of --cwd DIR or --scanners fake'],
     [['add', 'x', '--cwd', '.', '--scanners', 'fake'], 'exactly one of --cwd DIR or --scanners fake'],
-    [['add', 'x', '--scanners', 'fake', '--interval', '0.1'], '--interval "0.1" must be a number'],
+    [['add', 'x', '--scanners', 'fake', '--interval', '0.1'], '--interval "0.1" is shorter than 250 milliseconds.'],
+    [
+      ['add', 'x', '--scanners', 'fake', '--interval', '10m of nothing'],
+      '--interval "10m of nothing" has "of nothing" after the duration.',
+    ],
+    [['add', 'x', '--scanners', 'fake', '--scan-ms', '5 or so'], '--scan-ms "5 or so" has "or so" after the duration.'],
     [['add', 'x', '--scanners', 'slow'], 'unknown scanner set'],
     [['list', '--concurrency', '3'], '--concurrency does not apply'],
     [['remove'], 'needs exactly one heartbeat ID'],

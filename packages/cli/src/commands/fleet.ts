@@ -20,12 +20,13 @@ import {
   type FleetHeartbeatStatus,
   type RedisProbeFailure,
 } from '@heartbeat-kit/bullmq/node';
-import { formatReceipt, judgeLiveness, parseDuration } from '@heartbeat-kit/core';
+import { formatReceipt, judgeLiveness } from '@heartbeat-kit/core';
 import { unknownNameError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
 import { parseSinkSpec } from '../sinks/sink-spec.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
+import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 import { parseSince } from './history.js';
 import { createFleetSink } from './fleet/fleet-sink.js';
@@ -68,7 +69,7 @@ Options:
   --sink SPEC        stdout (default) | file:PATH (JSONL with heartbeat and message id) |
                      webhook:URL | command:CMD
   --fake-scanners    scan with in-memory fake scanners instead of the projects (tests, benchmarks)
-  --lock-ttl S       lease of a heartbeat lock in seconds, renewed while a cycle runs (default 30)
+  --lock-ttl D       lease of a heartbeat lock (30s, 2m, or seconds), renewed while a cycle runs (default 30)
 ${COMMON}
 
 With --json the worker prints each event (cycle, skip, failed, stale-write, delivered, sink-breaker) as
@@ -86,7 +87,7 @@ refuses the password exits 3 at once with the fix.
 
 Exit codes: 0 stopped by SIGINT/SIGTERM, 2 usage error, 3 Redis unreachable or credentials refused.
 `,
-  add: `Usage: heartbeat-kit fleet add ID (--cwd DIR | --scanners fake) [--interval S] [options]
+  add: `Usage: heartbeat-kit fleet add ID (--cwd DIR | --scanners fake) [--interval D] [options]
 
 Registers heartbeat ID (letters, digits, '.', '_', '-'; no '__') and schedules it.
 
@@ -95,7 +96,7 @@ Options:
   --scanners fake    in-memory fake scanners instead of a project
   --scan-ms N        fake scanners: how long a scan takes (default 0)
   --report-every N   fake scanners: a new finding every N slots (default 5; 0 = quiet)
-  --interval S       seconds between slots (default 600, minimum ${MIN_FLEET_INTERVAL_MS / 1000})
+  --interval D       time between slots: 10m, 1h, or seconds (default 600, minimum ${MIN_FLEET_INTERVAL_MS / 1000})
 ${COMMON}
 `,
   list: `Usage: heartbeat-kit fleet list [options]
@@ -278,13 +279,9 @@ export const fleetCommand: Command = async (argv, io) => {
   // A bad flag value is a usage error whether Redis is up or not: read before connecting.
   const history = sub === 'history' || sub === 'liveness' ? readHistoryFlags(positionals[0]!, values) : undefined;
   if (history !== undefined && !history.ok) return usageError(io, sub, history.message);
-  let maxAgeMs: number | undefined;
-  if (sub === 'liveness' && values['max-age'] !== undefined) {
-    const parsed = parseDuration(values['max-age'], 'm');
-    if (parsed.isErr() || parsed.value <= 0)
-      return usageError(io, sub, `--max-age "${values['max-age']}" is not a duration. Fix: e.g. --max-age 30m.`);
-    maxAgeMs = parsed.value;
-  }
+  const maxAge = parseDurationFlag('--max-age', sub === 'liveness' ? values['max-age'] : undefined, { unit: 'm', example: '30m' });
+  if (!maxAge.ok) return usageError(io, sub, maxAge.message);
+  const maxAgeMs = maxAge.ms;
   const shown = redactRedisUrl(values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379');
   // Commands fail fast on a wrong URL. A worker started during a Redis outage waits for it
   // (bounded backoff, every retry logged, Ctrl-C stops it); once running, its connections ride
@@ -338,7 +335,7 @@ type Values = { readonly [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type
 async function runWorker(io: CliIo, target: RedisTarget, prefix: string, values: Values): Promise<number> {
   const concurrency = parseNumber(values.concurrency, '--concurrency', 1);
   if (!concurrency.ok) return usageError(io, 'worker', concurrency.message);
-  const lockTtl = parseNumber(values['lock-ttl'], '--lock-ttl', 1);
+  const lockTtl = parseDurationFlag('--lock-ttl', values['lock-ttl'], { unit: 's', example: '30s', minMs: 1000 });
   if (!lockTtl.ok) return usageError(io, 'worker', lockTtl.message);
   const sinkSpec = parseSinkSpec(values.sink ?? 'stdout');
   if (sinkSpec.isErr()) return usageError(io, 'worker', sinkSpec.error.message);
@@ -348,7 +345,7 @@ async function runWorker(io: CliIo, target: RedisTarget, prefix: string, values:
     sink: createFleetSink(sinkSpec.value, io),
     resolve: createProjectResolver(io, values['fake-scanners'] === true),
     ...(concurrency.value === undefined ? {} : { concurrency: Math.floor(concurrency.value) }),
-    ...(lockTtl.value === undefined ? {} : { lockTtlMs: Math.round(lockTtl.value * 1000) }),
+    ...(lockTtl.ms === undefined ? {} : { lockTtlMs: lockTtl.ms }),
     onEvent: (event) => {
       if (values.json === true) io.stderr(`${JSON.stringify(event)}\n`);
       else if (event.type === 'failed')
@@ -479,9 +476,9 @@ async function checkLiveness(
 async function addHeartbeat(io: CliIo, target: RedisTarget, prefix: string, id: string, values: Values, json: boolean): Promise<number> {
   if (!isFleetHeartbeatId(id))
     return usageError(io, 'add', `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.`);
-  const interval = parseNumber(values.interval, '--interval', MIN_FLEET_INTERVAL_MS / 1000);
+  const interval = parseDurationFlag('--interval', values.interval, { unit: 's', example: '10m', minMs: MIN_FLEET_INTERVAL_MS });
   if (!interval.ok) return usageError(io, 'add', interval.message);
-  const scanMs = parseNumber(values['scan-ms'], '--scan-ms', 0);
+  const scanMs = parseDurationFlag('--scan-ms', values['scan-ms'], { unit: 'ms', example: '250', allowZero: true });
   if (!scanMs.ok) return usageError(io, 'add', scanMs.message);
   const reportEvery = parseNumber(values['report-every'], '--report-every', 0);
   if (!reportEvery.ok) return usageError(io, 'add', reportEvery.message);
@@ -497,14 +494,14 @@ async function addHeartbeat(io: CliIo, target: RedisTarget, prefix: string, id: 
     return usageError(io, 'add', '--scan-ms and --report-every only apply to --scanners fake.');
   const input: FleetHeartbeatInput = {
     id,
-    intervalMs: Math.round((interval.value ?? 600) * 1000),
+    intervalMs: interval.ms ?? 600_000,
     source:
       values.cwd !== undefined
         ? { kind: 'project', cwd: resolvePath(io.cwd, values.cwd) }
         : {
             kind: 'scanners',
             set: 'fake',
-            ...(scanMs.value === undefined ? {} : { scanMs: Math.floor(scanMs.value) }),
+            ...(scanMs.ms === undefined ? {} : { scanMs: scanMs.ms }),
             ...(reportEvery.value === undefined ? {} : { reportEvery: Math.floor(reportEvery.value) }),
           },
   };

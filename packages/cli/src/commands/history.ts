@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { formatReceipt, parseDuration } from '@heartbeat-kit/core';
+import { formatReceipt, parseDurationStrict } from '@heartbeat-kit/core';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
@@ -50,12 +50,15 @@ export function parseSince(value: string, now: Date): { ok: true; ms: number } |
       ? { ok: true, ms: instant.date.getTime() }
       : { ok: false, message: instant.ok ? '' : instant.message };
   }
-  const duration = parseDuration(value, 'h');
-  if (duration.isErr())
+  // The whole value is the duration: `--since 2 hours ago` is an error, not two hours.
+  const duration = parseDurationStrict(value, 'h');
+  if (duration.isErr()) {
+    const what = duration.error.reason === 'no-duration' ? 'is neither an ISO instant nor a duration.' : duration.error.message;
     return {
       ok: false,
-      message: `--since "${value}" is neither an ISO instant nor a duration. Fix: e.g. --since 24h or --since 2026-02-19T08:00:00Z.`,
+      message: `--since ${JSON.stringify(value)} ${what} Fix: e.g. --since 24h (only a duration back from now; a bare number is hours) or --since 2026-02-19T08:00:00Z.`,
     };
+  }
   return { ok: true, ms: now.getTime() - duration.value };
 }
 

@@ -17,6 +17,7 @@ import type { CliIo, Command } from '../io.js';
 import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
+import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
@@ -45,8 +46,9 @@ Options:
                                up to the repository root; none = defaults)
   --state FILE                 cross-cycle state (default: heartbeat-kit/state.json in the repository's
                                common git directory, shared by all worktrees; never in the working tree)
-  --interval SECONDS           cycle interval (default: the config's, 600)
-  --jitter SECONDS             spread slots by a stable offset in [0, SECONDS) derived from DIR
+  --interval DURATION          cycle interval: 10m, 1h30m, or seconds (default: the config's, 600)
+  --jitter DURATION            spread slots by a stable offset in [0, DURATION) derived from DIR
+                               (30s, 5m, or seconds)
   --catch-up POLICY            skip | latest-once | all (default: HEARTBEAT.md Catch-up, else
                                latest-once)
   --catch-up-cap N             at most N cycles per catch-up (default: HEARTBEAT.md Catch-up
@@ -84,18 +86,6 @@ function usageError(io: CliIo, message: string): number {
   return EXIT.usage;
 }
 
-function seconds(
-  flag: string,
-  value: string | undefined,
-  min: number,
-): { ok: true; ms: number | undefined } | { ok: false; message: string } {
-  if (value === undefined) return { ok: true, ms: undefined };
-  const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n >= min))
-    return { ok: false, message: `${flag} "${value}" is not a number of seconds >= ${min}. Fix: e.g. ${flag} 600.` };
-  return { ok: true, ms: Math.round(n * 1000) };
-}
-
 /** `heartbeat-kit loop`: the long-running heartbeat. */
 export const loopCommand: Command = async (argv, io) => {
   let values;
@@ -108,9 +98,9 @@ export const loopCommand: Command = async (argv, io) => {
     io.stdout(LOOP_HELP);
     return EXIT.ok;
   }
-  const interval = seconds('--interval', values.interval, 1);
+  const interval = parseDurationFlag('--interval', values.interval, { unit: 's', example: '10m', minMs: 1000 });
   if (!interval.ok) return usageError(io, interval.message);
-  const jitter = seconds('--jitter', values.jitter, 0);
+  const jitter = parseDurationFlag('--jitter', values.jitter, { unit: 's', example: '30s', allowZero: true });
   if (!jitter.ok) return usageError(io, jitter.message);
   const policy = values['catch-up'];
   if (policy !== undefined && !(CATCH_UP_POLICIES as readonly string[]).includes(policy))

@@ -18,6 +18,7 @@ import { createCliRunner } from '../wiring/cli-runner.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
+import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 import { locateProject } from '../wiring/project-location.js';
 
@@ -38,8 +39,8 @@ Options:
   --config FILE      heartbeat config (default: as 'cycle', the nearest .claude/HEARTBEAT.md up to
                      the repository root)
   --hours N          how far ahead to look (default: 24)
-  --interval SECONDS the loop's interval (default: the config's, 600)
-  --jitter SECONDS   the loop's --jitter (a stable per-project offset in [0, SECONDS))
+  --interval D       the loop's interval: 10m, 1h30m, or seconds (default: the config's, 600)
+  --jitter D         the loop's --jitter (a stable per-project offset in [0, D)): 30s, 5m, or seconds
   --cron EXPR        plan a cron-driven 'cycle' instead, e.g. "*/10 8-21 * * 1-5" (read in the
                      active hours' time zone)
   --runbook FILE     also say, per slot, whether this runbook's checklist tick is due
@@ -176,9 +177,9 @@ export const planCommand: Command = async (argv, io) => {
   if (!now.ok) return usageError(io, now.message);
   const hours = positive('--hours', values.hours, 1, 24 * 31);
   if (!hours.ok) return usageError(io, hours.message);
-  const interval = positive('--interval', values.interval, 1, 7 * 86_400);
+  const interval = parseDurationFlag('--interval', values.interval, { unit: 's', example: '10m', minMs: 1000, maxMs: 7 * 86_400_000 });
   if (!interval.ok) return usageError(io, interval.message);
-  const jitter = positive('--jitter', values.jitter, 0, 7 * 86_400);
+  const jitter = parseDurationFlag('--jitter', values.jitter, { unit: 's', example: '30s', maxMs: 7 * 86_400_000, allowZero: true });
   if (!jitter.ok) return usageError(io, jitter.message);
   if (values.cron !== undefined && (values.interval !== undefined || values.jitter !== undefined)) {
     return usageError(io, '--cron plans a cron-driven cycle; --interval and --jitter describe the loop. Fix: give one or the other.');
@@ -199,9 +200,9 @@ export const planCommand: Command = async (argv, io) => {
     if (!cron.ok) return usageError(io, cron.message);
     schedule = { kind: 'cron', expression: values.cron, nextAfter: cron.value.nextAfter };
   } else {
-    const intervalMs = interval.n === undefined ? config.intervalMs : Math.round(interval.n * 1000);
+    const intervalMs = interval.ms ?? config.intervalMs;
     // The same offset `loop --jitter` derives from the project directory.
-    const offsetMs = jitter.n === undefined ? 0 : deterministicJitter(project, Math.round(jitter.n * 1000));
+    const offsetMs = jitter.ms === undefined ? 0 : deterministicJitter(project, jitter.ms);
     schedule = { kind: 'interval', intervalMs, offsetMs };
   }
   const quiet = await woterclipQuietHours(cwd);

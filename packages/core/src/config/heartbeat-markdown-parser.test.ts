@@ -249,6 +249,22 @@ describe('parseHeartbeatConfig', () => {
     ['### Git\n- Alert if: uncommitted changes', 2, 'Git → Alert if', 'uncommitted changes', 'has no duration (a number with a unit).'],
     ['### Stale Tasks\n- Threshold: 4 hourz', 2, 'Stale Tasks → Threshold', '4 hourz', 'has an unknown unit "hourz".'],
     ['## Heartbeat\n- Interval: 0', 2, 'Heartbeat → Interval', '0', 'must be longer than zero.'],
+    // A setting is the duration alone; prose after it is an error rather than ignored.
+    [
+      '## Heartbeat\n- Interval: 10 minutes of nothing',
+      2,
+      'Heartbeat → Interval',
+      '10 minutes of nothing',
+      'has "of nothing" after the duration.',
+    ],
+    ['## Heartbeat\n- Dedup window: 30m or so', 2, 'Heartbeat → Dedup window', '30m or so', 'has "or so" after the duration.'],
+    [
+      '## Heartbeat\n- Operator idle: about 5 minutes',
+      2,
+      'Heartbeat → Operator idle',
+      'about 5 minutes',
+      'has "about" before the duration.',
+    ],
     ['## Heartbeat\n- Cost alert: lots', 2, 'Heartbeat → Cost alert', 'lots', 'is not a positive number of tokens.'],
     [
       '## GChat\n- Poll command: ["a", 1]',

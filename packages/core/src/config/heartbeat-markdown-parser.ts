@@ -4,7 +4,7 @@ import { normalizeTimeZone } from '../time/time-zone.js';
 import { splitCommaList } from '../text/comma-list.js';
 import { ENV_NAME_PATTERN } from '../command/child-environment.js';
 import { stripTerminalEscapes } from '../text/sanitize.js';
-import { formatDuration, parseDuration, type DurationUnit } from '../time/duration.js';
+import { formatDuration, parseDuration, parseDurationStrict, type DurationUnit } from '../time/duration.js';
 import { heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
 import { MAX_REPEAT_INTERVAL_MS, MAX_REPEAT_STEPS } from './repeat-limits.js';
 
@@ -173,10 +173,14 @@ const timeZone: Setter = (value, { draft }) => {
 
 type DurationField = 'intervalMs' | 'gitStaleMs' | 'staleTaskMs' | 'orchIdleMs' | 'operatorIdleMs' | 'dedupWindowMs';
 
-function duration(field: DurationField, defaultUnit: DurationUnit, example: string): Setter {
+// A condition (`Threshold: 4 hours with no commits`) is prose around its duration; a setting
+// (`Interval: 10 minutes`) is the duration alone, so `Interval: 10 minutes of nothing` is an error.
+function duration(field: DurationField, defaultUnit: DurationUnit, example: string, form: 'prose' | 'value' = 'prose'): Setter {
+  const parse = form === 'value' ? parseDurationStrict : parseDuration;
   return (value, { draft }) => {
-    const parsed = parseDuration(value, defaultUnit);
-    if (parsed.isErr()) return { message: parsed.error.message, fix: `write a duration such as ${example}.` };
+    const parsed = parse(value, defaultUnit);
+    if (parsed.isErr())
+      return { message: parsed.error.message, fix: `write ${form === 'value' ? 'only ' : ''}a duration such as ${example}.` };
     draft[field] = parsed.value;
     return field;
   };
@@ -202,7 +206,7 @@ function repeat(field: 'all' | 'immediate' | 'advisory' | 'normal'): Setter {
     const intervals: number[] = [];
     for (const part of parts) {
       if (part === '') return { message: 'has an empty interval.', fix };
-      const parsed = parseDuration(part, 'm');
+      const parsed = parseDurationStrict(part, 'm');
       if (parsed.isErr()) return { message: `has "${shorten(part)}", which ${parsed.error.message}`, fix };
       if (parsed.value > MAX_REPEAT_INTERVAL_MS)
         return { message: `has ${formatDuration(parsed.value)}, longer than ${formatDuration(MAX_REPEAT_INTERVAL_MS)}.`, fix };
@@ -324,17 +328,17 @@ const orchestratorAlert: Setter = (value, { warn }) => {
 const gitAlert = duration('gitStaleMs', 'h', 'uncommitted changes older than 1 hour');
 
 const HEARTBEAT_KEYS: Readonly<Record<string, Setter>> = {
-  interval: duration('intervalMs', 's', '600 seconds or 10 minutes'),
+  interval: duration('intervalMs', 's', '600 seconds or 10 minutes', 'value'),
   'catch up': catchUpPolicy,
   'catch up cap': catchUpCap,
   'breaker after': breakerAfter,
   'breaker back off cap': breakerBackoffCap,
-  'dedup window': duration('dedupWindowMs', 'm', '30 minutes'),
+  'dedup window': duration('dedupWindowMs', 'm', '30 minutes', 'value'),
   repeat: repeat('all'),
   'repeat immediate': repeat('immediate'),
   'repeat advisory': repeat('advisory'),
   'repeat normal': repeat('normal'),
-  'operator idle': duration('operatorIdleMs', 'm', '5 minutes'),
+  'operator idle': duration('operatorIdleMs', 'm', '5 minutes', 'value'),
   'cost alert': tokens('costAlertTokens'),
   'actionable budget': tokens('actionableBudgetTokens'),
   'message budget': tokens('actionableBudgetTokens'),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from './duration.js';
+import { formatDuration, parseDuration, parseDurationStrict, type DurationUnit } from './duration.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -56,6 +56,108 @@ describe('parseDuration', () => {
       fc.property(fc.integer({ min: 1, max: 10 * 365 * 24 * HOUR }), (ms) => {
         expect(parseDuration(formatDuration(ms))._unsafeUnwrap()).toBe(ms);
       }),
+    );
+  });
+});
+
+describe('parseDurationStrict', () => {
+  it.each([
+    ['30m', undefined, 30 * MIN],
+    ['90s', undefined, 90_000],
+    ['1h30m', undefined, 90 * MIN],
+    ['2 hours', undefined, 2 * HOUR],
+    ['1 hour 30 minutes', undefined, 90 * MIN],
+    ['1 hour and 30 minutes', undefined, 90 * MIN],
+    ['  45 min  ', undefined, 45 * MIN],
+    ['600', 's', 600_000],
+    ['1.5', 'h', 90 * MIN],
+    ['24', 'h', 24 * HOUR],
+  ] as const)('%s → %d ms', (text, unit, ms) => {
+    expect(parseDurationStrict(text, unit)._unsafeUnwrap()).toBe(ms);
+  });
+
+  it.each([
+    ['30 minutes of nothing', 'm', 'extra-text', 'has "of nothing" after the duration.'],
+    ['2 hours ago', 'h', 'extra-text', 'has "ago" after the duration.'],
+    ['about 30m', undefined, 'extra-text', 'has "about" before the duration.'],
+    ['30m and', undefined, 'extra-text', 'has "and" after the duration.'],
+    ['30m,', undefined, 'extra-text', 'has "," after the duration.'],
+    ['4 with no commits', 'h', 'extra-text', 'has "with no commits" after the duration.'],
+    ['30m 600', 's', 'extra-text', 'has "600" after the duration.'],
+    ['30mfoo', 'm', 'extra-text', 'has "mfoo" after the duration.'],
+    ['soon', undefined, 'no-duration', 'has no duration (a number with a unit).'],
+    ['600', undefined, 'no-unit', 'has a number but no unit.'],
+    ['10 minuts', undefined, 'unknown-unit', 'has an unknown unit "minuts".'],
+    ['0m', undefined, 'not-positive', 'must be longer than zero.'],
+    ['0 of nothing', 'm', 'extra-text', 'has "of nothing" after the duration.'],
+    ['in 10 minuts', undefined, 'extra-text', 'is not only a duration.'],
+  ] as const)('%s is rejected (%s)', (text, unit, reason, message) => {
+    const error = parseDurationStrict(text, unit)._unsafeUnwrapErr();
+    expect(error.reason).toBe(reason);
+    expect(error.message).toBe(message);
+  });
+
+  const units = fc.constantFrom<DurationUnit | undefined>(undefined, 'ms', 's', 'm', 'h', 'd');
+  // Texts near the grammar (numbers, units, joiners, prose words), which random strings rarely are.
+  const durationish = fc
+    .array(
+      fc.oneof(
+        fc.integer({ min: 0, max: 100_000 }).map(String),
+        fc.constantFrom(
+          '1.5',
+          '0.25',
+          '-5',
+          'm',
+          'h',
+          's',
+          'ms',
+          'd',
+          'min',
+          'hours',
+          'minutes',
+          'and',
+          ',',
+          '+',
+          'ago',
+          'of',
+          'nothing',
+          'P0',
+          'minuts',
+        ),
+      ),
+      { maxLength: 6 },
+    )
+    .chain((parts) => fc.constantFrom(parts.join(' '), parts.join('')));
+
+  it('accepts only what the lenient parser accepts, with the same value', () => {
+    fc.assert(
+      fc.property(fc.oneof(durationish, fc.string({ unit: 'binary', maxLength: 60 })), units, (text, unit) => {
+        const strict = parseDurationStrict(text, unit);
+        if (strict.isOk()) expect(parseDuration(text, unit)._unsafeUnwrap()).toBe(strict.value);
+        else expect(strict.error.message.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('reads back what formatDuration writes', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10 * 365 * 24 * HOUR }), units, (ms, unit) => {
+        expect(parseDurationStrict(formatDuration(ms), unit)._unsafeUnwrap()).toBe(ms);
+      }),
+    );
+  });
+
+  it('rejects a formatted duration with prose after it', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10 * 365 * 24 * HOUR }),
+        fc.constantFrom('ago', 'of nothing', 'with no commits'),
+        (ms, prose) => {
+          expect(parseDuration(`${formatDuration(ms)} ${prose}`)._unsafeUnwrap()).toBe(ms);
+          expect(parseDurationStrict(`${formatDuration(ms)} ${prose}`)._unsafeUnwrapErr().reason).toBe('extra-text');
+        },
+      ),
     );
   });
 });

@@ -13,4 +13,4 @@ export {
   type Weekday,
   type CalendarProblem,
 } from './calendar.js';
-export { parseDuration, formatDuration, type DurationUnit, type DurationError } from './duration.js';
+export { parseDuration, parseDurationStrict, formatDuration, type DurationUnit, type DurationError } from './duration.js';
