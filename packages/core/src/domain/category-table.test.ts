@@ -5,7 +5,7 @@ import { evaluateCycle, UNREGISTERED_CATEGORY_CODE, type CycleContext } from '..
 import { initialHeartbeatState, type HeartbeatState } from '../cycle/heartbeat-state.js';
 import { PRIORITY_RANK, type PriorityClass } from './categories.js';
 import { DEFAULT_CATEGORIES, defineCategories, type CategorySpec, type CategoryTable } from './category-table.js';
-import { createFinding, type Finding } from './finding.js';
+import { createFinding, type Finding, type FindingInput } from './finding.js';
 import { scanOk, type ScanResult } from './scan-result.js';
 
 function ctx(overrides: Partial<CycleContext> = {}): CycleContext {
@@ -34,20 +34,38 @@ function rising(subject = 'jobs'): Finding {
   });
 }
 
-/** Evaluates the same results `cycles` times, threading the state; returns every decision. */
-function run(table: CategoryTable | undefined, findings: readonly Finding[], cycles: number, inside = true) {
+/** Evaluates the same scan results `cycles` times, threading the state; returns every decision. */
+function runResults(table: CategoryTable | undefined, results: readonly ScanResult[], cycles: number, inside = true) {
   let state: HeartbeatState = initialHeartbeatState();
   const decisions = [];
   for (let i = 0; i < cycles; i++) {
     const evaluation = evaluateCycle(
       state,
-      [scanOk('queue', { findings })],
+      results,
       ctx({ insideActiveHours: inside, ...(table === undefined ? {} : { categories: table }) }),
     );
     decisions.push(evaluation.decision);
     state = evaluation.nextState;
   }
   return decisions;
+}
+
+/** Evaluates the same findings (one scanner's) `cycles` times, threading the state; returns every decision. */
+function run(table: CategoryTable | undefined, findings: readonly Finding[], cycles: number, inside = true) {
+  return runResults(table, [scanOk('queue', { findings })], cycles, inside);
+}
+
+/** A finding built without a table, claiming Immediate: by default in a category the queue table lacks. */
+function untabled(overrides: Partial<FindingInput> = {}): Finding {
+  return createFinding({
+    category: 'DISK_FULL',
+    priority: 'Immediate',
+    subject: '/var',
+    line: 'DISK FULL',
+    action: 'Free',
+    short: 'full',
+    ...overrides,
+  });
 }
 
 describe('defineCategories', () => {
@@ -113,27 +131,13 @@ describe('evaluateCycle reads the category table it is given', () => {
   });
 
   it('the table’s priority wins over the priority a finding claims', () => {
-    const claimsImmediate = createFinding({
-      category: 'QUEUE_RISING',
-      priority: 'Immediate',
-      subject: 'x',
-      line: 'l',
-      action: 'a',
-      short: 's',
-    });
+    const claimsImmediate = untabled({ category: 'QUEUE_RISING', subject: 'x', line: 'l', action: 'a', short: 's' });
     const decisions = run(queue, [claimsImmediate], 3);
     expect(decisions[2]?.reportable[0]?.priority).toBe('Advisory');
   });
 
   it('an unregistered category is an advisory warning in the decision, and the finding is still evaluated', () => {
-    const stray = createFinding({
-      category: 'DISK_FULL',
-      priority: 'Immediate',
-      subject: '/var',
-      line: 'DISK FULL',
-      action: 'Free',
-      short: 'full',
-    });
+    const stray = untabled();
     const [decision] = run(
       queue,
       [stray, stray, createFinding({ category: 'DISK_FULL', subject: '/tmp', line: 'l', action: 'a', short: 's' })],
@@ -146,15 +150,9 @@ describe('evaluateCycle reads the category table it is given', () => {
   });
 
   it('the engine’s own SCANNER_FAILING advisory is known to every table: no unregistered warning, its brief in the Context Brief', () => {
-    let state: HeartbeatState = initialHeartbeatState();
     const failing: ScanResult = { scanner: 'queue', status: 'error', error: 'queue API: 503', durationMs: 1 };
-    let decision;
     // The default breaker trips on the 3rd failing cycle in a row and raises one advisory.
-    for (let cycle = 0; cycle < 3; cycle++) {
-      const evaluation = evaluateCycle(state, [failing], ctx({ categories: queue }));
-      decision = evaluation.decision;
-      state = evaluation.nextState;
-    }
+    const decision = runResults(queue, [failing], 3).at(-1);
     expect(decision?.reportable.map((f) => f.category)).toEqual(['SCANNER_FAILING']);
     expect(decision?.warnings.filter((w) => w.code === UNREGISTERED_CATEGORY_CODE)).toEqual([]);
     expect(decision?.message?.content).toContain('## Context Brief\nScanner failing repeatedly.\n');
@@ -163,14 +161,7 @@ describe('evaluateCycle reads the category table it is given', () => {
   });
 
   it('the default CoBuilder table allows custom categories silently, as before', () => {
-    const stray = createFinding({
-      category: 'DISK_FULL',
-      priority: 'Immediate',
-      subject: '/var',
-      line: 'DISK FULL',
-      action: 'Free',
-      short: 'full',
-    });
+    const stray = untabled();
     const [decision] = run(undefined, [stray], 1);
     expect(decision?.status).toBe('report');
     expect(decision?.warnings).toEqual([]);
