@@ -50,6 +50,31 @@ describe('heartbeat-kit replay', () => {
     expect(existsSync(record)).toBe(true);
   });
 
+  it('says plainly that records were decided by another category table instead of listing every decision as differing', async () => {
+    const world = newWorld({ ready: [{ id: 'bd-1', title: 'One', priority: 1 }], sessions: ['orch-x'] });
+    const record = join(world.root, 'cycles.jsonl');
+    for (const at of ['2026-02-19T14:00:00Z', '2026-02-19T14:10:00Z']) {
+      const run = await world.cycle('--now', at, '--record', record);
+      expect(run.code).toBe(0);
+    }
+    // What an embedder's runner records: the same cycles, decided by its own table (another fingerprint).
+    const lines = readFileSync(record, 'utf8').trim().split('\n');
+    const embedded = lines.map((line) => {
+      const parsed = JSON.parse(line) as { context: { categories?: string } };
+      expect(parsed.context.categories).toMatch(/^ct-[0-9a-f]{12}$/);
+      parsed.context.categories = 'ct-0123456789ab';
+      return JSON.stringify(parsed);
+    });
+    writeFileSync(record, embedded.join('\n') + '\n');
+    const run = await runCli(['replay', record], { cwd: world.root });
+    expect(run.stdout).toBe(
+      '0/2 decisions reproduced\n' +
+        '2 record(s) from line 1 were decided by another category table (ct-0123456789ab), not the default table: not compared. ' +
+        'Fix: replay them with the table that recorded them (replayCycleRecords(text, { categories }) from @heartbeat-kit/core).\n',
+    );
+    expect(run.code).toBe(1);
+  });
+
   it('every command answers --help with exit 0 and unknown commands with exit 2', async () => {
     for (const command of ['cycle', 'loop', 'init', 'replay']) {
       const run = await runCli([command, '--help'], { cwd: tmpdir() });

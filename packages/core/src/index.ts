@@ -25,6 +25,7 @@ export {
   type TableFindingInput,
   type UnregisteredCategoryError,
 } from './domain/category-table.js';
+export { categoryTableFingerprint } from './domain/category-fingerprint.js';
 export { fingerprintOf, createFinding, findingContentHash, type Finding, type FindingInput, findingSchema } from './domain/finding.js';
 export {
   scanOk,
@@ -229,6 +230,8 @@ export {
   type CycleRecord,
   type ReplayMismatch,
   type ReplayLineError,
+  type ReplayOptions,
+  type ReplayOtherTable,
   type ReplayReport,
 } from './replay/cycle-record.js';
 export {

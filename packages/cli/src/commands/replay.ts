@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { replayCycleRecords } from '@heartbeat-kit/core';
+import { categoryTableFingerprint, DEFAULT_CATEGORIES, replayCycleRecords } from '@heartbeat-kit/core';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../io.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
@@ -10,8 +10,12 @@ export const REPLAY_HELP = `Usage: heartbeat-kit replay FILE [--json]
 
 Re-runs every cycle recorded with 'heartbeat-kit cycle --record FILE' through the current
 decision code and compares the decisions. Use it to check that a change keeps past behaviour.
+It replays with the default (CoBuilder) category table, the one 'heartbeat-kit cycle' uses; a
+record decided by another table (an embedder's own, from defineCategories) is counted and not
+compared: replay those with replayCycleRecords(text, { categories }) from @heartbeat-kit/core.
 
-Exit codes: 0 every decision reproduced, 1 some differ or lines are invalid, 2 usage error.
+Exit codes: 0 every decision reproduced, 1 some differ, were decided by another category table or
+lines are invalid, 2 usage error.
 `;
 
 /** `heartbeat-kit replay`: re-evaluates recorded cycles. */
@@ -50,6 +54,16 @@ export const replayCommand: Command = async (argv, io) => {
     io.stdout(`${report.matched}/${report.total} decisions reproduced\n`);
     for (const m of report.mismatches) io.stdout(`line ${m.line} (cycle #${m.cycle}) differs at: ${m.paths.join(', ')}\n`);
     for (const e of report.errors) io.stdout(`line ${e.line}: ${e.message}\n`);
+    const other = report.otherTable;
+    if (other !== undefined) {
+      const replayed = other.replayed === categoryTableFingerprint(DEFAULT_CATEGORIES) ? 'the default table' : other.replayed;
+      io.stdout(
+        `${other.count} record(s) from line ${other.firstLine} were decided by another category table (${other.recorded.join(', ')}), ` +
+          `not ${replayed}: not compared. Fix: replay them with the table that recorded them ` +
+          `(replayCycleRecords(text, { categories }) from @heartbeat-kit/core).\n`,
+      );
+    }
   }
-  return report.mismatches.length === 0 && report.errors.length === 0 ? EXIT.ok : EXIT.rejected;
+  const reproduced = report.mismatches.length === 0 && report.errors.length === 0 && report.otherTable === undefined;
+  return reproduced ? EXIT.ok : EXIT.rejected;
 };

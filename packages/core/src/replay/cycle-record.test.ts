@@ -1,5 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
+import type { PriorityClass } from '../domain/categories.js';
+import { categoryTableFingerprint } from '../domain/category-fingerprint.js';
+import { DEFAULT_CATEGORIES, defineCategories, type CategorySpec, type CategoryTable } from '../domain/category-table.js';
 import { createFinding } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
 import { evaluateCycle, markDelivered, type CycleContext } from '../cycle/evaluate-cycle.js';
@@ -57,5 +61,137 @@ describe('replay', () => {
     expect(report.total).toBe(12);
     expect(report.errors).toHaveLength(1);
     expect(report.errors[0]!.line).toBe(13);
+  });
+});
+
+/** A recording made by an embedder with its own table: `pattern[i]` says whether cycle i sees the finding. */
+function recordWithTable(table: CategoryTable, category: string, pattern: readonly boolean[], insideActiveHours: boolean): string[] {
+  const lines: string[] = [];
+  let state = initialHeartbeatState();
+  const finding = createFinding({
+    category,
+    priority: table.info(category)?.priority ?? 'Normal',
+    subject: 'jobs',
+    line: `${category}: jobs`,
+    action: 'Add a worker to jobs',
+    short: 'jobs rising',
+  });
+  pattern.forEach((seen, i) => {
+    const context: CycleContext = {
+      now: new Date(Date.parse('2026-02-21T03:00:00Z') + i * 600_000),
+      config: DEFAULT_HEARTBEAT_CONFIG,
+      timeZone: 'UTC',
+      insideActiveHours,
+      operatorLastActiveAt: undefined,
+      categories: table,
+    };
+    const results = [scanOk('queue-depth', { findings: seen ? [finding] : [] })];
+    const { decision, nextState } = evaluateCycle(state, results, context);
+    lines.push(JSON.stringify(createCycleRecord(state, results, context, decision)));
+    state = markDelivered(nextState, decision, context.now);
+  });
+  return lines;
+}
+
+const QUEUE_TABLE = defineCategories(
+  { QUEUE_RISING: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 2, brief: 'queue depth rising' } },
+  { extend: DEFAULT_CATEGORIES },
+);
+
+describe('replay with an embedder’s category table', () => {
+  it('reproduces a recording under the table that made it', () => {
+    const lines = recordWithTable(QUEUE_TABLE, 'QUEUE_RISING', [true, true, true, false, true, true], false);
+    // The table mattered: the finding was reported outside active hours after two cycles.
+    expect(lines.map((l) => (JSON.parse(l) as { decision: { status: string } }).decision.status)).toContain('report');
+    expect(replayCycleRecords(lines.join('\n'), { categories: QUEUE_TABLE })).toEqual({ total: 6, matched: 6, mismatches: [], errors: [] });
+  });
+
+  it('says plainly that another table decided, instead of reporting every decision as differing', () => {
+    const lines = recordWithTable(QUEUE_TABLE, 'QUEUE_RISING', [true, true, true], false);
+    const report = replayCycleRecords(lines.join('\n'));
+    expect(report).toEqual({
+      total: 3,
+      matched: 0,
+      mismatches: [],
+      errors: [],
+      otherTable: {
+        count: 3,
+        firstLine: 1,
+        recorded: [categoryTableFingerprint(QUEUE_TABLE)],
+        replayed: categoryTableFingerprint(DEFAULT_CATEGORIES),
+      },
+    });
+  });
+
+  it('records the table that decided; recordings from before that are compared under the replay’s table', () => {
+    const lines = recordDay();
+    expect(
+      lines.every(
+        (l) => (JSON.parse(l) as { context: { categories: string } }).context.categories === categoryTableFingerprint(DEFAULT_CATEGORIES),
+      ),
+    ).toBe(true);
+    const older = lines.map((l) => {
+      const record = JSON.parse(l) as { context: Record<string, unknown> };
+      delete record.context.categories;
+      return JSON.stringify(record);
+    });
+    expect(replayCycleRecords(older.join('\n'))).toEqual({ total: 12, matched: 12, mismatches: [], errors: [] });
+    // An older recording replayed under another table is compared, and its differences are reported.
+    const differs = replayCycleRecords(older.join('\n'), {
+      categories: defineCategories({ ORCH_FAILURE: { priority: 'Normal', outsideActiveHours: false, confirmCycles: 3 } }),
+    });
+    expect(differs.mismatches.length).toBeGreaterThan(0);
+    expect(differs.otherTable).toBeUndefined();
+  });
+
+  it('rejects a record whose table fingerprint is not one', () => {
+    const record = JSON.parse(recordDay()[0]!) as { context: Record<string, unknown> };
+    record.context.categories = 'ct-$(rm -rf ~)';
+    const report = replayCycleRecords(JSON.stringify(record));
+    expect(report.errors).toEqual([{ line: 1, message: expect.stringContaining('context.categories') as unknown }]);
+  });
+
+  const priority = fc.constantFrom<PriorityClass>('Immediate', 'Advisory', 'Normal');
+  const spec: fc.Arbitrary<CategorySpec> = fc.record({
+    priority,
+    outsideActiveHours: fc.boolean(),
+    confirmCycles: fc.integer({ min: 1, max: 4 }),
+  });
+
+  it('property: a recording under any table replays identically under that table, and is refused as another table’s under the default', () => {
+    fc.assert(
+      fc.property(spec, fc.array(fc.boolean(), { minLength: 1, maxLength: 12 }), fc.boolean(), (rules, pattern, inside) => {
+        const table = defineCategories({ CUSTOM_CATEGORY: rules });
+        const jsonl = recordWithTable(table, 'CUSTOM_CATEGORY', pattern, inside).join('\n');
+        expect(replayCycleRecords(jsonl, { categories: table })).toEqual({
+          total: pattern.length,
+          matched: pattern.length,
+          mismatches: [],
+          errors: [],
+        });
+        expect(replayCycleRecords(jsonl)).toMatchObject({ matched: 0, mismatches: [], otherTable: { count: pattern.length } });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('property: the fingerprint is the same for tables defined alike and changes with any one rule', () => {
+    fc.assert(
+      fc.property(spec, spec, (a, b) => {
+        const one = defineCategories({ FIRST: a, SECOND: b });
+        const again = defineCategories({ FIRST: { ...a }, SECOND: { ...b } });
+        expect(categoryTableFingerprint(one)).toMatch(/^ct-[0-9a-f]{12}$/);
+        expect(categoryTableFingerprint(again)).toBe(categoryTableFingerprint(one));
+        const changed = [
+          defineCategories({ FIRST: { ...a, outsideActiveHours: !a.outsideActiveHours }, SECOND: b }),
+          defineCategories({ FIRST: a, SECOND: { ...b, confirmCycles: (b.confirmCycles ?? 1) + 1 } }),
+          defineCategories({ FIRST: { ...a, priority: a.priority === 'Normal' ? 'Immediate' : 'Normal' }, SECOND: b }),
+          defineCategories({ SECOND: b, FIRST: a }),
+          defineCategories({ FIRST: a, SECOND: b }, { unregistered: 'allow' }),
+        ];
+        for (const table of changed) expect(categoryTableFingerprint(table)).not.toBe(categoryTableFingerprint(one));
+      }),
+      { numRuns: 100 },
+    );
   });
 });

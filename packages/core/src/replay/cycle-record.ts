@@ -1,6 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { heartbeatConfigSchema } from '../config/heartbeat-config-schema.js';
+import { categoryTableFingerprint } from '../domain/category-fingerprint.js';
+import { DEFAULT_CATEGORIES, type CategoryTable } from '../domain/category-table.js';
 import type { JsonValue } from '../domain/json.js';
 import type { ScanResult } from '../domain/scan-result.js';
 import { evaluateCycle, type CycleContext, type CycleDecision } from '../cycle/evaluate-cycle.js';
@@ -17,6 +19,11 @@ export interface CycleRecord {
     readonly timeZone: string;
     readonly insideActiveHours: boolean;
     readonly operatorLastActiveAt: string | null;
+    /**
+     * Fingerprint of the category table that decided (see `categoryTableFingerprint`); absent in
+     * recordings made before tables were recorded, which replay as if the replay's table decided.
+     */
+    readonly categories?: string;
   };
   readonly decision: CycleDecision;
 }
@@ -33,6 +40,10 @@ const recordSchema = z.object({
     timeZone: z.string(),
     insideActiveHours: z.boolean(),
     operatorLastActiveAt: z.iso.datetime().nullable(),
+    categories: z
+      .string()
+      .regex(/^ct-[0-9a-f]{1,64}$/)
+      .optional(),
   }),
   decision: z.looseObject({ cycle: z.number() }),
 });
@@ -54,6 +65,7 @@ export function createCycleRecord(
       timeZone: context.timeZone,
       insideActiveHours: context.insideActiveHours,
       operatorLastActiveAt: context.operatorLastActiveAt?.toISOString() ?? null,
+      categories: categoryTableFingerprint(context.categories ?? DEFAULT_CATEGORIES),
     },
     decision,
   };
@@ -74,12 +86,36 @@ export interface ReplayLineError {
   readonly message: string;
 }
 
+/** Records a replay did not compare because another category table decided them. */
+export interface ReplayOtherTable {
+  /** How many records. */
+  readonly count: number;
+  /** 1-based line of the first one. */
+  readonly firstLine: number;
+  /** The fingerprints they recorded, each once. */
+  readonly recorded: readonly string[];
+  /** The fingerprint of the table this replay used. */
+  readonly replayed: string;
+}
+
 /** The result of replaying a recording. */
 export interface ReplayReport {
+  /** Valid records, compared or not. */
   readonly total: number;
   readonly matched: number;
   readonly mismatches: readonly ReplayMismatch[];
   readonly errors: readonly ReplayLineError[];
+  /**
+   * Present when some records were decided by another category table than the replay's: those are
+   * not compared (every difference would be the tables'), and are neither matched nor mismatched.
+   */
+  readonly otherTable?: ReplayOtherTable;
+}
+
+/** Options of {@link replayCycleRecords}. */
+export interface ReplayOptions {
+  /** The category table to replay with (the one the recording's runner used); default `DEFAULT_CATEGORIES`. */
+  readonly categories?: CategoryTable;
 }
 
 function diffPaths(a: JsonValue | undefined, b: JsonValue | undefined, path: string, out: string[]): void {
@@ -118,12 +154,19 @@ export function parseCycleRecord(line: string): Result<CycleRecord, string> {
 }
 
 /**
- * Re-runs every recorded cycle through `evaluateCycle` and compares its decision with the
- * recorded one. Blank lines are skipped; a torn last line counts as an error, not a crash.
+ * Re-runs every recorded cycle through `evaluateCycle` with `options.categories` and compares its
+ * decision with the recorded one. A record that names another category table than the replay's is
+ * counted in `otherTable`, not compared. Blank lines are skipped; a torn last line counts as an
+ * error, not a crash.
  */
-export function replayCycleRecords(jsonl: string): ReplayReport {
+export function replayCycleRecords(jsonl: string, options: ReplayOptions = {}): ReplayReport {
+  const table = options.categories ?? DEFAULT_CATEGORIES;
+  const replayed = categoryTableFingerprint(table);
   const mismatches: ReplayMismatch[] = [];
   const errors: ReplayLineError[] = [];
+  const otherTables = new Set<string>();
+  let otherCount = 0;
+  let otherFirstLine = 0;
   let total = 0;
   let matched = 0;
   jsonl.split('\n').forEach((text, index) => {
@@ -135,18 +178,37 @@ export function replayCycleRecords(jsonl: string): ReplayReport {
     }
     total++;
     const record = parsed.value;
-    const context: CycleContext = {
-      now: new Date(record.context.now),
-      config: heartbeatConfigSchema.parse(record.context.config),
-      timeZone: record.context.timeZone,
-      insideActiveHours: record.context.insideActiveHours,
-      operatorLastActiveAt: record.context.operatorLastActiveAt === null ? undefined : new Date(record.context.operatorLastActiveAt),
-    };
-    const { decision } = evaluateCycle(record.state, record.scanResults, context);
-    const paths: string[] = [];
-    diffPaths(toJson(record.decision), toJson(decision), '', paths);
+    const recordedTable = record.context.categories;
+    if (recordedTable !== undefined && recordedTable !== replayed) {
+      otherTables.add(recordedTable);
+      if (otherCount++ === 0) otherFirstLine = index + 1;
+      return;
+    }
+    const paths = replayDifferences(record, table);
     if (paths.length === 0) matched++;
     else mismatches.push({ line: index + 1, cycle: record.decision.cycle, paths });
   });
-  return { total, matched, mismatches, errors };
+  return {
+    total,
+    matched,
+    mismatches,
+    errors,
+    ...(otherCount === 0 ? {} : { otherTable: { count: otherCount, firstLine: otherFirstLine, recorded: [...otherTables], replayed } }),
+  };
+}
+
+/** Re-evaluates one record under `table`; the JSON paths where the decision differs from the recorded one. */
+function replayDifferences(record: CycleRecord, table: CategoryTable): string[] {
+  const context: CycleContext = {
+    now: new Date(record.context.now),
+    config: heartbeatConfigSchema.parse(record.context.config),
+    timeZone: record.context.timeZone,
+    insideActiveHours: record.context.insideActiveHours,
+    operatorLastActiveAt: record.context.operatorLastActiveAt === null ? undefined : new Date(record.context.operatorLastActiveAt),
+    categories: table,
+  };
+  const { decision } = evaluateCycle(record.state, record.scanResults, context);
+  const paths: string[] = [];
+  diffPaths(toJson(record.decision), toJson(decision), '', paths);
+  return paths;
 }
