@@ -34,7 +34,7 @@ describe('the exit-code table', () => {
     expect(seen).toEqual(expect.arrayContaining(['cycle', 'loop', 'check-liveness', 'woterclip beat', 'runbook check', 'runbook quiet']));
   });
 
-  it('maps every WoterClip beat outcome: blocked is 1, config and usage 2, lock and file failures 3, the rest 0', () => {
+  it('maps every WoterClip beat outcome: blocked is 1, config and usage 2, lock and file failures 3, interrupted 130, the rest 0', () => {
     const expected: Record<BeatExit, number> = {
       'config-missing': 2,
       'config-invalid': 2,
@@ -51,6 +51,7 @@ describe('the exit-code table', () => {
       withdrawn: 0,
       'time-ceiling': 0,
       'issue-budget': 0,
+      interrupted: 130,
     };
     for (const [exit, code] of Object.entries(expected)) expect(beatExitCode(exit as BeatExit), exit).toBe(code);
   });

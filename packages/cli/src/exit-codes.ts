@@ -21,9 +21,9 @@ export const EXIT = {
   skipped: 4,
   /** A bug: an error no command anticipated (BSD `EX_SOFTWARE`); its stack trace is on stderr. */
   internal: 70,
-  /** `cycle` was stopped by Ctrl-C (SIGINT): 128 + 2, as a shell reports it, so `cycle && next` stops too. */
+  /** `cycle` or `woterclip beat` was stopped by Ctrl-C (SIGINT): 128 + 2, as a shell reports it, so `cycle && next` stops too. */
   interrupted: 130,
-  /** `cycle` was stopped by SIGTERM (a supervisor, `timeout`): 128 + 15. */
+  /** `cycle` or `woterclip beat` was stopped by SIGTERM (a supervisor, `timeout`): 128 + 15. */
   terminated: 143,
 } as const;
 
@@ -78,12 +78,12 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
     code: EXIT.interrupted,
     name: 'interrupted',
     meaning:
-      '`cycle` was stopped by Ctrl-C (SIGINT, 128 + 2): what it had scanned was still evaluated and saved, what the signal cut off was not looked at',
+      '`cycle` or `woterclip beat` was stopped by Ctrl-C (SIGINT, 128 + 2): a cycle still evaluates and saves what it scanned (what the signal cut off was not looked at); a beat writes no beat line and releases its lock',
   },
   {
     code: EXIT.terminated,
     name: 'terminated',
-    meaning: '`cycle` was stopped by SIGTERM (128 + 15), as with Ctrl-C',
+    meaning: '`cycle` or `woterclip beat` was stopped by SIGTERM (128 + 15), as with Ctrl-C',
   },
 ];
 
@@ -116,6 +116,8 @@ export function beatExitCode(exit: BeatExit): ExitCode {
       return EXIT.usage;
     case 'lock-error':
       return EXIT.failure;
+    case 'interrupted':
+      return EXIT.interrupted;
     case 'lock-conflict':
     case 'breaker-open':
     case 'quiet-hours':

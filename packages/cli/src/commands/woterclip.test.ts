@@ -580,6 +580,47 @@ describe('heartbeat-kit woterclip receipts, history, check-liveness and the disp
   });
 });
 
+describe('heartbeat-kit woterclip beat under Ctrl-C and SIGTERM', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s mid-dispatch: exit %i, no "gh auth login", no beat line, lock released, receipt partial', async (signal, expected) => {
+    const bundle = await bundleCli();
+    try {
+      const repo = makeRepo('hang');
+      const bin = join(repo.dir, 'bin');
+      mkdirSync(bin);
+      symlinkSync(fakeGh, join(bin, 'gh'));
+      const child = spawn(process.execPath, [bundle.bin, 'woterclip', 'beat', '--now', '2026-07-22T10:00:00Z'], {
+        cwd: repo.dir,
+        env: { PATH: `${bin}:${process.env.PATH ?? ''}`, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog, HOME: repo.dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+      const pidFile = `${repo.agentLog}.pid`;
+      expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 500_000)).toBe(true);
+      child.kill(signal);
+      expect(await closed).toBe(expected);
+      expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false); // the agent's group was ended
+      expect(output).toContain('Interrupted by a signal: the beat stopped; no beat line written. #12 may keep agent-working');
+      expect(output).not.toMatch(/gh auth login|GitHub failed/);
+      expect(existsSync(repoPath(repo, '.heartbeat-lock'))).toBe(false);
+      expect(existsSync(repoPath(repo, 'heartbeat-log.jsonl')) ? logLines(repo).filter((l) => l.type === 'beat') : []).toEqual([]);
+      expect(ghState(repo).issues[0]?.comments).toEqual([]);
+      const listed = io(repo.dir);
+      expect(await command(repo)(['history', '--json', '--now', '2026-07-23T00:00:00Z'], listed)).toBe(0);
+      expect((JSON.parse(listed.out.join('')) as { receipts: unknown[] }).receipts).toEqual([
+        expect.objectContaining({ kind: 'ran', source: 'woterclip', partial: true, cutOff: ['#12'] }),
+      ]);
+    } finally {
+      bundle.dispose();
+    }
+  });
+});
+
 function repoPath(repo: Repo, file: string): string {
   return join(repo.dir, '.woterclip', file);
 }

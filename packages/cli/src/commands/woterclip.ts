@@ -14,7 +14,7 @@ import {
 import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
 import { unknownNameError } from '../errors.js';
-import { beatExitCode, EXIT, type ExitCode } from '../exit-codes.js';
+import { beatExitCode, EXIT, stopSignalExit, type ExitCode } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
 import { runWoterclipInit, WOTERCLIP_INIT_HELP } from './woterclip-init.js';
 import { createCliRunner, parseEnvAllowFlag } from '../wiring/cli-runner.js';
@@ -66,7 +66,9 @@ first dispatch that works prints one 'dispatch recovered' line. The 3 and the 8 
 dispatch.breaker.after and dispatch.breaker.backoff_cap in .woterclip/config.yaml (after: 0 = off).
 
 Exit codes: 0 beat ran or skipped, 1 blocked (run gh auth login), 2 usage or config error,
-3 lock or file failure.
+3 lock or file failure, 130 stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM (no beat line
+written, the lock released; the issue in hand may keep its working label until a later beat
+cleans it as stale).
 `;
 
 /** Help text of `heartbeat-kit woterclip history`. */
@@ -198,6 +200,7 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
         clock,
         pid: overrides.pid ?? process.pid,
         receipts: createFileReceiptStore({ directory: woterclipReceiptsDirectory(cwd), clock }),
+        signal: io.shutdownSignal,
       },
     };
   };
@@ -236,7 +239,8 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
       dryRun: values['dry-run'] === true,
       ...(typeof values.persona === 'string' ? { persona: values.persona } : {}),
     });
-    const code = beatExitCode(result.exit);
+    // Interrupted: 130 after Ctrl-C, 143 after SIGTERM, as for `cycle`.
+    const code = result.exit === 'interrupted' ? (stopSignalExit(io.shutdownSignal) ?? EXIT.interrupted) : beatExitCode(result.exit);
     printBeat(io, result, code, values.json === true);
     return code;
   };

@@ -33,7 +33,8 @@ export const EXIT_BY_REASON = {
 export type Halt =
   | { readonly kind: 'superseded' }
   | { readonly kind: 'withdrawn'; readonly issue: number }
-  | { readonly kind: 'gh-failed'; readonly message: string };
+  | { readonly kind: 'gh-failed'; readonly message: string }
+  | { readonly kind: 'interrupted'; readonly issue?: number };
 
 /**
  * How the beat ends after a {@link Halt}: `silent` (superseded: no comment, no beat line, no lock
@@ -44,12 +45,16 @@ export type Halt =
 export type HaltPlan =
   | { readonly kind: 'silent' }
   | { readonly kind: 'withdrawn'; readonly note: string }
+  | { readonly kind: 'interrupted'; readonly note: string }
   | { readonly kind: 'finish'; readonly reason: Extract<StopReason, 'complete' | 'blocked_exit'>; readonly extra: readonly string[] };
 
 const clean = (text: string, max = 300): string => sanitizeForMessage(text, { maxLength: max });
 
 /** The end of a beat that halted: see {@link HaltPlan}. `recorded` counts the issue lines this beat wrote. */
-export function planHalt(halt: Halt, context: { readonly recorded: number; readonly workingLabel: string }): HaltPlan {
+export function planHalt(
+  halt: Halt,
+  context: { readonly recorded: number; readonly workingLabel: string; readonly staleHours?: number },
+): HaltPlan {
   switch (halt.kind) {
     case 'superseded':
       return { kind: 'silent' };
@@ -59,6 +64,16 @@ export function planHalt(halt: Halt, context: { readonly recorded: number; reado
     }
     case 'gh-failed':
       return { kind: 'finish', reason: 'blocked_exit', extra: [`GitHub failed: ${clean(halt.message)}`] };
+    case 'interrupted': {
+      // Nothing more is posted after the signal (the runner refuses new commands): say what is left.
+      const inHand =
+        halt.issue === undefined
+          ? ''
+          : ` #${halt.issue} may keep ${context.workingLabel}: a later beat cleans it as stale` +
+            `${context.staleHours === undefined ? '' : ` after ${context.staleHours} h`}, or remove it now ` +
+            `(gh issue edit ${halt.issue} --remove-label ${context.workingLabel}).`;
+      return { kind: 'interrupted', note: `Interrupted by a signal: the beat stopped; no beat line written.${inHand}` };
+    }
   }
 }
 

@@ -85,6 +85,10 @@ export function receiptForBeat(result: BeatResult, slot: BeatSlot): Receipt | un
     cycle: slot.beat?.n ?? 0,
     status: result.worked.length === 0 ? 'ok' : 'report',
     delivery: result.reportNotPosted !== undefined ? 'failed' : result.worked.length > 0 ? 'delivered' : 'none',
+    // It ran (liveness counts it) but a signal stopped it before the end: history says partial.
+    ...(result.exit === 'interrupted'
+      ? { partial: true as const, cutOff: [result.interruptedIssue === undefined ? 'the beat' : `#${result.interruptedIssue}`] }
+      : {}),
     ...(beat === undefined ? {} : { beat }),
   };
 }

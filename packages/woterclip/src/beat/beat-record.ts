@@ -50,7 +50,8 @@ export function planBeatRecord(input: BeatRecordInput): BeatRecordPlan {
   let breakerState = prior.breaker;
   let breakerLine: string | undefined;
   if (result.exit === 'breaker-open') breakerLine = result.messages[0];
-  else if (counted) {
+  // An interrupted beat's cut-off dispatch says nothing about the agent: the breaker stays as it was.
+  else if (counted && result.exit !== 'interrupted') {
     const blocked = input.verdicts.flatMap((v) => (v.ok ? [] : [v.issue]));
     const update = updateDispatchBreaker(prior.breaker, input.verdicts, {
       beat: input.beat,

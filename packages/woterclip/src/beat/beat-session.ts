@@ -202,17 +202,25 @@ export async function finish(beat: Beat, reason: Exclude<StopReason, 'lock_confl
  */
 export async function halt(beat: Beat, h: Halt): Promise<BeatResult> {
   if (h.kind === 'withdrawn' && !(await owns(beat))) return silent(beat);
-  const plan = planHalt(h, { recorded: beat.tally.recorded, workingLabel: beat.config.labels.working });
+  const plan = planHalt(h, {
+    recorded: beat.tally.recorded,
+    workingLabel: beat.config.labels.working,
+    staleHours: beat.config.heartbeat.stale_lock_hours,
+  });
   switch (plan.kind) {
     case 'silent':
       return silent(beat);
     case 'finish':
       return finish(beat, plan.reason, plan.extra);
+    case 'interrupted':
     case 'withdrawn': {
+      // Released only if still this beat's (the ownership rule); no beat line either way.
+      if (plan.kind === 'interrupted' && !(await owns(beat))) return silent(beat);
       releaseOwnLock(beat);
       const { tally } = beat;
       return {
-        exit: 'withdrawn',
+        exit: plan.kind,
+        ...(h.kind === 'interrupted' && h.issue !== undefined ? { interruptedIssue: h.issue } : {}),
         beatId: beat.beatId,
         messages: [...tally.messages, plan.note],
         warnings: tally.warnings,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runBeat } from './run-beat.js';
 import { configYaml, harness, report } from '../../test/beat-harness.js';
 import { isBeatLine, type BeatLine } from '../log/log-lines.js';
 
@@ -495,5 +496,58 @@ describe('runBeat — the work of one issue', () => {
     const h = harness({ issues: [1, 2, 3].map((n) => ({ number: n, title: 't', labels: ['backend', 'agent-blocked'] })) });
     const result = await h.run();
     expect(result.suggestions.join()).toContain("Board's attention");
+  });
+});
+
+describe('runBeat — interrupted by a signal (Ctrl-C, SIGTERM)', () => {
+  it('mid-dispatch: ends interrupted, posts nothing about the cut-off agent, writes no beat line, releases its lock', async () => {
+    const controller = new AbortController();
+    const h = harness({
+      issues: [
+        { number: 7, title: 'first', labels: ['backend'] },
+        { number: 8, title: 'second', labels: ['backend'] },
+      ],
+      script: [
+        () => {
+          controller.abort('SIGINT');
+          return {
+            failure: { kind: 'failed', message: 'agent aborted', raw: '', model: { configured: 'opus', actual: 'opus', fallback: false } },
+          };
+        },
+      ],
+    });
+    const result = await runBeat({ ...h.deps, signal: controller.signal });
+    expect(result.exit).toBe('interrupted');
+    expect(result.stopReason).toBeUndefined();
+    expect(result.messages.join('\n')).toContain(
+      'Interrupted by a signal: the beat stopped; no beat line written. #7 may keep agent-working: a later beat cleans it as stale after 4 h, or remove it now (gh issue edit 7 --remove-label agent-working).',
+    );
+    expect(result.messages.join('\n')).not.toMatch(/GitHub failed|gh auth login/);
+    expect(comments(h)).toEqual([]);
+    expect(h.dispatcher.requests).toHaveLength(1); // #8 was never started
+    expect(beatLines(h)).toEqual([]);
+    expect(h.lock.current()).toBeUndefined();
+  });
+
+  it('between issues: the next issue is not started', async () => {
+    const controller = new AbortController();
+    const h = harness({
+      issues: [
+        { number: 7, title: 'first', labels: ['backend'] },
+        { number: 8, title: 'second', labels: ['backend'] },
+      ],
+      script: [
+        (r) => {
+          controller.abort('SIGTERM');
+          return report('completed', {}, r);
+        },
+      ],
+    });
+    const result = await runBeat({ ...h.deps, signal: controller.signal });
+    expect(result.exit).toBe('interrupted');
+    expect(result.worked.map((w) => w.issue)).toEqual([7]);
+    expect(h.dispatcher.requests).toHaveLength(1);
+    expect(beatLines(h)).toEqual([]);
+    expect(h.lock.current()).toBeUndefined();
   });
 });

@@ -58,6 +58,13 @@ export interface BeatDeps {
   readonly receipts?: ReceiptStore;
   /** Overrides the dispatch circuit breaker's settings of `.woterclip/config.yaml` (`dispatch.breaker`; default after 3 beats, back-off cap 8). */
   readonly dispatchBreaker?: BreakerSettings;
+  /**
+   * Ctrl-C or SIGTERM (the CLI's shutdown signal; abort it with the signal's name). Once aborted,
+   * a failure is the interruption's, not GitHub's or the agent's: the beat ends `interrupted` at its
+   * next step, writes no beat line (the closed set of stop reasons has none for it), does not count
+   * the cut-off dispatch in the breaker and releases its lock.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Flags of one beat. */
@@ -82,7 +89,8 @@ export type BeatExit =
   | 'withdrawn'
   | 'time-ceiling'
   | 'issue-budget'
-  | 'breaker-open';
+  | 'breaker-open'
+  | 'interrupted';
 
 /** One issue worked this beat. */
 export interface WorkedIssue {
@@ -105,6 +113,8 @@ export interface BeatResult {
   readonly dryRun?: string;
   /** An issue whose report comment could not be posted (GitHub failed), when one could not. */
   readonly reportNotPosted?: number;
+  /** The issue in hand when a signal interrupted the beat (exit `interrupted`). */
+  readonly interruptedIssue?: number;
   /** This beat's number (beats that reached the inbox or were held back), when receipts are kept. */
   readonly beatNumber?: number;
   /** The dispatch breaker's advisory, recovery or held-back line of this beat. */
@@ -293,7 +303,7 @@ async function workBeat(beat: Beat, personaFlag: string | undefined): Promise<Be
   if (triageOnly) tally.messages.push('Quiet hours (triage-only): only the default persona works.');
 
   const inbox = await readInbox(beat);
-  if (inbox.isErr()) return halt(beat, inbox.error);
+  if (inbox.isErr()) return halt(beat, interrupted(deps) ? { kind: 'interrupted' } : inbox.error);
   const { issues, unblockedByHuman, decomposed } = inbox.value;
 
   // Step 3: pick.
@@ -385,6 +395,11 @@ async function reviewIssue(
   return ok({ labels, unblockedByHuman: labels.includes(blocked) && commentsSinceLastAgent(comments, login).length > 0 });
 }
 
+/** Ctrl-C or SIGTERM arrived (a function, so a check after an `await` is never narrowed away). */
+function interrupted(deps: BeatDeps): boolean {
+  return deps.signal?.aborted === true;
+}
+
 /** Steps 4–11: work the queue in order until it is empty or step 11 says stop; the closing suggestions. */
 async function workQueue(
   beat: WorkingBeat,
@@ -399,6 +414,7 @@ async function workQueue(
     return finish(beat, reason, extra);
   };
   for (;;) {
+    if (interrupted(deps)) return halt(beat, { kind: 'interrupted' });
     const entry = remaining.shift();
     if (entry === undefined) {
       const end = planQueueEnd(tally.worked.length);
@@ -407,7 +423,7 @@ async function workQueue(
     const persona = beat.personas.get(entry.persona);
     if (persona === undefined) return finish(beat, 'blocked_exit', [`persona ${entry.persona} is not loaded`]);
     const result = await workIssue(beat, entry, persona);
-    if (result.isErr()) return halt(beat, result.error);
+    if (result.isErr()) return halt(beat, interrupted(deps) ? { kind: 'interrupted', issue: entry.issue.number } : result.error);
     tally.worked.push(result.value);
     if (result.value.status === 'blocked') blockedNow.add(entry.issue.number);
     else blockedNow.delete(entry.issue.number);

@@ -58,6 +58,8 @@ export async function workIssue(beat: WorkingBeat, entry: InboxEntry, persona: L
 
   // Step 8: dispatch, then the children the persona asked the loop to create, before the report lists them.
   const dispatched = await dispatchPersona(beat, persona, context.value);
+  // Ctrl-C/SIGTERM cut the agent off: its failure is the signal's, so nothing is posted about it.
+  if (dispatched.isErr() && beat.deps.signal?.aborted === true) return err({ kind: 'interrupted', issue: n });
   beat.tally.verdicts.push(dispatchVerdict(dispatched, n));
   const children = await createSubIssues(beat, n, labels.value, dispatched);
   if (children.isErr()) return err(children.error);
