@@ -87,6 +87,29 @@ describe('heartbeat-kit runbook due', () => {
     await main(['runbook', 'due', 'HEARTBEAT.md', '--now', '2026-08-22T05:00:00Z', '--tz', 'America/Los_Angeles', '--json'], la);
     expect((JSON.parse(la.out()) as { due: unknown[] }).due).toEqual([]);
   });
+  it('at the year end reads today in the zone: just before midnight UTC Tokyo is in the new year, Los Angeles is not', async () => {
+    const dir = workspace({
+      'HEARTBEAT.md':
+        '## Watch Items\n- New-year rollover. Lift when it went fine (check 01-01).\n- Holiday freeze. Lift when over, DELETE 12-31\n- Leap-day audit. Lift when done (check 02-29).\n',
+    });
+    const due = async (now: string, tz: string): Promise<string> => {
+      const io = makeIo(dir);
+      expect(await main(['runbook', 'due', 'HEARTBEAT.md', '--now', now, '--tz', tz], io)).toBe(0);
+      return io.out();
+    };
+    expect(await due('2026-12-31T23:30:00Z', 'Asia/Tokyo')).toBe(
+      'HEARTBEAT.md:2: check-today 01-01: - New-year rollover. Lift when it went fine (check 01-01).\n' +
+        'HEARTBEAT.md:3: delete-past 12-31: - Holiday freeze. Lift when over, DELETE 12-31\n',
+    );
+    expect(await due('2026-12-31T23:30:00Z', 'America/Los_Angeles')).toBe(
+      'HEARTBEAT.md:3: delete-past 12-31: - Holiday freeze. Lift when over, DELETE 12-31\n',
+    );
+    // 2027 has no 02-29: its check is due on 02-28, the day a DELETE 02-29 would be past.
+    expect(await due('2027-02-28T12:00:00Z', 'UTC')).toBe(
+      'HEARTBEAT.md:3: delete-past 12-31: - Holiday freeze. Lift when over, DELETE 12-31\n' +
+        'HEARTBEAT.md:4: check-today 02-29: - Leap-day audit. Lift when done (check 02-29).\n',
+    );
+  });
   it("reads --tz the way the heartbeat config's zone is read (core's resolveTimeZone): trimmed, any letter case", async () => {
     const dir = workspace({ 'HEARTBEAT.md': SPEC_RUNBOOK });
     const loose = makeIo(dir);

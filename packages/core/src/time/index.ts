@@ -1,5 +1,14 @@
 export { wallClockIn, isKnownZone, type WallClock } from './wall-clock.js';
 export { formatLocalTimestamp } from './local-timestamp.js';
+export {
+  calendarDateIn,
+  isValidCalendarDate,
+  daysBetween,
+  addCalendarDays,
+  nearestMonthDay,
+  type CalendarDate,
+  type MonthDay,
+} from './calendar-date.js';
 export { normalizeTimeZone, isValidTimeZone, resolveTimeZone, type InvalidTimeZoneError } from './time-zone.js';
 export {
   WEEKDAY_NAMES,

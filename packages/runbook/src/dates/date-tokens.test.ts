@@ -71,6 +71,19 @@ describe('year boundary (DESIGN.md: nearest year)', () => {
     expect(isDeletePast({ month: 2, day: 29 }, { year: 2027, month: 2, day: 28 })).toBe(true);
     expect(isDeletePast({ month: 2, day: 29 }, { year: 2027, month: 2, day: 27 })).toBe(false);
   });
+  it('(check 02-29) in a common year is due on 02-28, the day DELETE 02-29 is past, and never resolves to a day that does not exist', () => {
+    expect(isBareDue({ month: 2, day: 29 }, { year: 2027, month: 2, day: 28 })).toBe(true);
+    expect(isBareDue({ month: 2, day: 29 }, { year: 2027, month: 3, day: 1 })).toBe(false);
+    expect(isBareDue({ month: 2, day: 29 }, { year: 2028, month: 2, day: 28 })).toBe(false);
+    expect(isBareDue({ month: 2, day: 29 }, { year: 2028, month: 2, day: 29 })).toBe(true);
+    expect(nearestOccurrence({ month: 2, day: 29 }, { year: 2027, month: 3, day: 1 })).toEqual({ year: 2027, month: 2, day: 28 });
+  });
+  it('12-31 and 01-01 across the year end', () => {
+    expect(daysFromToday({ month: 1, day: 1 }, { year: 2026, month: 12, day: 31 })).toBe(1);
+    expect(daysFromToday({ month: 12, day: 31 }, { year: 2027, month: 1, day: 1 })).toBe(-1);
+    expect(isDeletePast({ month: 12, day: 31 }, { year: 2027, month: 1, day: 1 })).toBe(true);
+    expect(isBareDue({ month: 1, day: 1 }, { year: 2026, month: 12, day: 31 })).toBe(false);
+  });
 });
 
 describe('calendarDateIn (zones)', () => {
@@ -85,6 +98,9 @@ describe('calendarDateIn (zones)', () => {
 const validDay = fc
   .record({ year: fc.integer({ min: 1990, max: 2100 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 31 }) })
   .filter(({ year, month, day }) => new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day);
+function isRealDay({ year, month, day }: { year: number; month: number; day: number }): boolean {
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day;
+}
 const monthDay = fc
   .record({ month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 31 }) })
   .filter(({ month, day }) => isValidMonthDay(month, day));
@@ -109,6 +125,10 @@ describe('properties', () => {
   });
   it('a bare date is due exactly on its day, across year boundaries', () => {
     fc.assert(fc.property(monthDay, validDay, (md, today) => isBareDue(md, today) === (daysFromToday(md, today) === 0)));
+    // 02-29 against the last days of February in common and leap years, which random days rarely hit.
+    const february = fc.record({ year: fc.integer({ min: 1990, max: 2100 }), month: fc.constant(2), day: fc.constantFrom(27, 28, 29) });
+    const leapDay = { month: 2, day: 29 };
+    fc.assert(fc.property(february.filter(isRealDay), (today) => isBareDue(leapDay, today) === (daysFromToday(leapDay, today) === 0)));
   });
   it('the zone day is always within one day of the UTC day', () => {
     const zones = ['UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Asia/Kolkata', 'America/St_Johns', 'Europe/Berlin'];

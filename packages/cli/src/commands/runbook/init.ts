@@ -1,12 +1,12 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { addCalendarDays } from '@heartbeat-kit/core';
 import { calendarDateIn, formatMonthDay, formatCalendarDate } from '@heartbeat-kit/runbook';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIo } from '../../io.js';
 import { SAMPLE_RUNBOOK_FILE, SAMPLE_STATUS_FILE } from './help.js';
 import { UsageError, parse, printJson, resolveCommon, resolvePath } from './shared.js';
 
-const DAY = 86_400_000;
 const MINUTE = 60_000;
 
 /**
@@ -15,9 +15,11 @@ const MINUTE = 60_000;
  * a week and two weeks from `now` so that `runbook check` accepts the file and nothing is due yet.
  */
 export function sampleRunbook(now: Date, timeZone: string): string {
-  const today = formatCalendarDate(calendarDateIn(now, timeZone));
-  const inAWeek = formatMonthDay(calendarDateIn(new Date(now.getTime() + 7 * DAY), timeZone));
-  const inTwoWeeks = formatMonthDay(calendarDateIn(new Date(now.getTime() + 14 * DAY), timeZone));
+  const date = calendarDateIn(now, timeZone);
+  const today = formatCalendarDate(date);
+  // Calendar days, not 7 × 24 h: across a DST change a week of hours can end on the sixth day.
+  const inAWeek = formatMonthDay(addCalendarDays(date, 7));
+  const inTwoWeeks = formatMonthDay(addCalendarDays(date, 14));
   return `<!--
   Sample runbook from 'heartbeat-kit runbook init'. The whole file, this comment too, goes into
   every checklist prompt: delete the comment once you know the rules.
