@@ -1,6 +1,12 @@
 #!/usr/bin/env node
+import { setFlagsFromString } from 'node:v8';
 import { EXIT } from './exit-codes.js';
 import { main } from './main.js';
+import { oneShotV8Flags } from './v8-flags.js';
+
+// Before main loads the command's modules: a one-shot command's peak RSS is mostly heap it grows
+// and code TurboFan compiles in its first second (docs/performance.md).
+for (const flag of oneShotV8Flags(process.argv[2])) setFlagsFromString(flag);
 
 // A throw outside a command's own chain (a timer, a stream event) is a bug like one inside it
 // (main maps those): same code, never 1 ("the answer is no"), which is Node's default.
