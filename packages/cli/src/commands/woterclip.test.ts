@@ -111,6 +111,13 @@ const command = (repo: Repo) =>
     pid: 4242,
     runner: createProcessRunner({ baseEnv: { PATH: process.env.PATH, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog } }),
   });
+/** Runs `woterclip beat` in the repo at beat `n`'s slot (every 10 minutes from 2026-07-22T10:00Z). */
+const beatAt = async (repo: Repo, n: number): Promise<{ code: number; out: string; err: string }> => {
+  const a = io(repo.dir);
+  const at = new Date(Date.parse('2026-07-22T10:00:00Z') + n * 600_000).toISOString();
+  const code = await command(repo)(['beat', '--now', at], a);
+  return { code, out: a.out.join(''), err: a.err.join('') };
+};
 const ghState = (repo: Repo) =>
   JSON.parse(readFileSync(repo.state, 'utf8')) as {
     issues: { number: number; state: string; labels: string[]; comments: { body: string }[] }[];
@@ -459,16 +466,13 @@ describe('heartbeat-kit woterclip receipts, history, check-liveness and the disp
   it('a dispatch failing the same way: one DISPATCH_FAILING advisory after 3 beats, held-back beats dispatch nothing, one line on recovery', async () => {
     const issues = Array.from({ length: 10 }, (_, i) => ({ number: 20 + i, title: `task ${20 + i}`, labels: ['backend'] }));
     const repo = makeRepo('crash', issues);
-    const outputs: { code: number; out: string; err: string }[] = [];
+    const outputs: Awaited<ReturnType<typeof beatAt>>[] = [];
     for (let beat = 1; beat <= 9; beat += 1) {
       if (beat === 9) {
         const configPath = repoPath(repo, 'config.yaml');
         writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('"crash"', '"ok"'));
       }
-      const a = io(repo.dir);
-      const at = new Date(Date.parse('2026-07-22T10:00:00Z') + beat * 600_000).toISOString();
-      const code = await command(repo)(['beat', '--now', at], a);
-      outputs.push({ code, out: a.out.join(''), err: a.err.join('') });
+      outputs.push(await beatAt(repo, beat));
     }
     const all = outputs.map((o) => o.out + o.err).join('');
     expect(all.match(/DISPATCH_FAILING/g)).toHaveLength(1);
@@ -502,12 +506,9 @@ describe('heartbeat-kit woterclip receipts, history, check-liveness and the disp
   it('dispatch.breaker in config.yaml takes effect: after 2, back-off cap 2 trips at beat 2 and retries every 2nd beat', async () => {
     const issues = Array.from({ length: 12 }, (_, i) => ({ number: 40 + i, title: `task ${40 + i}`, labels: ['backend'] }));
     const repo = makeRepo('crash', issues, { dispatch: { breaker: { after: 2, backoff_cap: 2 } } });
-    const outputs: { code: number; out: string; err: string }[] = [];
+    const outputs: Awaited<ReturnType<typeof beatAt>>[] = [];
     for (let beat = 1; beat <= 6; beat += 1) {
-      const a = io(repo.dir);
-      const at = new Date(Date.parse('2026-07-22T10:00:00Z') + beat * 600_000).toISOString();
-      const code = await command(repo)(['beat', '--now', at], a);
-      outputs.push({ code, out: a.out.join(''), err: a.err.join('') });
+      outputs.push(await beatAt(repo, beat));
     }
     expect(outputs.map((o) => o.code)).toEqual([0, 0, 0, 0, 0, 0]);
     const all = outputs.map((o) => o.out + o.err).join('');
