@@ -2,10 +2,9 @@
  * Redis is SIGKILLed and started again on the same append-only file: registrations, BullMQ job
  * schedulers, dedup memory and fencing counters must all come back.
  */
-import type { Redis } from 'ioredis';
 import { okAsync } from 'neverthrow';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { decodeFleetState, type FleetStateDocument, type RedisTarget } from '../src/index.js';
+import { expect, it } from 'vitest';
+import { decodeFleetState, type FleetStateDocument } from '../src/index.js';
 import {
   createFleetScheduler,
   createFleetWorker,
@@ -15,19 +14,9 @@ import {
   type FleetEvent,
 } from '../src/node/index.js';
 import { createFakeResolver } from '../src/testing/index.js';
-import { startRedis, type TestRedis } from './support/redis-server.js';
+import { useRedis } from './support/redis-server.js';
 
-let redis: TestRedis;
-let client: Redis;
-let target: RedisTarget;
-beforeAll(async () => {
-  redis = await startRedis();
-  client = redis.client();
-  target = { kind: 'unix', path: redis.socket };
-});
-afterAll(async () => {
-  await redis.stop();
-});
+const redis = useRedis();
 
 const prefix = 'restart';
 const keys = fleetKeys(prefix);
@@ -39,19 +28,19 @@ const waitFor = async (predicate: () => Promise<boolean>, what: string): Promise
   while (!(await predicate())) await sleep(50);
 };
 const cycles = async (): Promise<Extract<FleetEvent, { type: 'cycle' }>[]> =>
-  (await readFleetJournal(client, prefix)).filter((e): e is Extract<FleetEvent, { type: 'cycle' }> => e.type === 'cycle');
+  (await readFleetJournal(redis.client, prefix)).filter((e): e is Extract<FleetEvent, { type: 'cycle' }> => e.type === 'cycle');
 const stateOf = async (id: string): Promise<FleetStateDocument> =>
-  decodeFleetState(JSON.parse((await client.get(keys.state(id))) ?? 'null') as never).state;
-const fenceOf = async (id: string): Promise<number> => Number(await client.get(`${keys.lock(id)}:fence`));
+  decodeFleetState(JSON.parse((await redis.client.get(keys.state(id))) ?? 'null') as never).state;
+const fenceOf = async (id: string): Promise<number> => Number(await redis.client.get(`${keys.lock(id)}:fence`));
 
 it('schedules, dedup memory and fencing numbers survive a Redis restart (append-only file)', async () => {
   const delivered: FleetDelivery[] = [];
   const sink = { deliver: (delivery: FleetDelivery) => (delivered.push(delivery), okAsync(undefined)) };
-  const scheduler = createFleetScheduler({ target, prefix });
+  const scheduler = createFleetScheduler({ target: redis.target, prefix });
   // One finding per heartbeat for the whole test: reported once, then held back by dedup.
   for (const id of ids)
     (await scheduler.add({ id, intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 1_000_000_000 } }))._unsafeUnwrap();
-  const first = createFleetWorker({ target, prefix, resolve: createFakeResolver(), sink, journal: true });
+  const first = createFleetWorker({ target: redis.target, prefix, resolve: createFakeResolver(), sink, journal: true });
   await waitFor(
     async () => ids.every((id) => delivered.some((d) => d.heartbeatId === id)) && (await cycles()).length >= 12,
     'cycles and one report per heartbeat',
@@ -64,10 +53,10 @@ it('schedules, dedup memory and fencing numbers survive a Redis restart (append-
   for (const { state } of before.values()) expect(Object.keys(state.heartbeat.reported)).toHaveLength(1);
   expect(delivered).toHaveLength(3);
 
-  await redis.kill();
-  await redis.restart();
+  await redis.server.kill();
+  await redis.server.restart();
 
-  const again = createFleetScheduler({ target, prefix });
+  const again = createFleetScheduler({ target: redis.target, prefix });
   expect(
     (await again.list())
       ._unsafeUnwrap()
@@ -84,7 +73,7 @@ it('schedules, dedup memory and fencing numbers survive a Redis restart (append-
   }
 
   const journalLength = (await cycles()).length;
-  const second = createFleetWorker({ target, prefix, resolve: createFakeResolver(), sink, journal: true });
+  const second = createFleetWorker({ target: redis.target, prefix, resolve: createFakeResolver(), sink, journal: true });
   await waitFor(async () => {
     const after = (await cycles()).slice(journalLength);
     return ids.every((id) => after.filter((c) => c.heartbeatId === id).length >= 2);

@@ -5,7 +5,6 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Redis } from 'ioredis';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Receipt, SinkError } from '@heartbeat-kit/core';
@@ -18,10 +17,9 @@ import {
   type FleetSink,
 } from '../src/node/index.js';
 import { createFakeResolver } from '../src/testing/index.js';
-import { startRedis, type TestRedis } from './support/redis-server.js';
+import { useRedis } from './support/redis-server.js';
 
-let redis: TestRedis;
-let client: Redis;
+const redis = useRedis();
 let server: Server;
 let url: string;
 // What the receiver answers, and what it was sent (message id and the status it answered).
@@ -29,8 +27,6 @@ let answer = 503;
 const requests: { id: string; status: number }[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  client = redis.client();
   server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -45,7 +41,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  await redis.stop();
 });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -77,9 +72,9 @@ describe('fleet outbox: sink circuit breaker', () => {
     const intervalMs = 300;
     const fakes = createFakeResolver();
     const events: FleetEvent[] = [];
-    const scheduler = createFleetScheduler({ target: { kind: 'unix', path: redis.socket }, prefix });
+    const scheduler = createFleetScheduler({ target: redis.target, prefix });
     const worker = createFleetWorker({
-      target: { kind: 'unix', path: redis.socket },
+      target: redis.target,
       prefix,
       sink: webhook,
       // Trip after 2 cycles failing the same way; back off to every 4th cycle.
@@ -101,7 +96,11 @@ describe('fleet outbox: sink circuit breaker', () => {
     expect(requests.every((r) => r.status === 503)).toBe(true);
     const receiptsNow = async (): Promise<Receipt[]> => [
       ...(
-        await createRedisReceiptStore({ redis: client, key: fleetKeys(prefix).receipts('hooked'), clock: { now: () => new Date() } }).list()
+        await createRedisReceiptStore({
+          redis: redis.client,
+          key: fleetKeys(prefix).receipts('hooked'),
+          clock: { now: () => new Date() },
+        }).list()
       )._unsafeUnwrap().receipts,
     ];
     await waitFor(async () => (await receiptsNow()).some((r) => r.kind === 'ran' && r.delivery === 'held'));
@@ -135,7 +134,7 @@ describe('fleet outbox: sink circuit breaker', () => {
     const recovered = breaker().filter((e) => e.kind === 'recovered');
     expect(recovered).toHaveLength(1);
     expect(recovered[0]!.line).toMatch(/^webhook sink recovered: a delivery worked after \d+ failed deliveries in a row \(HTTP 503/);
-    const state = JSON.parse((await client.get(fleetKeys(prefix).state('hooked'))) ?? '{}') as { fleet: { sinkBreaker?: unknown } };
+    const state = JSON.parse((await redis.client.get(fleetKeys(prefix).state('hooked'))) ?? '{}') as { fleet: { sinkBreaker?: unknown } };
     expect(state.fleet.sinkBreaker).toBeUndefined();
     // The receipts say which slots' reports were held (neither delivered nor failed).
     const receipts = await receiptsNow();

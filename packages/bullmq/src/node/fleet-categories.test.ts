@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import {
   DEFAULT_CATEGORIES,
   DEFAULT_HEARTBEAT_CONFIG,
@@ -8,25 +7,14 @@ import {
   type Scanner,
 } from '@heartbeat-kit/core';
 import { ok, okAsync } from 'neverthrow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from '../../test/support/redis-server.js';
-import type { RedisTarget } from '../fleet/redis-url.js';
+import { describe, expect, it } from 'vitest';
+import { useRedis } from '../../test/support/redis-server.js';
 import { decodeFleetState } from '../fleet/fleet-state.js';
 import { fleetKeys } from './fleet-keys.js';
 import { createFleetScheduler } from './fleet-scheduler.js';
 import { createFleetWorker, type FleetDelivery, type FleetEvent } from './fleet-worker.js';
 
-let redis: TestRedis;
-let client: Redis;
-let target: RedisTarget;
-beforeAll(async () => {
-  redis = await startRedis();
-  client = redis.client();
-  target = { kind: 'unix', path: redis.socket };
-});
-afterAll(async () => {
-  await redis.stop();
-});
+const redis = useRedis();
 
 /** Polls until `predicate` holds, however long a loaded machine takes (the test timeout is the backstop). */
 const waitFor = async (predicate: () => boolean): Promise<void> => {
@@ -68,11 +56,11 @@ describe('fleet worker: an embedder’s category table', () => {
         ),
     };
     const prefix = 'categories';
-    const scheduler = createFleetScheduler({ target, prefix });
+    const scheduler = createFleetScheduler({ target: redis.target, prefix });
     const delivered: FleetDelivery[] = [];
     const events: FleetEvent[] = [];
     const worker = createFleetWorker({
-      target,
+      target: redis.target,
       prefix,
       resolve: () => Promise.resolve(ok({ scanners: [rising], config: outsideHoursConfig(), timeZone: 'UTC', categories })),
       sink: { deliver: (d) => (delivered.push(d), okAsync(undefined)) },
@@ -98,7 +86,7 @@ describe('fleet worker: an embedder’s category table', () => {
         .map(() => false),
     ]);
     expect(cycles().every((c) => c.warnings === undefined)).toBe(true);
-    const state = decodeFleetState(JSON.parse((await client.get(fleetKeys(prefix).state('queues'))) ?? 'null') as never).state;
+    const state = decodeFleetState(JSON.parse((await redis.client.get(fleetKeys(prefix).state('queues'))) ?? 'null') as never).state;
     expect(state.heartbeat.reportsSent).toBe(1);
   });
 });

@@ -1,24 +1,15 @@
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from '../../test/support/redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { useRedis } from '../../test/support/redis-server.js';
 import { createRedisLockStore } from './redis-lock-store.js';
 import { createRedisStateStore } from './redis-state-store.js';
 
-let redis: TestRedis;
-let client: Redis;
+const redis = useRedis();
 let counter = 0;
 const key = (name: string): string => `unit:${name}:${(counter += 1)}`;
-beforeAll(async () => {
-  redis = await startRedis();
-  client = redis.client();
-});
-afterAll(async () => {
-  await redis.stop();
-});
 
 describe('createRedisLockStore', () => {
   it('hands out fencing numbers that grow with every acquisition, across releases', async () => {
-    const store = createRedisLockStore({ redis: client, key: key('lock') });
+    const store = createRedisLockStore({ redis: redis.client, key: key('lock') });
     const fences: number[] = [];
     for (let i = 0; i < 5; i += 1) {
       const acquired = (await store.acquire({ owner: `o${i}`, nowMs: 1000 + i, staleAfterMs: 60_000 }))._unsafeUnwrap();
@@ -30,7 +21,7 @@ describe('createRedisLockStore', () => {
   });
 
   it('renewal extends only the current owner and postpones staleness', async () => {
-    const store = createRedisLockStore({ redis: client, key: key('lock') });
+    const store = createRedisLockStore({ redis: redis.client, key: key('lock') });
     (await store.acquire({ owner: 'a', nowMs: 1000, staleAfterMs: 1000 }))._unsafeUnwrap();
     expect((await store.renew('b', 1500, 1000))._unsafeUnwrap()).toBe('lost');
     expect((await store.renew('a', 1800, 1000))._unsafeUnwrap()).toBe('renewed');
@@ -42,7 +33,7 @@ describe('createRedisLockStore', () => {
   });
 
   it('a holder that stops renewing loses the lock when its Redis lease expires', async () => {
-    const store = createRedisLockStore({ redis: client, key: key('lock'), ttlMs: 150 });
+    const store = createRedisLockStore({ redis: redis.client, key: key('lock'), ttlMs: 150 });
     (await store.acquire({ owner: 'a', nowMs: Date.now(), staleAfterMs: 3_600_000 }))._unsafeUnwrap();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await store.read())._unsafeUnwrap()).toBeUndefined();
@@ -53,8 +44,8 @@ describe('createRedisLockStore', () => {
 
 describe('createRedisStateStore with fencing', () => {
   it('rejects a write whose fence is older than the newest holder, even before that holder writes', async () => {
-    const lock = createRedisLockStore({ redis: client, key: key('lock') });
-    const state = createRedisStateStore({ redis: client, key: key('state'), lockFenceKey: lock.fenceKey });
+    const lock = createRedisLockStore({ redis: redis.client, key: key('lock') });
+    const state = createRedisStateStore({ redis: redis.client, key: key('state'), lockFenceKey: lock.fenceKey });
     const first = (await lock.acquire({ owner: 'a', nowMs: 1000, staleAfterMs: 100 }))._unsafeUnwrap().record.fence!;
     (await state.save({ by: 'a' }, { fence: first }))._unsafeUnwrap();
     const second = (await lock.acquire({ owner: 'b', nowMs: 5000, staleAfterMs: 100 }))._unsafeUnwrap().record.fence!;
@@ -67,7 +58,7 @@ describe('createRedisStateStore with fencing', () => {
   });
 
   it('without a lock key, the highest fence that wrote wins', async () => {
-    const state = createRedisStateStore({ redis: client, key: key('state') });
+    const state = createRedisStateStore({ redis: redis.client, key: key('state') });
     (await state.save({ n: 1 }, { fence: 5 }))._unsafeUnwrap();
     expect((await state.save({ n: 2 }, { fence: 4 }))._unsafeUnwrapErr().kind).toBe('stale-fence');
     (await state.save({ n: 3 }, { fence: 5 }))._unsafeUnwrap();
@@ -76,11 +67,11 @@ describe('createRedisStateStore with fencing', () => {
 
   it('sets a corrupt document aside with a warning', async () => {
     const k = key('state');
-    await client.set(k, '{"broken":');
-    const loaded = (await createRedisStateStore({ redis: client, key: k }).load())._unsafeUnwrap();
+    await redis.client.set(k, '{"broken":');
+    const loaded = (await createRedisStateStore({ redis: redis.client, key: k }).load())._unsafeUnwrap();
     expect(loaded.document).toBeUndefined();
     expect(loaded.warnings[0]).toContain(`${k}:corrupt:`);
-    expect(await client.exists(k)).toBe(0);
-    expect((await client.keys(`${k}:corrupt:*`)).length).toBe(1);
+    expect(await redis.client.exists(k)).toBe(0);
+    expect((await redis.client.keys(`${k}:corrupt:*`)).length).toBe(1);
   });
 });

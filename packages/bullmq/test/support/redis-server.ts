@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
+import type { RedisTarget } from '../../src/index.js';
 
 /** A running private Redis. */
 export interface TestRedis {
@@ -156,6 +158,47 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
         await waitExit(child);
       }
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The private Redis of one test file (see {@link useRedis}); read it in tests and hooks, not at import time. */
+export interface FileRedis {
+  /** The server (its socket, url, kill and restart). */
+  readonly server: TestRedis;
+  /** One client on its socket, shared by the file's tests (closed when the server stops). */
+  readonly client: Redis;
+  /** Its socket as a fleet {@link RedisTarget}. */
+  readonly target: RedisTarget;
+}
+
+/**
+ * Call at the top of a test file: starts a private redis-server before its tests and stops it
+ * (removing its directory) after the last. Before this, each file kept its own `redis`/`client`/
+ * `target` variables and hooks.
+ */
+export function useRedis(options: StartRedisOptions = {}): FileRedis {
+  let started: { readonly server: TestRedis; readonly client: Redis } | undefined;
+  beforeAll(async () => {
+    const server = await startRedis(options);
+    started = { server, client: server.client() };
+  });
+  afterAll(async () => {
+    await started?.server.stop();
+  });
+  const ready = () => {
+    if (started === undefined) throw new Error('the Redis of a test file starts in beforeAll: call useRedis() at the top of the file');
+    return started;
+  };
+  return {
+    get server() {
+      return ready().server;
+    },
+    get client() {
+      return ready().client;
+    },
+    get target(): RedisTarget {
+      return { kind: 'unix', path: ready().server.socket };
     },
   };
 }
