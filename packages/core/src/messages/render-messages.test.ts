@@ -4,6 +4,7 @@ import { COBUILDER_CATEGORIES } from '../domain/categories.js';
 import { createFinding } from '../domain/finding.js';
 import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
 import { renderCostAlert, renderWorkFound, type WorkFoundInput } from './render-messages.js';
+import { intlTimestamp } from '../../test/support/intl-timestamp.js';
 
 const at = new Date('2026-02-19T14:50:00Z');
 const findingArb = fc.record({
@@ -73,18 +74,7 @@ describe('a UTC report needs no ICU data (issue 16: ~8 MiB of peak RSS per cycle
         short: `s-${i}`,
       }),
     );
-    const expectedStamp = new Intl.DateTimeFormat('en-US', {
-      timeZone: 'UTC',
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(at);
-    const part = (type: string): string => expectedStamp.find((p) => p.type === type)?.value ?? '';
-    const stamp = `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}`;
+    const stamp = intlTimestamp(at, 'UTC');
     const dateTimeFormat = vi.spyOn(Intl, 'DateTimeFormat');
     const toLocaleString = vi.spyOn(Number.prototype, 'toLocaleString');
     const rendered = renderWorkFound(input(findings, 1_000_000));
@@ -108,20 +98,6 @@ describe('a UTC report needs no ICU data (issue 16: ~8 MiB of peak RSS per cycle
   });
 
   it('reads the UTC wall clock as Intl does, at any instant from year 1000 to 9999 and outside it', () => {
-    const intlStamp = (d: Date): string => {
-      const parts = new Intl.DateTimeFormat('en-US', {
-        timeZone: 'UTC',
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      }).formatToParts(d);
-      const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? '00';
-      return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}:${get('second')}`;
-    };
     fc.assert(
       fc.property(fc.date({ min: new Date(-62_000_000_000_000), max: new Date(300_000_000_000_000), noInvalidDate: true }), (d) => {
         expect(
@@ -129,7 +105,7 @@ describe('a UTC report needs no ICU data (issue 16: ~8 MiB of peak RSS per cycle
             ...input([createFinding({ category: 'STALE_TASK', subject: 's', line: 'l', action: 'a', short: 's' })], 10_000),
             at: d,
           }).message.content,
-        ).toContain(`Heartbeat cycle #7 at ${intlStamp(d)}`);
+        ).toContain(`Heartbeat cycle #7 at ${intlTimestamp(d, 'UTC')}`);
       }),
     );
   });

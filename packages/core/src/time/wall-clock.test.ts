@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatLocalTimestamp } from './local-timestamp.js';
 import { wallClockIn } from './wall-clock.js';
+import { intlTimestamp } from '../../test/support/intl-timestamp.js';
 
 /**
  * The reference: the hand-written Intl readings this module replaced (core's active-hours
@@ -35,21 +36,6 @@ function intlReading(instant: Date, zone: string): Record<string, number> {
     second: Number(get('second')),
     minuteOfDay: hour * 60 + minute,
   };
-}
-
-function intlTimestamp(instant: Date, zone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(instant);
-  const get = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? '00';
-  return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}:${get('second')}`;
 }
 
 // Zones with DST both ways, half- and quarter-hour offsets, a 30-minute DST shift (Lord Howe), a

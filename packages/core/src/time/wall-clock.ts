@@ -52,6 +52,27 @@ function invalidClock(zone: string): WallClock {
   return { year: nan, month: nan, day: nan, weekday: nan, hour: nan, minute: nan, second: nan, minuteOfDay: nan, zone };
 }
 
+// The calendar and clock fields of a Date, named as its getters name them (`getUTCHours`, `getHours`).
+type ClockField = 'FullYear' | 'Month' | 'Date' | 'Day' | 'Hours' | 'Minutes' | 'Seconds';
+
+// One mapping from getters to a WallClock for both readings below, so the UTC fast path and the
+// zone reading cannot drift apart (month 0–11 → 1–12, minute of the day).
+function clockOf(read: (field: ClockField) => number, zone: string): WallClock {
+  const hour = read('Hours');
+  const minute = read('Minutes');
+  return {
+    year: read('FullYear'),
+    month: read('Month') + 1,
+    day: read('Date'),
+    weekday: read('Day'),
+    hour,
+    minute,
+    second: read('Seconds'),
+    minuteOfDay: hour * 60 + minute,
+    zone,
+  };
+}
+
 /**
  * The wall clock of `instant` in `zone`. A zone `Intl` rejects is read as UTC and says so in
  * `zone` (a decision must not crash on an unvalidated config; validate first with
@@ -62,33 +83,7 @@ export function wallClockIn(instant: Date, zone: string): WallClock {
   const usedZone = isKnownZone(zone) ? zone : 'UTC';
   const time = instant.getTime();
   if (Number.isNaN(time)) return invalidClock(usedZone);
-  if (usedZone === 'UTC') {
-    const hour = instant.getUTCHours();
-    const minute = instant.getUTCMinutes();
-    return {
-      year: instant.getUTCFullYear(),
-      month: instant.getUTCMonth() + 1,
-      day: instant.getUTCDate(),
-      weekday: instant.getUTCDay(),
-      hour,
-      minute,
-      second: instant.getUTCSeconds(),
-      minuteOfDay: hour * 60 + minute,
-      zone: usedZone,
-    };
-  }
+  if (usedZone === 'UTC') return clockOf((field) => instant[`getUTC${field}`](), usedZone);
   const local = new TZDate(time, usedZone);
-  const hour = local.getHours();
-  const minute = local.getMinutes();
-  return {
-    year: local.getFullYear(),
-    month: local.getMonth() + 1,
-    day: local.getDate(),
-    weekday: local.getDay(),
-    hour,
-    minute,
-    second: local.getSeconds(),
-    minuteOfDay: hour * 60 + minute,
-    zone: usedZone,
-  };
+  return clockOf((field) => local[`get${field}`](), usedZone);
 }
