@@ -12,9 +12,9 @@ import {
 } from '@heartbeat-kit/core';
 import { gchatReplyFinding } from './gchat/gchat-scanner.js';
 import type { DashboardNode, PipelineDashboard } from './pipelines/dashboard-schema.js';
-import { classifyDashboardNode, computePromiseProgress, determinePipelineStage } from './pipelines/pipeline-dashboard.js';
 import { PIPELINE_SLICE, derivePipelineFinalized, nodeFailedFinding, pipelineStalledFinding } from './pipelines/pipeline-findings.js';
 import { orchestratorFindings } from './tmux/orchestrators-scanner.js';
+import { dashboardOf, row } from '../test/support/dashboards.js';
 
 // Every report block of spec 000, rendered from the finding builders the scanners use and compared
 // with the spec's text character for character (placeholders filled in).
@@ -27,24 +27,8 @@ function findingsSection(findings: readonly Finding[]): string {
   return content.slice(content.indexOf('## Findings\n') + '## Findings\n'.length, content.indexOf('\n\n## Recommended Action'));
 }
 
-function row(node_id: string, handler: string, status: string, bead_id = ''): DashboardNode {
-  return { node_id, handler, status, worker_type: '', bead_id, label: node_id };
-}
-
 function dashboard(nodes: DashboardNode[]): PipelineDashboard {
-  const inputs = nodes.map((n) => ({ nodeClass: classifyDashboardNode(n.handler), status: n.status }));
-  return {
-    graph_name: 'PRD-AUTH-001',
-    prd_ref: 'PRD-AUTH-001',
-    pipeline_stage: determinePipelineStage(inputs),
-    status_distribution: {},
-    total_nodes: nodes.length,
-    promise_progress: computePromiseProgress(inputs),
-    estimated_completion: 'N/A (no checkpoint data)',
-    worker_type_distribution: {},
-    nodes,
-    generated_at: '',
-  };
+  return dashboardOf(nodes, { graph: 'PRD-AUTH-001', prd: 'PRD-AUTH-001' });
 }
 
 describe('spec 000 report blocks, verbatim', () => {

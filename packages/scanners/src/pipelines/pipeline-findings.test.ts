@@ -8,27 +8,11 @@ import {
   pipelineStalledFinding,
   validationStalledFinding,
 } from './pipeline-findings.js';
-import { computePromiseProgress, determinePipelineStage, classifyDashboardNode } from './pipeline-dashboard.js';
+import { dashboardOf as dashboardOfRows, row } from '../../test/support/dashboards.js';
 
-function row(node_id: string, handler: string, status: string, bead_id = ''): DashboardNode {
-  return { node_id, handler, status, worker_type: '', bead_id, label: node_id };
-}
-
-/** A dashboard consistent with its rows (stage and promise computed by the dashboard rules). */
+/** A dashboard consistent with its rows, named `name` (PRD reference PRD-REF). */
 function dashboardOf(nodes: DashboardNode[], name = 'PRD-1'): PipelineDashboard {
-  const inputs = nodes.map((n) => ({ nodeClass: classifyDashboardNode(n.handler), status: n.status }));
-  return {
-    graph_name: name,
-    prd_ref: 'PRD-REF',
-    pipeline_stage: determinePipelineStage(inputs),
-    status_distribution: {},
-    total_nodes: nodes.length,
-    promise_progress: computePromiseProgress(inputs),
-    estimated_completion: 'N/A (no checkpoint data)',
-    worker_type_distribution: {},
-    nodes,
-    generated_at: '',
-  };
+  return dashboardOfRows(nodes, { graph: name, prd: 'PRD-REF' });
 }
 
 describe('PIPELINE_NODE_FAILED', () => {
