@@ -542,17 +542,7 @@ describe('heartbeat-kit woterclip receipts, history, check-liveness and the disp
   it('a beat killed -9 mid-dispatch leaves no receipt; the beat that takes its stale lock over records the slot as abandoned', async () => {
     const bundle = await bundleCli();
     try {
-      const repo = makeRepo('hang');
-      const bin = join(repo.dir, 'bin');
-      mkdirSync(bin);
-      symlinkSync(fakeGh, join(bin, 'gh'));
-      const child = spawn(process.execPath, [bundle.bin, 'woterclip', 'beat', '--now', '2026-07-22T10:00:00Z'], {
-        cwd: repo.dir,
-        env: { PATH: `${bin}:${process.env.PATH ?? ''}`, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog, HOME: repo.dir },
-        stdio: 'ignore',
-      });
-      const pidFile = `${repo.agentLog}.pid`;
-      expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 500_000)).toBe(true);
+      const { repo, child, pidFile } = await beatWithHangingAgent(bundle.bin);
       child.kill('SIGKILL');
       await eventually(() => child.exitCode !== null || child.signalCode !== null, 500_000);
       const agentPid = Number(readFileSync(pidFile, 'utf8'));
@@ -588,26 +578,12 @@ describe('heartbeat-kit woterclip beat under Ctrl-C and SIGTERM', () => {
   ] as const)('%s mid-dispatch: exit %i, no "gh auth login", no beat line, lock released, receipt partial', async (signal, expected) => {
     const bundle = await bundleCli();
     try {
-      const repo = makeRepo('hang');
-      const bin = join(repo.dir, 'bin');
-      mkdirSync(bin);
-      symlinkSync(fakeGh, join(bin, 'gh'));
-      const child = spawn(process.execPath, [bundle.bin, 'woterclip', 'beat', '--now', '2026-07-22T10:00:00Z'], {
-        cwd: repo.dir,
-        env: { PATH: `${bin}:${process.env.PATH ?? ''}`, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog, HOME: repo.dir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-      const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-      const pidFile = `${repo.agentLog}.pid`;
-      expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 500_000)).toBe(true);
+      const { repo, child, pidFile, output, closed } = await beatWithHangingAgent(bundle.bin);
       child.kill(signal);
       expect(await closed).toBe(expected);
       expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false); // the agent's group was ended
-      expect(output).toContain('Interrupted by a signal: the beat stopped; no beat line written. #12 may keep agent-working');
-      expect(output).not.toMatch(/gh auth login|GitHub failed/);
+      expect(output()).toContain('Interrupted by a signal: the beat stopped; no beat line written. #12 may keep agent-working');
+      expect(output()).not.toMatch(/gh auth login|GitHub failed/);
       expect(existsSync(repoPath(repo, '.heartbeat-lock'))).toBe(false);
       expect(existsSync(repoPath(repo, 'heartbeat-log.jsonl')) ? logLines(repo).filter((l) => l.type === 'beat') : []).toEqual([]);
       expect(ghState(repo).issues[0]?.comments).toEqual([]);
@@ -621,6 +597,29 @@ describe('heartbeat-kit woterclip beat under Ctrl-C and SIGTERM', () => {
     }
   });
 });
+
+/**
+ * A real `woterclip beat` (the bundled bin, gh on PATH) whose agent hangs: resolves once the agent
+ * is running, so the caller can signal or kill the beat mid-dispatch.
+ */
+async function beatWithHangingAgent(bin: string) {
+  const repo = makeRepo('hang');
+  const ghDir = join(repo.dir, 'bin');
+  mkdirSync(ghDir);
+  symlinkSync(fakeGh, join(ghDir, 'gh'));
+  const child = spawn(process.execPath, [bin, 'woterclip', 'beat', '--now', '2026-07-22T10:00:00Z'], {
+    cwd: repo.dir,
+    env: { PATH: `${ghDir}:${process.env.PATH ?? ''}`, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog, HOME: repo.dir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  const pidFile = `${repo.agentLog}.pid`;
+  expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 500_000)).toBe(true);
+  return { repo, child, pidFile, output: () => output, closed };
+}
 
 function repoPath(repo: Repo, file: string): string {
   return join(repo.dir, '.woterclip', file);
