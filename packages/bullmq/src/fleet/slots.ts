@@ -40,3 +40,18 @@ export function spreadOffsetMs(heartbeatId: string, intervalMs: number): number 
   }
   return 1 + (hash % (intervalMs - 1));
 }
+
+/**
+ * When a tick was due. BullMQ names scheduler jobs `repeat:<scheduler>:<due millis>` and does not
+ * keep `prevMillis` on the job; creation time plus delay is the fallback.
+ */
+export function tickDueMs(job: {
+  readonly id?: string | undefined;
+  readonly timestamp: number;
+  readonly delay?: number | undefined;
+}): number {
+  const id = job.id ?? '';
+  const fromId = Number(id.slice(id.lastIndexOf(':') + 1));
+  if (id.startsWith('repeat:') && Number.isSafeInteger(fromId) && fromId > 0) return fromId;
+  return job.timestamp + (job.delay ?? 0);
+}

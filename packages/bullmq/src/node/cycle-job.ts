@@ -1,0 +1,280 @@
+import { scanAndEvaluate, sinkDeliveryHeld, skippedReceipt, type CycleStep, type Receipt } from '@heartbeat-kit/core';
+import { UnrecoverableError, type Job, type Queue } from 'bullmq';
+import type { FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
+import { fleetGapReceipts, fleetRanReceipt } from '../fleet/fleet-receipts.js';
+import {
+  decideSlot,
+  encodeFleetState,
+  recordPending,
+  wasDelivered,
+  withPendingAsReported,
+  withoutPending,
+  type FleetMeta,
+  type FleetStateDocument,
+} from '../fleet/fleet-state.js';
+import { CAPPED_BACKOFF, OUTBOX_RETRY_MS } from '../fleet/outbox-rules.js';
+import { outboxJobId } from '../fleet/slots.js';
+import { appendReceiptWhileHeld, commitCycle } from './fleet-commit.js';
+import {
+  holdLock,
+  LockBusy,
+  loadState,
+  receiptStoreFor,
+  registration,
+  slotOfOwner,
+  stateStoreFor,
+  type HeldLock,
+  type WorkerContext,
+} from './fleet-worker-context.js';
+import type { CycleJobData, CycleSetup, OutboxJobData, ResolveHeartbeat } from './fleet-worker.js';
+
+type Held = Extract<HeldLock, { skippedFor: undefined }>;
+
+/** One slot's job as the cycle functions below pass it on. */
+interface SlotJob {
+  readonly heartbeat: FleetHeartbeat;
+  readonly slot: number;
+  readonly dueMs: number;
+}
+
+/**
+ * The `cycles` job: takes the heartbeat's Redis lock (fenced), skips a slot the state says already
+ * ran, runs core's cycle step (`scanAndEvaluate`: breaker skips, operator activity, evaluate),
+ * enqueues the message as outbox job `<heartbeat>__<cycle>`, then saves the state and the slot's
+ * receipt in one script under the fence. Message first, state second: a crash in between re-runs
+ * the slot, which re-enqueues the same id (a no-op) instead of losing the report; state and
+ * receipt together: every slot ends in exactly one record.
+ */
+export function createCycleProcessor(
+  ctx: WorkerContext,
+  deps: { readonly resolve: ResolveHeartbeat; readonly outbox: Queue<OutboxJobData> },
+): (job: Job<CycleJobData>) => Promise<void> {
+  return async (job) => {
+    const { heartbeatId, slot, dueMs } = job.data;
+    const heartbeat = await registration(ctx, heartbeatId);
+    if (heartbeat === undefined) {
+      await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'unregistered', worker: ctx.id });
+      return;
+    }
+    const held = await takeCycleLock(ctx, { heartbeat, slot, dueMs });
+    if (held === undefined) return;
+    try {
+      await runSlot(ctx, deps, { heartbeat, slot, dueMs }, held);
+    } finally {
+      await held.release();
+    }
+  };
+}
+
+/**
+ * The lock for a slot's cycle; undefined when an earlier slot's running cycle covers this one
+ * (recorded as `overlapping`).
+ */
+async function takeCycleLock(ctx: WorkerContext, { heartbeat, slot, dueMs }: SlotJob): Promise<Held | undefined> {
+  const heartbeatId = heartbeat.id;
+  let held = await holdLock(ctx, heartbeatId, `cycle-${slot}`, true);
+  while (held.skippedFor !== undefined) {
+    // A late or retried job of a slot at or before the running one waits for the lock instead:
+    // then it sees whether its slot ran or has a record, and closes it if neither.
+    if (!(slotOfOwner(held.skippedFor) < slot)) {
+      held = await holdLock(ctx, heartbeatId, `cycle-${slot}`);
+      break;
+    }
+    if (await recordOverlap(ctx, heartbeatId, dueMs, held.skippedFor)) {
+      await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'overlap', worker: ctx.id });
+      return undefined;
+    }
+    held = await holdLock(ctx, heartbeatId, `cycle-${slot}`, true);
+  }
+  if (held.skippedFor !== undefined) throw new LockBusy(`heartbeat ${heartbeatId} is locked by ${held.skippedFor}`);
+  return held;
+}
+
+/**
+ * Records a slot skipped because `holder` (an earlier slot's cycle) runs. False when the holder
+ * let go meanwhile: decide again.
+ */
+async function recordOverlap(ctx: WorkerContext, heartbeatId: string, dueMs: number, holder: string): Promise<boolean> {
+  const receipt = skippedReceipt('overlapping', {
+    slotMs: dueMs,
+    atMs: ctx.clock.now().getTime(),
+    source: 'fleet',
+    detail: 'an earlier slot of this heartbeat was still running',
+  });
+  const keys = { receipts: ctx.keys.receipts(heartbeatId), lock: ctx.keys.lock(heartbeatId) };
+  return appendReceiptWhileHeld(ctx.redis, keys, holder, receipt, ctx.receiptBounds);
+}
+
+/** Runs one slot under its lock: skip it if it ran, else resolve, evaluate, enqueue and commit. */
+async function runSlot(
+  ctx: WorkerContext,
+  deps: { readonly resolve: ResolveHeartbeat; readonly outbox: Queue<OutboxJobData> },
+  job: SlotJob,
+  held: Held,
+): Promise<void> {
+  const { heartbeat, slot, dueMs } = job;
+  const heartbeatId = heartbeat.id;
+  const startedAtMs = ctx.clock.now().getTime();
+  const state = await loadState(stateStoreFor(ctx, heartbeatId));
+  if (decideSlot(state.fleet, slot) === 'already-ran') {
+    await closeOvertakenSlots(ctx, job, state.fleet.lastSlot);
+    await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'already-ran', worker: ctx.id });
+    return;
+  }
+  const setup = await deps.resolve(heartbeat, slot);
+  if (setup.isErr()) return failSetup(ctx, job, setup.error);
+  const now = ctx.clock.now();
+  const evaluated = await evaluateSlot(ctx, setup.value, state, now);
+  const { decision } = evaluated;
+  const report = decision.message !== null || decision.costAlert !== null;
+  let fleet: FleetMeta = {
+    ...state.fleet,
+    lastSlot: slot,
+    lastCycle: decision.cycle,
+    lastCycleStartedAtMs: startedAtMs,
+    lastLagMs: startedAtMs - dueMs,
+  };
+  // A holder that already lost the lock must not enqueue: its successor owns this cycle.
+  if (report && !held.lost() && (await held.current())) {
+    const messageId = await enqueueReport(deps.outbox, job, setup.value, state, evaluated);
+    fleet = recordPending(fleet, messageId, now.getTime(), pendingOf(evaluated));
+  }
+  const endedAtMs = ctx.clock.now().getTime();
+  const receipts = await slotReceipts(ctx, job, setup.value, state, evaluated, endedAtMs);
+  const nextState = withoutPending(evaluated.nextState, state.heartbeat);
+  const document = encodeFleetState({ heartbeat: nextState, fleet: { ...fleet, lastCycleEndedAtMs: endedAtMs } });
+  const saved = await commitCycle(ctx.redis, commitKeys(ctx, heartbeatId), document, held.fence, receipts, ctx.receiptBounds);
+  if (!saved.written) {
+    await ctx.emit({ type: 'stale-write', heartbeatId, slot, fence: held.fence, current: saved.current, worker: ctx.id });
+    return;
+  }
+  await ctx.emit({
+    type: 'cycle',
+    heartbeatId,
+    slot,
+    cycle: decision.cycle,
+    fence: held.fence,
+    worker: ctx.id,
+    dueMs,
+    startedAtMs,
+    endedAtMs,
+    report,
+    ...(evaluated.warnings.length === 0 ? {} : { warnings: evaluated.warnings }),
+  });
+}
+
+/** Records a slot whose setup failed and fails the job for good: a broken registration (bad HEARTBEAT.md, unknown scanner set) will not heal by retrying. */
+async function failSetup(ctx: WorkerContext, { heartbeat, slot, dueMs }: SlotJob, error: string): Promise<never> {
+  const receipt = skippedReceipt('config-error', { slotMs: dueMs, atMs: ctx.clock.now().getTime(), source: 'fleet', detail: error });
+  const appended = await receiptStoreFor(ctx, heartbeat.id).append(receipt);
+  if (appended.isErr()) throw new Error(appended.error.message);
+  await ctx.emit({ type: 'failed', heartbeatId: heartbeat.id, slot, message: error, worker: ctx.id });
+  throw new UnrecoverableError(error);
+}
+
+/** The keys one cycle's commit writes under the fence: state, lock fence, receipts. */
+const commitKeys = (ctx: WorkerContext, heartbeatId: string) => ({
+  state: ctx.keys.state(heartbeatId),
+  lockFence: `${ctx.keys.lock(heartbeatId)}:fence`,
+  receipts: ctx.keys.receipts(heartbeatId),
+});
+
+/**
+ * A late or retried job overtaken by a later slot whose commit could not see it (no earlier commit
+ * to measure a gap from): closes it now, and every slot after it up to that commit that has no
+ * record either — they were due and nothing ran them. (Slots after the first commit all have
+ * records already: each commit closes its gap.)
+ */
+async function closeOvertakenSlots(ctx: WorkerContext, { heartbeat, slot, dueMs }: SlotJob, lastSlot: number | undefined): Promise<void> {
+  if (lastSlot === undefined || slot >= lastSlot) return;
+  const store = receiptStoreFor(ctx, heartbeat.id);
+  const listed = await store.list();
+  if (listed.isErr()) throw new Error(listed.error.message);
+  const missing = fleetGapReceipts(listed.value.receipts, {
+    lastSlot: slot - 1,
+    slot: lastSlot,
+    dueMs: dueMs + (lastSlot - slot) * heartbeat.intervalMs,
+    intervalMs: heartbeat.intervalMs,
+    atMs: ctx.clock.now().getTime(),
+  });
+  for (const receipt of missing) {
+    const appended = await store.append(receipt);
+    if (appended.isErr()) throw new Error(appended.error.message);
+  }
+}
+
+/** The same step as runCycle: breaker skips, operator activity (its failure kept), evaluate. */
+async function evaluateSlot(ctx: WorkerContext, setup: CycleSetup, state: FleetStateDocument, now: Date): Promise<CycleStep> {
+  const { config, timeZone, scanners, operatorActivity, categories } = setup;
+  // Findings still waiting in the outbox count as reported, so this slot does not repeat them.
+  return scanAndEvaluate(
+    { clock: ctx.clock, sleep: ctx.sleep, scanners, ...(operatorActivity === undefined ? {} : { operatorActivity }) },
+    {
+      state: withPendingAsReported(state.heartbeat, state.fleet, now.getTime()),
+      config,
+      timeZone,
+      now,
+      ...(categories === undefined ? {} : { categories }),
+    },
+  );
+}
+
+/** The fingerprints a queued report marks as pending. */
+const pendingOf = ({ decision }: CycleStep): string[] => decision.reportable.map((finding) => finding.fingerprint);
+
+/** Enqueues the cycle's message as an outbox job; its message id. */
+async function enqueueReport(
+  outbox: Queue<OutboxJobData>,
+  { heartbeat, slot }: SlotJob,
+  { config, timeZone }: CycleSetup,
+  state: FleetStateDocument,
+  { decision }: CycleStep,
+): Promise<string> {
+  let messageId = outboxJobId(heartbeat.id, decision.cycle);
+  // This cycle number's message went out in an attempt that crashed before saving, and the
+  // outbox has already marked its findings: what is left to say is new and needs its own id.
+  if (wasDelivered(state.fleet, messageId)) messageId = `${messageId}__${slot}`;
+  await outbox.add(
+    'deliver',
+    {
+      heartbeatId: heartbeat.id,
+      cycle: decision.cycle,
+      decision,
+      breaker: { settings: config.breaker, timeZone, intervalMs: heartbeat.intervalMs },
+    },
+    {
+      jobId: messageId,
+      attempts: 1_000_000,
+      backoff: { type: CAPPED_BACKOFF, delay: OUTBOX_RETRY_MS },
+      removeOnComplete: { age: 7 * 24 * 3600 },
+      removeOnFail: false,
+    },
+  );
+  return messageId;
+}
+
+/** The slot's `ran` receipt, after the records of the slots since the last commit that have none. */
+async function slotReceipts(
+  ctx: WorkerContext,
+  { heartbeat, slot, dueMs }: SlotJob,
+  { config }: CycleSetup,
+  state: FleetStateDocument,
+  { decision, problems }: CycleStep,
+  endedAtMs: number,
+): Promise<Receipt[]> {
+  const receipts: Receipt[] = [];
+  const { lastSlot } = state.fleet;
+  if (lastSlot !== undefined && slot > lastSlot + 1) {
+    // Slots since the last commit without a record of their own get one (collapsed, or died).
+    const listed = await receiptStoreFor(ctx, heartbeat.id).list();
+    if (listed.isErr()) throw new Error(listed.error.message);
+    const gap = { lastSlot, slot, dueMs, intervalMs: heartbeat.intervalMs, atMs: endedAtMs };
+    receipts.push(...fleetGapReceipts(listed.value.receipts, gap));
+  }
+  const report = decision.message !== null || decision.costAlert !== null;
+  // An open sink breaker holds this report in the outbox: the receipt says so, as the loop's does.
+  const heldBack =
+    decision.message !== null && sinkDeliveryHeld(state.fleet.sinkBreaker?.breaker, decision.cycle, config.breaker) !== undefined;
+  receipts.push(fleetRanReceipt(decision, problems, { dueMs, atMs: endedAtMs, delivery: !report ? 'none' : heldBack ? 'held' : 'queued' }));
+  return receipts;
+}
