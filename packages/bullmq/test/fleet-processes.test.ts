@@ -40,9 +40,20 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-/** Polls until `predicate` holds, however long a loaded machine takes (the test timeout is the backstop). */
+/**
+ * Polls until `predicate` holds, however long a loaded machine takes (the test timeout is the backstop).
+ * A wait still open after a minute says which one, once, so a backstop failure names the step it hung on.
+ */
 const waitFor = async (predicate: () => Promise<boolean>): Promise<void> => {
-  while (!(await predicate())) await sleep(50);
+  const started = Date.now();
+  let said = false;
+  while (!(await predicate())) {
+    if (!said && Date.now() - started > 60_000) {
+      said = true;
+      console.error(`fleet-processes: still waiting after 60 s for: ${predicate.toString().slice(0, 300)}`);
+    }
+    await sleep(50);
+  }
 };
 // Generous backstops: a 2-core machine at load 20 is slow, not wrong.
 const BACKSTOP_MS = 300_000;
