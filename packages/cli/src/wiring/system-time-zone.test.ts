@@ -21,9 +21,24 @@ describe('systemTimeZone reads TZ the way glibc does, and never falls back to UT
   });
 
   it('no TZ: the zone Node reports, or UTC on a machine with none configured', () => {
-    expect(systemTimeZone({}, nodeReports('Europe/Berlin'))).toEqual({ ok: true, zone: 'Europe/Berlin' });
-    expect(systemTimeZone({}, nodeReports(undefined))).toEqual({ ok: true, zone: 'UTC' });
-    expect(systemTimeZone({}, nodeReports('Etc/Unknown'))).toEqual({ ok: true, zone: 'UTC' });
+    const noLink = () => undefined;
+    expect(systemTimeZone({}, nodeReports('Europe/Berlin'), noLink)).toEqual({ ok: true, zone: 'Europe/Berlin' });
+    expect(systemTimeZone({}, nodeReports(undefined), noLink)).toEqual({ ok: true, zone: 'UTC' });
+    expect(systemTimeZone({}, nodeReports('Etc/Unknown'), noLink)).toEqual({ ok: true, zone: 'UTC' });
+  });
+
+  it('no TZ and /etc/localtime linking to a UTC zone file: UTC without asking Intl (no ICU data loaded)', () => {
+    const asked = () => {
+      throw new Error('Intl was asked');
+    };
+    for (const link of ['/usr/share/zoneinfo/Etc/UTC', '../usr/share/zoneinfo/UTC', '/var/db/timezone/zoneinfo/Etc/Universal'])
+      expect(systemTimeZone({}, asked, () => link)).toEqual({ ok: true, zone: 'UTC' });
+    expect(systemTimeZone({ TZ: 'Etc/UTC' }, asked, () => undefined)).toEqual({ ok: true, zone: 'UTC' });
+    // Any other link: Node's answer, as before (ICU reads the same link).
+    expect(systemTimeZone({}, nodeReports('Europe/Berlin'), () => '/usr/share/zoneinfo/Europe/Berlin')).toEqual({
+      ok: true,
+      zone: 'Europe/Berlin',
+    });
   });
 
   it('a TZ that names no zone is an error that names TZ and says how to fix it', () => {
