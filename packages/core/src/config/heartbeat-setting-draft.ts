@@ -1,0 +1,40 @@
+import type { Weekday } from '../time/calendar.js';
+
+/** What is wrong with a value and what to write instead (the end of the error sentence). */
+export interface Problem {
+  readonly message: string;
+  readonly fix: string;
+}
+
+/** The settings read so far, in the shape of the config schema's input (the schema fills the rest). */
+export interface Draft {
+  activeHours: { start?: string; end?: string; weekend?: boolean; days?: Weekday[]; timeZone?: string };
+  intervalMs?: number;
+  catchUp?: { policy?: 'skip' | 'latest-once' | 'all'; cap?: number };
+  breaker?: { after?: number; backoffCap?: number };
+  expectedOrchestrators?: string[];
+  orchestratorPrefix?: string;
+  gitStaleMs?: number;
+  staleTaskMs?: number;
+  orchIdleMs?: number;
+  operatorIdleMs?: number;
+  dedupWindowMs?: number;
+  repeat?: { all?: number[]; immediate?: number[]; advisory?: number[]; normal?: number[] };
+  costAlertTokens?: number;
+  actionableBudgetTokens?: number;
+  alertInProgressChanged?: boolean;
+  gchatPollCommand?: string[];
+  pipelineDashboardCommand?: string[];
+  envAllow?: string[];
+}
+
+/** What a setter may touch besides its value. */
+export interface SetterContext {
+  readonly draft: Draft;
+  readonly warn: (message: string) => void;
+  /** The value before markdown marks are trimmed (a trailing `*` can be meaningful). */
+  readonly raw: string;
+}
+
+/** Sets a field and names it (for duplicate warnings), accepts a no-op (undefined), or rejects. */
+export type Setter = (value: string, context: SetterContext) => string | Problem | undefined;
