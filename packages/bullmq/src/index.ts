@@ -9,6 +9,8 @@ export {
   isFleetHeartbeatId,
   parseFleetHeartbeat,
   MIN_FLEET_INTERVAL_MS,
+  MAX_FLEET_INTERVAL_MS,
+  MAX_FAKE_SCAN_MS,
   fleetSourceSchema,
   fleetHeartbeatSchema,
   type FleetHeartbeat,

@@ -5,15 +5,17 @@ import { runCli } from '../test/support/run-cli.js';
 const dir = useFileTempDir('hk-duration-');
 const run = (argv: readonly string[]) => runCli(argv, { cwd: dir, env: { PATH: process.env.PATH, HOME: dir } });
 
-// Every flag that takes a duration and is read before the command touches Redis or a repository,
-// with the operands it needs to get that far. (`fleet add --interval` and `fleet worker --lock-ttl`
-// use the same reader after Redis answers; fleet.test.ts runs them against a real server.)
+// Every flag that takes a duration, with the operands it needs to get that far; each is read before
+// the command touches Redis or a repository (test/fleet-flags.e2e.test.ts proves it for the fleet).
 const DURATION_FLAGS: readonly (readonly [readonly string[], string])[] = [
   [['history'], '--since'],
   [['woterclip', 'history'], '--since'],
   [['fleet', 'history', 'my-repo'], '--since'],
   [['check-liveness'], '--max-age'],
   [['fleet', 'liveness', 'my-repo'], '--max-age'],
+  [['fleet', 'add', 'my-repo', '--scanners', 'fake'], '--interval'],
+  [['fleet', 'add', 'my-repo', '--scanners', 'fake'], '--scan-ms'],
+  [['fleet', 'worker'], '--lock-ttl'],
   [['loop'], '--interval'],
   [['loop'], '--jitter'],
   [['plan'], '--interval'],

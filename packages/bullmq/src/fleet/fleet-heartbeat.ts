@@ -8,6 +8,12 @@ const HEARTBEAT_ID = /^(?!.*__)[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 /** Shortest interval a fleet heartbeat may have: below it scheduling overhead dominates. */
 export const MIN_FLEET_INTERVAL_MS = 250;
 
+/** Longest interval a fleet heartbeat may have (7 days). */
+export const MAX_FLEET_INTERVAL_MS = 7 * 24 * 3_600_000;
+
+/** Longest scan the fake scanner set may be asked to take (10 minutes). */
+export const MAX_FAKE_SCAN_MS = 600_000;
+
 /** Where a fleet heartbeat's findings come from. */
 export const fleetSourceSchema = z.discriminatedUnion('kind', [
   z
@@ -23,7 +29,7 @@ export const fleetSourceSchema = z.discriminatedUnion('kind', [
       kind: z.literal('scanners'),
       set: z.string().min(1).max(100),
       /** How long each fake scan takes. */
-      scanMs: z.number().int().nonnegative().max(600_000).default(0),
+      scanMs: z.number().int().nonnegative().max(MAX_FAKE_SCAN_MS).default(0),
       /** A fake finding changes every this many slots (0 = never finds anything). */
       reportEvery: z.number().int().nonnegative().default(5),
     })
@@ -34,11 +40,7 @@ export const fleetSourceSchema = z.discriminatedUnion('kind', [
 export const fleetHeartbeatSchema = z
   .object({
     id: z.string().regex(HEARTBEAT_ID, 'letters, digits, ".", "_" or "-" (no "__"), at most 100, starting with a letter or digit'),
-    intervalMs: z
-      .number()
-      .int()
-      .min(MIN_FLEET_INTERVAL_MS)
-      .max(7 * 24 * 3_600_000),
+    intervalMs: z.number().int().min(MIN_FLEET_INTERVAL_MS).max(MAX_FLEET_INTERVAL_MS),
     source: fleetSourceSchema,
   })
   .strict();

@@ -1,7 +1,10 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
+  MAX_FAKE_SCAN_MS,
+  MAX_FLEET_INTERVAL_MS,
   MIN_FLEET_INTERVAL_MS,
   isFleetHeartbeatId,
+  parseFleetHeartbeat,
   parseRedisUrl,
   redactRedisUrl,
   type FleetHeartbeat,
@@ -24,7 +27,7 @@ import { formatReceipt, judgeLiveness } from '@heartbeat-kit/core';
 import { unknownNameError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
-import { parseSinkSpec } from '../sinks/sink-spec.js';
+import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { parseInstantFlag } from '../wiring/instant.js';
@@ -276,12 +279,10 @@ export const fleetCommand: Command = async (argv, io) => {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix))
     return usageError(io, sub, `--prefix "${prefix}" is not a key prefix. Fix: use letters, digits, '.', '_' or '-'.`);
   const json = values.json === true;
-  // A bad flag value is a usage error whether Redis is up or not: read before connecting.
-  const history = sub === 'history' || sub === 'liveness' ? readHistoryFlags(positionals[0]!, values) : undefined;
-  if (history !== undefined && !history.ok) return usageError(io, sub, history.message);
-  const maxAge = parseDurationFlag('--max-age', sub === 'liveness' ? values['max-age'] : undefined, { unit: 'm', example: '30m' });
-  if (!maxAge.ok) return usageError(io, sub, maxAge.message);
-  const maxAgeMs = maxAge.ms;
+  // Every flag and argument is read before Redis is contacted: a typo is a usage error naming the
+  // flag, never a connection failure or a worker waiting 10 minutes for a Redis it will not use.
+  const request = readRequest(sub, positionals[0], values, io.cwd);
+  if (!request.ok) return usageError(io, sub, request.message);
   const shown = redactRedisUrl(values.redis ?? io.env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379');
   // Commands fail fast on a wrong URL. A worker started during a Redis outage waits for it
   // (bounded backoff, every retry logged, Ctrl-C stops it); once running, its connections ride
@@ -307,47 +308,107 @@ export const fleetCommand: Command = async (argv, io) => {
     return EXIT.failure;
   }
 
-  switch (sub) {
-    case 'worker':
-      return runWorker(io, target.value, prefix, values);
-    case 'add':
-      return addHeartbeat(io, target.value, prefix, positionals[0]!, values, json);
-    case 'history':
-      return showHistory(
-        io,
-        target.value,
-        prefix,
-        positionals[0]!,
-        history?.ok === true ? history : { at: new Date(), sinceMs: -Infinity },
-        json,
-      );
-    case 'liveness':
-      return checkLiveness(io, target.value, prefix, positionals[0]!, history?.ok === true ? history.at : new Date(), maxAgeMs, json);
-    case 'remove':
-    case 'list':
-    case 'status':
-      return administer(io, target.value, prefix, sub, positionals[0], json);
-  }
+  return dispatch(io, target.value, prefix, request.value, json);
 };
 
 type Values = { readonly [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
-async function runWorker(io: CliIo, target: RedisTarget, prefix: string, values: Values): Promise<number> {
+/** What one fleet subcommand was asked to do, every flag and argument already checked. */
+type FleetRequest =
+  | { readonly sub: 'worker'; readonly worker: WorkerOptions }
+  | { readonly sub: 'add'; readonly heartbeat: FleetHeartbeatInput }
+  | { readonly sub: 'remove'; readonly id: string }
+  | { readonly sub: 'list' | 'status' }
+  | { readonly sub: 'history'; readonly id: string; readonly at: Date; readonly sinceMs: number }
+  | { readonly sub: 'liveness'; readonly id: string; readonly at: Date; readonly maxAgeMs: number | undefined };
+
+type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+
+const NOT_AN_ID = (id: string): string =>
+  `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.`;
+
+/** Reads and checks the subcommand's flags and ID, or the usage error naming the flag and the fix. */
+function readRequest(sub: Subcommand, id: string | undefined, values: Values, cwd: string): Checked<FleetRequest> {
+  switch (sub) {
+    case 'worker': {
+      const worker = readWorkerFlags(values);
+      return worker.ok ? { ok: true, value: { sub, worker: worker.value } } : worker;
+    }
+    case 'add': {
+      const heartbeat = readAddFlags(id!, values, cwd);
+      return heartbeat.ok ? { ok: true, value: { sub, heartbeat: heartbeat.value } } : heartbeat;
+    }
+    case 'remove':
+      return isFleetHeartbeatId(id!) ? { ok: true, value: { sub, id: id! } } : { ok: false, message: NOT_AN_ID(id!) };
+    case 'list':
+    case 'status':
+      return { ok: true, value: { sub } };
+    case 'history':
+    case 'liveness': {
+      const history = readHistoryFlags(id!, values);
+      if (!history.ok) return history;
+      if (sub === 'history') return { ok: true, value: { sub, id: id!, at: history.at, sinceMs: history.sinceMs } };
+      const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
+      return maxAge.ok ? { ok: true, value: { sub, id: id!, at: history.at, maxAgeMs: maxAge.ms } } : maxAge;
+    }
+  }
+}
+
+/** Runs a checked request against a Redis that answered. */
+function dispatch(io: CliIo, target: RedisTarget, prefix: string, request: FleetRequest, json: boolean): Promise<number> {
+  switch (request.sub) {
+    case 'worker':
+      return runWorker(io, target, prefix, request.worker, json);
+    case 'add':
+      return addHeartbeat(io, target, prefix, request.heartbeat, json);
+    case 'history':
+      return showHistory(io, target, prefix, request.id, request, json);
+    case 'liveness':
+      return checkLiveness(io, target, prefix, request.id, request.at, request.maxAgeMs, json);
+    case 'remove':
+      return administer(io, target, prefix, 'remove', request.id, json);
+    case 'list':
+    case 'status':
+      return administer(io, target, prefix, request.sub, undefined, json);
+  }
+}
+
+/** A worker's checked flags. */
+interface WorkerOptions {
+  readonly concurrency: number | undefined;
+  readonly lockTtlMs: number | undefined;
+  readonly sink: SinkSpec;
+  readonly fakeScanners: boolean;
+}
+
+function readWorkerFlags(values: Values): Checked<WorkerOptions> {
   const concurrency = parseNumber(values.concurrency, '--concurrency', 1);
-  if (!concurrency.ok) return usageError(io, 'worker', concurrency.message);
+  if (!concurrency.ok) return concurrency;
   const lockTtl = parseDurationFlag('--lock-ttl', values['lock-ttl'], { unit: 's', example: '30s', minMs: 1000 });
-  if (!lockTtl.ok) return usageError(io, 'worker', lockTtl.message);
-  const sinkSpec = parseSinkSpec(values.sink ?? 'stdout');
-  if (sinkSpec.isErr()) return usageError(io, 'worker', sinkSpec.error.message);
+  if (!lockTtl.ok) return lockTtl;
+  const sink = parseSinkSpec(values.sink ?? 'stdout');
+  if (sink.isErr()) return { ok: false, message: sink.error.message };
+  return {
+    ok: true,
+    value: {
+      concurrency: concurrency.value === undefined ? undefined : Math.floor(concurrency.value),
+      lockTtlMs: lockTtl.ms,
+      sink: sink.value,
+      fakeScanners: values['fake-scanners'] === true,
+    },
+  };
+}
+
+async function runWorker(io: CliIo, target: RedisTarget, prefix: string, options: WorkerOptions, json: boolean): Promise<number> {
   const worker = createFleetWorker({
     target,
     prefix,
-    sink: createFleetSink(sinkSpec.value, io),
-    resolve: createProjectResolver(io, values['fake-scanners'] === true),
-    ...(concurrency.value === undefined ? {} : { concurrency: Math.floor(concurrency.value) }),
-    ...(lockTtl.ms === undefined ? {} : { lockTtlMs: lockTtl.ms }),
+    sink: createFleetSink(options.sink, io),
+    resolve: createProjectResolver(io, options.fakeScanners),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.lockTtlMs === undefined ? {} : { lockTtlMs: options.lockTtlMs }),
     onEvent: (event) => {
-      if (values.json === true) io.stderr(`${JSON.stringify(event)}\n`);
+      if (json) io.stderr(`${JSON.stringify(event)}\n`);
       else if (event.type === 'failed')
         io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot} failed: ${event.message}\n`);
       else if (event.type === 'cycle' && event.warnings !== undefined)
@@ -376,8 +437,7 @@ function readHistoryFlags(
   id: string,
   values: Values,
 ): { readonly ok: true; readonly at: Date; readonly sinceMs: number } | { readonly ok: false; readonly message: string } {
-  if (!isFleetHeartbeatId(id))
-    return { ok: false, message: `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.` };
+  if (!isFleetHeartbeatId(id)) return { ok: false, message: NOT_AN_ID(id) };
   const now = parseInstantFlag('--now', values.now);
   if (!now.ok) return now;
   const at = now.date ?? new Date();
@@ -473,31 +533,43 @@ async function checkLiveness(
   }
 }
 
-async function addHeartbeat(io: CliIo, target: RedisTarget, prefix: string, id: string, values: Values, json: boolean): Promise<number> {
-  if (!isFleetHeartbeatId(id))
-    return usageError(io, 'add', `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.`);
-  const interval = parseDurationFlag('--interval', values.interval, { unit: 's', example: '10m', minMs: MIN_FLEET_INTERVAL_MS });
-  if (!interval.ok) return usageError(io, 'add', interval.message);
-  const scanMs = parseDurationFlag('--scan-ms', values['scan-ms'], { unit: 'ms', example: '250', allowZero: true });
-  if (!scanMs.ok) return usageError(io, 'add', scanMs.message);
+/** The registration `fleet add` asks for, checked as the scheduler will check it. */
+function readAddFlags(id: string, values: Values, cwd: string): Checked<FleetHeartbeatInput> {
+  if (!isFleetHeartbeatId(id)) return { ok: false, message: NOT_AN_ID(id) };
+  const interval = parseDurationFlag('--interval', values.interval, {
+    unit: 's',
+    example: '10m',
+    minMs: MIN_FLEET_INTERVAL_MS,
+    maxMs: MAX_FLEET_INTERVAL_MS,
+  });
+  if (!interval.ok) return interval;
+  const scanMs = parseDurationFlag('--scan-ms', values['scan-ms'], {
+    unit: 'ms',
+    example: '250',
+    allowZero: true,
+    maxMs: MAX_FAKE_SCAN_MS,
+  });
+  if (!scanMs.ok) return scanMs;
   const reportEvery = parseNumber(values['report-every'], '--report-every', 0);
-  if (!reportEvery.ok) return usageError(io, 'add', reportEvery.message);
+  if (!reportEvery.ok) return reportEvery;
   if ((values.cwd === undefined) === (values.scanners === undefined))
-    return usageError(
-      io,
-      'add',
-      'give exactly one of --cwd DIR or --scanners fake. Fix: heartbeat-kit fleet add my-repo --cwd ~/src/my-repo',
-    );
+    return {
+      ok: false,
+      message: 'give exactly one of --cwd DIR or --scanners fake. Fix: heartbeat-kit fleet add my-repo --cwd ~/src/my-repo',
+    };
   if (values.scanners !== undefined && values.scanners !== 'fake')
-    return usageError(io, 'add', `unknown scanner set "${values.scanners}". Fix: --scanners fake, or --cwd DIR for the real scanners.`);
+    return { ok: false, message: `unknown scanner set "${values.scanners}". Fix: --scanners fake, or --cwd DIR for the real scanners.` };
   if (values.cwd !== undefined && (values['scan-ms'] !== undefined || values['report-every'] !== undefined))
-    return usageError(io, 'add', '--scan-ms and --report-every only apply to --scanners fake.');
+    return {
+      ok: false,
+      message: '--scan-ms and --report-every only apply to --scanners fake. Fix: drop them, or use --scanners fake instead of --cwd.',
+    };
   const input: FleetHeartbeatInput = {
     id,
     intervalMs: interval.ms ?? 600_000,
     source:
       values.cwd !== undefined
-        ? { kind: 'project', cwd: resolvePath(io.cwd, values.cwd) }
+        ? { kind: 'project', cwd: resolvePath(cwd, values.cwd) }
         : {
             kind: 'scanners',
             set: 'fake',
@@ -505,6 +577,15 @@ async function addHeartbeat(io: CliIo, target: RedisTarget, prefix: string, id: 
             ...(reportEvery.value === undefined ? {} : { reportEvery: Math.floor(reportEvery.value) }),
           },
   };
+  // The scheduler checks the registration again; anything the flags above let through is still a usage error here.
+  const checked = parseFleetHeartbeat(input);
+  return checked.isOk()
+    ? { ok: true, value: input }
+    : { ok: false, message: `${checked.error}. Fix: see 'heartbeat-kit fleet add --help'.` };
+}
+
+async function addHeartbeat(io: CliIo, target: RedisTarget, prefix: string, input: FleetHeartbeatInput, json: boolean): Promise<number> {
+  const { id } = input;
   const scheduler = createFleetScheduler({ target, prefix });
   try {
     const added = await scheduler.add(input);
