@@ -3,9 +3,12 @@
 import { days, duration, timeOfDay, timeZone, tokens, weekend } from './heartbeat-value-readers.js';
 import type { Setter } from './heartbeat-setting-draft.js';
 
-/** Upstream settings-table keys (reference cobuilder.md §5), accepted in any section. */
+/**
+ * Upstream settings-table keys (reference cobuilder.md §5), accepted in any section. Their durations
+ * are settings, read as strictly as Interval: a bare number in the unit the key names, or a duration.
+ */
 export const LEGACY_KEYS: Readonly<Record<string, Setter>> = {
-  'heartbeat interval': duration('intervalMs', 's', '600'),
+  'heartbeat interval': duration('intervalMs', 's', '600 (seconds) or 10 minutes', 'value'),
   'active hours start': timeOfDay('start'),
   'active start hour': timeOfDay('start'),
   'active hours end': timeOfDay('end'),
@@ -13,7 +16,7 @@ export const LEGACY_KEYS: Readonly<Record<string, Setter>> = {
   'weekend active': weekend,
   'active days': days,
   timezone: timeZone,
-  'stale threshold hours': duration('staleTaskMs', 'h', '4'),
-  'idle threshold minutes': duration('orchIdleMs', 'm', '30'),
+  'stale threshold hours': duration('staleTaskMs', 'h', '4 (hours) or 90 minutes', 'value'),
+  'idle threshold minutes': duration('orchIdleMs', 'm', '30 (minutes) or 2 hours', 'value'),
   'cost alert threshold': tokens('costAlertTokens'),
 };

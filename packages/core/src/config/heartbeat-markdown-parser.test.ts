@@ -179,6 +179,42 @@ describe('parseHeartbeatConfig', () => {
     expect(config.costAlertTokens).toBe(30_000);
   });
 
+  // The old keys are settings like Interval (cobuilder.md §5 documents bare numbers: 600, 2, 30):
+  // a bare number in the key's unit or a duration, and nothing around it.
+  it.each([
+    ['heartbeat_interval: 900', 'intervalMs', 900_000],
+    ['heartbeat_interval: 10m', 'intervalMs', 600_000],
+    ['stale_threshold_hours: 4', 'staleTaskMs', 4 * HOUR],
+    ['stale_threshold_hours: 90 minutes', 'staleTaskMs', 90 * MIN],
+    ['idle_threshold_minutes: 30', 'orchIdleMs', 30 * MIN],
+    ['idle_threshold_minutes: 1h30m', 'orchIdleMs', 90 * MIN],
+  ] as const)('reads the old key %j', (line, field, ms) => {
+    expect(parse(`# Settings\n- ${line}\n`)._unsafeUnwrap().config[field]).toBe(ms);
+  });
+
+  it.each([
+    ['stale_threshold_hours', '2 hours with no commits', 'has "with no commits" after the duration.', '4 (hours) or 90 minutes'],
+    ['stale_threshold_hours', 'about 2', 'has "about" before the duration.', '4 (hours) or 90 minutes'],
+    ['idle_threshold_minutes', '30 minutes of quiet', 'has "of quiet" after the duration.', '30 (minutes) or 2 hours'],
+    ['heartbeat_interval', '600 or so', 'has "or so" after the duration.', '600 (seconds) or 10 minutes'],
+    ['heartbeat_interval', 'every 10 minutes', 'has "every" before the duration.', '600 (seconds) or 10 minutes'],
+  ])('the old key %s: %j is an error naming the file, the key and the fix, as Interval', (key, value, message, example) => {
+    const error = errorOf(`- ${key}: ${value}\n`);
+    expect(error).toMatchObject({ file: '.claude/HEARTBEAT.md', line: 1, key, value, message });
+    expect(formatHeartbeatConfigError(error)).toBe(
+      `.claude/HEARTBEAT.md:1: ${key}: "${value}" ${message} Fix: write only a duration such as ${example}.`,
+    );
+  });
+
+  it('an old key under a section is named with it, as a new key is', () => {
+    const interval = errorOf('## Heartbeat\n- Interval: 10 minutes of nothing\n');
+    const legacy = errorOf('## Heartbeat\n- heartbeat_interval: 10 minutes of nothing\n');
+    expect(legacy).toMatchObject({ key: 'Heartbeat → heartbeat_interval', message: interval.message });
+    expect(formatHeartbeatConfigError(legacy)).toMatch(
+      /^\.claude\/HEARTBEAT\.md:2: Heartbeat → heartbeat_interval: .* Fix: write only a duration/,
+    );
+  });
+
   it('dedups and trims expected sessions', () => {
     const md = '### Orchestrators\n- Expected:  orch-a , orch-b,orch-a,, \n';
     expect(parse(md)._unsafeUnwrap().config.expectedOrchestrators).toEqual(['orch-a', 'orch-b']);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG, heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
 import { WEEKDAY_NAMES } from '../time/calendar.js';
+import { formatDuration, parseDurationStrict, type DurationUnit } from '../time/duration.js';
 import { formatHeartbeatConfigError, parseHeartbeatConfig } from './heartbeat-markdown-parser.js';
 import { renderHeartbeatMarkdown } from './heartbeat-markdown-renderer.js';
 
@@ -240,6 +241,58 @@ describe('parseHeartbeatConfig properties', () => {
         },
       ),
       { numRuns: 50 },
+    );
+  });
+});
+
+// The upstream keys that hold a duration, with the field and the unit their name gives a bare number.
+const LEGACY_DURATION_KEYS = [
+  ['heartbeat_interval', 'intervalMs', 's'],
+  ['stale_threshold_hours', 'staleTaskMs', 'h'],
+  ['idle_threshold_minutes', 'orchIdleMs', 'm'],
+] as const satisfies readonly (readonly [string, keyof HeartbeatConfig, DurationUnit])[];
+
+/** Values near a duration: numbers, units, joiners and the prose a condition would hold around them. */
+const durationLikeText = fc
+  .array(
+    fc.constantFrom('2', '30', '1.5', '600', '0', 'h', 'hours', 'm', 'min', 'minutes', 's', 'seconds', 'd', 'and', ',', 'of', 'quiet'),
+    { minLength: 1, maxLength: 6 },
+  )
+  .chain((parts) => fc.constantFrom(parts.join(' '), parts.join('')))
+  .filter((text) => text.trim() !== '');
+
+describe('old upstream duration keys (heartbeat_interval, stale_threshold_hours, idle_threshold_minutes)', () => {
+  it('read any value exactly as parseDurationStrict does in the unit the key names, or fail naming the key and the fix', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...LEGACY_DURATION_KEYS), durationLikeText, ([key, field, unit], value) => {
+        const parsed = parseHeartbeatConfig(`- ${key}: ${value}\n`, { file: 'HB.md' });
+        const strict = parseDurationStrict(value.trim(), unit);
+        if (strict.isOk()) {
+          expect(parsed._unsafeUnwrap().config[field]).toBe(strict.value);
+          return;
+        }
+        const error = parsed._unsafeUnwrapErr();
+        expect(error).toMatchObject({ file: 'HB.md', line: 1, key, message: strict.error.message });
+        expect(formatHeartbeatConfigError(error)).toMatch(new RegExp(`^HB\\.md:1: ${key}: ".*" .* Fix: write only a duration such as `));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('a bare number is in the unit the key names; prose after a valid duration is an error, never ignored', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...LEGACY_DURATION_KEYS),
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.constantFrom('with no commits', 'of quiet', 'or so', 'ago', '(default)'),
+        ([key, field, unit], n, prose) => {
+          const bare = parseHeartbeatConfig(`- ${key}: ${n}`)._unsafeUnwrap().config[field];
+          expect(bare).toBe(parseDurationStrict(`${n}${unit}`)._unsafeUnwrap());
+          const error = parseHeartbeatConfig(`- ${key}: ${formatDuration(bare)} ${prose}`)._unsafeUnwrapErr();
+          expect(error).toMatchObject({ line: 1, key, message: `has "${prose}" after the duration.` });
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
