@@ -2,11 +2,14 @@
 import { setFlagsFromString } from 'node:v8';
 import { EXIT } from './exit-codes.js';
 import { main } from './main.js';
-import { oneShotV8Flags } from './v8-flags.js';
+import { isOneShotCommand, oneShotV8Flags } from './v8-flags.js';
+import { preferJitlessZod } from './zod-jitless.js';
 
 // Before main loads the command's modules: a one-shot command's peak RSS is mostly heap it grows
-// and code TurboFan compiles in its first second (docs/performance.md).
+// and code TurboFan compiles in its first second, and zod's compiled parsers cost it more CPU than
+// they save (docs/performance.md).
 for (const flag of oneShotV8Flags(process.argv[2])) setFlagsFromString(flag);
+if (isOneShotCommand(process.argv[2])) preferJitlessZod();
 
 // A throw outside a command's own chain (a timer, a stream event) is a bug like one inside it
 // (main maps those): same code, never 1 ("the answer is no"), which is Node's default.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oneShotV8Flags } from './v8-flags.js';
+import { isOneShotCommand, oneShotV8Flags } from './v8-flags.js';
 
 describe('oneShotV8Flags', () => {
   it('a one-shot command gets the small young generation and the late TurboFan', () => {
@@ -10,5 +10,11 @@ describe('oneShotV8Flags', () => {
   it('loop and fleet (a worker runs for days) keep V8 defaults', () => {
     expect(oneShotV8Flags('loop')).toEqual([]);
     expect(oneShotV8Flags('fleet')).toEqual([]);
+    expect([isOneShotCommand('loop'), isOneShotCommand('fleet'), isOneShotCommand('cycle'), isOneShotCommand(undefined)]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
   });
 });

@@ -11,6 +11,10 @@ const LONG_LIVED = new Set(['loop', 'fleet']);
  * decides (each young-generation resize, each new function's budget), so they take effect late.
  */
 export function oneShotV8Flags(command: string | undefined): readonly string[] {
-  if (command !== undefined && LONG_LIVED.has(command)) return [];
-  return ['--semi-space-growth-factor=1', '--interrupt-budget=1000000'];
+  return isOneShotCommand(command) ? ['--semi-space-growth-factor=1', '--interrupt-budget=1000000'] : [];
+}
+
+/** Whether the bin tunes `command` for a process that lives about a second (everything but `loop` and `fleet`). */
+export function isOneShotCommand(command: string | undefined): boolean {
+  return command === undefined || !LONG_LIVED.has(command);
 }

@@ -21,6 +21,8 @@ export interface RunScannersOptions {
   readonly slices?: Readonly<Record<string, StoredSlice>>;
 }
 
+const SCAN_SETTLED = 'scan settled';
+
 type Outcome =
   | { readonly kind: 'done'; readonly result: ScanResult }
   | { readonly kind: 'timeout' }
@@ -47,7 +49,9 @@ async function runOne(scanner: Scanner, options: RunScannersOptions, timeoutMs: 
     );
   const deadline: Promise<Outcome> = options.sleep.sleep(timeoutMs, timer.signal).then((): Outcome => ({ kind: 'timeout' }));
   const outcome = await Promise.race([scan, deadline]);
-  timer.abort();
+  // With a reason: a bare abort() builds a DOMException with a stack trace, ≈ 1.5 ms each in a
+  // one-shot cycle's cold code (10 ms of its CPU for seven scanners); nothing reads this reason.
+  timer.abort(SCAN_SETTLED);
   switch (outcome.kind) {
     case 'done':
       return withCheckedSlice(scanner, loaded?.warning, {

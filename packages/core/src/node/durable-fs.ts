@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { mkdir, open, readdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -43,6 +44,23 @@ export async function syncDirectory(directory: string): Promise<void> {
     if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EBADF') throw error;
   } finally {
     await handle?.close();
+  }
+}
+
+/**
+ * {@link syncDirectory} without leaving the calling tick: for a step that must be durable before a
+ * child starts, where waiting for the event loop would queue it behind every other scanner's work.
+ */
+export function syncDirectorySync(directory: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(directory, 'r');
+    fsyncSync(fd);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EBADF') throw error;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -33,6 +33,25 @@ describe('file output spool', () => {
     expect(readdirSync(directory)).toEqual([]);
   });
 
+  it('open is done in the calling tick, and a listing running meanwhile never takes the new spool for a leftover', async () => {
+    const directory = join(root, 'same-tick');
+    const spool = createFileOutputSpool({ directory, prefix: 'state.gchat-spool', clock });
+    // The GChat scanner lists leftovers while its poll runs: the listing starts first.
+    const listing = spool.leftovers();
+    const opening = spool.open();
+    // Before any await: the file is on disk already (the poll can start in this tick).
+    expect(readdirSync(directory)).toEqual([expect.stringMatching(/^state\.gchat-spool-\d+-\d+-[0-9a-f]+\.out$/)]);
+    const opened = (await opening)._unsafeUnwrap();
+    expect((await listing)._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 0 });
+    // Renamed after its writer while a second listing runs: neither name is a leftover.
+    const again = spool.leftovers();
+    opened.stdout.onSpawn(process.pid);
+    expect((await again)._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 0 });
+    expect((await opened.collect())._unsafeUnwrap()).toBe('');
+    (await spool.remove(opened.id))._unsafeUnwrap();
+    expect(readdirSync(directory)).toEqual([]);
+  });
+
   it('a later cycle reads the spools of exited writers, oldest first, and leaves one whose writer still runs', async () => {
     const directory = join(root, 'left');
     mkdirSync(directory);

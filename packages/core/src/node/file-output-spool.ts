@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { renameSync } from 'node:fs';
-import { mkdir, open, readFile, readdir, readlink, rename } from 'node:fs/promises';
+import { close, closeSync, fsync, mkdirSync, openSync, renameSync } from 'node:fs';
+import { readFile, readdir, readlink, rename } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ResultAsync } from 'neverthrow';
+import { ResultAsync, errAsync, okAsync } from 'neverthrow';
 import type { Clock } from '../ports/clock.js';
 import type { LeftoverSpool, OpenSpool, OutputSpool, OutputSpoolError } from '../ports/output-spool.js';
-import { describeError, errorCode, syncDirectory, unlinkQuietly } from './durable-fs.js';
+import { describeError, errorCode, syncDirectory, syncDirectorySync, unlinkQuietly } from './durable-fs.js';
 import { processGroupAlive } from './process-liveness.js';
 import { systemClock } from './system-clock.js';
 
@@ -58,6 +59,9 @@ async function heldOpenElsewhere(path: string): Promise<boolean> {
   return false;
 }
 
+const fsyncAsync = promisify(fsync);
+const closeAsync = promisify(close);
+
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -94,24 +98,35 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
       message: `Could not ${action} output spool in ${directory}: ${describeError(error)}`,
     });
 
-  const openSpool = async (): Promise<OpenSpool> => {
-    await mkdir(directory, { recursive: true });
+  // Synchronous up to the descriptor: the spool exists (and its directory entry is on disk) in the
+  // same tick the scanner asks for it, so the poll starts at once instead of queueing three event
+  // loop turns behind every other scanner's spawns (the GChat poll was the cycle's last process to
+  // start). The id is registered before the file exists, so a concurrent `leftovers` listing never
+  // takes this process's own fresh spool for a killed cycle's.
+  const openSpool = (): OpenSpool => {
     const stem = `${prefix}-${clock.now().getTime()}-${process.pid}-${randomBytes(4).toString('hex')}`;
     const id = `${stem}.out`;
     const path = join(directory, id);
-    const handle = await open(path, 'wx', 0o600);
     mine.set(id, path);
+    let fd: number;
     try {
-      await syncDirectory(directory);
+      mkdirSync(directory, { recursive: true });
+      fd = openSync(path, 'wx', 0o600);
     } catch (error) {
-      await handle.close();
+      mine.delete(id);
+      throw error;
+    }
+    try {
+      syncDirectorySync(directory);
+    } catch (error) {
+      closeSync(fd);
       throw error;
     }
     let closed = false;
     return {
       id,
       stdout: {
-        fd: handle.fd,
+        fd,
         onSpawn: (pid) => {
           const named = join(directory, `${stem}.w${pid}.out`);
           try {
@@ -128,9 +143,9 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
             if (!closed) {
               closed = true;
               try {
-                await handle.sync();
+                await fsyncAsync(fd);
               } finally {
-                await handle.close();
+                await closeAsync(fd);
               }
               await syncDirectory(directory);
             }
@@ -152,7 +167,9 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
     const found = names
       .map((name) => ({ name, match: pattern.exec(name) }))
       .filter(
-        (x): x is { name: string; match: RegExpExecArray } => x.match !== null && ![...mine.values()].some((p) => basename(p) === x.name),
+        // Never this process's own: by its first name or its renamed one (a listing may see either).
+        (x): x is { name: string; match: RegExpExecArray } =>
+          x.match !== null && ![...mine].some(([id, path]) => id === x.name || basename(path) === x.name),
       )
       .sort((a, b) => Number(a.match[1]) - Number(b.match[1]) || a.name.localeCompare(b.name));
     const spools: LeftoverSpool[] = [];
@@ -177,7 +194,13 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
   };
 
   return {
-    open: () => ResultAsync.fromPromise(openSpool(), ioError('create')),
+    open: () => {
+      try {
+        return okAsync(openSpool());
+      } catch (error) {
+        return errAsync(ioError('create')(error));
+      }
+    },
     leftovers: () => ResultAsync.fromPromise(listLeftovers(), ioError('list')),
     remove: (id) =>
       ResultAsync.fromPromise(

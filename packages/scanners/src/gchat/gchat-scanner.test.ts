@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ResultAsync } from 'neverthrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFileOutputSpool, createProcessRunner } from '@heartbeat-kit/core/node';
 import { fixture } from '../../test/support/fixtures.js';
@@ -179,6 +180,32 @@ describe('gchat scanner with a spool (the poll prints into a file, not into the 
     expect(result).toMatchObject({ status: 'ok', warnings: [] });
     expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['q-1']);
     expect(t.inbox.entries().map((e) => e.finding.subject)).toEqual(['q-1']);
+    expect(t.files()).toEqual([]);
+  });
+
+  it('the poll starts in the tick the scan starts, while the leftovers are still being listed, and replies come out in order', async () => {
+    const t = setUp('early');
+    mkdirSync(t.directory, { recursive: true });
+    writeFileSync(
+      join(t.directory, 'state.gchat-spool-1000-42-ab.w999999999.out'),
+      JSON.stringify({ replies: [reply('q-old')], pending_count: 0 }),
+    );
+    const real = createProcessRunner();
+    let polled!: () => void;
+    const pollStarted = new Promise<void>((resolve) => (polled = resolve));
+    const runner = { run: (...args: Parameters<typeof real.run>) => (polled(), real.run(...args)) };
+    // The listing finishes only once the poll has started: a scan that waited for it first would never poll.
+    const spool = { ...t.spool, leftovers: () => new ResultAsync(pollStarted.then(() => t.spool.leftovers())) };
+    const scanner = createGChatScanner({ runner, cwd: root, fileExists: exists(false), inbox: t.inbox, spool });
+    let started = false;
+    void pollStarted.then(() => (started = true));
+    const scan = scanner.scan(makeContext({ config: printing(JSON.stringify({ replies: [reply('q-new')], pending_count: 0 })) }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toBe(true);
+    const result = await scan;
+    expect(result).toMatchObject({ status: 'ok', warnings: [] });
+    // The killed cycle's reply first, then this poll's; the poll's own spool was never a leftover.
+    expect(t.inbox.entries().map((e) => e.finding.subject)).toEqual(['q-old', 'q-new']);
     expect(t.files()).toEqual([]);
   });
 

@@ -232,19 +232,12 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
       const inbox = deps.inbox;
       let received: readonly Finding[] = [];
       const spool = inbox === undefined ? undefined : deps.spool;
-      // Spools of killed cycles first: what their pollers printed is in no other place.
+      // Spools of killed cycles: what their pollers printed is in no other place. Listed while the
+      // poll runs (never waited for first: the poll is the cycle's slowest process, so it starts
+      // before anything else of this scan); the listing never holds this poll's own spool.
+      const listing = spool?.leftovers();
       const verdicts: SpoolVerdict[] = [];
       const spoolWarnings: ScanWarning[] = [];
-      if (spool !== undefined) {
-        const left = await spool.leftovers();
-        if (left.isOk()) verdicts.push(...left.value.spools.map((l) => judgeSpool(l.id, l.text)));
-        else
-          spoolWarnings.push({
-            code: 'GCHAT_SPOOL_UNREADABLE',
-            message: `${left.error.message}; replies read by a killed cycle may be waiting there`,
-            fix: 'make the directory of the state file readable',
-          });
-      }
       let opened: OpenSpool | undefined;
       // Read back from the spool and not yet judged (a poll that failed, timed out or printed garbage).
       let spooled: { readonly id: string; readonly text: string } | undefined;
@@ -368,6 +361,15 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
       });
       if (inbox === undefined) return polled;
       if (spooled !== undefined) verdicts.push(judgeSpool(spooled.id, spooled.text));
+      // Leftovers go first: their replies are older than this poll's.
+      const left = await listing;
+      if (left?.isOk() === true) verdicts.unshift(...left.value.spools.map((l) => judgeSpool(l.id, l.text)));
+      else if (left?.isErr() === true)
+        spoolWarnings.unshift({
+          code: 'GCHAT_SPOOL_UNREADABLE',
+          message: `${left.error.message}; replies read by a killed cycle may be waiting there`,
+          fix: 'make the directory of the state file readable',
+        });
       // The poll's own replies are among the verdicts when they came through a spool.
       const added = await inbox.add([...verdicts.flatMap((v) => v.findings), ...(pollSpooled ? [] : received)], ctx.now);
       const settled = spool !== undefined && added.isOk() ? await settleSpools(spool, verdicts) : [];
