@@ -34,10 +34,23 @@ const bin: Options = {
         build.initialOptions.chunkNames = `${BIN_CHUNKS}/[name]-[hash]`;
         // ES builds first (neverthrow has `module` but no `exports`); packages with exports are unaffected.
         build.initialOptions.mainFields = ['module', 'main'];
+        // The workspace packages from their TypeScript sources (their `source` export), not their
+        // builds: esbuild then splits by source file, so the cycle prefetch's chunk holds the
+        // process runner alone instead of the core build's chunk with zod (≈ 550 KB to compile).
+        build.initialOptions.conditions = ['source', 'module'];
         build.onStart(() => rmSync(join(build.initialOptions.outdir ?? 'dist', BIN_CHUNKS), { recursive: true, force: true }));
         build.onResolve({ filter: /\/commands\/fleet\.js$/ }, () => ({ path: FLEET, external: true }));
+        // The cycle prefetch runs while the command loads, so its chunk must be small: through
+        // core/node's index, esbuild puts the process runner in one chunk with everything that index
+        // reaches (zod, ≈ 550 KB to compile before the first command could start). It imports
+        // nothing else from core/node (a new import fails this build: the file does not export it).
+        build.onResolve({ filter: /^@heartbeat-kit\/core\/node$/ }, (args) =>
+          /[\\/]wiring[\\/]cycle-prefetch\.ts$/.test(args.importer)
+            ? { path: join(import.meta.dirname, '../core/src/node/process-runner.ts') }
+            : undefined,
+        );
         // zod's 63 other locales are reachable from its `z.locales` namespace, so the bundle kept them
-        // all (≈ 2 MiB of RSS); heartbeat-kit never calls z.config() and its messages are English.
+        // all (≈ 2 MiB of RSS); heartbeat-kit's messages are English (the bin sets only zod's jitless).
         build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
           contents: "export { default as en } from './en.js';",
           loader: 'js',

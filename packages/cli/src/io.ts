@@ -1,4 +1,5 @@
 import type { Clock, Sleep } from '@heartbeat-kit/core';
+import type { CyclePrefetch } from './wiring/cycle-prefetch.js';
 /**
  * What a command needs from the outside world. `main` never calls `process.exit` or touches
  * `process.stdout` directly, so tests can run every command in-process.
@@ -17,6 +18,11 @@ export interface CliIo {
    * clock moving without the monotonic one). Absent: the system clocks.
    */
   readonly time?: LoopTime;
+  /**
+   * Commands the bin started before a one-shot `cycle` loaded (see `cycle-prefetch.ts`); the
+   * cycle's runners take a run only for an equal request. Absent: nothing was started early.
+   */
+  readonly prefetch?: CyclePrefetch;
 }
 
 /** The clocks and the wait `loop` uses. */

@@ -4,6 +4,7 @@ import { okAsync } from 'neverthrow';
 import {
   createCycleRecord,
   cutOffScanners,
+  isWithinActiveHours,
   decideCronSlot,
   lastRecordedSlotMs,
   receiptForOutcome,
@@ -19,6 +20,7 @@ import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
+import type { LoadedHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
 
@@ -77,6 +79,14 @@ between keeps its report undelivered for later, says SINK_BREAKER_OPEN on stderr
 Every invocation leaves one receipt beside the state (ran, or skipped with the reason);
 'heartbeat-kit history' lists them and 'heartbeat-kit check-liveness' judges them.
 
+While Node loads the command, the bin already runs git rev-parse and the read-only listings the
+last cycle's scanners asked for first (bd ready, bd list, tmux list-sessions, git worktree list),
+from the plan that cycle left in the repository's common git directory
+(heartbeat-kit/cycle-prefetch-*.json, a cache: delete it any time). A scanner only ever gets a run
+of exactly the command it asks for; runs nobody asks for are killed. No plan is used after the
+config file changed, once the active hours it was written in are over, while a scanner breaker
+is open, or with --env-allow. --json: "prefetch": {"started", "claimed"}.
+
 Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error (or DIR is not in a git
 repository), 3 delivery failed or held back by the sink's breaker, state, lock, record or
 receipt failure (also: a state file written by a newer heartbeat-kit, which is left
@@ -93,6 +103,30 @@ const OPTIONS = {
   cron: { type: 'string' },
   'dry-run': { type: 'boolean' },
 } as const;
+
+/** How far ahead the next cycle's active hours are known: a prefetch is checked this often. */
+const PREFETCH_STEP_MS = 15 * 60_000;
+/** The longest a plan stays valid: past the longest interval anyone runs a one-shot cycle at. */
+const PREFETCH_HORIZON_MS = 5 * PREFETCH_STEP_MS;
+
+/**
+ * Until when the next cycle may start this one's listings early: while the same scanners run
+ * (inside the active hours all of them, outside only those that run at night), checked every 15
+ * minutes up to 75 minutes ahead (the last check on the same side bounds it), and only when every
+ * scanner breaker is closed (an open one skips its scanner). Undefined: no prefetch.
+ */
+function prefetchValidUntil(outcome: CycleOutcome, settings: LoadedHeartbeatSettings): number | undefined {
+  if (Object.keys(outcome.state.breakers ?? {}).length > 0) return undefined;
+  const at = Date.parse(outcome.decision.at);
+  const inside = outcome.decision.insideActiveHours;
+  const window = { ...settings.config.activeHours, timeZone: settings.timeZone };
+  let until: number | undefined;
+  for (let ahead = 0; ahead <= PREFETCH_HORIZON_MS; ahead += PREFETCH_STEP_MS) {
+    if (isWithinActiveHours(new Date(at + ahead), window) !== inside) break;
+    until = at + ahead;
+  }
+  return until === undefined || until === at ? undefined : until;
+}
 
 function usageError(io: CliIo, message: string): number {
   io.stderr(`heartbeat-kit cycle: ${message}\n`);
@@ -234,6 +268,8 @@ export const cycleCommand: Command = async (argv, io) => {
       `heartbeat-kit cycle: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`,
     );
   }
+  // The next cycle starts this one's first listings while it loads (a dry run leaves nothing behind).
+  if (!dryRun) await io.prefetch?.savePlan({ configFile: settings.file, validUntilMs: prefetchValidUntil(outcome, settings) });
   // Written only now, after evaluation and delivery finished: "fired" never passes for "ran".
   const receiptOk = await appendReceipt(
     receipts,
@@ -290,7 +326,7 @@ export const cycleCommand: Command = async (argv, io) => {
         ? []
         : [{ scanner: 'config', kind: 'unrecognised', severity: 'warning', code: 'CONFIG_UNRECOGNISED', ...settings.problem }];
     io.stdout(
-      `${JSON.stringify({ ...base, config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}) })}\n`,
+      `${JSON.stringify({ ...base, config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}), ...(io.prefetch === undefined ? {} : { prefetch: io.prefetch.stats() }) })}\n`,
     );
   } else if (outcome.decision.message === null) {
     if (cutOff.length === 0) io.stdout('HEARTBEAT_OK\n');

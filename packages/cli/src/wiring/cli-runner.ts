@@ -11,7 +11,17 @@ export type CliRunnerOptions = Omit<ProcessRunnerOptions, 'baseEnv' | 'shutdownS
  * reaches them: the runner kills them instead).
  */
 export function createCliRunner(io: CliIo, options: CliRunnerOptions = {}): CommandRunner {
-  return createProcessRunner({ ...options, baseEnv: io.env, shutdownSignal: io.shutdownSignal });
+  const runner = createProcessRunner({ ...options, baseEnv: io.env, shutdownSignal: io.shutdownSignal });
+  const prefetch = io.prefetch;
+  // Only a runner with the prefetch's own defaults may take its runs (the same timeout, output
+  // cap and profile rules): an equal request then means an equal run.
+  if (prefetch === undefined || Object.keys(options).some((name) => name !== 'envAllow')) return runner;
+  return {
+    run: (request, signal) => {
+      prefetch.record(request, options.envAllow);
+      return prefetch.claim(request, options.envAllow, signal) ?? runner.run(request, signal);
+    },
+  };
 }
 
 /** Parses `--env-allow A,B,XDG_*`: absent = undefined (the user's environment), else the names. */

@@ -6,6 +6,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { DEFAULT_HEARTBEAT_FILE, type CommandRunner } from '@heartbeat-kit/core';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { cycleLockPath, describeHolder, withCycleLock } from './cycle-lock.js';
+import { revParseRequest } from './rev-parse-request.js';
 
 /** Where a heartbeat's project, config and own state are. */
 export interface ProjectLocation {
@@ -88,11 +89,7 @@ export async function locateProject(
     };
   const real = await realpath(cwd);
 
-  const probe = await options.runner.run({
-    file: 'git',
-    args: ['-C', real, 'rev-parse', '--show-toplevel', '--git-common-dir'],
-    env: { LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' },
-  });
+  const probe = await options.runner.run(revParseRequest(real));
   if (probe.isErr()) {
     if (probe.error.kind !== 'not-found')
       return { ok: false, message: `git rev-parse in ${real} failed (${probe.error.kind}). Fix: check that git runs in this directory.` };

@@ -28,6 +28,13 @@ export interface CommandRequest {
    * output cap does not apply to it.
    */
   readonly stdoutTo?: SpoolStdout;
+  /**
+   * Only reads, and needs no other command's output: a one-shot cycle may start it before its
+   * scanner asks (from what the last cycle ran) and hand the scanner that run. Never set on a
+   * command that changes anything or consumes what it reads (the GChat poll marks replies read).
+   * Runners ignore it.
+   */
+  readonly speculative?: boolean;
 }
 
 /** A command that ran to completion, whatever its exit code. */

@@ -60,7 +60,7 @@ async function runBd(
   const file = deps.bdFile ?? 'bd';
   let lastError: BeadsSourceError = { kind: 'failed', message: 'bd: no command variant ran' };
   for (const args of variants) {
-    const outcome = await runTool(deps.runner, { file, args, cwd: deps.cwd, profile: 'bd' }, signal, meter);
+    const outcome = await runTool(deps.runner, { file, args, cwd: deps.cwd, profile: 'bd', speculative: true }, signal, meter);
     if (outcome.kind === 'missing') return err({ kind: 'tool-missing', message: outcome.reason });
     if (outcome.kind === 'failed') return err({ kind: 'failed', message: outcome.reason });
     const { output } = outcome;

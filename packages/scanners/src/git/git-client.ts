@@ -25,14 +25,15 @@ async function git(
   args: readonly string[],
   signal: AbortSignal,
   meter: DurationMeter,
-  input?: string,
+  options: { readonly input?: string; readonly speculative?: boolean } = {},
 ): Promise<Result<CommandOutput, GitClientError>> {
   const request = {
     file: deps.gitFile ?? 'git',
     args: ['-C', repo, '--no-optional-locks', ...args],
     env: GIT_ENV,
     profile: 'git' as const,
-    ...(input === undefined ? {} : { input }),
+    ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.speculative === true ? { speculative: true } : {}),
   };
   const outcome = await runTool(deps.runner, request, signal, meter);
   if (outcome.kind === 'missing') return err({ kind: 'tool-missing', message: outcome.reason });
@@ -47,7 +48,8 @@ export async function listWorktrees(
   signal: AbortSignal,
   meter: DurationMeter,
 ): Promise<Result<readonly Worktree[], GitClientError>> {
-  const out = await git(deps, repo, ['worktree', 'list', '--porcelain', '-z'], signal, meter);
+  // The git scanners' first call, needing nothing else: a cycle may start it before they ask.
+  const out = await git(deps, repo, ['worktree', 'list', '--porcelain', '-z'], signal, meter, { speculative: true });
   return out.andThen((o) => (o.exitCode === 0 ? parseWorktreeList(o.stdout) : err(classifyGitFailure(o))));
 }
 
@@ -184,7 +186,9 @@ export async function commitEpochs(
 ): Promise<Result<ReadonlyMap<string, number>, GitClientError>> {
   const wanted = [...new Set(oids)].filter((oid) => OID.test(oid));
   if (wanted.length === 0) return ok(new Map());
-  const out = await git(deps, repo, ['log', '--no-walk=unsorted', '--format=%H %ct', '--stdin'], signal, meter, `${wanted.join('\n')}\n`);
+  const out = await git(deps, repo, ['log', '--no-walk=unsorted', '--format=%H %ct', '--stdin'], signal, meter, {
+    input: `${wanted.join('\n')}\n`,
+  });
   return out.andThen((o) => {
     if (o.exitCode !== 0) return err(classifyGitFailure(o));
     const epochs = new Map<string, number>();

@@ -29,7 +29,13 @@ export async function listTmuxSessions(
   const file = deps.tmuxFile ?? 'tmux';
   const outcome = await runTool(
     deps.runner,
-    { file, args: [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? []), 'list-sessions', '-F', TMUX_SESSION_FORMAT], profile: 'tmux' },
+    {
+      file,
+      args: [...CLIENT_FLAGS, ...(deps.tmuxArgs ?? []), 'list-sessions', '-F', TMUX_SESSION_FORMAT],
+      profile: 'tmux',
+      // A listing, asked first by two scanners: a cycle may start it before they ask.
+      speculative: true,
+    },
     signal,
     meter,
   );
