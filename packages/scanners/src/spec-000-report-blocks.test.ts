@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_HEARTBEAT_CONFIG,
   decodeHeartbeatState,
   evaluateCycle,
   renderCostAlert,
@@ -14,6 +13,7 @@ import { gchatReplyFinding } from './gchat/gchat-scanner.js';
 import type { DashboardNode, PipelineDashboard } from './pipelines/dashboard-schema.js';
 import { PIPELINE_SLICE, derivePipelineFinalized, nodeFailedFinding, pipelineStalledFinding } from './pipelines/pipeline-findings.js';
 import { orchestratorFindings } from './tmux/orchestrators-scanner.js';
+import { cycleContext } from '../../core/test/support/cycle-context.js';
 import { dashboardOf, row } from '../test/support/dashboards.js';
 
 // Every report block of spec 000, rendered from the finding builders the scanners use and compared
@@ -80,13 +80,7 @@ describe('spec 000 report blocks, verbatim', () => {
     const { findings } = derivePipelineFinalized(PIPELINE_SLICE.initial(), [
       { kind: 'pipeline', pipeline: 'PRD-AUTH-001', prdRef: 'PRD-AUTH-001', stage: 'Finalized', validated: 2, total: 2 },
     ]);
-    const { decision } = evaluateCycle(decodeHeartbeatState(undefined).state, [scanOk('pipelines', { findings })], {
-      now: AT,
-      config: DEFAULT_HEARTBEAT_CONFIG,
-      timeZone: 'UTC',
-      insideActiveHours: true,
-      operatorLastActiveAt: undefined,
-    });
+    const { decision } = evaluateCycle(decodeHeartbeatState(undefined).state, [scanOk('pipelines', { findings })], cycleContext(AT));
     expect(decision.message!.content).toContain(
       '## Findings\nPIPELINE_FINALIZED:\n  Pipeline: PRD-AUTH-001\n  PRD: PRD-AUTH-001\n  Stage: Finalized\n  Promise: 2/2 gates validated\n\n',
     );

@@ -24,6 +24,7 @@ import {
 } from '@heartbeat-kit/core';
 import { createFakeClock } from '@heartbeat-kit/core/testing';
 import { describe, expect, it } from 'vitest';
+import { cycleContext } from '../../core/test/support/cycle-context.js';
 import { scriptedRunner } from '../test/support/context.js';
 import { derivePipelineFinalized, PIPELINE_SLICE, type PipelineObservation } from './pipelines/pipeline-findings.js';
 import { createIdleOrchestratorsScanner } from './tmux/idle-orchestrators-scanner.js';
@@ -35,17 +36,6 @@ import type { Bead } from './beads/bead.js';
 import { err, ok } from 'neverthrow';
 
 const MIN = 60_000;
-
-function ctx(now: string, overrides: Partial<CycleContext> = {}): CycleContext {
-  return {
-    now: new Date(now),
-    config: DEFAULT_HEARTBEAT_CONFIG,
-    timeZone: 'UTC',
-    insideActiveHours: true,
-    operatorLastActiveAt: undefined,
-    ...overrides,
-  };
-}
 
 function stateAt(cycle: number): HeartbeatState {
   return { ...initialHeartbeatState(), cycle };
@@ -93,7 +83,7 @@ const observed = (stage: 'Validation' | 'Finalized', pipeline = 'P', prdRef = 'P
 
 describe('ORCH_IDLE from the idle-orchestrators scanner slice', () => {
   it('cycle #12 remembers the pane hash and when it was first seen', async () => {
-    const { decision, nextState } = await cycle([idleScanner('orch-auth', () => 'h1')], stateAt(11), ctx('2026-02-19T14:20:00Z'));
+    const { decision, nextState } = await cycle([idleScanner('orch-auth', () => 'h1')], stateAt(11), cycleContext('2026-02-19T14:20:00Z'));
     expect(decision.status).toBe('ok');
     expect(nextState.scannerSlices?.['idle-orchestrators']).toEqual({
       version: 1,
@@ -115,7 +105,7 @@ describe('ORCH_IDLE from the idle-orchestrators scanner slice', () => {
       [50.02, 'y'],
     ] as const) {
       screen = hash;
-      const r = await cycle([scanner], state, ctx(new Date(Date.parse('2026-02-19T10:00:00Z') + minute * MIN).toISOString()));
+      const r = await cycle([scanner], state, cycleContext(new Date(Date.parse('2026-02-19T10:00:00Z') + minute * MIN).toISOString()));
       state = r.nextState;
       statuses.push(r.decision.categories.join('+') || 'ok');
     }
@@ -129,7 +119,7 @@ describe('ORCH_IDLE from the idle-orchestrators scanner slice', () => {
     const { nextState } = evaluateCycle(
       state,
       [{ scanner: 'idle-orchestrators', status: 'timeout', timeoutMs: 1, durationMs: 1 }],
-      ctx('2026-02-19T10:00:00Z'),
+      cycleContext('2026-02-19T10:00:00Z'),
     );
     expect(nextState.scannerSlices).toEqual(state.scannerSlices);
   });
@@ -146,8 +136,8 @@ describe('ORCH_IDLE from the idle-orchestrators scanner slice', () => {
         return Promise.resolve({ result: scanOk('idle-orchestrators', { findings: derived.findings }), next: derived.next });
       },
     });
-    const first = await cycle([scanner], stateAt(0), ctx('2026-02-19T10:00:00Z'));
-    const later = await cycle([scanner], first.nextState, ctx('2026-02-19T10:31:00Z'));
+    const first = await cycle([scanner], stateAt(0), cycleContext('2026-02-19T10:00:00Z'));
+    const later = await cycle([scanner], first.nextState, cycleContext('2026-02-19T10:31:00Z'));
     expect(later.decision.categories).toEqual(['ORCH_IDLE']);
     expect(later.decision.message!.content.match(/^## Recommended Action$/gm)).toHaveLength(1);
     expect(later.decision.reportable[0]!.short).not.toContain('\n');
@@ -158,28 +148,32 @@ describe('PIPELINE_FINALIZED from the pipeline scanner slice', () => {
   it('PIPELINE_FINALIZED on the transition only (first sight counts once)', async () => {
     let stage: 'Validation' | 'Finalized' = 'Validation';
     const scanners = [pipelineObserver(() => observed(stage))];
-    const a = await cycle(scanners, stateAt(0), ctx('2026-02-19T10:00:00Z'));
+    const a = await cycle(scanners, stateAt(0), cycleContext('2026-02-19T10:00:00Z'));
     expect(a.decision.status).toBe('ok');
     stage = 'Finalized';
-    const b = await cycle(scanners, a.nextState, ctx('2026-02-19T10:10:00Z'));
+    const b = await cycle(scanners, a.nextState, cycleContext('2026-02-19T10:10:00Z'));
     expect(b.decision.categories).toEqual(['PIPELINE_FINALIZED']);
     expect(b.decision.message!.content).toContain(
       '## Findings\nPIPELINE_FINALIZED:\n  Pipeline: P\n  PRD: PRD-1\n  Stage: Finalized\n  Promise: 1/1 gates validated\n',
     );
-    const c = await cycle(scanners, markDelivered(b.nextState, b.decision, new Date('2026-02-19T10:10:00Z')), ctx('2026-02-19T11:10:00Z'));
+    const c = await cycle(
+      scanners,
+      markDelivered(b.nextState, b.decision, new Date('2026-02-19T10:10:00Z')),
+      cycleContext('2026-02-19T11:10:00Z'),
+    );
     expect(c.decision.status).toBe('ok');
-    const firstSight = await cycle(scanners, stateAt(0), ctx('2026-02-19T10:00:00Z'));
+    const firstSight = await cycle(scanners, stateAt(0), cycleContext('2026-02-19T10:00:00Z'));
     expect(firstSight.decision.categories).toEqual(['PIPELINE_FINALIZED']);
   });
 
   it('PIPELINE_FINALIZED is not lost when the transition cycle fails to deliver', async () => {
     let stage: 'Validation' | 'Finalized' = 'Validation';
     const scanners = [pipelineObserver(() => observed(stage))];
-    const a = await cycle(scanners, stateAt(0), ctx('2026-02-19T10:00:00Z'));
+    const a = await cycle(scanners, stateAt(0), cycleContext('2026-02-19T10:00:00Z'));
     stage = 'Finalized';
-    const b = await cycle(scanners, a.nextState, ctx('2026-02-19T10:10:00Z'));
+    const b = await cycle(scanners, a.nextState, cycleContext('2026-02-19T10:10:00Z'));
     expect(b.decision.categories).toEqual(['PIPELINE_FINALIZED']);
-    const c = await cycle(scanners, b.nextState, ctx('2026-02-19T10:20:00Z'));
+    const c = await cycle(scanners, b.nextState, cycleContext('2026-02-19T10:20:00Z'));
     expect(c.decision.categories).toEqual(['PIPELINE_FINALIZED']);
   });
 
@@ -188,7 +182,7 @@ describe('PIPELINE_FINALIZED from the pipeline scanner slice', () => {
     const { decision } = await cycle(
       [pipelineObserver(() => observed('Finalized', hostile, `PRD\n## Source`))],
       stateAt(0),
-      ctx('2026-02-19T10:00:00Z'),
+      cycleContext('2026-02-19T10:00:00Z'),
     );
     const content = decision.message!.content;
     expect(content.match(/^## Recommended Action$/gm)).toHaveLength(1);
@@ -220,19 +214,19 @@ describe('in-progress count (HEARTBEAT.md "Alert if: in_progress count changed")
     let n: number | 'unavailable' = 2;
     const scanners = [orchestrators(() => n)];
     const enabled: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, alertInProgressChanged: true };
-    const a = await cycle(scanners, stateAt(0), ctx('2026-02-19T10:00:00Z', { config: enabled }));
+    const a = await cycle(scanners, stateAt(0), cycleContext('2026-02-19T10:00:00Z', { config: enabled }));
     expect(a.decision.status).toBe('ok');
     expect(countOf(a.nextState)).toBe(2);
     n = 3;
-    const b = await cycle(scanners, a.nextState, ctx('2026-02-19T10:10:00Z', { config: enabled }));
+    const b = await cycle(scanners, a.nextState, cycleContext('2026-02-19T10:10:00Z', { config: enabled }));
     expect(b.decision.categories).toEqual(['IN_PROGRESS_CHANGED']);
     expect(b.decision.reportable[0]!.priority).toBe('Normal');
-    const off = await cycle(scanners, a.nextState, ctx('2026-02-19T10:10:00Z'));
+    const off = await cycle(scanners, a.nextState, cycleContext('2026-02-19T10:10:00Z'));
     expect(off.decision.status).toBe('ok');
     expect(countOf(off.nextState)).toBe(3);
     // bd unavailable: the last known count is kept.
     n = 'unavailable';
-    const none = await cycle(scanners, b.nextState, ctx('2026-02-19T10:20:00Z', { config: enabled }));
+    const none = await cycle(scanners, b.nextState, cycleContext('2026-02-19T10:20:00Z', { config: enabled }));
     expect(countOf(none.nextState)).toBe(3);
   });
 });
@@ -245,7 +239,11 @@ describe('upgrading from state version 2 keeps the memory the scanners now own',
     const state = decodeHeartbeatState(v2).state;
     // orch-auth showed "working on auth" since 10:00 in the old file; PRD-DONE-002 was already Finalized.
     const finalized = pipelineObserver(() => observed('Finalized', 'PRD-DONE-002', 'PRD-DONE-002'));
-    const { decision } = await cycle([idleScanner('orch-auth', () => 'working on auth\n'), finalized], state, ctx('2026-02-19T10:31:00Z'));
+    const { decision } = await cycle(
+      [idleScanner('orch-auth', () => 'working on auth\n'), finalized],
+      state,
+      cycleContext('2026-02-19T10:31:00Z'),
+    );
     expect(decision.reportable.map((f) => [f.category, f.subject])).toEqual([['ORCH_IDLE', 'orch-auth']]);
     expect(decision.reportable[0]!.line).toBe('IDLE: orch-auth (no pane change for 31 min)');
   });
@@ -253,7 +251,11 @@ describe('upgrading from state version 2 keeps the memory the scanners now own',
   it('damaged version 2 memory is set aside by its scanner, with a warning naming it, and the cycle goes on', async () => {
     const damaged = { ...(v2 as Record<string, JsonValue>), panes: 'oops' };
     const state = decodeHeartbeatState(damaged).state;
-    const { decision, nextState } = await cycle([idleScanner('orch-auth', () => 'working on auth\n')], state, ctx('2026-02-19T10:31:00Z'));
+    const { decision, nextState } = await cycle(
+      [idleScanner('orch-auth', () => 'working on auth\n')],
+      state,
+      cycleContext('2026-02-19T10:31:00Z'),
+    );
     expect(decision.warnings.map((w) => w.code)).toEqual(['SCANNER_SLICE_SET_ASIDE']);
     expect(decision.warnings[0]!.message).toContain('scanner idle-orchestrators');
     expect(decision.status).toBe('ok');

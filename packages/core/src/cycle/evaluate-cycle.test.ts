@@ -6,21 +6,11 @@ import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig } from '../config/heartb
 import { createFinding, type Finding } from '../domain/finding.js';
 import { BUILTIN_SCANNERS, scanOk, type ScanResult } from '../domain/scan-result.js';
 import { COBUILDER_CATEGORIES } from '../domain/categories.js';
-import { evaluateCycle, markDelivered, type CycleContext } from './evaluate-cycle.js';
+import { evaluateCycle, markDelivered } from './evaluate-cycle.js';
 import { initialHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
+import { cycleContext } from '../../test/support/cycle-context.js';
 
 const MIN = 60_000;
-
-function ctx(now: string, overrides: Partial<CycleContext> = {}): CycleContext {
-  return {
-    now: new Date(now),
-    config: DEFAULT_HEARTBEAT_CONFIG,
-    timeZone: 'UTC',
-    insideActiveHours: true,
-    operatorLastActiveAt: undefined,
-    ...overrides,
-  };
-}
 
 const crash = createFinding({
   category: 'ORCH_FAILURE',
@@ -57,7 +47,7 @@ describe('spec 000 example cycles', () => {
       scanOk('stale-tasks', {}),
       scanOk('idle-orchestrators', { slice: { version: 1, data: { panes: { 'orch-auth': { hash: 'h1', sinceMs: 1 } } } } }),
     ];
-    const { decision, nextState } = evaluateCycle(stateAt(11), results, ctx('2026-02-19T14:20:00Z'));
+    const { decision, nextState } = evaluateCycle(stateAt(11), results, cycleContext('2026-02-19T14:20:00Z'));
     expect(decision.cycle).toBe(12);
     expect(decision.status).toBe('ok');
     expect(decision.message).toBeNull();
@@ -75,7 +65,7 @@ describe('spec 000 example cycles', () => {
     const { decision } = evaluateCycle(
       stateAt(14),
       results,
-      ctx('2026-02-19T14:50:00Z', { operatorLastActiveAt: new Date('2026-02-19T14:49:00Z') }),
+      cycleContext('2026-02-19T14:50:00Z', { operatorLastActiveAt: new Date('2026-02-19T14:49:00Z') }),
     );
     expect(decision.status).toBe('report');
     expect(decision.operatorIdle).toBe(false);
@@ -93,20 +83,20 @@ describe('spec 000 example cycles', () => {
 
 describe('report rules', () => {
   it('holds Advisory findings while the operator is busy and does not mark them reported', () => {
-    const busy = ctx('2026-02-19T15:00:00Z', { operatorLastActiveAt: new Date('2026-02-19T14:58:00Z') });
+    const busy = cycleContext('2026-02-19T15:00:00Z', { operatorLastActiveAt: new Date('2026-02-19T14:58:00Z') });
     const first = evaluateCycle(stateAt(0), [scanOk('git', { findings: [stale] })], busy);
     expect(first.decision.held.map((f) => f.fingerprint)).toEqual([stale.fingerprint]);
     expect(first.decision.message).toBeNull();
     const afterDelivery = markDelivered(first.nextState, first.decision, busy.now);
     expect(afterDelivery.reported[stale.fingerprint]).toBeUndefined();
     // Five minutes later the operator is idle: the held finding goes out.
-    const idle = ctx('2026-02-19T15:05:00Z', { operatorLastActiveAt: new Date('2026-02-19T14:58:00Z') });
+    const idle = cycleContext('2026-02-19T15:05:00Z', { operatorLastActiveAt: new Date('2026-02-19T14:58:00Z') });
     const second = evaluateCycle(afterDelivery, [scanOk('git', { findings: [stale] })], idle);
     expect(second.decision.reportable.map((f) => f.fingerprint)).toEqual([stale.fingerprint]);
   });
 
   it('unknown operator activity counts as idle', () => {
-    const { decision } = evaluateCycle(stateAt(0), [scanOk('git', { findings: [stale] })], ctx('2026-02-19T15:00:00Z'));
+    const { decision } = evaluateCycle(stateAt(0), [scanOk('git', { findings: [stale] })], cycleContext('2026-02-19T15:00:00Z'));
     expect(decision.operatorIdle).toBe(true);
     expect(decision.status).toBe('report');
   });
@@ -115,7 +105,7 @@ describe('report rules', () => {
     const { decision } = evaluateCycle(
       stateAt(0),
       [scanOk('x', { findings: [stale, crash] })],
-      ctx('2026-02-19T23:00:00Z', { insideActiveHours: false }),
+      cycleContext('2026-02-19T23:00:00Z', { insideActiveHours: false }),
     );
     expect(decision.categories).toEqual(['ORCH_FAILURE']);
     expect(decision.suppressed).toEqual([{ finding: stale, reason: 'outside-active-hours' }]);
@@ -127,7 +117,11 @@ describe('report rules', () => {
     const outcomes: string[] = [];
     for (let i = 0; i <= 4; i++) {
       const now = new Date(t0 + i * 10 * MIN);
-      const { decision, nextState } = evaluateCycle(state, [scanOk('orchestrators', { findings: [crash] })], ctx(now.toISOString()));
+      const { decision, nextState } = evaluateCycle(
+        state,
+        [scanOk('orchestrators', { findings: [crash] })],
+        cycleContext(now.toISOString()),
+      );
       state = markDelivered(nextState, decision, now);
       outcomes.push(decision.status);
     }
@@ -137,9 +131,9 @@ describe('report rules', () => {
 
   it('a failed delivery leaves findings unreported for the next cycle', () => {
     const now = new Date('2026-02-19T10:00:00Z');
-    const first = evaluateCycle(stateAt(0), [scanOk('orchestrators', { findings: [crash] })], ctx(now.toISOString()));
+    const first = evaluateCycle(stateAt(0), [scanOk('orchestrators', { findings: [crash] })], cycleContext(now.toISOString()));
     // No markDelivered: delivery failed.
-    const second = evaluateCycle(first.nextState, [scanOk('orchestrators', { findings: [crash] })], ctx('2026-02-19T10:10:00Z'));
+    const second = evaluateCycle(first.nextState, [scanOk('orchestrators', { findings: [crash] })], cycleContext('2026-02-19T10:10:00Z'));
     expect(second.decision.status).toBe('report');
   });
 });
@@ -153,14 +147,14 @@ describe('cross-cycle rules', () => {
       action: 'Check',
       short: 'p stalled',
     });
-    const a = evaluateCycle(stateAt(0), [scanOk('pipelines', { findings: [stalled] })], ctx('2026-02-19T10:00:00Z'));
+    const a = evaluateCycle(stateAt(0), [scanOk('pipelines', { findings: [stalled] })], cycleContext('2026-02-19T10:00:00Z'));
     expect(a.decision.status).toBe('ok');
     expect(a.decision.unconfirmed).toEqual([{ finding: stalled, seenCycles: 1, neededCycles: 2 }]);
-    const b = evaluateCycle(a.nextState, [scanOk('pipelines', { findings: [stalled] })], ctx('2026-02-19T10:10:00Z'));
+    const b = evaluateCycle(a.nextState, [scanOk('pipelines', { findings: [stalled] })], cycleContext('2026-02-19T10:10:00Z'));
     expect(b.decision.categories).toEqual(['PIPELINE_STALLED']);
     // A cycle without it resets the count.
-    const c = evaluateCycle(b.nextState, [scanOk('pipelines', {})], ctx('2026-02-19T10:20:00Z'));
-    const d = evaluateCycle(c.nextState, [scanOk('pipelines', { findings: [stalled] })], ctx('2026-02-19T10:30:00Z'));
+    const c = evaluateCycle(b.nextState, [scanOk('pipelines', {})], cycleContext('2026-02-19T10:20:00Z'));
+    const d = evaluateCycle(c.nextState, [scanOk('pipelines', { findings: [stalled] })], cycleContext('2026-02-19T10:30:00Z'));
     expect(d.decision.status).toBe('ok');
   });
 
@@ -170,13 +164,13 @@ describe('cross-cycle rules', () => {
     const { nextState } = evaluateCycle(
       state,
       [{ scanner: 'watcher', status: 'timeout', timeoutMs: 1, durationMs: 1 }],
-      ctx('2026-02-19T10:00:00Z'),
+      cycleContext('2026-02-19T10:00:00Z'),
     );
     expect(nextState.scannerSlices).toEqual({ watcher: slice });
     const ran = evaluateCycle(
       nextState,
       [scanOk('watcher', { slice: { version: 1, data: { seen: ['b'] } } })],
-      ctx('2026-02-19T10:10:00Z'),
+      cycleContext('2026-02-19T10:10:00Z'),
     );
     expect(ran.nextState.scannerSlices).toEqual({ watcher: { version: 1, data: { seen: ['b'] } } });
   });
@@ -192,21 +186,21 @@ describe('one-shot findings survive a failed delivery', () => {
   });
 
   it('a GChat reply the poll script returned once is offered again until a delivery succeeds', () => {
-    const first = evaluateCycle(stateAt(0), [scanOk('gchat', { findings: [reply] })], ctx('2026-02-19T10:00:00Z'));
+    const first = evaluateCycle(stateAt(0), [scanOk('gchat', { findings: [reply] })], cycleContext('2026-02-19T10:00:00Z'));
     expect(first.decision.categories).toEqual(['GCHAT_REPLY_RECEIVED']);
     // Delivery failed: no markDelivered. The script will not return the reply again.
-    const second = evaluateCycle(first.nextState, [scanOk('gchat', {})], ctx('2026-02-19T10:10:00Z'));
+    const second = evaluateCycle(first.nextState, [scanOk('gchat', {})], cycleContext('2026-02-19T10:10:00Z'));
     expect(second.decision.reportable.map((f) => f.fingerprint)).toEqual([reply.fingerprint]);
     const delivered = markDelivered(second.nextState, second.decision, new Date('2026-02-19T10:10:00Z'));
     expect(delivered.undelivered).toEqual([]);
-    const third = evaluateCycle(delivered, [scanOk('gchat', {})], ctx('2026-02-19T10:50:00Z'));
+    const third = evaluateCycle(delivered, [scanOk('gchat', {})], cycleContext('2026-02-19T10:50:00Z'));
     expect(third.decision.status).toBe('ok');
   });
 
   it('ordinary findings are not kept: a resolved crash is not re-reported from memory', () => {
-    const a = evaluateCycle(stateAt(0), [scanOk('orchestrators', { findings: [crash] })], ctx('2026-02-19T10:00:00Z'));
+    const a = evaluateCycle(stateAt(0), [scanOk('orchestrators', { findings: [crash] })], cycleContext('2026-02-19T10:00:00Z'));
     expect(a.nextState.undelivered).toEqual([]);
-    const b = evaluateCycle(a.nextState, [scanOk('orchestrators', {})], ctx('2026-02-19T10:10:00Z'));
+    const b = evaluateCycle(a.nextState, [scanOk('orchestrators', {})], cycleContext('2026-02-19T10:10:00Z'));
     expect(b.decision.status).toBe('ok');
   });
 });
@@ -225,7 +219,11 @@ describe('cost', () => {
 
   it('cuts long reports per category with "+N more" to stay under the budget', () => {
     const config: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, actionableBudgetTokens: 1_000 };
-    const { decision } = evaluateCycle(stateAt(0), [scanOk('git', { findings: many(100) })], ctx('2026-02-19T10:00:00Z', { config }));
+    const { decision } = evaluateCycle(
+      stateAt(0),
+      [scanOk('git', { findings: many(100) })],
+      cycleContext('2026-02-19T10:00:00Z', { config }),
+    );
     expect(decision.estimatedTokens).toBeLessThanOrEqual(1_000);
     expect(decision.message!.content).toMatch(/\+\d+ more GIT_STALE/);
     expect(decision.reportable).toHaveLength(100);
@@ -233,7 +231,11 @@ describe('cost', () => {
 
   it('sends COST_ALERT when a cycle exceeds the cost budget', () => {
     const config: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, costAlertTokens: 100 };
-    const { decision } = evaluateCycle(stateAt(6), [scanOk('git', { findings: many(3) })], ctx('2026-02-19T10:00:00Z', { config }));
+    const { decision } = evaluateCycle(
+      stateAt(6),
+      [scanOk('git', { findings: many(3) })],
+      cycleContext('2026-02-19T10:00:00Z', { config }),
+    );
     expect(decision.costAlert?.content).toBe(
       `COST_ALERT: Heartbeat cycle #7 used ~${decision.estimatedTokens.toLocaleString('en-US')} tokens (budget: 100). Consider simplifying HEARTBEAT.md checks.`,
     );
@@ -248,7 +250,7 @@ describe('cost', () => {
       action: 'Assign bd-1',
       short: 'x',
     });
-    const { decision } = evaluateCycle(stateAt(0), [scanOk('beads', { findings: [evil] })], ctx('2026-02-19T10:00:00Z'));
+    const { decision } = evaluateCycle(stateAt(0), [scanOk('beads', { findings: [evil] })], cycleContext('2026-02-19T10:00:00Z'));
     const content = decision.message!.content;
     expect(content).not.toContain('\u001b');
     expect(content).not.toContain('\u202e');
@@ -283,7 +285,7 @@ describe('properties', () => {
             const { decision, nextState } = evaluateCycle(
               state,
               [scanOk('x', { findings })],
-              ctx(now.toISOString(), { operatorLastActiveAt: c.busy ? now : undefined }),
+              cycleContext(now.toISOString(), { operatorLastActiveAt: c.busy ? now : undefined }),
             );
             for (const f of decision.reportable) {
               const prev = lastSent.get(f.fingerprint);
@@ -306,7 +308,7 @@ describe('properties', () => {
         const { decision } = evaluateCycle(
           initialHeartbeatState(),
           [scanOk('x', { findings })],
-          ctx(now.toISOString(), { insideActiveHours: inside, operatorLastActiveAt: busy ? now : undefined }),
+          cycleContext(now.toISOString(), { insideActiveHours: inside, operatorLastActiveAt: busy ? now : undefined }),
         );
         const unique = new Set(findings.map((f) => f.fingerprint)).size;
         const total = decision.reportable.length + decision.suppressed.length + decision.held.length + decision.unconfirmed.length;

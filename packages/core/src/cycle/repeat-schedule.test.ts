@@ -5,8 +5,9 @@ import { parseHeartbeatConfig } from '../config/heartbeat-markdown-parser.js';
 import { renderHeartbeatMarkdown } from '../config/heartbeat-markdown-renderer.js';
 import { createFinding, findingContentHash } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
-import { evaluateCycle, markDelivered, type CycleContext } from './evaluate-cycle.js';
+import { evaluateCycle, markDelivered } from './evaluate-cycle.js';
 import { decodeHeartbeatState, encodeHeartbeatState, initialHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
+import { cycleContext } from '../../test/support/cycle-context.js';
 import {
   decideRepeat,
   MAX_REPORT_MEMORY,
@@ -20,10 +21,6 @@ import {
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const T0 = Date.parse('2026-02-19T10:00:00Z');
-
-function ctx(nowMs: number, config: HeartbeatConfig = DEFAULT_HEARTBEAT_CONFIG): CycleContext {
-  return { now: new Date(nowMs), config, timeZone: 'UTC', insideActiveHours: true, operatorLastActiveAt: undefined };
-}
 
 /** ORCH_FAILURE (Immediate), GIT_STALE (Advisory) or WORK_READY (Normal) about `subject`, saying `say`. */
 function finding(category: 'ORCH_FAILURE' | 'GIT_STALE' | 'WORK_READY', subject: string, say: string) {
@@ -110,7 +107,7 @@ describe('evaluateCycle with change-aware repeats', () => {
     expect(after.fingerprint).toBe(before.fingerprint);
     let state = initialHeartbeatState();
     const run = (f: typeof before, atMs: number) => {
-      const { decision, nextState } = evaluateCycle(state, [scanOk('orchestrators', { findings: [f] })], ctx(atMs));
+      const { decision, nextState } = evaluateCycle(state, [scanOk('orchestrators', { findings: [f] })], cycleContext(atMs));
       state = markDelivered(nextState, decision, new Date(atMs));
       return decision;
     };
@@ -128,7 +125,7 @@ describe('evaluateCycle with change-aware repeats', () => {
     const reportedAt: Record<string, number[]> = { ORCH_FAILURE: [], GIT_STALE: [] };
     const findings = [finding('ORCH_FAILURE', 'orch-a', 'missing'), finding('GIT_STALE', '/wt', 'stale')];
     for (let t = T0; t <= T0 + 24 * HOUR; t += 10 * MIN) {
-      const { decision, nextState } = evaluateCycle(state, [scanOk('x', { findings })], ctx(t, config));
+      const { decision, nextState } = evaluateCycle(state, [scanOk('x', { findings })], cycleContext(t, { config }));
       state = markDelivered(nextState, decision, new Date(t));
       for (const f of decision.reportable) reportedAt[f.category]?.push((t - T0) / MIN);
     }
@@ -141,7 +138,11 @@ describe('evaluateCycle with change-aware repeats', () => {
     const stale = finding('GIT_STALE', '/wt', 'stale');
     let state = initialHeartbeatState();
     const cycle = (t: number, present: boolean) => {
-      const { decision, nextState } = evaluateCycle(state, [scanOk('git', { findings: present ? [stale] : [] })], ctx(t, config));
+      const { decision, nextState } = evaluateCycle(
+        state,
+        [scanOk('git', { findings: present ? [stale] : [] })],
+        cycleContext(t, { config }),
+      );
       state = markDelivered(nextState, decision, new Date(t));
       return decision.status;
     };
@@ -156,9 +157,9 @@ describe('evaluateCycle with change-aware repeats', () => {
     const crash = finding('ORCH_FAILURE', 'orch-auth', 'crashed');
     const v1 = { version: 1, cycle: 3, reportsSent: 1, reported: { [crash.fingerprint]: T0 }, seen: {}, panes: {}, pipelines: {} };
     const { state } = decodeHeartbeatState(v1);
-    const { decision, nextState } = evaluateCycle(state, [scanOk('orchestrators', { findings: [crash] })], ctx(T0 + 10 * MIN));
+    const { decision, nextState } = evaluateCycle(state, [scanOk('orchestrators', { findings: [crash] })], cycleContext(T0 + 10 * MIN));
     expect(decision.status).toBe('ok');
-    const later = evaluateCycle(nextState, [scanOk('orchestrators', { findings: [crash] })], ctx(T0 + 30 * MIN));
+    const later = evaluateCycle(nextState, [scanOk('orchestrators', { findings: [crash] })], cycleContext(T0 + 30 * MIN));
     expect(later.decision.status).toBe('report');
     expect(markDelivered(later.nextState, later.decision, new Date(T0 + 30 * MIN)).reportedContent[crash.fingerprint]).toEqual({
       hash: findingContentHash(crash),
@@ -244,7 +245,7 @@ describe('properties over cycles (random gaps, contents, failed deliveries, busy
           t += c.gapMin * MIN;
           const stale = finding('GIT_STALE', '/wt', 'same every time');
           const { decision, nextState } = evaluateCycle(state, [scanOk('git', { findings: c.present ? [stale] : [] })], {
-            ...ctx(t, config),
+            ...cycleContext(t, { config }),
             operatorLastActiveAt: c.busy ? new Date(t) : undefined,
           });
           const last = deliveries.at(-1);
@@ -279,7 +280,7 @@ describe('properties over cycles (random gaps, contents, failed deliveries, busy
           const { decision, nextState } = evaluateCycle(
             state,
             [scanOk('orchestrators', { findings: c.present ? [crash] : [] })],
-            ctx(t, config),
+            cycleContext(t, { config }),
           );
           if (c.present && deliveredSay !== undefined && deliveredSay !== c.say)
             expect(decision.reportable.map((f) => f.fingerprint)).toEqual([crash.fingerprint]);

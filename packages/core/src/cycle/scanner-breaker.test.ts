@@ -18,6 +18,7 @@ import {
   type BreakerSettings,
   type ScannerBreaker,
 } from './scanner-breaker.js';
+import { cycleContext } from '../../test/support/cycle-context.js';
 
 const T0 = Date.parse('2026-02-19T09:10:00Z');
 const INTERVAL = 600_000;
@@ -466,10 +467,9 @@ describe('one advisory per cause', () => {
 describe('the breaker inside a cycle', () => {
   it('evaluateCycle reports the trip as one SCANNER_FAILING advisory and keeps the breaker in the next state', () => {
     let state = initialHeartbeatState();
-    const context = { config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC', insideActiveHours: true, operatorLastActiveAt: undefined };
     const categories: string[][] = [];
     for (let i = 0; i < 3; i++) {
-      const { decision, nextState } = evaluateCycle(state, [resultOf('beads', 'failed')], { ...context, now: new Date(T0 + i * INTERVAL) });
+      const { decision, nextState } = evaluateCycle(state, [resultOf('beads', 'failed')], cycleContext(T0 + i * INTERVAL));
       categories.push([...decision.categories]);
       state = nextState;
       if (i === 2) expect(decision.breakerEvents?.map((e) => e.kind)).toEqual(['tripped']);
@@ -484,13 +484,7 @@ describe('the breaker inside a cycle', () => {
     // Fails through cycle 5 (trip at 3, held back at 4, 6–8), works from then on: cycle 9 recovers.
     const tokens: Token[] = Array.from({ length: 10 }, (_, i) => (i < 5 ? 'failed' : 'ok'));
     for (let i = 0; i < tokens.length; i++) {
-      const context = {
-        now: new Date(T0 + i * INTERVAL),
-        config: DEFAULT_HEARTBEAT_CONFIG,
-        timeZone: 'UTC',
-        insideActiveHours: true,
-        operatorLastActiveAt: undefined,
-      };
+      const context = cycleContext(T0 + i * INTERVAL);
       const results = [
         breakerSkips(state.breakers, state.cycle + 1, DEFAULT_HEARTBEAT_CONFIG.breaker).get('beads') ?? resultOf('beads', tokens[i]!),
       ];

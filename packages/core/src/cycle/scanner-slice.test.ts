@@ -10,6 +10,7 @@ import { decodeHeartbeatState, encodeHeartbeatState, initialHeartbeatState } fro
 import { runCycle } from './run-cycle.js';
 import { runScanners } from './run-scanners.js';
 import { defineStatefulScanner, SLICE_REJECTED_CODE, SLICE_SET_ASIDE_CODE, type StoredSlice } from './scanner-slice.js';
+import { cycleContext } from '../../test/support/cycle-context.js';
 
 const NOW = new Date('2026-02-19T10:00:00Z');
 
@@ -96,13 +97,7 @@ describe('scanner slices through runScanners', () => {
     const stored = { repeats: { version: 2, data: { value: 'a', cycles: 1 } } };
     const results = await scanWith([repeatCounter(() => 'b'.repeat(200), [], 100)], stored);
     expect(warningsOf(results[0])).toEqual([expect.stringContaining(`${SLICE_REJECTED_CODE}: scanner repeats: its next state is 2`)]);
-    const { nextState } = evaluateCycle({ ...initialHeartbeatState(), scannerSlices: stored }, results, {
-      now: NOW,
-      config: DEFAULT_HEARTBEAT_CONFIG,
-      timeZone: 'UTC',
-      insideActiveHours: true,
-      operatorLastActiveAt: undefined,
-    });
+    const { nextState } = evaluateCycle({ ...initialHeartbeatState(), scannerSlices: stored }, results, cycleContext(NOW));
     expect(nextState.scannerSlices).toEqual(stored);
   });
 });

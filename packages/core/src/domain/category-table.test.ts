@@ -1,23 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
-import { evaluateCycle, UNREGISTERED_CATEGORY_CODE, type CycleContext } from '../cycle/evaluate-cycle.js';
+import { evaluateCycle, UNREGISTERED_CATEGORY_CODE } from '../cycle/evaluate-cycle.js';
 import { initialHeartbeatState, type HeartbeatState } from '../cycle/heartbeat-state.js';
 import { PRIORITY_RANK, type PriorityClass } from './categories.js';
 import { DEFAULT_CATEGORIES, defineCategories, type CategorySpec, type CategoryTable } from './category-table.js';
 import { createFinding, type Finding, type FindingInput } from './finding.js';
 import { scanOk, type ScanResult } from './scan-result.js';
+import { cycleContext } from '../../test/support/cycle-context.js';
 
-function ctx(overrides: Partial<CycleContext> = {}): CycleContext {
-  return {
-    now: new Date('2026-02-19T10:00:00Z'),
-    config: DEFAULT_HEARTBEAT_CONFIG,
-    timeZone: 'UTC',
-    insideActiveHours: true,
-    operatorLastActiveAt: undefined,
-    ...overrides,
-  };
-}
+const NOW = '2026-02-19T10:00:00Z';
 
 const queue = defineCategories({
   QUEUE_RISING: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 3, brief: 'queue depth rising' },
@@ -42,7 +33,7 @@ function runResults(table: CategoryTable | undefined, results: readonly ScanResu
     const evaluation = evaluateCycle(
       state,
       results,
-      ctx({ insideActiveHours: inside, ...(table === undefined ? {} : { categories: table }) }),
+      cycleContext(NOW, { insideActiveHours: inside, ...(table === undefined ? {} : { categories: table }) }),
     );
     decisions.push(evaluation.decision);
     state = evaluation.nextState;

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
 import type { PriorityClass } from '../domain/categories.js';
 import { categoryTableFingerprint } from '../domain/category-fingerprint.js';
 import { DEFAULT_CATEGORIES, defineCategories, type CategorySpec, type CategoryTable } from '../domain/category-table.js';
 import { createFinding } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
-import { evaluateCycle, markDelivered, type CycleContext } from '../cycle/evaluate-cycle.js';
+import { evaluateCycle, markDelivered } from '../cycle/evaluate-cycle.js';
 import { initialHeartbeatState } from '../cycle/heartbeat-state.js';
 import { createCycleRecord, replayCycleRecords } from './cycle-record.js';
+import { cycleContext } from '../../test/support/cycle-context.js';
 
 function recordDay(): string[] {
   const lines: string[] = [];
@@ -21,13 +21,7 @@ function recordDay(): string[] {
     short: 'orch-a crashed',
   });
   for (let i = 0; i < 12; i++) {
-    const context: CycleContext = {
-      now: new Date(Date.parse('2026-02-19T08:00:00Z') + i * 600_000),
-      config: DEFAULT_HEARTBEAT_CONFIG,
-      timeZone: 'UTC',
-      insideActiveHours: true,
-      operatorLastActiveAt: undefined,
-    };
+    const context = cycleContext(Date.parse('2026-02-19T08:00:00Z') + i * 600_000);
     const results = [
       scanOk('orchestrators', { findings: i % 4 === 0 ? [] : [crash] }),
       scanOk('idle-orchestrators', { slice: { version: 1, data: { panes: { 'orch-b': { hash: 'same', sinceMs: 0 } } } } }),
@@ -77,14 +71,7 @@ function recordWithTable(table: CategoryTable, category: string, pattern: readon
     short: 'jobs rising',
   });
   pattern.forEach((seen, i) => {
-    const context: CycleContext = {
-      now: new Date(Date.parse('2026-02-21T03:00:00Z') + i * 600_000),
-      config: DEFAULT_HEARTBEAT_CONFIG,
-      timeZone: 'UTC',
-      insideActiveHours,
-      operatorLastActiveAt: undefined,
-      categories: table,
-    };
+    const context = cycleContext(Date.parse('2026-02-21T03:00:00Z') + i * 600_000, { insideActiveHours, categories: table });
     const results = [scanOk('queue-depth', { findings: seen ? [finding] : [] })];
     const { decision, nextState } = evaluateCycle(state, results, context);
     lines.push(JSON.stringify(createCycleRecord(state, results, context, decision)));
