@@ -1,0 +1,125 @@
+/**
+ * The `--help` text of `heartbeat-kit fleet` and of each subcommand: what it does, its options,
+ * its output and exit codes. docs/reference/cli.md is generated from these.
+ */
+import { MIN_FLEET_INTERVAL_MS } from '@heartbeat-kit/bullmq';
+import type { Subcommand } from './args.js';
+
+const COMMON = `Common options:
+  --redis URL        redis://127.0.0.1:6379 (default), redis://:PASSWORD@HOST:PORT,
+                     unix:///path/redis.sock[?password=PASSWORD] or redis+unix://…
+                     (or set HEARTBEAT_KIT_REDIS)
+  --prefix NAME      key prefix of the fleet in Redis (default: hbk)
+  --json             print JSON
+  -h, --help         show this help`;
+
+/** Help text of `heartbeat-kit fleet`. */
+export const FLEET_HELP = `Usage: heartbeat-kit fleet <worker|add|list|remove|status|history|liveness> [options]
+
+Runs many heartbeats on Redis with BullMQ: workers share schedules, locks, dedup memory and
+delivery. Each due slot runs once, a heartbeat never runs two cycles at once, and a report is
+remembered only after the sink confirmed it.
+
+Subcommands:
+  worker    process due slots and deliver reports until SIGINT/SIGTERM
+  add       register (or update) a heartbeat: an id, a project directory, an interval
+  list      the registered heartbeats
+  remove    unregister a heartbeat and stop its schedule
+  status    per heartbeat: last cycle, next slot, lag, last report
+  history   one heartbeat's receipts: one record per slot, ran or skipped with the reason
+  liveness  exit 0 when one heartbeat ran recently, else 1 with the reason (for a monitor)
+
+Run 'heartbeat-kit fleet <subcommand> --help' for its options.
+`;
+
+/** Help text of each `heartbeat-kit fleet` subcommand (`fleet <subcommand> --help`). */
+export const FLEET_SUBCOMMAND_HELP: Readonly<Record<Subcommand, string>> = {
+  worker: `Usage: heartbeat-kit fleet worker [--redis URL] [--concurrency N] [options]
+
+Processes the fleet's slots, cycles and outbox until SIGINT/SIGTERM. Start one per core or host.
+
+Options:
+  --concurrency N    jobs per queue at once (default 4)
+  --sink SPEC        stdout (default) | file:PATH (JSONL with heartbeat and message id) |
+                     webhook:URL | command:CMD
+  --fake-scanners    scan with in-memory fake scanners instead of the projects (tests, benchmarks)
+  --lock-ttl D       lease of a heartbeat lock (30s, 2m, or seconds), renewed while a cycle runs (default 30)
+${COMMON}
+
+With --json the worker prints each event (cycle, skip, failed, stale-write, delivered, sink-breaker) as
+one JSON line on stderr; messages still go to --sink.
+
+Sink circuit breaker, per heartbeat (its HEARTBEAT.md Breaker after / Breaker back-off cap): deliveries
+failing the same way (HTTP 503, exit 1, …) in that many of the heartbeat's cycles in a row print one
+SINK_FAILING advisory on stderr; its messages then stay in the outbox and are tried only every 2nd, 4th,
+… cycle up to the cap (its receipts say delivery held), never dropped; the first delivery that works
+prints one recovered line and the held messages go out.
+
+Started while Redis is down, the worker waits for it: retries after 1 s, 2 s, 4 s … up to 30 s
+apart, each retry on stderr, for up to 10 min (then exit 3); Ctrl-C stops the wait. A Redis that
+refuses the password exits 3 at once with the fix.
+
+Exit codes: 0 stopped by SIGINT/SIGTERM, 2 usage error, 3 Redis unreachable or credentials refused.
+`,
+  add: `Usage: heartbeat-kit fleet add ID (--cwd DIR | --scanners fake) [--interval D] [options]
+
+Registers heartbeat ID (letters, digits, '.', '_', '-'; no '__') and schedules it.
+
+Options:
+  --cwd DIR          project to scan with the real scanners and its .claude/HEARTBEAT.md
+  --scanners fake    in-memory fake scanners instead of a project
+  --scan-ms N        fake scanners: how long a scan takes (default 0)
+  --report-every N   fake scanners: a new finding every N slots (default 5; 0 = quiet)
+  --interval D       time between slots: 10m, 1h, or seconds (default 600, minimum ${MIN_FLEET_INTERVAL_MS / 1000})
+${COMMON}
+`,
+  list: `Usage: heartbeat-kit fleet list [options]
+
+Lists the registered heartbeats.
+
+${COMMON}
+`,
+  remove: `Usage: heartbeat-kit fleet remove ID [options]
+
+Unregisters heartbeat ID and removes its schedule. Its state stays in Redis.
+
+${COMMON}
+`,
+  history: `Usage: heartbeat-kit fleet history ID [--since WHEN] [options]
+
+Lists heartbeat ID's receipts, oldest first: every slot ends in one record, 'ran' (cycle number,
+HEARTBEAT_OK or report, delivery 'queued' when the outbox holds the report) or 'skipped' with its
+reason (overlapping: an earlier slot still ran; down: no worker committed it; config-error).
+Kept in Redis per heartbeat, bounded to the last 200 records and 7 days.
+
+Options:
+  --since WHEN       only receipts at or after WHEN: an ISO instant or a duration back from
+                     now such as 24h or 90m
+  --now ISO          judge ages as at this instant
+${COMMON}
+
+With --json prints {"receipts": [...], "warnings": [...]}.
+`,
+  liveness: `Usage: heartbeat-kit fleet liveness ID [--max-age DURATION] [options]
+
+Watches one fleet heartbeat as 'check-liveness' watches a loop: exits 0 when its newest 'ran'
+receipt is at most --max-age old, else 1 with the reason (no worker commits its slots, every
+recent slot was skipped and why, or it never ran). For a cron monitor or a Kubernetes probe
+beside the workers.
+
+Options:
+  --max-age DURATION how old the last run may be, e.g. 30m or 2h (default: 3 × its interval)
+  --now ISO          judge as at this instant
+${COMMON}
+
+With --json prints {"live": …, "reason"?, "message", "lastRan"?}.
+
+Exit codes: 0 alive, 1 not alive (reason on stdout), 2 usage error, 3 Redis unreachable or failed.
+`,
+  status: `Usage: heartbeat-kit fleet status [options]
+
+Per heartbeat: last cycle, next slot, lag of the last cycle behind its slot, last report.
+
+${COMMON}
+`,
+};

@@ -1,0 +1,87 @@
+// `fleet history` and `fleet liveness`: one heartbeat's receipts in Redis, listed or judged.
+import { closeRedisClient, createRedisClient, createRedisReceiptStore, fleetKeys } from '@heartbeat-kit/bullmq/node';
+import { formatReceipt, judgeLiveness, type ListedReceipts } from '@heartbeat-kit/core';
+import { EXIT } from '../../exit-codes.js';
+import { redisFailed, seconds, usageError } from './output.js';
+import { withScheduler, type RegistryTarget } from './registrations.js';
+
+/** Which heartbeat's receipts, and the instant their ages are judged at. */
+export interface ReceiptQuery {
+  readonly id: string;
+  readonly at: Date;
+}
+
+type Listed = { readonly ok: true; readonly value: ListedReceipts } | { readonly ok: false; readonly message: string };
+
+/** The heartbeat's receipts as stored, their warnings printed on stderr. */
+async function readReceipts(at: RegistryTarget, sub: string, query: ReceiptQuery): Promise<Listed> {
+  const redis = createRedisClient(at.target);
+  try {
+    const key = fleetKeys(at.prefix).receipts(query.id);
+    const listed = await createRedisReceiptStore({ redis, key, clock: { now: () => query.at } }).list();
+    if (listed.isErr()) return { ok: false, message: listed.error.message };
+    for (const warning of listed.value.warnings) at.io.stderr(`heartbeat-kit fleet ${sub}: warning: ${warning}\n`);
+    return { ok: true, value: listed.value };
+  } finally {
+    await closeRedisClient(redis);
+  }
+}
+
+/** `fleet history`: the receipts of slots at or after `sinceMs`, oldest first. */
+export async function showHistory(at: RegistryTarget, query: ReceiptQuery & { readonly sinceMs: number }): Promise<number> {
+  const { io, prefix } = at;
+  const { id, sinceMs } = query;
+  const listed = await readReceipts(at, 'history', query);
+  if (!listed.ok) {
+    io.stderr(`heartbeat-kit fleet history: ${listed.message}. Fix: check --redis and that redis-server runs.\n`);
+    return EXIT.failure;
+  }
+  const receipts = listed.value.receipts.filter((r) => Date.parse(r.slot) >= sinceMs);
+  const since = sinceMs === Number.NEGATIVE_INFINITY ? '' : ` since ${new Date(sinceMs).toISOString()}`;
+  if (at.json) io.stdout(`${JSON.stringify({ receipts, warnings: listed.value.warnings })}\n`);
+  else if (receipts.length === 0) io.stdout(`no receipts for ${id}${since} (prefix ${prefix})\n`);
+  else for (const receipt of receipts) io.stdout(`${formatReceipt(receipt)}\n`);
+  return EXIT.ok;
+}
+
+/** `--max-age`, or 3 × the registered interval; else the exit code (not registered, Redis failed). */
+async function maxAgeOf(
+  at: RegistryTarget,
+  id: string,
+  given: number | undefined,
+): Promise<{ readonly ms: number } | { readonly exit: number }> {
+  if (given !== undefined) return { ms: given };
+  return withScheduler(at, async (scheduler) => {
+    const listed = await scheduler.list();
+    if (listed.isErr()) return { exit: redisFailed(at.io, 'liveness', listed.error.message) };
+    const heartbeat = listed.value.find((h) => h.id === id);
+    if (heartbeat !== undefined) return { ms: 3 * heartbeat.intervalMs };
+    const fix = `Fix: check the ID with 'heartbeat-kit fleet list', or pass --max-age.`;
+    return { exit: usageError(at.io, 'liveness', `${id} is not registered (prefix ${at.prefix}). ${fix}`) };
+  });
+}
+
+/** `fleet liveness`: core's liveness verdict over one heartbeat's receipts; exit 0 alive, 1 not. */
+export async function checkLiveness(at: RegistryTarget, query: ReceiptQuery & { readonly maxAgeMs: number | undefined }): Promise<number> {
+  const { io } = at;
+  const { id } = query;
+  const maxAge = await maxAgeOf(at, id, query.maxAgeMs);
+  if ('exit' in maxAge) return maxAge.exit;
+  const listed = await readReceipts(at, 'liveness', query);
+  if (!listed.ok) return redisFailed(io, 'liveness', listed.message);
+  const verdict = judgeLiveness(listed.value.receipts, {
+    nowMs: query.at.getTime(),
+    maxAgeMs: maxAge.ms,
+    terms: { run: 'fleet cycle', lock: 'fleet lock' },
+  });
+  const message = verdict.live
+    ? `alive: ${id} cycle #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${seconds(verdict.ageMs)} ago, max ${seconds(maxAge.ms)})`
+    : `not alive (${verdict.reason}): ${id}: ${verdict.message}`;
+  const notes = verdict.live ? verdict.notes : [];
+  if (at.json)
+    io.stdout(
+      `${JSON.stringify(verdict.live ? { live: true, message, lastRan: verdict.lastRan, notes } : { live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}) })}\n`,
+    );
+  else io.stdout(`${[message, ...notes.map((note) => `  note: ${note}`)].join('\n')}\n`);
+  return verdict.live ? EXIT.ok : EXIT.rejected;
+}

@@ -1,0 +1,151 @@
+// Each subcommand's own flags and ID, read and checked before Redis is contacted: a typo is a usage
+// error naming the flag and the fix, never a connection failure or a worker waiting for Redis.
+import {
+  MAX_FAKE_SCAN_MS,
+  MAX_FLEET_INTERVAL_MS,
+  MIN_FLEET_INTERVAL_MS,
+  isFleetHeartbeatId,
+  parseFleetHeartbeat,
+  type FleetHeartbeatInput,
+} from '@heartbeat-kit/bullmq';
+import { parseSinkSpec, type SinkSpec } from '../../sinks/sink-spec.js';
+import { resolvePath } from '../../wiring/cycle-deps.js';
+import { parseDurationFlag } from '../../wiring/duration-flag.js';
+import { parseInstantFlag } from '../../wiring/instant.js';
+import { parseSince } from '../history.js';
+import type { FleetValues, Subcommand } from './args.js';
+
+/** What one fleet subcommand was asked to do, every flag and argument already checked. */
+export type FleetRequest =
+  | { readonly sub: 'worker'; readonly worker: WorkerOptions }
+  | { readonly sub: 'add'; readonly heartbeat: FleetHeartbeatInput }
+  | { readonly sub: 'remove'; readonly id: string }
+  | { readonly sub: 'list' | 'status' }
+  | { readonly sub: 'history'; readonly id: string; readonly at: Date; readonly sinceMs: number }
+  | { readonly sub: 'liveness'; readonly id: string; readonly at: Date; readonly maxAgeMs: number | undefined };
+
+/** A `fleet worker`'s checked flags. */
+export interface WorkerOptions {
+  readonly concurrency: number | undefined;
+  readonly lockTtlMs: number | undefined;
+  readonly sink: SinkSpec;
+  readonly fakeScanners: boolean;
+}
+
+type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+
+const notAnId = (id: string): string => `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.`;
+
+/** Reads and checks the subcommand's flags and ID (`id` is there when the subcommand takes one), or the usage error. */
+export function readRequest(sub: Subcommand, id: string | undefined, values: FleetValues, cwd: string): Checked<FleetRequest> {
+  switch (sub) {
+    case 'worker': {
+      const worker = readWorkerFlags(values);
+      return worker.ok ? { ok: true, value: { sub, worker: worker.value } } : worker;
+    }
+    case 'add': {
+      const heartbeat = readAddFlags(id!, values, cwd);
+      return heartbeat.ok ? { ok: true, value: { sub, heartbeat: heartbeat.value } } : heartbeat;
+    }
+    case 'remove':
+      return isFleetHeartbeatId(id!) ? { ok: true, value: { sub, id: id! } } : { ok: false, message: notAnId(id!) };
+    case 'list':
+    case 'status':
+      return { ok: true, value: { sub } };
+    case 'history':
+    case 'liveness': {
+      const history = readHistoryFlags(id!, values);
+      if (!history.ok) return history;
+      const { at, sinceMs } = history.value;
+      if (sub === 'history') return { ok: true, value: { sub, id: id!, at, sinceMs } };
+      const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
+      return maxAge.ok ? { ok: true, value: { sub, id: id!, at, maxAgeMs: maxAge.ms } } : maxAge;
+    }
+  }
+}
+
+function parseNumber(text: string | undefined, flag: string, min: number): Checked<number | undefined> {
+  if (text === undefined) return { ok: true, value: undefined };
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < min)
+    return { ok: false, message: `${flag} "${text}" must be a number ≥ ${min}. Fix: e.g. ${flag} ${Math.max(min, 1)}` };
+  return { ok: true, value };
+}
+
+function readWorkerFlags(values: FleetValues): Checked<WorkerOptions> {
+  const concurrency = parseNumber(values.concurrency, '--concurrency', 1);
+  if (!concurrency.ok) return concurrency;
+  const lockTtl = parseDurationFlag('--lock-ttl', values['lock-ttl'], { unit: 's', example: '30s', minMs: 1000 });
+  if (!lockTtl.ok) return lockTtl;
+  const sink = parseSinkSpec(values.sink ?? 'stdout');
+  if (sink.isErr()) return { ok: false, message: sink.error.message };
+  const worker: WorkerOptions = {
+    concurrency: concurrency.value === undefined ? undefined : Math.floor(concurrency.value),
+    lockTtlMs: lockTtl.ms,
+    sink: sink.value,
+    fakeScanners: values['fake-scanners'] === true,
+  };
+  return { ok: true, value: worker };
+}
+
+/** The instant `history` and `liveness` judge ages at and the start of the window. */
+function readHistoryFlags(id: string, values: FleetValues): Checked<{ readonly at: Date; readonly sinceMs: number }> {
+  if (!isFleetHeartbeatId(id)) return { ok: false, message: notAnId(id) };
+  const now = parseInstantFlag('--now', values.now);
+  if (!now.ok) return now;
+  const at = now.date ?? new Date();
+  if (values.since === undefined) return { ok: true, value: { at, sinceMs: Number.NEGATIVE_INFINITY } };
+  const since = parseSince(values.since, at);
+  return since.ok ? { ok: true, value: { at, sinceMs: since.ms } } : since;
+}
+
+/** The registration `fleet add` asks for, checked as the scheduler will check it. */
+function readAddFlags(id: string, values: FleetValues, cwd: string): Checked<FleetHeartbeatInput> {
+  if (!isFleetHeartbeatId(id)) return { ok: false, message: notAnId(id) };
+  const rule = { unit: 's', example: '10m', minMs: MIN_FLEET_INTERVAL_MS, maxMs: MAX_FLEET_INTERVAL_MS } as const;
+  const interval = parseDurationFlag('--interval', values.interval, rule);
+  if (!interval.ok) return interval;
+  const source = readAddSource(values, cwd);
+  if (!source.ok) return source;
+  const input: FleetHeartbeatInput = { id, intervalMs: interval.ms ?? 600_000, source: source.value };
+  // The scheduler checks the registration again; anything the flags above let through is still a usage error here.
+  const checked = parseFleetHeartbeat(input);
+  return checked.isOk()
+    ? { ok: true, value: input }
+    : { ok: false, message: `${checked.error}. Fix: see 'heartbeat-kit fleet add --help'.` };
+}
+
+/** `--cwd DIR` (the real scanners) or `--scanners fake` with its `--scan-ms` and `--report-every`. */
+function readAddSource(values: FleetValues, cwd: string): Checked<FleetHeartbeatInput['source']> {
+  const scanMs = parseDurationFlag('--scan-ms', values['scan-ms'], {
+    unit: 'ms',
+    example: '250',
+    allowZero: true,
+    maxMs: MAX_FAKE_SCAN_MS,
+  });
+  if (!scanMs.ok) return scanMs;
+  const reportEvery = parseNumber(values['report-every'], '--report-every', 0);
+  if (!reportEvery.ok) return reportEvery;
+  if ((values.cwd === undefined) === (values.scanners === undefined))
+    return {
+      ok: false,
+      message: 'give exactly one of --cwd DIR or --scanners fake. Fix: heartbeat-kit fleet add my-repo --cwd ~/src/my-repo',
+    };
+  if (values.scanners !== undefined && values.scanners !== 'fake')
+    return { ok: false, message: `unknown scanner set "${values.scanners}". Fix: --scanners fake, or --cwd DIR for the real scanners.` };
+  if (values.cwd !== undefined && (values['scan-ms'] !== undefined || values['report-every'] !== undefined))
+    return {
+      ok: false,
+      message: '--scan-ms and --report-every only apply to --scanners fake. Fix: drop them, or use --scanners fake instead of --cwd.',
+    };
+  if (values.cwd !== undefined) return { ok: true, value: { kind: 'project', cwd: resolvePath(cwd, values.cwd) } };
+  return {
+    ok: true,
+    value: {
+      kind: 'scanners',
+      set: 'fake',
+      ...(scanMs.ms === undefined ? {} : { scanMs: scanMs.ms }),
+      ...(reportEvery.value === undefined ? {} : { reportEvery: Math.floor(reportEvery.value) }),
+    },
+  };
+}
