@@ -1,13 +1,9 @@
-import { DEFAULT_HEARTBEAT_CONFIG, createFinding, type ScanContext } from '@heartbeat-kit/core';
+import { createFinding } from '@heartbeat-kit/core';
 import { describe, expect, it } from 'vitest';
+import { makeContext } from '../../test/support/context.js';
 import { createScriptedScanner } from './scripted-scanner.js';
 
-const ctx: ScanContext = {
-  now: new Date('2026-02-19T10:00:00Z'),
-  config: DEFAULT_HEARTBEAT_CONFIG,
-  insideActiveHours: true,
-  signal: new AbortController().signal,
-};
+const ctx = makeContext({ now: new Date('2026-02-19T10:00:00Z') });
 const crash = createFinding({
   category: 'ORCH_FAILURE',
   subject: 'orch-a',

@@ -1,25 +1,15 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  DEFAULT_HEARTBEAT_CONFIG,
-  type CommandRequest,
-  type CommandRunner,
-  type HeartbeatConfig,
-  type ScanContext,
-  type ScanResult,
-} from '@heartbeat-kit/core';
+import { type CommandRequest, type CommandRunner, type ScanResult } from '@heartbeat-kit/core';
 import { createNodePipelineFiles } from '@heartbeat-kit/scanners/node';
 import { computeDashboard, createPipelineScanner, parseDot, type PipelineFiles } from '@heartbeat-kit/scanners';
 import { errAsync, okAsync } from 'neverthrow';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeContext } from '../support/context.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'attractor');
 const NOW = new Date('2026-11-29T20:48:21.123Z');
-
-function context(config: Partial<HeartbeatConfig> = {}, insideActiveHours = true): ScanContext {
-  return { now: NOW, config: { ...DEFAULT_HEARTBEAT_CONFIG, ...config }, insideActiveHours, signal: new AbortController().signal };
-}
 
 function ok(result: ScanResult): Extract<ScanResult, { status: 'ok' }> {
   if (result.status !== 'ok') throw new Error(`expected ok, got ${JSON.stringify(result)}`);
@@ -120,13 +110,13 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
 
   it('is a pipelines scanner that does not run outside active hours', async () => {
     expect(scanner()).toMatchObject({ name: 'pipelines', runsOutsideActiveHours: false });
-    expect((await scanner().scan(context({}, false))).status).toBe('skipped');
+    expect((await scanner().scan(makeContext({ now: NOW, insideActiveHours: false }))).status).toBe('skipped');
   });
 
   it('reads both fixtures and observes each pipeline; a healthy pipeline gives no finding', async () => {
     await copyFixture('pipeline-harness-style.dot');
     await copyFixture('pipeline-spec-style.dot');
-    const result = ok(await scanner().scan(context()));
+    const result = ok(await scanner().scan(makeContext({ now: NOW })));
     expect(stagesOf(result)).toEqual({ 'PRD-SCANNERS-001': 'Implementation', ScanPipeline: 'Definition' });
     expect(result.findings).toEqual([]);
     expect(result.warnings).toEqual([]);
@@ -135,7 +125,7 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
   it('reports a failed node and a stalled implementation from an edited fixture', async () => {
     const text = await readFile(join(FIXTURES, 'pipeline-harness-style.dot'), 'utf8');
     await writeFile(join(pipelines, 'p.dot'), text.replace('status="active"', 'status="failed"'));
-    const result = ok(await scanner().scan(context()));
+    const result = ok(await scanner().scan(makeContext({ now: NOW })));
     expect(result.findings.map((f) => [f.category, f.subject])).toEqual([
       ['PIPELINE_NODE_FAILED', 'PRD-SCANNERS-001:impl_tmux'],
       ['PIPELINE_STALLED', 'PRD-SCANNERS-001:Implementation'],
@@ -146,14 +136,14 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
   it('reports validation stalled when implementation is complete and the gate waits', async () => {
     const text = await readFile(join(FIXTURES, 'pipeline-harness-style.dot'), 'utf8');
     await writeFile(join(pipelines, 'p.dot'), text.replace('status="active"', 'status="impl_complete"'));
-    const result = ok(await scanner().scan(context()));
+    const result = ok(await scanner().scan(makeContext({ now: NOW })));
     expect(stagesOf(result)).toEqual({ 'PRD-SCANNERS-001': 'Validation' });
     expect(result.findings.map((f) => [f.category, f.subject])).toEqual([['PIPELINE_VALIDATION_STALLED', 'PRD-SCANNERS-001:Validation']]);
   });
 
   it('treats a missing pipeline directory as nothing to report', async () => {
     await rm(join(root, '.pipelines'), { recursive: true });
-    const result = ok(await scanner().scan(context()));
+    const result = ok(await scanner().scan(makeContext({ now: NOW })));
     expect(result).toMatchObject({ findings: [], warnings: [] });
     expect(stagesOf(result)).toEqual({});
   });
@@ -164,7 +154,7 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
     await writeFile(join(pipelines, '.hidden.dot'), 'digraph H { n [status=failed] }');
     await writeFile(join(pipelines, 'notes.txt'), 'digraph T { n [status=failed] }');
     await mkdir(join(pipelines, 'dir.dot'));
-    const result = ok(await scanner().scan(context()));
+    const result = ok(await scanner().scan(makeContext({ now: NOW })));
     expect(Object.keys(stagesOf(result))).toEqual(['A', 'ScanPipeline']);
     expect(result.warnings).toEqual([]);
   });
@@ -176,7 +166,7 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
     await writeFile(join(pipelines, 'escapes.dot'), 'digraph "E\\"x" { a [label="\\\\\\"\\n\u001b[31m", status=failed] }');
     await writeFile(join(pipelines, 'not-dot.dot'), '\u0000\u0001 binary junk {{{ [[[');
     await writeFile(join(pipelines, 'comment.dot'), 'digraph C { /* open');
-    const result = ok(await scanner().scan(context()));
+    const result = ok(await scanner().scan(makeContext({ now: NOW })));
     expect(result.warnings.map((w) => [w.code, w.message])).toEqual([
       ['PIPELINE_FILE_FAILED', 'comment.dot: cannot parse: line 1: unterminated /* comment'],
       ['PIPELINE_FILE_FAILED', "not-dot.dot: cannot parse: line 1: expected 'digraph'"],
@@ -192,7 +182,9 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
   it('refuses a file above the adapter size limit as a per-file warning', async () => {
     await copyFixture('pipeline-spec-style.dot', 'ok.dot');
     await writeFile(join(pipelines, 'big.dot'), `digraph B { a [label="${'x'.repeat(5000)}"] }`);
-    const result = ok(await createPipelineScanner({ cwd: root, files: createNodePipelineFiles({ maxBytes: 4096 }) }).scan(context()));
+    const result = ok(
+      await createPipelineScanner({ cwd: root, files: createNodePipelineFiles({ maxBytes: 4096 }) }).scan(makeContext({ now: NOW })),
+    );
     expect(result.warnings).toHaveLength(1);
     expect(result.warnings[0]?.message).toMatch(/^big\.dot: cannot read: file too large/);
   });
@@ -200,7 +192,7 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
   it('is an error only when every pipeline fails', async () => {
     await writeFile(join(pipelines, 'x.dot'), 'graph X { }');
     await writeFile(join(pipelines, 'y.dot'), 'digraph Y { a [');
-    const result = await scanner().scan(context());
+    const result = await scanner().scan(makeContext({ now: NOW }));
     expect(result).toMatchObject({ scanner: 'pipelines', status: 'error' });
     expect(result.status === 'error' ? result.error : '').toContain('x.dot');
   });
@@ -209,7 +201,7 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
     await writeFile(join(pipelines, 'anon.dot'), 'digraph { a [status=active] }');
     await writeFile(join(pipelines, 'one.dot'), 'digraph Same { a [status=active] }');
     await writeFile(join(pipelines, 'two.dot'), 'digraph Same { a [status=failed] }');
-    const result = ok(await scanner().scan(context()));
+    const result = ok(await scanner().scan(makeContext({ now: NOW })));
     expect(Object.keys(stagesOf(result))).toEqual(['anon', 'Same']);
     expect(result.warnings.map((w) => w.code)).toEqual(['PIPELINE_DUPLICATE_NAME']);
   });
@@ -221,16 +213,22 @@ describe('createPipelineScanner over real files (Node adapter)', () => {
       },
       read: () => Promise.reject(new Error('unused')),
     };
-    expect(await scanner(files).scan(context())).toMatchObject({ status: 'error', error: expect.stringContaining('boom') as unknown });
+    expect(await scanner(files).scan(makeContext({ now: NOW }))).toMatchObject({
+      status: 'error',
+      error: expect.stringContaining('boom') as unknown,
+    });
   });
 
   it('reports a listing failure as an error', async () => {
     await rm(pipelines, { recursive: true });
     await writeFile(pipelines, 'a file where the directory should be');
     // ENOTDIR on the directory itself is "no pipelines", like a missing directory.
-    expect((await scanner().scan(context())).status).toBe('ok');
+    expect((await scanner().scan(makeContext({ now: NOW }))).status).toBe('ok');
     const files: PipelineFiles = { list: () => Promise.reject(new Error('EACCES')), read: () => Promise.reject(new Error('unused')) };
-    expect(await scanner(files).scan(context())).toMatchObject({ status: 'error', error: expect.stringContaining('EACCES') as unknown });
+    expect(await scanner(files).scan(makeContext({ now: NOW }))).toMatchObject({
+      status: 'error',
+      error: expect.stringContaining('EACCES') as unknown,
+    });
   });
 });
 
@@ -258,7 +256,9 @@ describe('createPipelineScanner with a dashboard command', () => {
       nodes: harness(text).nodes.map((n) => ({ ...n, status: n.status === 'active' ? 'impl_complete' : n.status })),
     });
     const runner = fakeRunner(() => okAsync({ exitCode: 0, stdout: `${json}\n`, stderr: '', durationMs: 5 }));
-    const result = ok(await createPipelineScanner({ cwd: root, files: createNodePipelineFiles(), runner }).scan(context(config)));
+    const result = ok(
+      await createPipelineScanner({ cwd: root, files: createNodePipelineFiles(), runner }).scan(makeContext({ now: NOW, config })),
+    );
     expect(runner.requests).toEqual([{ file: 'python3', args: ['dashboard.py', join(pipelines, 'h.dot'), '--output', 'json'], cwd: root }]);
     expect(stagesOf(result)).toEqual({ 'PRD-SCANNERS-001': 'Implementation' });
     expect(result.durationMs).toBe(5);
@@ -277,7 +277,9 @@ describe('createPipelineScanner with a dashboard command', () => {
       if (file.endsWith('d.dot')) return errAsync({ kind: 'not-found' as const, file: 'python3', message: 'ENOENT' });
       return okAsync({ exitCode: 0, stdout: good, stderr: '', durationMs: 1 });
     });
-    const result = ok(await createPipelineScanner({ cwd: root, files: createNodePipelineFiles(), runner }).scan(context(config)));
+    const result = ok(
+      await createPipelineScanner({ cwd: root, files: createNodePipelineFiles(), runner }).scan(makeContext({ now: NOW, config })),
+    );
     expect(Object.keys(stagesOf(result))).toHaveLength(1);
     expect(result.warnings.map((w) => w.message.split(':')[0])).toEqual(['a.dot', 'b.dot', 'c.dot', 'd.dot']);
     expect(result.warnings[0]?.message).toContain('exited 1');
@@ -289,7 +291,7 @@ describe('createPipelineScanner with a dashboard command', () => {
 
   it('is an error when a command is configured without a runner', async () => {
     await copyFixture('pipeline-spec-style.dot');
-    const result = await createPipelineScanner({ cwd: root, files: createNodePipelineFiles() }).scan(context(config));
+    const result = await createPipelineScanner({ cwd: root, files: createNodePipelineFiles() }).scan(makeContext({ now: NOW, config }));
     expect(result.status).toBe('error');
   });
 });
