@@ -30,7 +30,7 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     '  Keys are case-insensitive. Unknown sections and keys are reported as warnings and skipped;',
     '  a value that cannot be used stops the cycle with its line, key and fix.',
     '  An empty or missing file means: the defaults written below.',
-    '  Durations: 90 min, 4h, 2h30m, 1 hour, 30 minutes (words after the duration are ignored).',
+    '  Durations: 90 min, 4h, 2h30m, 1 hour, 30 minutes; write only the duration (words around it are an error).',
     '-->',
     '',
     '## Active Hours',
