@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandError, CommandOutput, CommandRequest } from '@heartbeat-kit/core';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
@@ -178,7 +178,7 @@ export function startCyclePrefetch(argv: readonly string[], io: PrefetchIo, kit:
       if (text === planText) return;
       const temporary = `${planPath}.${process.pid}.tmp`;
       try {
-        await mkdir(join(planPath, '..'), { recursive: true });
+        await mkdir(dirname(planPath), { recursive: true });
         await writeFile(temporary, text, { mode: 0o600 });
         await rename(temporary, planPath);
         planText = text;

@@ -45,7 +45,11 @@ export function prefetchKey(parts: PrefetchKeyParts): string {
   return JSON.stringify([parts.cwd, parts.config ?? null, parts.state ?? null, parts.tmuxSocket ?? null]);
 }
 
-/** The plan's file name in the heartbeat's directory of the git common dir (FNV-1a of the key; the file holds the whole key). */
+/**
+ * The plan's file name in the heartbeat's directory of the git common dir (FNV-1a of the key; the
+ * file holds the whole key). Not core's `stableHash`: this module loads while Node loads the command,
+ * and importing core's index here would put zod in its chunk (see the bin's tsup config).
+ */
 export function prefetchPlanName(key: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i += 1) {

@@ -500,13 +500,16 @@ describe('runBeat — the work of one issue', () => {
 });
 
 describe('runBeat — interrupted by a signal (Ctrl-C, SIGTERM)', () => {
+  // #7 is in hand when the signal comes; #8 shows whether the beat went on.
+  const twoIssues = [
+    { number: 7, title: 'first', labels: ['backend'] },
+    { number: 8, title: 'second', labels: ['backend'] },
+  ];
+
   it('mid-dispatch: ends interrupted, posts nothing about the cut-off agent, writes no beat line, releases its lock', async () => {
     const controller = new AbortController();
     const h = harness({
-      issues: [
-        { number: 7, title: 'first', labels: ['backend'] },
-        { number: 8, title: 'second', labels: ['backend'] },
-      ],
+      issues: twoIssues,
       script: [
         () => {
           controller.abort('SIGINT');
@@ -532,10 +535,7 @@ describe('runBeat — interrupted by a signal (Ctrl-C, SIGTERM)', () => {
   it('between issues: the next issue is not started', async () => {
     const controller = new AbortController();
     const h = harness({
-      issues: [
-        { number: 7, title: 'first', labels: ['backend'] },
-        { number: 8, title: 'second', labels: ['backend'] },
-      ],
+      issues: twoIssues,
       script: [
         (r) => {
           controller.abort('SIGTERM');
