@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { scriptedRunner } from '../../test/support/context.js';
 import { describeGitError, worktreeStatuses } from './git-client.js';
 
@@ -54,5 +59,41 @@ describe('worktreeStatuses', () => {
     );
     expect(mixed).toEqual([undefined, ...paths.map(() => []), undefined, undefined]);
     expect(ok.calls).toHaveLength(4);
+  });
+
+  describe('with real git', () => {
+    const made: string[] = [];
+    afterEach(() => {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('reads each worktree against its own index, also when the batch runs from a linked worktree', async () => {
+      const root = mkdtempSync(join(tmpdir(), 'hk-git-batch-'));
+      made.push(root);
+      const main = join(root, 'main');
+      const git = (cwd: string, ...args: string[]) =>
+        execFileSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { stdio: 'pipe' });
+      git(root, 'init', '-q', '-b', 'main', main);
+      writeFileSync(join(main, 'shared.txt'), 'x\n');
+      git(main, 'add', '.');
+      git(main, 'commit', '-q', '-m', 'one');
+      // Each linked worktree's branch has files the others do not: another index would see them as changes.
+      // Eight, so the batches hold more than one worktree each (a batch of one is left to the caller).
+      const linked = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((name) => {
+        const path = join(root, name);
+        git(main, 'worktree', 'add', '-q', '-b', name, path);
+        writeFileSync(join(path, `${name}.txt`), `${name}\n`);
+        git(path, 'add', '.');
+        git(path, 'commit', '-q', '-m', name);
+        return path;
+      });
+      writeFileSync(join(linked[7]!, 'dirty.txt'), 'pending\n');
+      const paths = [main, ...linked];
+      for (const from of [main, linked[0]!]) {
+        const answers = await worktreeStatuses({ runner: createProcessRunner() }, from, paths, new AbortController().signal, { ms: 0 });
+        const clean = paths.slice(0, -1).map(() => []);
+        expect({ from, answers }).toEqual({ from, answers: [...clean, [{ x: '?', y: '?', path: 'dirty.txt' }]] });
+      }
+    });
   });
 });

@@ -98,7 +98,8 @@ function statusBatches(paths: readonly string[]): (readonly number[])[] {
  * `git status --porcelain=v1 -z` of many worktrees from a few `git for-each-repo` processes
  * instead of one process each: git has no status of several worktrees, but for-each-repo runs
  * `git -C <path> status` for each path of a config key, one after the other, from a small git
- * process (the key is set with `-c`, never written to a file). `--branch` opens each
+ * process (the key is set with `-c`, never written to a file), each with `--git-dir=.git
+ * --work-tree=.` so none inherits the repository of the worktree the batch runs from. `--branch` opens each
  * worktree's output with a `## …` field, so the output splits into one block per path, in
  * order. for-each-repo stops at the first failing worktree: the blocks before the last one
  * printed are still whole, and the rest are left to the caller. One element per path: its
@@ -117,6 +118,12 @@ export async function worktreeStatuses(
       ...batch.flatMap((i) => ['-c', `${BATCH_KEY}=${paths[i]!}`]),
       'for-each-repo',
       `--config=${BATCH_KEY}`,
+      // Each worktree's own repository, named outright: run from a linked worktree (a `.git` file),
+      // git exports that worktree's GIT_DIR to for-each-repo's children, and every other worktree's
+      // files were compared with its index (a clean worktree read as hundreds of deletions).
+      '--',
+      '--git-dir=.git',
+      '--work-tree=.',
       'status',
       '--porcelain=v1',
       '-z',
