@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 // Two builds into dist/:
@@ -49,6 +49,17 @@ const bin: Options = {
             ? { path: join(import.meta.dirname, '../core/src/node/process-runner.ts') }
             : undefined,
         );
+        // yaml's `node` export is its CommonJS build, which calls require('process'): in an ES bundle
+        // that require is esbuild's shim and throws at run time ("Dynamic require of "process" is not
+        // supported": plan, check-liveness and every woterclip command crashed). Its ES build (the
+        // package's `default` export) is the same code without Node built-ins, and without the node
+        // build's LOG_TOKENS / LOG_STREAM switches, which print to stdout when a user's environment
+        // happens to set them. pack-check fails the build if any chunk still holds the shim.
+        build.onResolve({ filter: /^yaml$/ }, async (args) => {
+          const manifest = await build.resolve('yaml/package.json', { kind: args.kind, resolveDir: args.resolveDir });
+          if (manifest.errors.length > 0) return { errors: manifest.errors };
+          return { path: join(dirname(manifest.path), 'browser/index.js') };
+        });
         // zod's 63 other locales are reachable from its `z.locales` namespace, so the bundle kept them
         // all (≈ 2 MiB of RSS); heartbeat-kit's messages are English (the bin sets only zod's jitless).
         build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
