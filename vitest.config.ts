@@ -6,6 +6,8 @@ export default defineConfig({
   resolve: { conditions: ['source', 'module', 'node', 'import', 'default'] },
   ssr: { resolve: { conditions: ['source', 'module', 'node', 'import', 'default'] } },
   test: {
+    // The packages' own build, once per run: tests that run the CLI as a process run the built bin.
+    globalSetup: ['scripts/build-once-for-tests.ts'],
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
     // Backstops only: no test asserts on speed, but a 2-core machine at load 10–20 runs a
     // multi-process e2e test several times slower than an idle one. Waits inside tests poll for

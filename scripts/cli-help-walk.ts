@@ -19,8 +19,11 @@ export interface HelpPage extends HelpText {
   readonly parent?: HelpText;
 }
 
+/** How a walk runs `heartbeat-kit ...argv`: in-process (the default) or the built bin as a process. */
+export type HelpRunner = (argv: readonly string[]) => Promise<HelpText>;
+
 /** Runs `heartbeat-kit ...argv` in-process with no project around it. */
-async function help(argv: readonly string[]): Promise<HelpText> {
+async function inProcess(argv: readonly string[]): Promise<HelpText> {
   let text = '';
   const io: CliIo = {
     stdout: (t) => void (text += t),
@@ -33,13 +36,16 @@ async function help(argv: readonly string[]): Promise<HelpText> {
   return { code, text };
 }
 
-/** Names listed two spaces in, the way every help text lists its commands and subcommands. */
+/**
+ * Names listed two spaces in, the way every help text lists its commands and subcommands; an
+ * example command line (`  heartbeat-kit runbook init && ...`) is indented the same way but names the program.
+ */
 function listedNames(text: string): string[] {
-  return [...text.matchAll(/^ {2}([a-z][a-z0-9-]*)\b/gm)].map((m) => m[1] ?? '').filter((n) => n !== '');
+  return [...text.matchAll(/^ {2}([a-z][a-z0-9-]*)\b/gm)].map((m) => m[1] ?? '').filter((n) => n !== '' && n !== 'heartbeat-kit');
 }
 
 /** Every page, each command followed by its subcommands, as the help texts list them. */
-export async function walkHelp(): Promise<{ readonly top: HelpText; readonly pages: readonly HelpPage[] }> {
+export async function walkHelp(help: HelpRunner = inProcess): Promise<{ readonly top: HelpText; readonly pages: readonly HelpPage[] }> {
   const top = await help(['--help']);
   const pages: HelpPage[] = [];
   for (const command of listedNames(top.text)) {

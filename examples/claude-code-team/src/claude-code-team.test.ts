@@ -2,8 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { main } from 'heartbeat-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const here = (path: string): string => new URL(`../${path}`, import.meta.url).pathname;
@@ -11,23 +9,13 @@ const LOOP_SCRIPT = here('heartbeat-loop.sh');
 const CONVERTER = here('cycle-to-send-message.mjs');
 const TMUX = `hk-cct-${process.pid}`; // a private tmux socket name: never the user's server
 
+// The CLI as this example's README runs it: the package's bin as npm links it (node_modules/.bin),
+// built by the test run's global setup (scripts/build-once-for-tests.ts).
+const KIT = here('node_modules/.bin/heartbeat-kit');
+
 let work: string;
-let bin: string;
-beforeAll(async () => {
+beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'hk-cct-'));
-  // The real CLI as one file plain node can run (Node 20 cannot run the TypeScript sources).
-  bin = join(work, 'heartbeat-kit.mjs');
-  await build({
-    entryPoints: [here('../../packages/cli/src/bin.ts')],
-    outfile: bin,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['source'],
-    logLevel: 'error',
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  });
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -59,7 +47,7 @@ function sh(cwd: string, ...args: string[]) {
   const run = spawnSync('sh', [LOOP_SCRIPT, ...args], {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, HEARTBEAT_KIT: `${process.execPath} ${bin}`, HEARTBEAT_STOP_TIMEOUT: '60' },
+    env: { ...process.env, HEARTBEAT_KIT: KIT, HEARTBEAT_STOP_TIMEOUT: '60' },
     timeout: 240_000,
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
@@ -89,22 +77,20 @@ function alive(pid: number): boolean {
 }
 
 describe('cycle --json → SendMessage for the team lead', () => {
-  async function cycleJson(dir: string, now: string): Promise<string> {
-    let out = '';
-    const code = await main(['cycle', '--cwd', dir, '--json', '--now', now, '--tmux-socket', TMUX], {
-      stdout: (t) => void (out += t),
-      stderr: () => undefined,
+  /** `npx heartbeat-kit cycle --json`, the command the README pipes into the converter. */
+  function cycleJson(dir: string, now: string): string {
+    const run = spawnSync(KIT, ['cycle', '--cwd', dir, '--json', '--now', now, '--tmux-socket', TMUX], {
       cwd: dir,
-      env: process.env,
-      shutdownSignal: new AbortController().signal,
+      encoding: 'utf8',
+      timeout: 240_000,
     });
-    expect(code).toBe(0);
-    return out;
+    expect(run.status).toBe(0);
+    return run.stdout;
   }
 
-  it('a report becomes one SendMessage input (content + summary); the deduplicated next cycle gives nothing', async () => {
+  it('a report becomes one SendMessage input (content + summary); the deduplicated next cycle gives nothing', () => {
     const dir = project('send-message');
-    const report = await cycleJson(dir, '2026-02-19T14:30:00Z');
+    const report = cycleJson(dir, '2026-02-19T14:30:00Z');
     const converted = convert(report, '--to', 'lead');
     expect(converted.code).toBe(0);
     const lines = converted.stdout.trim().split('\n');
@@ -114,7 +100,7 @@ describe('cycle --json → SendMessage for the team lead', () => {
     expect(payload).toEqual({ type: 'message', recipient: 'lead', content: original.content, summary: original.summary });
     expect(payload.content).toMatch(/^WORK_FOUND: GCHAT_REPLY_RECEIVED\n/);
 
-    const quiet = await cycleJson(dir, '2026-02-19T14:40:00Z');
+    const quiet = cycleJson(dir, '2026-02-19T14:40:00Z');
     expect(JSON.parse(quiet)).toMatchObject({ status: 'ok', message: null });
     expect(convert(quiet)).toEqual({ code: 0, stdout: '', stderr: '' });
   });

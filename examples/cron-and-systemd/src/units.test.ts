@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main, type CliIo } from 'heartbeat-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { heartbeatArgs, parseCrontabLine, parseUnitFile, unitValue } from './units.js';
 
@@ -21,18 +20,14 @@ function tempDir(): string {
   return dir;
 }
 
-async function runCli(argv: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    cwd,
-    env: { ...process.env, PATH: '/usr/bin:/bin' },
-    shutdownSignal: new AbortController().signal,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+// What `npx --no-install heartbeat-kit` runs in a project with the package installed: its bin as npm
+// links it, built by the test run's global setup (scripts/build-once-for-tests.ts).
+const KIT = here('node_modules/.bin/heartbeat-kit');
+
+/** `heartbeat-kit ...argv` as a process in `cwd`, with cron's short PATH. */
+function runCli(argv: readonly string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = spawnSync(KIT, argv, { cwd, encoding: 'utf8', env: { ...process.env, PATH: '/usr/bin:/bin' }, timeout: 240_000 });
+  return Promise.resolve({ code: run.status, stdout: run.stdout, stderr: run.stderr });
 }
 
 describe('systemd units', () => {

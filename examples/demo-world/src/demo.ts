@@ -1,6 +1,6 @@
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main, type CliIo } from 'heartbeat-kit';
 // The same world builder the CLI's end-to-end tests and the benchmark use.
 import { createWorld, type World } from '../../../packages/cli/test/support/world.js';
 
@@ -25,19 +25,22 @@ export function pipelineDot(status: 'active' | 'validated'): string {
 `;
 }
 
-async function cycle(world: World, now: string): Promise<Omit<DemoStep, 'title'>> {
+// The CLI a user runs: the package's bin as npm links it (`npx heartbeat-kit`), which loads the
+// package's build (`pnpm demo` builds what changed first; the tests' global setup does the same).
+const KIT = new URL('../node_modules/.bin/heartbeat-kit', import.meta.url).pathname;
+
+/** `heartbeat-kit cycle` over the world as a real process, with the world's fake bd first on PATH. */
+function cycle(world: World, now: string): Promise<Omit<DemoStep, 'title'>> {
   const argv = ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', now];
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    cwd: world.root,
-    env: world.env, // the fake bd first on PATH
-    shutdownSignal: new AbortController().signal,
-  };
-  const code = await main(argv, io);
-  return { argv, code, stdout, stderr };
+  return new Promise((resolve, reject) => {
+    const child = spawn(KIT, argv, { cwd: world.root, env: world.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ argv, code: code ?? -1, stdout, stderr }));
+  });
 }
 
 /**

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { bundleCli } from '../test/support/bundle-cli.js';
+import { describe, expect, it } from 'vitest';
+import { BUILT_CLI_BIN } from '../test/support/built-cli.js';
 import { useFileTempDir } from '../test/support/cli-world.js';
 import { captureIo, runCli } from '../test/support/run-cli.js';
 import packageJson from '../package.json' with { type: 'json' };
@@ -125,10 +125,8 @@ describe('a bug in a command', () => {
     );
   });
 
-  it('a crash outside main (an unhandled rejection in the binary) exits 70 too', async () => {
-    const cli = await bundleCli();
-    onTestFinished(cli.dispose);
-    const BIN = pathToFileURL(cli.bin).href;
+  it('a crash outside main (an unhandled rejection in the binary) exits 70 too', () => {
+    const BIN = pathToFileURL(BUILT_CLI_BIN).href;
     const crashed = spawnSync(
       process.execPath,
       [

@@ -1,22 +1,22 @@
 /**
  * Issue 12 item 7 end to end: a 10,000-line HEARTBEAT.md full of lines heartbeat-kit does not
  * know prints the first 10 warnings and one summary line per cycle, from the CLI's real entry
- * (`src/bin.ts` bundled, run as a process), not 10,000 lines.
+ * (the built bin, run as a process), not 10,000 lines.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useBundledCli, useCliWorlds } from './support/cli-world.js';
+import { useBuiltCli, useCliWorlds } from './support/cli-world.js';
 import { WORLD_HEARTBEAT_MD } from './support/world.js';
 
 const createCliWorld = useCliWorlds();
-const bundled = useBundledCli();
+const built = useBuiltCli();
 
 describe('a HEARTBEAT.md of 10,000 unknown lines', () => {
   it('prints the first 10 warnings, then one summary line, and still runs the cycle', async () => {
     const junk = Array.from({ length: 10_000 }, (_, i) => `- Bogus ${i}: yes`).join('\n');
     const world = createCliWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}${junk}\n` });
     const statePath = join(world.root, 'state', 'state.json');
-    const run = await bundled.run(
+    const run = await built.run(
       ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', statePath, '--now', '2026-02-19T14:00:00Z'],
       world.env,
     );

@@ -5,10 +5,10 @@
  * off and makes the cycle partial — never HEARTBEAT_OK, never "completed".
  */
 import { describe, expect, it } from 'vitest';
-import { useBundledCli, useCliWorlds } from './support/cli-world.js';
+import { useBuiltCli, useCliWorlds } from './support/cli-world.js';
 
 const createCliWorld = useCliWorlds();
-const bundled = useBundledCli();
+const built = useBuiltCli();
 
 describe('a signal cuts the scan off', () => {
   it('cycle: a SIGTERM to the tool (its process group) makes the cycle partial, names the scanners, prints no HEARTBEAT_OK', async () => {
@@ -60,7 +60,7 @@ describe('a signal cuts the scan off', () => {
     const world = createCliWorld();
     // bd signals the CLI (its parent) as Ctrl-C or a supervisor would, then hangs until cut off.
     world.replaceBd(`kill -${signal} $PPID\nexec sleep 100000`);
-    const cycle = bundled.spawn(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], world.env);
+    const cycle = built.spawn(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], world.env);
     expect(await cycle.exited).toBe(expected);
     expect(cycle.stdout()).toBe('');
     expect(cycle.stderr()).toMatch(
@@ -72,7 +72,7 @@ describe('a signal cuts the scan off', () => {
     const world = createCliWorld();
     // bd signals the CLI (its parent) and then hangs: the CLI's shutdown has to cut it off.
     world.replaceBd('kill -TERM $PPID\nexec sleep 100000');
-    const loop = bundled.spawn(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600'], world.env);
+    const loop = built.spawn(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600'], world.env);
     const code = await loop.exited;
     expect(code).toBe(0);
     expect(loop.stderr()).toMatch(/^heartbeat-kit: warning: [a-z, -]*beads[a-z, -]* cut off: bd was aborted; fix: /m);

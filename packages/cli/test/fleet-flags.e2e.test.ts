@@ -1,11 +1,11 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBundledCli } from './support/cli-world.js';
+import { useBuiltCli } from './support/cli-world.js';
 
 // `heartbeat-kit fleet` as a real process against a TCP listener standing in for Redis: it counts
 // connections and closes each at once, so a command that connects before it has read all its flags
 // is seen connecting (an add then fails with exit 3, a worker retries for 10 minutes).
-const cli = useBundledCli();
+const cli = useBuiltCli();
 
 let server: Server;
 let redisUrl: string;

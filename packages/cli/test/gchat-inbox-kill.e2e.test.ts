@@ -8,10 +8,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventually, isAlive } from '../../core/test/support/processes.js';
-import { useBundledCli, useCliWorlds, type BinProcess } from './support/cli-world.js';
+import { useBuiltCli, useCliWorlds, type BinProcess } from './support/cli-world.js';
 import { WORLD_HEARTBEAT_MD, type World } from './support/world.js';
 
-const cli = useBundledCli();
+const cli = useBuiltCli();
 // A test that fails or times out midway leaves its hanging poller (a group of its own, which the
 // killed cycle cannot take down), a blocked sink or the cycle itself running: every process
 // started in the world's directory is ended after each test, and none may be left.

@@ -7,10 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventually, groupMembers, isAlive } from '../../core/test/support/processes.js';
-import { useBundledCli, useCliWorlds, type CliWorld } from './support/cli-world.js';
+import { useBuiltCli, useCliWorlds, type CliWorld } from './support/cli-world.js';
 
 const createCliWorld = useCliWorlds();
-const bundled = useBundledCli();
+const built = useBuiltCli();
 
 /** Replaces the world's bd with a wrapper whose child sleeps forever holding stdout; records both pids. */
 function hungBd(w: CliWorld): () => { wrapper: number; child: number } | undefined {
@@ -43,7 +43,7 @@ describe('a hung grandchild of a tool', () => {
   it('SIGTERM to the CLI ends the running tool’s whole group', async () => {
     const world = createCliWorld();
     const pids = hungBd(world);
-    const cycle = bundled.spawn(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], world.env);
+    const cycle = built.spawn(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], world.env);
     expect(await eventually(() => pids() !== undefined)).toBe(true);
     cycle.child.kill('SIGTERM');
     await cycle.exited;

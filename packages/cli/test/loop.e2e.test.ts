@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/main.js';
-import { useBundledCli, useCliWorlds } from './support/cli-world.js';
+import { useBuiltCli, useCliWorlds } from './support/cli-world.js';
 
 const createCliWorld = useCliWorlds();
 
@@ -61,11 +61,11 @@ describe('heartbeat-kit loop', () => {
 });
 
 describe('heartbeat-kit loop as a real process', () => {
-  const bundled = useBundledCli();
+  const built = useBuiltCli();
 
   it('SIGTERM finishes the current cycle, prints HEARTBEAT_SHUTDOWN and exits 0', async () => {
     const world = createCliWorld({ ready: [{ id: 'bd-p1', title: 'Ship it', priority: 1 }] });
-    const loop = bundled.spawn(
+    const loop = built.spawn(
       ['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1', '--now', '2026-02-19T14:00:00Z'],
       world.env,
     );

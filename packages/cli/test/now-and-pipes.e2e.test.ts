@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleCli, type BundledCli } from './support/bundle-cli.js';
+import { describe, expect, it } from 'vitest';
+import { BUILT_CLI_BIN } from './support/built-cli.js';
 import { runCli } from './support/run-cli.js';
 import { useCliWorlds } from './support/cli-world.js';
 
@@ -38,12 +38,6 @@ describe('one strict ISO-8601 parser for every --now', () => {
 });
 
 describe('a closed stdout ends the command quietly', () => {
-  let cli: BundledCli;
-  beforeAll(async () => {
-    cli = await bundleCli();
-  });
-  afterAll(() => cli.dispose());
-
   // Python runs the CLI with stdout on a pipe whose read end is closed before the CLI starts, so the
   // very first write fails with EPIPE, on any machine speed (like `| head -0` when head won).
   function withClosedStdout(argv: readonly string[], env: Record<string, string | undefined>): Promise<{ code: number; stderr: string }> {
@@ -55,7 +49,7 @@ describe('a closed stdout ends the command quietly', () => {
       'sys.stdout.write(json.dumps({"code": p.returncode, "stderr": p.stderr.decode()}))',
     ].join('\n');
     return new Promise((done, fail) => {
-      execFile('python3', ['-c', harness, JSON.stringify([process.execPath, cli.bin, ...argv])], { env }, (error, stdout) => {
+      execFile('python3', ['-c', harness, JSON.stringify([process.execPath, BUILT_CLI_BIN, ...argv])], { env }, (error, stdout) => {
         if (error) fail(new Error(`python3 harness failed: ${error.message}`));
         else done(JSON.parse(stdout) as { code: number; stderr: string });
       });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { useBundledCli } from './support/cli-world.js';
+import { useBuiltCli } from './support/cli-world.js';
 
-// The CLI bundled with @heartbeat-kit/bullmq left as an import nothing can resolve: what a user
+// The built CLI installed without @heartbeat-kit/bullmq, which then resolves from nowhere: what a user
 // gets from `npm install heartbeat-kit` without the optional fleet package.
-const cli = useBundledCli({ external: ['@heartbeat-kit/bullmq'] });
+const cli = useBuiltCli({ without: ['@heartbeat-kit/bullmq'] });
 
 const run = (...argv: string[]) => cli.run(argv, process.env);
 

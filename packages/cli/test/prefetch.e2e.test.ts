@@ -1,10 +1,10 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useBundledCli, useCliWorlds } from './support/cli-world.js';
+import { useBuiltCli, useCliWorlds } from './support/cli-world.js';
 
 // The bin as a real process: only the bin starts a cycle's commands while Node loads the command.
-const cli = useBundledCli();
+const cli = useBuiltCli();
 const createCliWorld = useCliWorlds({ endProcesses: true });
 const NOW = '2026-02-19T14:50:00.000Z';
 

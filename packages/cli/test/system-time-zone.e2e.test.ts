@@ -7,17 +7,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WORLD_HEARTBEAT_MD } from './support/world.js';
-import { useBundledCli, useCliWorlds } from './support/cli-world.js';
+import { useBuiltCli, useCliWorlds } from './support/cli-world.js';
 
 const createCliWorld = useCliWorlds();
-const bundled = useBundledCli();
+const built = useBuiltCli();
 const NO_ZONE_MD = WORLD_HEARTBEAT_MD.replace('- Timezone: UTC\n', '');
 
 describe('TZ without a zone in HEARTBEAT.md', () => {
   it('a TZ Node cannot read: cycle and plan exit 2 naming TZ and the fix, not HEARTBEAT.md, and never run in UTC silently', async () => {
     const world = createCliWorld({ heartbeatMd: NO_ZONE_MD });
     for (const argv of [['cycle', '--tmux-socket', world.tmuxSocket], ['plan']]) {
-      const run = await bundled.run([...argv, '--cwd', world.project], {
+      const run = await built.run([...argv, '--cwd', world.project], {
         ...world.env,
         TZ: 'Mars/Olympus',
       });
@@ -33,7 +33,7 @@ describe('TZ without a zone in HEARTBEAT.md', () => {
 
   it('an empty TZ is UTC (as glibc reads it): the cycle runs instead of blaming HEARTBEAT.md for "Etc/Unknown"', async () => {
     const world = createCliWorld({ heartbeatMd: NO_ZONE_MD });
-    const run = await bundled.run(
+    const run = await built.run(
       ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--json', '--now', '2026-02-19T14:10:00Z'],
       {
         ...world.env,
@@ -48,7 +48,7 @@ describe('TZ without a zone in HEARTBEAT.md', () => {
   it('TZ=:Europe/Berlin (glibc’s file form): active hours are Berlin’s', async () => {
     const world = createCliWorld({ heartbeatMd: NO_ZONE_MD });
     // 07:30 UTC is 08:30 in Berlin (inside 8–22) but outside in UTC.
-    const run = await bundled.run(
+    const run = await built.run(
       ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--json', '--now', '2026-02-19T07:30:00Z'],
       {
         ...world.env,
@@ -63,7 +63,7 @@ describe('TZ without a zone in HEARTBEAT.md', () => {
     const world = createCliWorld({ heartbeatMd: NO_ZONE_MD });
     const runbook = join(world.project, 'RUNBOOK.md');
     writeFileSync(runbook, '## Watch Items\n- Check the queue (check 10-15)\n');
-    const run = await bundled.run(['runbook', 'due', runbook], { ...world.env, TZ: 'Mars/Olympus' });
+    const run = await built.run(['runbook', 'due', runbook], { ...world.env, TZ: 'Mars/Olympus' });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`TZ="Mars/Olympus"`);
     expect(run.stderr).not.toContain('--tz "Mars/Olympus"');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually, isAlive } from '../../../core/test/support/processes.js';
-import { bundleCli } from '../../test/support/bundle-cli.js';
+import { BUILT_CLI_BIN } from '../../test/support/built-cli.js';
 import type { CliIo } from '../io.js';
 import { main } from '../main.js';
 import { createWoterclipCommand } from './woterclip.js';
@@ -540,34 +540,29 @@ describe('heartbeat-kit woterclip receipts, history, check-liveness and the disp
   });
 
   it('a beat killed -9 mid-dispatch leaves no receipt; the beat that takes its stale lock over records the slot as abandoned', async () => {
-    const bundle = await bundleCli();
-    try {
-      const { repo, child, pidFile } = await beatWithHangingAgent(bundle.bin);
-      child.kill('SIGKILL');
-      await eventually(() => child.exitCode !== null || child.signalCode !== null, 500_000);
-      const agentPid = Number(readFileSync(pidFile, 'utf8'));
-      if (isAlive(agentPid)) process.kill(agentPid, 'SIGKILL');
-      expect(existsSync(repoPath(repo, '.heartbeat-lock'))).toBe(true);
-      expect(await history(repo)).toEqual([]);
+    const { repo, child, pidFile } = await beatWithHangingAgent(BUILT_CLI_BIN);
+    child.kill('SIGKILL');
+    await eventually(() => child.exitCode !== null || child.signalCode !== null, 500_000);
+    const agentPid = Number(readFileSync(pidFile, 'utf8'));
+    if (isAlive(agentPid)) process.kill(agentPid, 'SIGKILL');
+    expect(existsSync(repoPath(repo, '.heartbeat-lock'))).toBe(true);
+    expect(await history(repo)).toEqual([]);
 
-      const configPath = repoPath(repo, 'config.yaml');
-      writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('"hang"', '"ok"'));
-      // Within stale_lock_hours (4): the dead beat's lock still counts as held.
-      expect(await command(repo)(['beat', '--now', '2026-07-22T10:10:00Z'], io(repo.dir))).toBe(0);
-      // Past it: taken over; the dead beat's slot gets its one receipt, then this beat's own.
-      const after = io(repo.dir);
-      expect(await command(repo)(['beat', '--now', '2026-07-22T15:00:00Z'], after)).toBe(0);
-      expect(after.out.join('')).toContain('Cleaned stale lockfile.');
-      const receipts = await history(repo);
-      expect(receipts.map((r) => [r.slot, r.kind === 'ran' ? 'ran' : r.reason])).toEqual([
-        ['2026-07-22T10:10:00.000Z', 'overlapping'],
-        ['2026-07-22T10:00:00.000Z', 'abandoned'],
-        ['2026-07-22T15:00:00.000Z', 'ran'],
-      ]);
-      expect(receipts.filter((r) => r.slot === '2026-07-22T10:00:00.000Z')).toHaveLength(1);
-    } finally {
-      bundle.dispose();
-    }
+    const configPath = repoPath(repo, 'config.yaml');
+    writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('"hang"', '"ok"'));
+    // Within stale_lock_hours (4): the dead beat's lock still counts as held.
+    expect(await command(repo)(['beat', '--now', '2026-07-22T10:10:00Z'], io(repo.dir))).toBe(0);
+    // Past it: taken over; the dead beat's slot gets its one receipt, then this beat's own.
+    const after = io(repo.dir);
+    expect(await command(repo)(['beat', '--now', '2026-07-22T15:00:00Z'], after)).toBe(0);
+    expect(after.out.join('')).toContain('Cleaned stale lockfile.');
+    const receipts = await history(repo);
+    expect(receipts.map((r) => [r.slot, r.kind === 'ran' ? 'ran' : r.reason])).toEqual([
+      ['2026-07-22T10:10:00.000Z', 'overlapping'],
+      ['2026-07-22T10:00:00.000Z', 'abandoned'],
+      ['2026-07-22T15:00:00.000Z', 'ran'],
+    ]);
+    expect(receipts.filter((r) => r.slot === '2026-07-22T10:00:00.000Z')).toHaveLength(1);
   });
 });
 
@@ -576,30 +571,25 @@ describe('heartbeat-kit woterclip beat under Ctrl-C and SIGTERM', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('%s mid-dispatch: exit %i, no "gh auth login", no beat line, lock released, receipt partial', async (signal, expected) => {
-    const bundle = await bundleCli();
-    try {
-      const { repo, child, pidFile, output, closed } = await beatWithHangingAgent(bundle.bin);
-      child.kill(signal);
-      expect(await closed).toBe(expected);
-      expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false); // the agent's group was ended
-      expect(output()).toContain('Interrupted by a signal: the beat stopped; no beat line written. #12 may keep agent-working');
-      expect(output()).not.toMatch(/gh auth login|GitHub failed/);
-      expect(existsSync(repoPath(repo, '.heartbeat-lock'))).toBe(false);
-      expect(existsSync(repoPath(repo, 'heartbeat-log.jsonl')) ? logLines(repo).filter((l) => l.type === 'beat') : []).toEqual([]);
-      expect(ghState(repo).issues[0]?.comments).toEqual([]);
-      const listed = io(repo.dir);
-      expect(await command(repo)(['history', '--json', '--now', '2026-07-23T00:00:00Z'], listed)).toBe(0);
-      expect((JSON.parse(listed.out.join('')) as { receipts: unknown[] }).receipts).toEqual([
-        expect.objectContaining({ kind: 'ran', source: 'woterclip', partial: true, cutOff: ['#12'] }),
-      ]);
-    } finally {
-      bundle.dispose();
-    }
+    const { repo, child, pidFile, output, closed } = await beatWithHangingAgent(BUILT_CLI_BIN);
+    child.kill(signal);
+    expect(await closed).toBe(expected);
+    expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false); // the agent's group was ended
+    expect(output()).toContain('Interrupted by a signal: the beat stopped; no beat line written. #12 may keep agent-working');
+    expect(output()).not.toMatch(/gh auth login|GitHub failed/);
+    expect(existsSync(repoPath(repo, '.heartbeat-lock'))).toBe(false);
+    expect(existsSync(repoPath(repo, 'heartbeat-log.jsonl')) ? logLines(repo).filter((l) => l.type === 'beat') : []).toEqual([]);
+    expect(ghState(repo).issues[0]?.comments).toEqual([]);
+    const listed = io(repo.dir);
+    expect(await command(repo)(['history', '--json', '--now', '2026-07-23T00:00:00Z'], listed)).toBe(0);
+    expect((JSON.parse(listed.out.join('')) as { receipts: unknown[] }).receipts).toEqual([
+      expect.objectContaining({ kind: 'ran', source: 'woterclip', partial: true, cutOff: ['#12'] }),
+    ]);
   });
 });
 
 /**
- * A real `woterclip beat` (the bundled bin, gh on PATH) whose agent hangs: resolves once the agent
+ * A real `woterclip beat` (the built bin, gh on PATH) whose agent hangs: resolves once the agent
  * is running, so the caller can signal or kill the beat mid-dispatch.
  */
 async function beatWithHangingAgent(bin: string) {

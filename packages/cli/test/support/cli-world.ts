@@ -1,8 +1,8 @@
 /**
  * The one end-to-end setup of the CLI tests: a world per test (destroyed after it), with the CLI
- * bound to it in-process, and the bundled `bin` run as a real process where signals, pipes or exit
+ * bound to it in-process, and the built `bin` run as a real process where signals, pipes or exit
  * codes of a process are what a test is about. Before this, each e2e file kept its own world
- * variable, afterEach, `cycle` wrapper, bundle hooks and spawn-and-collect code.
+ * variable, afterEach, `cycle` wrapper, bin hooks and spawn-and-collect code.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { eventually, processesMentioning } from '../../../core/test/support/processes.js';
-import { bundleCli, type BundledCli } from './bundle-cli.js';
+import { BUILT_CLI_BIN, installBuiltCliWithout, type InstalledCli } from './built-cli.js';
 import { runCli, runLoopUntilFirstWait, runScriptedLoop, type CliRun, type ScriptedTime } from './run-cli.js';
 import { createWorld, type World, type WorldSpec } from './world.js';
 
@@ -120,14 +120,14 @@ export function useFileTempDir(prefix: string): string {
   return dir;
 }
 
-/** What a bundled-CLI process printed and how it ended (`code` is null when a signal ended it). */
+/** What a CLI process printed and how it ended (`code` is null when a signal ended it). */
 export interface BinRun {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
 }
 
-/** A running bundled-CLI process; its output so far is read through `stdout()`/`stderr()`. */
+/** A running CLI process; its output so far is read through `stdout()`/`stderr()`. */
 export interface BinProcess {
   readonly child: ChildProcessByStdio<null, Readable, Readable>;
   readonly stdout: () => string;
@@ -136,26 +136,33 @@ export interface BinProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** The bundled CLI of a test file (see {@link useBundledCli}). */
-export interface BundledCliRunner {
-  /** The bundled `bin.mjs` (valid once the file's `beforeAll` ran). */
+/** The built CLI run as a process (see {@link useBuiltCli}). */
+export interface BuiltCliRunner {
+  /** The bin that runs (the package's own, or a copy installed without some packages). */
   readonly bin: () => string;
-  /** Starts `node bin.mjs ...argv` with stdin closed and stdout/stderr collected. */
+  /** Starts `node bin ...argv` with stdin closed and stdout/stderr collected. */
   readonly spawn: (argv: readonly string[], env: Record<string, string | undefined>) => BinProcess;
-  /** Runs `node bin.mjs ...argv` to the end (its pipes closed). */
+  /** Runs `node bin ...argv` to the end (its pipes closed). */
   readonly run: (argv: readonly string[], env: Record<string, string | undefined>) => Promise<BinRun>;
 }
 
-/** Call at the top of a test file (or describe): bundles the CLI once before its tests, removes it after. */
-export function useBundledCli(options: { readonly external?: readonly string[] } = {}): BundledCliRunner {
-  let bundle: BundledCli | undefined;
-  beforeAll(async () => {
-    bundle = await bundleCli(options);
-  });
-  afterAll(() => bundle?.dispose());
+/**
+ * The CLI as users run it, as a process: the package's built bin ({@link BUILT_CLI_BIN}), or with
+ * `without`, a copy installed without those packages (set up before the file's tests, removed after).
+ */
+export function useBuiltCli(options: { readonly without?: readonly string[] } = {}): BuiltCliRunner {
+  let installed: InstalledCli | undefined;
+  if (options.without !== undefined) {
+    const without = options.without;
+    beforeAll(() => {
+      installed = installBuiltCliWithout(without);
+    });
+    afterAll(() => installed?.dispose());
+  }
   const bin = (): string => {
-    if (bundle === undefined) throw new Error('the CLI is bundled in beforeAll: call useBundledCli() at the top of the file');
-    return bundle.bin;
+    if (options.without === undefined) return BUILT_CLI_BIN;
+    if (installed === undefined) throw new Error('the install is made in beforeAll: call useBuiltCli() at the top of the file');
+    return installed.bin;
   };
   const start = (argv: readonly string[], env: Record<string, string | undefined>) => {
     const child = spawn(process.execPath, [bin(), ...argv], { env, stdio: ['ignore', 'pipe', 'pipe'] });
