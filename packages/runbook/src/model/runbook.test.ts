@@ -35,6 +35,28 @@ describe('parseRunbook', () => {
       5,
     ]);
   });
+  it('an empty list item is not an item in any section (`- [ ]`, `-`, `*`, `+`, `+ [  ]`)', () => {
+    const rb = parseRunbook(
+      '## Standing Orders\n- [ ]\n*\n\n## Active Blockers\n- [ ]\n\n## Watch Items\n-\n*\n+\n+ [  ]\r\n\n## Open Discussion\n### sub\n- [ ]\n',
+    );
+    expect(rb.sections.map((s) => [s.name, s.items.length])).toEqual([
+      ['Standing Orders', 0],
+      ['Active Blockers', 0],
+      ['Watch Items', 0],
+      ['Open Discussion', 0],
+    ]);
+    expect(rb.trackedItems).toEqual([]);
+  });
+  it('a ticked box and an ordered marker are content on the server, so they stay items', () => {
+    expect(parseRunbook('## Watch Items\n- [x]\n1.\n').trackedItems.map((i) => i.text)).toEqual(['- [x]', '1.']);
+  });
+  it('an empty marker ends the item above it; a content line under it makes it an item', () => {
+    const rb = parseRunbook('## Watch Items\n- A. Lift when x (check 01-02)\n- [ ]\n- [ ]\n  Lift when y (check 01-03)\n');
+    expect(rb.trackedItems.map((i) => [i.line, i.endLine, i.children])).toEqual([
+      [2, 2, []],
+      [4, 5, ['Lift when y (check 01-03)']],
+    ]);
+  });
   it('keeps CRLF text intact and still reads tokens', () => {
     const rb = parseRunbook('## Watch Items\r\n- a. Lift when b (check 03-04)\r\n');
     expect(rb.trackedItems[0]!.tokens.bare).toEqual([{ month: 3, day: 4 }]);

@@ -1,4 +1,5 @@
 import { scanLineTokens, type LineTokens } from '../dates/date-tokens.js';
+import { htmlCommentLines, isRunbookItem } from './content-lines.js';
 
 /** Sections whose items are live and capped. */
 export const TRACKED_SECTIONS = ['Active Blockers', 'Watch Items', 'Open Discussion'] as const;
@@ -15,7 +16,10 @@ export interface PullRequestRef {
   readonly number: number;
 }
 
-/** One list item: its leading line and the indented lines that belong to it. */
+/**
+ * One list item: its leading line and the indented lines that belong to it. An entry with no
+ * content (`- [ ]`, `-`, `*` and nothing under it) is not an item.
+ */
 export interface RunbookItem {
   /** 1-based line number of the leading line. */
   readonly line: number;
@@ -96,16 +100,18 @@ export function hasLiftTrigger(line: string): boolean {
 
 /**
  * Parses runbook markdown. Items are list lines indented by at most one space; deeper lines and
- * indented continuations belong to the item above. HTML comments are skipped. Never throws.
+ * indented continuations belong to the item above. HTML comments are skipped, and so is an entry
+ * with no content (`isRunbookItem`), the rule the tick's empty check uses. Never throws.
  */
 export function parseRunbook(text: string): Runbook {
   const lines = text.split('\n');
   const sections: { name: string; kind: SectionKind; line: number; items: RunbookItem[] }[] = [];
   let current: (typeof sections)[number] | undefined;
   let openItem: { item: Omit<RunbookItem, 'endLine' | 'children'>; endLine: number; children: string[] } | undefined;
-  let inComment = false;
+  const comment = htmlCommentLines(lines);
   const closeItem = (): void => {
-    if (openItem !== undefined && current !== undefined) {
+    // An empty entry still closes the item above it and owns the lines under it; it is only dropped.
+    if (openItem !== undefined && current !== undefined && isRunbookItem([openItem.item.text, ...openItem.children])) {
       current.items.push({ ...openItem.item, endLine: openItem.endLine, children: openItem.children });
     }
     openItem = undefined;
@@ -114,14 +120,7 @@ export function parseRunbook(text: string): Runbook {
     const lineNo = index + 1;
     const line = raw.replace(/\r$/, '');
     const trimmed = line.trim();
-    if (inComment) {
-      if (trimmed.includes('-->')) inComment = false;
-      return;
-    }
-    if (trimmed.startsWith('<!--')) {
-      if (!trimmed.includes('-->')) inComment = true;
-      return;
-    }
+    if (comment[index] === true) return;
     const header = HEADER.exec(line);
     if (header !== null) {
       const level = header[1]?.length ?? 1;

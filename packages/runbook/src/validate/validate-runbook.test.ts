@@ -30,6 +30,14 @@ describe('validateRunbook: spec examples', () => {
   it('reference sections are not checked', () => {
     expect(validateRunbook('## Standing Orders\n- no date, no trigger\n').accepted).toBe(true);
   });
+  it('accepts tracked sections that hold only headers, comments and empty items: no tracked item to check', () => {
+    const v = validateRunbook('## Active Blockers\n- [ ]\n\n## Watch Items\n<!-- live items -->\n-\n*\n\n## Open Discussion\n+ [ ]\n');
+    expect(v).toEqual({ accepted: true, trackedItemCount: 0, errors: [], warnings: [] });
+  });
+  it('empty items do not count toward the cap', () => {
+    const v = validateRunbook(`${runbookWith(20)}${'- [ ]\n'.repeat(5)}`);
+    expect(v).toMatchObject({ accepted: true, trackedItemCount: 20 });
+  });
   it('flags invalid days and lower-case delete', () => {
     const v = validateRunbook('## Watch Items\n- A. Lift when x (check 02-30)\n- B. lift when y, delete 03-01\n');
     expect(v.errors.map((e) => e.code)).toEqual(['invalid-date']);

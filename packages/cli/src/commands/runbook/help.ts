@@ -17,7 +17,10 @@ const RUNBOOK_FORMAT = `The runbook (FILE, Markdown) is the lead agent's standin
   "lift when #12 merges" for a pull request) and carries a date the checker can see:
   a bare month-day such as "(check 10-20)", or "DELETE 10-20" to remove it on or after
   that day. A full date such as 2026-10-20 is not read as a due date. Lines inside
-  <!-- ... --> are comments. 'heartbeat-kit runbook init' writes a commented sample.`;
+  <!-- ... --> are comments. An empty list item ("- [ ]", "-", "*", "+") is not an item
+  for any subcommand; a ticked "- [x]" or a bare "1." is, as on the server. A runbook of
+  only headers, comments and empty items is empty: no checklist task, no cost.
+  'heartbeat-kit runbook init' writes a commented sample.`;
 
 const STATUS_FORMAT = `The status file (JSON) is a snapshot of the agent server (tasks, agents, schedules, mentions):
   {"version": 1, "generatedAt": "2026-10-20T10:00:00Z", "serverStartedAt": "2026-10-20T08:00:00Z",
@@ -114,7 +117,8 @@ heartbeat-kit runbook prune ${SAMPLE_RUNBOOK_FILE} --repo acme/web --write`,
     what: `Decides one checklist tick: whether the server creates a heartbeat-checklist task for the
 lead now, and prints the task (its prompt holds the system status and the runbook). No task
 when checklists are disabled, there is no lead, the interval (30 min) has not passed since the
-last one, the runbook holds only headers and comments, or a checklist task is still open.
+last one, the runbook holds only headers, comments and empty list items (skip: runbook-empty;
+no gate runs), or a checklist task is still open.
 A gate can then call the tick quiet: HEARTBEAT_CHECKLIST_GATE_SCRIPT=heartbeat-rules-gate (no
 model) or a command PATH (state JSON on stdin, {"quiet","reason","summary"} on stdout); in the
 default shadow mode the task is still created and tagged; HEARTBEAT_CHECKLIST_GATE_MODE=enforce
