@@ -4,15 +4,13 @@
  * item, and `runbook tick` skips it (`runbook-empty`) without running the gate. Before the fix
  * `check` counted `- [ ]` and `-` as tracked items and `tick` refused the file (exit 2).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_CLI_BIN } from './support/built-cli.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = join(ROOT, 'packages/cli/bin/heartbeat-kit.js');
 const NOW = ['--now', '2026-10-20T10:00:00Z', '--tz', 'UTC'];
 
 const EMPTY_RUNBOOK = `# Heartbeat runbook
@@ -68,7 +66,7 @@ interface BinRun {
 /** Runs the built bin with an argument array (no shell) in `cwd`. */
 function runBin(argv: readonly string[], cwd: string): Promise<BinRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...argv], { cwd, env: { PATH: process.env.PATH, TZ: 'UTC' } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BUILT_CLI_BIN, ...argv], { cwd, env: { PATH: process.env.PATH, TZ: 'UTC' } }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       resolve({ code, stdout, stderr });
     });
@@ -78,8 +76,6 @@ function runBin(argv: readonly string[], cwd: string): Promise<BinRun> {
 let dir = '';
 
 beforeAll(() => {
-  // What is tested is what ships: the bundled bin, rebuilt when its sources changed.
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build-changed.mjs'), '--quiet'], { cwd: ROOT, stdio: 'ignore' });
   dir = mkdtempSync(join(tmpdir(), 'hb-runbook-empty-items-'));
   writeFileSync(join(dir, 'empty.md'), EMPTY_RUNBOOK);
   writeFileSync(join(dir, 'one-item.md'), ONE_ITEM_RUNBOOK);
