@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { walkHelp, type HelpText } from '../../../scripts/cli-help-walk.js';
 import { BUILT_CLI_BIN } from './support/built-cli.js';
 
@@ -36,19 +36,24 @@ describe('the built bin', () => {
     expect(shimmed.map((file) => file.slice(DIST.length + 1))).toEqual([]);
   });
 
-  it('prints every command and subcommand page, walked from its own help, with exit 0 and no internal error', async () => {
-    const { top, pages } = await walkHelp(runBin);
-    expect(top.code).toBe(0);
-    expect(pages.length).toBeGreaterThan(10);
-    const broken = pages
+  // One walk of each kind for both tests below: the built walk starts ~45 processes.
+  let built: Awaited<ReturnType<typeof walkHelp>>;
+  let sources: Awaited<ReturnType<typeof walkHelp>>;
+  beforeAll(async () => {
+    built = await walkHelp(runBin);
+    sources = await walkHelp();
+  });
+
+  it('prints every command and subcommand page, walked from its own help, with exit 0 and no internal error', () => {
+    expect(built.top.code).toBe(0);
+    expect(built.pages.length).toBeGreaterThan(10);
+    const broken = built.pages
       .filter((page) => page.code !== 0 || !page.text.startsWith('Usage: heartbeat-kit') || /internal error|\n\s+at /.test(page.text))
       .map((page) => `${page.argv.join(' ')}: exit ${page.code}: ${page.text.slice(0, 300)}`);
     expect(broken).toEqual([]);
   });
 
-  it('prints the same pages as the sources run in-process', async () => {
-    const built = await walkHelp(runBin);
-    const sources = await walkHelp();
+  it('prints the same pages as the sources run in-process', () => {
     expect(built.pages.map((page) => [page.argv.join(' '), page.text])).toEqual(
       sources.pages.map((page) => [page.argv.join(' '), page.text]),
     );
