@@ -1,0 +1,60 @@
+// Packs every package the way a release does and installs tarballs with npm into an empty project.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Checks, run } from './report.mjs';
+
+/** npm without its network side trips (audit, fund, update check). */
+const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+
+/** The name of every package under packages/, from its package.json. */
+export const packageNames = (root) =>
+  readdirSync(join(root, 'packages'))
+    .sort()
+    .map((dir) => JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')).name);
+
+/**
+ * Packs every package with one recursive `pnpm pack` (which rewrites workspace:* to versions; one
+ * pnpm start instead of six) into `dir`. Returns the tarball of a package name (npm's file name:
+ * @scope/name → scope-name-VERSION.tgz).
+ */
+export function packAll(root, dir) {
+  const checks = new Checks();
+  mkdirSync(dir);
+  execFileSync('npx', ['-y', 'pnpm@10.34.9', '-r', '--filter', './packages/*', 'pack', '--pack-destination', dir], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const files = readdirSync(dir);
+  for (const file of files) {
+    const manifest = execFileSync('tar', ['-xOzf', join(dir, file), 'package/package.json'], { encoding: 'utf8' });
+    checks.check(!manifest.includes('workspace:'), `${file}: no workspace: ranges left`);
+  }
+  const tarball = (name) => {
+    const prefix = `${name.replace(/^@/, '').replace('/', '-')}-`;
+    const file = files.find((f) => f.startsWith(prefix) && /^\d/.test(f.slice(prefix.length)));
+    return join(dir, file ?? `${prefix}missing.tgz`);
+  };
+  return { checks, tarball };
+}
+
+/** An empty project (package.json only), as a user's would be. */
+export function emptyProject(dir) {
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'my-project', private: true, type: 'module' }, null, 2)}\n`);
+}
+
+/** `npm install ...tarballs` in the project; `what` names the check. */
+export async function npmInstall(project, tarballs, what) {
+  const checks = new Checks();
+  const install = await run('npm', ['install', ...tarballs], { cwd: project, env: npmEnv, timeoutMs: 600_000 });
+  checks.check(install.status === 0, what, `exit ${install.status}\n${install.stderr}`);
+  return checks;
+}
+
+/** How many packages and how much disk the install took (printed, not checked). */
+export async function installSize(project) {
+  const ls = await run('npm', ['ls', '--all', '--parseable'], { cwd: project, env: npmEnv });
+  const du = await run('du', ['-sh', 'node_modules'], { cwd: project });
+  return `${ls.stdout.trim().split('\n').length - 1} packages, ${du.stdout.split('\t')[0]} node_modules`;
+}
