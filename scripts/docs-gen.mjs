@@ -2,7 +2,8 @@
 // the zod schemas, docs/reference/cli.md from every command's --help (see docs-gen-sources.ts).
 //   node scripts/docs-gen.mjs           write them
 //   node scripts/docs-gen.mjs --check   exit 1 when a committed file differs from what the code gives
-// Vite's module runner loads the TypeScript sources directly, so no build is needed first.
+// Vite's module runner loads the TypeScript sources; the dependencies it leaves external (a
+// workspace package imported by another) resolve to their builds, so run it after `pnpm build`.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { argv, exit, stderr, stdout } from 'node:process';

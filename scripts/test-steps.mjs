@@ -13,12 +13,14 @@ import { argv, env, execPath, exit, stdout } from 'node:process';
 
 /** The phases, in order; each step is a script of the root package.json. */
 const PHASES = [
-  { name: 'static checks', steps: ['typecheck', 'lint', 'format:check', 'api:check', 'knip', 'docs:check'] },
+  { name: 'static checks', steps: ['lint', 'typecheck', 'api:check', 'format:check', 'knip'] },
   // vitest's global setup builds the packages' JavaScript (scripts/build-once-for-tests.ts).
   { name: 'tests', steps: ['test:unit'] },
   // The full build (declarations too), after the tests: the e2e tests run dist/, which it rewrites.
   { name: 'build', steps: ['build'] },
-  { name: 'package checks', steps: ['check:packages', 'pack:check', 'docs'] },
+  // docs:check loads the sources through Vite, which resolves a workspace package's dependencies
+  // on other packages through their builds.
+  { name: 'package checks', steps: ['pack:check', 'check:packages', 'docs', 'docs:check'] },
 ];
 
 const flag = (name) => {
