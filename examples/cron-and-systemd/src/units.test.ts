@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { heartbeatArgs, parseCrontabLine, parseUnitFile, unitValue } from './units.js';
+import { heartbeatArgs, parseCrontabLine, parseTimeSpan, parseUnitFile, unitValue } from './units.js';
 
 const here = (path: string): string => new URL(`../${path}`, import.meta.url).pathname;
 const serviceText = readFileSync(here('systemd/heartbeat-kit.service'), 'utf8');
@@ -38,8 +38,30 @@ describe('systemd units', () => {
     expect(unitValue(service, 'Service', 'Type')).toBe('oneshot');
     expect(unitValue(service, 'Service', 'WorkingDirectory')).toMatch(/^%h\//);
     const exec = unitValue(service, 'Service', 'ExecStart') ?? '';
-    expect(exec).toMatch(/^\/usr\/bin\/env npx --no-install heartbeat-kit cycle\b/);
+    expect(exec).toMatch(/^\/usr\/bin\/env heartbeat-kit cycle\b/);
     expect(unitValue(service, 'Unit', 'Description')).toBeTruthy();
+  });
+
+  // Spec 000's SHUTDOWN PROTOCOL: "Complete current scan if in-progress (do not interrupt mid-scan)".
+  it('stopping the unit lets the cycle in flight finish ("do not interrupt mid-scan")', () => {
+    // The first SIGTERM goes to heartbeat-kit alone (control-group would kill the tools it waits for)…
+    expect(unitValue(service, 'Service', 'KillMode')).toBe('mixed');
+    // …which is the main process: env execs the project's own bin (npx would put `sh -c` in between
+    // and hand the signal only to that shell).
+    expect(unitValue(service, 'Service', 'ExecStart')).not.toMatch(/\bnpx\b|\bsh -c\b/);
+    expect(unitValue(service, 'Service', 'Environment')).toMatch(/^PATH=%h\/src\/my-project\/node_modules\/\.bin:/);
+    // Each scanner gives up after 30 s (core's DEFAULT_SCANNER_TIMEOUT_MS), and a command: sink,
+    // the slowest, after 60 s: systemd waits for both before its SIGKILL.
+    expect(parseTimeSpan(unitValue(service, 'Service', 'TimeoutStopSec') ?? '0')).toBeGreaterThan(30 + 60);
+  });
+
+  it('time spans read as systemd reads them, and an unknown unit throws', () => {
+    expect(parseTimeSpan('2min')).toBe(120);
+    expect(parseTimeSpan('90')).toBe(90);
+    expect(parseTimeSpan('1min 30s')).toBe(90);
+    expect(parseTimeSpan('500ms')).toBe(0.5);
+    expect(() => parseTimeSpan('2 fortnights')).toThrow(/unknown time unit/);
+    expect(() => parseTimeSpan('soon')).toThrow(/not a systemd time span/);
   });
 
   it('the timer is persistent, randomized, every 10 minutes, and installable', () => {
@@ -151,6 +173,18 @@ describe('liveness examples (systemd and Kubernetes)', () => {
     expect(unitValue(livenessTimer, 'Timer', 'Unit')).toBe('heartbeat-kit-liveness.service');
     expect(k8s).toMatch(/concurrencyPolicy: Forbid/);
     expect(k8s).toMatch(/startingDeadlineSeconds: \d+/);
+  });
+
+  it('kubernetes: a stopped pod lets the scan in flight finish ("do not interrupt mid-scan")', () => {
+    // heartbeat-kit is PID 1 and gets the SIGTERM itself, in both the loop and the cycle.
+    const commands = [...k8s.matchAll(/^\s*command: (\[.*\])$/gm)].map((m) => JSON.parse(m[1] ?? '[]') as string[]);
+    const runs = commands.filter((c) => c.includes('loop') || c.includes('cycle'));
+    expect(runs).toHaveLength(2);
+    for (const command of runs) expect(command[0]).toBe('/project/node_modules/.bin/heartbeat-kit');
+    // A scan (30 s) and a webhook delivery (15 s) fit before the kubelet's SIGKILL.
+    const graces = [...k8s.matchAll(/terminationGracePeriodSeconds: (\d+)/g)].map((m) => Number(m[1]));
+    expect(graces).toHaveLength(2);
+    for (const grace of graces) expect(grace).toBeGreaterThan(30 + 15);
   });
 
   it.each([

@@ -37,6 +37,41 @@ export function unitValue(unit: UnitFile, section: string, key: string): string 
   return values[0];
 }
 
+const SPAN_UNITS: Readonly<Record<string, number>> = {
+  ms: 0.001,
+  msec: 0.001,
+  s: 1,
+  sec: 1,
+  second: 1,
+  seconds: 1,
+  m: 60,
+  min: 60,
+  minute: 60,
+  minutes: 60,
+  h: 3600,
+  hr: 3600,
+  hour: 3600,
+  hours: 3600,
+};
+
+/**
+ * Seconds in a systemd time span (`TimeoutStopSec=2min`, `90`, `1min 30s`; a bare number is
+ * seconds). Throws on a unit it does not know, so a check never passes on a misread value.
+ */
+export function parseTimeSpan(value: string): number {
+  const parts = value.trim().match(/\d+(?:\.\d+)?\s*[a-z]*/g);
+  if (parts === null || parts.join('').replace(/\s/g, '') !== value.replace(/\s/g, ''))
+    throw new Error(`not a systemd time span: ${value}`);
+  let seconds = 0;
+  for (const part of parts) {
+    const [, number = '', unit = ''] = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/.exec(part) ?? [];
+    const factor = unit === '' ? 1 : Object.hasOwn(SPAN_UNITS, unit) ? SPAN_UNITS[unit] : undefined;
+    if (factor === undefined) throw new Error(`unknown time unit "${unit}" in: ${value}`);
+    seconds += Number(number) * factor;
+  }
+  return seconds;
+}
+
 /** Splits a crontab entry into its five time fields and the command; undefined for comments and blanks. */
 export function parseCrontabLine(line: string): { readonly fields: readonly string[]; readonly command: string } | undefined {
   const trimmed = line.trim();

@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import packageJson from '../package.json' with { type: 'json' };
 import { EXIT } from './exit-codes.js';
 import { main } from './main.js';
+import { createShutdown } from './shutdown.js';
 import { isOneShotCommand, oneShotV8Flags } from './v8-flags.js';
 import { preferJitlessZod } from './zod-jitless.js';
 
@@ -26,10 +27,11 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
   });
 }
 
-const controller = new AbortController();
+const shutdown = createShutdown();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  // The signal's name is the reason: a one-shot `cycle` exits 130 or 143 with it (stopSignalExit).
-  process.on(signal, () => controller.abort(signal));
+  // The first asks to stop (a cycle or loop finishes the scan in flight), the second cuts off. The
+  // signal's name is the reason: a `cycle` cut off exits 130 or 143 with it (stopSignalExit).
+  process.on(signal, () => shutdown.receive(signal));
 }
 
 // A reader that went away (`loop --json | head -3`, `cycle | head -0`) closes our stdout: the
@@ -40,7 +42,7 @@ for (const name of ['stdout', 'stderr'] as const) {
   process[name].on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
     closed[name] = true;
-    controller.abort();
+    shutdown.stopNow();
   });
 }
 
@@ -52,7 +54,8 @@ const prefetch =
   process.argv[2] === 'cycle'
     ? (await import('./wiring/cycle-prefetch.js')).startCyclePrefetch(
         process.argv.slice(3),
-        { cwd: process.cwd(), env, shutdownSignal: controller.signal },
+        // Its runs are the scan's first commands: only the cut-off kills them.
+        { cwd: process.cwd(), env, shutdownSignal: shutdown.cutOffSignal },
         packageJson.version,
       )
     : undefined;
@@ -62,7 +65,8 @@ const code = await main(process.argv.slice(2), {
   stderr: (text) => void (closed.stderr || process.stderr.write(text)),
   cwd: process.cwd(),
   env,
-  shutdownSignal: controller.signal,
+  shutdownSignal: shutdown.shutdownSignal,
+  cutOffSignal: shutdown.cutOffSignal,
   stdin: async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

@@ -21,9 +21,12 @@ export const EXIT = {
   skipped: 4,
   /** A bug: an error no command anticipated (BSD `EX_SOFTWARE`); its stack trace is on stderr. */
   internal: 70,
-  /** `cycle` or `woterclip beat` was stopped by Ctrl-C (SIGINT): 128 + 2, as a shell reports it, so `cycle && next` stops too. */
+  /**
+   * `cycle` was cut off by a second Ctrl-C (SIGINT; the first lets it finish) or `woterclip beat` was
+   * stopped by Ctrl-C: 128 + 2, as a shell reports it, so `cycle && next` stops too.
+   */
   interrupted: 130,
-  /** `cycle` or `woterclip beat` was stopped by SIGTERM (a supervisor, `timeout`): 128 + 15. */
+  /** As {@link EXIT.interrupted}, for SIGTERM (a supervisor, `timeout`): 128 + 15. */
   terminated: 143,
 } as const;
 
@@ -78,12 +81,13 @@ export const EXIT_CODE_TABLE: readonly ExitCodeRow[] = [
     code: EXIT.interrupted,
     name: 'interrupted',
     meaning:
-      '`cycle` or `woterclip beat` was stopped by Ctrl-C (SIGINT, 128 + 2): a cycle still evaluates and saves what it scanned (what the signal cut off was not looked at); a beat writes no beat line and releases its lock',
+      '`cycle` was cut off by a second Ctrl-C (SIGINT, 128 + 2): it still evaluates and saves what it scanned (what the signal cut off was not looked at). ' +
+      'After a first signal alone the cycle finishes its scan, delivers and exits with its own code. `woterclip beat` stopped by Ctrl-C: it writes no beat line and releases its lock',
   },
   {
     code: EXIT.terminated,
     name: 'terminated',
-    meaning: '`cycle` or `woterclip beat` was stopped by SIGTERM (128 + 15), as with Ctrl-C',
+    meaning: '`cycle` cut off by a second SIGTERM, or `woterclip beat` stopped by SIGTERM (128 + 15), as with Ctrl-C',
   },
 ];
 

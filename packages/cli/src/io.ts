@@ -9,8 +9,14 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Resolves when the user asks to stop (SIGINT/SIGTERM in the real binary). */
+  /** Aborts when the user asks to stop (the first SIGINT/SIGTERM in the real binary, the signal's name as reason). */
   readonly shutdownSignal: AbortSignal;
+  /**
+   * Aborts when the user insists (a second SIGINT/SIGTERM): `cycle` and `loop` let the scan in
+   * flight finish at the first signal and kill its tools only at this one. Absent: the shutdown
+   * signal cuts off at once.
+   */
+  readonly cutOffSignal?: AbortSignal;
   /** Standard input, when a command reads it. */
   readonly stdin?: () => Promise<string>;
   /**

@@ -1,7 +1,8 @@
 /**
  * Issue 12 item 2 through the CLI: a `bd` wrapper script whose child hangs with stdout open.
  * The per-command timeout must end the call and its whole process group, and a SIGTERM to the
- * CLI must end the group too (a detached group no longer gets the terminal's signal).
+ * CLI that cuts the scan off (the second: the first lets it finish) must end the group too (a
+ * detached group no longer gets the terminal's signal).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,13 +41,16 @@ describe('a hung grandchild of a tool', () => {
     expect(await eventually(() => gone(seen!))).toBe(true);
   });
 
-  it('SIGTERM to the CLI ends the running tool’s whole group', async () => {
+  it('a second SIGTERM to the CLI (the cut-off) ends the running tool’s whole group', async () => {
     const world = createCliWorld();
     const pids = hungBd(world);
     const cycle = built.spawn(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], world.env);
     expect(await eventually(() => pids() !== undefined)).toBe(true);
     cycle.child.kill('SIGTERM');
-    await cycle.exited;
+    // The first only asks to finish (the 10 s timeout would end bd then); the second cuts off now.
+    expect(await eventually(() => cycle.stderr().includes('finishing the scan in flight'))).toBe(true);
+    cycle.child.kill('SIGTERM');
+    expect(await cycle.exited).toBe(143);
     expect(await eventually(() => gone(pids()!))).toBe(true);
   });
 });

@@ -163,7 +163,7 @@ export {
   type RepeatDecision,
   type ReportMemory,
 } from './cycle/repeat-schedule.js';
-export { runScanners, type RunScannersOptions } from './cycle/run-scanners.js';
+export { DEFAULT_SCANNER_TIMEOUT_MS, runScanners, type RunScannersOptions } from './cycle/run-scanners.js';
 export { scanAndEvaluate, type CycleStep, type CycleStepDeps, type CycleStepInput } from './cycle/cycle-step.js';
 export {
   defineStatefulScanner,

@@ -4,6 +4,7 @@ import { okAsync } from 'neverthrow';
 import {
   createCycleRecord,
   cutOffScanners,
+  DEFAULT_SCANNER_TIMEOUT_MS,
   isWithinActiveHours,
   decideCronSlot,
   lastRecordedSlotMs,
@@ -15,6 +16,7 @@ import {
 } from '@heartbeat-kit/core';
 import { EXIT, stopSignalExit } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
+import { announceDrain, drainingIo } from '../shutdown.js';
 import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
@@ -76,6 +78,12 @@ stdout (stderr with --sink stdout), then the sink is tried every 2nd, 4th, … c
 between keeps its report undelivered for later, says SINK_BREAKER_OPEN on stderr (--json:
 "delivery": "held", "sinkBreaker") and exits 3.
 
+Stopping (spec 000: "do not interrupt mid-scan"): a first SIGINT or SIGTERM lets the cycle finish
+(each scanner gives up after 30 s), deliver its report and exit with its own code; stderr says so
+and how to stop now. A second signal cuts the scan off: the tools are killed, what was scanned is
+still evaluated, saved and reported, stderr names the scanners cut off (\`partial cycle: …\`) and
+the exit is 130 or 143. Tools killed by a signal to their process group leave the cycle partial too.
+
 Every invocation leaves one receipt beside the state (ran, or skipped with the reason);
 'heartbeat-kit history' lists them and 'heartbeat-kit check-liveness' judges them.
 
@@ -91,8 +99,9 @@ Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error (or DIR is 
 repository), 3 delivery failed or held back by the sink's breaker, state, lock, record or
 receipt failure (also: a state file written by a newer heartbeat-kit, which is left
 untouched; or a signal from elsewhere killed a tool, leaving the cycle partial), 4 skipped:
-another live cycle holds the cycle lock (who and why on stderr), 130 stopped by Ctrl-C
-(SIGINT), 143 stopped by SIGTERM (what was scanned is still evaluated and saved).
+another live cycle holds the cycle lock (who and why on stderr), 130 cut off by a second Ctrl-C
+(SIGINT), 143 cut off by a second SIGTERM (what was scanned is still evaluated and saved). After
+a single SIGINT or SIGTERM the cycle finishes and exits with one of the codes above.
 `;
 
 const OPTIONS = {
@@ -135,6 +144,25 @@ function usageError(io: CliIo, message: string): number {
 
 /** `heartbeat-kit cycle`: one cycle, printed as the spec's message or JSON. */
 export const cycleCommand: Command = async (argv, io) => {
+  // The whole one-shot cycle is the scan in flight: a first signal lets it finish, a second cuts it off.
+  let finished = false;
+  announceDrain(io, 'cycle', DEFAULT_SCANNER_TIMEOUT_MS, () => !finished);
+  try {
+    return await runCycleCommand(argv, drainingIo(io), io);
+  } finally {
+    finished = true;
+  }
+};
+
+/**
+ * The cycle command. `io` is the draining io (its tools and sinks stop at the cut-off); `signals`
+ * has both signals, for the exit code.
+ */
+async function runCycleCommand(
+  argv: readonly string[],
+  io: CliIo,
+  signals: Pick<CliIo, 'shutdownSignal' | 'cutOffSignal'>,
+): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
@@ -334,8 +362,9 @@ export const cycleCommand: Command = async (argv, io) => {
     io.stdout(`${outcome.decision.message.content}\n`);
     if (outcome.decision.costAlert) io.stdout(`${outcome.decision.costAlert.content}\n`);
   }
-  // Ctrl-C or SIGTERM: the user or a supervisor stopped the cycle, so `cycle && next` must not go on.
-  const stopped = stopSignalExit(io.shutdownSignal);
+  // A cut-off (a second Ctrl-C or SIGTERM): the cycle did not finish, so `cycle && next` must not go on.
+  // After a first signal alone it finished and delivered: it exits as any cycle does.
+  const stopped = stopSignalExit(signals.cutOffSignal ?? signals.shutdownSignal);
   if (stopped !== undefined) return stopped;
   // A report held back by the sink's open breaker was not delivered either: cron monitors see 3.
   // A tool killed by a signal from elsewhere (a process-group kill) left the cycle partial: 3 too.
@@ -347,4 +376,4 @@ export const cycleCommand: Command = async (argv, io) => {
     cutOff.length > 0
     ? EXIT.failure
     : EXIT.ok;
-};
+}

@@ -3,6 +3,7 @@ import { okAsync } from 'neverthrow';
 import { performance } from 'node:perf_hooks';
 import {
   CATCH_UP_POLICIES,
+  DEFAULT_SCANNER_TIMEOUT_MS,
   deterministicJitter,
   lastRecordedSlotMs,
   receiptForOutcome,
@@ -14,6 +15,7 @@ import {
 } from '@heartbeat-kit/core';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
+import { announceDrain, drainingIo } from '../shutdown.js';
 import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
@@ -27,10 +29,16 @@ export const LOOP_HELP = `Usage: heartbeat-kit loop [options]
 
 Runs the heartbeat loop of spec 000: HEARTBEAT_ONLINE, a first cycle at once, then one
 cycle per slot of the wall-clock grid (multiples of the interval since the epoch, plus the
---jitter offset), so a restart keeps the grid. SIGINT or SIGTERM ends the current scan,
-sends HEARTBEAT_SHUTDOWN and exits 0 (a cycle whose tools the signal cut off counts as partial
-there, naming the scanners, also on stderr). HEARTBEAT.md is re-read before every cycle. Quiet
-cycles print nothing.
+--jitter offset), so a restart keeps the grid. HEARTBEAT.md is re-read before every cycle.
+Quiet cycles print nothing.
+
+Stopping (spec 000: "do not interrupt mid-scan"): a first SIGINT or SIGTERM starts no new cycle;
+the scan in flight finishes (each scanner gives up after 30 s) and delivers its report, then the
+loop sends HEARTBEAT_SHUTDOWN and exits 0; stderr says so and how to stop now. Between cycles it
+stops at once. A second signal cuts the scan off: HEARTBEAT_SHUTDOWN counts that cycle as
+partial, naming the scanners (also on stderr), as it does a cycle whose tools a signal to their
+process group killed. Under systemd use KillMode=mixed, so that only heartbeat-kit gets SIGTERM,
+and a TimeoutStopSec longer than a scan and its delivery (examples/cron-and-systemd).
 
 Every slot leaves one receipt beside the state ('heartbeat-kit history'). Whatever a scanner
 could not look at is one stderr line per problem in every slot (see 'heartbeat-kit cycle --help').
@@ -112,7 +120,8 @@ export const loopCommand: Command = async (argv, io) => {
     return usageError(io, `--catch-up-cap "${capFlag}" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.`);
   const startAt = parseInstantFlag('--now', values.now);
   if (!startAt.ok) return usageError(io, startAt.message);
-  const resolved = await resolveHeartbeat(values, io);
+  // Its tools and sinks stop at the cut-off (a second signal); the loop itself at the first.
+  const resolved = await resolveHeartbeat(values, drainingIo(io));
   if (!resolved.ok) return usageError(io, resolved.message);
   for (const note of resolved.value.notes) io.stderr(`heartbeat-kit loop: warning: ${note}\n`);
   const problem = resolved.value.settings.problem;
@@ -126,6 +135,9 @@ export const loopCommand: Command = async (argv, io) => {
   };
   printConfigWarnings(resolved.value.settings.warnings);
   const { cwd, json, reloadSettings, statePath } = resolved.value;
+  // A first signal stops the loop (no new cycle, no new sleep) but not the cycle in flight.
+  let inFlight = false;
+  announceDrain(io, 'loop', DEFAULT_SCANNER_TIMEOUT_MS, () => inFlight);
   // --now shifts the wall clock; the monotonic clock keeps telling sleeps from busy time.
   const time = io.time ?? { clock: resolved.value.deps.clock, sleep: resolved.value.deps.sleep, monotonicMs: () => performance.now() };
   const startWall = time.clock.now().getTime();
@@ -193,7 +205,8 @@ export const loopCommand: Command = async (argv, io) => {
       },
       // The same lock as `cycle`: a cron cycle and this loop never evaluate one state at once.
       guard: async (cycle, slotMs) => {
-        const guarded = await withCycleLock(statePath, cycle);
+        inFlight = true;
+        const guarded = await withCycleLock(statePath, cycle).finally(() => (inFlight = false));
         if (guarded.kind === 'ran') {
           if (guarded.tookOverFrom !== undefined)
             io.stderr(

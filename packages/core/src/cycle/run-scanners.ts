@@ -13,13 +13,20 @@ export interface RunScannersOptions {
   readonly insideActiveHours: boolean;
   /** Scanners running at once (default 8: all seven built-in ones). */
   readonly concurrency?: number;
-  /** A scanner still running after this long is abandoned as `timeout` (default 30 s). */
+  /** A scanner still running after this long is abandoned as `timeout` (default {@link DEFAULT_SCANNER_TIMEOUT_MS}). */
   readonly timeoutMs?: number;
   /** Scanners not to run this cycle (the circuit breaker's), with the result to report instead. */
   readonly skip?: ReadonlyMap<ScannerName, ScanResult>;
   /** The previous state's scanner slices (`HeartbeatState.scannerSlices`): each stateful scanner gets its own. */
   readonly slices?: Readonly<Record<string, StoredSlice>>;
 }
+
+/**
+ * How long a scanner may run before it is abandoned as `timeout`. With the default concurrency the
+ * seven built-in scanners all run at once, so it bounds a whole scan too: what a shutdown that lets
+ * the scan in flight finish (spec 000: "do not interrupt mid-scan") waits for at most.
+ */
+export const DEFAULT_SCANNER_TIMEOUT_MS = 30_000;
 
 const SCAN_SETTLED = 'scan settled';
 
@@ -98,7 +105,7 @@ function withCheckedSlice(scanner: Scanner, setAside: ScanWarning | undefined, r
  */
 export async function runScanners(scanners: readonly Scanner[], options: RunScannersOptions): Promise<ScanResult[]> {
   const concurrency = Math.max(1, options.concurrency ?? 8);
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SCANNER_TIMEOUT_MS;
   const results: ScanResult[] = new Array<ScanResult>(scanners.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -141,6 +141,35 @@ describe('runLoop', () => {
     expect(sink.delivered.at(-1)!.content).toBe('HEARTBEAT_SHUTDOWN: Final status -- 1 cycles completed, 0 reports sent.');
   });
 
+  it('a stop that comes while missed slots are recorded starts no cycle', async () => {
+    const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
+    const sink = createRecordingSink();
+    const controller = new AbortController();
+    let scans = 0;
+    const scanner: Scanner = {
+      name: 'orchestrators',
+      runsOutsideActiveHours: true,
+      scan: () => {
+        scans++;
+        return Promise.resolve(scanOk('orchestrators', {}));
+      },
+    };
+    const summary = await runLoop(
+      { clock, sleep: clock, stateStore: createMemoryStateStore(), sink, scanners: [scanner] },
+      {
+        settings: () => ({ config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' }),
+        configFound: true,
+        signal: controller.signal,
+        // Down since 09:00: 09:10–09:50 are recorded as skipped, then 10:00 would run.
+        lastSlotMs: Date.parse('2026-02-19T09:00:00Z'),
+        onSkipped: () => controller.abort(),
+      },
+    );
+    expect(scans).toBe(0);
+    expect(summary).toEqual({ cyclesCompleted: 0, cyclesPartial: 0, cutOff: [], reportsSent: 0 });
+    expect(sink.delivered.map((m) => m.kind)).toEqual(['online', 'shutdown']);
+  });
+
   it('a guard that skips a cycle leaves it uncounted', async () => {
     const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
     const sink = createRecordingSink();

@@ -16,7 +16,10 @@ export interface LoopOptions {
   readonly settings: () => Promise<CycleSettings> | CycleSettings;
   /** HEARTBEAT_ONLINE's `HEARTBEAT.md:` word: true = found, false = missing, `'empty'` = a file with no text (defaults). */
   readonly configFound: boolean | 'empty';
-  /** Stops the loop after the current cycle. */
+  /**
+   * Stops the loop: no cycle starts after it aborts, the one in flight finishes (spec 000: "do not
+   * interrupt mid-scan"). To cut that one off, abort the signal its tools run under.
+   */
   readonly signal: AbortSignal;
   /** Interval override; default the config's `intervalMs`. */
   readonly intervalMs?: number;
@@ -126,6 +129,8 @@ export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<Lo
     const decision = decideSlots({ nowMs, lastSlotMs, intervalMs: interval, offsetMs: offset, catchUp, cause });
     for (const skipped of decision.skipped) await options.onSkipped?.(skipped);
     for (const slotMs of decision.run) {
+      // The signal may have come while skipped slots were recorded: stopping starts no cycle.
+      if (options.signal.aborted) break;
       const run = (): Promise<CycleOutcome> => runCycle(deps, settings);
       const outcome = options.guard ? await options.guard(run, slotMs) : await run();
       // Every later slot would refuse the same state: stop and say why rather than spin.
@@ -142,7 +147,6 @@ export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<Lo
         if (outcome.delivery === 'delivered') reportsSent++;
         await options.onCycle?.(outcome, slotMs);
       }
-      if (options.signal.aborted) break;
     }
     lastSlotMs = decision.lastSlotMs;
     if (options.signal.aborted || refused !== undefined) break;
