@@ -60,6 +60,9 @@ Options:
   --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD
   --sink-auth-env NAME         send $NAME as the webhook's Authorization header (never put
                                credentials in the URL: such URLs are refused)
+  --sink-same-origin-redirects follow the webhook's 307/308 redirects within its own origin
+                               (scheme, host, port). Default: none; a redirect fails the delivery,
+                               naming its Location. Another origin or https → http: never
   --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
   --env-allow NAMES            hardened mode: tools get only PATH, HOME, USER, LANG, TMPDIR,
                                TMUX_TMPDIR and these comma-separated names (PREFIX* = prefix;
