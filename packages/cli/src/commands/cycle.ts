@@ -14,6 +14,7 @@ import {
   type CycleOutcome,
 } from '@heartbeat-kit/core';
 import { EXIT, stopSignalExit } from '../exit-codes.js';
+import { printInfo } from '../errors.js';
 import type { CliIo, Command } from '../io.js';
 import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
@@ -233,7 +234,7 @@ export const cycleCommand: Command = async (argv, io) => {
   }
   if (guarded.kind === 'held') {
     const reason = skipReason(statePath, guarded, Date.now());
-    io.stderr(`heartbeat-kit cycle: skipped: ${reason}.\n`);
+    printInfo(io, `heartbeat-kit cycle: skipped: ${reason}.\n`);
     if (json) io.stdout(`${JSON.stringify({ status: 'skipped', reason, holder: { ...guarded.holder, liveness: guarded.liveness } })}\n`);
     return EXIT.skipped;
   }
@@ -267,7 +268,8 @@ export const cycleCommand: Command = async (argv, io) => {
     return EXIT.failure;
   }
   if (guarded.tookOverFrom !== undefined) {
-    io.stderr(
+    printInfo(
+      io,
       `heartbeat-kit cycle: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`,
     );
   }

@@ -13,6 +13,7 @@ import {
   type OutboundMessage,
 } from '@heartbeat-kit/core';
 import { EXIT } from '../exit-codes.js';
+import { printInfo } from '../errors.js';
 import type { CliIo, Command } from '../io.js';
 import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
@@ -153,7 +154,8 @@ export const loopCommand: Command = async (argv, io) => {
   const nowMs = deps.clock.now().getTime();
   const intervalMs = interval.ms ?? resolved.value.settings.config.intervalMs;
   if (lastSlotMs !== undefined && lastSlotMs <= nowMs && nowMs - lastSlotMs < intervalMs)
-    io.stderr(
+    printInfo(
+      io,
       `heartbeat-kit loop: a cycle already ran for this slot at ${new Date(lastSlotMs).toISOString()} (see \`heartbeat-kit history\`); the first cycle of this loop runs at the next slot, within ${Math.ceil(intervalMs / 1000)} s.\n`,
     );
   const catchUpOf = () => ({
@@ -199,7 +201,8 @@ export const loopCommand: Command = async (argv, io) => {
         const guarded = await withCycleLock(statePath, cycle);
         if (guarded.kind === 'ran') {
           if (guarded.tookOverFrom !== undefined)
-            io.stderr(
+            printInfo(
+              io,
               `heartbeat-kit loop: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`,
             );
           return guarded.value;
@@ -212,11 +215,13 @@ export const loopCommand: Command = async (argv, io) => {
           io,
           'loop',
         );
-        io.stderr(
-          guarded.kind === 'held'
-            ? `heartbeat-kit loop: this slot is skipped: ${skipReason(statePath, guarded, Date.now())}.\n`
-            : `heartbeat-kit loop: this slot is skipped: cannot take the cycle lock ${cycleLockPath(statePath)}: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}\n`,
-        );
+        // Another live cycle holding the slot is the lock working as meant; a lock that cannot be taken is an error.
+        if (guarded.kind === 'held')
+          printInfo(io, `heartbeat-kit loop: this slot is skipped: ${skipReason(statePath, guarded, Date.now())}.\n`);
+        else
+          io.stderr(
+            `heartbeat-kit loop: this slot is skipped: cannot take the cycle lock ${cycleLockPath(statePath)}: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}\n`,
+          );
         return undefined;
       },
       onCycle: async (outcome, slotMs) => {
