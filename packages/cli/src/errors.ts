@@ -53,20 +53,37 @@ export function unknownNameError(
   );
 }
 
-/** One stderr line as a JSON object: `{ error | warning, command, fix?, didYouMean? }`. */
-function lineAsJson(line: string, fallbackCommand: string): string {
+/** The kind of a line on stderr, as `--json` labels it. */
+type LineKind = 'error' | 'warning' | 'info';
+
+/**
+ * One stderr line as a JSON object: `{ error | warning | info, command, fix?, didYouMean? }`.
+ * A stderr line is a warning when its text starts with `warning:` (`heartbeat-kit cycle: warning: …`,
+ * or a located `FILE:LINE: warning: …`), else an error; info lines come from {@link printInfo}.
+ */
+function lineAsJson(line: string, fallbackCommand: string, channel: 'stderr' | 'info'): string {
   if (line.startsWith('{')) return line; // already JSON (fleet worker events)
   const prefixed = /^heartbeat-kit(?: ([a-z][a-z -]*?))?: (.*)$/.exec(line);
   const command = prefixed?.[1] ?? (prefixed ? null : fallbackCommand);
   let text = prefixed?.[2] ?? line;
-  const warning = /^warning: /.test(text);
-  if (warning) text = text.slice('warning: '.length);
+  let kind: LineKind = channel === 'info' ? 'info' : 'error';
+  if (channel === 'stderr' && /^warning: /.test(text)) {
+    kind = 'warning';
+    text = text.slice('warning: '.length);
+  } else if (channel === 'stderr' && prefixed === null) {
+    // `runbook.md:9: warning: …` (a validation line): the severity follows the location.
+    const located = /^(.+?:\d+): (error|warning): (.*)$/.exec(line);
+    if (located !== null) {
+      kind = located[2] === 'warning' ? 'warning' : 'error';
+      text = `${located[1]}: ${located[3]}`;
+    }
+  }
   const fixAt = text.indexOf(' Fix: ');
   const message = fixAt >= 0 ? text.slice(0, fixAt) : text;
   const fix = fixAt >= 0 ? text.slice(fixAt + ' Fix: '.length) : undefined;
   const didYouMean = /Did you mean `([^`]+)`\?/.exec(message)?.[1];
   return JSON.stringify({
-    [warning ? 'warning' : 'error']: message,
+    [kind]: message,
     command,
     ...(fix === undefined ? {} : { fix }),
     ...(didYouMean === undefined ? {} : { didYouMean }),
@@ -76,16 +93,20 @@ function lineAsJson(line: string, fallbackCommand: string): string {
 /**
  * With `--json`, whatever a command writes to stderr becomes one JSON object per line, so a
  * program reading `--json` output never has to parse prose. Commands keep writing the one text
- * style (`heartbeat-kit <command>: <problem>. Fix: <how>`) and need no JSON branch of their own.
+ * style (`heartbeat-kit <command>: <problem>. Fix: <how>`, `warning:` for a warning) and need no
+ * JSON branch of their own; informational lines go through {@link printInfo}.
  */
 export function withJsonStderr(io: CliIo, command: string): CliIo {
-  return {
-    ...io,
-    stderr: (text) => {
-      const lines = text.split('\n').filter((line) => line.trim() !== '');
-      if (lines.length > 0) io.stderr(`${lines.map((line) => lineAsJson(line, command)).join('\n')}\n`);
-    },
+  const asJson = (channel: 'stderr' | 'info') => (text: string) => {
+    const lines = text.split('\n').filter((line) => line.trim() !== '');
+    if (lines.length > 0) io.stderr(`${lines.map((line) => lineAsJson(line, command, channel)).join('\n')}\n`);
   };
+  return { ...io, stderr: asJson('stderr'), info: asJson('info') };
+}
+
+/** Writes an informational line: stderr as it is, `{"info": …}` with `--json` (never `{"error": …}`). */
+export function printInfo(io: CliIo, text: string): void {
+  (io.info ?? io.stderr)(text);
 }
 
 /** A dependency the CLI can run without; the commands that need it load it on demand. */

@@ -7,6 +7,12 @@ import type { CyclePrefetch } from './wiring/cycle-prefetch.js';
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /**
+   * Informational lines (a stale lock taken over, a worker running, a slot skipped by design):
+   * stderr in text mode, `{"info": …}` with `--json`. Write them through `printInfo`; absent =
+   * stderr, so an embedder's io needs nothing new.
+   */
+  readonly info?: (text: string) => void;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborts when the user asks to stop (the first SIGINT/SIGTERM in the real binary, the signal's name as reason). */

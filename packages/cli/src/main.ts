@@ -61,7 +61,8 @@ function usage(): string {
     '  -V, --version  print the version',
     '',
     "Run 'heartbeat-kit help <command>' (or 'heartbeat-kit <command> --help') for a command's options.",
-    'With --json, errors and warnings go to stderr as one JSON object per line: { error | warning, command, fix? }.',
+    'With --json, errors, warnings and notes go to stderr as one JSON object per line: { error | warning | info, command, fix? }',
+    '(info: a line that needs nothing done, such as a stale lock taken over or a worker running).',
     '',
   ].join('\n');
 }

@@ -57,6 +57,7 @@ export type {
   LockError,
   LockStore,
   MessageKind,
+  MessageFinding,
   OutboundMessage,
   SinkError,
   Sink,
@@ -229,6 +230,7 @@ export {
   type RenderedReport,
 } from './messages/render-messages.js';
 
+export { stableFindingId } from './messages/message-id.js';
 export { type TokenEstimator, estimateTokensByChars } from './messages/token-estimate.js';
 export {
   createCycleRecord,

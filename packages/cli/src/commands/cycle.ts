@@ -15,6 +15,7 @@ import {
   type CycleOutcome,
 } from '@heartbeat-kit/core';
 import { EXIT, stopSignalExit } from '../exit-codes.js';
+import { printInfo } from '../errors.js';
 import type { CliIo, Command } from '../io.js';
 import { announceDrain, drainingIo } from '../shutdown.js';
 import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
@@ -46,6 +47,9 @@ Options:
   --sink SPEC                  stdout (default) | file:PATH (JSONL) | webhook:URL | command:CMD
   --sink-auth-env NAME         send $NAME as the webhook's Authorization header (never put
                                credentials in the URL: such URLs are refused)
+  --sink-same-origin-redirects follow the webhook's 307/308 redirects within its own origin
+                               (scheme, host, port). Default: none; a redirect fails the delivery,
+                               naming its Location. Another origin or https → http: never
   --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
   --env-allow NAMES            hardened mode: tools get only PATH, HOME, USER, LANG, TMPDIR,
                                TMUX_TMPDIR and these comma-separated names (PREFIX* = prefix;
@@ -258,7 +262,7 @@ async function runCycleCommand(
   }
   if (guarded.kind === 'held') {
     const reason = skipReason(statePath, guarded, Date.now());
-    io.stderr(`heartbeat-kit cycle: skipped: ${reason}.\n`);
+    printInfo(io, `heartbeat-kit cycle: skipped: ${reason}.\n`);
     if (json) io.stdout(`${JSON.stringify({ status: 'skipped', reason, holder: { ...guarded.holder, liveness: guarded.liveness } })}\n`);
     return EXIT.skipped;
   }
@@ -292,7 +296,8 @@ async function runCycleCommand(
     return EXIT.failure;
   }
   if (guarded.tookOverFrom !== undefined) {
-    io.stderr(
+    printInfo(
+      io,
       `heartbeat-kit cycle: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`,
     );
   }

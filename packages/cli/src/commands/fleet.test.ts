@@ -172,7 +172,7 @@ describe('heartbeat-kit fleet: add, list, worker, status, remove', () => {
 
 describe('heartbeat-kit fleet: Redis credentials and outages (issue 12 item 7)', () => {
   // A worker's stderr as it is written, so the test can act between its lines.
-  function startWorker(url: string, signal: AbortSignal): { stderr: () => string; done: Promise<number> } {
+  function startWorker(url: string, signal: AbortSignal, ...extra: string[]): { stderr: () => string; done: Promise<number> } {
     let stderr = '';
     const io: CliIo = {
       stdout: () => undefined,
@@ -182,7 +182,7 @@ describe('heartbeat-kit fleet: Redis credentials and outages (issue 12 item 7)',
       shutdownSignal: signal,
       stdin: () => Promise.resolve(''),
     };
-    return { stderr: () => stderr, done: main(['fleet', 'worker', '--fake-scanners', '--prefix', 'outage'], io) };
+    return { stderr: () => stderr, done: main(['fleet', 'worker', '--fake-scanners', '--prefix', 'outage', ...extra], io) };
   }
   const until = async (check: () => boolean): Promise<void> => {
     while (!check()) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -219,7 +219,7 @@ describe('heartbeat-kit fleet: Redis credentials and outages (issue 12 item 7)',
     const worker = startWorker(`unix://${join(dir, 'redis.sock')}`, stop.signal);
     await until(() => worker.stderr().includes('(attempt 1)'));
     expect(worker.stderr()).toMatch(
-      /^heartbeat-kit fleet worker: cannot reach Redis at unix:\/\/\S+ \(attempt 1\): .*; retrying in 1s \(gives up after 10 min; Ctrl-C stops\)\n/,
+      /^heartbeat-kit fleet worker: warning: cannot reach Redis at unix:\/\/\S+ \(attempt 1\): .*; retrying in 1s \(gives up after 10 min; Ctrl-C stops\)\n/,
     );
     const late = await startRedis({ dir });
     try {
@@ -230,6 +230,40 @@ describe('heartbeat-kit fleet: Redis credentials and outages (issue 12 item 7)',
       await late.stop();
     }
   }, 120_000);
+
+  it('--json (issue 25 item 10a): each retry is {"warning"}, "running" and a stop while waiting are {"info"}, never {"error"}', async () => {
+    const objects = (text: string) =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const stop = new AbortController();
+    const waiting = startWorker(`unix://${join(root, 'never-json.sock')}`, stop.signal, '--json');
+    await until(() => waiting.stderr().includes('(attempt 1)'));
+    stop.abort();
+    expect(await waiting.done).toBe(0);
+    const lines = objects(waiting.stderr());
+    expect(lines[0]).toEqual({
+      warning: expect.stringMatching(/^cannot reach Redis at unix:\/\/\S+ \(attempt 1\): /) as unknown,
+      command: 'fleet worker',
+    });
+    expect(lines.at(-1)).toEqual({
+      info: expect.stringMatching(/^stopped while waiting for Redis at /) as unknown,
+      command: 'fleet worker',
+    });
+    expect(lines.filter((l) => 'error' in l)).toEqual([]);
+
+    const stopRunning = new AbortController();
+    const running = startWorker(redis.url, stopRunning.signal, '--json');
+    await until(() => running.stderr().includes('running (prefix outage)'));
+    stopRunning.abort();
+    expect(await running.done).toBe(0);
+    expect(objects(running.stderr())).toContainEqual({
+      info: expect.stringMatching(/^\S+ running \(prefix outage\); stop with Ctrl-C$/) as unknown,
+      command: 'fleet worker',
+    });
+    expect(objects(running.stderr()).filter((l) => 'error' in l)).toEqual([]);
+  });
 
   it('Ctrl-C stops a worker that is still waiting for Redis', async () => {
     const stop = new AbortController();

@@ -14,6 +14,7 @@ import {
   type OutboundMessage,
 } from '@heartbeat-kit/core';
 import { EXIT } from '../exit-codes.js';
+import { printInfo } from '../errors.js';
 import type { CliIo, Command } from '../io.js';
 import { announceDrain, drainingIo } from '../shutdown.js';
 import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
@@ -68,6 +69,9 @@ Options:
   --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD
   --sink-auth-env NAME         send $NAME as the webhook's Authorization header (never put
                                credentials in the URL: such URLs are refused)
+  --sink-same-origin-redirects follow the webhook's 307/308 redirects within its own origin
+                               (scheme, host, port). Default: none; a redirect fails the delivery,
+                               naming its Location. Another origin or https → http: never
   --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
   --env-allow NAMES            hardened mode: tools get only PATH, HOME, USER, LANG, TMPDIR,
                                TMUX_TMPDIR and these comma-separated names (PREFIX* = prefix;
@@ -162,7 +166,8 @@ export const loopCommand: Command = async (argv, io) => {
   const nowMs = deps.clock.now().getTime();
   const intervalMs = interval.ms ?? resolved.value.settings.config.intervalMs;
   if (lastSlotMs !== undefined && lastSlotMs <= nowMs && nowMs - lastSlotMs < intervalMs)
-    io.stderr(
+    printInfo(
+      io,
       `heartbeat-kit loop: a cycle already ran for this slot at ${new Date(lastSlotMs).toISOString()} (see \`heartbeat-kit history\`); the first cycle of this loop runs at the next slot, within ${Math.ceil(intervalMs / 1000)} s.\n`,
     );
   const catchUpOf = () => ({
@@ -209,7 +214,8 @@ export const loopCommand: Command = async (argv, io) => {
         const guarded = await withCycleLock(statePath, cycle).finally(() => (inFlight = false));
         if (guarded.kind === 'ran') {
           if (guarded.tookOverFrom !== undefined)
-            io.stderr(
+            printInfo(
+              io,
               `heartbeat-kit loop: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`,
             );
           return guarded.value;
@@ -222,11 +228,13 @@ export const loopCommand: Command = async (argv, io) => {
           io,
           'loop',
         );
-        io.stderr(
-          guarded.kind === 'held'
-            ? `heartbeat-kit loop: this slot is skipped: ${skipReason(statePath, guarded, Date.now())}.\n`
-            : `heartbeat-kit loop: this slot is skipped: cannot take the cycle lock ${cycleLockPath(statePath)}: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}\n`,
-        );
+        // Another live cycle holding the slot is the lock working as meant; a lock that cannot be taken is an error.
+        if (guarded.kind === 'held')
+          printInfo(io, `heartbeat-kit loop: this slot is skipped: ${skipReason(statePath, guarded, Date.now())}.\n`);
+        else
+          io.stderr(
+            `heartbeat-kit loop: this slot is skipped: cannot take the cycle lock ${cycleLockPath(statePath)}: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}\n`,
+          );
         return undefined;
       },
       onCycle: async (outcome, slotMs) => {

@@ -88,7 +88,16 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
         }),
     estimatedTokens: d.estimatedTokens,
     delivery: outcome.delivery,
-    message: d.message === null ? null : { content: d.message.content, summary: d.message.summary },
+    // With --sink stdout this object is the delivery: the ids a receiver deduplicates by come with it.
+    message:
+      d.message === null
+        ? null
+        : {
+            ...(d.message.id === undefined ? {} : { id: d.message.id }),
+            content: d.message.content,
+            summary: d.message.summary,
+            ...(d.message.findings === undefined ? {} : { findings: d.message.findings }),
+          },
     costAlert: d.costAlert === null ? null : { content: d.costAlert.content, summary: d.costAlert.summary },
   };
 }

@@ -1,5 +1,6 @@
 import { ResultAsync } from 'neverthrow';
 import { redactSecrets, type Sink } from '@heartbeat-kit/core';
+import { decideWebhookRedirect, isRedirectStatus, type WebhookRedirectPolicy } from './webhook-redirect.js';
 
 /** The short failure code an error carries (set where it was thrown), else `failed`. */
 function codeOf(error: unknown): string {
@@ -23,6 +24,11 @@ export interface WebhookSinkOptions {
   readonly backoffMs?: (retry: number) => number;
   /** Value of the `Authorization` header (from an environment variable, never from the URL). */
   readonly authorization?: string;
+  /**
+   * Redirects to follow: `none` (default: a redirect is a failed delivery naming its Location) or
+   * `same-origin` (a 307/308 to the URL's own scheme, host and port; never another origin).
+   */
+  readonly followRedirects?: WebhookRedirectPolicy;
   readonly fetch?: typeof fetch;
 }
 
@@ -31,9 +37,11 @@ export const MESSAGE_ID_HEADER = 'Idempotency-Key';
 
 /**
  * POSTs each message as JSON. A 2xx answer confirms delivery; network errors, timeouts and
- * 5xx/429 answers are retried; other 4xx answers fail at once (retrying will not help). The
+ * 5xx/429 answers are retried; other 4xx answers fail at once (retrying will not help), and so
+ * does a redirect, naming its Location, unless `followRedirects: 'same-origin'` allows it. The
  * message id goes in the body (`id`) and in `Idempotency-Key`, so a receiver can drop the
- * duplicates that retries make. Error messages never carry the URL's path, query or a secret.
+ * duplicates that retries make. Error messages never carry the URL's path or query, a Location's
+ * query, or a secret.
  */
 export function createWebhookSink(options: WebhookSinkOptions): Sink {
   const attempts = Math.max(1, options.attempts ?? 3);
@@ -42,6 +50,51 @@ export function createWebhookSink(options: WebhookSinkOptions): Sink {
   const backoff = options.backoffMs ?? ((n: number) => 500 * 2 ** (n - 1));
   const doFetch = options.fetch ?? fetch;
   const origin = new URL(options.url).origin;
+  const policy = options.followRedirects ?? 'none';
+  // One attempt: the POST, and the same POST again for each redirect the policy follows. fetch
+  // itself follows none (`manual`): by default it would follow any origin, dropping only the
+  // Authorization header, and count the other host's 2xx as delivered.
+  const post = async (
+    body: string,
+    id: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ kind: 'delivered' } | { kind: 'retry' | 'refused'; code: string; reason: string }> => {
+    let url = options.url;
+    for (let followed = 0; ; followed++) {
+      const response = await doFetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(id === undefined ? {} : { [MESSAGE_ID_HEADER]: id }),
+          ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
+        },
+        body,
+        redirect: 'manual',
+        signal,
+      });
+      if (response.ok) return { kind: 'delivered' };
+      // A browser-style fetch hides a manual redirect's status and Location.
+      if (response.type === 'opaqueredirect')
+        return { kind: 'refused', code: 'HTTP redirect', reason: 'a redirect (its Location hidden by fetch); not followed' };
+      const status = `HTTP ${response.status}`;
+      // The answer's body is not read: release the connection.
+      await response.body?.cancel().catch(() => undefined);
+      if (!isRedirectStatus(response.status)) {
+        const retry = response.status >= 500 || response.status === 429;
+        return { kind: retry ? 'retry' : 'refused', code: status, reason: status };
+      }
+      const decision = decideWebhookRedirect({
+        policy,
+        origin,
+        current: url,
+        answer: { status: response.status, location: response.headers.get('location') },
+        followed,
+      });
+      // Retrying will not make a redirect go away: the delivery fails at once.
+      if (!decision.follow) return { kind: 'refused', code: status, reason: decision.reason };
+      url = decision.url;
+    }
+  };
   const send = async (body: string, id: string | undefined): Promise<void> => {
     const deadline = AbortSignal.timeout(totalTimeoutMs);
     let last = 'no attempt made';
@@ -51,20 +104,11 @@ export function createWebhookSink(options: WebhookSinkOptions): Sink {
     for (let attempt = 1; attempt <= attempts && !deadline.aborted; attempt++) {
       made = attempt;
       try {
-        const response = await doFetch(options.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            ...(id === undefined ? {} : { [MESSAGE_ID_HEADER]: id }),
-            ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
-          },
-          body,
-          signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), deadline]),
-        });
-        if (response.ok) return;
-        last = `HTTP ${response.status}`;
-        lastCode = last;
-        if (response.status < 500 && response.status !== 429) break;
+        const answered = await post(body, id, AbortSignal.any([AbortSignal.timeout(timeoutMs), deadline]));
+        if (answered.kind === 'delivered') return;
+        last = answered.reason;
+        lastCode = answered.code;
+        if (answered.kind === 'refused') break;
       } catch (error) {
         last = deadline.aborted ? `gave up after ${totalTimeoutMs} ms in total` : error instanceof Error ? error.message : String(error);
         lastCode = deadline.aborted ? 'timeout' : last;

@@ -19,6 +19,7 @@ import type { CliIo } from '../io.js';
 import { createCliRunner } from './cli-runner.js';
 import { createCommandSink } from '../sinks/command-sink.js';
 import type { SinkSpec } from '../sinks/sink-spec.js';
+import type { WebhookRedirectPolicy } from '../sinks/webhook-redirect.js';
 import { createWebhookSink } from '../sinks/webhook-sink.js';
 
 /** Resolves a user path against the command's working directory. */
@@ -36,6 +37,8 @@ export interface CycleWiring {
   readonly operatorActivityFile?: string;
   /** `Authorization` header of a webhook sink (from `--sink-auth-env`). */
   readonly sinkAuthorization?: string;
+  /** Redirects a webhook sink follows (`--sink-same-origin-redirects`); default none. */
+  readonly sinkFollowRedirects?: WebhookRedirectPolicy;
   /** tmux socket selection, e.g. `['-L', 'work']`. */
   readonly tmuxArgs?: readonly string[];
   /** Hardened mode: the only variables (besides the essentials) that reach the tools. */
@@ -85,6 +88,7 @@ function createSink(spec: SinkSpec, wiring: CycleWiring): Sink {
       return createWebhookSink({
         url: spec.url,
         ...(wiring.sinkAuthorization === undefined ? {} : { authorization: wiring.sinkAuthorization }),
+        ...(wiring.sinkFollowRedirects === undefined ? {} : { followRedirects: wiring.sinkFollowRedirects }),
       });
     case 'command':
       return createCommandSink({

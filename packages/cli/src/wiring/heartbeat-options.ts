@@ -16,6 +16,7 @@ export const HEARTBEAT_OPTIONS = {
   'operator-activity-file': { type: 'string' },
   sink: { type: 'string' },
   'sink-auth-env': { type: 'string' },
+  'sink-same-origin-redirects': { type: 'boolean' },
   'tmux-socket': { type: 'string' },
   'env-allow': { type: 'string' },
   json: { type: 'boolean' },
@@ -30,6 +31,7 @@ export interface HeartbeatOptionValues {
   readonly 'operator-activity-file'?: string | undefined;
   readonly sink?: string | undefined;
   readonly 'sink-auth-env'?: string | undefined;
+  readonly 'sink-same-origin-redirects'?: boolean | undefined;
   readonly 'tmux-socket'?: string | undefined;
   readonly 'env-allow'?: string | undefined;
   readonly json?: boolean | undefined;
@@ -84,6 +86,9 @@ export async function resolveHeartbeat(
         message: `--sink-auth-env ${authEnv}: the variable is not set. Fix: export ${authEnv}='Bearer …' before running.`,
       };
   }
+  const sameOriginRedirects = values['sink-same-origin-redirects'] === true;
+  if (sameOriginRedirects && sink.sink.kind !== 'webhook')
+    return { ok: false, message: '--sink-same-origin-redirects only applies to --sink webhook:URL. Fix: drop it or use a webhook sink.' };
   const socket = values['tmux-socket'];
   if (socket !== undefined && !/^[A-Za-z0-9._-]+$/.test(socket)) {
     return { ok: false, message: `--tmux-socket "${socket}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.` };
@@ -126,6 +131,7 @@ export async function resolveHeartbeat(
     sink: sink.sink,
     io,
     ...(authorization === undefined ? {} : { sinkAuthorization: authorization }),
+    ...(sameOriginRedirects ? { sinkFollowRedirects: 'same-origin' as const } : {}),
     ...(activityFile ? { operatorActivityFile: resolvePath(io.cwd, activityFile) } : {}),
     ...(socket ? { tmuxArgs: ['-L', socket] } : {}),
     // The flag replaces the config's list; neither = the user's environment minus the deny-list.

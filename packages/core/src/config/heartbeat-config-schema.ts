@@ -110,7 +110,9 @@ export const heartbeatConfigSchema = z
     expectedOrchestrators: z
       .array(z.string().min(1))
       .default([])
-      .describe('Orchestrator tmux sessions that must exist (HEARTBEAT.md Orchestrators → Expected).'),
+      .describe(
+        "Orchestrator tmux sessions that must exist (HEARTBEAT.md Orchestrators → Expected): letters, digits, '.', '_', '-' and spaces inside a name; in HEARTBEAT.md another name is left out with a warning.",
+      ),
     /** Prefix of orchestrator session names. */
     orchestratorPrefix: z.string().min(1).default('orch-').describe('Prefix of orchestrator tmux session names.'),
     /** Uncommitted changes with a last commit older than this are GIT_STALE (1 h). */

@@ -220,6 +220,22 @@ describe('parseHeartbeatConfig', () => {
     expect(parse(md)._unsafeUnwrap().config.expectedOrchestrators).toEqual(['orch-a', 'orch-b']);
   });
 
+  it('an expected name with a character outside the allowed set is left out with a warning naming file:line, the key and the fix, never cut at the backtick (issue 25 item 10c)', () => {
+    const cut = parse('### Orchestrators\n- Expected: orch-`touch X`\n')._unsafeUnwrap();
+    expect(cut.config.expectedOrchestrators).toEqual([]);
+    expect(cut.warnings).toEqual([
+      ".claude/HEARTBEAT.md:2: Orchestrators → Expected: \"orch-`touch X`\" is not a tmux session name (letters, digits, '.', '_', '-' and spaces inside a name) — ignored. Fix: write the name as `tmux ls` shows it, e.g. orch-auth, and separate names with commas.",
+    ]);
+    const mixed = parse('## Orchestrators\n- **Expected:** `orch-a`, orch-$(id), orch b, orch-c;rm, **orch-d**\n')._unsafeUnwrap();
+    expect(mixed.config.expectedOrchestrators).toEqual(['orch-a', 'orch b', 'orch-d']);
+    expect(mixed.warnings.map((w) => /"([^"]*)" is not a tmux session name/.exec(w)?.[1])).toEqual(['orch-$(id)', 'orch-c;rm']);
+    // The whole list as one code span is how markdown users quote it.
+    expect(parse('## Orchestrators\n- Expected: `orch-a, orch-b.1`\n')._unsafeUnwrap()).toMatchObject({
+      config: { expectedOrchestrators: ['orch-a', 'orch-b.1'] },
+      warnings: [],
+    });
+  });
+
   it('ignores HTML comments, code fences and prose, keeping line numbers', () => {
     const md = [
       '## Active Hours',

@@ -117,9 +117,9 @@ function readItem(walk: Walk, body: string, lineNo: number, warn: Warn): ValuePr
     return undefined;
   }
   walk.recognised = true;
-  const outcome = setter(value, { draft: walk.draft, warn, raw: body.slice(colon + 1) });
+  const shownKey = section === 'root' || sectionTitle === '' ? keyText : `${sectionTitle} → ${keyText}`;
+  const outcome = setter(value, { draft: walk.draft, warn, raw: body.slice(colon + 1), key: shownKey });
   if (typeof outcome === 'object') {
-    const shownKey = section === 'root' || sectionTitle === '' ? keyText : `${sectionTitle} → ${keyText}`;
     return { line: lineNo, key: shownKey, value: shorten(value), message: outcome.message, fix: outcome.fix };
   }
   if (outcome !== undefined) {

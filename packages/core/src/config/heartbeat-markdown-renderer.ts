@@ -59,7 +59,7 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
       : '<!-- - Alert if: in_progress count changed since last check -->',
     '',
     '### Orchestrators',
-    '<!-- Expected: tmux sessions that must exist, comma-separated. Prefix: what orchestrator session names start with. -->',
+    "<!-- Expected: tmux sessions that must exist, comma-separated (letters, digits, '.', '_', '-'). Prefix: what orchestrator session names start with. -->",
     config.expectedOrchestrators.length > 0
       ? `- Expected: ${config.expectedOrchestrators.join(', ')}`
       : '<!-- - Expected: orch-auth, orch-dashboard -->',

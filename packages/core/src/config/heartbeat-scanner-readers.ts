@@ -5,9 +5,38 @@ import { ENV_NAME_PATTERN } from '../command/child-environment.js';
 import { shorten } from './heartbeat-markdown-text.js';
 import type { Setter } from './heartbeat-setting-draft.js';
 
-/** Orchestrators `Expected`: session names separated by commas. */
-export const expected: Setter = (value, { draft }) => {
-  draft.expectedOrchestrators = splitCommaList(value);
+/**
+ * What an expected orchestrator may be called: letters, digits, `.`, `_`, `-`, and spaces inside
+ * the name. Wider than tmux needs and narrower than a shell could misread: no backtick, quote, `$`,
+ * `;`, `|`, `:` or bracket ever becomes a session name the heartbeat looks for or reports.
+ */
+export const ORCHESTRATOR_NAME_PATTERN = /^[\p{L}\p{N}._-](?:[\p{L}\p{N} ._-]{0,98}[\p{L}\p{N}._-])?$/u;
+
+/** Unwraps a value written as one markdown code span or bold run (`` `a, b` ``, `**a**`). */
+function unwrapMarks(text: string): string {
+  const wrapped = /^`([^`]*)`$/.exec(text) ?? /^\*\*([^*]*)\*\*$/.exec(text) ?? /^\*([^*]*)\*$/.exec(text);
+  return (wrapped?.[1] ?? text).trim();
+}
+
+/**
+ * Orchestrators `Expected`: session names separated by commas. Read from the raw value, so a mark
+ * inside a name is seen rather than trimmed away (`orch-\`touch X\`` once became `orch-\`touch X`):
+ * a name outside {@link ORCHESTRATOR_NAME_PATTERN} is left out with a warning naming the key and
+ * the fix; the other names are kept.
+ */
+export const expected: Setter = (_value, { draft, raw, warn, key }) => {
+  // `- **Expected:** a, b` leaves the bold's closing marks in front of the value.
+  const value = unwrapMarks(raw.trim().replace(/^\*+\s+/, ''));
+  const names: string[] = [];
+  for (const item of splitCommaList(value)) {
+    const name = unwrapMarks(item);
+    if (ORCHESTRATOR_NAME_PATTERN.test(name)) names.push(name);
+    else
+      warn(
+        `${key}: "${shorten(item)}" is not a tmux session name (letters, digits, '.', '_', '-' and spaces inside a name) — ignored. Fix: write the name as \`tmux ls\` shows it, e.g. orch-auth, and separate names with commas.`,
+      );
+  }
+  draft.expectedOrchestrators = [...new Set(names)];
   return 'expectedOrchestrators';
 };
 

@@ -34,6 +34,8 @@ export interface SetterContext {
   readonly warn: (message: string) => void;
   /** The value before markdown marks are trimmed (a trailing `*` can be meaningful). */
   readonly raw: string;
+  /** The key as a warning names it: `Section → Key` as written (`Orchestrators → Expected`). */
+  readonly key: string;
 }
 
 /** Sets a field and names it (for duplicate warnings), accepts a no-op (undefined), or rejects. */

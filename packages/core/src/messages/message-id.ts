@@ -14,3 +14,13 @@ export function stableMessageId(kind: MessageKind, findings: readonly Finding[],
   const key = `${kind}\u0000${reportsSent}\u0000${[...new Set(findings.map((f) => `${f.fingerprint}\u0001${findingContentHash(f)}`))].sort().join('\u0000')}`;
   return `hb-${stableHash(key)}`;
 }
+
+/**
+ * The stable id of one finding as it now stands: `hbf-` and a hash of its fingerprint and its
+ * content hash (see `findingContentHash`). It depends on nothing else — not on the other findings
+ * of the message, the cycle, the time or how often it was sent — so a receiver sees the same
+ * finding under the same id in every message until what it says changes.
+ */
+export function stableFindingId(finding: Finding): string {
+  return `hbf-${stableHash(`${finding.fingerprint}\u0001${findingContentHash(finding)}`)}`;
+}

@@ -2,7 +2,8 @@ import { formatActiveHours, type ActiveHoursWindow } from '../active-hours/activ
 import type { FindingCategory } from '../domain/categories.js';
 import { DEFAULT_CATEGORIES, categoryComparator, type CategoryTable } from '../domain/category-table.js';
 import type { Finding } from '../domain/finding.js';
-import type { OutboundMessage } from '../ports/sink.js';
+import type { MessageFinding, OutboundMessage } from '../ports/sink.js';
+import { stableFindingId } from './message-id.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
 import { formatLocalTimestamp } from '../time/local-timestamp.js';
 import { estimateTokensByChars, type TokenEstimator } from './token-estimate.js';
@@ -60,6 +61,18 @@ function clean(text: string): string {
     })
     .filter((line) => line.length > 0)
     .join('\n');
+}
+
+/** A finding as a message carries it for receivers: its stable id and what the Findings section shows. */
+function messageFindingOf(finding: Finding): MessageFinding {
+  return {
+    id: stableFindingId(finding),
+    // Names in it are untrusted (sessions, paths, pipeline names): made safe like the text.
+    fingerprint: sanitizeForMessage(finding.fingerprint, { maxLength: 300 }),
+    category: finding.category,
+    priority: finding.priority,
+    line: clean(finding.line),
+  };
 }
 
 function briefOf(table: CategoryTable, category: FindingCategory, count: number): string {
@@ -182,6 +195,7 @@ export function renderWorkFound(input: WorkFoundInput): RenderedReport {
       summary: summaryOf(groups),
       cycle: input.cycle,
       at: input.at.toISOString(),
+      findings: groups.flatMap((g) => g.findings.map(messageFindingOf)),
     },
     categories: groups.map((g) => g.category),
     estimatedTokens: rendered.tokens,

@@ -1,7 +1,33 @@
 import type { ResultAsync } from 'neverthrow';
+import type { FindingCategory, PriorityClass } from '../domain/categories.js';
 
 /** The kinds of message a heartbeat sends. */
 export type MessageKind = 'online' | 'work_found' | 'cost_alert' | 'shutdown';
+
+/**
+ * One finding of a report, for receivers that keep findings apart (a ticket per finding, a chat
+ * thread that must not repeat itself).
+ */
+export interface MessageFinding {
+  /**
+   * Stable id of this finding as it now stands (see `stableFindingId`): its fingerprint and the
+   * hash of its content. The same finding with the same content has the same id in every message,
+   * whatever else the message holds, on every attempt and cycle; a receiver that already has the
+   * id may drop the finding. Content leaves out what grows by itself (ages, minutes idle), so only
+   * a change worth showing again (another branch, a pane that moved and went quiet again) makes a
+   * new id for the same fingerprint.
+   */
+  readonly id: string;
+  /**
+   * `CATEGORY:subject` (sanitised like the text): the same for every version of the finding, so a
+   * new id under a known fingerprint replaces what was shown for it.
+   */
+  readonly fingerprint: string;
+  readonly category: FindingCategory;
+  readonly priority: PriorityClass;
+  /** The finding's line as the Findings section shows it (sanitised, redacted). */
+  readonly line: string;
+}
 
 /** One message to the operator: `content` is the body, `summary` the one-line preview. */
 export interface OutboundMessage {
@@ -17,6 +43,12 @@ export interface OutboundMessage {
    * id on every attempt and every retrying cycle, so a receiver can be idempotent.
    */
   readonly id?: string;
+  /**
+   * Every finding of a report with its own stable id (also those a long report cut from `content`
+   * with "+N more"), so a receiver can drop the findings it already has; `id` stays the id of the
+   * whole message. Absent on messages without findings (online, shutdown, cost alert).
+   */
+  readonly findings?: readonly MessageFinding[];
 }
 
 /** Why a delivery failed; the findings of a failed delivery stay unreported. */

@@ -49,6 +49,20 @@ describe('replay', () => {
     expect(report.mismatches).toEqual([{ line: 2, cycle: 2, paths: ['status'] }]);
   });
 
+  it('replays a recording made before messages carried per-finding ids as a match, and still compares them when recorded', () => {
+    const lines = recordDay();
+    const reported = lines.findIndex((line) => (JSON.parse(line) as { decision: { message: unknown } }).decision.message !== null);
+    const old = JSON.parse(lines[reported]!) as { decision: { message: { findings?: { id: string }[] } } };
+    expect(old.decision.message.findings?.[0]?.id).toMatch(/^hbf-/);
+    const tampered = structuredClone(old);
+    delete old.decision.message.findings;
+    tampered.decision.message.findings![0]!.id = 'hbf-0';
+    const report = (record: unknown) =>
+      replayCycleRecords(lines.map((line, i) => (i === reported ? JSON.stringify(record) : line)).join('\n'));
+    expect(report(old)).toMatchObject({ total: 12, matched: 12, mismatches: [] });
+    expect(report(tampered).mismatches).toEqual([{ line: reported + 1, cycle: reported + 1, paths: ['message.findings.0.id'] }]);
+  });
+
   it('tolerates a torn last line', () => {
     const lines = recordDay();
     const report = replayCycleRecords(lines.join('\n') + '\n' + lines[0]!.slice(0, 40));

@@ -209,6 +209,19 @@ function replayDifferences(record: CycleRecord, table: CategoryTable): string[] 
   };
   const { decision } = evaluateCycle(record.state, record.scanResults, context);
   const paths: string[] = [];
-  diffPaths(toJson(record.decision), toJson(decision), '', paths);
+  diffPaths(toJson(record.decision), asRecorded(record.decision, decision), '', paths);
   return paths;
+}
+
+/**
+ * The replayed decision as JSON, without what the recording's version did not put in a message:
+ * a recording made before messages carried per-finding ids (`message.findings`) replays as a match.
+ */
+function asRecorded(recorded: CycleDecision, replayed: CycleDecision): JsonValue {
+  // A recording is untrusted JSON: its message may be anything.
+  const recordedMessage: unknown = recorded.message;
+  if (replayed.message === null || typeof recordedMessage !== 'object' || recordedMessage === null || 'findings' in recordedMessage)
+    return toJson(replayed);
+  const { findings: _dropped, ...message } = replayed.message;
+  return toJson({ ...replayed, message });
 }

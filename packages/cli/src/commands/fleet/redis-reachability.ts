@@ -2,6 +2,7 @@
 import type { RedisTarget } from '@heartbeat-kit/bullmq';
 import { pingRedis, waitForRedis, type RedisProbeFailure } from '@heartbeat-kit/bullmq/node';
 import { EXIT } from '../../exit-codes.js';
+import { printInfo } from '../../errors.js';
 import type { CliIo } from '../../io.js';
 import type { Subcommand } from './args.js';
 
@@ -32,13 +33,13 @@ export async function reachRedis(io: CliIo, sub: Subcommand, target: RedisTarget
           maxWaitMs: WORKER_REDIS_WAIT_MS,
           onRetry: (failure, attempt, delayMs) =>
             io.stderr(
-              `heartbeat-kit fleet worker: cannot reach Redis at ${shown} (attempt ${attempt}): ${failure.message.replace(/\.$/, '')}; retrying in ${Math.round(delayMs / 100) / 10}s (gives up after ${WORKER_REDIS_WAIT_MS / 60_000} min; Ctrl-C stops)\n`,
+              `heartbeat-kit fleet worker: warning: cannot reach Redis at ${shown} (attempt ${attempt}): ${failure.message.replace(/\.$/, '')}; retrying in ${Math.round(delayMs / 100) / 10}s (gives up after ${WORKER_REDIS_WAIT_MS / 60_000} min; Ctrl-C stops)\n`,
             ),
         })
       : await pingRedis(target);
   if (sub === 'worker' && io.shutdownSignal.aborted) {
     // Stopped on purpose (Ctrl-C, SIGTERM) while waiting: that is a clean stop, not a failure.
-    io.stderr(`heartbeat-kit fleet worker: stopped while waiting for Redis at ${shown}\n`);
+    printInfo(io, `heartbeat-kit fleet worker: stopped while waiting for Redis at ${shown}\n`);
     return EXIT.ok;
   }
   if (reachable.isErr()) {

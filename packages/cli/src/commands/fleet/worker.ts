@@ -2,6 +2,7 @@
 import type { RedisTarget } from '@heartbeat-kit/bullmq';
 import { createFleetWorker, type FleetEvent } from '@heartbeat-kit/bullmq/node';
 import { EXIT } from '../../exit-codes.js';
+import { printInfo } from '../../errors.js';
 import type { CliIo } from '../../io.js';
 import { createFleetSink } from './fleet-sink.js';
 import { createProjectResolver } from './project-resolver.js';
@@ -18,7 +19,7 @@ export async function runWorker(io: CliIo, target: RedisTarget, prefix: string, 
     ...(options.lockTtlMs === undefined ? {} : { lockTtlMs: options.lockTtlMs }),
     onEvent: (event) => (json ? io.stderr(`${JSON.stringify(event)}\n`) : printEvent(io, event)),
   });
-  io.stderr(`heartbeat-kit fleet worker: ${worker.id} running (prefix ${prefix}); stop with Ctrl-C\n`);
+  printInfo(io, `heartbeat-kit fleet worker: ${worker.id} running (prefix ${prefix}); stop with Ctrl-C\n`);
   if (!io.shutdownSignal.aborted)
     await new Promise<void>((resolve) => io.shutdownSignal.addEventListener('abort', () => resolve(), { once: true }));
   await worker.close();

@@ -327,7 +327,7 @@ export async function gateReportCommand(argv: readonly string[], io: CliIo): Pro
   if (!Number.isInteger(minSamples) || minSamples < 1)
     throw new UsageError('--min-samples must be a positive integer; e.g. --min-samples 20');
   const { records, problems } = parseGateLog(await readFileOrThrow(io, file, 'gate log'), file);
-  for (const p of problems) io.stderr(`heartbeat-kit runbook gate-report: skipped ${oneLine(p)}\n`);
+  for (const p of problems) io.stderr(`heartbeat-kit runbook gate-report: warning: skipped ${oneLine(p)}\n`);
   const a = computeGateAgreement(records, { threshold, minSamples });
   if (common.json) printJson(io, { file, records: records.length, skipped: problems.length, ...a });
   else {
