@@ -75,6 +75,8 @@ export type {
   OpenSpool,
   SpoolStdout,
   LeftoverSpool,
+  RefusedSpool,
+  SpoolText,
   LeftoverSpools,
   OutputSpool,
 } from './ports/index.js';

@@ -1,13 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { close, closeSync, fsync, mkdirSync, openSync, renameSync } from 'node:fs';
-import { readFile, readdir, readlink, rename } from 'node:fs/promises';
+import { close, closeSync, constants, fstat, fsync, mkdirSync, openSync, read, renameSync, type Stats } from 'node:fs';
+import { lstat, open, readdir, readlink, rename, type FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ResultAsync, errAsync, okAsync } from 'neverthrow';
 import type { Clock } from '../ports/clock.js';
-import type { LeftoverSpool, OpenSpool, OutputSpool, OutputSpoolError } from '../ports/output-spool.js';
+import type {
+  LeftoverSpool,
+  LeftoverSpools,
+  OpenSpool,
+  OutputSpool,
+  OutputSpoolError,
+  RefusedSpool,
+  SpoolText,
+} from '../ports/output-spool.js';
 import { describeError, errorCode, syncDirectory, syncDirectorySync, unlinkQuietly } from './durable-fs.js';
+import { DEFAULT_MAX_OUTPUT_BYTES } from './process-runner.js';
 import { processGroupAlive } from './process-liveness.js';
+import { spoolWriterRuns, startMarkSync, startedAtMs } from './spool-writer.js';
 import { systemClock } from './system-clock.js';
 
 /** Options of {@link createFileOutputSpool}. */
@@ -18,6 +28,11 @@ export interface FileOutputSpoolOptions {
   readonly prefix: string;
   /** Names the set-aside copy of an unreadable spool; defaults to the system clock. */
   readonly clock?: Clock;
+  /**
+   * How much of one spool is read (and about how much of all leftovers one listing reads): the
+   * process runner's output cap, 4 MiB, by default. A poller may print without limit into a file.
+   */
+  readonly maxReadBytes?: number;
 }
 
 /**
@@ -61,6 +76,70 @@ async function heldOpenElsewhere(path: string): Promise<boolean> {
 
 const fsyncAsync = promisify(fsync);
 const closeAsync = promisify(close);
+const readAsync = promisify(read);
+const fstatAsync = promisify(fstat);
+
+/**
+ * Reads at most `max` bytes of the regular file open as `fd`, from its start (positional reads: the
+ * file offset a child shares is left alone): never the whole of a spool a poller filled without limit.
+ */
+async function readCapped(fd: number, size: number, max: number): Promise<SpoolText> {
+  const buffer = Buffer.alloc(Math.min(size, max));
+  let readBytes = 0;
+  while (readBytes < buffer.length) {
+    const { bytesRead } = await readAsync(fd, buffer, readBytes, buffer.length - readBytes, readBytes);
+    if (bytesRead === 0) break;
+    readBytes += bytesRead;
+  }
+  return { text: buffer.toString('utf8', 0, readBytes), size: Math.max(size, readBytes), readBytes };
+}
+
+/** What a non-regular entry is, for a message. */
+function kindOf(stats: Stats): string {
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isBlockDevice() || stats.isCharacterDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+// Never follows a link the name may have become since it was examined, and never blocks on a FIFO.
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** The reason an entry named like a spool is refused; names what it is, never what it holds or points to. */
+function notASpool(stats: Stats): string {
+  return `${kindOf(stats)}, not a spool heartbeat-kit wrote: not followed or read`;
+}
+
+/** An error's code (ELOOP, EACCES…): its message could quote a path, its code quotes nothing. */
+const codeOf = (error: unknown): string => errorCode(error) ?? 'unknown error';
+
+/**
+ * Opens a leftover without following a link or blocking, checks it is a regular file, and reads it
+ * up to `max` bytes. Undefined when it is gone; a reason when it is refused.
+ */
+async function readLeftover(path: string, max: number): Promise<SpoolText | Omit<RefusedSpool, 'id'> | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, READ_FLAGS);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    // Replaced by a link since the lstat.
+    if (errorCode(error) === 'ELOOP')
+      return { kind: 'not-a-file', reason: 'a symbolic link, not a spool heartbeat-kit wrote: not followed or read' };
+    return { kind: 'unreadable', reason: `could not be opened (${codeOf(error)})` };
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { kind: 'not-a-file', reason: notASpool(stats) };
+    return await readCapped(handle.fd, stats.size, max);
+  } catch (error) {
+    return { kind: 'unreadable', reason: `could not be read (${codeOf(error)})` };
+  } finally {
+    await handle.close();
+  }
+}
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -68,9 +147,12 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
  * An {@link OutputSpool} of files `<prefix>-<ms>-<pid>-<random>.out` in one directory. `open`
  * creates the file exclusively and fsyncs the directory before the child starts; the runner hands
  * the descriptor to the child, so the kernel writes the child's bytes even when this process is
- * SIGKILLed. As soon as the child exists the spool is renamed to `…w<child pid>.out`: a later
- * cycle leaves a spool alone while that process group runs (an orphaned poller still printing),
- * and reads it once it has exited. A spool without a writer's pid (its cycle was killed before the
+ * SIGKILLed. As soon as the child exists the spool is renamed to `…w<child pid>-s<start mark>.out`:
+ * a later cycle leaves a spool alone while that process group runs (an orphaned poller still
+ * printing), and reads it once it has exited or its pid belongs to a later process (another start
+ * mark). A spool is read up to `maxReadBytes` (the runner's output cap): `size` says how much more
+ * there was. An entry with a spool's name that is a symbolic link, a directory or a FIFO is never
+ * followed, opened or read: it is listed as refused. A spool without a writer's pid (its cycle was killed before the
  * rename) is left alone while any other process holds it open (Linux), else read: a cycle killed
  * before starting the child leaves an empty spool, which reads as empty. Set-aside spools are renamed to
  * `<name>.unreadable-<timestamp>`, which no later listing picks up.
@@ -87,7 +169,8 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSpool {
   const { directory, prefix } = options;
   const clock = options.clock ?? systemClock;
-  const pattern = new RegExp(`^${escapeRegExp(prefix)}-(\\d+)-(\\d+)-([0-9a-f]+)(?:\\.w(\\d+))?\\.out$`);
+  const maxReadBytes = options.maxReadBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const pattern = new RegExp(`^${escapeRegExp(prefix)}-(\\d+)-(\\d+)-([0-9a-f]+)(?:\\.w(\\d+)(?:-s(\\d+))?)?\\.out$`);
   // Spools this process opened, by id → current path (renamed once the child exists).
   const mine = new Map<string, string>();
   const pathOf = (id: string): string => mine.get(id) ?? join(directory, id);
@@ -111,7 +194,8 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
     let fd: number;
     try {
       mkdirSync(directory, { recursive: true });
-      fd = openSync(path, 'wx', 0o600);
+      // Read and write: `collect` reads back through this descriptor, never through a name someone could swap.
+      fd = openSync(path, 'wx+', 0o600);
     } catch (error) {
       mine.delete(id);
       throw error;
@@ -122,13 +206,15 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
       closeSync(fd);
       throw error;
     }
-    let closed = false;
+    let collected: Promise<SpoolText> | undefined;
     return {
       id,
       stdout: {
         fd,
         onSpawn: (pid) => {
-          const named = join(directory, `${stem}.w${pid}.out`);
+          // With its start mark: a later process that gets the same pid is not taken for the writer.
+          const start = startMarkSync(pid);
+          const named = join(directory, `${stem}.w${pid}${start === undefined ? '' : `-s${start}`}.out`);
           try {
             renameSync(mine.get(id) ?? path, named);
             mine.set(id, named);
@@ -137,31 +223,44 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
           }
         },
       },
-      collect: () =>
-        ResultAsync.fromPromise(
-          (async () => {
-            if (!closed) {
-              closed = true;
-              try {
-                await fsyncAsync(fd);
-              } finally {
-                await closeAsync(fd);
-              }
-              await syncDirectory(directory);
-            }
-            return await readFile(pathOf(id), 'utf8');
-          })(),
-          ioError('read'),
-        ),
+      collect: () => {
+        // Once: the descriptor is closed after it; a second call gets the same answer.
+        collected ??= (async () => {
+          try {
+            await fsyncAsync(fd);
+            const text = await readCapped(fd, (await fstatAsync(fd)).size, maxReadBytes);
+            await syncDirectory(directory);
+            return text;
+          } finally {
+            await closeAsync(fd);
+          }
+        })();
+        return ResultAsync.fromPromise(collected, ioError('read'));
+      },
     };
   };
 
-  const listLeftovers = async (): Promise<{ spools: LeftoverSpool[]; stillWritten: number }> => {
+  // Whether the writer a spool's name records may still print into it.
+  const stillPrinting = async (name: string, match: RegExpExecArray, stats: Stats): Promise<boolean> => {
+    if (match[4] === undefined) return heldOpenElsewhere(resolve(directory, name));
+    const pid = Number(match[4]);
+    if (!(await processGroupAlive(pid))) return false;
+    const currentStart = startMarkSync(pid);
+    const currentStartedAtMs = currentStart === undefined ? undefined : startedAtMs(currentStart);
+    return spoolWriterRuns({
+      ...(match[5] === undefined ? {} : { recordedStart: match[5] }),
+      ...(currentStart === undefined ? {} : { currentStart }),
+      ...(currentStartedAtMs === undefined ? {} : { currentStartedAtMs }),
+      spoolChangedAtMs: stats.ctimeMs,
+    });
+  };
+
+  const listLeftovers = async (): Promise<LeftoverSpools> => {
     let names: string[];
     try {
       names = await readdir(directory);
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') return { spools: [], stillWritten: 0 };
+      if (errorCode(error) === 'ENOENT') return { spools: [], refused: [], stillWritten: 0 };
       throw error;
     }
     const found = names
@@ -173,24 +272,39 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
       )
       .sort((a, b) => Number(a.match[1]) - Number(b.match[1]) || a.name.localeCompare(b.name));
     const spools: LeftoverSpool[] = [];
+    const refused: RefusedSpool[] = [];
     let stillWritten = 0;
+    let readInAll = 0;
     for (const { name, match } of found) {
-      const writer = match[4] === undefined ? undefined : Number(match[4]);
-      const still = writer === undefined ? await heldOpenElsewhere(resolve(directory, name)) : await processGroupAlive(writer);
-      if (still) {
+      const path = join(directory, name);
+      let stats: Stats;
+      try {
+        // lstat: a link is judged as the link, never by what it points to.
+        stats = await lstat(path);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT')
+          refused.push({ id: name, kind: 'unreadable', reason: `could not be examined (${codeOf(error)})` });
+        continue;
+      }
+      if (!stats.isFile()) {
+        refused.push({ id: name, kind: 'not-a-file', reason: notASpool(stats) });
+        continue;
+      }
+      if (await stillPrinting(name, match, stats)) {
         stillWritten += 1;
         continue;
       }
-      let text: string;
-      try {
-        text = await readFile(join(directory, name), 'utf8');
-      } catch (error) {
-        if (errorCode(error) === 'ENOENT') continue;
-        throw error;
+      // About one cap's worth per listing, and at least one spool: the rest wait for the next listing.
+      if (spools.length > 0 && readInAll + Math.min(stats.size, maxReadBytes) > maxReadBytes) break;
+      const read = await readLeftover(path, maxReadBytes);
+      if (read === undefined) continue;
+      if ('reason' in read) refused.push({ id: name, ...read });
+      else {
+        spools.push({ id: name, ...read });
+        readInAll += read.readBytes;
       }
-      spools.push({ id: name, text });
     }
-    return { spools, stillWritten };
+    return { spools, refused, stillWritten };
   };
 
   return {

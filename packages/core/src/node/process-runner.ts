@@ -4,6 +4,9 @@ import { ResultAsync, errAsync, okAsync } from 'neverthrow';
 import { buildChildEnv, inferToolProfile } from '../command/child-environment.js';
 import type { CommandError, CommandOutput, CommandRequest, CommandRunner, ToolProfile } from '../ports/command-runner.js';
 
+/** The runner's default cap on a command's stdout and on its stderr, each; a spooled output is read up to it too. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+
 /** Options of {@link createProcessRunner}. */
 export interface ProcessRunnerOptions {
   /** Default per-command timeout (10 s). */
@@ -171,7 +174,7 @@ function isCommandError(value: CommandOutput | CommandError): value is CommandEr
  */
 export function createProcessRunner(options: ProcessRunnerOptions = {}): CommandRunner {
   const defaultTimeoutMs = options.timeoutMs ?? 10_000;
-  const defaultMaxOutputBytes = options.maxOutputBytes ?? 4 * 1024 * 1024;
+  const defaultMaxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const killGraceMs = options.killGraceMs ?? 2_000;
   const baseEnv = options.baseEnv ?? process.env;
   const shutdown = options.shutdownSignal;

@@ -1,6 +1,6 @@
 import { okAsync, errAsync } from 'neverthrow';
 import type { Clock } from '../ports/clock.js';
-import type { LeftoverSpool, OpenSpool, OutputSpool } from '../ports/output-spool.js';
+import type { LeftoverSpool, OpenSpool, OutputSpool, SpoolText } from '../ports/output-spool.js';
 
 /** Options of {@link createMemoryOutputSpool}. */
 export interface MemoryOutputSpoolOptions {
@@ -8,6 +8,15 @@ export interface MemoryOutputSpoolOptions {
   readonly clock?: Clock;
   /** Whether the process a spool was handed to still runs (default: none does). */
   readonly writerAlive?: (pid: number) => boolean;
+  /** How much of one spool is read, in UTF-8 bytes (default 4 MiB, as the file adapter). */
+  readonly maxReadBytes?: number;
+}
+
+/** `text` as the file adapter reads it back: its first `max` UTF-8 bytes, and its whole size. */
+function capped(text: string, max: number): SpoolText {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= max) return { text, size: bytes.length, readBytes: bytes.length };
+  return { text: new TextDecoder().decode(bytes.subarray(0, max)), size: bytes.length, readBytes: max };
 }
 
 /**
@@ -43,7 +52,7 @@ interface StoredSpool {
  * const opened = (await spool.open())._unsafeUnwrap();
  * spool.write(opened.id, '{"replies":[]}'); // what the poller printed before its cycle was killed
  * const left = (await spool.reopen().leftovers())._unsafeUnwrap();
- * console.log(left.spools[0]?.text); // '{"replies":[]}'
+ * console.log(left.spools[0]?.text, left.spools[0]?.size); // '{"replies":[]}' 14
  * ```
  */
 export function createMemoryOutputSpool(options: MemoryOutputSpoolOptions = {}): MemoryOutputSpool {
@@ -53,6 +62,7 @@ export function createMemoryOutputSpool(options: MemoryOutputSpoolOptions = {}):
 function view(store: Map<string, StoredSpool>, names: { counter: number }, options: MemoryOutputSpoolOptions): MemoryOutputSpool {
   const clock = options.clock ?? { now: () => new Date(0) };
   const writerAlive = options.writerAlive ?? (() => false);
+  const maxReadBytes = options.maxReadBytes ?? 4 * 1024 * 1024;
   const mine = new Set<string>();
   const missing = (id: string) => errAsync({ kind: 'io' as const, message: `Could not find output spool ${id} (memory)` });
 
@@ -74,7 +84,7 @@ function view(store: Map<string, StoredSpool>, names: { counter: number }, optio
         },
         collect: () => {
           const stored = store.get(id);
-          return stored === undefined ? missing(id) : okAsync(stored.text);
+          return stored === undefined ? missing(id) : okAsync(capped(stored.text, maxReadBytes));
         },
       };
       return okAsync(opened);
@@ -85,11 +95,19 @@ function view(store: Map<string, StoredSpool>, names: { counter: number }, optio
       const candidates = [...store.entries()]
         .filter(([id, s]) => !s.aside && !mine.has(id))
         .sort(([a, x], [b, y]) => x.openedAtMs - y.openedAtMs || a.localeCompare(b));
+      let readInAll = 0;
       for (const [id, stored] of candidates) {
-        if (stored.writer !== undefined && writerAlive(stored.writer)) stillWritten += 1;
-        else spools.push({ id, text: stored.text });
+        if (stored.writer !== undefined && writerAlive(stored.writer)) {
+          stillWritten += 1;
+          continue;
+        }
+        const read = capped(stored.text, maxReadBytes);
+        // About one cap's worth per listing, at least one spool, as the file adapter.
+        if (spools.length > 0 && readInAll + read.readBytes > maxReadBytes) break;
+        spools.push({ id, ...read });
+        readInAll += read.readBytes;
       }
-      return okAsync({ spools, stillWritten });
+      return okAsync({ spools, refused: [], stillWritten });
     },
     remove: (id) => {
       store.delete(id);

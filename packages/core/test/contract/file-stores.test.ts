@@ -45,15 +45,16 @@ replyInboxContract('file', {
   reopen: (inbox) => createFileReplyInbox({ path: inboxPaths.get(inbox) ?? '' }),
 });
 
-const spoolDirectories = new WeakMap<OutputSpool, string>();
-const fileSpool = (directory: string, clock?: Clock): OutputSpool => {
-  const spool = createFileOutputSpool({ directory, prefix: 'state.gchat-spool', ...(clock === undefined ? {} : { clock }) });
-  spoolDirectories.set(spool, directory);
+const spoolDirectories = new WeakMap<OutputSpool, { directory: string; maxReadBytes?: number }>();
+const fileSpool = (where: { directory: string; maxReadBytes?: number }, clock?: Clock): OutputSpool => {
+  const spool = createFileOutputSpool({ ...where, prefix: 'state.gchat-spool', ...(clock === undefined ? {} : { clock }) });
+  spoolDirectories.set(spool, where);
   return spool;
 };
 outputSpoolContract('file', {
-  makeSpool: (clock) => fileSpool(fresh('spools'), clock),
-  reopen: (spool, clock) => fileSpool(spoolDirectories.get(spool) ?? '', clock),
+  makeSpool: (clock, maxReadBytes) =>
+    fileSpool({ directory: fresh('spools'), ...(maxReadBytes === undefined ? {} : { maxReadBytes }) }, clock),
+  reopen: (spool, clock) => fileSpool(spoolDirectories.get(spool) ?? { directory: '' }, clock),
   // The descriptor the child would inherit; this process keeps it open, like a cycle killed before collect.
   write: (_spool, opened, text) => void writeSync(opened.stdout.fd, text),
   // A real process group (the runner starts each child as a group leader): liveness is the kernel's.

@@ -23,8 +23,12 @@ const liveFakePids = new Set<number>();
 let nextFakePid = 4_000_000;
 const memorySpools = new WeakMap<OutputSpool, MemoryOutputSpool>();
 outputSpoolContract('memory', {
-  makeSpool: (clock) => {
-    const spool = createMemoryOutputSpool({ clock, writerAlive: (pid) => liveFakePids.has(pid) });
+  makeSpool: (clock, maxReadBytes) => {
+    const spool = createMemoryOutputSpool({
+      clock,
+      writerAlive: (pid) => liveFakePids.has(pid),
+      ...(maxReadBytes === undefined ? {} : { maxReadBytes }),
+    });
     memorySpools.set(spool, spool);
     return spool;
   },

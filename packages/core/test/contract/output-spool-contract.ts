@@ -15,9 +15,9 @@ export interface SpoolWriter {
 
 /** Makes spools on fresh, empty storage, and the other views the contract needs of them. */
 export interface OutputSpoolFactory {
-  /** A spool on fresh storage; its names and order follow `clock`. */
-  readonly makeSpool: (clock: Clock) => OutputSpool;
-  /** The same storage as another process (a later cycle) sees it, at the time of `clock` if given. */
+  /** A spool on fresh storage; its names and order follow `clock`; it reads up to `maxReadBytes` of a spool (default 4 MiB). */
+  readonly makeSpool: (clock: Clock, maxReadBytes?: number) => OutputSpool;
+  /** The same storage as another process (a later cycle) sees it, at the time of `clock` if given (with the spool's read cap). */
   readonly reopen: (spool: OutputSpool, clock?: Clock) => OutputSpool;
   /** Prints `text` into an open spool as the child holding its stdout would. */
   readonly write: (spool: OutputSpool, opened: OpenSpool, text: string) => void;
@@ -26,6 +26,9 @@ export interface OutputSpoolFactory {
 }
 
 const at = (ms: number): Clock => ({ now: () => new Date(ms) });
+const NONE = { spools: [], refused: [], stillWritten: 0 };
+/** A spool under the read cap, as read back: all of it. */
+const whole = (text: string) => ({ text, size: Buffer.byteLength(text), readBytes: Buffer.byteLength(text) });
 const T0 = 1_784_500_980_000;
 
 /** Registers the OutputSpool contract suite under `describe(name)`. */
@@ -33,7 +36,7 @@ export function outputSpoolContract(name: string, factory: OutputSpoolFactory): 
   describe(`OutputSpool contract: ${name}`, () => {
     it('a fresh spool has no leftovers', async () => {
       const spool = factory.makeSpool(at(T0));
-      expect((await spool.leftovers())._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 0 });
+      expect((await spool.leftovers())._unsafeUnwrap()).toEqual(NONE);
     });
 
     it('collect reads what the child printed; the spool stays, a leftover for another process only', async () => {
@@ -41,11 +44,11 @@ export function outputSpoolContract(name: string, factory: OutputSpoolFactory): 
       const opened = (await spool.open())._unsafeUnwrap();
       factory.write(spool, opened, '{"replies":');
       factory.write(spool, opened, '[]}');
-      expect((await opened.collect())._unsafeUnwrap()).toBe('{"replies":[]}');
-      expect((await spool.leftovers())._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 0 });
+      expect((await opened.collect())._unsafeUnwrap()).toEqual(whole('{"replies":[]}'));
+      expect((await spool.leftovers())._unsafeUnwrap()).toEqual(NONE);
       expect((await factory.reopen(spool).leftovers())._unsafeUnwrap()).toEqual({
-        spools: [{ id: opened.id, text: '{"replies":[]}' }],
-        stillWritten: 0,
+        ...NONE,
+        spools: [{ id: opened.id, ...whole('{"replies":[]}') }],
       });
     });
 
@@ -55,9 +58,9 @@ export function outputSpoolContract(name: string, factory: OutputSpoolFactory): 
       factory.write(killed, opened, 'printed before the kill');
       const next = factory.reopen(killed);
       const left = (await next.leftovers())._unsafeUnwrap();
-      expect(left.spools).toEqual([{ id: opened.id, text: 'printed before the kill' }]);
+      expect(left.spools).toEqual([{ id: opened.id, ...whole('printed before the kill') }]);
       (await next.remove(opened.id))._unsafeUnwrap();
-      expect((await factory.reopen(killed).leftovers())._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 0 });
+      expect((await factory.reopen(killed).leftovers())._unsafeUnwrap()).toEqual(NONE);
       // Removing twice (a cycle killed after the first remove, before it knew) is not an error.
       (await next.remove(opened.id))._unsafeUnwrap();
     });
@@ -65,7 +68,7 @@ export function outputSpoolContract(name: string, factory: OutputSpoolFactory): 
     it('a cycle killed before its child started leaves an empty spool, read as empty', async () => {
       const killed = factory.makeSpool(at(T0));
       const opened = (await killed.open())._unsafeUnwrap();
-      expect((await factory.reopen(killed).leftovers())._unsafeUnwrap().spools).toEqual([{ id: opened.id, text: '' }]);
+      expect((await factory.reopen(killed).leftovers())._unsafeUnwrap().spools).toEqual([{ id: opened.id, ...whole('') }]);
     });
 
     it('leaves a spool alone while its writer runs, and reads it once the writer has exited', async () => {
@@ -75,13 +78,13 @@ export function outputSpoolContract(name: string, factory: OutputSpoolFactory): 
       try {
         opened.stdout.onSpawn(writer.pid);
         factory.write(killed, opened, 'half a re');
-        expect((await factory.reopen(killed).leftovers())._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 1 });
+        expect((await factory.reopen(killed).leftovers())._unsafeUnwrap()).toEqual({ ...NONE, stillWritten: 1 });
         factory.write(killed, opened, 'ply');
       } finally {
         await writer.stop();
       }
       const left = (await factory.reopen(killed).leftovers())._unsafeUnwrap();
-      expect(left).toEqual({ spools: [{ id: expect.any(String) as string, text: 'half a reply' }], stillWritten: 0 });
+      expect(left).toEqual({ ...NONE, spools: [{ id: expect.any(String) as string, ...whole('half a reply') }] });
       // The id a later cycle got is the one it removes by.
       const next = factory.reopen(killed);
       (await next.remove(left.spools[0]?.id ?? ''))._unsafeUnwrap();
@@ -109,7 +112,36 @@ export function outputSpoolContract(name: string, factory: OutputSpoolFactory): 
       const aside = (await next.setAside(id))._unsafeUnwrap();
       expect(aside).not.toBe(id);
       expect(aside).toContain(id);
-      expect((await factory.reopen(killed).leftovers())._unsafeUnwrap()).toEqual({ spools: [], stillWritten: 0 });
+      expect((await factory.reopen(killed).leftovers())._unsafeUnwrap()).toEqual(NONE);
+    });
+
+    it('reads a spool only up to its read cap, in collect and in leftovers, and says how big it is', async () => {
+      const spool = factory.makeSpool(at(T0), 8);
+      const opened = (await spool.open())._unsafeUnwrap();
+      // 'é' is two bytes: the cap counts bytes, never characters.
+      factory.write(spool, opened, 'ééé-and-more-beyond');
+      const cut = { text: 'ééé-a', size: 22, readBytes: 8 };
+      expect((await opened.collect())._unsafeUnwrap()).toEqual(cut);
+      expect((await factory.reopen(spool).leftovers())._unsafeUnwrap().spools).toEqual([{ id: opened.id, ...cut }]);
+    });
+
+    it('one listing reads about one cap of leftovers in all (never none): the rest come with the next listing', async () => {
+      const killed = factory.makeSpool(at(T0), 10);
+      const ids: string[] = [];
+      for (const [i, text] of ['0123456', '789', 'abcdef', 'ghijklmnopq'].entries()) {
+        const opened = (await factory.reopen(killed, at(T0 + i)).open())._unsafeUnwrap();
+        factory.write(killed, opened, text);
+        ids.push(opened.id);
+      }
+      const next = factory.reopen(killed);
+      const first = (await next.leftovers())._unsafeUnwrap();
+      expect(first.spools.map((s) => s.text)).toEqual(['0123456', '789']);
+      for (const s of first.spools) (await next.remove(s.id))._unsafeUnwrap();
+      const second = (await next.leftovers())._unsafeUnwrap();
+      expect(second.spools.map((s) => s.text)).toEqual(['abcdef']);
+      (await next.remove(second.spools[0]?.id ?? ''))._unsafeUnwrap();
+      // Alone over the cap, it is still read (its first part): a listing always makes progress.
+      expect((await next.leftovers())._unsafeUnwrap().spools).toEqual([{ id: ids[3], text: 'ghijklmnop', size: 11, readBytes: 10 }]);
     });
   });
 }

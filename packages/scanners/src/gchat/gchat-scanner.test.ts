@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResultAsync } from 'neverthrow';
@@ -106,7 +106,10 @@ describe('gchat scanner', () => {
       cwd: '/p',
       fileExists: exists(true),
     }).scan(makeContext());
-    expect(junk).toMatchObject({ status: 'ok', warnings: [{ code: 'GCHAT_POLL_UNREADABLE' }] });
+    expect(junk).toMatchObject({
+      status: 'ok',
+      warnings: [{ code: 'GCHAT_POLL_UNREADABLE', message: 'GChat poll output unreadable: not valid JSON at byte 0' }],
+    });
     const timeout = await createGChatScanner({
       runner: scriptedRunner([[/./, { error: { kind: 'timeout', file: 'python3', timeoutMs: 5, stdout: '', stderr: '' } }]]),
       cwd: '/p',
@@ -165,9 +168,14 @@ describe('gchat scanner with a spool (the poll prints into a file, not into the 
   const clock = { now: () => new Date('2026-02-19T10:00:00Z') };
   const reply = (id: string) => ({ question_id: id, session_id: 's', reply_text: `answer ${id}`, sender_name: 'Ana' });
   const printing = (text: string) => ({ gchatPollCommand: [process.execPath, '-e', `process.stdout.write(${JSON.stringify(text)})`] });
-  const setUp = (name: string) => {
+  const setUp = (name: string, maxReadBytes?: number) => {
     const directory = join(root, name);
-    const spool = createFileOutputSpool({ directory, prefix: 'state.gchat-spool', clock });
+    const spool = createFileOutputSpool({
+      directory,
+      prefix: 'state.gchat-spool',
+      clock,
+      ...(maxReadBytes === undefined ? {} : { maxReadBytes }),
+    });
     const inbox = createMemoryReplyInbox();
     const scanner = createGChatScanner({ runner: createProcessRunner(), cwd: root, fileExists: exists(false), inbox, spool });
     const files = () => (existsSync(directory) ? readdirSync(directory) : []);
@@ -244,8 +252,8 @@ describe('gchat scanner with a spool (the poll prints into a file, not into the 
     expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['q-3']);
     const warnings = result.status === 'ok' ? result.warnings : [];
     expect(warnings.map((w) => w.code)).toEqual(['GCHAT_SPOOL_SET_ASIDE', 'GCHAT_SPOOL_SET_ASIDE']);
-    expect(warnings[0]?.message).toContain('1 whole reply(ies) recovered');
-    expect(warnings[1]?.message).toContain('unreadable');
+    expect(warnings[0]?.message).toContain('1 whole reply recovered');
+    expect(warnings[1]?.message).toContain('not the poll JSON');
     const aside = t.files().sort();
     expect(aside).toEqual([
       expect.stringMatching(/^state\.gchat-spool-1000-42-ab\.out\.unreadable-/),
@@ -256,5 +264,77 @@ describe('gchat scanner with a spool (the poll prints into a file, not into the 
     const next = await t.scanner.scan(makeContext({ config: printing(JSON.stringify({ replies: [], pending_count: 0 })) }));
     expect(next).toMatchObject({ status: 'ok', warnings: [] });
     expect(t.inbox.entries().map((e) => e.finding.subject)).toEqual(['q-3']);
+  });
+
+  it('a poll output over the read cap delivers the whole replies before the cap and is set aside once, with a warning naming it and its size', async () => {
+    const t = setUp('over-cap', 400);
+    const poll = JSON.stringify({
+      replies: [reply('q-5'), reply('q-6'), { ...reply('q-7'), reply_text: 'z'.repeat(5000) }],
+      pending_count: 0,
+    });
+    const size = Buffer.byteLength(poll);
+    const result = await t.scanner.scan(makeContext({ config: printing(poll) }));
+    expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['q-5', 'q-6']);
+    const warnings = result.status === 'ok' ? result.warnings : [];
+    expect(warnings).toHaveLength(1);
+    const [aside] = t.files();
+    expect(aside).toMatch(/^state\.gchat-spool-\d+-\d+-[0-9a-f]+\.w\d+-s\d+\.out\.unreadable-/);
+    const end = Buffer.byteLength(poll.slice(0, poll.indexOf('}', poll.indexOf('q-6')) + 1));
+    expect(warnings[0]).toEqual({
+      code: 'GCHAT_SPOOL_OVER_CAP',
+      message:
+        `GChat poll output set aside as ${join(t.directory, aside ?? '')}: ${size} bytes, over the 400-byte read cap; ` +
+        `2 whole replies delivered, the rest (from byte ${end}) not read`,
+      fix: `read the replies from byte ${end} of the set-aside file and act on them by hand, then delete it; a poll that prints this much is broken: make it print only new replies`,
+    });
+    // Kept whole, never re-read: the next scan neither warns nor delivers again.
+    expect(readFileSync(join(t.directory, aside ?? ''), 'utf8')).toBe(poll);
+    const next = await t.scanner.scan(makeContext({ config: printing(JSON.stringify({ replies: [], pending_count: 0 })) }));
+    expect(next).toMatchObject({ status: 'ok', warnings: [] });
+    expect(t.inbox.entries().map((e) => e.finding.subject)).toEqual(['q-5', 'q-6']);
+    expect(t.files()).toEqual([aside]);
+  });
+
+  it('an unreadable poll output is set aside the first time: the warning names the file and the byte, never what it holds', async () => {
+    const t = setUp('garbage');
+    const result = await t.scanner.scan(makeContext({ config: printing('root:*:20210:0:99999:7:::\n') }));
+    const warnings = result.status === 'ok' ? result.warnings : [];
+    expect(warnings.map((w) => w.code)).toEqual(['GCHAT_SPOOL_SET_ASIDE']);
+    expect(warnings[0]?.message).toMatch(
+      /^GChat poll output set aside as \S+\.unreadable-\S+: not the poll JSON \(26 bytes; not valid JSON at byte 0\)$/,
+    );
+    expect(JSON.stringify(result)).not.toContain('root:');
+    expect(t.files()).toEqual([expect.stringMatching(/\.unreadable-/)]);
+    const next = await t.scanner.scan(makeContext({ config: printing(JSON.stringify({ replies: [], pending_count: 0 })) }));
+    expect(next).toMatchObject({ status: 'ok', warnings: [] });
+  });
+
+  it('a leftover that is a link (to a secret file) is never followed: set aside by name, its target untouched and never quoted', async () => {
+    const t = setUp('link');
+    mkdirSync(t.directory, { recursive: true });
+    const secret = join(root, 'shadow');
+    writeFileSync(secret, 'root:*:20210:0:99999:7:::\n');
+    const name = 'state.gchat-spool-1000-42-ab.out';
+    symlinkSync(secret, join(t.directory, name));
+    const result = await t.scanner.scan(makeContext({ config: printing(JSON.stringify({ replies: [], pending_count: 0 })) }));
+    const warnings = result.status === 'ok' ? result.warnings : [];
+    expect(warnings).toEqual([
+      {
+        code: 'GCHAT_SPOOL_REFUSED',
+        message: expect.stringMatching(
+          new RegExp(
+            `^GChat poll output set aside as ${join(t.directory, name).replace(/\./g, '\\.')}\\.unreadable-\\S+: ` +
+              'a symbolic link, not a spool heartbeat-kit wrote: not followed or read$',
+          ),
+        ) as string,
+        fix: 'heartbeat-kit puts only its own files there: find out what made this one, then delete the set-aside entry',
+      },
+    ]);
+    expect(JSON.stringify(result)).not.toMatch(/root:|20210/);
+    expect(readFileSync(secret, 'utf8')).toBe('root:*:20210:0:99999:7:::\n');
+    const [aside] = t.files();
+    expect(lstatSync(join(t.directory, aside ?? '')).isSymbolicLink()).toBe(true);
+    const next = await t.scanner.scan(makeContext({ config: printing(JSON.stringify({ replies: [], pending_count: 0 })) }));
+    expect(next).toMatchObject({ status: 'ok', warnings: [] });
   });
 });

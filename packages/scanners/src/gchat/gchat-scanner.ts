@@ -10,10 +10,12 @@ import {
   type ScanResult,
   type ScanWarning,
   type Scanner,
+  type SpoolText,
 } from '@heartbeat-kit/core';
 import type { FileExists } from '../file-exists.js';
 import { firstStderrLine, guardScan, runTool, skipped, type DurationMeter } from '../scanner-support.js';
-import { parseGChatPoll, salvageGChatPoll, type GChatReply } from './parse-gchat-poll.js';
+import { judgeRefused, judgeSpool, type SpoolVerdict } from './judge-spool.js';
+import { parseGChatPoll, type GChatReply } from './parse-gchat-poll.js';
 
 /** Dependencies of {@link createGChatScanner}. */
 export interface GChatScannerDeps {
@@ -104,28 +106,6 @@ function joinPath(dir: string, relative: string): string {
 
 const NAME = 'gchat';
 
-/** What to do with one spool once its replies are in the inbox. */
-interface SpoolVerdict {
-  readonly id: string;
-  readonly findings: readonly Finding[];
-  /** `aside`: part of it could not be read, keep it for the operator. */
-  readonly then: 'remove' | 'aside';
-  /** Why it is set aside, for the warning. */
-  readonly why?: string;
-}
-
-/** Reads a spool's text as far as it goes: blank holds nothing, a cut-off or damaged output keeps its whole replies. */
-function judgeSpool(id: string, text: string): SpoolVerdict {
-  if (text.trim() === '') return { id, findings: [], then: 'remove' };
-  const salvaged = salvageGChatPoll(text);
-  if (salvaged.isErr())
-    return { id, findings: [], then: 'aside', why: `unreadable (${sanitizeForMessage(salvaged.error.message, { maxLength: 120 })})` };
-  const findings = salvaged.value.replies.map(gchatReplyFinding);
-  return salvaged.value.complete
-    ? { id, findings, then: 'remove' }
-    : { id, findings, then: 'aside', why: `cut off or damaged; ${findings.length} whole reply(ies) recovered from it` };
-}
-
 /**
  * Removes (or sets aside) the spools whose replies the inbox now holds; their warnings. Called only
  * after the inbox write succeeded: until then a spool is the only copy and stays for the next cycle.
@@ -143,13 +123,18 @@ async function settleSpools(spool: OutputSpool, verdicts: readonly SpoolVerdict[
         });
       continue;
     }
+    // Renamed, never deleted: no later listing picks it up again.
     const aside = await spool.setAside(verdict.id);
+    const why = verdict.why ?? 'could not be read';
     warnings.push({
-      code: 'GCHAT_SPOOL_SET_ASIDE',
+      code: verdict.code ?? 'GCHAT_SPOOL_SET_ASIDE',
+      // Named by where it is now: the file the operator opens.
       message: aside.isOk()
-        ? `GChat poll output ${verdict.why ?? 'unreadable'}; kept it as ${aside.value}`
-        : `GChat poll output ${verdict.why ?? 'unreadable'}, and it could not be set aside: ${aside.error.message}`,
-      fix: 'read the replies in that file and act on them by hand, then delete it',
+        ? `GChat poll output set aside as ${aside.value}: ${why}`
+        : `GChat poll output ${verdict.id} could not be set aside (${aside.error.message}): ${why}`,
+      fix: aside.isOk()
+        ? (verdict.fix ?? 'read that file, act on its replies by hand, then delete it')
+        : 'make the directory of the state file writable',
     });
   }
   return warnings;
@@ -240,7 +225,7 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
       const spoolWarnings: ScanWarning[] = [];
       let opened: OpenSpool | undefined;
       // Read back from the spool and not yet judged (a poll that failed, timed out or printed garbage).
-      let spooled: { readonly id: string; readonly text: string } | undefined;
+      let spooled: ({ readonly id: string } & SpoolText) | undefined;
       let pollSpooled = false;
       const polled = await guardScan(NAME, meter, async () => {
         let argv: readonly string[] | undefined = ctx.config.gchatPollCommand;
@@ -294,12 +279,12 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
           const collected = await opened.collect();
           const current = opened;
           opened = undefined;
-          if (collected.isOk()) spooled = { id: current.id, text: collected.value };
+          if (collected.isOk()) spooled = { id: current.id, ...collected.value };
           else
             spoolWarnings.push({
               code: 'GCHAT_SPOOL_UNREADABLE',
               message: `${collected.error.message}; the next cycle reads it again`,
-              fix: 'make the directory of the state file readable',
+              fix: 'check the disk and file system of the state directory (the spool could not be flushed or read back)',
             });
         });
         if (outcome.kind === 'missing')
@@ -339,31 +324,39 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
             durationMs: meter.ms,
           });
         }
+        if (spooled !== undefined) {
+          // Read back from the spool, at most the output cap of it: judged like a leftover (whole
+          // replies kept, the rest set aside with a warning naming the file, the sizes and the offsets).
+          const verdict = judgeSpool(spooled.id, spooled);
+          verdicts.push(verdict);
+          received = verdict.replies.map(gchatReplyFinding);
+          spooled = undefined;
+          pollSpooled = true;
+          return scanOk(NAME, { findings: received, durationMs: meter.ms });
+        }
         const poll = parseGChatPoll(output.stdout);
         if (poll.isErr()) {
           return scanOk(NAME, {
             warnings: [
               {
                 code: 'GCHAT_POLL_UNREADABLE',
-                message: `GChat poll output unreadable: ${sanitizeForMessage(poll.error.message, { maxLength: 160 })}`,
+                // Our own words and a byte offset: the output may be anything.
+                message: `GChat poll output unreadable: ${poll.error.message}`,
+                fix: 'run the poll command by hand in the project directory: its stdout must be the poll JSON',
               },
             ],
             durationMs: meter.ms,
           });
         }
         received = poll.value.replies.map(gchatReplyFinding);
-        if (spooled !== undefined) {
-          verdicts.push({ id: spooled.id, findings: received, then: 'remove' });
-          spooled = undefined;
-          pollSpooled = true;
-        }
         return scanOk(NAME, { findings: received, durationMs: meter.ms });
       });
       if (inbox === undefined) return polled;
-      if (spooled !== undefined) verdicts.push(judgeSpool(spooled.id, spooled.text));
+      if (spooled !== undefined) verdicts.push(judgeSpool(spooled.id, spooled));
       // Leftovers go first: their replies are older than this poll's.
       const left = await listing;
-      if (left?.isOk() === true) verdicts.unshift(...left.value.spools.map((l) => judgeSpool(l.id, l.text)));
+      if (left?.isOk() === true)
+        verdicts.unshift(...left.value.spools.map((l) => judgeSpool(l.id, l)), ...left.value.refused.map(judgeRefused));
       else if (left?.isErr() === true)
         spoolWarnings.unshift({
           code: 'GCHAT_SPOOL_UNREADABLE',
@@ -371,8 +364,14 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
           fix: 'make the directory of the state file readable',
         });
       // The poll's own replies are among the verdicts when they came through a spool.
-      const added = await inbox.add([...verdicts.flatMap((v) => v.findings), ...(pollSpooled ? [] : received)], ctx.now);
-      const settled = spool !== undefined && added.isOk() ? await settleSpools(spool, verdicts) : [];
+      const added = await inbox.add(
+        [...verdicts.flatMap((v) => v.replies.map(gchatReplyFinding)), ...(pollSpooled ? [] : received)],
+        ctx.now,
+      );
+      // Until the inbox holds a spool's replies the spool is their only copy; one without replies is settled anyway,
+      // so an unreadable spool is set aside once instead of being read again every cycle.
+      const settling = added.isOk() ? verdicts : verdicts.filter((v) => v.replies.length === 0);
+      const settled = spool !== undefined ? await settleSpools(spool, settling) : [];
       return withWarnings(withInbox(polled, added), [...spoolWarnings, ...settled]);
     },
   };

@@ -33,10 +33,60 @@ describe('parseGChatPoll', () => {
     });
   });
 
-  it('types invalid JSON and wrong shapes', () => {
-    expect(parseGChatPoll('Traceback (most recent call last):')._unsafeUnwrapErr().kind).toBe('invalid-json');
-    expect(parseGChatPoll('{"replies": {}, "pending_count": 0}')._unsafeUnwrapErr().kind).toBe('unexpected-shape');
-    expect(parseGChatPoll('{"replies": [], "pending_count": -1}')._unsafeUnwrapErr().kind).toBe('unexpected-shape');
+  it('types invalid JSON and wrong shapes, naming the byte where they go wrong in words of its own', () => {
+    expect(parseGChatPoll('Traceback (most recent call last):')._unsafeUnwrapErr()).toEqual({
+      kind: 'invalid-json',
+      message: 'not valid JSON at byte 0',
+      offset: 0,
+    });
+    expect(parseGChatPoll('{"replies": {}, "pending_count": 0}')._unsafeUnwrapErr()).toEqual({
+      kind: 'unexpected-shape',
+      message: 'replies: expected array at byte 12',
+      offset: 12,
+    });
+    expect(parseGChatPoll('{"replies": [], "pending_count": -1}')._unsafeUnwrapErr()).toMatchObject({
+      kind: 'unexpected-shape',
+      offset: 33,
+    });
+    // The byte, not the character: 'é' takes two.
+    expect(parseGChatPoll('{"replies": [{"question_id": "é"}, {"question_id": 7}], "pending_count": 0}')._unsafeUnwrapErr()).toEqual({
+      kind: 'unexpected-shape',
+      message: 'replies[0].session_id: expected string at byte 13',
+      offset: 13,
+    });
+    expect(parseGChatPoll('{"replies": [{"question_id": "é"} {}]}')._unsafeUnwrapErr()).toEqual({
+      kind: 'invalid-json',
+      message: 'not valid JSON at byte 35',
+      offset: 35,
+    });
+    expect(parseGChatPoll('{"replies": [{"question_id": "q-1", "sess')._unsafeUnwrapErr().message).toBe('JSON cut off at byte 41');
+    expect(parseGChatPoll(' \n')._unsafeUnwrapErr().message).toBe('no output');
+  });
+
+  it('never quotes the text it could not read (a spool once was a link to /etc/shadow)', () => {
+    const secret = 'root:*:20210:0:99999:7:::';
+    const anywhere = fc
+      .tuple(fc.oneof(fc.json(), fc.string(), fc.constant('{"replies": [{"question_id": 1}], "pending_count": 0}')), fc.nat())
+      .map(([text, at]) => {
+        const cut = at % (text.length + 1);
+        return `${text.slice(0, cut)}${secret}${text.slice(cut)}`;
+      });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          anywhere,
+          anywhere.map((t) => JSON.stringify({ replies: [{ question_id: t }], pending_count: 0 })),
+        ),
+        (text) => {
+          const parsed = parseGChatPoll(text);
+          if (parsed.isErr()) expect(parsed.error.message).not.toMatch(/root|2021|99999/);
+          const salvaged = salvageGChatPoll(text);
+          const message = salvaged.isErr() ? salvaged.error.message : (salvaged.value.problem?.message ?? '');
+          expect(message).not.toMatch(/root|2021|99999/);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('round-trips generated polls and never throws', () => {
@@ -72,7 +122,7 @@ describe('salvageGChatPoll (a spool left by a killed cycle)', () => {
   });
 
   it('a whole output is complete; blank, garbage and a cut before the first whole reply are errors', () => {
-    expect(salvageGChatPoll('{"replies":[],"pending_count":0}')._unsafeUnwrap()).toEqual({ replies: [], complete: true });
+    expect(salvageGChatPoll('{"replies":[],"pending_count":0}')._unsafeUnwrap()).toEqual({ replies: [], complete: true, readUpTo: 32 });
     expect(salvageGChatPoll('')._unsafeUnwrapErr().kind).toBe('invalid-json');
     expect(salvageGChatPoll('Traceback (most recent call last):')._unsafeUnwrapErr().kind).toBe('invalid-json');
     expect(salvageGChatPoll('{"replies":[{"question_id":"q-1","sess')._unsafeUnwrapErr().kind).toBe('invalid-json');
@@ -84,6 +134,10 @@ describe('salvageGChatPoll (a spool left by a killed cycle)', () => {
     const salvaged = salvageGChatPoll(text)._unsafeUnwrap();
     expect(salvaged.complete).toBe(false);
     expect(salvaged.replies.map((r) => r.questionId)).toEqual(['q-1', 'q-3']);
+    // Where the bad entry starts, and how far the replies read go.
+    expect(salvaged.problem).toEqual({ offset: 68, message: 'replies[1].question_id: expected string at byte 68' });
+    expect(text.slice(68, 70)).toBe('{"');
+    expect(salvaged.readUpTo).toBe(text.indexOf(']'));
   });
 
   it('any cut of any output keeps exactly the replies printed whole before the cut, pretty-printed or not, and never throws', () => {
