@@ -49,6 +49,14 @@ const bin: Options = {
             ? { path: join(import.meta.dirname, '../core/src/node/process-runner.ts') }
             : undefined,
         );
+        // Likewise the terminal filter every write of main and the bin passes (terminal-safe-io.ts):
+        // through core's index, main's static imports would load the ≈ 600 KB chunk with zod before
+        // any command (and the cycle prefetch) could start. They import only terminal-escapes.ts's exports.
+        build.onResolve({ filter: /^@heartbeat-kit\/core$/ }, (args) =>
+          /[\\/]src[\\/](?:bin|terminal-safe-io)\.ts$/.test(args.importer)
+            ? { path: join(import.meta.dirname, '../core/src/text/terminal-escapes.ts') }
+            : undefined,
+        );
         // yaml's `node` export is its CommonJS build, which calls require('process'): in an ES bundle
         // that require is esbuild's shim and throws at run time ("Dynamic require of "process" is not
         // supported": plan, check-liveness and every woterclip command crashed). Its ES build (the

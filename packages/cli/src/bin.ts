@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
+import { sanitizeForTerminal } from '@heartbeat-kit/core';
 import packageJson from '../package.json' with { type: 'json' };
 import { EXIT } from './exit-codes.js';
 import { main } from './main.js';
@@ -18,8 +19,12 @@ if (isOneShotCommand(process.argv[2])) preferJitlessZod();
 for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
   process.on(event, (error: unknown) => {
     try {
+      // The one terminal filter of main's output (terminal-safe-io.ts): a message may quote input.
       process.stderr.write(
-        `heartbeat-kit: internal error (a bug in heartbeat-kit; please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        sanitizeForTerminal(
+          `heartbeat-kit: internal error (a bug in heartbeat-kit; please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+          'text',
+        ),
       );
     } finally {
       process.exit(EXIT.internal);

@@ -2,6 +2,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { isMissingPackage, unknownNameError, withJsonStderr, type OptionalPackage } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo, Command } from './io.js';
+import { terminalSafeIo } from './terminal-safe-io.js';
 
 /** Subcommands by name. Each lives in `commands/`. */
 const COMMANDS: Record<string, { readonly summary: string; readonly load: () => Promise<Command>; readonly optional?: OptionalPackage }> = {
@@ -94,13 +95,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const [name, ...args] = asHelp ? [...rest, '--help'] : argv;
   const endOfOptions = argv.indexOf('--');
   const json = (endOfOptions < 0 ? argv : argv.slice(0, endOfOptions)).includes('--json');
-  const out = json ? withJsonStderr(io, name ?? '') : io;
+  // Every write of every command passes the one terminal filter, under the JSON stderr wrapper so
+  // that its JSON lines are escaped, not cut.
+  const safe = terminalSafeIo(io, json ? 'json' : 'text');
+  const out = json ? withJsonStderr(safe, name ?? '') : safe;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(usage());
+    safe.stdout(usage());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-V' || name === '-v') {
-    io.stdout(`${VERSION}\n`);
+    safe.stdout(`${VERSION}\n`);
     return EXIT.ok;
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;

@@ -91,7 +91,9 @@ export {
   describeCommandError,
 } from './command/index.js';
 export { heartbeatConfigSchema, type HeartbeatConfig, DEFAULT_HEARTBEAT_CONFIG } from './config/heartbeat-config-schema.js';
-export { stripTerminalEscapes, redactSecrets, sanitizeForMessage, REDACTED, type SanitizeOptions } from './text/sanitize.js';
+export { stripTerminalEscapes, sanitizeForTerminal, type TerminalTextMode } from './text/terminal-escapes.js';
+export { redactSecrets, sanitizeForMessage, type SanitizeOptions } from './text/sanitize.js';
+export { REDACTED } from './text/secret-shapes.js';
 export { parseIsoInstant, type IsoInstantError } from './text/iso-instant.js';
 export { splitCommaList, type CommaListOptions } from './text/comma-list.js';
 export {

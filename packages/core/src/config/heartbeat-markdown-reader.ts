@@ -1,7 +1,7 @@
 // Walks HEARTBEAT.md line by line: skips fenced code and comments, follows the headings into sections,
 // and hands each `- Key: value` item to its section's setter (or a legacy key's), which fills the draft.
 import { err, ok, type Result } from 'neverthrow';
-import { stripTerminalEscapes } from '../text/sanitize.js';
+import { stripTerminalEscapes } from '../text/terminal-escapes.js';
 import { hasOwn, normalizeName, shorten, stripHtmlComments, trimMarks } from './heartbeat-markdown-text.js';
 import { LEGACY_KEYS } from './heartbeat-legacy-keys.js';
 import { SECTION_KEYS, SECTION_NAMES, type Section } from './heartbeat-section-keys.js';
