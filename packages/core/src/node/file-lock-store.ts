@@ -353,6 +353,13 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
         snapshot().then((current) => (current.kind === 'present' ? current.record : undefined)),
         (error) => toLockError(path, error),
       ),
+    inspect: () =>
+      ResultAsync.fromPromise(
+        snapshot().then(async (current) =>
+          current.kind === 'present' ? { holder: current.record, liveness: await livenessOf(current.record) } : undefined,
+        ),
+        (error) => toLockError(path, error),
+      ),
     release: (owner) => ResultAsync.fromPromise(release(owner), (error) => toLockError(path, error)),
   };
 }
