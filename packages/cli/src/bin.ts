@@ -2,6 +2,7 @@
 import { setFlagsFromString } from 'node:v8';
 import packageJson from '../package.json' with { type: 'json' };
 import { EXIT } from './exit-codes.js';
+import { endBySignal } from './force-exit.js';
 import { main } from './main.js';
 import { isOneShotCommand, oneShotV8Flags } from './v8-flags.js';
 import { preferJitlessZod } from './zod-jitless.js';
@@ -27,9 +28,16 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
 }
 
 const controller = new AbortController();
+let signalled = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  // The signal's name is the reason: a one-shot `cycle` exits 130 or 143 with it (stopSignalExit).
-  process.on(signal, () => controller.abort(signal));
+  process.on(signal, () => {
+    // A second signal ends the process at once, even while a read is stuck in the kernel (a dead
+    // NFS mount), where nothing else can (force-exit.ts).
+    if (signalled) endBySignal(signal);
+    signalled = true;
+    // The signal's name is the reason: a one-shot `cycle` exits 130 or 143 with it (stopSignalExit).
+    controller.abort(signal);
+  });
 }
 
 // A reader that went away (`loop --json | head -3`, `cycle | head -0`) closes our stdout: the

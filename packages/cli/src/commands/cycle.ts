@@ -13,6 +13,7 @@ import {
   skippedReceipt,
   type CycleOutcome,
 } from '@heartbeat-kit/core';
+import { withFix } from '../errors.js';
 import { EXIT, stopSignalExit } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
 import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
@@ -236,7 +237,7 @@ export const cycleCommand: Command = async (argv, io) => {
   }
   if (guarded.kind === 'error') {
     io.stderr(
-      `heartbeat-kit cycle: cannot take the cycle lock: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}. Fix: check that ${dirname(statePath)} is writable.\n`,
+      `heartbeat-kit cycle: cannot take the cycle lock: ${withFix(guarded.error.kind === 'held' ? 'held' : guarded.error.message, `check that ${dirname(statePath)} is writable.`)}\n`,
     );
     return EXIT.failure;
   }
