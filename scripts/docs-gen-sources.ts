@@ -56,7 +56,8 @@ const WOTERCLIP_NOTES: Readonly<Record<string, string>> = {
     'GitHub login whose assigned issues are worked (the authenticated `gh` account); `Heartbeat #N` counts only its comments.',
   'github.repo': 'The repository, `owner/name`.',
   'heartbeat.max_issues_per_heartbeat': 'Issues worked per beat before it stops with `issue_budget`.',
-  'heartbeat.stale_lock_hours': 'A `.woterclip/.heartbeat-lock` older than this is stale and taken over (atomic rename).',
+  'heartbeat.stale_lock_hours':
+    "A `.woterclip/.heartbeat-lock` older than this is stale and taken over (atomic rename). On the same host a lock whose beat no longer runs (pid and start time in the lock) is stale at once; the age decides for another host's lock or one without pid.",
   'heartbeat.time_ceiling_sec': 'A beat starts no new issue after this many seconds (`time_ceiling`).',
   'heartbeat.quiet_hours.enabled': 'Skip (or only triage) beats inside the quiet window.',
   'heartbeat.quiet_hours.timezone': 'IANA zone of the quiet window.',

@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { sanitizeForTerminal } from '@heartbeat-kit/core';
 import packageJson from '../package.json' with { type: 'json' };
 import { EXIT } from './exit-codes.js';
+import { endBySignal } from './force-exit.js';
 import { main } from './main.js';
 import { createShutdown } from './shutdown.js';
 import { isOneShotCommand, oneShotV8Flags } from './v8-flags.js';
@@ -34,9 +35,14 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
 
 const shutdown = createShutdown();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  // The first asks to stop (a cycle or loop finishes the scan in flight), the second cuts off. The
-  // signal's name is the reason: a `cycle` cut off exits 130 or 143 with it (stopSignalExit).
-  process.on(signal, () => shutdown.receive(signal));
+  process.on(signal, () => {
+    // The first asks to stop (a cycle or loop finishes the scan in flight), the second cuts off. The
+    // signal's name is the reason: a `cycle` cut off exits 130 or 143 with it (stopSignalExit). One
+    // more after the cut-off ends the process at once, even while a read is stuck in the kernel (a
+    // dead NFS mount), where nothing else can (force-exit.ts).
+    if (shutdown.cutOffSignal.aborted) endBySignal(signal);
+    shutdown.receive(signal);
+  });
 }
 
 // A reader that went away (`loop --json | head -3`, `cycle | head -0`) closes our stdout: the

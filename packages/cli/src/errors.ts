@@ -122,3 +122,11 @@ export function isMissingPackage(error: unknown, name: string): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   return code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`Cannot find package '${name}'`);
 }
+
+/**
+ * `message. Fix: fix`, unless the message already ends with a fix of its own (a refused FIFO or
+ * link names the file and what to do), so a line never carries two.
+ */
+export function withFix(message: string, fix: string): string {
+  return message.includes(' Fix: ') ? message : `${message.replace(/\.$/, '')}. Fix: ${fix}`;
+}

@@ -53,4 +53,28 @@ describe('a hung grandchild of a tool', () => {
     expect(await cycle.exited).toBe(143);
     expect(await eventually(() => gone(pids()!))).toBe(true);
   });
+
+  // Issue 25 item 6: a second signal ends the CLI at once (a read stuck in the kernel keeps Node's
+  // own exit waiting forever); the groups it started must not outlive it, even one deaf to SIGTERM.
+  it('a second SIGTERM ends the CLI by the signal, and the running tool’s group (deaf to SIGTERM) goes with it', async () => {
+    const world = createCliWorld();
+    const pidsFile = join(world.root, 'pids');
+    world.replaceBd(`trap '' TERM\necho $$ > "${pidsFile}.wrapper"\nsleep 100000 &\necho $! > "${pidsFile}.child"\nwait`);
+    const pids = () =>
+      existsSync(`${pidsFile}.child`)
+        ? { wrapper: Number(readFileSync(`${pidsFile}.wrapper`, 'utf8')), child: Number(readFileSync(`${pidsFile}.child`, 'utf8')) }
+        : undefined;
+    const cycle = built.spawn(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], world.env);
+    let signal: NodeJS.Signals | null | undefined;
+    cycle.child.once('exit', (_code, s) => (signal = s));
+    expect(await eventually(() => pids() !== undefined)).toBe(true);
+    expect(
+      await eventually(() => {
+        if (signal === undefined) cycle.child.kill('SIGTERM');
+        return signal !== undefined;
+      }),
+    ).toBe(true);
+    expect(signal).toBe('SIGTERM');
+    expect(await eventually(() => gone(pids()!))).toBe(true);
+  });
 });

@@ -51,6 +51,7 @@ export type {
   StateStore,
   LockRecord,
   HolderLiveness,
+  InspectedLock,
   AcquireRequest,
   Acquired,
   ReleaseOutcome,

@@ -60,6 +60,7 @@ export {
   type LoadedPersona,
 } from './beat/run-beat.js';
 export { formatWoterclipTimestamp, woterclipLockCodec } from './lock/woterclip-lock-codec.js';
+export type { LockView } from './lock/lock-holder.js';
 export {
   personaForLabels,
   defaultPersona,

@@ -1,4 +1,5 @@
 import { createFakeClock, createMemoryLockStore } from '@heartbeat-kit/core/testing';
+import type { HolderLiveness, LockRecord } from '@heartbeat-kit/core';
 import type { DispatchReport, DispatchRequest } from '../src/index.js';
 import { runBeat, type BeatOptions } from '../src/index.js';
 import {
@@ -81,6 +82,8 @@ export interface HarnessOptions {
   readonly repoLabels?: readonly string[];
   readonly executables?: readonly string[];
   readonly backendTools?: string;
+  /** What the lock store knows of a holder's process (default unknown: the lock's age decides). */
+  readonly lockLiveness?: (holder: LockRecord) => HolderLiveness;
 }
 
 /** Wires every port to a fake; `run` runs one beat. */
@@ -100,7 +103,7 @@ export function harness(options: HarnessOptions = {}) {
       'priority:low',
     ],
   });
-  const lock = createMemoryLockStore();
+  const lock = createMemoryLockStore(options.lockLiveness === undefined ? {} : { liveness: options.lockLiveness });
   const log = createMemoryBeatLog();
   const dispatcher = createScriptedDispatcher(options.script ?? [(r: DispatchRequest) => report('completed', {}, r)]);
   const files = createMemoryWorkspace(

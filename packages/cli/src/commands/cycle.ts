@@ -14,6 +14,7 @@ import {
   skippedReceipt,
   type CycleOutcome,
 } from '@heartbeat-kit/core';
+import { withFix } from '../errors.js';
 import { EXIT, stopSignalExit } from '../exit-codes.js';
 import { printInfo } from '../errors.js';
 import type { CliIo, Command } from '../io.js';
@@ -268,7 +269,7 @@ async function runCycleCommand(
   }
   if (guarded.kind === 'error') {
     io.stderr(
-      `heartbeat-kit cycle: cannot take the cycle lock: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}. Fix: check that ${dirname(statePath)} is writable.\n`,
+      `heartbeat-kit cycle: cannot take the cycle lock: ${withFix(guarded.error.kind === 'held' ? 'held' : guarded.error.message, `check that ${dirname(statePath)} is writable.`)}\n`,
     );
     return EXIT.failure;
   }

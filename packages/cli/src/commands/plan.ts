@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -10,6 +9,7 @@ import {
   type PlanRunbook,
   type PlanSchedule,
 } from '@heartbeat-kit/core';
+import { NotRegularFileError, readRegularFile } from '@heartbeat-kit/core/node';
 import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';
 import { CONFIG_PATH, isQuietTime, parseWoterclipConfig } from '@heartbeat-kit/woterclip';
 import { EXIT } from '../exit-codes.js';
@@ -89,8 +89,10 @@ function positive(
 async function woterclipQuietHours(cwd: string): Promise<{ ok: true; value: PlanQuietHours | undefined } | { ok: false; message: string }> {
   let text: string;
   try {
-    text = await readFile(join(cwd, CONFIG_PATH), 'utf8');
-  } catch {
+    text = await readRegularFile(join(cwd, CONFIG_PATH), { followSymlinks: true });
+  } catch (error) {
+    // A FIFO or device is refused (a read would block), not mistaken for "no WoterClip here".
+    if (error instanceof NotRegularFileError) return { ok: false, message: error.message };
     return { ok: true, value: undefined }; // no WoterClip here
   }
   const parsed = parseWoterclipConfig(text, join(cwd, CONFIG_PATH));
@@ -110,7 +112,7 @@ async function woterclipQuietHours(cwd: string): Promise<{ ok: true; value: Plan
 async function runbookJudge(file: string, timeZone: string): Promise<{ ok: true; value: PlanRunbook } | { ok: false; message: string }> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file, { followSymlinks: true });
   } catch (error) {
     return {
       ok: false,

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -539,7 +539,7 @@ describe('heartbeat-kit woterclip receipts, history, check-liveness and the disp
     expect(existsSync(repo.agentLog)).toBe(false);
   });
 
-  it('a beat killed -9 mid-dispatch leaves no receipt; the beat that takes its stale lock over records the slot as abandoned', async () => {
+  it('a beat killed -9 mid-dispatch leaves no receipt; the next beat takes its lock over at once and records the slot as abandoned', async () => {
     const { repo, child, pidFile } = await beatWithHangingAgent(BUILT_CLI_BIN);
     child.kill('SIGKILL');
     await eventually(() => child.exitCode !== null || child.signalCode !== null, 500_000);
@@ -548,21 +548,63 @@ describe('heartbeat-kit woterclip receipts, history, check-liveness and the disp
     expect(existsSync(repoPath(repo, '.heartbeat-lock'))).toBe(true);
     expect(await history(repo)).toEqual([]);
 
+    // The lock names its holder's host, pid and start time; `status` says the next beat takes it over.
+    const lock = JSON.parse(readFileSync(repoPath(repo, '.heartbeat-lock'), 'utf8')) as Record<string, unknown>;
+    expect(lock).toMatchObject({ host: hostname(), pid: child.pid });
+    expect(lock.process_start).toMatch(/^\d+$/);
+    const shown = io(repo.dir);
+    expect(await command(repo)(['status', '--now', '2026-07-22T10:10:00Z'], shown)).toBe(0);
+    expect(shown.out.join('')).toContain(
+      `Lock: beat ${String(lock.beat_id)} (pid ${child.pid} on host ${hostname()}) since 2026-07-22T10:00:00Z; no longer running on this host: the next beat takes it over at once.`,
+    );
+
     const configPath = repoPath(repo, 'config.yaml');
     writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('"hang"', '"ok"'));
-    // Within stale_lock_hours (4): the dead beat's lock still counts as held.
-    expect(await command(repo)(['beat', '--now', '2026-07-22T10:10:00Z'], io(repo.dir))).toBe(0);
-    // Past it: taken over; the dead beat's slot gets its one receipt, then this beat's own.
+    // Well within stale_lock_hours (4): the holder is dead on this host, so the lock is stale at once.
     const after = io(repo.dir);
-    expect(await command(repo)(['beat', '--now', '2026-07-22T15:00:00Z'], after)).toBe(0);
-    expect(after.out.join('')).toContain('Cleaned stale lockfile.');
+    expect(await command(repo)(['beat', '--now', '2026-07-22T10:10:00Z'], after)).toBe(0);
+    expect(after.out.join('')).not.toContain('Previous heartbeat still active');
+    expect(after.out.join('')).toContain(
+      `Cleaned stale lockfile.\nIt was left by beat ${String(lock.beat_id)} (pid ${child.pid} on host ${hostname()}) at 2026-07-22T10:00:00Z, which no longer runs on this host: taken over at once.\n`,
+    );
     const receipts = await history(repo);
     expect(receipts.map((r) => [r.slot, r.kind === 'ran' ? 'ran' : r.reason])).toEqual([
-      ['2026-07-22T10:10:00.000Z', 'overlapping'],
       ['2026-07-22T10:00:00.000Z', 'abandoned'],
-      ['2026-07-22T15:00:00.000Z', 'ran'],
+      ['2026-07-22T10:10:00.000Z', 'ran'],
     ]);
-    expect(receipts.filter((r) => r.slot === '2026-07-22T10:00:00.000Z')).toHaveLength(1);
+    const free = io(repo.dir);
+    expect(await command(repo)(['status', '--now', '2026-07-22T10:20:00Z'], free)).toBe(0);
+    expect(free.out.join('')).toContain('\nLock: free.\n');
+  });
+
+  // Issue 25 item 2: 33 of 34 SIGKILLs of a beat left its lock, and every later beat skipped for
+  // stale_lock_hours. `pnpm stress woterclip-beat-kills` runs this 32 times.
+  it('3 beats SIGKILLed mid-dispatch (the real bin): each next beat takes the lock over at once', async () => {
+    const repo = makeRepo('hang');
+    const configPath = repoPath(repo, 'config.yaml');
+    const hanging = readFileSync(configPath, 'utf8');
+    for (let kill = 0; kill < 3; kill += 1) {
+      const start = Date.parse('2026-07-22T10:00:00Z') + kill * 3_600_000;
+      writeFileSync(configPath, hanging);
+      const { child, pidFile } = await beatWithHangingAgent(BUILT_CLI_BIN, { repo, now: new Date(start).toISOString() });
+      child.kill('SIGKILL');
+      await eventually(() => child.exitCode !== null || child.signalCode !== null, 500_000);
+      const agentPid = Number(readFileSync(pidFile, 'utf8'));
+      if (isAlive(agentPid)) process.kill(agentPid, 'SIGKILL');
+      expect(existsSync(repoPath(repo, '.heartbeat-lock'))).toBe(true);
+      // Five minutes later on the beat clock: far younger than stale_lock_hours (4).
+      writeFileSync(configPath, hanging.replace('"hang"', '"ok"'));
+      const next = await runBuiltBeat(repo, new Date(start + 5 * 60_000).toISOString());
+      expect(next.output).not.toContain('Previous heartbeat still active');
+      expect(next.output).toContain('Cleaned stale lockfile.\nIt was left by beat ');
+      expect(next.output).toContain('which no longer runs on this host: taken over at once.');
+      expect(next.code).toBe(0);
+      expect(existsSync(repoPath(repo, '.heartbeat-lock'))).toBe(false);
+      // The follower closed the issue; reopen it for the next round.
+      const state = JSON.parse(readFileSync(repo.state, 'utf8')) as { issues: { state: string; labels: string[] }[] };
+      for (const issue of state.issues) Object.assign(issue, { state: 'OPEN', labels: ['backend'] });
+      writeFileSync(repo.state, JSON.stringify(state));
+    }
   });
 });
 
@@ -592,12 +634,23 @@ describe('heartbeat-kit woterclip beat under Ctrl-C and SIGTERM', () => {
  * A real `woterclip beat` (the built bin, gh on PATH) whose agent hangs: resolves once the agent
  * is running, so the caller can signal or kill the beat mid-dispatch.
  */
-async function beatWithHangingAgent(bin: string) {
-  const repo = makeRepo('hang');
+async function beatWithHangingAgent(bin: string, options: { readonly repo?: Repo; readonly now?: string } = {}) {
+  const repo = options.repo ?? makeRepo('hang');
+  const pidFile = `${repo.agentLog}.pid`;
+  rmSync(pidFile, { force: true });
+  const { child, output, closed } = spawnBuiltBeat(repo, options.now ?? '2026-07-22T10:00:00Z', bin);
+  expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 500_000)).toBe(true);
+  return { repo, child, pidFile, output, closed };
+}
+
+/** `woterclip beat --now AT` as a process of the built bin, the fake gh first on PATH. */
+function spawnBuiltBeat(repo: Repo, at: string, bin = BUILT_CLI_BIN) {
   const ghDir = join(repo.dir, 'bin');
-  mkdirSync(ghDir);
-  symlinkSync(fakeGh, join(ghDir, 'gh'));
-  const child = spawn(process.execPath, [bin, 'woterclip', 'beat', '--now', '2026-07-22T10:00:00Z'], {
+  if (!existsSync(ghDir)) {
+    mkdirSync(ghDir);
+    symlinkSync(fakeGh, join(ghDir, 'gh'));
+  }
+  const child = spawn(process.execPath, [bin, 'woterclip', 'beat', '--now', at], {
     cwd: repo.dir,
     env: { PATH: `${ghDir}:${process.env.PATH ?? ''}`, FAKE_GH_STATE: repo.state, AGENT_LOG: repo.agentLog, HOME: repo.dir },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -606,9 +659,14 @@ async function beatWithHangingAgent(bin: string) {
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-  const pidFile = `${repo.agentLog}.pid`;
-  expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 500_000)).toBe(true);
-  return { repo, child, pidFile, output: () => output, closed };
+  return { child, output: () => output, closed };
+}
+
+/** Runs one built-bin beat to its end. */
+async function runBuiltBeat(repo: Repo, at: string): Promise<{ code: number | null; output: string }> {
+  const { output, closed } = spawnBuiltBeat(repo, at);
+  const code = await closed;
+  return { code, output: output() };
 }
 
 function repoPath(repo: Repo, file: string): string {

@@ -58,8 +58,9 @@ Options:
   -h, --help         show this help
 
 Every beat leaves exactly one receipt in .woterclip/receipts/ (see 'woterclip history'): 'ran'
-or 'skipped' with its reason. A beat killed mid-run leaves its lock; the beat that takes the
-stale lock over records that slot as 'abandoned'. When the agent dispatch fails the same way
+or 'skipped' with its reason. A beat killed mid-run leaves its lock, which names the beat's host,
+pid and start time: on the same host the next beat takes it over at once (another host's lock,
+or one without them, once stale_lock_hours old) and records that slot as 'abandoned'. When the agent dispatch fails the same way
 3 beats in a row, the beat prints one DISPATCH_FAILING advisory and later beats work no issue
 (receipt 'breaker-open') except every 2nd, 4th, … up to every 8th beat, which tries again; the
 first dispatch that works prints one 'dispatch recovered' line. The 3 and the 8 are
@@ -95,8 +96,10 @@ Exit codes: 0 listed (also when there are none), 2 usage error, 3 the receipts c
 /** Help text of `heartbeat-kit woterclip status`. */
 export const WOTERCLIP_STATUS_HELP = `Usage: heartbeat-kit woterclip status [options]
 
-Shows the queue by persona, in-progress issues, blocked issues with their Clears-when line,
-and the last beats with their stop reasons ("Stopped" after ~2 h with no beat and a queue).
+Shows who holds .woterclip/.heartbeat-lock (running, no longer running: the next beat takes it
+over at once, or judged by its age), the queue by persona, in-progress issues, blocked issues with
+their Clears-when line, and the last beats with their stop reasons ("Stopped" after ~2 h with no
+beat and a queue).
 
 Options:
   --cwd DIR          repository root (default: current directory)

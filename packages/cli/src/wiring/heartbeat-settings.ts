@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
   DEFAULT_HEARTBEAT_FILE,
@@ -7,6 +6,7 @@ import {
   resolveTimeZone,
   type HeartbeatConfig,
 } from '@heartbeat-kit/core';
+import { NotRegularFileError, readRegularFile } from '@heartbeat-kit/core/node';
 import { systemTimeZone } from './system-time-zone.js';
 
 /** A loaded HEARTBEAT.md with its resolved zone. */
@@ -38,8 +38,10 @@ export async function loadHeartbeatSettings(
     configPath === undefined ? join(cwd, DEFAULT_HEARTBEAT_FILE) : isAbsolute(configPath) ? configPath : resolve(cwd, configPath);
   let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    // A link (dotfiles) is followed; a FIFO or device is refused instead of blocking the cycle.
+    text = await readRegularFile(file, { followSymlinks: true });
   } catch (error) {
+    if (error instanceof NotRegularFileError) return { ok: false, message: `config file ${error.message}` };
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && configPath === undefined) text = undefined;
     else if (code === 'ENOENT')

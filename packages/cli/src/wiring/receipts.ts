@@ -1,5 +1,6 @@
 import type { Receipt, ReceiptStore } from '@heartbeat-kit/core';
 import { createFileReceiptStore, receiptsDirectoryFor, systemClock } from '@heartbeat-kit/core/node';
+import { withFix } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { createCliRunner } from './cli-runner.js';
 import { resolvePath } from './cycle-deps.js';
@@ -47,7 +48,7 @@ export async function appendReceipt(
   const appended = await store.append(receipt);
   if (appended.isOk()) return true;
   io.stderr(
-    `heartbeat-kit ${command}: cannot write the receipt of slot ${receipt.slot}: ${appended.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is writable.\n`,
+    `heartbeat-kit ${command}: cannot write the receipt of slot ${receipt.slot}: ${withFix(appended.error.message, `check that ${receiptsDirectoryFor(statePath)} is writable.`)}\n`,
   );
   return false;
 }

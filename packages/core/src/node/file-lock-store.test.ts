@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { err, ok } from 'neverthrow';
+import { heldFifo } from '../../test/support/fifo.js';
 import { jsonLockCodec, type LockCodec } from '../lock/lock-codecs.js';
 import { createFileLockStore, takeoverGuardPath } from './file-lock-store.js';
 import { currentProcessIdentity, processStartMark } from './process-liveness.js';
@@ -228,6 +229,24 @@ describe('createFileLockStore', () => {
       await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0 + 5 * HOUR, staleAfterMs: HOUR })
     )._unsafeUnwrapErr();
     expect(error).toMatchObject({ kind: 'held', holder: { owner: 'slow-cycle', pid: process.pid }, liveness: 'alive' });
+  });
+
+  // Issue 25 item 6: a FIFO at the lock blocked its read forever; a link was read wherever it pointed.
+  it('a FIFO or a link at the lock is refused as an io error naming it, never read', async () => {
+    const path = join(root, 'lock');
+    heldFifo(path);
+    const error = (await createFileLockStore({ path }).acquire({ owner: 'me', nowMs: T0, staleAfterMs: HOUR }))._unsafeUnwrapErr();
+    expect(error).toEqual({
+      kind: 'io',
+      message: `Lock file ${path} is a FIFO (named pipe), not a regular file; reading or writing one can block forever. Fix: move it away or replace it with a regular file.`,
+    });
+    rmSync(path);
+    const secret = join(root, 'secret');
+    writeFileSync(secret, 'root:x:0:0');
+    symlinkSync(secret, path);
+    const read = (await createFileLockStore({ path }).read())._unsafeUnwrapErr();
+    expect(read).toMatchObject({ kind: 'io', message: expect.stringContaining(`Lock file ${path} is a symbolic link`) as unknown });
+    expect(JSON.stringify(read)).not.toContain('root:');
   });
 
   it("judges another host's lock by its age only", async () => {

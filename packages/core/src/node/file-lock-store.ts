@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { link, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ResultAsync } from 'neverthrow';
@@ -18,6 +18,7 @@ import {
   writeNewFileSynced,
 } from './durable-fs.js';
 import { currentProcessIdentity, holderLiveness, type ProcessIdentity } from './process-liveness.js';
+import { NotRegularFileError, readRegularFile } from './regular-file.js';
 import { systemClock } from './system-clock.js';
 
 /** Options of {@link createFileLockStore}. */
@@ -63,6 +64,8 @@ async function resolveIdentity(option: ProcessIdentity | false | undefined): Pro
 
 function toLockError(path: string, error: unknown): LockError {
   if (error instanceof LockFailure) return error.failure;
+  // It names the file (the lock, a guard or the tombstone) and the fix itself.
+  if (error instanceof NotRegularFileError) return { kind: 'io', message: `Lock file ${error.message}` };
   return { kind: 'io', message: `Lock file ${path}: ${describeError(error)}` };
 }
 
@@ -169,7 +172,8 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
 
   const readTextAt = async (target: string): Promise<string | undefined> => {
     try {
-      return await readFile(target, 'utf8');
+      // A lock, guard or tombstone is never a link, FIFO or device: refused, never a blocking read.
+      return await readRegularFile(target);
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return undefined;
       throw error;
@@ -351,6 +355,13 @@ export function createFileLockStore(options: FileLockStoreOptions): LockStore {
     read: () =>
       ResultAsync.fromPromise(
         snapshot().then((current) => (current.kind === 'present' ? current.record : undefined)),
+        (error) => toLockError(path, error),
+      ),
+    inspect: () =>
+      ResultAsync.fromPromise(
+        snapshot().then(async (current) =>
+          current.kind === 'present' ? { holder: current.record, liveness: await livenessOf(current.record) } : undefined,
+        ),
         (error) => toLockError(path, error),
       ),
     release: (owner) => ResultAsync.fromPromise(release(owner), (error) => toLockError(path, error)),

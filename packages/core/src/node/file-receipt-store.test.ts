@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { heldFifo } from '../../test/support/fifo.js';
 import type { Receipt } from '../schedule/receipts.js';
 import { createFileReceiptStore, receiptsDirectoryFor } from './file-receipt-store.js';
 
@@ -18,6 +19,21 @@ function ran(cycle: number): Receipt {
 describe('file receipt store', () => {
   it('lives beside the state file, named after it', () => {
     expect(receiptsDirectoryFor('/x/.git/heartbeat/state.json')).toBe('/x/.git/heartbeat/state.receipts');
+  });
+
+  // Issue 25 item 6: a FIFO among the segments blocked the read (or the append's open) forever.
+  it('a FIFO among the segments is refused, never read or appended to: an io error naming it and the fix', async () => {
+    const directory = join(root, 'fifo');
+    const store = createFileReceiptStore({ directory, clock });
+    (await store.append(ran(1)))._unsafeUnwrap();
+    const [segment] = readdirSync(directory);
+    rmSync(join(directory, segment!));
+    heldFifo(join(directory, segment!));
+    for (const result of [await store.list(), await store.append(ran(2))]) {
+      expect(result._unsafeUnwrapErr().message).toContain(
+        `${join(directory, segment!)} is a FIFO (named pipe), not a regular file; reading or writing one can block forever. Fix: move it away or replace it with a regular file.`,
+      );
+    }
   });
 
   it('a torn last line (crash mid-append) loses only that line; the next append starts on a fresh line', async () => {

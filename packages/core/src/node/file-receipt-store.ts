@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ResultAsync } from 'neverthrow';
 import type { Clock } from '../ports/clock.js';
 import type { ListedReceipts, ReceiptStore, ReceiptStoreError } from '../ports/receipt-store.js';
 import { DEFAULT_RECEIPT_BOUNDS, parseReceiptLines, pruneReceipts, type Receipt, type ReceiptBounds } from '../schedule/receipts.js';
 import { describeError, errorCode, syncDirectory } from './durable-fs.js';
+import { openRegularFileForAppend, readRegularFile } from './regular-file.js';
 import { systemClock } from './system-clock.js';
 
 /** Options of {@link createFileReceiptStore}. */
@@ -35,7 +36,7 @@ async function segments(directory: string): Promise<string[]> {
 
 async function readSegment(path: string): Promise<string> {
   try {
-    return await readFile(path, 'utf8');
+    return await readRegularFile(path);
   } catch (error) {
     // Pruned by another process between readdir and read.
     if (errorCode(error) === 'ENOENT') return '';
@@ -44,7 +45,7 @@ async function readSegment(path: string): Promise<string> {
 }
 
 async function appendSynced(path: string, text: string): Promise<void> {
-  const handle = await open(path, 'a', 0o644);
+  const handle = await openRegularFileForAppend(path);
   try {
     await handle.writeFile(text, 'utf8');
     await handle.sync();

@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { heldFifo } from '../../test/support/fifo.js';
 import { createFinding } from '../domain/finding.js';
 import { createFileReplyInbox, inboxPathFor } from './file-reply-inbox.js';
 
@@ -24,6 +25,26 @@ describe('file reply inbox', () => {
     expect(listed.warnings[0]).toMatch(/was unreadable \(not JSON\); moved it to .*state\.inbox\.json\.corrupt-2026-02-19T10-00-00-000Z/);
     expect(listed.entries).toHaveLength(1);
     expect(readFileSync(`${path}.corrupt-2026-02-19T10-00-00-000Z`, 'utf8')).toContain('"entries"');
+  });
+
+  // Issue 25 item 6: a FIFO here blocked the read forever, with the cycle lock held.
+  it('a FIFO or a link at the inbox is never read: set aside with a warning naming what it is', async () => {
+    const path = join(root, 'fifo', 'state.inbox.json');
+    const inbox = createFileReplyInbox({ path, clock: { now: () => new Date('2026-02-19T10:00:00Z') } });
+    (await inbox.add([reply], new Date(0)))._unsafeUnwrap();
+    rmSync(path);
+    heldFifo(path);
+    const listed = (await inbox.add([reply], new Date(0)))._unsafeUnwrap();
+    expect(listed.warnings[0]).toContain(`Reply inbox ${path} was unreadable (a FIFO (named pipe), not a regular file); moved it to`);
+    expect(lstatSync(`${path}.corrupt-2026-02-19T10-00-00-000Z`).isFIFO()).toBe(true);
+    expect(listed.entries).toHaveLength(1);
+    const secret = join(root, 'fifo', 'secret');
+    writeFileSync(secret, 'root:x:0:0');
+    rmSync(path);
+    symlinkSync(secret, path);
+    const linked = (await createFileReplyInbox({ path, clock: { now: () => new Date('2026-02-19T11:00:00Z') } }).list())._unsafeUnwrap();
+    expect(linked.warnings[0]).toContain('(a symbolic link, not a regular file)');
+    expect(JSON.stringify(linked)).not.toContain('root:');
   });
 
   it('an emptied inbox leaves no file and no temp files behind', async () => {

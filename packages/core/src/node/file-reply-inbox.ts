@@ -1,4 +1,4 @@
-import { readFile, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ResultAsync } from 'neverthrow';
 import { z } from 'zod';
@@ -15,6 +15,7 @@ import {
   unlinkQuietly,
   writeNewFileSynced,
 } from './durable-fs.js';
+import { NotRegularFileError, readRegularFile } from './regular-file.js';
 import { systemClock } from './system-clock.js';
 
 /** Options of {@link createFileReplyInbox}. */
@@ -59,18 +60,20 @@ export function createFileReplyInbox(options: FileReplyInboxOptions): ReplyInbox
   const clock = options.clock ?? systemClock;
 
   const read = async (): Promise<ListedInbox> => {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return { entries: [], warnings: [] };
-      throw error;
-    }
-    let parsed: z.ZodSafeParseResult<z.infer<typeof documentSchema>> | undefined;
+    let text: string | undefined;
     let reason = 'not JSON';
     try {
-      parsed = documentSchema.safeParse(JSON.parse(text));
-      if (!parsed.success) reason = `does not match inbox version 1 at ${parsed.error.issues[0]?.path.join('.') || '(root)'}`;
+      text = await readRegularFile(path);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return { entries: [], warnings: [] };
+      // A FIFO, device or link is never read (it could block, or point anywhere): set aside like a damaged file.
+      if (!(error instanceof NotRegularFileError) || error.kind === 'directory') throw error;
+      reason = `a ${error.kind}, not a regular file`;
+    }
+    let parsed: z.ZodSafeParseResult<z.infer<typeof documentSchema>> | undefined;
+    try {
+      parsed = text === undefined ? undefined : documentSchema.safeParse(JSON.parse(text));
+      if (parsed?.success === false) reason = `does not match inbox version 1 at ${parsed.error.issues[0]?.path.join('.') || '(root)'}`;
     } catch {
       parsed = undefined;
     }

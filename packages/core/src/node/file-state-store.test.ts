@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { heldFifo } from '../../test/support/fifo.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 import { createFileStateStore } from './file-state-store.js';
 
@@ -69,6 +70,32 @@ describe('createFileStateStore', () => {
     const loaded = (await createFileStateStore({ path }).load())._unsafeUnwrap();
     expect(loaded.document).toBeUndefined();
     expect(loaded.warnings[0]).toContain('empty file');
+  });
+
+  // Issue 25 item 6: a FIFO at state.json blocked the read forever, with the cycle lock held.
+  it('a FIFO or a link at the state file is never read: set aside like a damaged file, and the save puts a regular file back', async () => {
+    const path = join(root, 'state.json');
+    const clock = createFakeClock(new Date('2026-07-22T10:03:00.123Z'));
+    heldFifo(path);
+    const loaded = (await createFileStateStore({ path, clock }).load())._unsafeUnwrap();
+    expect(loaded).toEqual({
+      document: undefined,
+      warnings: [
+        `State file ${path} was unreadable (a FIFO (named pipe), not a regular file); moved it to ${path}.corrupt-2026-07-22T10-03-00-123Z and started from empty state.`,
+      ],
+    });
+    expect(lstatSync(`${path}.corrupt-2026-07-22T10-03-00-123Z`).isFIFO()).toBe(true);
+    (await createFileStateStore({ path }).save({ cycle: 1 }))._unsafeUnwrap();
+    expect(lstatSync(path).isFile()).toBe(true);
+
+    const secret = join(root, 'secret');
+    writeFileSync(secret, '{"cycle": 99}');
+    rmSync(path);
+    symlinkSync(secret, path);
+    const linked = (await createFileStateStore({ path, clock: createFakeClock(new Date('2026-07-22T11:00:00Z')) }).load())._unsafeUnwrap();
+    expect(linked.document).toBeUndefined();
+    expect(linked.warnings[0]).toContain('(a symbolic link, not a regular file)');
+    expect(readFileSync(secret, 'utf8')).toBe('{"cycle": 99}');
   });
 
   it('reports an unreadable path as an io error naming the file', async () => {

@@ -1,4 +1,4 @@
-import { copyFile, constants, link, readFile, rename } from 'node:fs/promises';
+import { copyFile, constants, link, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ResultAsync } from 'neverthrow';
 import type { JsonValue } from '../domain/json.js';
@@ -14,6 +14,7 @@ import {
   unlinkQuietly,
   writeNewFileSynced,
 } from './durable-fs.js';
+import { NotRegularFileError, readRegularFile } from './regular-file.js';
 import { systemClock } from './system-clock.js';
 
 /** Options of {@link createFileStateStore}. */
@@ -35,7 +36,8 @@ function ioError(action: string, path: string, error: unknown): StateStoreError 
 /**
  * A {@link StateStore} on one JSON file. A save writes a unique temp file beside the target,
  * fsyncs it, renames it over the target and fsyncs the directory, so a crash at any point leaves
- * the previous or the new document, never a torn one. A file that is not JSON is renamed aside to
+ * the previous or the new document, never a torn one. A file that is not JSON, or not a regular
+ * file at all (a FIFO, whose read would block forever; a device; a symbolic link), is renamed aside to
  * `<path>.corrupt-<timestamp>` and reported as a warning: the heartbeat starts from empty state
  * instead of crashing or silently overwriting the evidence. A file that is JSON but does not fit
  * (the caller salvages what it can) is kept under the same `.corrupt-<timestamp>` name by
@@ -94,9 +96,14 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
     await sweepOrphanedSiblings(path, TEMP_TAG);
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      // Never a blocking read: a FIFO or device here would hold the cycle lock forever.
+      text = await readRegularFile(path);
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return { document: undefined, warnings: [] };
+      // Never read (a FIFO blocks, a link points anywhere): set aside like a damaged file, so the
+      // cycle runs and its save puts a regular file back. A directory (`--state` naming one by
+      // mistake) is never moved: it stays an error.
+      if (error instanceof NotRegularFileError && error.kind !== 'directory') return setAside(`a ${error.kind}, not a regular file`);
       throw error;
     }
     let document: JsonValue;

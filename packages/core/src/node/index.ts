@@ -11,7 +11,14 @@ export { currentProcessIdentity, holderLiveness, processStartMark, type ProcessI
 export { createStdoutSink, createJsonlFileSink, type JsonlFileSinkOptions } from './sinks.js';
 export { createFileMtimeOperatorActivity } from './file-mtime-operator-activity.js';
 export { jsonLockCodec, type LockCodec } from '../lock/lock-codecs.js';
-export { createProcessRunner, type ProcessRunnerOptions } from './process-runner.js';
+export { createProcessRunner, killRunningProcessGroups, type ProcessRunnerOptions } from './process-runner.js';
 export { createFileReceiptStore, receiptsDirectoryFor, type FileReceiptStoreOptions } from './file-receipt-store.js';
 export { createFileReplyInbox, inboxPathFor, type FileReplyInboxOptions } from './file-reply-inbox.js';
 export { createFileOutputSpool, gchatSpoolPrefixFor, type FileOutputSpoolOptions } from './file-output-spool.js';
+export {
+  NotRegularFileError,
+  openRegularFileForAppend,
+  readRegularFile,
+  type NonRegularKind,
+  type RegularFileOptions,
+} from './regular-file.js';

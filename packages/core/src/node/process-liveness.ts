@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { isJudgeableHere, judgeHolder, type ProcessProbe } from '../lock/holder-liveness.js';
 import type { HolderLiveness, LockRecord } from '../ports/lock-store.js';
 import { errorCode } from './durable-fs.js';
 
@@ -40,25 +41,30 @@ export async function currentProcessIdentity(): Promise<ProcessIdentity> {
 }
 
 /**
- * Judges a lock holder from this host. Another host, or a record without pid, is `unknown` (the
- * caller falls back to the lock's age). `kill(pid, 0)` failing with ESRCH is `dead`; EPERM means
- * the process exists under another user. A recorded start mark that no longer matches means the
- * pid was reused: `dead`. A live pid without a start mark to compare is `unknown`, so pid reuse
- * on a platform without `/proc` can never pin a lock forever.
+ * Looks at process `pid` on this host: `kill(pid, 0)` and `/proc/<pid>/stat`. Sends no signal.
+ */
+async function probeProcess(pid: number): Promise<ProcessProbe> {
+  let signal: ProcessProbe['signal'] = 'exists';
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    const code = errorCode(error);
+    signal = code === 'ESRCH' ? 'gone' : code === 'EPERM' ? 'other-user' : 'unknown';
+  }
+  if (signal === 'gone' || signal === 'unknown') return { signal };
+  const stat = await procStat(pid);
+  return stat === undefined ? { signal } : { signal, stat };
+}
+
+/**
+ * Judges a lock holder from this host by {@link judgeHolder}'s rule (pid, host and process start
+ * time): another host, or a record without pid, is `unknown` and the caller falls back to the
+ * lock's age; on this host a holder that no longer runs, or whose pid now belongs to a younger
+ * process, is `dead`. Only a holder on this host is probed.
  */
 export async function holderLiveness(record: LockRecord, self: ProcessIdentity): Promise<HolderLiveness> {
-  if (record.pid === undefined || record.host === undefined || record.host !== self.host) return 'unknown';
-  try {
-    process.kill(record.pid, 0);
-  } catch (error) {
-    if (errorCode(error) === 'ESRCH') return 'dead';
-    if (errorCode(error) !== 'EPERM') return 'unknown';
-  }
-  const now = await procStat(record.pid);
-  // A zombie (killed, not yet reaped by its parent) holds nothing any more.
-  if (now?.state === 'Z') return 'dead';
-  if (record.processStart === undefined || now === undefined) return 'unknown';
-  return now.start === record.processStart ? 'alive' : 'dead';
+  if (!isJudgeableHere(record, self.host)) return 'unknown';
+  return judgeHolder(record, self.host, await probeProcess(record.pid));
 }
 
 /**

@@ -38,12 +38,22 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * Sends SIGKILL to every process group a runner of this process started that has not ended yet.
+ * An ordinary exit does this by itself (an 'exit' hook); call it before an exit that skips the
+ * hooks, such as re-raising a signal with its default action. Returns how many groups it signalled.
+ */
+export function killRunningProcessGroups(): number {
+  for (const group of liveGroups) killGroup(group, 'SIGKILL');
+  return liveGroups.size;
+}
+
 function trackGroup(pid: number): void {
   liveGroups.add(pid);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const group of liveGroups) killGroup(group, 'SIGKILL');
+    killRunningProcessGroups();
   });
 }
 

@@ -23,6 +23,12 @@ export interface LockRecord {
  */
 export type HolderLiveness = 'alive' | 'dead' | 'unknown';
 
+/** A lock's holder with what the store knows of its process ({@link LockStore.inspect}). */
+export interface InspectedLock {
+  readonly holder: LockRecord;
+  readonly liveness: HolderLiveness;
+}
+
 /** A request to take a lock. */
 export interface AcquireRequest {
   readonly owner: string;
@@ -54,5 +60,11 @@ export type LockError =
 export interface LockStore {
   readonly acquire: (request: AcquireRequest) => ResultAsync<Acquired, LockError>;
   readonly read: () => ResultAsync<LockRecord | undefined, LockError>;
+  /**
+   * The holder (undefined = no lock) and its liveness, judged as `acquire` would judge it, so a
+   * dry run or a status view can say "a beat would take this over at once". Optional: a store
+   * that cannot tell leaves it out, and callers treat every holder as `unknown` (its age decides).
+   */
+  readonly inspect?: () => ResultAsync<InspectedLock | undefined, LockError>;
   readonly release: (owner: string) => ResultAsync<ReleaseOutcome, LockError>;
 }

@@ -53,6 +53,7 @@ export function createMemoryLockStore(options: MemoryLockStoreOptions = {}): Mem
       );
     },
     read: () => okAsync(holder),
+    inspect: () => okAsync(holder === undefined ? undefined : { holder, liveness: options.liveness?.(holder) ?? 'unknown' }),
     release: (owner) => {
       const decision = decideRelease(holder, owner);
       if (decision === 'release') {

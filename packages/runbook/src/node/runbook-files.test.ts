@@ -1,7 +1,8 @@
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { heldFifo } from '../../../core/test/support/fifo.js';
 import { createFileTaskStore, readTextFile, writeTextFileAtomic } from './runbook-files.js';
 
 async function tempDir(): Promise<string> {
@@ -56,5 +57,20 @@ describe('createFileTaskStore', () => {
     const notJson = join(dir, 'x.json');
     await writeFile(notJson, '{');
     expect((await createFileTaskStore(notJson).snapshot())._unsafeUnwrapErr().kind).toBe('invalid-status');
+  });
+});
+
+// Issue 25 item 6: a runbook path that is a FIFO blocked the read forever.
+describe('readTextFile', () => {
+  it('refuses a FIFO with an io error naming it; follows a link to a regular file (a dotfiles checkout)', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'HEARTBEAT.md');
+    heldFifo(path);
+    const error = (await readTextFile(path))._unsafeUnwrapErr();
+    expect(error.kind).toBe('io');
+    expect(error.message).toContain(`${path} is a FIFO (named pipe), not a regular file`);
+    await writeFile(join(dir, 'real.md'), '# Runbook\n');
+    await symlink(join(dir, 'real.md'), join(dir, 'linked.md'));
+    expect((await readTextFile(join(dir, 'linked.md')))._unsafeUnwrap()).toBe('# Runbook\n');
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { readRegularFile } from '@heartbeat-kit/core/node';
 import { ResultAsync, errAsync } from 'neverthrow';
 import { parseSystemStatus } from '../status/system-status.js';
 import type { TaskStore, TaskStoreError } from '../ports/task-store.js';
@@ -17,9 +18,12 @@ function ioError(path: string, cause: unknown): FileError {
   return code === 'ENOENT' ? { kind: 'not-found', path, message: `${path}: no such file` } : { kind: 'io', path, message };
 }
 
-/** Reads a UTF-8 text file. */
+/**
+ * Reads a UTF-8 text file. A link is followed (a runbook may live in a dotfiles checkout); a FIFO,
+ * device or directory is refused with an `io` error naming it (a read could block forever).
+ */
 export function readTextFile(path: string): ResultAsync<string, FileError> {
-  return ResultAsync.fromPromise(readFile(path, 'utf8'), (e) => ioError(path, e));
+  return ResultAsync.fromPromise(readRegularFile(path, { followSymlinks: true }), (e) => ioError(path, e));
 }
 
 async function writeAtomic(path: string, text: string, expected: string | undefined): Promise<void> {
@@ -34,7 +38,7 @@ async function writeAtomic(path: string, text: string, expected: string | undefi
   }
   try {
     // A concurrent edit between plan and write must not be overwritten: re-read just before rename.
-    if (expected !== undefined && (await readFile(path, 'utf8')) !== expected) {
+    if (expected !== undefined && (await readRegularFile(path, { followSymlinks: true })) !== expected) {
       throw Object.assign(new Error(`${path} changed since it was read; run the command again`), { changed: true });
     }
     await rename(temp, path);

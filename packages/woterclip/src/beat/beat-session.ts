@@ -1,6 +1,7 @@
-import { isLockStale, ownsLock, type BreakerSettings, type LockRecord } from '@heartbeat-kit/core';
+import { decideAcquire, ownsLock, type BreakerSettings, type HolderLiveness, type LockError, type LockRecord } from '@heartbeat-kit/core';
 import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { WoterclipConfig } from '../config/woterclip-config.js';
+import { heldReason, takeOverReason } from '../lock/lock-holder.js';
 import type { IssueLine } from '../log/log-lines.js';
 import type { LabelEdit, TrackerError } from '../ports/issue-tracker.js';
 import { EXIT_BY_REASON, elapsedSeconds, isoSeconds, planHalt, type Halt } from './beat-plan.js';
@@ -54,8 +55,9 @@ export function earlyStop(tally: Tally, exit: BeatExit, message: string): BeatRe
   return { exit, messages: [message], warnings: tally.warnings, worked: [], suggestions: [] };
 }
 
-const lockConflict = (tally: Tally): BeatResult => ({
+const lockConflict = (tally: Tally, why: string): BeatResult => ({
   ...earlyStop(tally, 'lock-conflict', STOP_REASON_TABLE.lock_conflict.message),
+  messages: [STOP_REASON_TABLE.lock_conflict.message, why],
   stopReason: 'lock_conflict',
 });
 const lockError = (tally: Tally, message: string): BeatResult =>
@@ -66,28 +68,54 @@ export interface LockRequest {
   readonly dryRun: boolean;
   readonly beatId: string;
   readonly startMs: number;
-  readonly staleAfterMs: number;
+  /** `stale_lock_hours`: the age at which a lock whose holder this host cannot judge is stale. */
+  readonly staleHours: number;
+}
+
+/** What a dry run sees: the holder and its liveness (a store without `inspect`: unknown, the age decides). */
+async function inspectLock(
+  deps: BeatDeps,
+): Promise<Result<{ readonly holder: LockRecord; readonly liveness: HolderLiveness } | undefined, string>> {
+  const message = (e: LockError): string => (e.kind === 'held' ? 'held by another beat' : e.message);
+  if (deps.lock.inspect !== undefined) return (await deps.lock.inspect()).mapErr(message);
+  const read = await deps.lock.read();
+  return read.map((holder) => (holder === undefined ? undefined : { holder, liveness: 'unknown' as const })).mapErr(message);
 }
 
 /**
- * Step 1's lock: exclusive create, a stale lock taken over by the store. A dry run only reads it.
- * Ok: when the beat started (the lock's own start); err: the beat's early end.
+ * Step 1's lock: exclusive create, a stale lock taken over by the store (at once when its holder
+ * no longer runs on this host, else after `stale_lock_hours`). A dry run only reads it, judging
+ * the holder as a real beat would. Ok: when the beat started (the lock's own start); err: the
+ * beat's early end.
  */
 export async function takeLock(deps: BeatDeps, request: LockRequest, tally: Tally): Promise<Result<number, BeatResult>> {
+  const staleAfterMs = request.staleHours * 3_600_000;
   if (request.dryRun) {
-    const current = await deps.lock.read();
-    if (current.isErr()) return err(current.error.kind === 'held' ? lockConflict(tally) : lockError(tally, current.error.message));
+    const current = await inspectLock(deps);
+    if (current.isErr()) return err(lockError(tally, current.error));
     if (current.value !== undefined) {
-      if (!isLockStale(current.value, request.startMs, request.staleAfterMs)) return err(lockConflict(tally));
-      tally.messages.push('Dry run: a real beat would clean the stale lockfile.');
+      const { holder, liveness } = current.value;
+      if (decideAcquire(holder, { owner: request.beatId, nowMs: request.startMs, staleAfterMs }, liveness) !== 'take-over')
+        return err(lockConflict(tally, heldReason(holder, liveness, request.staleHours)));
+      tally.messages.push(
+        `Dry run: a real beat would clean the stale lockfile. ${takeOverReason(holder, request.startMs, request.staleHours)}`,
+      );
     }
     return ok(request.startMs);
   }
-  const acquired = await deps.lock.acquire({ owner: request.beatId, nowMs: request.startMs, staleAfterMs: request.staleAfterMs });
-  if (acquired.isErr()) return err(acquired.error.kind === 'held' ? lockConflict(tally) : lockError(tally, acquired.error.message));
-  if (acquired.value.tookOverFrom !== undefined) {
-    tally.messages.push('Cleaned stale lockfile.');
-    tally.tookOverFrom = acquired.value.tookOverFrom;
+  const acquired = await deps.lock.acquire({ owner: request.beatId, nowMs: request.startMs, staleAfterMs });
+  if (acquired.isErr()) {
+    const e = acquired.error;
+    return err(
+      e.kind === 'held'
+        ? lockConflict(tally, heldReason(e.holder, e.liveness ?? 'unknown', request.staleHours))
+        : lockError(tally, e.message),
+    );
+  }
+  const replaced = acquired.value.tookOverFrom;
+  if (replaced !== undefined) {
+    tally.messages.push('Cleaned stale lockfile.', takeOverReason(replaced, request.startMs, request.staleHours));
+    tally.tookOverFrom = replaced;
   }
   return ok(acquired.value.record.acquiredAtMs);
 }

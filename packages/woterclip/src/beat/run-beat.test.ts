@@ -31,7 +31,10 @@ describe('runBeat — the exit table', () => {
     const result = await h.run();
     expect(result.exit).toBe('lock-conflict');
     expect(result.stopReason).toBe('lock_conflict');
-    expect(result.messages).toEqual(['Previous heartbeat still active. Skipping.']);
+    expect(result.messages).toEqual([
+      'Previous heartbeat still active. Skipping.',
+      '.woterclip/.heartbeat-lock is held by beat 1784500000-1 since 2026-07-22T09:00:00Z; the lock names no host and pid (written by an older version or by hand), so it counts as stale at 2026-07-22T13:00:00Z (stale_lock_hours (4 h)).',
+    ]);
     expect(h.lock.current()).toEqual(other);
     expect(h.log.text).toBe('');
     expect(h.tracker.calls).toEqual([]);
@@ -42,8 +45,42 @@ describe('runBeat — the exit table', () => {
     h.lock.plant({ owner: '1-1', acquiredAtMs: Date.parse('2026-07-22T05:59:00Z') });
     const result = await h.run();
     expect(result.messages).toContain('Cleaned stale lockfile.');
+    expect(result.messages).toContain('It was left by beat 1-1 at 2026-07-22T05:59:00Z, older than stale_lock_hours (4 h).');
     expect(result.stopReason).toBe('queue_empty');
     expect(h.lock.current()).toBeUndefined();
+  });
+
+  // Issue 25 item 2: a beat killed -9 left its lock and every later beat skipped for 4 hours.
+  it('a fresh lock whose holder no longer runs on this host is taken over at once, and the beat says why', async () => {
+    const dead = { owner: '1784714400-4242', acquiredAtMs: Date.parse('2026-07-22T09:58:00Z'), pid: 4242, host: 'vm', processStart: '7' };
+    const h = harness({ lockLiveness: (holder) => (holder.owner === dead.owner ? 'dead' : 'unknown') });
+    h.lock.plant(dead);
+    const dry = await h.run({ dryRun: true });
+    expect(dry.exit).toBe('dry-run');
+    expect(dry.messages[0]).toBe(
+      'Dry run: a real beat would clean the stale lockfile. It was left by beat 1784714400-4242 (pid 4242 on host vm) at 2026-07-22T09:58:00Z, which no longer runs on this host: taken over at once.',
+    );
+    const result = await h.run();
+    expect(result.messages.slice(0, 2)).toEqual([
+      'Cleaned stale lockfile.',
+      'It was left by beat 1784714400-4242 (pid 4242 on host vm) at 2026-07-22T09:58:00Z, which no longer runs on this host: taken over at once.',
+    ]);
+    expect(result.stopReason).toBe('queue_empty');
+  });
+
+  it('a live holder on this host blocks however old its lock, and the skip says who holds it', async () => {
+    const live = { owner: '1784000000-77', acquiredAtMs: Date.parse('2026-07-01T00:00:00Z'), pid: 77, host: 'vm', processStart: '9' };
+    const h = harness({ lockLiveness: () => 'alive' });
+    h.lock.plant(live);
+    for (const dryRun of [true, false]) {
+      const result = await h.run({ dryRun });
+      expect(result.exit).toBe('lock-conflict');
+      expect(result.messages).toEqual([
+        'Previous heartbeat still active. Skipping.',
+        '.woterclip/.heartbeat-lock is held by beat 1784000000-77 (pid 77 on host vm) since 2026-07-01T00:00:00Z, still running on this host.',
+      ]);
+    }
+    expect(h.lock.current()).toEqual(live);
   });
 
   it('quiet hours with skip: records a quiet_hours line with 0 issues and releases the lock', async () => {

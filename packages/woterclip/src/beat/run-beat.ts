@@ -288,8 +288,7 @@ async function beatSteps(
   // Step 1: the lock. Exclusive create; a stale lock is taken over by the store.
   const startMs = deps.clock.now().getTime();
   const beatId = `${Math.floor(startMs / 1000)}-${deps.pid}`;
-  const staleAfterMs = config.heartbeat.stale_lock_hours * 3_600_000;
-  const locked = await takeLock(deps, { dryRun, beatId, startMs, staleAfterMs }, tally);
+  const locked = await takeLock(deps, { dryRun, beatId, startMs, staleHours: config.heartbeat.stale_lock_hours }, tally);
   if (locked.isErr()) return locked.error;
   return workBeat({ deps, dryRun, config, personas, beatId, startedAtMs: locked.value, tally }, options.persona);
 }

@@ -20,6 +20,48 @@ describe('woterclipLockCodec', () => {
     );
   });
 
+  it("round-trips the holder's host, pid and start time after the spec's three keys, which stay first", () => {
+    const identity = fc.record(
+      {
+        host: fc.string({ minLength: 1, maxLength: 40 }),
+        pid: fc.integer({ min: 1, max: 2 ** 31 }),
+        processStart: fc.stringMatching(/^\d{1,20}$/),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(owner, epochMs, identity, (who, at, id) => {
+        const text = woterclipLockCodec.encode({ owner: who, acquiredAtMs: at, ...id });
+        expect(Object.keys(JSON.parse(text) as object).slice(0, 3)).toEqual(['beat_id', 'started_at', 'started_epoch']);
+        expect(woterclipLockCodec.decode(text)._unsafeUnwrap()).toEqual({ owner: who, acquiredAtMs: Math.floor(at / 1000) * 1000, ...id });
+      }),
+    );
+    expect(
+      woterclipLockCodec.encode({
+        owner: '1784500980-4821',
+        acquiredAtMs: 1_784_500_980_000,
+        host: 'vm',
+        pid: 4821,
+        processStart: '157731',
+      }),
+    ).toBe(
+      '{"beat_id": "1784500980-4821", "started_at": "2026-07-19T22:43:00Z", "started_epoch": 1784500980, "host": "vm", "pid": 4821, "process_start": "157731"}\n',
+    );
+  });
+
+  it('reads a lock without identity (older versions, WoterClip itself) as one the age decides, and drops malformed identity fields', () => {
+    const spec = '{"beat_id": "1784500980-4821", "started_at": "2026-07-22T10:03:00Z", "started_epoch": 1784500980}';
+    expect(woterclipLockCodec.decode(spec)._unsafeUnwrap()).toEqual({ owner: '1784500980-4821', acquiredAtMs: 1_784_500_980_000 });
+    const odd = '{"beat_id": "b", "started_epoch": 1, "host": "", "pid": -3, "process_start": 7}';
+    expect(woterclipLockCodec.decode(odd)._unsafeUnwrap()).toEqual({ owner: 'b', acquiredAtMs: 1000 });
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), fc.jsonValue(), (host, pid, start) => {
+        const decoded = woterclipLockCodec.decode(JSON.stringify({ beat_id: 'b', started_epoch: 1, host, pid, process_start: start }));
+        expect(decoded.isOk()).toBe(true);
+      }),
+    );
+  });
+
   it('formats the timestamp without milliseconds', () => {
     expect(formatWoterclipTimestamp(Date.UTC(2026, 6, 22, 10, 3, 0, 999))).toBe('2026-07-22T10:03:00Z');
   });

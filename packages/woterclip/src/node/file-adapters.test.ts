@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { heldFifo } from '../../../core/test/support/fifo.js';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from './file-adapters.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'woterclip-files-'));
@@ -24,6 +25,24 @@ describe('createFileBeatLog', () => {
     const after = (await log.read())._unsafeUnwrap();
     expect(after.lines.map((l) => ('type' in l ? l.stop_reason : ''))).toEqual(['queue_empty', 'complete']);
     expect(after.tornTail).toBe(false);
+  });
+
+  // Issue 25 item 6: a FIFO here blocked `woterclip status` (the read) and a beat (the append) forever.
+  it('a FIFO at the log is refused with an error naming it, for reading and appending', async () => {
+    mkdirSync(join(dir, 'fifo-log'));
+    const path = join(dir, 'fifo-log', 'heartbeat-log.jsonl');
+    heldFifo(path);
+    const log = createFileBeatLog(path);
+    expect((await log.read())._unsafeUnwrapErr().message).toContain(`${path} is a FIFO (named pipe), not a regular file`);
+    const appended = await log.append({
+      type: 'beat',
+      started_at: 'a',
+      ended_at: 'b',
+      beat_elapsed_sec: 1,
+      issues_worked: 0,
+      stop_reason: 'queue_empty',
+    });
+    expect(appended._unsafeUnwrapErr().message).toContain(`${path} is a FIFO (named pipe), not a regular file`);
   });
 
   it('a missing log reads as empty', async () => {
@@ -55,6 +74,14 @@ describe('createDirectoryWorkspace / createPathToolProbe', () => {
     expect(soul.message).not.toContain('secret');
     expect((await files.readText('personas/p/TOOLS.md'))._unsafeUnwrap()).toBe('soul');
     expect((await files.readText('personas/p/config.yaml'))._unsafeUnwrapErr().kind).toBe('outside-repository');
+  });
+
+  it('a FIFO at config.yaml is refused with an error naming it, never read', async () => {
+    const root = join(dir, 'fifo-ws', '.woterclip');
+    mkdirSync(root, { recursive: true });
+    heldFifo(join(root, 'config.yaml'));
+    const read = await createDirectoryWorkspace(root).readText('config.yaml');
+    expect(read._unsafeUnwrapErr().message).toContain('config.yaml is a FIFO (named pipe), not a regular file');
   });
 
   it('finds executables on PATH without a shell', async () => {

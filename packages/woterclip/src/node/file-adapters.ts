@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
-import { access, mkdir, open, readFile, realpath } from 'node:fs/promises';
+import { access, mkdir, realpath } from 'node:fs/promises';
 import { delimiter, dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import { openRegularFileForAppend, readRegularFile } from '@heartbeat-kit/core/node';
 import { ResultAsync } from 'neverthrow';
 import { parseLogText, serializeLogLine } from '../log/log-lines.js';
 import type { BeatLog, BeatLogError } from '../ports/beat-log.js';
@@ -13,6 +14,8 @@ const codeOf = (error: unknown): string | undefined =>
 /**
  * The JSONL log file. Each append is one write of one line followed by fsync; when the file ends
  * in a torn line (a crash mid-append), a newline is written first so the new line stays whole.
+ * A link to the log is followed (it is the user's file, in the repository), but a FIFO or device
+ * there is refused with an error naming it: reading or appending to one could block forever.
  */
 export function createFileBeatLog(path: string): BeatLog {
   return {
@@ -20,7 +23,7 @@ export function createFileBeatLog(path: string): BeatLog {
       ResultAsync.fromPromise(
         (async () => {
           await mkdir(dirname(path), { recursive: true });
-          const handle = await open(path, 'a+');
+          const handle = await openRegularFileForAppend(path, 0o644, { followSymlinks: true });
           try {
             const { size } = await handle.stat();
             let prefix = '';
@@ -39,7 +42,7 @@ export function createFileBeatLog(path: string): BeatLog {
       ),
     read: () =>
       ResultAsync.fromPromise(
-        readFile(path, 'utf8').catch((error: unknown) => {
+        readRegularFile(path, { followSymlinks: true }).catch((error: unknown) => {
           if (codeOf(error) === 'ENOENT') return '';
           throw error;
         }),
@@ -86,7 +89,8 @@ export function createDirectoryWorkspace(root: string, options: DirectoryWorkspa
           boundaryReal ??= realpath(boundaryDir);
           const bound = await boundaryReal;
           if (real !== bound && !real.startsWith(bound.endsWith(sep) ? bound : bound + sep)) throw new OutsideRepository(real);
-          return await readFile(real, 'utf8');
+          // Links are resolved above; a FIFO or device (a read would block) is refused.
+          return await readRegularFile(real);
         })(),
         (error): WorkspaceError =>
           error instanceof OutsideRepository

@@ -1,7 +1,8 @@
-import type { Clock, ReceiptStore } from '@heartbeat-kit/core';
+import type { Clock, LockStore, ReceiptStore } from '@heartbeat-kit/core';
 import { err, ok, type Result } from 'neverthrow';
 import { priorBeatState } from '../beat/beat-receipts.js';
 import type { WoterclipConfig } from '../config/woterclip-config.js';
+import { lockView, type LockView } from '../lock/lock-holder.js';
 import type { BeatLog } from '../ports/beat-log.js';
 import type { IssueDetail, IssueTracker } from '../ports/issue-tracker.js';
 import { buildStatus, type StatusView } from './status-view.js';
@@ -13,6 +14,8 @@ export interface StatusDeps {
   readonly clock: Clock;
   /** The beats' receipts, for the dispatch breaker's state; without them the breaker is not shown. */
   readonly receipts?: ReceiptStore;
+  /** `.woterclip/.heartbeat-lock`: who holds it and whether the next beat takes it over; without it the lock is not shown. */
+  readonly lock?: LockStore;
 }
 
 /** Why the status could not be computed: GitHub failed, or the beat log is unreadable. */
@@ -30,7 +33,8 @@ export interface LoadedStatus {
 /**
  * Everything `woterclip status` shows, read through the ports: who is logged in, the inbox,
  * the `Clears when:` line of each blocked issue, the beat log, and whether the dispatch breaker
- * holds beats back. A blocked issue whose detail cannot be read shows "not stated"; GitHub
+ * holds beats back, and who holds the lock (a holder that died on this host is taken over at once
+ * by the next beat; another host's, by age). A blocked issue whose detail cannot be read shows "not stated"; GitHub
  * failing on the login or the inbox, or an unreadable log, is an error.
  */
 export async function loadStatus(deps: StatusDeps, config: WoterclipConfig): Promise<Result<LoadedStatus, StatusError>> {
@@ -63,6 +67,17 @@ export async function loadStatus(deps: StatusDeps, config: WoterclipConfig): Pro
         };
     }
   }
+  let lock: LockView | undefined;
+  if (deps.lock !== undefined) {
+    const nowMs = deps.clock.now().getTime();
+    const inspected =
+      deps.lock.inspect !== undefined
+        ? await deps.lock.inspect()
+        : (await deps.lock.read()).map((holder) => (holder === undefined ? undefined : { holder, liveness: 'unknown' as const }));
+    if (inspected.isErr())
+      warnings.push(`.woterclip/.heartbeat-lock: ${inspected.error.kind === 'held' ? 'held' : inspected.error.message}`);
+    else lock = lockView(inspected.value, nowMs, config.heartbeat.stale_lock_hours);
+  }
   const view = buildStatus({
     config,
     login: auth.value.login,
@@ -71,5 +86,8 @@ export async function loadStatus(deps: StatusDeps, config: WoterclipConfig): Pro
     log: log.value.lines,
     now: deps.clock.now(),
   });
-  return ok({ view: breaker === undefined ? view : { ...view, dispatchBreaker: breaker }, warnings });
+  return ok({
+    view: { ...view, ...(breaker === undefined ? {} : { dispatchBreaker: breaker }), ...(lock === undefined ? {} : { lock }) },
+    warnings,
+  });
 }

@@ -1,6 +1,7 @@
 import { sanitizeForMessage } from '@heartbeat-kit/core';
 import type { WoterclipConfig } from '../config/woterclip-config.js';
 import { buildInbox, STATUS_LABELS } from '../inbox/inbox.js';
+import { renderLockView, type LockView } from '../lock/lock-holder.js';
 import { decomposedParents, groupBeats, isBeatLine, type BeatGroup, type LogLine } from '../log/log-lines.js';
 import type { IssueDetail, IssueSummary } from '../ports/issue-tracker.js';
 import { clearsWhenOf, isAgentComment } from '../report/comments.js';
@@ -37,6 +38,8 @@ export interface StatusView {
     readonly nextTryBeat: number;
     readonly lastBeat: number;
   };
+  /** `.woterclip/.heartbeat-lock`, when the status was loaded with the lock store. */
+  readonly lock?: LockView;
 }
 
 /** Computes the status view (reference §7 reading rules). */
@@ -85,6 +88,7 @@ export function renderStatus(view: StatusView): string {
       ? `Stopped: no heartbeat since ${view.lastBeatAt ?? DASH} and the queue is not empty.`
       : `Running: last heartbeat ${view.lastBeatAt ?? DASH}.`,
   );
+  if (view.lock !== undefined) lines.push(renderLockView(view.lock));
   const b = view.dispatchBreaker;
   if (b !== undefined)
     lines.push(
