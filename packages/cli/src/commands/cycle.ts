@@ -19,7 +19,8 @@ import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } fro
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
-import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
+import { CYCLE_OPTIONS } from '../wiring/cycle-options.js';
+import { resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import type { LoadedHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
@@ -95,14 +96,8 @@ another live cycle holds the cycle lock (who and why on stderr), 130 stopped by 
 (SIGINT), 143 stopped by SIGTERM (what was scanned is still evaluated and saved).
 `;
 
-const OPTIONS = {
-  ...HEARTBEAT_OPTIONS,
-  now: { type: 'string' },
-  'operator-last-active': { type: 'string' },
-  record: { type: 'string' },
-  cron: { type: 'string' },
-  'dry-run': { type: 'boolean' },
-} as const;
+// One table for the command and the bin's prefetch, which reads the same argv before the command loads.
+const OPTIONS = CYCLE_OPTIONS;
 
 /** How far ahead the next cycle's active hours are known: a prefetch is checked this often. */
 const PREFETCH_STEP_MS = 15 * 60_000;
@@ -150,6 +145,9 @@ export const cycleCommand: Command = async (argv, io) => {
   const lastActive = parseInstantFlag('--operator-last-active', values['operator-last-active']);
   if (!lastActive.ok) return usageError(io, lastActive.message);
   const resolved = await resolveHeartbeat(values, io, { dryRun: values['dry-run'] === true });
+  // A plan the bin would not use (another owner, a link, not a plan): said once, whatever happens next.
+  const prefetchWarnings = io.prefetch === undefined ? [] : (await io.prefetch.planned, io.prefetch.warnings());
+  for (const warning of prefetchWarnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   const at = (): Date => now.date ?? new Date();
   if (!resolved.ok) {
     if (resolved.configError === true) {
@@ -326,7 +324,7 @@ export const cycleCommand: Command = async (argv, io) => {
         ? []
         : [{ scanner: 'config', kind: 'unrecognised', severity: 'warning', code: 'CONFIG_UNRECOGNISED', ...settings.problem }];
     io.stdout(
-      `${JSON.stringify({ ...base, config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}), ...(io.prefetch === undefined ? {} : { prefetch: io.prefetch.stats() }) })}\n`,
+      `${JSON.stringify({ ...base, warnings: [...(base.warnings as string[]), ...prefetchWarnings], config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}), ...(io.prefetch === undefined ? {} : { prefetch: io.prefetch.stats() }) })}\n`,
     );
   } else if (outcome.decision.message === null) {
     if (cutOff.length === 0) io.stdout('HEARTBEAT_OK\n');
