@@ -140,19 +140,26 @@ export function startCyclePrefetch(argv: readonly string[], io: PrefetchIo, kit:
       const [top = '', common = ''] = out.value.stdout.split('\n');
       if (top === '' || common === '') return 0;
       const commonDir = resolve(cwd, common);
-      // The project and config exactly as the project lookup finds them (project-location.ts).
-      const { project } = await findProjectRoot(cwd, resolve(cwd, top), commonDir);
+      const planPath = join(commonDir, STATE_DIR_NAME, `prefetch-${euid}`, prefetchPlanName(key));
+      // The project and config exactly as the project lookup finds them (project-location.ts), and
+      // the plan, side by side: each step waits for a turn of a loop that is busy loading the command.
+      const [found, read] = await Promise.all([
+        findProjectRoot(cwd, resolve(cwd, top), commonDir).then(async ({ project }) => {
+          const configFile = flags.config === undefined ? join(project, PROJECT_CONFIG_FILE) : resolve(cwd, flags.config);
+          return { project, configFile, config: await stat(configFile).catch(() => undefined) };
+        }),
+        readPlanFile(planPath, euid),
+      ]);
       const here: Place = {
-        ctx: { project, tmuxSocket: flags.tmuxSocket },
-        planPath: join(commonDir, STATE_DIR_NAME, `prefetch-${euid}`, prefetchPlanName(key)),
-        configFile: flags.config === undefined ? join(project, PROJECT_CONFIG_FILE) : resolve(cwd, flags.config),
+        ctx: { project: found.project, tmuxSocket: flags.tmuxSocket },
+        planPath,
+        configFile: found.configFile,
         key,
         euid,
         planText: undefined,
         refused: false,
       };
       place = here;
-      const read = await readPlanFile(here.planPath, euid);
       if (read.kind === 'absent') return 0;
       if (read.kind === 'refused') {
         here.refused = true;
@@ -172,9 +179,8 @@ export function startCyclePrefetch(argv: readonly string[], io: PrefetchIo, kit:
         return 0;
       }
       const plan = verdict.plan;
-      if (plan.kit !== kit || plan.key !== key || !(nowMs < plan.validUntilMs) || discarded) return 0;
-      const config = await stat(here.configFile).catch(() => undefined);
-      if (fileSignature(config) !== plan.config || discarded) return 0;
+      if (plan.kit !== kit || plan.key !== key || !(nowMs < plan.validUntilMs) || fileSignature(found.config) !== plan.config || discarded)
+        return 0;
       let started = 0;
       for (const id of plan.ids) {
         const request = prefetchRequest(id, here.ctx);

@@ -36,47 +36,50 @@ export function planDirectoryProblem(stats: Stats, euid: number): string | undef
 
 const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
 
-/** Reads the plan at `path` for the user `euid`, after the checks of {@link PlanFileRead}. */
+/**
+ * Reads the plan at `path` for the user `euid`, after the checks of {@link PlanFileRead}. The
+ * directory's lstat and the file's open go out together, and the file is read in one call of its
+ * size: this runs while Node loads the command, where each step waits for a turn of a busy loop.
+ */
 export async function readPlanFile(path: string, euid: number): Promise<PlanFileRead> {
   const dir = dirname(path);
-  let dirStats: Stats;
+  // O_NOFOLLOW: a symbolic link is refused, not followed; O_NONBLOCK: a FIFO does not block the open.
+  const [dirStats, opened] = await Promise.all([
+    lstat(dir).catch(() => undefined),
+    open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: unknown) => error as NodeJS.ErrnoException),
+  ]);
+  const handle = opened instanceof Error ? undefined : opened;
   try {
-    dirStats = await lstat(dir);
-  } catch {
-    return { kind: 'absent' };
-  }
-  const dirProblem = planDirectoryProblem(dirStats, euid);
-  if (dirProblem !== undefined)
-    return {
-      kind: 'refused',
-      reason: `its directory ${dir}: ${dirProblem}`,
-      fix: dirStats.isDirectory() && dirStats.uid === euid ? `chmod go-w ${dir}` : `remove ${dir} (the next cycle makes its own)`,
-    };
-  let handle;
-  try {
-    // O_NOFOLLOW: a symbolic link is refused, not followed; O_NONBLOCK: a FIFO does not block the open.
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    if (code(error) === 'ELOOP') return { kind: 'refused', reason: 'it is a symbolic link', fix: `delete ${path}` };
-    // Missing, or unreadable: a cache that is not there.
-    return { kind: 'absent' };
-  }
-  try {
+    if (dirStats === undefined) return { kind: 'absent' };
+    const dirProblem = planDirectoryProblem(dirStats, euid);
+    if (dirProblem !== undefined)
+      return {
+        kind: 'refused',
+        reason: `its directory ${dir}: ${dirProblem}`,
+        fix: dirStats.isDirectory() && dirStats.uid === euid ? `chmod go-w ${dir}` : `remove ${dir} (the next cycle makes its own)`,
+      };
+    if (handle === undefined) {
+      if (code(opened) === 'ELOOP') return { kind: 'refused', reason: 'it is a symbolic link', fix: `delete ${path}` };
+      // Missing, or unreadable: a cache that is not there.
+      return { kind: 'absent' };
+    }
     const stats = await handle.stat();
     if (!stats.isFile()) return { kind: 'refused', reason: 'it is not a regular file', fix: `delete ${path}` };
     const problem = ownershipProblem(stats, euid);
     if (problem !== undefined) return { kind: 'refused', reason: problem, fix: `delete ${path}` };
-    const buffer = Buffer.alloc(MAX_PLAN_BYTES + 1);
+    if (stats.size > MAX_PLAN_BYTES) return { kind: 'refused', reason: `it is larger than ${MAX_PLAN_BYTES} bytes`, fix: `delete ${path}` };
+    // The file open is the one we checked: a writer replaces a plan by rename, never in place.
+    const buffer = Buffer.alloc(stats.size);
     let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length > MAX_PLAN_BYTES) return { kind: 'refused', reason: `it is larger than ${MAX_PLAN_BYTES} bytes`, fix: `delete ${path}` };
     }
     return { kind: 'text', text: buffer.toString('utf8', 0, length) };
   } finally {
-    await handle.close().catch(() => undefined);
+    // Not awaited: the descriptor is closed in the background, nothing waits on it.
+    void handle?.close().catch(() => undefined);
   }
 }
 
