@@ -83,10 +83,13 @@ Every invocation leaves one receipt beside the state (ran, or skipped with the r
 While Node loads the command, the bin already runs git rev-parse and the read-only listings the
 last cycle's scanners asked for first (bd ready, bd list, tmux list-sessions, git worktree list),
 from the plan that cycle left in the repository's common git directory
-(heartbeat-kit/cycle-prefetch-*.json, a cache: delete it any time). A scanner only ever gets a run
-of exactly the command it asks for; runs nobody asks for are killed. No plan is used after the
-config file changed, once the active hours it was written in are over, while a scanner breaker
-is open, or with --env-allow. --json: "prefetch": {"started", "claimed"}.
+(heartbeat-kit/prefetch-<uid>/cycle-prefetch-*.json, a cache: delete it any time). The plan only
+names which of these listings to start; each command is built by the bin itself. A scanner only
+ever gets a run of exactly the command it asks for; runs nobody asks for are killed. No plan is
+used after the config file changed, once the active hours it was written in are over, while a
+scanner breaker is open, or with --env-allow. A plan that is not owned by you, that others can
+write (or its directory), that is a link, or that is not exactly a plan runs nothing: one
+warning names the file and the fix. --json: "prefetch": {"started", "claimed"}.
 
 Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error (or DIR is not in a git
 repository), 3 delivery failed or held back by the sink's breaker, state, lock, record or
