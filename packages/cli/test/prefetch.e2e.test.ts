@@ -25,8 +25,10 @@ function worldWithBdLog() {
     expect(run.code, run.stderr).toBe(0);
     return run;
   };
-  const plans = () => readdirSync(join(world.project, '.git', 'heartbeat-kit')).filter((name) => name.startsWith('cycle-prefetch-'));
-  return { world, bdRuns, cycle, plans };
+  // One directory per user, which only that user can write (issue 25 item 1).
+  const planDir = join(world.project, '.git', 'heartbeat-kit', `prefetch-${process.geteuid?.() ?? 0}`);
+  const plans = () => readdirSync(planDir).filter((name) => name.startsWith('cycle-prefetch-'));
+  return { world, bdRuns, cycle, plans, planDir };
 }
 
 /** The `prefetch` field of a cycle's JSON. */
@@ -40,7 +42,7 @@ function verdict(stdout: string) {
 
 describe('a cycle starts the last cycle’s first listings while Node loads the command', () => {
   it('reports exactly what a cycle without the plan reports, and runs each listing once', async () => {
-    const { world, bdRuns, cycle, plans } = worldWithBdLog();
+    const { world, bdRuns, cycle, plans, planDir } = worldWithBdLog();
     const first = await cycle('--now', NOW, '--json');
     // The first cycle had no plan: only the project lookup's git rev-parse started early.
     expect(prefetchOf(first.stdout)).toEqual({ started: 1, claimed: 1 });
@@ -54,7 +56,7 @@ describe('a cycle starts the last cycle’s first listings while Node loads the 
     expect(prefetchOf(early.stdout)).toEqual({ started: 5, claimed: 5 });
     expect(bdRuns().slice(before).sort()).toEqual(['list --status=in_progress --json --limit 0', 'ready --json']);
 
-    rmSync(join(world.project, '.git', 'heartbeat-kit', plans()[0] ?? ''));
+    rmSync(join(planDir, plans()[0] ?? ''));
     const late = await cycle('--now', NOW, '--json', '--dry-run');
     expect(prefetchOf(late.stdout)).toEqual({ started: 1, claimed: 1 });
     expect(verdict(early.stdout)).toEqual(verdict(late.stdout));

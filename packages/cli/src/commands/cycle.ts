@@ -23,7 +23,8 @@ import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } fro
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
-import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
+import { CYCLE_OPTIONS } from '../wiring/cycle-options.js';
+import { resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import type { LoadedHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
@@ -95,10 +96,13 @@ Every invocation leaves one receipt beside the state (ran, or skipped with the r
 While Node loads the command, the bin already runs git rev-parse and the read-only listings the
 last cycle's scanners asked for first (bd ready, bd list, tmux list-sessions, git worktree list),
 from the plan that cycle left in the repository's common git directory
-(heartbeat-kit/cycle-prefetch-*.json, a cache: delete it any time). A scanner only ever gets a run
-of exactly the command it asks for; runs nobody asks for are killed. No plan is used after the
-config file changed, once the active hours it was written in are over, while a scanner breaker
-is open, or with --env-allow. --json: "prefetch": {"started", "claimed"}.
+(heartbeat-kit/prefetch-<uid>/cycle-prefetch-*.json, a cache: delete it any time). The plan only
+names which of these listings to start; each command is built by the bin itself. A scanner only
+ever gets a run of exactly the command it asks for; runs nobody asks for are killed. No plan is
+used after the config file changed, once the active hours it was written in are over, while a
+scanner breaker is open, or with --env-allow. A plan that is not owned by you, that others can
+write (or its directory), that is a link, or that is not exactly a plan runs nothing: one
+warning names the file and the fix. --json: "prefetch": {"started", "claimed"}.
 
 Exit codes: 0 cycle ran (quiet or reported), 2 usage or config error (or DIR is not in a git
 repository), 3 delivery failed or held back by the sink's breaker, state, lock, record or
@@ -109,14 +113,8 @@ another live cycle holds the cycle lock (who and why on stderr), 130 cut off by 
 a single SIGINT or SIGTERM the cycle finishes and exits with one of the codes above.
 `;
 
-const OPTIONS = {
-  ...HEARTBEAT_OPTIONS,
-  now: { type: 'string' },
-  'operator-last-active': { type: 'string' },
-  record: { type: 'string' },
-  cron: { type: 'string' },
-  'dry-run': { type: 'boolean' },
-} as const;
+// One table for the command and the bin's prefetch, which reads the same argv before the command loads.
+const OPTIONS = CYCLE_OPTIONS;
 
 /** How far ahead the next cycle's active hours are known: a prefetch is checked this often. */
 const PREFETCH_STEP_MS = 15 * 60_000;
@@ -183,6 +181,9 @@ async function runCycleCommand(
   const lastActive = parseInstantFlag('--operator-last-active', values['operator-last-active']);
   if (!lastActive.ok) return usageError(io, lastActive.message);
   const resolved = await resolveHeartbeat(values, io, { dryRun: values['dry-run'] === true });
+  // A plan the bin would not use (another owner, a link, not a plan): said once, whatever happens next.
+  const prefetchWarnings = io.prefetch === undefined ? [] : (await io.prefetch.planned, io.prefetch.warnings());
+  for (const warning of prefetchWarnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   const at = (): Date => now.date ?? new Date();
   if (!resolved.ok) {
     if (resolved.configError === true) {
@@ -360,7 +361,7 @@ async function runCycleCommand(
         ? []
         : [{ scanner: 'config', kind: 'unrecognised', severity: 'warning', code: 'CONFIG_UNRECOGNISED', ...settings.problem }];
     io.stdout(
-      `${JSON.stringify({ ...base, config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}), ...(io.prefetch === undefined ? {} : { prefetch: io.prefetch.stats() }) })}\n`,
+      `${JSON.stringify({ ...base, warnings: [...(base.warnings as string[]), ...prefetchWarnings], config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}), ...(io.prefetch === undefined ? {} : { prefetch: io.prefetch.stats() }) })}\n`,
     );
   } else if (outcome.decision.message === null) {
     if (cutOff.length === 0) io.stdout('HEARTBEAT_OK\n');

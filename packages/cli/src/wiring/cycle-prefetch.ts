@@ -1,22 +1,24 @@
 import { realpathSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandError, CommandOutput, CommandRequest } from '@heartbeat-kit/core';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
 import type { ResultAsync } from 'neverthrow';
 import type { CliIo } from '../io.js';
+import { CYCLE_OPTIONS } from './cycle-options.js';
 import {
   fileSignature,
   formatPrefetchPlan,
+  isEnvAllowList,
   parsePrefetchPlan,
-  plannedRequest,
   prefetchKey,
   prefetchPlanName,
   sameEnvAllow,
-  sameRequest,
-  type PlannedRequest,
 } from './prefetch-plan.js';
+import { readPlanFile, writePlanFile } from './prefetch-plan-file.js';
+import { prefetchIdOf, prefetchRequest, sameRequest, type PrefetchContext, type PrefetchId } from './prefetch-requests.js';
+import { findProjectRoot, PROJECT_CONFIG_FILE } from './project-root.js';
 import { revParseRequest } from './rev-parse-request.js';
 
 /**
@@ -24,8 +26,10 @@ import { revParseRequest } from './rev-parse-request.js';
  * for (the next cycle's plan). Node takes ≈ 200 ms to load the command on one core while the other
  * waits: `git rev-parse` and the listings the last cycle's scanners asked for first (bd ready,
  * bd list, tmux list-sessions, git worktree list; `CommandRequest.speculative`) run meanwhile.
- * A run is handed to one request equal to it in every field, under the same environment policy,
- * so a scanner gets exactly the output it would have got; runs nobody claims are killed.
+ * The plan only names which of a closed set of listings to start (prefetch-requests.ts); each
+ * request is built in code from this invocation's flags and the project its own `git rev-parse`
+ * found. A run is handed to one request equal to it in every field, under the same environment
+ * policy, so a scanner gets exactly the output it would have got; runs nobody claims are killed.
  */
 export interface CyclePrefetch {
   /** The run started for exactly `request` under this environment policy, handed over once; else undefined. */
@@ -36,6 +40,11 @@ export interface CyclePrefetch {
   ) => ResultAsync<CommandOutput, CommandError> | undefined;
   /** Resolves once the plan was read: how many of its commands were started (0: none, or no plan). */
   readonly planned: Promise<number>;
+  /**
+   * Why the plan was ignored, for stderr and `--json`'s warnings: a plan this user did not write
+   * alone (owner, mode, a link) or that is not exactly a plan. Complete once `planned` resolved.
+   */
+  readonly warnings: () => readonly string[];
   /** Notes a speculative request the cycle ran, for the next cycle's plan. */
   readonly record: (request: CommandRequest, envAllow: readonly string[] | undefined) => void;
   /** How many runs were started early so far, and how many of them a request took. */
@@ -43,9 +52,9 @@ export interface CyclePrefetch {
   /** Kills the runs nobody claimed; the final {@link PrefetchStats}. */
   readonly discard: () => PrefetchStats;
   /**
-   * Leaves the next cycle its plan: what this cycle recorded, valid until `validUntilMs` (the
-   * cycle says when its active hours and closed breakers make a prefetch safe), or an empty plan.
-   * A cache: a plan that cannot be written is not an error.
+   * Leaves the next cycle its plan: which listings this cycle asked for, valid until `validUntilMs`
+   * (the cycle says when its active hours and closed breakers make a prefetch safe), or an empty
+   * plan. A cache: a plan that cannot be written is not an error.
    */
   readonly savePlan: (facts: { readonly configFile: string; readonly validUntilMs: number | undefined }) => Promise<void>;
 }
@@ -57,23 +66,29 @@ export interface PrefetchStats {
 }
 
 interface Run {
-  readonly planned: PlannedRequest;
+  readonly request: CommandRequest;
   readonly envAllow: readonly string[] | undefined;
   readonly controller: AbortController;
   readonly result: ResultAsync<CommandOutput, CommandError>;
   claimed: boolean;
 }
 
-/** The options of `cycle` the prefetch needs; anything else it does not understand turns it off. */
-const OPTIONS = {
-  cwd: { type: 'string' },
-  config: { type: 'string' },
-  state: { type: 'string' },
-  'tmux-socket': { type: 'string' },
-  'env-allow': { type: 'string' },
-  now: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+/** Where this invocation's plan is, and what its requests are built from. */
+interface Place {
+  readonly ctx: PrefetchContext;
+  readonly planPath: string;
+  /** The config file the command will read (HEARTBEAT.md of the project, or --config). */
+  readonly configFile: string;
+  readonly key: string;
+  readonly euid: number;
+  /** The plan's text as read or last written (an unchanged plan is not rewritten). */
+  planText: string | undefined;
+  /** The file or its directory failed the owner checks: never written to either. */
+  refused: boolean;
+}
+
+/** The directory of the heartbeat's own files in the repository's common git directory. */
+const STATE_DIR_NAME = 'heartbeat-kit';
 
 /** What {@link startCyclePrefetch} needs of the CLI's outside world. */
 export type PrefetchIo = Pick<CliIo, 'cwd' | 'env' | 'shutdownSignal'>;
@@ -81,63 +96,108 @@ export type PrefetchIo = Pick<CliIo, 'cwd' | 'env' | 'shutdownSignal'>;
 /**
  * Starts the prefetch of a `cycle` invocation (its arguments after `cycle`): at once `git rev-parse`
  * (the request the project lookup makes), then, from the plan the last cycle with the same
- * directory and flags left in the repository's heartbeat directory, its listings — unless the plan
- * is from another version, the config file changed since, or the plan's active hours are over.
- * With `--env-allow`, `--help` or arguments it cannot read, nothing is started.
+ * directory and flags left in `heartbeat-kit/prefetch-<uid>/` of the repository's common git
+ * directory, the listings it names — unless the plan is from another version, the config file
+ * changed since, or the plan's active hours are over. A plan that fails the owner checks or is
+ * not exactly a plan starts nothing and leaves a warning. With `--env-allow`, `--help` or
+ * arguments the command itself would refuse, nothing is started.
  */
 export function startCyclePrefetch(argv: readonly string[], io: PrefetchIo, kit: string): CyclePrefetch {
   const runs: Run[] = [];
-  const recorded: { request: PlannedRequest; envAllow: readonly string[] | undefined }[] = [];
-  let planPath: string | undefined;
-  let planText: string | undefined;
-  let key: string | undefined;
+  const recorded: { request: CommandRequest; envAllow: readonly string[] | undefined }[] = [];
+  const warnings: string[] = [];
+  let place: Place | undefined;
   let discarded = false;
   let planned: Promise<number> = Promise.resolve(0);
 
-  const start = (planned: PlannedRequest, envAllow: readonly string[] | undefined): Run => {
+  const start = (request: CommandRequest, envAllow: readonly string[] | undefined): Run => {
     const controller = new AbortController();
     const runner = createProcessRunner({ baseEnv: io.env, shutdownSignal: io.shutdownSignal, envAllow });
-    const run: Run = { planned, envAllow, controller, result: runner.run(planned, controller.signal), claimed: false };
+    const run: Run = { request, envAllow, controller, result: runner.run(request, controller.signal), claimed: false };
     runs.push(run);
     return run;
   };
 
-  const values = readFlags(argv);
+  const flags = readFlags(argv);
   let real: string | undefined;
-  if (values !== undefined) {
+  if (flags !== undefined) {
     try {
-      real = realpathSync(resolve(io.cwd, values.cwd ?? '.'));
+      real = realpathSync(resolve(io.cwd, flags.cwd ?? '.'));
     } catch {
       real = undefined;
     }
   }
-  if (values !== undefined && real !== undefined) {
+  // Without an effective uid (Windows) the owner of a plan cannot be checked: no plan is read or written.
+  const euid = process.geteuid?.();
+  if (flags !== undefined && real !== undefined) {
     const cwd = real;
-    key = prefetchKey({ cwd, config: values.config, state: values.state, tmuxSocket: values.tmuxSocket });
-    const nowMs = values.now === undefined ? Date.now() : Date.parse(values.now);
+    const key = prefetchKey({ cwd, config: flags.config, state: flags.state, tmuxSocket: flags.tmuxSocket });
+    const nowMs = flags.now === undefined ? Date.now() : Date.parse(flags.now);
     const probe = start(revParseRequest(cwd), undefined);
-    const planKey = key;
     planned = (async () => {
       const out = await probe.result;
-      if (out.isErr() || out.value.exitCode !== 0) return 0;
-      const common = out.value.stdout.split('\n')[1];
-      if (common === undefined || common === '') return 0;
-      planPath = join(resolve(cwd, common), 'heartbeat-kit', prefetchPlanName(planKey));
-      planText = await readFile(planPath, 'utf8').catch(() => undefined);
-      const plan = planText === undefined ? undefined : parsePrefetchPlan(planText);
-      if (plan === undefined || plan.kit !== kit || plan.key !== planKey || !(nowMs < plan.validUntilMs) || discarded) return 0;
-      const config = await stat(plan.config.path).catch(() => undefined);
-      if (fileSignature(config) !== plan.config.signature || discarded) return 0;
-      for (const request of plan.requests) start(request, plan.envAllow ?? undefined);
-      return plan.requests.length;
+      if (out.isErr() || out.value.exitCode !== 0 || euid === undefined) return 0;
+      const [top = '', common = ''] = out.value.stdout.split('\n');
+      if (top === '' || common === '') return 0;
+      const commonDir = resolve(cwd, common);
+      const planPath = join(commonDir, STATE_DIR_NAME, `prefetch-${euid}`, prefetchPlanName(key));
+      // The project and config exactly as the project lookup finds them (project-location.ts), and
+      // the plan, side by side: each step waits for a turn of a loop that is busy loading the command.
+      const [found, read] = await Promise.all([
+        findProjectRoot(cwd, resolve(cwd, top), commonDir).then(async ({ project }) => {
+          const configFile = flags.config === undefined ? join(project, PROJECT_CONFIG_FILE) : resolve(cwd, flags.config);
+          return { project, configFile, config: await stat(configFile).catch(() => undefined) };
+        }),
+        readPlanFile(planPath, euid),
+      ]);
+      const here: Place = {
+        ctx: { project: found.project, tmuxSocket: flags.tmuxSocket },
+        planPath,
+        configFile: found.configFile,
+        key,
+        euid,
+        planText: undefined,
+        refused: false,
+      };
+      place = here;
+      if (read.kind === 'absent') return 0;
+      if (read.kind === 'refused') {
+        here.refused = true;
+        warnings.push(ignored(here.planPath, read.reason, read.fix));
+        return 0;
+      }
+      here.planText = read.text;
+      const verdict = parsePrefetchPlan(read.text);
+      if (!verdict.ok) {
+        warnings.push(
+          ignored(
+            here.planPath,
+            verdict.reason,
+            `nothing to do if you edited it (a cache: the next cycle replaces it); if not, check who can write to ${dirname(here.planPath)}`,
+          ),
+        );
+        return 0;
+      }
+      const plan = verdict.plan;
+      if (plan.kit !== kit || plan.key !== key || !(nowMs < plan.validUntilMs) || fileSignature(found.config) !== plan.config || discarded)
+        return 0;
+      let started = 0;
+      for (const id of plan.ids) {
+        const request = prefetchRequest(id, here.ctx);
+        if (request === undefined) continue;
+        start(request, plan.envAllow ?? undefined);
+        started += 1;
+      }
+      return started;
     })().catch(() => 0);
   }
 
   const stats = (): PrefetchStats => ({ started: runs.length, claimed: runs.filter((r) => r.claimed).length });
   return {
     planned,
+    warnings: () => [...warnings],
     claim: (request, envAllow, signal) => {
-      const run = runs.find((r) => !r.claimed && sameEnvAllow(r.envAllow, envAllow) && sameRequest(r.planned, request));
+      const run = runs.find((r) => !r.claimed && sameEnvAllow(r.envAllow, envAllow) && sameRequest(r.request, request));
       if (run === undefined) return undefined;
       run.claimed = true;
       if (signal !== undefined) {
@@ -147,8 +207,9 @@ export function startCyclePrefetch(argv: readonly string[], io: PrefetchIo, kit:
       return run.result;
     },
     record: (request, envAllow) => {
-      const planned = request.speculative === true ? plannedRequest(request) : undefined;
-      if (planned !== undefined) recorded.push({ request: planned, envAllow });
+      // Kept as asked; which listing it is (if any) is decided when the plan is saved.
+      if (request.speculative === true && recorded.length < 64)
+        recorded.push({ request: { ...request, args: [...request.args] }, envAllow });
     },
     stats,
     discard: () => {
@@ -157,36 +218,51 @@ export function startCyclePrefetch(argv: readonly string[], io: PrefetchIo, kit:
       return stats();
     },
     savePlan: async ({ configFile, validUntilMs }) => {
-      if (planPath === undefined || key === undefined) return;
+      await planned;
+      const here = place;
+      if (here === undefined || here.refused) return;
       const envAllow = recorded[0]?.envAllow;
-      // One policy per plan: the scanners share one runner, so a second policy means another runner.
-      const requests = validUntilMs === undefined ? [] : recorded.filter((r) => sameEnvAllow(r.envAllow, envAllow)).map((r) => r.request);
+      const ids: PrefetchId[] = [];
+      // The config the command read must be the one the next bin will look at, or the plan could
+      // outlive an edit of the real one; one policy per plan (the scanners share one runner).
+      if (validUntilMs !== undefined && configFile === here.configFile && (envAllow === undefined || isEnvAllowList(envAllow))) {
+        for (const r of recorded) {
+          if (!sameEnvAllow(r.envAllow, envAllow)) continue;
+          const id = prefetchIdOf(r.request, here.ctx);
+          if (id !== undefined && !ids.includes(id)) ids.push(id);
+        }
+      }
       let signature: string;
       try {
-        signature = fileSignature(statSync(configFile));
+        signature = fileSignature(statSync(here.configFile));
       } catch {
         signature = fileSignature(undefined);
       }
       const text = formatPrefetchPlan({
         kit,
-        key,
-        config: { path: configFile, signature },
-        validUntilMs: validUntilMs ?? 0,
-        envAllow: envAllow ?? null,
-        requests,
+        key: here.key,
+        config: signature,
+        validUntilMs: ids.length === 0 ? 0 : (validUntilMs ?? 0),
+        envAllow: ids.length === 0 ? null : (envAllow ?? null),
+        ids,
       });
-      if (text === planText) return;
-      const temporary = `${planPath}.${process.pid}.tmp`;
-      try {
-        await mkdir(dirname(planPath), { recursive: true });
-        await writeFile(temporary, text, { mode: 0o600 });
-        await rename(temporary, planPath);
-        planText = text;
-      } catch {
-        // A cache: without it the next cycle starts its listings when its scanners ask.
-      }
+      if (text === here.planText) return;
+      if (await writePlanFile(here.planPath, text, here.euid)) here.planText = text;
+      // Versions before 2 kept a plan of whole command lines beside the state: never read again.
+      await unlink(join(dirname(dirname(here.planPath)), prefetchPlanName(here.key))).catch(() => undefined);
     },
   };
+}
+
+/** The warning for a plan that was not used: which file, why, and what to do. */
+function ignored(path: string, reason: string, fix: string): string {
+  return printable(`prefetch plan ${path} ignored, nothing in it ran: ${reason}. Fix: ${fix}.`);
+}
+
+/** Control characters (a directory name may hold any) shown as `?`, so a warning cannot drive the terminal. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the point is to find them
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
 
 /** The flags the prefetch reads. */
@@ -198,22 +274,19 @@ interface PrefetchFlags {
   readonly now: string | undefined;
 }
 
-/** `cycle`'s flags as far as the prefetch needs them; undefined when it should start nothing. */
+/**
+ * `cycle`'s flags, read with the command's own option table (so every option that takes a value
+ * takes it here too: `--sink file:X` is one option, not a flag and a stray argument); undefined
+ * when it should start nothing: arguments the command refuses, `--help`, or `--env-allow` (its
+ * policy would have to be parsed as the command parses it).
+ */
 function readFlags(argv: readonly string[]): PrefetchFlags | undefined {
-  let parsed;
+  let values;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, strict: false, allowPositionals: true });
+    ({ values } = parseArgs({ args: [...argv], options: CYCLE_OPTIONS, strict: true, allowPositionals: false }));
   } catch {
     return undefined;
   }
-  const { values, positionals } = parsed;
-  if (positionals.length > 0 || values.help !== undefined || values['env-allow'] !== undefined) return undefined;
-  const text = (name: 'cwd' | 'config' | 'state' | 'tmux-socket' | 'now'): string | undefined | false => {
-    const value = values[name];
-    return value === undefined ? undefined : typeof value === 'string' ? value : false;
-  };
-  const flags = { cwd: text('cwd'), config: text('config'), state: text('state'), tmuxSocket: text('tmux-socket'), now: text('now') };
-  // A string option given without its value: the command itself will say so; start nothing.
-  if (Object.values(flags).some((value) => value === false)) return undefined;
-  return flags as PrefetchFlags;
+  if (values.help === true || values['env-allow'] !== undefined) return undefined;
+  return { cwd: values.cwd, config: values.config, state: values.state, tmuxSocket: values['tmux-socket'], now: values.now };
 }

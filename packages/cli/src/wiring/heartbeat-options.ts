@@ -8,20 +8,8 @@ import { loadHeartbeatSettings, type LoadedHeartbeatSettings } from './heartbeat
 import { ownStateFiles } from './own-state-files.js';
 import { existingStatePath, locateProject, migrateLegacyState, type ProjectLocation } from './project-location.js';
 
-/** The options `cycle` and `loop` share, in `node:util` parseArgs form. */
-export const HEARTBEAT_OPTIONS = {
-  cwd: { type: 'string' },
-  config: { type: 'string' },
-  state: { type: 'string' },
-  'operator-activity-file': { type: 'string' },
-  sink: { type: 'string' },
-  'sink-auth-env': { type: 'string' },
-  'sink-same-origin-redirects': { type: 'boolean' },
-  'tmux-socket': { type: 'string' },
-  'env-allow': { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+/** The options `cycle` and `loop` share (their table lives in `cycle-options.ts`, which imports nothing). */
+export { HEARTBEAT_OPTIONS } from './cycle-options.js';
 
 /** Parsed values of {@link HEARTBEAT_OPTIONS}. */
 export interface HeartbeatOptionValues {

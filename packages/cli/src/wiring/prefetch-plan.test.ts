@@ -1,112 +1,139 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ENV_NAME_PATTERN } from '@heartbeat-kit/core';
 import {
-  MAX_PLANNED_REQUESTS,
   fileSignature,
   formatPrefetchPlan,
   parsePrefetchPlan,
-  plannedRequest,
   prefetchKey,
   prefetchPlanName,
   sameEnvAllow,
-  sameRequest,
-  type PlannedRequest,
+  type PrefetchPlan,
 } from './prefetch-plan.js';
+import { PREFETCH_IDS, prefetchRequest } from './prefetch-requests.js';
 
-const request = fc.record(
-  {
-    file: fc.string({ minLength: 1, maxLength: 12 }),
-    args: fc.array(fc.string({ maxLength: 12 }), { maxLength: 6 }),
-    cwd: fc.string({ maxLength: 20 }),
-    env: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }),
-    profile: fc.constantFrom('bd', 'git', 'tmux', 'gh', 'gchat', 'agent', 'gate', 'command' as const),
-    timeoutMs: fc.integer({ min: 1, max: 100_000 }),
-    maxOutputBytes: fc.integer({ min: 1, max: 10_000_000 }),
-  },
-  { requiredKeys: ['file', 'args'] },
-) as fc.Arbitrary<PlannedRequest>;
-
+const envName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,10}\*?$/);
 const plan = fc.record({
   kit: fc.string({ maxLength: 10 }),
   key: fc.string({ maxLength: 40 }),
-  config: fc.record({ path: fc.string({ maxLength: 30 }), signature: fc.string({ maxLength: 20 }) }),
+  config: fc.oneof(
+    fc.constant('absent'),
+    fc
+      .tuple(fc.nat(), fc.double({ min: 0, max: 4e12, noNaN: true }), fc.nat())
+      .map(([size, mtimeMs, ino]) => fileSignature({ size, mtimeMs, ino })),
+  ),
   validUntilMs: fc.integer({ min: 0, max: 4_000_000_000_000 }),
-  envAllow: fc.option(fc.array(fc.string({ minLength: 1, maxLength: 8 }), { maxLength: 4 }), { nil: null }),
-  requests: fc.array(request, { maxLength: MAX_PLANNED_REQUESTS }),
+  envAllow: fc.option(fc.array(envName, { maxLength: 4 }), { nil: null }),
+  ids: fc.uniqueArray(fc.constantFrom(...PREFETCH_IDS)),
 });
 
-/** A plan of one version, key and config, holding `requests`. */
-const smallPlan = (requests: PlannedRequest[]) => ({
-  kit: '1',
-  key: 'k',
-  config: { path: '/c', signature: 'absent' },
-  validUntilMs: 9,
-  envAllow: null,
-  requests,
-});
+/** A valid plan's JSON, to damage. */
+const good = (): Record<string, unknown> =>
+  JSON.parse(
+    formatPrefetchPlan({
+      kit: '1',
+      key: 'k',
+      config: 'absent',
+      validUntilMs: 9,
+      envAllow: null,
+      ids: ['bd-ready-json', 'tmux-list-sessions'],
+    }),
+  ) as Record<string, unknown>;
+
+/** Any JSON value, and objects shaped like a plan with any value in any field (the near misses). */
+const anyPlanJson = fc.oneof(
+  fc.jsonValue(),
+  fc
+    .record({
+      field: fc.constantFrom('version', 'kit', 'key', 'config', 'validUntilMs', 'envAllow', 'ids', 'requests', 'file', 'args', 'env'),
+      value: fc.oneof(
+        fc.jsonValue(),
+        fc.array(fc.oneof(fc.constantFrom(...PREFETCH_IDS), fc.string()), { maxLength: 4 }),
+        fc.constant([{ file: 'sh', args: ['-c', 'touch /tmp/x'] }]),
+      ),
+      drop: fc.boolean(),
+    })
+    .map(({ field, value, drop }) => {
+      const json = good();
+      if (drop) delete json[field];
+      else json[field] = value;
+      return json;
+    }),
+);
 
 describe('prefetch plan', () => {
-  it('reads back what it wrote, each distinct request once, and an unchanged plan is the same text', () => {
+  it('reads back what it wrote, each id once, and an unchanged plan is the same text', () => {
     fc.assert(
       fc.property(plan, (p) => {
         const text = formatPrefetchPlan(p);
         const read = parsePrefetchPlan(text);
-        expect(read).toBeDefined();
-        expect(read?.key).toBe(p.key);
-        expect(read?.envAllow).toEqual(p.envAllow);
-        expect(read?.validUntilMs).toBe(p.validUntilMs);
-        const distinct = new Set(p.requests.map((r) => JSON.stringify(plannedRequest(r))));
-        expect(read?.requests.length).toBe(distinct.size);
-        for (const r of p.requests) expect(read?.requests.some((back) => sameRequest(back, r))).toBe(true);
-        expect(formatPrefetchPlan({ ...p, requests: read?.requests ?? [] })).toBe(text);
+        expect(read).toEqual({ ok: true, plan: { version: 2, ...p } });
+        if (read.ok) expect(formatPrefetchPlan(read.plan)).toBe(text);
+        // A repeated id is written once.
+        expect(formatPrefetchPlan({ ...p, ids: [...p.ids, ...p.ids] })).toBe(text);
       }),
     );
   });
 
-  it('never throws on any text, and a plan with anything unexpected in it is not a plan', () => {
+  it('any JSON in the file is either a subset of the closed id set or refused with a reason — never a command line', () => {
+    let accepted = 0;
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json()), (text) => {
+      fc.property(anyPlanJson, (json) => {
+        const verdict = parsePrefetchPlan(JSON.stringify(json));
+        if (!verdict.ok) {
+          expect(verdict.reason).toMatch(/^[\x20-\x7e]+$/);
+          return;
+        }
+        accepted += 1;
+        const p: PrefetchPlan = verdict.plan;
+        // Exactly the plan's fields: nothing else is carried over from the file.
+        expect(Object.keys(p).sort()).toEqual(['config', 'envAllow', 'ids', 'key', 'kit', 'validUntilMs', 'version']);
+        expect(new Set(p.ids).size).toBe(p.ids.length);
+        for (const id of p.ids) expect(PREFETCH_IDS).toContain(id);
+        for (const name of p.envAllow ?? []) expect(name).toMatch(ENV_NAME_PATTERN);
+        // What an accepted plan can start: the code's listings, whatever else the file said.
+        for (const id of p.ids)
+          expect(['bd', 'tmux', 'git']).toContain(prefetchRequest(id, { project: '/p', tmuxSocket: undefined })?.file);
+      }),
+      { numRuns: 2000 },
+    );
+    // The generator reaches acceptance too, so the property is not vacuous.
+    expect(accepted).toBeGreaterThan(0);
+    fc.assert(
+      fc.property(fc.string(), (text) => {
         expect(() => parsePrefetchPlan(text)).not.toThrow();
       }),
     );
-    const good = JSON.parse(formatPrefetchPlan(smallPlan([{ file: 'bd', args: ['ready'] }]))) as Record<string, unknown>;
-    expect(parsePrefetchPlan(JSON.stringify(good))).toBeDefined();
-    const damaged: Record<string, unknown>[] = [
-      { ...good, version: 2 },
-      { ...good, requests: [{ file: 'bd', args: ['ready'], input: 'rm -rf /' }] },
-      { ...good, requests: [{ file: 'bd', args: 'ready' }] },
-      { ...good, requests: [{ file: '', args: [] }] },
-      { ...good, requests: [{ file: 'bd', args: [], profile: 'shell' }] },
-      { ...good, requests: [{ file: 'bd', args: [], env: { A: 1 } }] },
-      { ...good, requests: [{ file: 'bd', args: [], timeoutMs: -1 }] },
-      { ...good, requests: Array.from({ length: MAX_PLANNED_REQUESTS + 1 }, () => ({ file: 'bd', args: [] })) },
-      { ...good, envAllow: 'A' },
-      { ...good, validUntilMs: 'tomorrow' },
-      { ...good, config: { path: '/c' } },
-    ];
-    for (const d of damaged) expect(parsePrefetchPlan(JSON.stringify(d))).toBeUndefined();
-    // Cut short (a write that never finished): not a plan.
-    expect(parsePrefetchPlan(formatPrefetchPlan(smallPlan([])).slice(0, -9))).toBeUndefined();
   });
 
-  it('hands a run only to a request equal to it in every field', () => {
-    fc.assert(
-      fc.property(request, (r) => {
-        expect(sameRequest(r, { ...r, speculative: true })).toBe(true);
-        expect(sameRequest(r, { ...r, args: [...r.args, 'x'] })).toBe(false);
-        expect(sameRequest(r, { ...r, file: `${r.file}x` })).toBe(false);
-        expect(sameRequest(r, { ...r, cwd: `${r.cwd ?? ''}/x` })).toBe(false);
-        expect(sameRequest(r, { ...r, env: { ...r.env, HK_EXTRA: '1' } })).toBe(false);
-        expect(sameRequest(r, { ...r, timeoutMs: (r.timeoutMs ?? 0) + 1 })).toBe(false);
-        expect(sameRequest(r, { ...r, maxOutputBytes: (r.maxOutputBytes ?? 0) + 1 })).toBe(false);
-        expect(sameRequest(r, { ...r, profile: r.profile === 'git' ? 'bd' : 'git' })).toBe(false);
-        // Input or a spool: never a prefetched run.
-        expect(sameRequest(r, { ...r, input: '' })).toBe(false);
-        expect(sameRequest(r, { ...r, stdoutTo: { fd: 1, onSpawn: () => undefined } })).toBe(false);
-      }),
-    );
-    // The environment's order does not matter; its content does.
-    expect(sameRequest({ file: 'git', args: [], env: { A: '1', B: '2' } }, { file: 'git', args: [], env: { B: '2', A: '1' } })).toBe(true);
+  it('refuses a plan with anything unexpected, and never quotes the file in the reason', () => {
+    const damaged: [Record<string, unknown>, RegExp][] = [
+      [{ ...good(), version: 1 }, /format version is 1, not 2/],
+      [{ ...good(), version: '2' }, /format version is not a number/],
+      [{ ...good(), requests: [{ file: 'sh', args: ['-c', 'rm -rf /'] }] }, /a field a plan never has \(requests\)$/],
+      [{ ...good(), 'sh -c evil': 1 }, /a field a plan never has$/],
+      [{ ...good(), ids: ['bd-ready-json', 'sh -c touch /tmp/x'] }, /^ids\[1\] is not one of the listings/],
+      [{ ...good(), ids: [{ file: 'sh' }] }, /^ids\[0\] is not one of/],
+      [{ ...good(), ids: ['bd-ready', 'bd-ready'] }, /^ids\[1\] repeats bd-ready$/],
+      [{ ...good(), ids: 'bd-ready' }, /^ids is not a list$/],
+      [{ ...good(), envAllow: ['LD_PRELOAD=/tmp/x.so'] }, /^envAllow is neither/],
+      [{ ...good(), envAllow: 'PATH' }, /^envAllow is neither/],
+      [{ ...good(), config: '$(touch x)' }, /^config is not a file signature$/],
+      [{ ...good(), validUntilMs: 'tomorrow' }, /^validUntilMs is not a time$/],
+      [{ ...good(), kit: 7 }, /^kit is not a version$/],
+      [(({ ids: _ids, ...rest }) => rest)(good() as { ids: unknown }), /^it lacks ids$/],
+      [[] as unknown as Record<string, unknown>, /^it is not a JSON object$/],
+    ];
+    for (const [json, reason] of damaged) {
+      const verdict = parsePrefetchPlan(JSON.stringify(json));
+      expect(verdict.ok).toBe(false);
+      if (!verdict.ok) {
+        expect(verdict.reason).toMatch(reason);
+        expect(verdict.reason).not.toMatch(/sh -c|rm -rf|touch|LD_PRELOAD/);
+      }
+    }
+    // Cut short (a write that never finished): not a plan.
+    expect(parsePrefetchPlan(JSON.stringify(good()).slice(0, -9))).toEqual({ ok: false, reason: 'it is not JSON (cut short?)' });
   });
 
   it('compares environment policies by their names, absent and null alike', () => {
@@ -126,5 +153,14 @@ describe('prefetch plan', () => {
     );
     expect(fileSignature(undefined)).toBe('absent');
     expect(fileSignature({ size: 1, mtimeMs: 2, ino: 3 })).not.toBe(fileSignature({ size: 1, mtimeMs: 2.5, ino: 3 }));
+  });
+
+  it('keeps core’s rule for variable names (a copy: core’s index would load zod before the first command)', () => {
+    fc.assert(
+      fc.property(fc.oneof(envName, fc.string({ maxLength: 12 })), (name) => {
+        const viaPlan = parsePrefetchPlan(JSON.stringify({ ...good(), envAllow: [name] })).ok;
+        expect(viaPlan).toBe(ENV_NAME_PATTERN.test(name));
+      }),
+    );
   });
 });

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { copyFile, mkdir, readdir, realpath, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { DEFAULT_HEARTBEAT_FILE, type CommandRunner } from '@heartbeat-kit/core';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { CommandRunner } from '@heartbeat-kit/core';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { cycleLockPath, describeHolder, withCycleLock } from './cycle-lock.js';
+import { findConfigDir, findProjectRoot } from './project-root.js';
 import { revParseRequest } from './rev-parse-request.js';
 
 /** Where a heartbeat's project, config and own state are. */
@@ -51,18 +52,6 @@ function userStateHome(env: Readonly<Record<string, string | undefined>>): strin
   const xdg = env.XDG_STATE_HOME;
   if (xdg !== undefined && isAbsolute(xdg)) return xdg;
   return join(env.HOME !== undefined && isAbsolute(env.HOME) ? env.HOME : homedir(), '.local', 'state');
-}
-
-/** Walks from `from` up to `top` (inclusive) and returns the first directory holding `.claude/HEARTBEAT.md`. */
-async function findConfigDir(from: string, top: string): Promise<string | undefined> {
-  let dir = from;
-  for (;;) {
-    if (await exists(join(dir, DEFAULT_HEARTBEAT_FILE))) return dir;
-    if (dir === top) return undefined;
-    const parent = dirname(dir);
-    if (parent === dir || !(parent === top || parent.startsWith(top === sep ? sep : `${top}${sep}`))) return undefined;
-    dir = parent;
-  }
 }
 
 /**
@@ -129,19 +118,7 @@ export async function locateProject(
   const commonDir = resolve(real, common);
   // A linked worktree without its own config (.claude/ is often not committed) uses the main
   // worktree's: one repository, one config, one state (see docs/concepts.md, "Where state lives").
-  const mainRoot = basename(commonDir) === '.git' ? dirname(commonDir) : undefined;
-  let configDir = await findConfigDir(real, toplevel);
-  let configRoot = toplevel;
-  if (
-    configDir === undefined &&
-    mainRoot !== undefined &&
-    mainRoot !== toplevel &&
-    (await exists(join(mainRoot, DEFAULT_HEARTBEAT_FILE)))
-  ) {
-    configDir = mainRoot;
-    configRoot = mainRoot;
-  }
-  const project = configDir ?? toplevel;
+  const { project, configRoot } = await findProjectRoot(real, toplevel, commonDir);
   // One state per project, shared by every worktree of the repository (the same relative path in each).
   const rel = relative(configRoot, project);
   const stateDir = rel === '' ? join(commonDir, STATE_DIR_NAME) : join(commonDir, STATE_DIR_NAME, 'projects', encodeURIComponent(rel));
