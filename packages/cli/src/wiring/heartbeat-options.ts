@@ -1,4 +1,4 @@
-import type { CycleDeps } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_FILE, type CycleDeps } from '@heartbeat-kit/core';
 import type { CliIo } from '../io.js';
 import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
 import { join } from 'node:path';
@@ -138,6 +138,8 @@ export async function resolveHeartbeat(
     envAllow: envAllowFlag.names ?? settings.value.config.envAllow,
     ignorePaths: [...own.paths, ...location.legacyStateDirs],
     ignorePrefixes: own.prefixes,
+    // Resolved as loadHeartbeatSettings does: the config is the heartbeat's, not the user's work.
+    configFile: values.config === undefined ? join(cwd, DEFAULT_HEARTBEAT_FILE) : resolvePath(location.cwd, values.config),
   });
   return {
     ok: true,
