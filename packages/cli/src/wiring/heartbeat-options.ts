@@ -6,6 +6,7 @@ import { createCliRunner, parseEnvAllowFlag } from './cli-runner.js';
 import { createCycleDeps, resolvePath } from './cycle-deps.js';
 import { loadHeartbeatSettings, type LoadedHeartbeatSettings } from './heartbeat-settings.js';
 import { ownStateFiles } from './own-state-files.js';
+import { fileInStatePath, stateUnderFileMessage } from './state-path-check.js';
 import { existingStatePath, locateProject, migrateLegacyState, type ProjectLocation } from './project-location.js';
 
 /** The options `cycle` and `loop` share, in `node:util` parseArgs form. */
@@ -103,6 +104,10 @@ export async function resolveHeartbeat(
   if (!located.ok) return located;
   const location = located.value;
   const cwd = location.project;
+  if (values.state !== undefined) {
+    const file = await fileInStatePath(resolvePath(io.cwd, values.state));
+    if (file !== undefined) return { ok: false, message: stateUnderFileMessage(values.state, file) };
+  }
   // An explicit --config is relative to the directory the user named, as before.
   const reloadSettings = () => loadHeartbeatSettings(values.config === undefined ? cwd : location.cwd, values.config, io.env);
   const settings = await reloadSettings();
