@@ -53,16 +53,28 @@ describe('embed-custom-orchestrator', () => {
     expect(result.status).toBe('error');
   });
 
-  it('the README embedding example runs and prints one report then two deduplicated cycles', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    await import('./readme-example.js');
-    expect(log.mock.calls.map((call) => call.join(' '))).toEqual([
-      '1 report INBOX_WAITING',
-      '2 ok ',
-      '3 ok ',
-      'online, work_found, shutdown',
-    ]);
-  });
+  // 04:00 UTC is outside the default active hours, 10:00 inside: a scanner with
+  // runsOutsideActiveHours is heard at both (issue 26 item 2), so the example prints the same.
+  it.each(['2026-02-19T04:00:00Z', '2026-02-19T10:00:00Z'])(
+    'the README embedding example prints one report then two deduplicated cycles at %s',
+    async (at) => {
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date(at) });
+      vi.resetModules();
+      const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+      try {
+        await import('./readme-example.js');
+        expect(log.mock.calls.map((call) => call.join(' '))).toEqual([
+          '1 report INBOX_WAITING',
+          '2 ok ',
+          '3 ok ',
+          'online, work_found, shutdown',
+        ]);
+      } finally {
+        log.mockRestore();
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it('the README shows the embedding example verbatim', async () => {
     const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');

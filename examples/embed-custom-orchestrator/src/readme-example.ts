@@ -21,7 +21,7 @@ const inbox: Scanner = {
       }),
     ),
 };
-const clock = createFakeClock(new Date('2026-02-19T10:00:00Z')); // or systemClock from ./node
+const clock = createFakeClock(new Date()); // or systemClock from ./node
 const sink = createRecordingSink(); // or your own Sink: Slack, an agent's inbox, a queue
 const stop = new AbortController();
 await runLoop(

@@ -63,11 +63,14 @@ describe('circuit breaker (issue 15 item 5)', () => {
       return { ...run, bdCalls: bd.calls() - before };
     };
     const failedLines = `heartbeat-kit: warning: beads failed: ${BEADS_ERROR}; ${FIX}\nheartbeat-kit: warning: orchestrators, stale-tasks failed: ${LIST_ERROR}; ${FIX}\n`;
+    // Then what the cycle covered (issue 26 item 4): the bd-backed scanners did not look.
+    const coverage =
+      'heartbeat-kit: looked at: git, idle-orchestrators, pipelines; not looked at: beads, orchestrators, stale-tasks; not set up: gchat\n';
     writeFileSync(bd.broken, '');
 
     // Cycle 1: bd fails; said as every failure is said, no advisory yet.
     const first = await cycle(1);
-    expect(first).toMatchObject({ stdout: 'HEARTBEAT_OK\n', stderr: failedLines });
+    expect(first).toMatchObject({ stdout: 'HEARTBEAT_OK\n', stderr: failedLines + coverage });
     expect(first.bdCalls).toBeGreaterThan(0);
 
     // Cycle 2: the second failing cycle in a row trips the breakers of the three bd-backed scanners. One bd failure is
@@ -83,7 +86,8 @@ describe('circuit breaker (issue 15 item 5)', () => {
     );
     expect(second.stderr).toBe(
       failedLines +
-        `heartbeat-kit: beads, orchestrators, stale-tasks: circuit breaker open after 2 failing cycles in a row (SCANNER_FAILED since 14:00); raised SCANNER_FAILING once; they run every 2nd cycle now, backing off to every 4th cycle\n`,
+        `heartbeat-kit: beads, orchestrators, stale-tasks: circuit breaker open after 2 failing cycles in a row (SCANNER_FAILED since 14:00); raised SCANNER_FAILING once; they run every 2nd cycle now, backing off to every 4th cycle\n` +
+        coverage,
     );
     const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { breakers?: Record<string, { failures: number; nextRunCycle: number }> };
     expect(saved.breakers?.beads).toMatchObject({ failures: 2, nextRunCycle: 4 });
@@ -105,7 +109,7 @@ describe('circuit breaker (issue 15 item 5)', () => {
 
     // Cycle 4: tried again, still failing: said, and now backed off to every 4th cycle (next try 8). Quiet otherwise.
     const fourth = await cycle(4);
-    expect(fourth).toMatchObject({ stdout: 'HEARTBEAT_OK\n', stderr: failedLines });
+    expect(fourth).toMatchObject({ stdout: 'HEARTBEAT_OK\n', stderr: failedLines + coverage });
     expect(fourth.bdCalls).toBeGreaterThan(0);
 
     // Cycles 5–7 are held back; bd is fixed during cycle 6, which still does not run it (and says so).
@@ -116,7 +120,8 @@ describe('circuit breaker (issue 15 item 5)', () => {
       expect(held.stdout).toBe('HEARTBEAT_OK\n');
       expect(held.stderr).toBe(
         `heartbeat-kit: warning: beads skipped: not run this cycle: its circuit breaker is open after 3 failing cycles in a row (SCANNER_FAILED: ${BEADS_ERROR}); next try at cycle 8; ${FIX}\n` +
-          `heartbeat-kit: warning: orchestrators, stale-tasks skipped: not run this cycle: its circuit breaker is open after 3 failing cycles in a row (SCANNER_FAILED: ${LIST_ERROR}); next try at cycle 8; ${FIX}\n`,
+          `heartbeat-kit: warning: orchestrators, stale-tasks skipped: not run this cycle: its circuit breaker is open after 3 failing cycles in a row (SCANNER_FAILED: ${LIST_ERROR}); next try at cycle 8; ${FIX}\n` +
+          coverage,
       );
     }
 

@@ -30,7 +30,7 @@ interface JsonProblem {
 }
 
 describe('a cycle says what it could not look at', () => {
-  it('no beads database: stdout is exactly HEARTBEAT_OK, stderr one line naming the three scanners and the fix, every cycle', async () => {
+  it('no beads database: stdout is exactly HEARTBEAT_OK, stderr one line naming the three scanners and the fix, then what was looked at, every cycle', async () => {
     const world = createCliWorld();
     rmSync(join(world.root, 'bd'), { recursive: true }); // the fake bd now answers "no beads database found"
     for (const at of ['2026-02-19T14:10:00Z', '2026-02-19T14:20:00Z']) {
@@ -38,7 +38,8 @@ describe('a cycle says what it could not look at', () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toBe('HEARTBEAT_OK\n');
       expect(run.stderr).toBe(
-        "heartbeat-kit: beads, orchestrators, stale-tasks skipped: no beads database found; fix: run 'bd init' in the project, or point BEADS_DIR at its .beads directory; ignore this if the project uses no beads\n",
+        "heartbeat-kit: beads, orchestrators, stale-tasks skipped: no beads database found; fix: run 'bd init' in the project, or point BEADS_DIR at its .beads directory; ignore this if the project uses no beads\n" +
+          'heartbeat-kit: looked at: git, idle-orchestrators, pipelines; not looked at: beads, orchestrators, stale-tasks; not set up: gchat\n',
       );
     }
     const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:30:00Z', '--json')).stdout) as {
@@ -62,7 +63,7 @@ describe('a cycle says what it could not look at', () => {
     const run = await world.cycle('--now', '2026-02-19T14:10:00Z');
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toMatch(
-      /^heartbeat-kit: warning: gchat skipped: GChat poll script not found: \S*python3: can't open file .*; fix: correct the script path in "Poll command:" under "## GChat" in HEARTBEAT\.md\n$/,
+      /^heartbeat-kit: warning: gchat skipped: GChat poll script not found: \S*python3: can't open file .*; fix: correct the script path in "Poll command:" under "## GChat" in HEARTBEAT\.md\nheartbeat-kit: looked at: beads, orchestrators, git, stale-tasks, idle-orchestrators, pipelines; not looked at: gchat\n$/,
     );
     expect(run.stderr).not.toMatch(/OAuth2|credentials/);
     const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:20:00Z', '--json')).stdout) as { problems: JsonProblem[] };
@@ -126,13 +127,14 @@ describe('a cycle says what it could not look at', () => {
 describe('outside active hours, plain text says what was not looked at', () => {
   const NIGHT = '2026-02-19T23:00:00Z'; // a Thursday; the world's active hours are 8–22 UTC
 
-  it('cycle: stdout stays exactly HEARTBEAT_OK, stderr one line naming the hours and the skipped scanners; --json is unchanged', async () => {
+  it('cycle: stdout stays exactly HEARTBEAT_OK, stderr one line naming the hours and the skipped scanners, then what was looked at; --json has the coverage', async () => {
     const world = createCliWorld();
     const run = await world.cycle('--now', NIGHT);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toBe(
-      'heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n',
+      'heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n' +
+        'heartbeat-kit: looked at: beads, orchestrators; not looked at: git, stale-tasks, idle-orchestrators, pipelines; not set up: gchat\n',
     );
     const json = await world.cycle('--now', '2026-02-19T23:10:00Z', '--json');
     expect(json.stderr).toBe('');
@@ -151,7 +153,8 @@ describe('outside active hours, plain text says what was not looked at', () => {
     const run = await world.cycle('--now', '2026-02-21T10:00:00Z'); // Saturday, inside the hours
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toBe(
-      'heartbeat-kit: outside active hours (08:00–22:00 UTC, weekdays only): skipped git, stale-tasks, idle-orchestrators, pipelines\n',
+      'heartbeat-kit: outside active hours (08:00–22:00 UTC, weekdays only): skipped git, stale-tasks, idle-orchestrators, pipelines\n' +
+        'heartbeat-kit: looked at: beads, orchestrators; not looked at: git, stale-tasks, idle-orchestrators, pipelines; not set up: gchat\n',
     );
   });
 

@@ -172,7 +172,9 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     const run = await world.cliIn(world.project, 'init');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
-      `wrote ${join(world.project, '.claude', 'HEARTBEAT.md')}\nheartbeat state will be kept in ${join(world.project, '.git', 'heartbeat-kit')} (git never sees it)\n`,
+      `wrote ${join(world.project, '.claude', 'HEARTBEAT.md')}\n` +
+        'commit it to share it with every worktree: git add .claude/HEARTBEAT.md && git commit\n' +
+        `heartbeat state will be kept in ${join(world.project, '.git', 'heartbeat-kit')} (git never sees it)\n`,
     );
   });
 });

@@ -36,6 +36,8 @@ export interface DefaultScannersDeps {
   readonly ignorePaths?: readonly string[];
   /** Path prefixes of the heartbeat's own files in a directory shared with the user's (see the git scanner). */
   readonly ignorePrefixes?: readonly string[];
+  /** The config file the heartbeat reads: never an uncommitted change of the worktree it sits in (see the git scanner). */
+  readonly configFile?: string;
   /** File access of the pipeline scanner (`createNodePipelineFiles` from `./node`); without it there is no pipeline scanner. */
   readonly pipelineFiles?: PipelineFiles;
 }
@@ -82,6 +84,7 @@ export function createDefaultScanners(deps: DefaultScannersDeps): readonly Scann
       ...git,
       ...(deps.ignorePaths === undefined ? {} : { ignorePaths: deps.ignorePaths }),
       ...(deps.ignorePrefixes === undefined ? {} : { ignorePrefixes: deps.ignorePrefixes }),
+      ...(deps.configFile === undefined ? {} : { configFile: deps.configFile }),
     }),
     createStaleTasksScanner({ ...git, beads, ...(deps.branchForBead === undefined ? {} : { branchForBead: deps.branchForBead }) }),
     createIdleOrchestratorsScanner({ ...tmux, sessions }),

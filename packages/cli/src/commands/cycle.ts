@@ -19,6 +19,7 @@ import { EXIT, stopSignalExit } from '../exit-codes.js';
 import { printInfo } from '../errors.js';
 import type { CliIo, Command } from '../io.js';
 import { announceDrain, drainingIo } from '../shutdown.js';
+import { coverageLine, cycleCoverage } from '../format/cycle-coverage.js';
 import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
@@ -71,7 +72,9 @@ Whatever a scanner could not look at is said on stderr, one line per problem, ev
 you set up or a failure); stdout stays exactly HEARTBEAT_OK. --json lists them under "problems".
 Outside active hours one more line names the scanners that did not run by design
 (\`heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, …\`); --json has them
-under "scanners" with the note "outside active hours".
+under "scanners" with the note "outside active hours". When a scanner that is set up did not
+look, a last line says what the cycle covered (\`heartbeat-kit: looked at: gchat; not looked at:
+beads, git, …\`); --json has it always, under "coverage" ({ "lookedAt", "notLookedAt", "notSetUp" }).
 
 Circuit breaker: a scanner failing the same way N cycles in a row (HEARTBEAT.md Heartbeat →
 Breaker after, default 3; off = never) is reported once as a SCANNER_FAILING advisory, then
@@ -345,7 +348,9 @@ async function runCycleCommand(
 
   for (const warning of outcome.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   // stdout stays exactly HEARTBEAT_OK on a quiet cycle; what could not be looked at goes to stderr.
-  const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, settings);
+  // Then one line of what that leaves covered, so a quiet cycle that looked at little says so.
+  const coverage = cycleCoverage(outcome.scanResults, outcome.problems);
+  const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, settings) + coverageLine(coverage);
   if (lines !== '') io.stderr(lines);
   const advisory = json ? '' : sinkAdvisoryText(outcome);
   if (advisory !== '') (resolved.value.sink.kind === 'stdout' ? io.stderr : io.stdout)(advisory);
@@ -361,7 +366,7 @@ async function runCycleCommand(
         ? []
         : [{ scanner: 'config', kind: 'unrecognised', severity: 'warning', code: 'CONFIG_UNRECOGNISED', ...settings.problem }];
     io.stdout(
-      `${JSON.stringify({ ...base, warnings: [...(base.warnings as string[]), ...prefetchWarnings], config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}), ...(io.prefetch === undefined ? {} : { prefetch: io.prefetch.stats() }) })}\n`,
+      `${JSON.stringify({ ...base, warnings: [...(base.warnings as string[]), ...prefetchWarnings], coverage, config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}), ...(io.prefetch === undefined ? {} : { prefetch: io.prefetch.stats() }) })}\n`,
     );
   } else if (outcome.decision.message === null) {
     if (cutOff.length === 0) io.stdout('HEARTBEAT_OK\n');

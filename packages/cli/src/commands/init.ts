@@ -16,6 +16,9 @@ existing file unless --force. The heartbeat itself never creates this file. It t
 'heartbeat-kit cycle' will keep its state: inside the repository's git directory, never in the
 working tree (it writes nothing there itself).
 
+Commit the file (git add .claude/HEARTBEAT.md) to share it with every worktree and clone; the
+cycle never counts the config it reads as an uncommitted change.
+
 Exit codes: 0 written, 1 file exists (nothing written), 2 usage error, 3 write failed.
 `;
 
@@ -48,6 +51,10 @@ export const initCommand: Command = async (argv, io) => {
       return;
     }
     io.stdout(status === 'exists' ? `${file} already exists; not overwritten (use --force)\n` : `wrote ${file}\n`);
+    // Untracked, it would sit in the worktree as a change; the cycle never counts it, but a
+    // teammate's clone and every new worktree only get this config once it is committed.
+    if (status === 'written' && located.ok)
+      io.stdout(`commit it to share it with every worktree: git add ${DEFAULT_HEARTBEAT_FILE} && git commit\n`);
     io.stdout(
       located.ok ? `heartbeat state will be kept in ${located.value.stateDir} (git never sees it)\n` : `note: ${located.message}\n`,
     );

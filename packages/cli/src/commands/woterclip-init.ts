@@ -1,4 +1,4 @@
-import { mkdir, writeFile, lstat } from 'node:fs/promises';
+import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CommandRunner } from '@heartbeat-kit/core';
 import { INIT_LABELS, renderInitFiles, type InitLabel } from '@heartbeat-kit/woterclip';
@@ -15,7 +15,10 @@ Sets WoterClip up in the repository in --cwd. Writes:
   .woterclip/personas/orchestrator/SOUL.md    the Orchestrator persona: triage, never code
   .woterclip/personas/orchestrator/TOOLS.md
   .woterclip/personas/orchestrator/config.yaml
-Never overwrites: when any of these files exists, nothing is written.
+Never overwrites: when a file exists with other content, nothing is written. Resumable: files
+that exist exactly as this run would write them are kept, and with --labels, once every file
+exists (as written or edited since), only the labels are created — so an init whose labels
+failed (no gh, not logged in) finishes by running the same command again.
 
 Options:
   --cwd DIR             repository root (default: current directory)
@@ -48,6 +51,32 @@ const exists = async (path: string): Promise<boolean> =>
     (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
   );
 
+/** What a file that exists holds: exactly what this run would write, or something else (or unreadable). */
+const sameText = async (path: string, text: string): Promise<boolean> =>
+  readFile(path, 'utf8').then(
+    (found) => found === text,
+    () => false,
+  );
+
+/**
+ * Which files an init writes, given which exist: none exist → all; every one exists and labels
+ * are asked for → none (a resumed `--labels`, the files kept as they are, edited or not); the
+ * ones that exist are exactly as this run would write them → the missing ones (an earlier run
+ * stopped part-way); otherwise the init is refused (`conflicts`: the files with other content).
+ */
+export function planInitFiles(
+  paths: readonly string[],
+  present: ReadonlySet<string>,
+  identical: ReadonlySet<string>,
+  labels: boolean,
+): { readonly write: readonly string[]; readonly kept: readonly string[]; readonly conflicts: readonly string[] } {
+  const kept = paths.filter((p) => present.has(p));
+  const missing = paths.filter((p) => !present.has(p));
+  if (labels && missing.length === 0) return { write: [], kept, conflicts: [] };
+  const conflicts = kept.filter((p) => !identical.has(p));
+  return conflicts.length > 0 ? { write: [], kept: [], conflicts } : { write: missing, kept, conflicts: [] };
+}
+
 /** Runs `heartbeat-kit woterclip init` with parsed flags. */
 export async function runWoterclipInit(
   values: {
@@ -77,13 +106,25 @@ export async function runWoterclipInit(
     ...(values.repo === undefined ? {} : { repo: values.repo }),
     ...(values.boardUser === undefined ? {} : { boardUser: values.boardUser }),
   });
-  const present: string[] = [];
-  for (const f of files) if (await exists(join(values.cwd, f.path))) present.push(f.path);
-  if (present.length > 0) {
-    if (values.json) io.stdout(`${JSON.stringify({ status: 'exists', files: present })}\n`);
+  const present = new Set<string>();
+  const identical = new Set<string>();
+  for (const f of files) {
+    const path = join(values.cwd, f.path);
+    if (!(await exists(path))) continue;
+    present.add(f.path);
+    if (await sameText(path, f.text)) identical.add(f.path);
+  }
+  const plan = planInitFiles(
+    files.map((f) => f.path),
+    present,
+    identical,
+    values.labels,
+  );
+  if (plan.conflicts.length > 0) {
+    if (values.json) io.stdout(`${JSON.stringify({ status: 'exists', files: plan.conflicts })}\n`);
     else
       io.stderr(
-        `heartbeat-kit woterclip init: refusing to overwrite ${present.join(', ')}; nothing was written. Move the file(s) aside to start afresh, or edit them.\n`,
+        `heartbeat-kit woterclip init: refusing to overwrite ${plan.conflicts.join(', ')}; nothing was written. Move the file(s) aside to start afresh, or edit them.\n`,
       );
     return EXIT.rejected;
   }
@@ -111,7 +152,7 @@ export async function runWoterclipInit(
   }
 
   const written: string[] = [];
-  for (const f of files) {
+  for (const f of files.filter((file) => plan.write.includes(file.path))) {
     const path = join(values.cwd, f.path);
     try {
       await mkdir(dirname(path), { recursive: true });
@@ -138,12 +179,21 @@ export async function runWoterclipInit(
       ...(overrides.gh === undefined ? {} : { gh: overrides.gh }),
     });
     const existing = await tracker.listLabels();
-    if (existing.isErr())
+    if (existing.isErr()) {
+      const again = `heartbeat-kit woterclip init --repo ${values.repo} --labels`;
+      const fix =
+        existing.error.kind === 'unavailable'
+          ? `the labels need gh (https://cli.github.com): install it, run \`gh auth login\`, then run \`${again}\` again; it creates only the labels`
+          : `run \`gh auth login\` if needed, then \`${again}\` again; it creates only the labels`;
       return fail(
         EXIT.failure,
-        `files written, but the labels could not be listed: ${existing.error.message}. Run \`gh auth login\`, then create them with --labels in an empty checkout or by hand.`,
-        { written },
+        `files ${written.length > 0 ? 'written' : 'kept'}, labels not created: ${existing.error.message}. Fix: ${fix}.`,
+        {
+          written,
+          kept: plan.kept,
+        },
       );
+    }
     const have = new Set(existing.value);
     for (const label of labels) {
       if (have.has(label.name)) {
@@ -161,10 +211,12 @@ export async function runWoterclipInit(
   }
 
   if (values.json) {
-    io.stdout(`${JSON.stringify({ status: 'written', files: written, labelsCreated: created, labelsSkipped: skipped, placeholders })}\n`);
+    io.stdout(
+      `${JSON.stringify({ status: 'written', files: written, kept: plan.kept, labelsCreated: created, labelsSkipped: skipped, placeholders })}\n`,
+    );
     return EXIT.ok;
   }
-  const out = written.map((f) => `wrote ${f}`);
+  const out = [...written.map((f) => `wrote ${f}`), ...(plan.kept.length > 0 ? [`kept ${plan.kept.join(', ')} (already there)`] : [])];
   if (values.labels)
     out.push(
       `labels on ${values.repo ?? ''}: created ${created.length === 0 ? 'none' : created.join(', ')}${skipped.length > 0 ? `; already there: ${skipped.join(', ')}` : ''}`,

@@ -47,6 +47,8 @@ export interface CycleWiring {
   readonly ignorePaths?: readonly string[];
   /** Path prefixes of the heartbeat's own files beside the state (see `ownStateFiles`). */
   readonly ignorePrefixes?: readonly string[];
+  /** The config file the cycle reads: the git scanner never counts it as a change. */
+  readonly configFile?: string;
 }
 
 /** Picks the concrete adapters: the process runner, the seven scanners, file state, reply inbox and GChat spool, the chosen sink. */
@@ -73,6 +75,7 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
       ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}),
       ...(wiring.ignorePaths ? { ignorePaths: wiring.ignorePaths } : {}),
       ...(wiring.ignorePrefixes ? { ignorePrefixes: wiring.ignorePrefixes } : {}),
+      ...(wiring.configFile ? { configFile: wiring.configFile } : {}),
     }),
     ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
   };

@@ -1,4 +1,4 @@
-import type { CycleDeps } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_FILE, type CycleDeps } from '@heartbeat-kit/core';
 import type { CliIo } from '../io.js';
 import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { createCliRunner, parseEnvAllowFlag } from './cli-runner.js';
 import { createCycleDeps, resolvePath } from './cycle-deps.js';
 import { loadHeartbeatSettings, type LoadedHeartbeatSettings } from './heartbeat-settings.js';
 import { ownStateFiles } from './own-state-files.js';
+import { fileInStatePath, stateUnderFileMessage } from './state-path-check.js';
 import { existingStatePath, locateProject, migrateLegacyState, type ProjectLocation } from './project-location.js';
 
 /** The options `cycle` and `loop` share (their table lives in `cycle-options.ts`, which imports nothing). */
@@ -91,6 +92,10 @@ export async function resolveHeartbeat(
   if (!located.ok) return located;
   const location = located.value;
   const cwd = location.project;
+  if (values.state !== undefined) {
+    const file = await fileInStatePath(resolvePath(io.cwd, values.state));
+    if (file !== undefined) return { ok: false, message: stateUnderFileMessage(values.state, file) };
+  }
   // An explicit --config is relative to the directory the user named, as before.
   const reloadSettings = () => loadHeartbeatSettings(values.config === undefined ? cwd : location.cwd, values.config, io.env);
   const settings = await reloadSettings();
@@ -126,6 +131,8 @@ export async function resolveHeartbeat(
     envAllow: envAllowFlag.names ?? settings.value.config.envAllow,
     ignorePaths: [...own.paths, ...location.legacyStateDirs],
     ignorePrefixes: own.prefixes,
+    // Resolved as loadHeartbeatSettings does: the config is the heartbeat's, not the user's work.
+    configFile: values.config === undefined ? join(cwd, DEFAULT_HEARTBEAT_FILE) : resolvePath(location.cwd, values.config),
   });
   return {
     ok: true,

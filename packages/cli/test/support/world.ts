@@ -115,6 +115,11 @@ function git(cwd: string, args: readonly string[], at?: Date): string {
   });
 }
 
+/** Where tmux keeps the socket of `tmux -L name`: `$TMUX_TMPDIR` (default /tmp), `tmux-<uid>/name`. */
+export function tmuxSocketPath(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, name);
+}
+
 /** The default HEARTBEAT.md of a world: UTC, 8–22, weekends on, so tests do not depend on the host zone. */
 export const WORLD_HEARTBEAT_MD = `# Heartbeat Configuration
 
@@ -209,6 +214,8 @@ export function createWorld(spec: WorldSpec = {}): World {
       } catch {
         // No server (no sessions were created, or it already exited).
       }
+      // kill-server leaves the socket file behind (tmux 3.3): ten per test run piled up in /tmp.
+      rmSync(tmuxSocketPath(tmuxSocket), { force: true });
       rmSync(root, { recursive: true, force: true });
     },
   };

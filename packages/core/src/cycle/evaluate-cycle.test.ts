@@ -6,6 +6,7 @@ import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig } from '../config/heartb
 import { createFinding, type Finding } from '../domain/finding.js';
 import { BUILTIN_SCANNERS, scanOk, type ScanResult } from '../domain/scan-result.js';
 import { COBUILDER_CATEGORIES } from '../domain/categories.js';
+import { DEFAULT_CATEGORIES, defineCategories } from '../domain/category-table.js';
 import { evaluateCycle, markDelivered } from './evaluate-cycle.js';
 import { initialHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
 import { cycleContext } from '../../test/support/cycle-context.js';
@@ -109,6 +110,42 @@ describe('report rules', () => {
     );
     expect(decision.categories).toEqual(['ORCH_FAILURE']);
     expect(decision.suppressed).toEqual([{ finding: stale, reason: 'outside-active-hours' }]);
+  });
+
+  it("outside active hours an embedder's category the table lacks follows its scanner's switch; a table entry and the built-ins decide for theirs", () => {
+    const own = (category: string): Finding =>
+      createFinding({ category, priority: 'Normal', subject: 'inbox', line: `${category}: inbox`, action: 'Triage', short: 'inbox' });
+    const night = cycleContext('2026-02-19T04:00:00Z', { insideActiveHours: false });
+    // Only scanners with runsOutsideActiveHours run at night, so a fresh result is from one of them.
+    const unregistered = evaluateCycle(stateAt(0), [scanOk('inbox', { findings: [own('INBOX_WAITING')] })], night).decision;
+    expect(unregistered.categories).toEqual(['INBOX_WAITING']);
+    expect(unregistered.suppressed).toEqual([]);
+    const table = defineCategories({ INBOX_WAITING: { priority: 'Normal', outsideActiveHours: false } }, { extend: DEFAULT_CATEGORIES });
+    const declared = evaluateCycle(stateAt(0), [scanOk('inbox', { findings: [own('INBOX_WAITING'), stale] })], {
+      ...night,
+      categories: table,
+    }).decision;
+    expect(declared.status).toBe('ok');
+    expect(declared.suppressed.map((s) => [s.finding.category, s.reason]).sort()).toEqual([
+      ['GIT_STALE', 'outside-active-hours'],
+      ['INBOX_WAITING', 'outside-active-hours'],
+    ]);
+  });
+
+  it('property: outside active hours, a finding of a category the table lacks is reported iff it came from this scan', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Z][A-Z_]{0,15}$/), fc.boolean(), (category, fresh) => {
+        fc.pre(!(COBUILDER_CATEGORIES as readonly string[]).includes(category) && category !== 'SCANNER_FAILING');
+        const finding = createFinding({ category, priority: 'Advisory', subject: 's', line: `${category}: s`, action: 'a', short: 's' });
+        const state: HeartbeatState = fresh ? stateAt(0) : { ...stateAt(0), undelivered: [finding] };
+        const { decision } = evaluateCycle(
+          state,
+          fresh ? [scanOk('mine', { findings: [finding] })] : [],
+          cycleContext('2026-02-19T04:00:00Z', { insideActiveHours: false }),
+        );
+        expect(decision.reportable.length === 1).toBe(fresh);
+      }),
+    );
   });
 
   it('dedups a delivered fingerprint for the window, then reports it again', () => {

@@ -100,12 +100,23 @@ export interface CycleEvaluation {
   readonly nextState: HeartbeatState;
 }
 
-/** A finding's rules under the cycle's table; a category it lacks reports inside active hours after one cycle. */
+/** A finding's rules under the cycle's table; a category it lacks confirms after one cycle. */
 function rulesOf(
   table: CategoryTable,
   category: FindingCategory,
 ): { confirmCycles: number; oneShot: boolean; outsideActiveHours: boolean } {
   return table.info(category) ?? { confirmCycles: 1, oneShot: false, outsideActiveHours: false };
+}
+
+/**
+ * Whether a confirmed finding is reported outside active hours. A category the table holds decides
+ * (the spec's built-in rules win); a category it lacks follows the scanner's own switch: outside
+ * hours only scanners with `runsOutsideActiveHours` run, so a finding fresh from this cycle's scan
+ * came from one that asked to be heard at night (issue 26 item 2).
+ */
+function reportsOutsideActiveHours(table: CategoryTable, finding: Finding, scannedNow: ReadonlySet<string>): boolean {
+  const info = table.info(finding.category);
+  return info === undefined ? scannedNow.has(finding.fingerprint) : info.outsideActiveHours;
 }
 
 /** The table's priority wins over the finding's own (a JS embedder may set another): ordering and holding follow the table. */
@@ -213,8 +224,9 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   const reportable: Finding[] = [];
   const suppressed: SuppressedFinding[] = [];
   const held: Finding[] = [];
+  const scannedNow = new Set(okResults.flatMap((r) => r.findings.map((f) => f.fingerprint)));
   for (const finding of confirmed) {
-    if (!context.insideActiveHours && !rulesOf(table, finding.category).outsideActiveHours) {
+    if (!context.insideActiveHours && !reportsOutsideActiveHours(table, finding, scannedNow)) {
       suppressed.push({ finding, reason: 'outside-active-hours' });
       continue;
     }

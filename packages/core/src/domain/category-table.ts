@@ -45,7 +45,8 @@ export interface CategoryTable<C extends string = string> {
   readonly names: readonly C[];
   /**
    * What the cycle does with a finding whose category is not in the table: `allow` uses the
-   * finding's own priority, inside active hours only, one confirm cycle (the CoBuilder default, where
+   * finding's own priority, one confirm cycle, and outside active hours is reported when the scanner
+   * that found it runs there (`runsOutsideActiveHours`) (the CoBuilder default, where
    * `createFinding` lets any embedder name a category); `advise` does the same and adds an
    * `UNREGISTERED_CATEGORY` warning to the decision, once per category and cycle.
    */
@@ -164,7 +165,7 @@ export function unregisteredCategoryError(category: string): UnregisteredCategor
 
 /**
  * The CoBuilder table as a {@link CategoryTable}: the default of every cycle. Other categories are
- * allowed with their own priority (inside active hours, one confirm cycle), as before registries.
+ * allowed with their own priority (one confirm cycle; outside active hours when their scanner runs there).
  */
 export const DEFAULT_CATEGORIES: CategoryTable<CoBuilderCategory> = defineCategories(CATEGORY_INFO, { unregistered: 'allow' });
 

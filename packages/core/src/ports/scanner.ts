@@ -41,7 +41,10 @@ export interface ScannerSliceSpec<S> {
  */
 export interface Scanner {
   readonly name: ScannerName;
-  /** Runs outside active hours too (orchestrator failures, P0/P1 beads, GChat). */
+  /**
+   * Runs outside active hours too (orchestrator failures, P0/P1 beads, GChat). Its findings are then
+   * reported there unless their category's table entry says `outsideActiveHours: false`.
+   */
   readonly runsOutsideActiveHours: boolean;
   readonly scan: (context: ScanContext) => Promise<ScanResult>;
   /** The scanner's slice of the persisted state (see `defineStatefulScanner`); absent = stateless. */

@@ -53,15 +53,26 @@ export async function listWorktrees(
   return out.andThen((o) => (o.exitCode === 0 ? parseWorktreeList(o.stdout) : err(classifyGitFailure(o))));
 }
 
-/** `git status --porcelain=v1 -z` of one worktree. */
+/** `git status --porcelain=v1 -z` of one worktree, limited by `pathspec` (see {@link excludePathspec}). */
 export async function worktreeStatus(
   deps: GitDeps,
   path: string,
   signal: AbortSignal,
   meter: DurationMeter,
+  pathspec: readonly string[] = [],
 ): Promise<Result<readonly StatusEntry[], GitClientError>> {
-  const out = await git(deps, path, ['status', '--porcelain=v1', '-z'], signal, meter);
+  const out = await git(deps, path, ['status', '--porcelain=v1', '-z', ...pathspec], signal, meter);
   return out.andThen((o) => (o.exitCode === 0 ? parseStatusPorcelainZ(o.stdout) : err(classifyGitFailure(o))));
+}
+
+/**
+ * The pathspec that leaves the worktree-relative `paths` out of `git status` (none: empty). git
+ * then also stops listing an untracked directory that holds nothing else (`?? .claude/` for a
+ * fresh `.claude/HEARTBEAT.md`), which no filter of its output could tell apart. `literal`: a
+ * name with `*` or `?` is that name, not a pattern.
+ */
+export function excludePathspec(paths: readonly string[]): readonly string[] {
+  return paths.length === 0 ? [] : ['--', '.', ...paths.map((p) => `:(exclude,literal)${p}`)];
 }
 
 // Command-line config key under which `git for-each-repo` gets the worktrees of one batch.
@@ -111,6 +122,7 @@ export async function worktreeStatuses(
   paths: readonly string[],
   signal: AbortSignal,
   meter: DurationMeter,
+  pathspec: readonly string[] = [],
 ): Promise<readonly (readonly StatusEntry[] | undefined)[]> {
   const answers: (readonly StatusEntry[] | undefined)[] = paths.map(() => undefined);
   await mapConcurrent(statusBatches(paths), STATUS_BATCHES, async (batch) => {
@@ -128,6 +140,7 @@ export async function worktreeStatuses(
       '--porcelain=v1',
       '-z',
       '--branch',
+      ...pathspec,
     ];
     const out = await deps.runner.run(
       { file: deps.gitFile ?? 'git', args: ['-C', repo, '--no-optional-locks', ...args], env: GIT_ENV, profile: 'git' },

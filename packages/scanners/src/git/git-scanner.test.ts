@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fixture } from '../../test/support/fixtures.js';
 import { makeContext, notFound, scriptedRunner } from '../../test/support/context.js';
-import { createGitScanner, isGitStale, isIgnoredChange } from './git-scanner.js';
+import { configPathInWorktree, createGitScanner, isGitStale, isIgnoredChange } from './git-scanner.js';
+import { excludePathspec } from './git-client.js';
 
 const HOUR = 3_600_000;
 
@@ -99,5 +100,54 @@ describe("isIgnoredChange (the heartbeat's own files are never the user's work)"
         expect(isIgnoredChange('/w', entry.join('/'), [`/w/${ignoredRel.join('/')}`])).toBe(expected);
       }),
     );
+  });
+});
+
+describe('the config file the heartbeat reads is never a change (issue 26 item 3)', () => {
+  const step = fc.stringMatching(/^[a-zA-Z0-9 ._*?:()-]{1,12}$/).filter((s) => s !== '.' && s !== '..');
+  const rel = fc.array(step, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
+  const root = fc.array(step, { minLength: 1, maxLength: 3 }).map((parts) => `/${parts.join('/')}`);
+
+  it('property: a file inside a worktree gives its path relative to the deepest worktree holding it', () => {
+    fc.assert(
+      fc.property(root, rel, rel, (top, inner, file) => {
+        const nested = `${top}/${inner}`;
+        expect(configPathInWorktree(`${top}/${file}`, [top])).toBe(file);
+        // The deepest holder wins: a worktree nested in another's directory is the file's own.
+        expect(configPathInWorktree(`${nested}/${file}`, [top, nested])).toBe(file);
+        // A sibling that shares only a name prefix does not hold it.
+        expect(configPathInWorktree(`${top}x/${file}`, [top])).toBeUndefined();
+      }),
+    );
+  });
+
+  it('gives nothing for a path that is not plain (.., control characters) or outside every worktree', () => {
+    expect(configPathInWorktree('/repo/../etc/passwd', ['/repo'])).toBeUndefined();
+    expect(configPathInWorktree('/repo/a\nb', ['/repo'])).toBeUndefined();
+    expect(configPathInWorktree('/elsewhere/HEARTBEAT.md', ['/repo'])).toBeUndefined();
+    expect(configPathInWorktree('/repo/.claude/HEARTBEAT.md', ['/repo/'])).toBe('.claude/HEARTBEAT.md');
+  });
+
+  it('property: the pathspec keeps everything but names each path literally as an exclusion', () => {
+    fc.assert(
+      fc.property(fc.array(rel, { maxLength: 3 }), (paths) => {
+        const spec = excludePathspec(paths);
+        if (paths.length === 0) expect(spec).toEqual([]);
+        else expect(spec).toEqual(['--', '.', ...paths.map((p) => `:(exclude,literal)${p}`)]);
+      }),
+    );
+  });
+
+  it('passes the exclusion to git status of every worktree', async () => {
+    const runner = scriptedRunner([
+      [/worktree list --porcelain -z$/, { stdout: fixture('git', 'worktree-list-edge-porcelain-z.txt') }],
+      [/ status /, { stdout: '' }],
+      [/ for-each-repo /, { stdout: '' }],
+    ]);
+    const scanner = createGitScanner({ runner, cwd: '/tmp/hbscratch/g/repo', configFile: '/tmp/hbscratch/g/repo/.claude/HEARTBEAT.md' });
+    await scanner.scan(makeContext());
+    const status = runner.calls.map((c) => c.args).filter((args) => args.includes('status'));
+    expect(status.length).toBeGreaterThan(0);
+    for (const args of status) expect(args.slice(-3)).toEqual(['--', '.', ':(exclude,literal).claude/HEARTBEAT.md']);
   });
 });

@@ -1,7 +1,15 @@
 import { ok } from 'neverthrow';
 import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
 import { failed, formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, skipped, type DurationMeter } from '../scanner-support.js';
-import { commitEpochs, describeGitError, lastCommitEpoch, worktreeStatus, worktreeStatuses, type GitDeps } from './git-client.js';
+import {
+  commitEpochs,
+  describeGitError,
+  excludePathspec,
+  lastCommitEpoch,
+  worktreeStatus,
+  worktreeStatuses,
+  type GitDeps,
+} from './git-client.js';
 import { scannableWorktrees, type Worktree } from './parse-worktrees.js';
 import { createWorktreeSource, type WorktreeSource } from './worktree-source.js';
 
@@ -22,6 +30,31 @@ export interface GitScannerDeps extends GitDeps {
    * `/repo/hb.receipts/`, `/repo/hb.json.corrupt-…`, but not `/repo/notes.md`.
    */
   readonly ignorePrefixes?: readonly string[];
+  /**
+   * The config file the heartbeat reads (absolute). Its path relative to the worktree it sits in
+   * is never counted as a change, in that worktree or any other: the heartbeat's own config is
+   * not the user's work (`init` writes it untracked).
+   */
+  readonly configFile?: string;
+}
+
+/**
+ * The path of `file` relative to the worktree among `worktrees` that holds it (the deepest), or
+ * undefined when none does or the path could not be a plain relative path (control characters).
+ */
+export function configPathInWorktree(file: string, worktrees: readonly string[]): string | undefined {
+  const holders = worktrees
+    .map((w) => w.replace(/\/+$/, ''))
+    .filter((w) => w !== '' && file.startsWith(`${w}/`))
+    .sort((a, b) => b.length - a.length);
+  const holder = holders[0];
+  if (holder === undefined) return undefined;
+  const rel = file.slice(holder.length + 1);
+  const parts = rel.split('/');
+  // Only a plain path: no empty, `.` or `..` step, nothing a pathspec or a terminal would read otherwise.
+  if (parts.some((p) => p === '' || p === '.' || p === '..')) return undefined;
+  if ([...rel].some((c) => c < ' ' || c === '\u007f')) return undefined;
+  return rel;
 }
 
 /**
@@ -122,6 +155,14 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
         const nowMs = ctx.now.getTime();
         type Status = { readonly worktree: Worktree; readonly warning?: ScanWarning; readonly changes?: number };
         const scannable = scannableWorktrees(listed.value);
+        const config =
+          deps.configFile === undefined
+            ? undefined
+            : configPathInWorktree(
+                deps.configFile,
+                listed.value.map((w) => w.path),
+              );
+        const pathspec = excludePathspec(config === undefined ? [] : [config]);
         // Most worktrees are answered by a few batched processes; the rest one call each.
         const batched = await worktreeStatuses(
           deps,
@@ -129,12 +170,13 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
           scannable.map((w) => w.path),
           ctx.signal,
           meter,
+          pathspec,
         );
         const statuses = await mapConcurrent(
           scannable.map((worktree, i) => ({ worktree, answer: batched[i] })),
           PER_SCANNER_CONCURRENCY,
           async ({ worktree, answer }): Promise<Status> => {
-            const status = answer === undefined ? await worktreeStatus(deps, worktree.path, ctx.signal, meter) : ok(answer);
+            const status = answer === undefined ? await worktreeStatus(deps, worktree.path, ctx.signal, meter, pathspec) : ok(answer);
             if (status.isErr())
               return {
                 worktree,
