@@ -21,7 +21,7 @@ import { fleetWithoutPackage, heartbeatCommands, loopCommand } from './pack-chec
 import { runbookCommands } from './pack-check/cli-runbook.mjs';
 import { walkCommand, walkHelp } from './pack-check/cli-walk.mjs';
 import { woterclipCommands } from './pack-check/cli-woterclip.mjs';
-import { emptyProject, installSize, npmInstall, packAll, packageNames } from './pack-check/install.mjs';
+import { emptyProject, installSize, noNativeBinaries, npmInstall, packAll, packageNames } from './pack-check/install.mjs';
 import { libraryEntries, readmeExample } from './pack-check/library-entries.mjs';
 import { run } from './pack-check/report.mjs';
 
@@ -48,6 +48,7 @@ try {
   emptyProject(project);
   const cli = packages.filter((name) => name !== optional);
   print(await npmInstall(project, cli.map(tarball), `npm install of the CLI tarballs (without ${optional})`));
+  print(noNativeBinaries(project));
   process.stdout.write(`     install size of the CLI alone: ${await installSize(project)} (at ${elapsed()})\n`);
 
   // The CLI's runs get a clean environment: a HOME of their own, no workspace bins on PATH, tmux
