@@ -7,7 +7,9 @@
 //     against the woterclip tests' fake gh), exit codes checked exactly, no sign of a crash (exit 70,
 //     a stack trace, "internal error", "Cannot find module") on stdout or stderr;
 //   - a cycle loads only the bundled bin, which holds no require shim (pack-check/bin-bundle.mjs);
-//   - the README's embed example.
+//   - the README's embed example;
+//   - a CommonJS project (`npm init -y`): require() of every entry, import() from a .cjs file, and
+//     the README's example type-checked as a .mts file (pack-check/commonjs.mjs).
 // Then it adds @heartbeat-kit/bullmq, walks `fleet`'s help, imports every public entry of every
 // package as ESM and type-checks them under node16 and bundler resolution (library-entries.mjs).
 // One ok/FAIL line per check, printed group by group in a fixed order; exit 1 if any failed.
@@ -17,6 +19,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { binBundle } from './pack-check/bin-bundle.mjs';
+import { commonjsProject } from './pack-check/commonjs.mjs';
 import { fleetWithoutPackage, heartbeatCommands, loopCommand } from './pack-check/cli-heartbeat.mjs';
 import { runbookCommands } from './pack-check/cli-runbook.mjs';
 import { walkCommand, walkHelp } from './pack-check/cli-walk.mjs';
@@ -92,6 +95,7 @@ try {
     fleetWithoutPackage(ctx),
     binBundle(ctx),
     readmeExample(ctx),
+    commonjsProject(ctx, cli.map(tarball), cli),
   ]);
   print(walk.checks, ...commands);
   process.stdout.write(`     the CLI alone: done at ${elapsed()}\n`);

@@ -37,6 +37,28 @@ describe('published package manifests', () => {
     expect(JSON.stringify(manifest.publishConfig?.exports)).not.toMatch(/\.\/src\//);
   });
 
+  // ES modules only (issue 26 item 6): Node >= 20.19 (our engines) loads them with require() too, if
+  // the entry has a condition require() matches; `import` alone made require() fail with
+  // ERR_PACKAGE_PATH_NOT_EXPORTED. The README says so, with what a CommonJS project does.
+  it.each(manifests.map((m) => [m.name, m] as const))(
+    '%s: every code entry has a `default` condition, and the README says ESM only',
+    (_, manifest) => {
+      for (const exports of [manifest.exports, manifest.publishConfig?.exports ?? {}]) {
+        const code = Object.values(exports).filter(
+          (target): target is Record<string, string> => typeof target === 'object' && target !== null,
+        );
+        expect(code.length).toBeGreaterThan(0);
+        for (const target of code) expect(target.default).toBe(target.import);
+      }
+      const dir = readdirSync(join(root, 'packages')).find(
+        (d) => (JSON.parse(readFileSync(join(root, 'packages', d, 'package.json'), 'utf8')) as Manifest).name === manifest.name,
+      )!;
+      const readme = readFileSync(join(root, 'packages', dir, 'README.md'), 'utf8');
+      expect(readme.split('\n').slice(0, 4).join('\n')).toContain(`> **ES modules only** (Node ≥ 20.19). In a CommonJS project`);
+      expect(readme).toContain(`require('${manifest.name}')`);
+    },
+  );
+
   // neverthrow 8.1.0 and later list @rollup/rollup-linux-x64-gnu (a 2.3 MB native binary) as an
   // optional dependency by mistake; 8.0.0 has the same API we use and no dependencies.
   it.each(manifests.filter((m) => m.dependencies?.neverthrow !== undefined).map((m) => [m.name, m] as const))(
