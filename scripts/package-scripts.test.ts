@@ -26,3 +26,20 @@ describe('root package.json scripts (a fresh clone after install has no dist/)',
     );
   });
 });
+
+describe("README's first set-up line (one heartbeat cycle over the checkout)", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8').split('\n');
+  const line1 = (readme[1] ?? '').split(' # ')[0]!.trim();
+
+  it('is the second line of the README, after the opening fence', () => {
+    expect(readme[0]).toBe('```sh');
+    expect(line1).toMatch(/^npx -y pnpm@[\d.]+ install && /);
+  });
+
+  // Each `npx -y pnpm@…` start costs ~5 s before pnpm does anything (issue 26 item 10): the line
+  // starts pnpm once, for the install, then builds what changed and runs the built bin with node.
+  it('starts pnpm once, builds what changed, then runs one cycle of the built bin', () => {
+    expect(line1.match(/npx -y pnpm@/g)).toHaveLength(1);
+    expect(line1.split(' && ').slice(1)).toEqual(['node scripts/build-changed.mjs', 'node packages/cli/bin/heartbeat-kit.js cycle']);
+  });
+});
