@@ -1,5 +1,6 @@
 // Builds only the packages whose inputs changed since their last build, so README line 1
-// (`pnpm heartbeat cycle`) costs one build on a fresh clone and seconds afterwards.
+// (`node scripts/build-changed.mjs && node packages/cli/bin/heartbeat-kit.js cycle`) costs one build on
+// a fresh clone and a hash of the inputs afterwards.
 // A package's key is a hash of its build inputs (sources without tests, package.json, tsup and
 // tsconfig files, the shared tsconfig) and of the keys of the workspace packages it depends on;
 // it is stored in dist/.build-key after a successful build. Content, not mtimes: a checkout or

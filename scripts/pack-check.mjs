@@ -7,7 +7,9 @@
 //     against the woterclip tests' fake gh), exit codes checked exactly, no sign of a crash (exit 70,
 //     a stack trace, "internal error", "Cannot find module") on stdout or stderr;
 //   - a cycle loads only the bundled bin, which holds no require shim (pack-check/bin-bundle.mjs);
-//   - the README's embed example.
+//   - the README's embed example;
+//   - a CommonJS project (`npm init -y`): require() of every entry, import() from a .cjs file, and
+//     the README's example type-checked as a .mts file (pack-check/commonjs.mjs).
 // Then it adds @heartbeat-kit/bullmq, walks `fleet`'s help, imports every public entry of every
 // package as ESM and type-checks them under node16 and bundler resolution (library-entries.mjs).
 // One ok/FAIL line per check, printed group by group in a fixed order; exit 1 if any failed.
@@ -17,11 +19,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { binBundle } from './pack-check/bin-bundle.mjs';
+import { commonjsProject } from './pack-check/commonjs.mjs';
 import { fleetWithoutPackage, heartbeatCommands, loopCommand } from './pack-check/cli-heartbeat.mjs';
 import { runbookCommands } from './pack-check/cli-runbook.mjs';
 import { walkCommand, walkHelp } from './pack-check/cli-walk.mjs';
 import { woterclipCommands } from './pack-check/cli-woterclip.mjs';
-import { emptyProject, installSize, npmInstall, packAll, packageNames } from './pack-check/install.mjs';
+import { emptyProject, installSize, noNativeBinaries, npmInstall, packAll, packageNames } from './pack-check/install.mjs';
 import { libraryEntries, readmeExample } from './pack-check/library-entries.mjs';
 import { run } from './pack-check/report.mjs';
 
@@ -48,6 +51,7 @@ try {
   emptyProject(project);
   const cli = packages.filter((name) => name !== optional);
   print(await npmInstall(project, cli.map(tarball), `npm install of the CLI tarballs (without ${optional})`));
+  print(noNativeBinaries(project));
   process.stdout.write(`     install size of the CLI alone: ${await installSize(project)} (at ${elapsed()})\n`);
 
   // The CLI's runs get a clean environment: a HOME of their own, no workspace bins on PATH, tmux
@@ -91,6 +95,7 @@ try {
     fleetWithoutPackage(ctx),
     binBundle(ctx),
     readmeExample(ctx),
+    commonjsProject(ctx, cli.map(tarball), cli),
   ]);
   print(walk.checks, ...commands);
   process.stdout.write(`     the CLI alone: done at ${elapsed()}\n`);

@@ -31,6 +31,10 @@ const bin: Options = {
       // A plugin, not esbuildOptions: scripts/build-changed.mjs passes its own esbuildOptions.
       name: 'heartbeat-kit-bin',
       setup(build) {
+        // Maps without the sources inside (src/ is not published; the bin's maps held zod's and
+        // date-fns's sources too): under --enable-source-maps a stack trace still names the source
+        // file and line, which is what a bug report needs.
+        build.initialOptions.sourcesContent = false;
         build.initialOptions.chunkNames = `${BIN_CHUNKS}/[name]-[hash]`;
         // ES builds first (neverthrow has `module` but no `exports`); packages with exports are unaffected.
         build.initialOptions.mainFields = ['module', 'main'];
@@ -85,6 +89,7 @@ export default defineConfig([
     format: ['esm'],
     dts: { entry: { index: 'src/index.ts' } },
     sourcemap: true,
+    esbuildPlugins: [{ name: 'lean-source-maps', setup: (build) => void (build.initialOptions.sourcesContent = false) }],
     // Everything but the bin's own files, which the other build writes at the same time.
     clean: ['!bin.js', '!bin.js.map', `!${BIN_CHUNKS}/**`],
     target: 'node20',

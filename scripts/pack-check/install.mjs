@@ -1,6 +1,6 @@
 // Packs every package the way a release does and installs tarballs with npm into an empty project.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Checks, run } from './report.mjs';
 
@@ -57,4 +57,24 @@ export async function installSize(project) {
   const ls = await run('npm', ['ls', '--all', '--parseable'], { cwd: project, env: npmEnv });
   const du = await run('du', ['-sh', 'node_modules'], { cwd: project });
   return `${ls.stdout.trim().split('\n').length - 1} packages, ${du.stdout.split('\t')[0]} node_modules`;
+}
+
+/**
+ * No platform binary in the install (a package.json with `os` or `cpu`): none of ours needs one, and
+ * neverthrow 8.1+ pulled in @rollup/rollup-linux-x64-gnu (2.3 MB) through an optional dependency.
+ */
+export function noNativeBinaries(project) {
+  const checks = new Checks();
+  const modules = join(project, 'node_modules');
+  const names = readdirSync(modules)
+    .filter((n) => !n.startsWith('.'))
+    .flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((m) => `${n}/${m}`) : [n]));
+  const native = names.filter((name) => {
+    const manifest = join(modules, name, 'package.json');
+    if (!existsSync(manifest)) return false;
+    const { os, cpu } = JSON.parse(readFileSync(manifest, 'utf8'));
+    return os !== undefined || cpu !== undefined;
+  });
+  checks.check(native.length === 0, 'the CLI install holds no platform binary (no package with os/cpu)', native.join(', '));
+  return checks;
 }

@@ -83,3 +83,71 @@ describe('docs/spec-map.md', () => {
     expect(missing).toEqual([]);
   });
 });
+
+// The specifications live outside this repository (CI has no copy); docs/spec-map.md is the
+// repository's record of them: one "## Spec NNN — title" section each. Every "spec NNN" the docs
+// name must be one of them, and a line that names a package and a spec must name that package's spec.
+describe('spec numbers in the docs', () => {
+  const titles = new Map(
+    [...readFileSync(join(root, 'docs', 'spec-map.md'), 'utf8').matchAll(/^## Spec (\d{3}) — (.+)$/gm)].map((m) => [m[1]!, m[2]!]),
+  );
+  const documents = [
+    ...markdown,
+    join(root, 'CONTRIBUTING.md'),
+    ...readdirSync(join(root, 'packages')).map((p) => join(root, 'packages', p, 'README.md')),
+  ].filter((file) => existsSync(file));
+
+  it('the spec map names the three specifications', () => {
+    expect([...titles.keys()]).toEqual(['000', '002', '003']);
+  });
+
+  it('every "spec NNN" is in the spec map, and a package named beside it is that spec\'s', () => {
+    const wrong: string[] = [];
+    for (const file of documents) {
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          for (const m of line.matchAll(/\bspecs? (\d{3})\b/gi)) {
+            const number = m[1]!;
+            const where = `${relative(root, file)}:${i + 1}: spec ${number}`;
+            const title = titles.get(number);
+            if (title === undefined) {
+              wrong.push(`${where} is not in docs/spec-map.md`);
+              continue;
+            }
+            const subject = [...line.slice(0, m.index).matchAll(/\b(woterclip|runbook)\b/gi)].at(-1)?.[1];
+            if (subject !== undefined && !title.toLowerCase().includes(subject.toLowerCase()))
+              wrong.push(`${where} is "${title}", not the ${subject} spec`);
+          }
+        });
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('README package table', () => {
+  it("the CLI's row names every command of docs/reference/cli.md", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const row = readme.split('\n').find((line) => line.startsWith('| `heartbeat-kit` |')) ?? '';
+    const commands = [...readFileSync(join(root, 'docs', 'reference', 'cli.md'), 'utf8').matchAll(/^## `heartbeat-kit ([\w-]+)`$/gm)].map(
+      (m) => m[1]!,
+    );
+    expect(commands.length).toBeGreaterThan(5);
+    expect(commands.filter((c) => !row.includes(`\`${c}\``))).toEqual([]);
+  });
+});
+
+describe("core's doc examples", () => {
+  // The CLI keeps state in the git common dir (`.git/heartbeat-kit/`); `.heartbeat/` is where versions
+  // before it did, so an example path there teaches the layout the CLI migrates away from.
+  it('name no `.heartbeat/` path', () => {
+    const stale = files(join(root, 'packages', 'core', 'src'), (n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, where: `${relative(root, file)}:${i + 1}` }))
+        .filter(({ line }) => /^\s*\*.*['`/]\.heartbeat\//.test(line))
+        .map(({ where }) => where),
+    );
+    expect(stale).toEqual([]);
+  });
+});

@@ -145,7 +145,7 @@ function refusedOutcome(refused: StateRefusal, state: HeartbeatState, now: Date,
  *   {
  *     clock: systemClock,
  *     sleep: nodeSleep,
- *     stateStore: createFileStateStore({ path: `${cwd}/.heartbeat/state.json` }),
+ *     stateStore: createFileStateStore({ path: `${cwd}/.git/heartbeat-kit/state.json` }),
  *     sink: createStdoutSink(), // prints the report; a quiet cycle delivers nothing
  *     scanners: createDefaultScanners({ runner: createProcessRunner(), cwd, fileExists: nodeFileExists }),
  *   },

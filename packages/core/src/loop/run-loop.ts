@@ -92,7 +92,7 @@ export function deterministicJitter(id: string, maxMs: number): number {
  * const stop = new AbortController();
  * process.once('SIGTERM', () => stop.abort()); // finish the cycle, then HEARTBEAT_SHUTDOWN
  * const summary = await runLoop(
- *   { clock: systemClock, sleep: nodeSleep, stateStore: createFileStateStore({ path: '.heartbeat/state.json' }), sink: createStdoutSink(), scanners: [] },
+ *   { clock: systemClock, sleep: nodeSleep, stateStore: createFileStateStore({ path: '.git/heartbeat-kit/state.json' }), sink: createStdoutSink(), scanners: [] },
  *   { settings: () => ({ config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' }), configFound: false, signal: stop.signal },
  * );
  * console.log(summary); // { cyclesCompleted: …, cyclesPartial: …, cutOff: [...], reportsSent: … }

@@ -106,7 +106,7 @@ function generationOf(text: string): string {
  * ```ts
  * import { createFileLockStore } from '@heartbeat-kit/core/node';
  *
- * const lock = createFileLockStore({ path: '.heartbeat/cycle.lock' });
+ * const lock = createFileLockStore({ path: '.git/heartbeat-kit/cycle.lock' });
  * const taken = await lock.acquire({ owner: `${process.pid}`, nowMs: Date.now(), staleAfterMs: 15 * 60_000 });
  * if (taken.isErr()) console.log(taken.error.kind === 'held' ? 'another cycle is running' : taken.error.message);
  * else await lock.release(`${process.pid}`);

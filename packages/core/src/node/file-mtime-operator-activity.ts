@@ -13,7 +13,7 @@ import { describeError, errorCode } from './durable-fs.js';
  * import { createFileMtimeOperatorActivity } from '@heartbeat-kit/core/node';
  *
  * // Touch this file whenever the operator sends a message; Advisory findings wait until it is 5 min old.
- * const activity = createFileMtimeOperatorActivity('.heartbeat/operator-active');
+ * const activity = createFileMtimeOperatorActivity('.git/heartbeat-kit/operator-active');
  * const last = await activity.lastActiveAt(); // undefined when the file does not exist (= idle)
  * if (last.isOk()) console.log(last.value);
  * ```

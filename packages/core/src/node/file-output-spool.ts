@@ -161,7 +161,7 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
  * ```ts
  * import { createFileOutputSpool, gchatSpoolPrefixFor } from '@heartbeat-kit/core/node';
  *
- * const spool = createFileOutputSpool({ directory: '.heartbeat', prefix: gchatSpoolPrefixFor('.heartbeat/state.json') });
+ * const spool = createFileOutputSpool({ directory: '.git/heartbeat-kit', prefix: gchatSpoolPrefixFor('.git/heartbeat-kit/state.json') });
  * const left = await spool.leftovers(); // what killed cycles' pollers printed
  * if (left.isOk()) console.log(left.value.spools.length);
  * ```

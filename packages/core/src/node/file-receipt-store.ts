@@ -66,7 +66,7 @@ async function appendSynced(path: string, text: string): Promise<void> {
  * import { skippedReceipt } from '@heartbeat-kit/core';
  * import { createFileReceiptStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
  *
- * const store = createFileReceiptStore({ directory: receiptsDirectoryFor('.heartbeat/state.json') });
+ * const store = createFileReceiptStore({ directory: receiptsDirectoryFor('.git/heartbeat-kit/state.json') });
  * await store.append(skippedReceipt('overlapping', { slotMs: Date.now(), atMs: Date.now(), source: 'cycle' }));
  * const listed = await store.list(); // oldest first, bounded by count and age
  * if (listed.isOk()) console.log(listed.value.receipts.length);

@@ -50,7 +50,7 @@ const TEMP_TAG = 'tmp';
  * ```ts
  * import { createFileReplyInbox, inboxPathFor } from '@heartbeat-kit/core/node';
  *
- * const inbox = createFileReplyInbox({ path: inboxPathFor('.heartbeat/state.json') });
+ * const inbox = createFileReplyInbox({ path: inboxPathFor('.git/heartbeat-kit/state.json') });
  * const listed = await inbox.list(); // replies read by a cycle that died before saving its state
  * if (listed.isOk()) console.log(listed.value.entries.length);
  * ```

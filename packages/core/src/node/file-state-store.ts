@@ -49,7 +49,7 @@ function ioError(action: string, path: string, error: unknown): StateStoreError 
  * ```ts
  * import { createFileStateStore } from '@heartbeat-kit/core/node';
  *
- * const store = createFileStateStore({ path: '.heartbeat/state.json', onWarning: (w) => console.warn(w) });
+ * const store = createFileStateStore({ path: '.git/heartbeat-kit/state.json', onWarning: (w) => console.warn(w) });
  * await store.save({ version: 1 }); // atomic: readers see the old or the new file, never half
  * const loaded = await store.load(); // a corrupt file is set aside with a warning, never thrown
  * if (loaded.isOk()) console.log(loaded.value.document);

@@ -54,7 +54,7 @@ export interface JsonlFileSinkOptions {
  * import { createJsonlFileSink } from '@heartbeat-kit/core/node';
  *
  * // One JSON line per message, fsynced before the delivery counts: an outbox another process reads.
- * const sink = createJsonlFileSink({ path: '.heartbeat/outbox.jsonl' });
+ * const sink = createJsonlFileSink({ path: '.git/heartbeat-kit/outbox.jsonl' });
  * const sent = await sink.deliver({ kind: 'online', content: 'HEARTBEAT_ONLINE: …', summary: 'Heartbeat online', at: new Date().toISOString() });
  * if (sent.isErr()) console.error(sent.error.message);
  * ```
