@@ -39,7 +39,7 @@ describe('receipts and heartbeat-kit history', () => {
     );
   });
 
-  it('every cycle invocation leaves exactly one receipt: ran, or skipped with its reason', async () => {
+  it('every cycle invocation leaves exactly one receipt: ran, or skipped with its reason; a dry run (a rehearsal) none', async () => {
     const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const statePath = join(world.root, 'hb', 'state.json');
     const cycle = (...extra: string[]) =>
@@ -47,6 +47,7 @@ describe('receipts and heartbeat-kit history', () => {
 
     expect((await cycle('--now', '2026-02-19T14:00:00Z', '--sink', `file:${join(world.root, 'out.jsonl')}`)).code).toBe(0);
     expect((await cycle('--now', '2026-02-19T14:10:00Z')).code).toBe(0);
+    // A dry run is a rehearsal: it writes nothing a real run reads, no receipt either (issue 26).
     expect((await cycle('--now', '2026-02-19T14:15:00Z', '--dry-run')).code).toBe(0);
     // Another cycle holds the lock: this one is skipped, and says so.
     const lock = createFileLockStore({ path: join(world.root, 'hb', 'cycle.lock') });
@@ -64,7 +65,6 @@ describe('receipts and heartbeat-kit history', () => {
     expect(receipts.map((r) => [r.slot, r.kind, r.reason ?? `${r.status}/${r.delivery}`])).toEqual([
       ['2026-02-19T14:00:00.000Z', 'ran', 'report/delivered'],
       ['2026-02-19T14:10:00.000Z', 'ran', 'ok/none'],
-      ['2026-02-19T14:15:00.000Z', 'skipped', 'dry-run'],
       ['2026-02-19T14:20:00.000Z', 'skipped', 'overlapping'],
       ['2026-02-19T14:30:00.000Z', 'skipped', 'config-error'],
     ]);

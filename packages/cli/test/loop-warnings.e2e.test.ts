@@ -1,7 +1,7 @@
 /**
  * `loop` says what `cycle` says about its config, and never waits in silence: the config file's own
  * warnings (unknown keys) are printed at start, and a receipt later than now (the clock went back, or a
- * `cycle --now` ran ahead) is named instead of holding the first cycle without a word.
+ * `cycle --now` ran ahead) is named once and never holds the first cycle: the current clock decides.
  */
 import { describe, expect, it } from 'vitest';
 import { WORLD_HEARTBEAT_MD } from './support/world.js';
@@ -36,7 +36,7 @@ describe('loop warnings', () => {
     expect(run.stdout).toContain('0 cycles completed');
   });
 
-  it('names a receipt later than now instead of waiting for it in silence', async () => {
+  it('a receipt later than now is a warning, never a wait: the first cycle runs on the current clock (issue 26)', async () => {
     const world = createCliWorld();
     const ahead = new Date(Date.now() + 6 * 3600_000);
     ahead.setUTCMinutes(0, 0, 0);
@@ -44,7 +44,8 @@ describe('loop warnings', () => {
     expect(ran.code).toBe(0);
     const run = await loopUntilFirstWait(world);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`heartbeat-kit loop: warning: the newest receipt is for ${ahead.toISOString()}, later than now`);
-    expect(run.stdout).toContain('0 cycles completed');
+    expect(run.stderr).toContain(`heartbeat-kit loop: warning: a receipt is dated ${ahead.toISOString()}, later than now`);
+    expect(run.stderr.match(/later than now/g)).toHaveLength(1);
+    expect(run.stdout).toContain('1 cycles completed');
   });
 });

@@ -262,6 +262,7 @@ export {
   receiptForOutcome,
   skippedReceipt,
   receiptForSkippedSlots,
+  futureRecordedSlotMs,
   lastRecordedSlotMs,
   pruneReceipts,
   formatReceipt,

@@ -18,7 +18,9 @@ export const CHECK_LIVENESS_HELP = `Usage: heartbeat-kit check-liveness [options
 
 Watches the watcher: exits 0 when the newest 'ran' receipt (a cycle that evaluated and finished
 its delivery) is at most --max-age old, else 1 with the reason: the loop or its scheduler
-stopped, every recent slot was skipped (and why), the cycle lock is stuck, or no cycle ever ran.
+stopped, every recent slot was skipped (and why), the cycle lock is stuck, no cycle ever ran, or
+the last cycle is dated in the future (the clock moved back: judged on the current clock, never a
+negative age; with a recent run before now it is alive, with a warning on stderr).
 Meant for a systemd timer, a Kubernetes livenessProbe, a cron monitor or CI.
 
 Options:

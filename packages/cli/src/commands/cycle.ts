@@ -63,7 +63,8 @@ Options:
                                as skipped (down), so 'history' and 'check-liveness' see them
   --record FILE                append this cycle's inputs and decision to FILE (for 'heartbeat-kit replay')
   --dry-run                    decide only: print what would be sent (whatever --sink says), deliver
-                               nothing, save no state, take no lock
+                               nothing, save no state, take no lock, write no receipt or prefetch
+                               plan (a rehearsal: a later real run sees nothing of it)
   --json                       print one JSON object instead of the message
   -h, --help                   show this help
 
@@ -189,7 +190,8 @@ async function runCycleCommand(
   for (const warning of prefetchWarnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   const at = (): Date => now.date ?? new Date();
   if (!resolved.ok) {
-    if (resolved.configError === true) {
+    // A dry run is a rehearsal: it writes no receipt, even for a config error (the error is on stderr).
+    if (resolved.configError === true && values['dry-run'] !== true) {
       // The slot did not run: say so in the receipts, so liveness checks see why.
       const { statePath } = resolved;
       const detail = resolved.message.slice(0, 200);
@@ -218,7 +220,8 @@ async function runCycleCommand(
     }
     const decided = decideCronSlot({
       nowMs: at().getTime(),
-      lastSlotMs: lastRecordedSlotMs(listed.value.receipts),
+      // A receipt dated later than now closes nothing: slots are closed on the current grid.
+      lastSlotMs: lastRecordedSlotMs(listed.value.receipts, at().getTime()),
       nextAfter: cron.value.nextAfter,
       atOrBefore: cron.value.atOrBefore,
     });
@@ -309,13 +312,16 @@ async function runCycleCommand(
   // The next cycle starts this one's first listings while it loads (a dry run leaves nothing behind).
   if (!dryRun) await io.prefetch?.savePlan({ configFile: settings.file, validUntilMs: prefetchValidUntil(outcome, settings) });
   // Written only now, after evaluation and delivery finished: "fired" never passes for "ran".
-  const receiptOk = await appendReceipt(
-    receipts,
-    receiptForOutcome(outcome, { slotMs: slotMs ?? Date.parse(outcome.decision.at), atMs: at().getTime(), source: 'cycle' }),
-    statePath,
-    io,
-    'cycle',
-  );
+  // A dry run writes none: a rehearsal's receipt (for a `--now` later today) would close that slot for real runs.
+  const receiptOk =
+    dryRun ||
+    (await appendReceipt(
+      receipts,
+      receiptForOutcome(outcome, { slotMs: slotMs ?? Date.parse(outcome.decision.at), atMs: at().getTime(), source: 'cycle' }),
+      statePath,
+      io,
+      'cycle',
+    ));
 
   let recordFailed = false;
   if (values.record !== undefined) {

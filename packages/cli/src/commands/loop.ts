@@ -5,6 +5,7 @@ import {
   CATCH_UP_POLICIES,
   DEFAULT_SCANNER_TIMEOUT_MS,
   deterministicJitter,
+  futureRecordedSlotMs,
   lastRecordedSlotMs,
   receiptForOutcome,
   receiptForSkippedSlots,
@@ -154,13 +155,17 @@ export const loopCommand: Command = async (argv, io) => {
   if (listed.isErr())
     io.stderr(`heartbeat-kit loop: warning: cannot read the receipts (${listed.error.message}); starting as if none were recorded.\n`);
   else for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
-  const lastSlotMs = listed.isOk() ? lastRecordedSlotMs(listed.value.receipts) : undefined;
-  // A slot recorded later than now (the clock went back, or `cycle --now` ran ahead) holds the loop's
-  // first cycle until then, so that no slot gets two records; say so rather than wait in silence.
-  if (lastSlotMs !== undefined && lastSlotMs > deps.clock.now().getTime())
-    io.stderr(
-      `heartbeat-kit loop: warning: the newest receipt is for ${new Date(lastSlotMs).toISOString()}, later than now (${deps.clock.now().toISOString()}); no cycle runs before then. The clock went back, or a \`cycle --now\` run recorded a later slot; fix: if the clock is right, see \`heartbeat-kit history\` and remove the receipts written by that run from ${receiptsDirectoryFor(statePath)}.\n`,
-    );
+  // The current clock is the authority: a slot recorded later than now (the clock went back, or an
+  // older version's `cycle --now` rehearsal) closes nothing on the current grid; said once, never a wait.
+  const startMs = deps.clock.now().getTime();
+  const lastSlotMs = listed.isOk() ? lastRecordedSlotMs(listed.value.receipts, startMs) : undefined;
+  const futureSlotMs = listed.isOk() ? futureRecordedSlotMs(listed.value.receipts, startMs) : undefined;
+  if (futureSlotMs !== undefined) {
+    const message = `a receipt is dated ${new Date(futureSlotMs).toISOString()}, later than now (${new Date(startMs).toISOString()}): the clock went back, or a rehearsal recorded a later slot; the loop runs on the current clock. See \`heartbeat-kit history\`; receipts are in ${receiptsDirectoryFor(statePath)}`;
+    io.stderr(`heartbeat-kit loop: warning: ${message}.\n`);
+    if (json)
+      io.stdout(`${JSON.stringify({ type: 'warning', code: 'RECEIPT_IN_FUTURE', slot: new Date(futureSlotMs).toISOString(), message })}\n`);
+  }
   // A cycle that already closed the current slot (a cron `cycle`, an earlier loop) means the first
   // cycle of this loop waits for the next slot: say so, or the operator watches a silent loop.
   const nowMs = deps.clock.now().getTime();

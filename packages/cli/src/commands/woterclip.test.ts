@@ -1,5 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  existsSync,
+  chmodSync,
+  readdirSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
@@ -343,6 +354,11 @@ describe('heartbeat-kit woterclip', () => {
     });
     expect(await command(quiet)(['beat', '--dry-run', '--now', '2026-07-22T23:00:00Z'], io(quiet.dir))).toBe(0);
     for (const dir of [repo.dir, quiet.dir]) expect(existsSync(join(dir, '.woterclip', 'heartbeat-log.jsonl'))).toBe(false);
+    // A dry run is a rehearsal: no receipt either, not even for a later --now (issue 26).
+    for (const dir of [repo.dir, quiet.dir]) {
+      const receipts = join(dir, '.woterclip', 'receipts');
+      expect(existsSync(receipts) ? readdirSync(receipts) : []).toEqual([]);
+    }
     expect(existsSync(join(quiet.dir, '.woterclip', '.heartbeat-lock'))).toBe(false);
     expect(ghState(repo).argv.some((argv) => ['edit', 'comment', 'close', 'create'].includes(argv[1] ?? ''))).toBe(false);
   });

@@ -48,7 +48,8 @@ Runs one WoterClip beat over the repository in --cwd (reads .woterclip/config.ya
 
 Options:
   --cwd DIR          repository root (default: current directory)
-  --dry-run          show what would be picked; change nothing, record no beat line
+  --dry-run          show what would be picked; change nothing, record no beat line and no
+                     receipt, take no lock (a rehearsal: a later real beat sees nothing of it)
   --persona NAME     only pick issues for this persona
   --now ISO          run as if the beat started at this instant (quiet hours, lock age)
   --json             print the beat result as one JSON object
@@ -57,7 +58,7 @@ Options:
                      config.yaml environment.allow); see docs/environment.md
   -h, --help         show this help
 
-Every beat leaves exactly one receipt in .woterclip/receipts/ (see 'woterclip history'): 'ran'
+Every beat but a dry run leaves exactly one receipt in .woterclip/receipts/ (see 'woterclip history'): 'ran'
 or 'skipped' with its reason. A beat killed mid-run leaves its lock, which names the beat's host,
 pid and start time: on the same host the next beat takes it over at once (another host's lock,
 or one without them, once stale_lock_hours old) and records that slot as 'abandoned'. When the agent dispatch fails the same way

@@ -42,8 +42,10 @@ describe('decideSlots', () => {
         (nowMs, lastDeltaS, intervalMin, offsetSeed, catchUp, cause) => {
           const intervalMs = intervalMin * MIN;
           const offsetMs = offsetSeed % intervalMs;
-          const lastSlotMs = lastDeltaS === undefined ? undefined : gridSlotAtOrBefore(nowMs + lastDeltaS * 1000, intervalMs, offsetMs);
-          const d = decideSlots({ nowMs, lastSlotMs, intervalMs, offsetMs, catchUp, cause });
+          const recorded = lastDeltaS === undefined ? undefined : gridSlotAtOrBefore(nowMs + lastDeltaS * 1000, intervalMs, offsetMs);
+          // A recorded slot later than now closes nothing: the current clock is the authority (issue 26).
+          const lastSlotMs = recorded !== undefined && recorded <= nowMs ? recorded : undefined;
+          const d = decideSlots({ nowMs, lastSlotMs: recorded, intervalMs, offsetMs, catchUp, cause });
           const newest = gridSlotAtOrBefore(nowMs, intervalMs, offsetMs);
           const due: number[] = [];
           for (let s = lastSlotMs === undefined ? newest : lastSlotMs + intervalMs; s <= newest; s += intervalMs) due.push(s);
@@ -112,7 +114,7 @@ describe('decideSlots', () => {
     });
   });
 
-  it('a clock that went backwards runs nothing until it passes the last recorded slot', () => {
+  it('a clock that went backwards runs the slot of the current grid: a recorded slot later than now is ignored (issue 26)', () => {
     const d = decideSlots({
       nowMs: T0 - 60 * MIN,
       lastSlotMs: T0,
@@ -121,7 +123,46 @@ describe('decideSlots', () => {
       catchUp: { policy: 'all', cap: 5 },
       cause: 'asleep',
     });
-    expect(d).toEqual({ run: [], skipped: [], lastSlotMs: T0, nextSlotMs: T0 + 10 * MIN });
+    expect(d).toEqual({ run: [T0 - 60 * MIN], skipped: [], lastSlotMs: T0 - 60 * MIN, nextSlotMs: T0 - 50 * MIN });
+  });
+
+  it('property: with any receipts, future-dated ones included, the slot of now’s grid is closed now unless a receipt at or before now closed it; never a wait past the next slot', () => {
+    const intervalMs = 10 * MIN;
+    const receiptArb = fc.record({
+      slotOffsetMin: fc.integer({ min: -600, max: 600 }),
+      ran: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(receiptArb, { maxLength: 8 }),
+        fc.integer({ min: 0, max: 4 * 60 }),
+        fc.integer({ min: 0, max: intervalMs / 2 }),
+        catchUpArb,
+        (specs, baseMin, withinGraceMs, catchUp) => {
+          const nowMs = gridSlotAtOrBefore(T0 + baseMin * MIN, intervalMs, 0) + withinGraceMs - (withinGraceMs % 1000);
+          const receipts: Receipt[] = specs.map(({ slotOffsetMin, ran }) => {
+            const slotMs = nowMs + slotOffsetMin * MIN;
+            const at = new Date(slotMs).toISOString();
+            return ran
+              ? { v: 1, slot: at, at, source: 'cycle', kind: 'ran', cycle: 1, status: 'ok', delivery: 'none' }
+              : receiptForSkippedSlots({ fromMs: slotMs, throughMs: slotMs, count: 1, reason: 'down', detail: 'x' }, slotMs, 'loop');
+          });
+          const newest = gridSlotAtOrBefore(nowMs, intervalMs, 0);
+          const d = decideSlots({
+            nowMs,
+            lastSlotMs: lastRecordedSlotMs(receipts, nowMs),
+            intervalMs,
+            offsetMs: 0,
+            catchUp,
+            cause: 'down',
+          });
+          const closedBefore = receipts.some((r) => Date.parse(r.slot) >= newest && Date.parse(r.slot) <= nowMs);
+          // On time (within the grace): the current slot runs unless it was already closed at or before now.
+          expect(d.run.includes(newest)).toBe(!closedBefore);
+          expect(d.nextSlotMs).toBe(newest + intervalMs);
+        },
+      ),
+    );
   });
 });
 
@@ -140,15 +181,19 @@ type Step =
   | { readonly kind: 'jump'; readonly ms: number }
   | { readonly kind: 'restart'; readonly downMs: number; readonly atMs: number };
 
-const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.constant<Step>({ kind: 'tick' }) },
-  fc.integer({ min: 1, max: 90 * MIN }).map((ms): Step => ({ kind: 'overrun', ms })),
-  fc.integer({ min: 1, max: 6 * 60 * MIN }).map((ms): Step => ({ kind: 'sleep', ms })),
-  fc.integer({ min: -3 * 60 * MIN, max: 3 * 60 * MIN }).map((ms): Step => ({ kind: 'jump', ms })),
-  fc
-    .tuple(fc.integer({ min: 0, max: 5 * 60 * MIN }), fc.integer({ min: 0, max: 30 * MIN }))
-    .map(([downMs, atMs]): Step => ({ kind: 'restart', downMs, atMs })),
-);
+/** Script steps; `minJumpMs` below 0 lets the clock jump back too. */
+const stepsArb = (minJumpMs: number): fc.Arbitrary<Step> =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constant<Step>({ kind: 'tick' }) },
+    fc.integer({ min: 1, max: 90 * MIN }).map((ms): Step => ({ kind: 'overrun', ms })),
+    fc.integer({ min: 1, max: 6 * 60 * MIN }).map((ms): Step => ({ kind: 'sleep', ms })),
+    fc.integer({ min: minJumpMs, max: 3 * 60 * MIN }).map((ms): Step => ({ kind: 'jump', ms })),
+    fc
+      .tuple(fc.integer({ min: 0, max: 5 * 60 * MIN }), fc.integer({ min: 0, max: 30 * MIN }))
+      .map(([downMs, atMs]): Step => ({ kind: 'restart', downMs, atMs })),
+  );
+const stepArb = stepsArb(0);
+const stepBackArb = stepsArb(-3 * 60 * MIN);
 
 /**
  * Drives the real loop through a script of ticks, overrunning cycles, sleeps (the wall clock runs
@@ -225,6 +270,31 @@ async function simulate(steps: readonly Step[], intervalMs: number, offsetMs: nu
 }
 
 describe('the loop under gaps, restarts and clock jumps (property)', () => {
+  it('a clock jumping both ways: no overlap, at most the cap per wake, every record on the grid and never for a slot later than the clock that wrote it (issue 26)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(stepBackArb, { maxLength: 25 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.nat(),
+        catchUpArb,
+        async (steps, intervalMin, offsetSeed, catchUp) => {
+          const intervalMs = intervalMin * MIN;
+          const offsetMs = offsetSeed % intervalMs;
+          const { receipts, overlaps, maxRunsPerWake } = await simulate(steps, intervalMs, offsetMs, catchUp);
+          expect(overlaps).toBe(0);
+          const allowed = catchUp.policy === 'skip' ? 0 : catchUp.policy === 'latest-once' ? Math.min(1, catchUp.cap) : catchUp.cap;
+          expect(maxRunsPerWake).toBeLessThanOrEqual(Math.max(1, allowed));
+          for (const r of receipts) {
+            expect(Date.parse(r.slot)).toBeLessThanOrEqual(Date.parse(r.at));
+            expect((((Date.parse(r.slot) - offsetMs) % intervalMs) + intervalMs) % intervalMs).toBe(0);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  // The clock runs forward here (jumps ahead, sleeps, restarts): a clock going back re-opens the slots of the current grid by design.
   it('every slot gets exactly one record, no two cycles overlap, catch-up never runs more than its cap', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -90,19 +90,21 @@ const CAUSE_TEXT: Readonly<Record<GapCause, string>> = {
  * the policy picks how many of the newest due slots run now: only an on-time one (`skip`), one
  * (`latest-once`: one cycle now, never a burst) or up to `cap` (`all`); never more than the cap
  * (an on-time slot aside). Every due slot ends in exactly one of `run` or `skipped`.
- * A clock that went backwards runs nothing until the wall clock passes the last recorded slot.
+ * The current clock is the authority: a recorded slot later than now (a clock that went back, a
+ * rehearsal's receipt) is ignored, so slots are closed on the current grid and the loop never waits for it.
  */
 export function decideSlots(input: SlotDecisionInput): SlotDecision {
   const { nowMs, intervalMs, offsetMs, catchUp } = input;
   const graceMs = input.graceMs ?? Math.min(intervalMs / 2, 300_000);
+  const lastSlotMs = input.lastSlotMs !== undefined && input.lastSlotMs <= nowMs ? input.lastSlotMs : undefined;
   const newest = gridSlotAtOrBefore(nowMs, intervalMs, offsetMs);
   const afterRecorded = (ms: number): number => gridSlotAtOrBefore(ms, intervalMs, offsetMs) + intervalMs;
-  const nextSlotMs = afterRecorded(Math.max(nowMs, input.lastSlotMs ?? nowMs));
-  const first = input.lastSlotMs === undefined ? newest : afterRecorded(input.lastSlotMs);
-  if (first > newest) return { run: [], skipped: [], lastSlotMs: input.lastSlotMs, nextSlotMs };
+  const nextSlotMs = afterRecorded(nowMs);
+  const first = lastSlotMs === undefined ? newest : afterRecorded(lastSlotMs);
+  if (first > newest) return { run: [], skipped: [], lastSlotMs, nextSlotMs };
 
   // A fresh state has no gap: its first slot runs at once, as spec 000's first cycle does.
-  const onTime = input.lastSlotMs === undefined || nowMs - newest <= graceMs;
+  const onTime = lastSlotMs === undefined || nowMs - newest <= graceMs;
   const dueCount = (newest - first) / intervalMs + 1;
   const cap = Math.max(0, Math.floor(catchUp.cap));
   const allowed = catchUp.policy === 'skip' ? 0 : catchUp.policy === 'latest-once' ? Math.min(1, cap) : cap;
@@ -148,13 +150,15 @@ export interface CronSlotInput {
  */
 export function decideCronSlot(input: CronSlotInput): { readonly slotMs: number; readonly missed?: SkippedSlots } {
   const own = input.atOrBefore(input.nowMs);
-  if (own === undefined || (input.lastSlotMs !== undefined && own <= input.lastSlotMs)) return { slotMs: input.nowMs };
-  if (input.lastSlotMs === undefined) return { slotMs: own };
+  // A recorded slot later than now (a clock that went back, a rehearsal) is ignored: the current clock decides.
+  const lastSlotMs = input.lastSlotMs !== undefined && input.lastSlotMs <= input.nowMs ? input.lastSlotMs : undefined;
+  if (own === undefined || (lastSlotMs !== undefined && own <= lastSlotMs)) return { slotMs: input.nowMs };
+  if (lastSlotMs === undefined) return { slotMs: own };
   const maxCount = input.maxCount ?? 100_000;
   let first: number | undefined;
   let last: number | undefined;
   let count = 0;
-  let at = input.nextAfter(input.lastSlotMs);
+  let at = input.nextAfter(lastSlotMs);
   while (at !== undefined && at < own && count < maxCount) {
     first ??= at;
     last = at;

@@ -24,6 +24,17 @@ function messageOf(verdict: ReturnType<typeof judgeLiveness>): string {
 }
 
 describe('judgeLiveness', () => {
+  it('a last run dated in the future is reported as such, never as a negative age (issue 26)', () => {
+    const verdict = judgeLiveness([ran(T0 + 368 * MIN, 4)], { nowMs: T0, maxAgeMs: 30 * MIN });
+    expect(verdict).toMatchObject({ live: false, reason: 'future-dated' });
+    expect(messageOf(verdict)).toContain('the last cycle (#4) is dated in the future, 2026-02-19T16:08:00.000Z, 6 h 8 min after now');
+    expect(messageOf(verdict)).not.toMatch(/-\d+ (min|h)/);
+    // A recent run before now keeps it alive; the future one is a note.
+    const alive = judgeLiveness([ran(T0 - 5 * MIN, 3), ran(T0 + 368 * MIN, 4)], { nowMs: T0, maxAgeMs: 30 * MIN });
+    expect(alive).toMatchObject({ live: true, ageMs: 5 * MIN, lastRan: { cycle: 3 } });
+    expect(alive.live && alive.notes.join()).toContain('dated in the future');
+  });
+
   it('alive exactly when a ran receipt is at most maxAge old, whatever else happened', () => {
     fc.assert(
       fc.property(
@@ -35,7 +46,11 @@ describe('judgeLiveness', () => {
           const nowMs = T0 + nowMin * MIN;
           const lock = lockMin === null ? undefined : { owner: 'x', acquiredAtMs: T0 + lockMin * MIN };
           const verdict = judgeLiveness(receipts, { nowMs, maxAgeMs: maxAgeMin * MIN, lock });
-          const expected = receipts.some((r) => r.kind === 'ran' && nowMs - Date.parse(r.at) <= maxAgeMin * MIN);
+          // A run dated later than now proves nothing about now (issue 26): only past runs count.
+          const expected = receipts.some(
+            (r) => r.kind === 'ran' && Date.parse(r.at) <= nowMs && nowMs - Date.parse(r.at) <= maxAgeMin * MIN,
+          );
+          expect(JSON.stringify(verdict)).not.toMatch(/-\d+ min/);
           expect(verdict.live).toBe(expected);
           if (!verdict.live && receipts.length === 0 && lock === undefined) expect(verdict.reason).toBe('never-ran');
         },

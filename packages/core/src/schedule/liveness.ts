@@ -7,6 +7,8 @@ export const NOT_LIVE_REASONS = {
   stopped: 'no slot was recorded recently: the loop or the scheduler that starts cycles has stopped',
   'all-skipped': 'slots keep coming but every one was skipped',
   'lock-stuck': 'the cycle lock has been held longer than the maximum age: a cycle is hung or its holder died',
+  'future-dated':
+    'the last run is dated later than now (the clock moved back, or a rehearsal recorded it) and none ran recently before now',
 } as const satisfies Record<string, string>;
 
 /** Why a heartbeat is not alive. */
@@ -61,7 +63,8 @@ function countedAge(fromMs: number, toMs: number, input: LivenessInput): number 
 }
 
 function minutesText(ms: number): string {
-  const minutes = Math.floor(ms / 60_000);
+  // Never a negative age: callers pass only past instants, and this is the last guard.
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
   return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
@@ -71,9 +74,18 @@ function minutesText(ms: number): string {
  * that are all skipped (with their reasons), a heartbeat that has stopped, or one that never ran.
  */
 export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput): LivenessVerdict {
-  const ordered = sortReceipts(receipts);
+  // The current clock is the authority: a receipt written "later than now" proves nothing about now.
+  const all = sortReceipts(receipts);
+  const ordered = all.filter((r) => Date.parse(r.at) <= input.nowMs);
+  const futureRan = all.filter((r): r is RanReceipt => r.kind === 'ran' && Date.parse(r.at) > input.nowMs).at(-1);
   const lastRan = ordered.filter((r): r is RanReceipt => r.kind === 'ran').at(-1);
   const notes: string[] = [];
+  const terms0 = input.terms ?? CYCLE_TERMS;
+  const futureText =
+    futureRan === undefined
+      ? ''
+      : `the last ${terms0.run} (#${futureRan.cycle}) is dated in the future, ${futureRan.at}, ${minutesText(Date.parse(futureRan.at) - input.nowMs)} after now (clock moved back, or a rehearsal recorded it)`;
+  if (futureRan !== undefined) notes.push(futureText);
   if (lastRan !== undefined) {
     const ageMs = countedAge(Date.parse(lastRan.at), input.nowMs, input);
     if (ageMs <= input.maxAgeMs) {
@@ -89,7 +101,11 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
       return { live: true, lastRan, ageMs, notes };
     }
   }
-  const terms = input.terms ?? CYCLE_TERMS;
+  const terms = terms0;
+  if (futureRan !== undefined) {
+    const before = lastRan === undefined ? '' : `; before now it last ran ${lastRan.slot} (${terms.run} #${lastRan.cycle})`;
+    return { live: false, reason: 'future-dated', message: `${futureText}${before}.`, lastRan: lastRan ?? futureRan };
+  }
   const since =
     lastRan === undefined
       ? ''

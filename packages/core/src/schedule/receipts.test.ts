@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   formatReceipt,
+  futureRecordedSlotMs,
+  lastRecordedSlotMs,
   parseReceiptLines,
   pruneReceipts,
   SKIP_REASON_NAMES,
@@ -68,5 +70,17 @@ describe('receipts', () => {
     expect(formatReceipt(skippedReceipt('overlapping', { slotMs: T0, atMs: T0, source: 'cycle' }))).toBe(
       '2026-02-19T10:00:00.000Z  cycle     skipped  overlapping: another cycle of this project was still running',
     );
+  });
+});
+
+describe('lastRecordedSlotMs at the current clock (issue 26)', () => {
+  it('leaves out slots later than now; futureRecordedSlotMs names them', () => {
+    const past = skippedReceipt('down', { slotMs: T0, atMs: T0, source: 'cycle' });
+    const ahead = skippedReceipt('dry-run', { slotMs: T0 + 180 * MIN, atMs: T0 + 180 * MIN, source: 'cycle' });
+    expect(lastRecordedSlotMs([past, ahead])).toBe(T0 + 180 * MIN);
+    expect(lastRecordedSlotMs([past, ahead], T0 + MIN)).toBe(T0);
+    expect(lastRecordedSlotMs([ahead], T0 + MIN)).toBeUndefined();
+    expect(futureRecordedSlotMs([past, ahead], T0 + MIN)).toBe(T0 + 180 * MIN);
+    expect(futureRecordedSlotMs([past], T0 + MIN)).toBeUndefined();
   });
 });

@@ -192,14 +192,25 @@ export function receiptForSkippedSlots(slots: SkippedSlots, atMs: number, source
   });
 }
 
-/** The newest slot the receipts close (the end of a range counts), or undefined when there are none. */
-export function lastRecordedSlotMs(receipts: readonly Receipt[]): number | undefined {
+/**
+ * The newest slot the receipts close (the end of a range counts), or undefined when there are none.
+ * With `atOrBeforeMs` (the current clock), slots later than it are left out: a receipt from the
+ * future never closes a slot of the current grid.
+ */
+export function lastRecordedSlotMs(receipts: readonly Receipt[], atOrBeforeMs?: number): number | undefined {
   let last: number | undefined;
   for (const r of receipts) {
     const ms = Date.parse(r.kind === 'skipped' && r.through !== undefined ? r.through : r.slot);
+    if (atOrBeforeMs !== undefined && ms > atOrBeforeMs) continue;
     if (last === undefined || ms > last) last = ms;
   }
   return last;
+}
+
+/** The newest slot the receipts record later than `nowMs` (a clock that went back, a rehearsal), or undefined. */
+export function futureRecordedSlotMs(receipts: readonly Receipt[], nowMs: number): number | undefined {
+  const last = lastRecordedSlotMs(receipts);
+  return last !== undefined && last > nowMs ? last : undefined;
 }
 
 /** Receipts in time order (by write time, then slot), oldest first. Stable for equal times. */

@@ -44,7 +44,7 @@ describe('every beat leaves exactly one receipt', () => {
     ]);
   });
 
-  it('quiet hours, lock held elsewhere, dry run and a config error are skipped with their reasons and count no beat', async () => {
+  it('quiet hours, lock held elsewhere and a config error are skipped with their reasons and count no beat; a dry run leaves no receipt', async () => {
     const quiet = harness({
       issues: [issue(12)],
       now: '2026-07-22T23:00:00Z',
@@ -66,7 +66,8 @@ describe('every beat leaves exactly one receipt', () => {
     const dry = harness({ issues: [issue(12)] });
     const d = withReceipts(dry);
     await d.run({ dryRun: true });
-    expect(await d.list()).toMatchObject([{ kind: 'skipped', reason: 'dry-run' }]);
+    // A dry run is a rehearsal: it writes nothing a real beat reads, no receipt either (issue 26).
+    expect(await d.list()).toEqual([]);
 
     const broken = harness({ config: 'version: 2\ngithub: {}\n' });
     const b = withReceipts(broken);

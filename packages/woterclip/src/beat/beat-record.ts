@@ -68,12 +68,15 @@ export function planBeatRecord(input: BeatRecordInput): BeatRecordPlan {
   }
   const atMs = input.now.getTime();
   const gap = input.tookOverFrom === undefined ? undefined : abandonedReceipt(input.tookOverFrom, atMs, input.existing);
-  const own = receiptForBeat(result, {
-    slotMs: beatSlotMs(input.startMs, result.beatId),
-    atMs,
-    dryRun: input.dryRun,
-    ...(counted ? { beat: { n: input.beat, breaker: breakerState, line: breakerLine } } : {}),
-  });
+  // A dry run is a rehearsal: it leaves no receipt, so nothing a real beat (or a liveness check) reads changes.
+  const own = input.dryRun
+    ? undefined
+    : receiptForBeat(result, {
+        slotMs: beatSlotMs(input.startMs, result.beatId),
+        atMs,
+        dryRun: input.dryRun,
+        ...(counted ? { beat: { n: input.beat, breaker: breakerState, line: breakerLine } } : {}),
+      });
   return {
     result,
     counted,
