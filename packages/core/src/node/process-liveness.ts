@@ -57,8 +57,8 @@ async function probeProcess(pid: number): Promise<ProcessProbe> {
 }
 
 /**
- * Judges a lock holder from this host by {@link judgeHolder}'s rule (pid, host and process start
- * time): another host, or a record without pid, is `unknown` and the caller falls back to the
+ * Judges a lock holder from this host by the locks' one rule (`judgeHolder`, lock/holder-liveness.ts:
+ * pid, host and process start time): another host, or a record without pid, is `unknown` and the caller falls back to the
  * lock's age; on this host a holder that no longer runs, or whose pid now belongs to a younger
  * process, is `dead`. Only a holder on this host is probed.
  */
