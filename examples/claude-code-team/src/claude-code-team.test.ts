@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { frozenClockEnv } from '../../../packages/cli/test/support/fake-time.js';
 
 const here = (path: string): string => new URL(`../${path}`, import.meta.url).pathname;
 const LOOP_SCRIPT = here('heartbeat-loop.sh');
@@ -79,8 +80,10 @@ function alive(pid: number): boolean {
 describe('cycle --json → SendMessage for the team lead', () => {
   /** `npx heartbeat-kit cycle --json`, the command the README pipes into the converter. */
   function cycleJson(dir: string, now: string): string {
-    const run = spawnSync(KIT, ['cycle', '--cwd', dir, '--json', '--now', now, '--tmux-socket', TMUX], {
+    // A real cycle at `now` (the OS clock stopped there by libfaketime): its state dedups the next one.
+    const run = spawnSync(KIT, ['cycle', '--cwd', dir, '--json', '--tmux-socket', TMUX], {
       cwd: dir,
+      env: { ...process.env, ...frozenClockEnv(now) },
       encoding: 'utf8',
       timeout: 240_000,
     });

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 // The same world builder the CLI's end-to-end tests and the benchmark use.
 import { createWorld, type World } from '../../../packages/cli/test/support/world.js';
+import { frozenClockEnv } from '../../../packages/cli/test/support/fake-time.js';
 
 /** One cycle of the demo: what the narrator said, the command line, and what the CLI printed. */
 export interface DemoStep {
@@ -29,11 +30,16 @@ export function pipelineDot(status: 'active' | 'validated'): string {
 // package's build (`pnpm demo` builds what changed first; the tests' global setup does the same).
 const KIT = new URL('../node_modules/.bin/heartbeat-kit', import.meta.url).pathname;
 
-/** `heartbeat-kit cycle` over the world as a real process, with the world's fake bd first on PATH. */
+/**
+ * `heartbeat-kit cycle` over the world as a real process, with the world's fake bd first on PATH and
+ * the OS clock stopped at `now` by libfaketime: a real cycle at that instant, whose state the next
+ * step's cycle reads (`--now` would only rehearse and write nothing).
+ */
 function cycle(world: World, now: string): Promise<Omit<DemoStep, 'title'>> {
-  const argv = ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', now];
+  const argv = ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket];
   return new Promise((resolve, reject) => {
-    const child = spawn(KIT, argv, { cwd: world.root, env: world.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...world.env, ...frozenClockEnv(now) };
+    const child = spawn(KIT, argv, { cwd: world.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -31,6 +31,11 @@ export interface CliIo {
    */
   readonly time?: LoopTime;
   /**
+   * The wall clock of every command (absent: the system's). In-process tests set it to run real,
+   * writing cycles at a chosen instant; `--now` is a rehearsal that writes nothing.
+   */
+  readonly clock?: Clock;
+  /**
    * Commands the bin started before a one-shot `cycle` loaded (see `cycle-prefetch.ts`); the
    * cycle's runners take a run only for an equal request. Absent: nothing was started early.
    */

@@ -58,7 +58,7 @@ describe('circuit breaker (issue 15 item 5)', () => {
     const statePath = join(w.root, 'hb', 'state.json');
     const cycle = async (n: number, ...extra: string[]) => {
       const before = bd.calls();
-      const run = await w.cycle('--state', statePath, '--now', at(n), ...extra);
+      const run = await w.cycleAt(at(n), '--state', statePath, ...extra);
       expect(run.code).toBe(0);
       return { ...run, bdCalls: bd.calls() - before };
     };
@@ -146,7 +146,7 @@ describe('circuit breaker (issue 15 item 5)', () => {
     const bd = breakableBd(w);
     writeFileSync(bd.broken, '');
     const statePath = join(w.root, 'hb', 'state.json');
-    const cycle = (n: number, ...extra: string[]) => w.cycle('--state', statePath, '--now', at(n), '--json', ...extra);
+    const cycle = (n: number, ...extra: string[]) => w.cycleAt(at(n), '--state', statePath, '--json', ...extra);
     await cycle(1);
     const tripped = JSON.parse((await cycle(2)).stdout) as BreakerJson;
     // One event for the three scanners one bd failure tripped; each is still its own failed problem.
@@ -163,7 +163,7 @@ describe('circuit breaker (issue 15 item 5)', () => {
     const offState = join(w.root, 'hb-off', 'state.json');
     for (let n = 1; n <= 4; n++) {
       const before = bd.calls();
-      const run = JSON.parse((await w.cycle('--state', offState, '--now', at(n), '--json')).stdout) as BreakerJson;
+      const run = JSON.parse((await w.cycleAt(at(n), '--state', offState, '--json')).stdout) as BreakerJson;
       expect(bd.calls()).toBeGreaterThan(before);
       expect(run.breaker).toBeUndefined();
       expect(run.problems.filter((p) => p.severity !== 'unused').map((p) => p.code)).toEqual([
@@ -176,7 +176,7 @@ describe('circuit breaker (issue 15 item 5)', () => {
 
   it('a bad breaker key in HEARTBEAT.md is a config error naming the file, the key and the fix', async () => {
     const world = createCliWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## Heartbeat\n- Breaker back-off cap: forever\n` });
-    const run = await world.cycle('--now', at(1));
+    const run = await world.cycleAt(at(1));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
       /HEARTBEAT\.md:10: Heartbeat → Breaker back-off cap: "forever" is not a number of cycles 1–100\. Fix: write the longest back-off in cycles, such as 8 \(1 = never skip a run\)\./,
@@ -193,11 +193,9 @@ describe('circuit breaker (issue 15 item 5)', () => {
       return STEADY(ms);
     };
     const { code, stderr, stdout } = await w.scriptedLoop(
-      scriptedTime([STEADY, STEADY, STEADY, fixBd, STEADY, STEADY]),
+      scriptedTime([STEADY, STEADY, STEADY, fixBd, STEADY, STEADY]).from(at(1)),
       '--state',
       join(w.root, 'hb', 'state.json'),
-      '--now',
-      at(1),
     );
     expect(code).toBe(0);
     const lines = stderr

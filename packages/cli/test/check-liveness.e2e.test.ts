@@ -10,7 +10,7 @@ describe('heartbeat-kit check-liveness', () => {
     const world = createCliWorld({});
     const w = world;
     const statePath = join(w.root, 'hb', 'state.json');
-    const cycle = (now: string) => w.cycle('--state', statePath, '--now', now);
+    const cycle = (now: string) => w.cycleAt(now, '--state', statePath);
     const check = (now: string, ...extra: string[]) =>
       w.cli('check-liveness', '--cwd', w.project, '--state', statePath, '--now', now, ...extra);
 
@@ -49,7 +49,7 @@ describe('heartbeat-kit check-liveness', () => {
     const world = createCliWorld({}); // active hours 08:00–22:00 UTC
     const w = world;
     const statePath = join(w.root, 'hb', 'state.json');
-    const ran = await w.cycle('--state', statePath, '--now', '2026-02-19T21:50:00Z');
+    const ran = await w.cycleAt('2026-02-19T21:50:00Z', '--state', statePath);
     expect(ran.code).toBe(0);
     const check = (...extra: string[]) =>
       w.cli('check-liveness', '--cwd', w.project, '--state', statePath, '--now', '2026-02-20T08:05:00Z', ...extra);
@@ -80,7 +80,7 @@ describe('heartbeat-kit check-liveness', () => {
   it('--max-age is the whole value: prose after the duration is a usage error, not a shorter max age', async () => {
     const world = createCliWorld({});
     const statePath = join(world.root, 'hb', 'state.json');
-    expect((await world.cycle('--state', statePath, '--now', '2026-02-19T14:00:00Z')).code).toBe(0);
+    expect((await world.cycleAt('2026-02-19T14:00:00Z', '--state', statePath)).code).toBe(0);
     const check = (maxAge: string) =>
       world.cli('check-liveness', '--cwd', world.project, '--state', statePath, '--now', '2026-02-19T14:20:00Z', '--max-age', maxAge);
     expect((await check('30 minutes')).code).toBe(0);

@@ -16,8 +16,9 @@ describe('a HEARTBEAT.md of 10,000 unknown lines', () => {
     const junk = Array.from({ length: 10_000 }, (_, i) => `- Bogus ${i}: yes`).join('\n');
     const world = createCliWorld({ heartbeatMd: `${WORLD_HEARTBEAT_MD}${junk}\n` });
     const statePath = join(world.root, 'state', 'state.json');
-    const run = await built.run(
-      ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', statePath, '--now', '2026-02-19T14:00:00Z'],
+    const run = await built.runAt(
+      '2026-02-19T14:00:00Z',
+      ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', statePath],
       world.env,
     );
     expect(run.code).toBe(0);
@@ -39,13 +40,13 @@ describe('a HEARTBEAT.md of 10,000 unknown lines', () => {
 describe('a HEARTBEAT.md with nothing heartbeat-kit recognises, and an empty one', () => {
   it('free-form notes: one problem line naming the file and the recognised headings; --json lists it under problems', async () => {
     const world = createCliWorld({ heartbeatMd: 'My notes\n\nactive_hours: 9-17\nremember to check the build\n' });
-    const run = await world.cycle('--now', '2026-02-19T14:00:00Z');
+    const run = await world.cycleAt('2026-02-19T14:00:00Z');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toMatch(
       /^heartbeat-kit: warning: config: \S+\.claude\/HEARTBEAT\.md has no heading or key heartbeat-kit recognises, so the defaults apply; fix: use "- Key: value" lines under the headings Active Hours, .*\n$/,
     );
-    const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:10:00Z', '--json')).stdout) as {
+    const json = JSON.parse((await world.cycleAt('2026-02-19T14:10:00Z', '--json')).stdout) as {
       config: { presence: string };
       problems: { scanner: string; code: string }[];
     };
@@ -55,7 +56,7 @@ describe('a HEARTBEAT.md with nothing heartbeat-kit recognises, and an empty one
 
   it('an empty file is "empty" in --json and in HEARTBEAT_ONLINE, with no warning', async () => {
     const world = createCliWorld({ heartbeatMd: '  \n\n' });
-    const run = await world.cycle('--now', '2026-02-19T14:00:00Z', '--json');
+    const run = await world.cycleAt('2026-02-19T14:00:00Z', '--json');
     expect((JSON.parse(run.stdout) as { config: { presence: string } }).config.presence).toBe('empty');
     const { code, stdout } = await world.loopUntilFirstWait('--now', '2026-02-19T14:00:00Z');
     expect(code).toBe(0);

@@ -14,14 +14,14 @@ describe('a signal cuts the scan off', () => {
   it('cycle: a SIGTERM to the tool (its process group) makes the cycle partial, names the scanners, prints no HEARTBEAT_OK', async () => {
     const world = createCliWorld();
     world.replaceBd('kill -TERM 0'); // bd leads its own process group: `kill 0` sends SIGTERM to the whole group
-    const run = await world.cycle('--now', '2026-02-19T14:10:00Z');
+    const run = await world.cycleAt('2026-02-19T14:10:00Z');
     expect(run.stdout).toBe('');
     expect(run.code).toBe(3); // a tool killed from elsewhere: the cycle did not look everywhere
     expect(run.stderr).toContain('heartbeat-kit: warning: beads, orchestrators, stale-tasks cut off: bd was killed by SIGTERM; fix: ');
     expect(run.stderr).toContain(
       'heartbeat-kit cycle: partial cycle: a signal cut off beads, orchestrators, stale-tasks; what they watch was not looked at.\n',
     );
-    const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:20:00Z', '--json')).stdout) as {
+    const json = JSON.parse((await world.cycleAt('2026-02-19T14:20:00Z', '--json')).stdout) as {
       partial?: boolean;
       cutOff?: string[];
     };
@@ -32,7 +32,7 @@ describe('a signal cuts the scan off', () => {
     const world = createCliWorld();
     world.replaceBd('kill -TERM 0');
     const cli = (...args: string[]) => world.cli(...args, '--cwd', world.project);
-    const cycle = await cli('cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z');
+    const cycle = await world.cliAt('2026-02-19T14:10:00Z', 'cycle', '--tmux-socket', world.tmuxSocket, '--cwd', world.project);
     expect(cycle.stdout).toBe('');
     const history = await cli('history', '--now', '2026-02-19T14:15:00Z');
     expect(history.code).toBe(0);

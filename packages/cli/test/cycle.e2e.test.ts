@@ -21,12 +21,12 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
       ],
     });
     // Cycle #11 ran before (the pane memory starts here); #12 is the spec's quiet cycle.
-    await world.cycle('--now', '2026-02-19T14:10:00Z');
-    const run = await world.cycle('--now', '2026-02-19T14:20:00Z');
+    await world.cycleAt('2026-02-19T14:10:00Z');
+    const run = await world.cycleAt('2026-02-19T14:20:00Z');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
-    const json = await world.cycle('--now', '2026-02-19T14:25:00Z', '--json');
+    const json = await world.cycleAt('2026-02-19T14:25:00Z', '--json');
     const parsed = JSON.parse(json.stdout) as { status: string; scanners: { name: string; status: string }[] };
     expect(parsed.status).toBe('ok');
     expect(parsed.scanners.filter((s) => s.status === 'ok').map((s) => s.name)).toEqual([
@@ -46,7 +46,7 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
       ready: [{ id: 'beads-f7k2', title: 'Implement JWT validation', priority: 1 }],
       inProgress: [{ id: 'beads-a3m9', title: 'JWT middleware', priority: 1, assignee: 'orch-auth', started_at: '2026-02-19T14:00:00Z' }],
     });
-    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--operator-last-active', '2026-02-19T14:49:30Z');
+    const run = await world.cycleAt('2026-02-19T14:50:00Z', '--operator-last-active', '2026-02-19T14:49:30Z');
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('WORK_FOUND: ORCH_FAILURE + P1_WORK_READY');
@@ -60,13 +60,13 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     expect(run.stdout).toMatch(/## Source\nHeartbeat cycle #1 at 2026-02-19T14:50:00\nToken cost this cycle: ~\d+ tokens\n$/);
     expect(run.stdout.match(/WORK_FOUND/g)).toHaveLength(1);
     // Within the dedup window the same findings are not reported again.
-    const again = await world.cycle('--now', '2026-02-19T15:00:00Z');
+    const again = await world.cycleAt('2026-02-19T15:00:00Z');
     expect(again.stdout).toBe('HEARTBEAT_OK\n');
   });
 
   it('--json has the documented fields', async () => {
     const world = createCliWorld({ ready: [{ id: 'bd-x1', title: 'Backlog thing', priority: 3 }] });
-    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--json');
+    const run = await world.cycleAt('2026-02-19T14:50:00Z', '--json');
     const out = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(
       expect.arrayContaining([
@@ -90,11 +90,11 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
 
   it('a failed delivery exits 3 and the next cycle reports the findings again', async () => {
     const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
-    const failing = await world.cycle('--now', '2026-02-19T14:50:00Z', '--sink', `command:${process.execPath} -e process.exit(1)`);
+    const failing = await world.cycleAt('2026-02-19T14:50:00Z', '--sink', `command:${process.execPath} -e process.exit(1)`);
     expect(failing.code).toBe(3);
     expect(failing.stderr).toMatch(/delivery failed/);
     const file = join(world.root, 'out.jsonl');
-    const ok = await world.cycle('--now', '2026-02-19T14:51:00Z', '--sink', `file:${file}`);
+    const ok = await world.cycleAt('2026-02-19T14:51:00Z', '--sink', `file:${file}`);
     expect(ok.code).toBe(0);
     const delivered = readFileSync(file, 'utf8')
       .trim()
@@ -108,19 +108,19 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const out = join(world.root, 'dry-out.jsonl');
     const statePath = join(world.root, 'dry-state', 'state.json');
-    const dry = await world.cycle('--now', '2026-02-19T14:50:00Z', '--sink', `file:${out}`, '--state', statePath, '--dry-run');
+    const dry = await world.cycleAt('2026-02-19T14:50:00Z', '--sink', `file:${out}`, '--state', statePath, '--dry-run');
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY\n/);
     expect(dry.stderr).toBe('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
     expect(existsSync(out)).toBe(false);
     expect(existsSync(statePath)).toBe(false);
-    const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:51:00Z', '--state', statePath, '--dry-run', '--json')).stdout) as {
+    const json = JSON.parse((await world.cycleAt('2026-02-19T14:51:00Z', '--state', statePath, '--dry-run', '--json')).stdout) as {
       dryRun: boolean;
       delivery: string;
       cycle: number;
     };
     expect(json).toMatchObject({ dryRun: true, delivery: 'dry-run', cycle: 1 });
-    const real = await world.cycle('--now', '2026-02-19T14:52:00Z', '--sink', `file:${out}`, '--state', statePath);
+    const real = await world.cycleAt('2026-02-19T14:52:00Z', '--sink', `file:${out}`, '--state', statePath);
     expect(real.stdout).toMatch(/Heartbeat cycle #1 at/);
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(1);
   });
@@ -129,7 +129,7 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const blocker = join(world.root, 'not-a-dir');
     writeFileSync(blocker, '');
-    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--record', join(blocker, 'cycles.jsonl'));
+    const run = await world.cycleAt('2026-02-19T14:50:00Z', '--record', join(blocker, 'cycles.jsonl'));
     expect(run.code).toBe(3);
     expect(run.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
@@ -153,7 +153,7 @@ describe('heartbeat-kit cycle over a real world (spec 000 examples)', () => {
     const world = createCliWorld({});
     const { rmSync } = await import('node:fs');
     rmSync(join(world.project, '.claude', 'HEARTBEAT.md'));
-    const run = await world.cycle('--now', '2026-02-19T14:50:00Z');
+    const run = await world.cycleAt('2026-02-19T14:50:00Z');
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     expect(existsSync(join(world.project, '.claude', 'HEARTBEAT.md'))).toBe(false);
@@ -171,7 +171,7 @@ describe('hostile input', () => {
       ],
       worktrees: [{ dir: '-wt "q\'uote\nnl', branch: 'hostile', commitAt: new Date('2026-02-19T10:00:00Z'), dirty: true }],
     });
-    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--json');
+    const run = await world.cycleAt('2026-02-19T14:50:00Z', '--json');
     expect(run.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     const out = JSON.parse(run.stdout) as { findings: { category: string; subject: string }[]; message: { content: string } };
@@ -205,21 +205,21 @@ describe('pipelines and GChat through the CLI', () => {
         }),
       },
     });
-    const first = await world.cycle('--now', '2026-02-19T14:00:00Z', '--json');
+    const first = await world.cycleAt('2026-02-19T14:00:00Z', '--json');
     const a = JSON.parse(first.stdout) as { categories: string[] };
     expect(a.categories).toEqual(['GCHAT_REPLY_RECEIVED']);
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(world.project, '.pipelines', 'pipelines', 'x.dot'), dot('validated'));
-    const second = await world.cycle('--now', '2026-02-19T14:10:00Z');
+    const second = await world.cycleAt('2026-02-19T14:10:00Z');
     expect(second.stdout).toMatch(/^WORK_FOUND: PIPELINE_FINALIZED\n/);
     expect(second.stdout).toContain('Promise: 1/1 gates validated');
-    const third = await world.cycle('--now', '2026-02-19T15:00:00Z');
+    const third = await world.cycleAt('2026-02-19T15:00:00Z');
     expect(third.stdout).toBe('HEARTBEAT_OK\n');
   });
 
   it('GChat exit 2 is a warning about credentials, not a failed cycle', async () => {
     const world = createCliWorld({ gchat: { stdout: '', exitCode: 2 } });
-    const run = await world.cycle('--now', '2026-02-19T14:00:00Z', '--json');
+    const run = await world.cycleAt('2026-02-19T14:00:00Z', '--json');
     const out = JSON.parse(run.stdout) as { status: string; warnings: string[] };
     expect(run.code).toBe(0);
     expect(out.status).toBe('ok');
@@ -244,7 +244,7 @@ describe('operator activity', () => {
     expect(out.operatorIdle).toBe(false);
     expect(out.status).toBe('ok');
     expect(out.held.map((h) => h.category)).toEqual(['GIT_STALE']);
-    const idle = await world.cycle('--now', '2026-02-19T14:56:00Z', '--operator-activity-file', activity, '--json');
+    const idle = await world.cycleAt('2026-02-19T14:56:00Z', '--operator-activity-file', activity, '--json');
     expect((JSON.parse(idle.stdout) as { categories: string[] }).categories).toEqual(['GIT_STALE']);
   });
 });
@@ -256,7 +256,7 @@ describe('one cycle at a time per state file', () => {
     const lock = createFileLockStore({ path: join(world.project, '.git', 'heartbeat-kit', 'cycle.lock') });
     const held = await lock.acquire({ owner: 'other-cycle', nowMs: Date.now(), staleAfterMs: 60_000 });
     expect(held.isOk()).toBe(true);
-    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--json');
+    const run = await world.cycleAt('2026-02-19T14:50:00Z', '--json');
     expect(run.code).toBe(4);
     const out = JSON.parse(run.stdout) as { status: string; reason: string; holder: { pid: number; liveness: string } };
     expect(out.status).toBe('skipped');
@@ -265,7 +265,7 @@ describe('one cycle at a time per state file', () => {
     expect(run.stderr).toMatch(new RegExp(`skipped: another cycle holds .*cycle\\.lock: pid ${process.pid} on .* \\(alive\\)`));
     expect(existsSync(join(world.project, '.git', 'heartbeat-kit', 'state.json'))).toBe(false);
     await lock.release('other-cycle');
-    const after = await world.cycle('--now', '2026-02-19T14:50:00Z');
+    const after = await world.cycleAt('2026-02-19T14:50:00Z');
     expect(after.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
   });
 
@@ -291,13 +291,13 @@ describe('one cycle at a time per state file', () => {
         ...(start === undefined ? {} : { processStart: start }),
       }),
     );
-    const skipped = await world.cycle('--now', '2026-02-19T14:50:00Z');
+    const skipped = await world.cycleAt('2026-02-19T14:50:00Z');
     expect(skipped.code).toBe(4);
     expect(skipped.stderr).toContain(`pid ${pid} on ${hostname()} (alive)`);
     const exited = new Promise((resolve) => holder.once('exit', resolve));
     holder.kill('SIGKILL');
     await exited;
-    const run = await world.cycle('--now', '2026-02-19T14:50:00Z');
+    const run = await world.cycleAt('2026-02-19T14:50:00Z');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^WORK_FOUND: P0_WORK_READY/);
     expect(run.stderr).toContain(`took over ${join(world.project, '.git', 'heartbeat-kit', 'cycle.lock')} from pid ${pid}`);
@@ -315,13 +315,13 @@ describe('a GChat reply is not lost when its report cannot be delivered', () => 
         }),
       },
     });
-    const failing = await world.cycle('--now', '2026-02-19T14:00:00Z', '--sink', `command:${process.execPath} -e process.exit(1)`);
+    const failing = await world.cycleAt('2026-02-19T14:00:00Z', '--sink', `command:${process.execPath} -e process.exit(1)`);
     expect(failing.code).toBe(3);
-    const again = await world.cycle('--now', '2026-02-19T14:10:00Z');
+    const again = await world.cycleAt('2026-02-19T14:10:00Z');
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^WORK_FOUND: GCHAT_REPLY_RECEIVED\n/);
     expect(again.stdout).toContain('q-7');
-    const after = await world.cycle('--now', '2026-02-19T14:50:00Z');
+    const after = await world.cycleAt('2026-02-19T14:50:00Z');
     expect(after.stdout).toBe('HEARTBEAT_OK\n');
   });
 });
@@ -339,7 +339,7 @@ describe('a project with thousands of beads', () => {
         started_at: '2026-02-19T08:00:00Z',
       })),
     });
-    const run = await world.cycle('--now', '2026-02-19T14:50:00Z', '--json');
+    const run = await world.cycleAt('2026-02-19T14:50:00Z', '--json');
     expect(run.code).toBe(0);
     const parsed = JSON.parse(run.stdout) as {
       scanners: { name: string; status: string; note?: string }[];

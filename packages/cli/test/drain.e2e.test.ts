@@ -13,6 +13,7 @@ import { chmodSync, existsSync, readdirSync, renameSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILT_CLI_BIN } from './support/built-cli.js';
+import { frozenClockEnv, runningClockEnv } from './support/fake-time.js';
 import { useCliWorlds, type CliWorld } from './support/cli-world.js';
 
 const createCliWorld = useCliWorlds({ endProcesses: true });
@@ -65,10 +66,19 @@ interface Running {
 
 /** `heartbeat-kit ...args` over the world's project; a loop or cycle also gets the world's tmux server. */
 function start(world: CliWorld, ...args: string[]): Running {
+  return startWith(world, world.env, args);
+}
+
+/** {@link start} with the process's OS clock stopped at `at`: a real run at that instant (`--now` only rehearses). */
+function startAt(world: CliWorld, at: string, ...args: string[]): Running {
+  return startWith(world, { ...world.env, ...(args[0] === 'loop' ? runningClockEnv(at) : frozenClockEnv(at)) }, args);
+}
+
+function startWith(world: CliWorld, env: Record<string, string | undefined>, args: readonly string[]): Running {
   const scope = args[0] === 'history' ? ['--cwd', world.project] : ['--cwd', world.project, '--tmux-socket', world.tmuxSocket];
   const child = spawn(process.execPath, [BUILT_CLI_BIN, ...args, ...scope], {
     cwd: world.root,
-    env: world.env,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -117,7 +127,7 @@ describe('spec 000 SHUTDOWN PROTOCOL: "Complete current scan if in-progress (do 
     async (signal) => {
       const world = createCliWorld({ ready: [P1] });
       const bd = blockBd(world);
-      const loop = start(world, 'loop', '--interval', '3600', '--now', '2026-02-19T14:00:00Z');
+      const loop = startAt(world, '2026-02-19T14:00:00Z', 'loop', '--interval', '3600');
       await signalMidScan(loop, bd, signal, 'loop');
       bd.release();
       expect(await loop.code).toBe(0);
@@ -135,7 +145,7 @@ describe('spec 000 SHUTDOWN PROTOCOL: "Complete current scan if in-progress (do 
     async (signal) => {
       const world = createCliWorld({ ready: [P1] });
       const bd = blockBd(world);
-      const cycle = start(world, 'cycle', '--now', '2026-02-19T14:10:00Z');
+      const cycle = startAt(world, '2026-02-19T14:10:00Z', 'cycle');
       await signalMidScan(cycle, bd, signal, 'cycle');
       bd.release();
       expect(await cycle.code).toBe(0);
@@ -156,7 +166,7 @@ describe('spec 000 SHUTDOWN PROTOCOL: "Complete current scan if in-progress (do 
     async (signal) => {
       const world = createCliWorld({ ready: [P1] });
       const bd = blockBd(world); // never released: only the cut-off ends bd
-      const loop = start(world, 'loop', '--interval', '3600', '--now', '2026-02-19T14:00:00Z');
+      const loop = startAt(world, '2026-02-19T14:00:00Z', 'loop', '--interval', '3600');
       await signalMidScan(loop, bd, signal, 'loop');
       loop.signal(signal);
       expect(await loop.code).toBe(0);
@@ -176,7 +186,7 @@ describe('spec 000 SHUTDOWN PROTOCOL: "Complete current scan if in-progress (do 
   ] as const)('cycle: a second %s cuts the scan off: partial, said, no HEARTBEAT_OK, exit %i', async (signal, expected) => {
     const world = createCliWorld({ ready: [P1] });
     const bd = blockBd(world);
-    const cycle = start(world, 'cycle', '--now', '2026-02-19T14:10:00Z');
+    const cycle = startAt(world, '2026-02-19T14:10:00Z', 'cycle');
     await signalMidScan(cycle, bd, signal, 'cycle');
     cycle.signal(signal);
     expect(await cycle.code).toBe(expected);
@@ -190,7 +200,7 @@ describe('spec 000 SHUTDOWN PROTOCOL: "Complete current scan if in-progress (do 
   it('loop: a SIGTERM between cycles stops at once (nothing to finish): no draining line, exit 0', async () => {
     const world = createCliWorld({ ready: [P1] });
     // An hour to the next slot: only an immediate stop ends this test before vitest's backstop.
-    const loop = start(world, 'loop', '--interval', '3600', '--now', '2026-02-19T14:00:00Z');
+    const loop = startAt(world, '2026-02-19T14:00:00Z', 'loop', '--interval', '3600');
     await until(() => receiptWritten(world) || loop.exited());
     loop.signal('SIGTERM');
     expect(await loop.code).toBe(0);

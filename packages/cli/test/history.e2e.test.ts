@@ -21,7 +21,8 @@ describe('receipts and heartbeat-kit history', () => {
     const world = createCliWorld();
     rmSync(join(world.fakeBin, 'bd')); // bd is not installed: three scanners cannot look
     const statePath = join(world.root, 'hb', 'state.json');
-    const ran = await world.cli(
+    const ran = await world.cliAt(
+      '2026-02-19T14:00:00Z',
       'cycle',
       '--cwd',
       world.project,
@@ -29,8 +30,6 @@ describe('receipts and heartbeat-kit history', () => {
       world.tmuxSocket,
       '--state',
       statePath,
-      '--now',
-      '2026-02-19T14:00:00Z',
     );
     expect(ran.stdout).toBe('HEARTBEAT_OK\n');
     const history = await world.cli('history', '--state', statePath, '--now', '2026-02-19T14:05:00Z');
@@ -42,22 +41,25 @@ describe('receipts and heartbeat-kit history', () => {
   it('every cycle invocation leaves exactly one receipt: ran, or skipped with its reason; a dry run (a rehearsal) none', async () => {
     const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const statePath = join(world.root, 'hb', 'state.json');
-    const cycle = (...extra: string[]) =>
-      world.cli('cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', statePath, ...extra);
+    // A real cycle at `at` (--dry-run: the rehearsal, with --now).
+    const cycle = (at: string, ...extra: string[]) =>
+      extra.includes('--dry-run')
+        ? world.cli('cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', statePath, '--now', at, ...extra)
+        : world.cliAt(at, 'cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--state', statePath, ...extra);
 
-    expect((await cycle('--now', '2026-02-19T14:00:00Z', '--sink', `file:${join(world.root, 'out.jsonl')}`)).code).toBe(0);
-    expect((await cycle('--now', '2026-02-19T14:10:00Z')).code).toBe(0);
+    expect((await cycle('2026-02-19T14:00:00Z', '--sink', `file:${join(world.root, 'out.jsonl')}`)).code).toBe(0);
+    expect((await cycle('2026-02-19T14:10:00Z')).code).toBe(0);
     // A dry run is a rehearsal: it writes nothing a real run reads, no receipt either (issue 26).
-    expect((await cycle('--now', '2026-02-19T14:15:00Z', '--dry-run')).code).toBe(0);
+    expect((await cycle('2026-02-19T14:15:00Z', '--dry-run')).code).toBe(0);
     // Another cycle holds the lock: this one is skipped, and says so.
     const lock = createFileLockStore({ path: join(world.root, 'hb', 'cycle.lock') });
     (await lock.acquire({ owner: 'other', nowMs: Date.now(), staleAfterMs: 3_600_000 }))._unsafeUnwrap();
-    expect((await cycle('--now', '2026-02-19T14:20:00Z')).code).toBe(4);
+    expect((await cycle('2026-02-19T14:20:00Z')).code).toBe(4);
     await lock.release('other');
     // A broken HEARTBEAT.md: the slot is skipped with config-error.
     mkdirSync(join(world.root, 'cfg'), { recursive: true });
     writeFileSync(join(world.root, 'cfg', 'HEARTBEAT.md'), '## Active Hours\n- Start: 25\n');
-    expect((await cycle('--now', '2026-02-19T14:30:00Z', '--config', join(world.root, 'cfg', 'HEARTBEAT.md'))).code).toBe(2);
+    expect((await cycle('2026-02-19T14:30:00Z', '--config', join(world.root, 'cfg', 'HEARTBEAT.md'))).code).toBe(2);
 
     const history = await world.cli('history', '--state', statePath, '--now', '2026-02-19T15:00:00Z', '--json');
     expect(history.code).toBe(0);

@@ -33,7 +33,7 @@ describe('heartbeat-kit replay', () => {
     const world = newWorld({ ready: [{ id: 'bd-1', title: 'One', priority: 1 }], sessions: ['orch-x'] });
     const record = join(world.root, 'cycles.jsonl');
     for (const at of ['2026-02-19T14:00:00Z', '2026-02-19T14:10:00Z', '2026-02-19T14:40:00Z']) {
-      const run = await world.cycle('--now', at, '--record', record);
+      const run = await world.cycleAt(at, '--record', record);
       expect(run.code).toBe(0);
     }
     const ok = await runCli(['replay', record], { cwd: world.root });
@@ -54,7 +54,7 @@ describe('heartbeat-kit replay', () => {
     const world = newWorld({ ready: [{ id: 'bd-1', title: 'One', priority: 1 }], sessions: ['orch-x'] });
     const record = join(world.root, 'cycles.jsonl');
     for (const at of ['2026-02-19T14:00:00Z', '2026-02-19T14:10:00Z']) {
-      const run = await world.cycle('--now', at, '--record', record);
+      const run = await world.cycleAt(at, '--record', record);
       expect(run.code).toBe(0);
     }
     // What an embedder's runner records: the same cycles, decided by its own table (another fingerprint).

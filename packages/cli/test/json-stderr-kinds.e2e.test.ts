@@ -55,8 +55,7 @@ async function lockHeldBy(project: string): Promise<{ pid: number; kill: () => P
 describe('--json stderr kinds (issue 25 item 10a)', () => {
   it('cycle (built bin): a live holder skips the slot as {"info"}, a dead holder’s lock taken over is {"info"}, never {"error"}', async () => {
     const w = createCliWorld();
-    const cycle = () =>
-      built.run(['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--now', '2026-02-19T14:50:00Z', '--json'], w.env);
+    const cycle = () => built.runAt('2026-02-19T14:50:00Z', ['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--json'], w.env);
     const holder = await lockHeldBy(w.project);
 
     const skipped = await cycle();

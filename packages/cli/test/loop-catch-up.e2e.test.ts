@@ -8,7 +8,7 @@ const createCliWorld = useCliWorlds();
 const MIN = 60_000;
 
 function loop(w: CliWorld, statePath: string, now: string, script: ScriptedTime, ...extra: string[]) {
-  return w.scriptedLoop(script, '--state', statePath, '--now', now, '--json', ...extra);
+  return w.scriptedLoop(script.from(now), '--state', statePath, '--json', ...extra);
 }
 
 interface ReceiptJson {
@@ -84,7 +84,7 @@ describe('loop catch-up (--now, scripted clocks)', () => {
   it('a cron-driven cycle sees its own missed slots from the receipts', async () => {
     const w = createCliWorld({});
     const statePath = join(w.root, 'hb', 'state.json');
-    const cycle = (now: string) => w.cycle('--state', statePath, '--now', now, '--cron', '*/10 * * * *');
+    const cycle = (now: string) => w.cycleAt(now, '--state', statePath, '--cron', '*/10 * * * *');
     expect((await cycle('2026-02-19T10:00:04Z')).code).toBe(0);
     // cron did not start it at 10:10, 10:20, 10:30 (machine off): the 10:40 cycle records them.
     expect((await cycle('2026-02-19T10:40:03Z')).code).toBe(0);

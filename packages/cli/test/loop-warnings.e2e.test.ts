@@ -40,7 +40,7 @@ describe('loop warnings', () => {
     const world = createCliWorld();
     const ahead = new Date(Date.now() + 6 * 3600_000);
     ahead.setUTCMinutes(0, 0, 0);
-    const ran = await world.cycle('--now', ahead.toISOString());
+    const ran = await world.cycleAt(ahead.toISOString());
     expect(ran.code).toBe(0);
     const run = await loopUntilFirstWait(world);
     expect(run.code).toBe(0);

@@ -27,16 +27,15 @@ describe('heartbeat-kit loop', () => {
     const controller = new AbortController();
     let stdout = '';
     // Inside the world's active hours (8–22 UTC) whatever the time of day the test runs: outside them stderr names the skipped scanners.
-    const running = main(
-      ['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600', '--now', '2026-02-19T14:00:00Z'],
-      {
-        stdout: (t) => void (stdout += t),
-        stderr: (t) => void (stdout += `[stderr] ${t}`),
-        cwd: world.root,
-        env: world.env,
-        shutdownSignal: controller.signal,
-      },
-    );
+    const running = main(['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '3600'], {
+      // A real loop at 14:00 (`--now` would rehearse and keep its receipts in memory).
+      clock: { now: () => new Date('2026-02-19T14:00:00Z') },
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stdout += `[stderr] ${t}`),
+      cwd: world.root,
+      env: world.env,
+      shutdownSignal: controller.signal,
+    });
     await until(() => stdout.includes('WORK_FOUND'), 'the first report');
     controller.abort();
     expect(await running).toBe(0);
@@ -65,8 +64,9 @@ describe('heartbeat-kit loop as a real process', () => {
 
   it('SIGTERM finishes the current cycle, prints HEARTBEAT_SHUTDOWN and exits 0', async () => {
     const world = createCliWorld({ ready: [{ id: 'bd-p1', title: 'Ship it', priority: 1 }] });
-    const loop = built.spawn(
-      ['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1', '--now', '2026-02-19T14:00:00Z'],
+    const loop = built.spawnAt(
+      '2026-02-19T14:00:00Z',
+      ['loop', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--interval', '1'],
       world.env,
     );
     await until(() => loop.stdout().includes('WORK_FOUND'), 'the first report');

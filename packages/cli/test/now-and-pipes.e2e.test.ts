@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILT_CLI_BIN } from './support/built-cli.js';
+import { frozenClockEnv } from './support/fake-time.js';
 import { runCli } from './support/run-cli.js';
 import { useCliWorlds } from './support/cli-world.js';
 
@@ -59,8 +60,9 @@ describe('a closed stdout ends the command quietly', () => {
   it('cycle | head -0: no EPIPE stack trace, exit 0', async () => {
     const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const run = await withClosedStdout(
-      ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:50:00Z'],
-      world.env,
+      ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket],
+      // A real cycle at 14:50 (inside active hours): `--now` would rehearse and say so on stderr.
+      { ...world.env, ...frozenClockEnv('2026-02-19T14:50:00Z') },
     );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

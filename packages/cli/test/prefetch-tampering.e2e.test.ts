@@ -42,15 +42,14 @@ async function worldWithPlan() {
   const marker = join(world.root, 'PAYLOAD-RAN');
   // `--text`: without --json (the text form of the warning); anything else is passed on with --json.
   const cycle = (...extra: string[]) =>
-    cli.run(
+    cli.runAt(
+      NOW,
       [
         'cycle',
         '--cwd',
         world.project,
         '--tmux-socket',
         world.tmuxSocket,
-        '--now',
-        NOW,
         ...(extra[0] === '--text' ? extra.slice(1) : ['--json', ...extra]),
       ],
       world.env,

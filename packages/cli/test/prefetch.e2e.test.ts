@@ -20,8 +20,13 @@ function worldWithBdLog() {
   writeFileSync(join(world.fakeBin, 'bd'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${join(world.fakeBin, 'bd-replay')}' "$@"\n`);
   chmodSync(join(world.fakeBin, 'bd'), 0o755);
   const bdRuns = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []);
+  // `--now` first: a real run at that instant (the OS clock stopped there); with --dry-run, the rehearsal flag itself.
   const cycle = async (...extra: string[]) => {
-    const run = await cli.run(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, ...extra], world.env);
+    const argv = ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket];
+    const run =
+      extra[0] === '--now' && !extra.includes('--dry-run')
+        ? await cli.runAt(extra[1] as string, [...argv, ...extra.slice(2)], world.env)
+        : await cli.run([...argv, ...extra], world.env);
     expect(run.code, run.stderr).toBe(0);
     return run;
   };

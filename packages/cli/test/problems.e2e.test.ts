@@ -34,7 +34,7 @@ describe('a cycle says what it could not look at', () => {
     const world = createCliWorld();
     rmSync(join(world.root, 'bd'), { recursive: true }); // the fake bd now answers "no beads database found"
     for (const at of ['2026-02-19T14:10:00Z', '2026-02-19T14:20:00Z']) {
-      const run = await world.cycle('--now', at);
+      const run = await world.cycleAt(at);
       expect(run.code).toBe(0);
       expect(run.stdout).toBe('HEARTBEAT_OK\n');
       expect(run.stderr).toBe(
@@ -42,7 +42,7 @@ describe('a cycle says what it could not look at', () => {
           'heartbeat-kit: looked at: git, idle-orchestrators, pipelines; not looked at: beads, orchestrators, stale-tasks; not set up: gchat\n',
       );
     }
-    const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:30:00Z', '--json')).stdout) as {
+    const json = JSON.parse((await world.cycleAt('2026-02-19T14:30:00Z', '--json')).stdout) as {
       status: string;
       problems: JsonProblem[];
     };
@@ -60,19 +60,19 @@ describe('a cycle says what it could not look at', () => {
     const world = createCliWorld({
       heartbeatMd: `${WORLD_HEARTBEAT_MD}\n## GChat\n- Poll command: ["python3", "${join('/nonexistent', 'gchat-poll-replies.py')}"]\n`,
     });
-    const run = await world.cycle('--now', '2026-02-19T14:10:00Z');
+    const run = await world.cycleAt('2026-02-19T14:10:00Z');
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toMatch(
       /^heartbeat-kit: warning: gchat skipped: GChat poll script not found: \S*python3: can't open file .*; fix: correct the script path in "Poll command:" under "## GChat" in HEARTBEAT\.md\nheartbeat-kit: looked at: beads, orchestrators, git, stale-tasks, idle-orchestrators, pipelines; not looked at: gchat\n$/,
     );
     expect(run.stderr).not.toMatch(/OAuth2|credentials/);
-    const json = JSON.parse((await world.cycle('--now', '2026-02-19T14:20:00Z', '--json')).stdout) as { problems: JsonProblem[] };
+    const json = JSON.parse((await world.cycleAt('2026-02-19T14:20:00Z', '--json')).stdout) as { problems: JsonProblem[] };
     expect(json.problems).toEqual([expect.objectContaining({ scanner: 'gchat', kind: 'skipped', severity: 'warning' })]);
   });
 
   it('poll exit 2 (the script has no token) is the no-credentials warning with its fix', async () => {
     const world = createCliWorld({ gchat: { stdout: '', exitCode: 2 } });
-    const run = await world.cycle('--now', '2026-02-19T14:10:00Z');
+    const run = await world.cycleAt('2026-02-19T14:10:00Z');
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toBe(
       "heartbeat-kit: warning: gchat: No OAuth2 credentials configured for GChat polling; fix: put a valid token in .claude/credentials/google-chat-token.json (the poll script's OAuth2 token)\n",
@@ -129,14 +129,14 @@ describe('outside active hours, plain text says what was not looked at', () => {
 
   it('cycle: stdout stays exactly HEARTBEAT_OK, stderr one line naming the hours and the skipped scanners, then what was looked at; --json has the coverage', async () => {
     const world = createCliWorld();
-    const run = await world.cycle('--now', NIGHT);
+    const run = await world.cycleAt(NIGHT);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toBe(
       'heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, stale-tasks, idle-orchestrators, pipelines\n' +
         'heartbeat-kit: looked at: beads, orchestrators; not looked at: git, stale-tasks, idle-orchestrators, pipelines; not set up: gchat\n',
     );
-    const json = await world.cycle('--now', '2026-02-19T23:10:00Z', '--json');
+    const json = await world.cycleAt('2026-02-19T23:10:00Z', '--json');
     expect(json.stderr).toBe('');
     const parsed = JSON.parse(json.stdout) as { insideActiveHours: boolean; scanners: { name: string; status: string; note?: string }[] };
     expect(parsed.insideActiveHours).toBe(false);
@@ -150,7 +150,7 @@ describe('outside active hours, plain text says what was not looked at', () => {
 
   it('cycle on a weekend with weekends off names the weekday-only window', async () => {
     const world = createCliWorld({ heartbeatMd: WORLD_HEARTBEAT_MD.replace('- Weekend: true', '- Weekend: false') });
-    const run = await world.cycle('--now', '2026-02-21T10:00:00Z'); // Saturday, inside the hours
+    const run = await world.cycleAt('2026-02-21T10:00:00Z'); // Saturday, inside the hours
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toBe(
       'heartbeat-kit: outside active hours (08:00–22:00 UTC, weekdays only): skipped git, stale-tasks, idle-orchestrators, pipelines\n' +
@@ -160,7 +160,7 @@ describe('outside active hours, plain text says what was not looked at', () => {
 
   it('inside active hours nothing is added', async () => {
     const world = createCliWorld();
-    const run = await world.cycle('--now', '2026-02-19T14:00:00Z');
+    const run = await world.cycleAt('2026-02-19T14:00:00Z');
     expect(run.stdout).toBe('HEARTBEAT_OK\n');
     expect(run.stderr).toBe('');
   });

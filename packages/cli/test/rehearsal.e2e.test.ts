@@ -64,8 +64,9 @@ describe('a rehearsal never stops the heartbeat (issue 26)', () => {
     const world = createCliWorld();
     const scope = ['--cwd', world.project, '--tmux-socket', world.tmuxSocket];
     const ahead = later();
-    // What an older version's rehearsal, or a clock that later went back, left behind.
-    expect((await built.run(['cycle', ...scope, '--now', ahead], world.env)).code).toBe(0);
+    // What an older version's rehearsal, or a clock that later went back, left behind: a real run while
+    // the OS clock said `ahead`.
+    expect((await built.runAt(ahead, ['cycle', ...scope], world.env)).code).toBe(0);
 
     const liveness = await built.run(['check-liveness', '--cwd', world.project], world.env);
     expect(liveness.code).toBe(1);
@@ -86,5 +87,38 @@ describe('a rehearsal never stops the heartbeat (issue 26)', () => {
     expect(alive.code).toBe(0);
     expect(alive.stdout).toMatch(/^alive: cycle #2 ran at \S+ \(\d+ min ago/);
     expect(alive.stderr).toContain('dated in the future');
+  });
+
+  it('"`--now` and `--dry-run` runs never write receipts, state, prefetch plans or locks": cycle --now alone is a rehearsal too', async () => {
+    const world = createCliWorld({ ready: [{ id: 'bd-p1', title: 'Ship it', priority: 1 }] });
+    const scope = ['--cwd', world.project, '--tmux-socket', world.tmuxSocket];
+    const rehearsal = await built.run(['cycle', ...scope, '--now', later()], world.env);
+    expect(rehearsal.code).toBe(0);
+    // It shows what would be sent, and says that nothing was delivered or written.
+    expect(rehearsal.stdout).toContain('WORK_FOUND');
+    expect(rehearsal.stderr).toContain('(--now implies --dry-run): nothing was delivered and nothing was written');
+    // Nothing at all beside the state: no state, receipt, lock or prefetch plan.
+    expect(existsSync(stateDir(world)) ? readdirSync(stateDir(world), { recursive: true }) : []).toEqual([]);
+    const json = JSON.parse((await built.run(['cycle', ...scope, '--now', later(), '--json'], world.env)).stdout) as Record<
+      string,
+      unknown
+    >;
+    expect(json).toMatchObject({ dryRun: true, rehearsal: true, delivery: 'dry-run' });
+    expect(existsSync(stateDir(world)) ? readdirSync(stateDir(world), { recursive: true }) : []).toEqual([]);
+    // The first real cycle then reports the same work: the rehearsal marked nothing as reported.
+    const real = await built.run(['cycle', ...scope], world.env);
+    expect(real.stdout).toContain('WORK_FOUND');
+  });
+
+  it('loop --now is a rehearsal: its cycles dedup among themselves in memory and leave no file behind', async () => {
+    const world = createCliWorld({ ready: [{ id: 'bd-p1', title: 'Ship it', priority: 1 }] });
+    const scope = ['--cwd', world.project, '--tmux-socket', world.tmuxSocket];
+    const loop = built.spawn(['loop', ...scope, '--interval', '1', '--now', later()], world.env);
+    await until(() => loop.stdout().includes('WORK_FOUND'));
+    loop.child.kill('SIGTERM');
+    expect(await loop.exited).toBe(0);
+    expect(loop.stderr()).toContain('rehearsal from');
+    expect(loop.stdout().match(/WORK_FOUND/g)).toHaveLength(1);
+    expect(existsSync(stateDir(world)) ? readdirSync(stateDir(world), { recursive: true }) : []).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { useCliWorlds, type CliWorld } from './support/cli-world.js';
 const createCliWorld = useCliWorlds();
 
 function cycle(w: CliWorld, now: string, ...extra: string[]) {
-  return w.cycle('--now', now, ...extra);
+  return w.cycleAt(now, ...extra);
 }
 
 const head = (stdout: string): string => stdout.split('\n')[0] ?? '';

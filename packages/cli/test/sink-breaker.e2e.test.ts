@@ -37,7 +37,7 @@ describe('sink circuit breaker (issue 15 item 5)', () => {
     const statePath = join(w.root, 'hb', 'state.json');
     const cycle = async (n: number, ...extra: string[]) => {
       const before = receiver.reports.length;
-      const run = await w.cycle('--state', statePath, '--now', at(n), '--sink', `webhook:${receiver.url}`, ...extra);
+      const run = await w.cycleAt(at(n), '--state', statePath, '--sink', `webhook:${receiver.url}`, ...extra);
       return { ...run, tried: receiver.reports.length - before };
     };
     const origin = new URL(receiver.url).origin;
@@ -122,11 +122,10 @@ describe('sink circuit breaker (issue 15 item 5)', () => {
     const statePath = join(w.root, 'hb', 'state.json');
     // Scripted time: every sleep moves the wall and monotonic clocks by what was asked (no gap); 7 sleeps, 8 cycles.
     const { code, stdout, stderr } = await w.scriptedLoop(
-      scriptedTime(Array.from({ length: 7 }, () => STEADY)),
+      scriptedTime(Array.from({ length: 7 }, () => STEADY)).from(at(1)),
       '--state',
       statePath,
-      '--now',
-      at(1),
+
       '--sink',
       `webhook:${receiver.url}`,
     );

@@ -31,19 +31,9 @@ describe('a failing command sink prints secrets on its stderr', () => {
     const line = SECRETS.map(([before, value]) => `${before}${value}`).join(' ');
     writeFileSync(sink, `process.stderr.write(${JSON.stringify(`curl: (22) 401\n${line}\n`)});\nprocess.exitCode = 1;\n`);
     const cycle = (now: string, ...extra: string[]) =>
-      built.run(
-        [
-          'cycle',
-          '--cwd',
-          world.project,
-          '--tmux-socket',
-          world.tmuxSocket,
-          '--now',
-          now,
-          '--sink',
-          `command:${process.execPath} ${sink}`,
-          ...extra,
-        ],
+      built.runAt(
+        now,
+        ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--sink', `command:${process.execPath} ${sink}`, ...extra],
         world.env,
       );
 

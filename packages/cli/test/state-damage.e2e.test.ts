@@ -26,6 +26,9 @@ function setup(document: unknown): { w: CliWorld; statePath: string; text: strin
 }
 
 function run(w: CliWorld, statePath: string, command: 'cycle' | 'loop', ...extra: string[]) {
+  // `--now` first: a real cycle at that instant (`--now` itself only rehearses).
+  if (extra[0] === '--now')
+    return w.cliAt(extra[1] as string, command, '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, ...extra.slice(2));
   return w.cli(command, '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, ...extra);
 }
 

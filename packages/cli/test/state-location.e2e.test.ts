@@ -37,7 +37,7 @@ function plainWorld(heartbeatMd?: string): CliWorld {
 }
 
 function cycleJson(w: CliWorld, cwd: string, now: string, ...extra: string[]) {
-  return w.cliIn(cwd, 'cycle', '--tmux-socket', w.tmuxSocket, '--now', now, '--json', ...extra);
+  return w.cliInAt(now, cwd, 'cycle', '--tmux-socket', w.tmuxSocket, '--json', ...extra);
 }
 
 describe('the heartbeat never changes the repository it watches (state in the git common dir)', () => {
@@ -53,7 +53,7 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     expect((JSON.parse(readFileSync(join(world.project, '.git', 'heartbeat-kit', 'state.json'), 'utf8')) as { cycle: number }).cycle).toBe(
       3,
     );
-    const text = await world.cliIn(world.project, 'cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:30:00Z');
+    const text = await world.cliInAt('2026-02-19T14:30:00Z', world.project, 'cycle', '--tmux-socket', world.tmuxSocket);
     expect(text.stdout).toBe('HEARTBEAT_OK\n');
   });
 
@@ -70,15 +70,15 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     const fromSrc = await cycleJson(world, src, '2026-02-19T14:10:00Z');
     expect(fromSrc.stderr).toBe('');
     expect(JSON.parse(fromSrc.stdout)).toMatchObject({ cycle: 2, insideActiveHours: false });
-    const viaFlag = await world.cliIn(
+    const viaFlag = await world.cliInAt(
+      '2026-02-19T14:20:00Z',
       world.project,
       'cycle',
       '--cwd',
       'src/deep',
       '--tmux-socket',
       world.tmuxSocket,
-      '--now',
-      '2026-02-19T14:20:00Z',
+
       '--json',
     );
     expect(JSON.parse(viaFlag.stdout)).toMatchObject({ cycle: 3, insideActiveHours: false });
@@ -111,7 +111,7 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     expect((JSON.parse(before.stdout) as { receipts: unknown[] }).receipts).toHaveLength(2);
     expect(existsSync(stateDir)).toBe(false);
 
-    const moved = await world.cliIn(world.project, 'cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:20:00Z');
+    const moved = await world.cliInAt('2026-02-19T14:20:00Z', world.project, 'cycle', '--tmux-socket', world.tmuxSocket);
     expect(moved.stderr).toBe(
       `heartbeat-kit cycle: warning: moved the heartbeat state from ${legacyDir} to ${stateDir}, where git does not see it (once).\n`,
     );
@@ -141,7 +141,7 @@ describe('the heartbeat never changes the repository it watches (state in the gi
     // An older loop is mid-cycle: it holds its lock beside its state.
     const lock = createFileLockStore({ path: join(legacyDir, 'cycle.lock') });
     (await lock.acquire({ owner: 'older-loop', nowMs: Date.now(), staleAfterMs: 60_000 }))._unsafeUnwrap();
-    const held = await world.cliIn(world.project, 'cycle', '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:10:00Z');
+    const held = await world.cliInAt('2026-02-19T14:10:00Z', world.project, 'cycle', '--tmux-socket', world.tmuxSocket);
     expect(held.code).toBe(4);
     expect(held.stderr).toContain(`warning: an older heartbeat holds ${join(legacyDir, 'cycle.lock')} (pid ${process.pid}`);
     expect(held.stderr).toContain(`heartbeat-kit cycle: skipped: another cycle holds ${join(legacyDir, 'cycle.lock')}`);

@@ -30,20 +30,9 @@ describe('per-finding ids (issue 25 item 5)', () => {
     receiver.status = 500;
     const statePath = join(w.root, 'hb', 'state.json');
     const cycle = (n: number) =>
-      built.run(
-        [
-          'cycle',
-          '--cwd',
-          w.project,
-          '--tmux-socket',
-          w.tmuxSocket,
-          '--state',
-          statePath,
-          '--now',
-          at(n),
-          '--sink',
-          `webhook:${receiver.url}`,
-        ],
+      built.runAt(
+        at(n),
+        ['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--sink', `webhook:${receiver.url}`],
         w.env,
       );
 
@@ -86,21 +75,9 @@ describe('webhook redirects (issue 25 item 9)', () => {
     const origin = new URL(hook.url).origin;
     const statePath = join(w.root, 'hb', 'state.json');
     const cycle = (n: number, ...extra: string[]) =>
-      built.run(
-        [
-          'cycle',
-          '--cwd',
-          w.project,
-          '--tmux-socket',
-          w.tmuxSocket,
-          '--state',
-          statePath,
-          '--now',
-          at(n),
-          '--sink',
-          `webhook:${hook.url}`,
-          ...extra,
-        ],
+      built.runAt(
+        at(n),
+        ['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--sink', `webhook:${hook.url}`, ...extra],
         { ...w.env, HOOK_AUTH: 'Bearer hook-secret' },
       );
 
@@ -126,21 +103,9 @@ describe('webhook redirects (issue 25 item 9)', () => {
     const origin = new URL(receiver.url).origin;
     const statePath = join(w.root, 'hb', 'state.json');
     const cycle = (n: number, ...extra: string[]) =>
-      built.run(
-        [
-          'cycle',
-          '--cwd',
-          w.project,
-          '--tmux-socket',
-          w.tmuxSocket,
-          '--state',
-          statePath,
-          '--now',
-          at(n),
-          '--sink',
-          `webhook:${receiver.url}`,
-          ...extra,
-        ],
+      built.runAt(
+        at(n),
+        ['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', statePath, '--sink', `webhook:${receiver.url}`, ...extra],
         w.env,
       );
 
@@ -165,7 +130,7 @@ describe('webhook redirects (issue 25 item 9)', () => {
 
   it('refuses --sink-same-origin-redirects without a webhook sink (exit 2, the fix)', async () => {
     const w = createCliWorld({ heartbeatMd: HEARTBEAT_MD });
-    const run = await w.cycle('--sink-same-origin-redirects', '--now', at(1));
+    const run = await w.cycleAt(at(1), '--sink-same-origin-redirects');
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
       'heartbeat-kit cycle: --sink-same-origin-redirects only applies to --sink webhook:URL. Fix: drop it or use a webhook sink.\n',

@@ -11,7 +11,7 @@ import { resolvePath } from '../wiring/cycle-deps.js';
 import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { receiptStoreFor, locateState } from '../wiring/receipts.js';
 import { parseDurationFlag } from '../wiring/duration-flag.js';
-import { parseInstantFlag } from '../wiring/instant.js';
+import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 
 /** Help text of `heartbeat-kit check-liveness`. */
 export const CHECK_LIVENESS_HELP = `Usage: heartbeat-kit check-liveness [options]
@@ -99,7 +99,7 @@ export const checkLivenessCommand: Command = async (argv, io) => {
       expectedAt = (ms) => isWithinActiveHours(new Date(ms), window);
     }
   }
-  const listed = await receiptStoreFor(statePath, now.date).list();
+  const listed = await receiptStoreFor(statePath, commandClock(io, now.date)).list();
   if (listed.isErr()) {
     io.stderr(`heartbeat-kit check-liveness: ${listed.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is readable.\n`);
     return EXIT.failure;
@@ -111,7 +111,7 @@ export const checkLivenessCommand: Command = async (argv, io) => {
       `heartbeat-kit check-liveness: warning: cannot read ${cycleLockPath(statePath)}: ${lock.error.kind === 'held' ? 'held' : lock.error.message}\n`,
     );
   const verdict = judgeLiveness(listed.value.receipts, {
-    nowMs: (now.date ?? new Date()).getTime(),
+    nowMs: commandClock(io, now.date).now().getTime(),
     maxAgeMs,
     lock: lock.isOk() ? lock.value : undefined,
     expectedAt,
@@ -157,7 +157,7 @@ async function checkWoterclip(
     if (quiet.behavior === 'skip') expectedAt = (ms) => !isQuietTime(new Date(ms), quiet);
   }
   const directory = join(dir, 'receipts');
-  const nowDate = values.nowDate ?? new Date();
+  const nowDate = commandClock(io, values.nowDate).now();
   const listed = await createFileReceiptStore({ directory, clock: { now: () => nowDate } }).list();
   if (listed.isErr()) {
     io.stderr(`heartbeat-kit check-liveness: ${listed.error.message}. Fix: check that ${directory} is readable.\n`);

@@ -27,7 +27,7 @@ import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wir
 import { CYCLE_OPTIONS } from '../wiring/cycle-options.js';
 import { resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import type { LoadedHeartbeatSettings } from '../wiring/heartbeat-settings.js';
-import { parseInstantFlag } from '../wiring/instant.js';
+import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
 
 /** Help text of `heartbeat-kit cycle`. */
@@ -43,7 +43,9 @@ Options:
                                up to the repository root; none = defaults)
   --state FILE                 cross-cycle state (default: heartbeat-kit/state.json in the repository's
                                common git directory, shared by all worktrees; never in the working tree)
-  --now ISO                    evaluate the cycle as at this instant
+  --now ISO                    rehearse the cycle as at this instant: implies --dry-run (delivers
+                               nothing, writes no state, receipt, lock or prefetch plan), so a
+                               rehearsal of later today never closes that slot for real runs
   --operator-last-active ISO   when the operator last sent a message (default: unknown = idle)
   --operator-activity-file F   take the operator's last message time from F's modification time
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
@@ -184,19 +186,23 @@ async function runCycleCommand(
   if (!now.ok) return usageError(io, now.message);
   const lastActive = parseInstantFlag('--operator-last-active', values['operator-last-active']);
   if (!lastActive.ok) return usageError(io, lastActive.message);
-  const resolved = await resolveHeartbeat(values, io, { dryRun: values['dry-run'] === true });
+  // A rehearsal at another instant is a dry run: its receipt would close that slot for real runs.
+  const rehearsal = now.date !== undefined;
+  const dryRun = values['dry-run'] === true || rehearsal;
+  const resolved = await resolveHeartbeat(values, io, { dryRun });
   // A plan the bin would not use (another owner, a link, not a plan): said once, whatever happens next.
   const prefetchWarnings = io.prefetch === undefined ? [] : (await io.prefetch.planned, io.prefetch.warnings());
   for (const warning of prefetchWarnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
-  const at = (): Date => now.date ?? new Date();
+  const wall = commandClock(io, now.date);
+  const at = (): Date => wall.now();
   if (!resolved.ok) {
     // A dry run is a rehearsal: it writes no receipt, even for a config error (the error is on stderr).
-    if (resolved.configError === true && values['dry-run'] !== true) {
+    if (resolved.configError === true && !dryRun) {
       // The slot did not run: say so in the receipts, so liveness checks see why.
       const { statePath } = resolved;
       const detail = resolved.message.slice(0, 200);
       await appendReceipt(
-        receiptStoreFor(statePath, now.date),
+        receiptStoreFor(statePath, wall),
         skippedReceipt('config-error', { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail }),
         statePath,
         io,
@@ -206,7 +212,7 @@ async function runCycleCommand(
     return usageError(io, resolved.message);
   }
   const { statePath, json, settings, deps } = resolved.value;
-  const receipts = receiptStoreFor(statePath, now.date);
+  const receipts = receiptStoreFor(statePath, commandClock(io, now.date));
   const cron = values.cron === undefined ? undefined : await parseCronFlag(values.cron, settings.timeZone);
   if (cron !== undefined && !cron.ok) return usageError(io, cron.message);
   // The slot this invocation closes: the cron slot it was started for, else its own instant.
@@ -229,7 +235,6 @@ async function runCycleCommand(
     if (decided.missed !== undefined)
       await appendReceipt(receipts, receiptForSkippedSlots(decided.missed, at().getTime(), 'cycle'), statePath, io, 'cycle');
   };
-  const dryRun = values['dry-run'] === true;
   for (const note of resolved.value.notes) io.stderr(`heartbeat-kit cycle: warning: ${note}\n`);
   for (const warning of settings.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   if (settings.problem !== undefined && !json)
@@ -243,7 +248,7 @@ async function runCycleCommand(
       {
         config: settings.config,
         timeZone: settings.timeZone,
-        ...(now.date ? { now: now.date } : {}),
+        now: at(),
         ...(lastActive.date ? { operatorLastActiveAt: lastActive.date } : {}),
         ...(dryRun ? { dryRun } : {}),
       },
@@ -360,7 +365,12 @@ async function runCycleCommand(
   if (lines !== '') io.stderr(lines);
   const advisory = json ? '' : sinkAdvisoryText(outcome);
   if (advisory !== '') (resolved.value.sink.kind === 'stdout' ? io.stderr : io.stdout)(advisory);
-  if (dryRun && !json) io.stderr('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
+  if (dryRun && !json)
+    io.stderr(
+      rehearsal
+        ? `heartbeat-kit cycle: rehearsal at ${at().toISOString()} (--now implies --dry-run): nothing was delivered and nothing was written.\n`
+        : 'heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n',
+    );
   // A signal cut scanners off: the cycle did not look everywhere, so it is partial and never HEARTBEAT_OK.
   const cutOff = cutOffScanners(outcome.problems);
   if (cutOff.length > 0 && !json)
@@ -372,7 +382,7 @@ async function runCycleCommand(
         ? []
         : [{ scanner: 'config', kind: 'unrecognised', severity: 'warning', code: 'CONFIG_UNRECOGNISED', ...settings.problem }];
     io.stdout(
-      `${JSON.stringify({ ...base, warnings: [...(base.warnings as string[]), ...prefetchWarnings], coverage, config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}), ...(io.prefetch === undefined ? {} : { prefetch: io.prefetch.stats() }) })}\n`,
+      `${JSON.stringify({ ...base, warnings: [...(base.warnings as string[]), ...prefetchWarnings], coverage, config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}), ...(rehearsal ? { rehearsal: true } : {}), ...(io.prefetch === undefined ? {} : { prefetch: io.prefetch.stats() }) })}\n`,
     );
   } else if (outcome.decision.message === null) {
     if (cutOff.length === 0) io.stdout('HEARTBEAT_OK\n');

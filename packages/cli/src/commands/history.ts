@@ -4,7 +4,7 @@ import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
 import { receiptStoreFor, locateState } from '../wiring/receipts.js';
-import { parseInstantFlag } from '../wiring/instant.js';
+import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 
 /** Help text of `heartbeat-kit history`. */
 export const HISTORY_HELP = `Usage: heartbeat-kit history [options]
@@ -76,7 +76,7 @@ export const historyCommand: Command = async (argv, io) => {
   }
   const now = parseInstantFlag('--now', values.now);
   if (!now.ok) return usageError(io, now.message);
-  const at = now.date ?? new Date();
+  const at = commandClock(io, now.date).now();
   let sinceMs = Number.NEGATIVE_INFINITY;
   if (values.since !== undefined) {
     const since = parseSince(values.since, at);
@@ -86,7 +86,7 @@ export const historyCommand: Command = async (argv, io) => {
   const located = await locateState(io, values);
   if (!located.ok) return usageError(io, located.message);
   const { statePath } = located;
-  const listed = await receiptStoreFor(statePath, now.date).list();
+  const listed = await receiptStoreFor(statePath, commandClock(io, now.date)).list();
   if (listed.isErr()) {
     io.stderr(`heartbeat-kit history: ${listed.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is readable.\n`);
     return EXIT.failure;

@@ -24,6 +24,7 @@ import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options
 import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
+import { rehearsalReceiptStore, rehearsalStateStore } from '../wiring/rehearsal-stores.js';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 
 /** Help text of `heartbeat-kit loop`. */
@@ -63,8 +64,10 @@ Options:
                                latest-once)
   --catch-up-cap N             at most N cycles per catch-up (default: HEARTBEAT.md Catch-up
                                cap, else 3)
-  --now ISO                    start the loop's clock at this instant (it then runs at real
-                               speed): rehearse a restart or a night without waiting for it
+  --now ISO                    rehearse: start the loop's clock at this instant (it then runs at
+                               real speed) to try a restart or a night without waiting for it.
+                               A rehearsal writes nothing a real run reads: its state and receipts
+                               stay in memory, it takes no cycle lock and leaves replies queued
   --operator-activity-file F   take the operator's last message time from F's modification time
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD
@@ -125,8 +128,10 @@ export const loopCommand: Command = async (argv, io) => {
     return usageError(io, `--catch-up-cap "${capFlag}" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.`);
   const startAt = parseInstantFlag('--now', values.now);
   if (!startAt.ok) return usageError(io, startAt.message);
+  // A rehearsal (--now) writes nothing a real run reads: its receipts would close real slots.
+  const rehearsal = startAt.date !== undefined;
   // Its tools and sinks stop at the cut-off (a second signal); the loop itself at the first.
-  const resolved = await resolveHeartbeat(values, drainingIo(io));
+  const resolved = await resolveHeartbeat(values, drainingIo(io), { dryRun: rehearsal });
   if (!resolved.ok) return usageError(io, resolved.message);
   for (const note of resolved.value.notes) io.stderr(`heartbeat-kit loop: warning: ${note}\n`);
   const problem = resolved.value.settings.problem;
@@ -148,8 +153,16 @@ export const loopCommand: Command = async (argv, io) => {
   const startWall = time.clock.now().getTime();
   const shift = startAt.date === undefined ? 0 : startAt.date.getTime() - startWall;
   const clock = shift === 0 ? time.clock : { now: () => new Date(time.clock.now().getTime() + shift) };
-  const deps = { ...resolved.value.deps, clock };
-  const receipts = receiptStoreFor(statePath, startAt.date === undefined ? undefined : clock.now());
+  const real = resolved.value.deps;
+  // A rehearsal keeps its state in memory and leaves the reply inbox as it is (a real run settles it).
+  const { inbox: _settledByRealRunsOnly, ...withoutInbox } = real;
+  const deps = rehearsal ? { ...withoutInbox, clock, stateStore: rehearsalStateStore(real.stateStore) } : { ...real, clock };
+  if (rehearsal)
+    printInfo(
+      io,
+      `heartbeat-kit loop: rehearsal from ${new Date(startWall + shift).toISOString()} (--now): state and receipts stay in memory, no lock is taken; nothing is written that a real run reads.\n`,
+    );
+  const receipts = rehearsal ? rehearsalReceiptStore(receiptStoreFor(statePath, clock)) : receiptStoreFor(statePath, clock);
   const receiptAt = (): number => deps.clock.now().getTime();
   const listed = await receipts.list();
   if (listed.isErr())
@@ -216,7 +229,10 @@ export const loopCommand: Command = async (argv, io) => {
       // The same lock as `cycle`: a cron cycle and this loop never evaluate one state at once.
       guard: async (cycle, slotMs) => {
         inFlight = true;
-        const guarded = await withCycleLock(statePath, cycle).finally(() => (inFlight = false));
+        // A rehearsal takes no lock: it writes nothing, so it never races a real cycle.
+        const guarded = await (rehearsal ? cycle().then((value) => ({ kind: 'ran' as const, value, tookOverFrom: undefined })) : withCycleLock(statePath, cycle)).finally(
+          () => (inFlight = false),
+        );
         if (guarded.kind === 'ran') {
           if (guarded.tookOverFrom !== undefined)
             printInfo(

@@ -19,7 +19,7 @@ import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { parseDurationFlag } from '../wiring/duration-flag.js';
-import { parseInstantFlag } from '../wiring/instant.js';
+import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 import { locateProject } from '../wiring/project-location.js';
 
 /** Help text of `heartbeat-kit plan`. */
@@ -212,7 +212,7 @@ export const planCommand: Command = async (argv, io) => {
   const runbook = values.runbook === undefined ? undefined : await runbookJudge(resolvePath(io.cwd, values.runbook), timeZone);
   if (runbook !== undefined && !runbook.ok) return usageError(io, runbook.message);
 
-  const from = now.date ?? new Date();
+  const from = commandClock(io, now.date).now();
   const slots = planSlots({
     fromMs: from.getTime(),
     hours: hours.n ?? 24,

@@ -60,7 +60,7 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
   // The GChat poll prints straight into a file there: a cycle killed as the poller exits loses nothing.
   const spool = createFileOutputSpool({ directory: dirname(wiring.statePath), prefix: gchatSpoolPrefixFor(wiring.statePath) });
   return {
-    clock: systemClock,
+    clock: wiring.io.clock ?? systemClock,
     sleep: nodeSleep,
     stateStore: createFileStateStore({ path: wiring.statePath }),
     sink,

@@ -1,4 +1,6 @@
-import { parseIsoInstant } from '@heartbeat-kit/core';
+import { parseIsoInstant, type Clock } from '@heartbeat-kit/core';
+import { systemClock } from '@heartbeat-kit/core/node';
+import type { CliIo } from '../io.js';
 
 /** What an instant flag gave: absent, a date, or a one-line error naming the fix. */
 export type InstantFlag = { readonly ok: true; readonly date: Date | undefined } | { readonly ok: false; readonly message: string };
@@ -15,4 +17,13 @@ export function parseInstantFlag(flag: string, value: string | undefined): Insta
     ok: false,
     message: `${flag} ${JSON.stringify(value)} ${parsed.error.message} Fix: use an ISO-8601 instant with a zone, e.g. ${flag} 2026-02-19T14:50:00Z.`,
   };
+}
+
+/**
+ * The wall clock a command reads: the `--now` instant when given (fixed: a rehearsal or a look
+ * back), else the io's clock (in-process tests run real cycles at a chosen instant), else the system's.
+ */
+export function commandClock(io: Pick<CliIo, 'clock'>, now: Date | undefined): Clock {
+  if (now !== undefined) return { now: () => now };
+  return io.clock ?? systemClock;
 }

@@ -1,4 +1,4 @@
-import type { Receipt, ReceiptStore } from '@heartbeat-kit/core';
+import type { Clock, Receipt, ReceiptStore } from '@heartbeat-kit/core';
 import { createFileReceiptStore, receiptsDirectoryFor, systemClock } from '@heartbeat-kit/core/node';
 import { withFix } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -27,14 +27,11 @@ export async function locateState(
 }
 
 /**
- * The receipts beside a state file. `now` (from `--now`) also judges the age bound, so a command
- * evaluated at a chosen instant sees the receipts as they were then.
+ * The receipts beside a state file. `clock` (the io's, or a fixed `--now`) also judges the age
+ * bound, so a command evaluated at a chosen instant sees the receipts as they were then.
  */
-export function receiptStoreFor(statePath: string, now?: Date): ReceiptStore {
-  return createFileReceiptStore({
-    directory: receiptsDirectoryFor(statePath),
-    clock: now === undefined ? systemClock : { now: () => now },
-  });
+export function receiptStoreFor(statePath: string, clock: Clock = systemClock): ReceiptStore {
+  return createFileReceiptStore({ directory: receiptsDirectoryFor(statePath), clock });
 }
 
 /** Appends a receipt; a failure is one stderr line naming the fix and `false`. */

@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { eventually, processesMentioning } from '../../../core/test/support/processes.js';
 import { BUILT_CLI_BIN, installBuiltCliWithout, type InstalledCli } from './built-cli.js';
+import { frozenClockEnv, runningClockEnv } from './fake-time.js';
 import { runCli, runLoopUntilFirstWait, runScriptedLoop, type CliRun, type ScriptedTime } from './run-cli.js';
 import { createWorld, type World, type WorldSpec } from './world.js';
 
@@ -23,6 +24,12 @@ export interface CliWorld extends World {
   readonly cliIn: (cwd: string, ...argv: string[]) => Promise<CliRun>;
   /** `heartbeat-kit cycle --cwd <project> --tmux-socket <socket> ...extra`, in-process. */
   readonly cycle: (...extra: string[]) => Promise<CliRun>;
+  /** A real (writing) `cycle` in-process with its wall clock stopped at `at` (`--now` only rehearses). */
+  readonly cycleAt: (at: string, ...extra: string[]) => Promise<CliRun>;
+  /** `heartbeat-kit ...argv` in-process with its wall clock stopped at `at`. */
+  readonly cliAt: (at: string, ...argv: string[]) => Promise<CliRun>;
+  /** {@link CliWorld.cliIn} with the wall clock stopped at `at`. */
+  readonly cliInAt: (at: string, cwd: string, ...argv: string[]) => Promise<CliRun>;
   /** `heartbeat-kit loop --cwd <project> --tmux-socket <socket> ...extra`, stopped at its first wait. */
   readonly loopUntilFirstWait: (...extra: string[]) => Promise<CliRun>;
   /** `heartbeat-kit loop --cwd <project> --tmux-socket <socket> ...extra` under scripted time, to the end of the script. */
@@ -40,6 +47,9 @@ export function bindCli(world: World): CliWorld {
     cli: (...argv) => runCli(argv, options),
     cliIn: (cwd, ...argv) => runCli(argv, { cwd, env: world.env }),
     cycle: (...extra) => runCli(['cycle', ...scope, ...extra], options),
+    cycleAt: (at, ...extra) => runCli(['cycle', ...scope, ...extra], { ...options, at }),
+    cliAt: (at, ...argv) => runCli(argv, { ...options, at }),
+    cliInAt: (at, cwd, ...argv) => runCli(argv, { cwd, env: world.env, at }),
     loopUntilFirstWait: (...extra) => runLoopUntilFirstWait([...scope, ...extra], options),
     scriptedLoop: (script, ...extra) => runScriptedLoop([...scope, ...extra], options, script),
     replaceBd: (body) => {
@@ -144,6 +154,10 @@ export interface BuiltCliRunner {
   readonly spawn: (argv: readonly string[], env: Record<string, string | undefined>) => BinProcess;
   /** Runs `node bin ...argv` to the end (its pipes closed). */
   readonly run: (argv: readonly string[], env: Record<string, string | undefined>) => Promise<BinRun>;
+  /** {@link BuiltCliRunner.run} with the process's OS clock stopped at `at` (libfaketime): a real run at that instant. */
+  readonly runAt: (at: string, argv: readonly string[], env: Record<string, string | undefined>) => Promise<BinRun>;
+  /** {@link BuiltCliRunner.spawn} with the process's OS clock at `at` (stopped; for `loop`, running from there). */
+  readonly spawnAt: (at: string, argv: readonly string[], env: Record<string, string | undefined>) => BinProcess;
 }
 
 /**
@@ -172,18 +186,22 @@ export function useBuiltCli(options: { readonly without?: readonly string[] } = 
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     return { child, stdout: () => stdout, stderr: () => stderr };
   };
+  const spawnBin = (argv: readonly string[], env: Record<string, string | undefined>): BinProcess => {
+    const started = start(argv, env);
+    const exited = new Promise<number | null>((resolve) => started.child.on('exit', (code) => resolve(code)));
+    return { ...started, exited };
+  };
+  const run = (argv: readonly string[], env: Record<string, string | undefined>): Promise<BinRun> =>
+    new Promise((resolve, reject) => {
+      const started = start(argv, env);
+      started.child.on('error', reject);
+      started.child.on('close', (code) => resolve({ code, stdout: started.stdout(), stderr: started.stderr() }));
+    });
   return {
     bin,
-    spawn: (argv, env) => {
-      const started = start(argv, env);
-      const exited = new Promise<number | null>((resolve) => started.child.on('exit', (code) => resolve(code)));
-      return { ...started, exited };
-    },
-    run: (argv, env) =>
-      new Promise((resolve, reject) => {
-        const started = start(argv, env);
-        started.child.on('error', reject);
-        started.child.on('close', (code) => resolve({ code, stdout: started.stdout(), stderr: started.stderr() }));
-      }),
+    spawn: spawnBin,
+    run,
+    runAt: (at, argv, env) => run(argv, { ...env, ...frozenClockEnv(at) }),
+    spawnAt: (at, argv, env) => spawnBin(argv, { ...env, ...(argv[0] === 'loop' ? runningClockEnv(at) : frozenClockEnv(at)) }),
   };
 }

@@ -57,18 +57,26 @@ function captured(argv: readonly string[], options: CliRunOptions, extra: Pick<C
   return runCommand(main, argv, options, extra);
 }
 
-/** Runs `heartbeat-kit ...argv` in-process with captured output. */
-export async function runCli(argv: readonly string[], options: CliRunOptions & { signal?: AbortSignal; stdin?: string }): Promise<CliRun> {
+/**
+ * Runs `heartbeat-kit ...argv` in-process with captured output. `at` stops the command's wall clock
+ * at that instant: a real run (it writes state and receipts), unlike `--now`, which rehearses.
+ */
+export async function runCli(
+  argv: readonly string[],
+  options: CliRunOptions & { signal?: AbortSignal; stdin?: string; at?: string | Date },
+): Promise<CliRun> {
+  const at = options.at === undefined ? undefined : new Date(options.at);
   return captured(argv, options, {
     shutdownSignal: options.signal ?? new AbortController().signal,
     stdin: () => Promise.resolve(options.stdin ?? ''),
+    ...(at === undefined ? {} : { clock: { now: () => at } }),
   });
 }
 
 /**
  * Scripted time for an in-process `loop`: each sleep runs the next step, which says how far the wall
  * and the monotonic clocks move (a suspended machine or a clock jump moves the wall further); when the
- * steps are used up the loop is stopped. Both clocks start at 0 (the epoch): `--now` shifts the wall.
+ * steps are used up the loop is stopped. Both clocks start at 0 (the epoch): `from(at)` sets the wall.
  */
 export interface ScriptedTime {
   readonly time: LoopTime;
@@ -76,6 +84,8 @@ export interface ScriptedTime {
   readonly sleeps: readonly number[];
   /** Aborted when the steps are used up: the loop's shutdown signal. */
   readonly signal: AbortSignal;
+  /** Sets the wall clock to `at` (before the loop starts): a real, writing loop at that instant. */
+  readonly from: (at: string) => ScriptedTime;
 }
 
 /** One sleep of a {@link ScriptedTime}: given what the loop asked to sleep, how far each clock moves. */
@@ -107,7 +117,16 @@ export function scriptedTime(steps: readonly TimeStep[]): ScriptedTime {
       },
     },
   };
-  return { time, sleeps, signal: controller.signal };
+  const script: ScriptedTime = {
+    time,
+    sleeps,
+    signal: controller.signal,
+    from: (at) => {
+      wall = Date.parse(at);
+      return script;
+    },
+  };
+  return script;
 }
 
 /** Runs `heartbeat-kit loop ...argv` in-process under scripted time, to the end of its script. */
