@@ -230,9 +230,9 @@ export const loopCommand: Command = async (argv, io) => {
       guard: async (cycle, slotMs) => {
         inFlight = true;
         // A rehearsal takes no lock: it writes nothing, so it never races a real cycle.
-        const guarded = await (rehearsal ? cycle().then((value) => ({ kind: 'ran' as const, value, tookOverFrom: undefined })) : withCycleLock(statePath, cycle)).finally(
-          () => (inFlight = false),
-        );
+        const guarded = await (
+          rehearsal ? cycle().then((value) => ({ kind: 'ran' as const, value, tookOverFrom: undefined })) : withCycleLock(statePath, cycle)
+        ).finally(() => (inFlight = false));
         if (guarded.kind === 'ran') {
           if (guarded.tookOverFrom !== undefined)
             printInfo(
