@@ -10,8 +10,8 @@ it('records', async () => {
              { number: 6, id: 3000000006, title: 'T6', body: 'B', state: 'OPEN', labels: [], assignees: ['octocat'], comments: [], subIssues: [], createdAt: '2026-07-01T00:00:00Z' }],
     pulls: [{ number: 12, state: 'MERGED', mergedAt: '2026-07-20T00:00:00Z' }],
   }));
-  const cmds = require('node:fs').readFileSync('/tmp/i31/cmds','utf8').trim().split('\n');
-  let out = '';
+  const fault = process.env.FAULT; const cmds = require('node:fs').readFileSync('/tmp/i31/cmds','utf8').trim().split('\n');
+  let out = ''; if (fault) w.double.fault(fault as never);
   for (const c of cmds) {
     const args = JSON.parse(c) as string[];
     const before = w.double.requests.length;
@@ -20,6 +20,7 @@ it('records', async () => {
     out += `=== ${args.join(' ')} -> ${o.exitCode}\nSTDOUT: ${o.stdout}\nSTDERR: ${o.stderr}\n`;
     for (const q of w.double.requests.slice(before)) out += `  ${q.method} ${q.path} ${q.operation ?? ''} ${q.status} ${JSON.stringify(q.variables ?? q.body ?? '')}\n`;
   }
+  out += require('node:fs').readdirSync(w.env.GH_CONFIG_DIR).join(',') + '\n' + (require('node:fs').existsSync(w.env.GH_CONFIG_DIR + '/hosts.yml') ? require('node:fs').readFileSync(w.env.GH_CONFIG_DIR + '/hosts.yml', 'utf8') : '');
   out += `UNKNOWN:\n${w.double.unknown.join('\n')}\n`;
   writeFileSync('/tmp/i31/record.txt', out);
   await w.close();

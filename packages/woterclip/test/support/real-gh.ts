@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
 import type { CommandRunner } from '@heartbeat-kit/core';
-import { startGitHubApiDouble, type DoubleRepo, type GitHubApiDouble } from './github-api-double.js';
+import { startGitHubApiDouble, type DoubleIssue, type DoubleRepo, type GitHubApiDouble } from './github-api-double.js';
 import { makeLoopbackTls } from './loopback-tls.js';
 
 /** The real gh this machine has (Debian's package; `.ci/run` installs it). */
@@ -61,4 +61,38 @@ export async function startRealGhWorld(repo: DoubleRepo = emptyRepo()): Promise<
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+const issue = (number: number, title: string, extra: Partial<DoubleIssue> = {}): DoubleIssue => ({
+  number,
+  id: 3_000_000_000 + number,
+  title,
+  body: '',
+  state: 'OPEN',
+  labels: [],
+  assignees: ['octocat'],
+  comments: [],
+  subIssues: [],
+  createdAt: `2026-07-0${number % 9}T00:00:00Z`,
+  ...extra,
+});
+
+/** The repository the captured fixtures were taken against (test/support/gh-captures.ts). */
+export function fixtureRepo(): DoubleRepo {
+  return emptyRepo({
+    labels: [
+      { name: 'backend', color: '1d76db', description: '' },
+      { name: 'agent-working', color: 'fbca04', description: 'WoterClip is working on it' },
+    ],
+    issues: [
+      issue(5, 'Parent', { body: 'Do the thing', labels: ['backend'], comments: [{ id: 41, author: 'boss', body: 'Please fix.', createdAt: '2026-07-21T09:00:00Z' }] }),
+      issue(6, 'Child A'),
+      issue(7, 'Child B'),
+      issue(8, 'Not mine', { assignees: [] }),
+    ],
+    pulls: [
+      { number: 12, state: 'MERGED', mergedAt: '2026-07-20T08:00:00Z' },
+      { number: 13, state: 'OPEN', mergedAt: null },
+    ],
+  });
 }
