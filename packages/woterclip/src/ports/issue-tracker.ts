@@ -59,6 +59,8 @@ export interface NewIssue {
 export type TrackerError =
   | { readonly kind: 'unavailable'; readonly message: string }
   | { readonly kind: 'auth'; readonly message: string }
+  /** GitHub's primary (403/`RATE_LIMITED`) or secondary (429) rate limit: retry later, nothing changed. */
+  | { readonly kind: 'rate-limited'; readonly message: string }
   | { readonly kind: 'label-not-found'; readonly label: string; readonly message: string }
   | { readonly kind: 'not-found'; readonly message: string }
   | { readonly kind: 'failed'; readonly message: string }

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGhIssueTracker } from '../../src/github/index.js';
+import { checkGhVersion, createGhIssueTracker, MIN_GH_VERSION } from '../../src/github/index.js';
+import { capturedOutput } from '../support/gh-captures.js';
 import type { DoubleIssue } from '../support/github-api-double.js';
 import { emptyRepo, REAL_GH, startRealGhWorld, type RealGhWorld } from '../support/real-gh.js';
-import { issueTrackerContract, type ContractSeed } from './issue-tracker-contract.js';
+import { HOSTILE, issueTrackerContract, type ContractSeed } from './issue-tracker-contract.js';
 
 const worlds: RealGhWorld[] = [];
 afterEach(async () => {
@@ -43,7 +44,7 @@ async function world(seed: ContractSeed): Promise<RealGhWorld> {
 issueTrackerContract('gh adapter against real gh 2.23 and the GitHub API double', async (seed) => {
   const w = await world(seed);
   return createGhIssueTracker({ runner: w.runner, repo: 'o/r', gh: REAL_GH });
-});
+}, true);
 
 describe('gh adapter against real gh: failures as GitHub sends them', () => {
   const seed: ContractSeed = { login: 'octocat', labels: ['backend'], issues: [{ number: 1, title: 'One', labels: ['backend'] }] };
@@ -66,6 +67,22 @@ describe('gh adapter against real gh: failures as GitHub sends them', () => {
     w.double.fault('secondary-rate-limit');
     expect((await t.issueId(1))._unsafeUnwrapErr()).toMatchObject({ kind: 'rate-limited' });
     expect((await t.viewLabels(1))._unsafeUnwrapErr()).toMatchObject({ kind: 'rate-limited' });
+  });
+
+  it('a comment reaches GitHub byte-exact, control characters included (gh rewrites them only when printing)', async () => {
+    const w = await world(seed);
+    const t = createGhIssueTracker({ runner: w.runner, repo: 'o/r', gh: REAL_GH });
+    for (const body of HOSTILE) (await t.comment(1, body))._unsafeUnwrap();
+    expect(w.double.repo.issues[0]?.comments.map((c) => c.body)).toEqual([...HOSTILE]);
+  });
+
+  it('gh older than the minimum is refused before any request, naming both versions and the fix', () => {
+    expect(checkGhVersion(capturedOutput('version').stdout)).toBeUndefined();
+    expect(checkGhVersion('gh version 2.4.0 (2021-11-21 Ubuntu 2.4.0+dfsg1-2)\n')).toEqual({
+      kind: 'unavailable',
+      message: `gh 2.4.0 is older than ${MIN_GH_VERSION}, the oldest gh heartbeat-kit supports; upgrade the GitHub CLI (https://github.com/cli/cli#installation) and run the beat again`,
+    });
+    expect(checkGhVersion('gh: command output changed')).toMatchObject({ kind: 'bad-output' });
   });
 
   it('an unknown label on edit (gh 2.23 prints "\'x\' not found") is label-not-found', async () => {

@@ -42,6 +42,8 @@ export const CAPTURE_SCENARIOS: readonly CaptureScenario[] = [
   { name: 'issue-edit-labels', argv: ['issue', 'edit', '5', '--repo=o/r', '--add-label=agent-working', '--remove-label=backend'] },
   { name: 'issue-edit-unknown-label', argv: EDIT_UNKNOWN },
   { name: 'issue-comment', argv: ['issue', 'comment', '5', '--repo=o/r', '--body-file=-'], input: 'Heartbeat #1\n\n`$(id)` --help' },
+  { name: 'issue-comment-control-characters', argv: ['issue', 'comment', '7', '--repo=o/r', '--body-file=-'], input: 'a\u0001b\rc\u007fd\u001b[31me\tf\u0007' },
+  { name: 'issue-view-control-characters', argv: ['issue', 'view', '7', '--repo=o/r', '--json=comments'] },
   { name: 'issue-close', argv: ['issue', 'close', '6', '--repo=o/r'] },
   { name: 'issue-create', argv: ['issue', 'create', '--repo=o/r', '--title=Child', '--body-file=-', '--label=backend', '--assignee=@me'], input: 'Parent: #5' },
   { name: 'issue-create-unknown-label', argv: ['issue', 'create', '--repo=o/r', '--title=Child', '--body-file=-', '--label=in-review', '--assignee=@me'], input: 'x' },
