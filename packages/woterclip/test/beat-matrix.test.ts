@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGhIssueTracker } from '../src/github/index.js';
-import { runBeat, type IssueTracker } from '../src/index.js';
-import { harness, report } from './beat-harness.js';
+import { runBeat, type DispatchRequest, type IssueTracker } from '../src/index.js';
+import { harness, report, type HarnessOptions } from './beat-harness.js';
 import type { DoubleIssue, RecordedRequest } from './support/github-api-double.js';
 import { emptyRepo, REAL_GH, startRealGhWorld } from './support/real-gh.js';
 
@@ -57,10 +57,23 @@ const fakeBackend: Backend = {
         seq: 100,
         argv: [],
         failures: [],
-        issues: issues.map((i) => ({ ...i, id: 3_000_000_000 + i.number, body: '', comments: [], createdAt: '2026-07-01T00:00:00Z', state: 'OPEN', assignees: ['octocat'], subIssues: [] })),
+        issues: issues.map((i) => ({
+          ...i,
+          id: 3_000_000_000 + i.number,
+          body: '',
+          comments: [],
+          createdAt: '2026-07-01T00:00:00Z',
+          state: 'OPEN',
+          assignees: ['octocat'],
+          subIssues: [],
+        })),
       }),
     );
-    type State = { issues: { number: number; title: string; body: string; labels: string[]; comments: { body: string }[]; subIssues: number[] }[]; authMode: string; failures: unknown[] };
+    type State = {
+      issues: { number: number; title: string; body: string; labels: string[]; comments: { body: string }[]; subIssues: number[] }[];
+      authMode: string;
+      failures: unknown[];
+    };
     const read = (): State => JSON.parse(readFileSync(path, 'utf8')) as State;
     const find = (n: number) => read().issues.find((i) => i.number === n);
     const tracker = createGhIssueTracker({ runner: createProcessRunner(), repo: 'o/r', gh: fakeGh, env: { FAKE_GH_STATE: path } });
@@ -73,7 +86,13 @@ const fakeBackend: Backend = {
       fault: (fault, onComment = false) => {
         const state = read();
         if (onComment)
-          state.failures.push({ argv: ['issue', 'comment'], message: fault === 'rate-limited' ? 'GraphQL: API rate limit exceeded for user ID 1.' : 'HTTP 401: Bad credentials (https://api.github.com/graphql)' });
+          state.failures.push({
+            argv: ['issue', 'comment'],
+            message:
+              fault === 'rate-limited'
+                ? 'GraphQL: API rate limit exceeded for user ID 1.'
+                : 'HTTP 401: Bad credentials (https://api.github.com/graphql)',
+          });
         else state.authMode = fault === 'not-logged-in' ? 'none' : fault;
         writeFileSync(path, JSON.stringify(state));
       },
@@ -88,7 +107,17 @@ const realBackend: Backend = {
     const w = await startRealGhWorld(
       emptyRepo({
         labels: LABELS.map((name) => ({ name, color: 'ededed', description: '' })),
-        issues: issues.map((i): DoubleIssue => ({ ...i, labels: [...i.labels], id: 3_000_000_000 + i.number, body: '', state: 'OPEN', assignees: ['octocat'], comments: [], subIssues: [], createdAt: '2026-07-01T00:00:00Z' })),
+        issues: issues.map((i): DoubleIssue => ({
+          ...i,
+          labels: [...i.labels],
+          id: 3_000_000_000 + i.number,
+          body: '',
+          state: 'OPEN',
+          assignees: ['octocat'],
+          comments: [],
+          subIssues: [],
+          createdAt: '2026-07-01T00:00:00Z',
+        })),
       }),
     );
     cleanups.push(w.close);
@@ -110,7 +139,11 @@ const realBackend: Backend = {
         if (fault === 'not-logged-in') {
           const { GH_ENTERPRISE_TOKEN: _token, GH_HOST: _host, ...rest } = env;
           env = { ...rest, GH_CONFIG_DIR: mkdtempSync(join(w.dir, 'fresh-config-')) };
-        } else w.double.fault(fault === 'expired' ? 'unauthenticated' : 'rate-limited', onComment ? (r) => r.operation === 'CommentCreate' : undefined);
+        } else
+          w.double.fault(
+            fault === 'expired' ? 'unauthenticated' : 'rate-limited',
+            onComment ? (r) => r.operation === 'CommentCreate' : undefined,
+          );
       },
       requests: () => w.double.requests,
     };
@@ -120,7 +153,10 @@ const realBackend: Backend = {
 /** The double's request log, one line per request, for the report (docs and the note). */
 export function formatRequestLog(requests: readonly RecordedRequest[]): string {
   return requests
-    .map((r) => `${r.status} ${r.method} ${r.path}${r.operation === undefined ? '' : ` ${r.operation} ${JSON.stringify(r.variables)}`}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}`)
+    .map(
+      (r) =>
+        `${r.status} ${r.method} ${r.path}${r.operation === undefined ? '' : ` ${r.operation} ${JSON.stringify(r.variables)}`}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}`,
+    )
     .join('\n');
 }
 
@@ -128,7 +164,7 @@ const ISSUE = { number: 20, title: 'epic', labels: ['backend', 'priority:high'] 
 
 for (const backend of [fakeBackend, realBackend]) {
   describe(`WoterClip beat through the gh adapter: ${backend.name}`, () => {
-    const beat = (s: Seeded, script: Parameters<typeof harness>[0]['script']) => {
+    const beat = (s: Seeded, script: NonNullable<HarnessOptions['script']>) => {
       const h = harness({ issues: [], script });
       return runBeat({ ...h.deps, tracker: s.tracker });
     };
@@ -136,8 +172,18 @@ for (const backend of [fakeBackend, realBackend]) {
     it('one full beat: pick up, dispatch, comment, label transition, sub-issues created and attached', async () => {
       const s = await backend.seed([ISSUE]);
       const result = await beat(s, [
-        (r) => report('decomposed', { subIssues: [{ title: 'part one', persona: 'backend' }, { title: 'part two', persona: 'frontend', blocking: true }] }, r),
-        (r) => report('completed', {}, r),
+        (r: DispatchRequest) =>
+          report(
+            'decomposed',
+            {
+              subIssues: [
+                { title: 'part one', persona: 'backend' },
+                { title: 'part two', persona: 'frontend', blocking: true },
+              ],
+            },
+            r,
+          ),
+        (r: DispatchRequest) => report('completed', {}, r),
       ]);
       expect(result.worked[0]).toMatchObject({ issue: 20, status: 'decomposed' });
       expect(s.issue(21)).toMatchObject({ title: 'part one', body: 'Parent: #20' });
@@ -156,7 +202,7 @@ for (const backend of [fakeBackend, realBackend]) {
       it(`${fault} at the start: blocked_exit, nothing posted, labels intact`, async () => {
         const s = await backend.seed([ISSUE]);
         s.fault(fault);
-        const result = await beat(s, [(r) => report('completed', {}, r)]);
+        const result = await beat(s, [(r: DispatchRequest) => report('completed', {}, r)]);
         expect(result.exit).toBe('blocked-exit');
         expect(result.stopReason).toBe('blocked_exit');
         expect(result.messages.join('\n')).toMatch(fault === 'rate-limited' ? /gh auth (status|login)|rate limit/ : /gh auth login/);
@@ -168,7 +214,7 @@ for (const backend of [fakeBackend, realBackend]) {
     it('a rate limit mid-work (posting the report) ends blocked_exit; only agent-working is left, as documented', async () => {
       const s = await backend.seed([ISSUE]);
       s.fault('rate-limited', true);
-      const result = await beat(s, [(r) => report('completed', {}, r)]);
+      const result = await beat(s, [(r: DispatchRequest) => report('completed', {}, r)]);
       expect(result.stopReason).toBe('blocked_exit');
       expect(result.messages.join('\n')).toContain('rate limit');
       expect([...s.labels(20)].sort()).toEqual(['agent-working', 'backend', 'priority:high']);

@@ -18,7 +18,12 @@ afterAll(async () => {
   await world.close();
 });
 
-async function capture(argv: readonly string[], input: string | undefined, fault: DoubleFault | undefined, dropToken: boolean): Promise<CapturedRun> {
+async function capture(
+  argv: readonly string[],
+  input: string | undefined,
+  fault: DoubleFault | undefined,
+  dropToken: boolean,
+): Promise<CapturedRun> {
   world.double.fault(fault);
   const env: Record<string, string> = { ...world.env };
   if (dropToken) {
@@ -29,9 +34,15 @@ async function capture(argv: readonly string[], input: string | undefined, fault
     env.GH_CONFIG_DIR = mkdtempSync(join(world.dir, 'fresh-config-'));
   }
   const runner = createProcessRunner({ baseEnv: env });
-  const out = (await runner.run({ file: REAL_GH, args: [...argv], profile: 'gh', ...(input === undefined ? {} : { input }) }))._unsafeUnwrap();
+  const out = (
+    await runner.run({ file: REAL_GH, args: [...argv], profile: 'gh', ...(input === undefined ? {} : { input }) })
+  )._unsafeUnwrap();
   world.double.fault(undefined);
-  const port = (text: string): string => text.replaceAll(world.double.host, 'localhost:PORT').replaceAll(world.dir, '$TMP').replace(/fresh-config-\w+/g, 'fresh-config-X');
+  const port = (text: string): string =>
+    text
+      .replaceAll(world.double.host, 'localhost:PORT')
+      .replaceAll(world.dir, '$TMP')
+      .replace(/fresh-config-\w+/g, 'fresh-config-X');
   return { argv: argv.map(port), exitCode: out.exitCode, stdout: port(out.stdout), stderr: port(out.stderr) };
 }
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { capturedOutput } from '../../test/support/gh-captures.js';
-import { checkGhVersion, classifyGhFailure, parseAuthLogin, parseJsonSequence } from './gh-issue-tracker.js';
+import type { CommandRunner } from '@heartbeat-kit/core';
+import { okAsync } from 'neverthrow';
+import { checkGhVersion, classifyGhFailure, createGhIssueTracker, parseAuthLogin, parseJsonSequence } from './gh-issue-tracker.js';
+
+/** A runner that answers `gh --version` and then `gh auth status` with captured runs. */
+const replay = (authStatus: string): CommandRunner => ({
+  run: (request) => okAsync(capturedOutput(request.args[0] === '--version' ? 'version' : authStatus)),
+});
 
 // Every failure real gh 2.23.0 printed (test/fixtures/gh-captured, re-checked against real gh by
 // test/gh-captured-fixtures.test.ts) and the tracker error the adapter makes of it.
@@ -39,6 +46,26 @@ describe('classifyGhFailure on what real gh printed', () => {
     expect(classifyGhFailure(capturedOutput('api-issue-rate-limited')).message).toBe(
       'GitHub rate limit: gh: API rate limit exceeded for user ID 1. (HTTP 403); nothing was changed, the next beat retries',
     );
+  });
+});
+
+describe('authStatus on what real gh printed', () => {
+  it('a failed auth status names the cause, not the host gh prints alone on its first line', async () => {
+    const t = createGhIssueTracker({ runner: replay('auth-status-bad-credentials'), repo: 'o/r' });
+    expect((await t.authStatus())._unsafeUnwrapErr()).toEqual({
+      kind: 'auth',
+      message:
+        'gh auth status failed: localhost:PORT: authentication failed; The localhost:PORT token in GH_ENTERPRISE_TOKEN is no longer valid.; run `gh auth login`',
+    });
+    const none = createGhIssueTracker({ runner: replay('auth-status-not-logged-in'), repo: 'o/r' });
+    expect((await none.authStatus())._unsafeUnwrapErr().message).toBe(
+      'gh auth status failed: You are not logged into any GitHub hosts. Run gh auth login to authenticate.; run `gh auth login`',
+    );
+  });
+
+  it('a good auth status gives the login', async () => {
+    const t = createGhIssueTracker({ runner: replay('auth-status-ok'), repo: 'o/r' });
+    expect((await t.authStatus())._unsafeUnwrap()).toEqual({ login: 'octocat' });
   });
 });
 

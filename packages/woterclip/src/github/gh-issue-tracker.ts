@@ -110,7 +110,8 @@ export function parseGhVersion(text: string): readonly [number, number, number] 
 /** Why `gh --version` output is not usable: too old (naming both versions and the fix), or unreadable. */
 export function checkGhVersion(text: string, minimum: string = MIN_GH_VERSION): TrackerError | undefined {
   const found = parseGhVersion(text);
-  if (found === undefined) return { kind: 'bad-output', message: `gh --version printed no "gh version X.Y.Z" line: ${firstLine(text) || '(nothing)'}` };
+  if (found === undefined)
+    return { kind: 'bad-output', message: `gh --version printed no "gh version X.Y.Z" line: ${firstLine(text) || '(nothing)'}` };
   const min = parseGhVersion(`gh version ${minimum}`) ?? [0, 0, 0];
   const older = found[0] !== min[0] ? found[0] < min[0] : found[1] !== min[1] ? found[1] < min[1] : found[2] < min[2];
   return older
@@ -198,15 +199,17 @@ export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTrack
 
   return {
     authStatus: () =>
-      checkVersion().andThen(() => run(['auth', 'status'], undefined, true)).andThen((output) => {
-        if (output.exitCode !== 0) {
-          return errAsync<{ login: string }, TrackerError>({ kind: 'auth', message: authFailure(output.stderr) });
-        }
-        const login = parseAuthLogin(`${output.stdout}\n${output.stderr}`);
-        return login === undefined
-          ? errAsync<{ login: string }, TrackerError>({ kind: 'bad-output', message: 'gh auth status: no logged-in account found' })
-          : okAsync({ login });
-      }),
+      checkVersion()
+        .andThen(() => run(['auth', 'status'], undefined, true))
+        .andThen((output) => {
+          if (output.exitCode !== 0) {
+            return errAsync<{ login: string }, TrackerError>({ kind: 'auth', message: authFailure(output.stderr) });
+          }
+          const login = parseAuthLogin(`${output.stdout}\n${output.stderr}`);
+          return login === undefined
+            ? errAsync<{ login: string }, TrackerError>({ kind: 'bad-output', message: 'gh auth status: no logged-in account found' })
+            : okAsync({ login });
+        }),
     listInbox: () =>
       run(['issue', 'list', `--repo=${repo}`, '--assignee=@me', '--state=open', '--json=number,title,labels,createdAt', '--limit=100'])
         .andThen((o) => parseWith(listSchema, o.stdout, 'issue list'))

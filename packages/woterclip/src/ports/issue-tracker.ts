@@ -77,7 +77,10 @@ export interface IssueTracker {
   readonly listInbox: () => ResultAsync<readonly IssueSummary[], TrackerError>;
   readonly viewIssue: (issue: number) => ResultAsync<IssueDetail, TrackerError>;
   readonly viewLabels: (issue: number) => ResultAsync<readonly string[], TrackerError>;
-  /** One atomic add/remove call; never rewrites the whole label set. */
+  /**
+   * One add/remove call; never rewrites the whole label set. gh 2.23 sends it as two mutations
+   * (remove, then add), after checking every added label exists: an unknown one changes nothing.
+   */
   readonly editLabels: (issue: number, edit: LabelEdit) => ResultAsync<void, TrackerError>;
   /** Creates a repository label; `color` is hex without `#`. Fails when the label exists. */
   readonly createLabel: (name: string, style?: LabelStyle) => ResultAsync<void, TrackerError>;

@@ -18,20 +18,18 @@ export function repoFromSeed(seed: ContractSeed) {
   return emptyRepo({
     login: seed.login,
     labels: seed.labels.map((name) => ({ name, color: 'ededed', description: '' })),
-    issues: seed.issues.map(
-      (i): DoubleIssue => ({
-        number: i.number,
-        id: 3_000_000_000 + i.number,
-        title: i.title,
-        body: i.body ?? '',
-        state: i.open === false ? 'CLOSED' : 'OPEN',
-        labels: [...(i.labels ?? [])],
-        assignees: i.mine === false ? [] : [seed.login],
-        comments: (i.comments ?? []).map((c, n) => ({ id: 100 + n, ...c })),
-        subIssues: [],
-        createdAt: `2026-07-01T00:00:0${i.number % 10}Z`,
-      }),
-    ),
+    issues: seed.issues.map((i): DoubleIssue => ({
+      number: i.number,
+      id: 3_000_000_000 + i.number,
+      title: i.title,
+      body: i.body ?? '',
+      state: i.open === false ? 'CLOSED' : 'OPEN',
+      labels: [...(i.labels ?? [])],
+      assignees: i.mine === false ? [] : [seed.login],
+      comments: (i.comments ?? []).map((c, n) => ({ id: 100 + n, ...c })),
+      subIssues: [],
+      createdAt: `2026-07-01T00:00:0${i.number % 10}Z`,
+    })),
   });
 }
 
@@ -41,10 +39,14 @@ async function world(seed: ContractSeed): Promise<RealGhWorld> {
   return w;
 }
 
-issueTrackerContract('gh adapter against real gh 2.23 and the GitHub API double', async (seed) => {
-  const w = await world(seed);
-  return createGhIssueTracker({ runner: w.runner, repo: 'o/r', gh: REAL_GH });
-}, true);
+issueTrackerContract(
+  'gh adapter against real gh 2.23 and the GitHub API double',
+  async (seed) => {
+    const w = await world(seed);
+    return createGhIssueTracker({ runner: w.runner, repo: 'o/r', gh: REAL_GH });
+  },
+  true,
+);
 
 describe('gh adapter against real gh: failures as GitHub sends them', () => {
   const seed: ContractSeed = { login: 'octocat', labels: ['backend'], issues: [{ number: 1, title: 'One', labels: ['backend'] }] };
@@ -88,7 +90,10 @@ describe('gh adapter against real gh: failures as GitHub sends them', () => {
   it('an unknown label on edit (gh 2.23 prints "\'x\' not found") is label-not-found', async () => {
     const w = await world(seed);
     const t = createGhIssueTracker({ runner: w.runner, repo: 'o/r', gh: REAL_GH });
-    expect((await t.editLabels(1, { add: ['in-review'] }))._unsafeUnwrapErr()).toMatchObject({ kind: 'label-not-found', label: 'in-review' });
+    expect((await t.editLabels(1, { add: ['in-review'] }))._unsafeUnwrapErr()).toMatchObject({
+      kind: 'label-not-found',
+      label: 'in-review',
+    });
     expect(w.double.repo.issues[0]?.labels).toEqual(['backend']);
   });
 });

@@ -47,11 +47,15 @@ const runner = createProcessRunner();
 const tracker = (statePath: string) => createGhIssueTracker({ runner, repo: 'o/r', gh: fakeGh, env: { FAKE_GH_STATE: statePath } });
 const states: string[] = [];
 
-issueTrackerContract('gh CLI adapter against a fake gh executable', (seed) => {
-  const path = writeState(seed);
-  states.push(path);
-  return Promise.resolve(tracker(path));
-}, true);
+issueTrackerContract(
+  'gh CLI adapter against a fake gh executable',
+  (seed) => {
+    const path = writeState(seed);
+    states.push(path);
+    return Promise.resolve(tracker(path));
+  },
+  true,
+);
 
 describe('gh adapter specifics', () => {
   it('passes --repo on every repo command and never uses -f for the sub-issue id', () => {

@@ -53,7 +53,10 @@ const seed: ContractSeed = {
  * C0 in caret notation (`\u001b` → `^[`, `\u0007` → `^G`), tab, newline and CR kept, DEL dropped.
  */
 export function caretNotation(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => (c === '\u007f' ? '' : `^${String.fromCharCode(c.charCodeAt(0) + 64)}`));
+  // eslint-disable-next-line no-control-regex -- rewriting control characters is the point
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) =>
+    c === '\u007f' ? '' : `^${String.fromCharCode(c.charCodeAt(0) + 64)}`,
+  );
 }
 
 /**

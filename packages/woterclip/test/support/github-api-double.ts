@@ -58,7 +58,10 @@ export interface GitHubApiDouble {
   /** Requests the double had no answer for: a test must fail when this is not empty. */
   readonly unknown: readonly string[];
   /** From now on every request whose description matches `when` (default all) fails with `fault`. */
-  readonly fault: (fault: DoubleFault | undefined, when?: (request: { method: string; path: string; operation?: string }) => boolean) => void;
+  readonly fault: (
+    fault: DoubleFault | undefined,
+    when?: (request: { method: string; path: string; operation?: string }) => boolean,
+  ) => void;
   readonly close: () => Promise<void>;
 }
 
@@ -76,13 +79,28 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
 const notFound = (): Answer => json({ message: 'Not Found', documentation_url: DOCS }, 404);
 const validationFailed = (errors: unknown[]): Answer => json({ message: 'Validation Failed', errors, documentation_url: DOCS }, 422);
 const graphqlError = (type: string, message: string, path?: string[]): Answer =>
-  json({ data: path === undefined ? null : { [path[0]!]: null }, errors: [{ type, message, ...(path === undefined ? {} : { path }), locations: [{ line: 1, column: 1 }] }] });
+  json({
+    data: path === undefined ? null : { [path[0]!]: null },
+    errors: [{ type, message, ...(path === undefined ? {} : { path }), locations: [{ line: 1, column: 1 }] }],
+  });
 
 function faultAnswer(fault: DoubleFault, graphql: boolean): Answer {
   if (fault === 'unauthenticated') return json({ message: 'Bad credentials', documentation_url: DOCS }, 401);
   if (fault === 'secondary-rate-limit')
-    return json({ message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: RATE_DOCS }, 429, { 'retry-after': '60' });
-  const limits = { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '0', 'x-ratelimit-used': '5000', 'x-ratelimit-reset': String(FIXED_RESET) };
+    return json(
+      {
+        message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+        documentation_url: RATE_DOCS,
+      },
+      429,
+      { 'retry-after': '60' },
+    );
+  const limits = {
+    'x-ratelimit-limit': '5000',
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-used': '5000',
+    'x-ratelimit-reset': String(FIXED_RESET),
+  };
   // GitHub answers an exhausted GraphQL budget with 200 and a RATE_LIMITED error, REST with 403.
   return graphql
     ? json({ errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded for user ID 1.' }] }, 200, limits)
@@ -146,7 +164,11 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
     author: { login: repo.login },
     labels: { nodes: i.labels.map(labelNode), totalCount: i.labels.length },
     assignees: { nodes: i.assignees.map((login) => ({ id: `U_${login}`, login, name: '' })), totalCount: i.assignees.length },
-    comments: { nodes: i.comments.map((c) => commentNode(i, c)), pageInfo: { hasNextPage: false, endCursor: '' }, totalCount: i.comments.length },
+    comments: {
+      nodes: i.comments.map((c) => commentNode(i, c)),
+      pageInfo: { hasNextPage: false, endCursor: '' },
+      totalCount: i.comments.length,
+    },
   });
   const repositoryNode = () => ({
     id: `R_${repo.owner}_${repo.name}`,
@@ -203,10 +225,15 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
     if (operation === 'RepositoryResolveMetadataIDs') return resolveMetadataIds(query);
     const name = vars.repo ?? vars.name;
     const sameRepo = vars.owner === undefined || (vars.owner === repo.owner && name === repo.name);
-    if (!sameRepo) return graphqlError('NOT_FOUND', `Could not resolve to a Repository with the name '${String(vars.owner)}/${String(name)}'.`, ['repository']);
-    switch (operation) {
+    if (!sameRepo)
+      return graphqlError('NOT_FOUND', `Could not resolve to a Repository with the name '${String(vars.owner)}/${String(name)}'.`, [
+        'repository',
+      ]);
+    switch (operation ?? '') {
       case 'Issue_fields':
-        return json({ data: { Issue: { fields: ['stateReason', 'number', 'title', 'body', 'labels', 'comments'].map((name) => ({ name })) } } });
+        return json({
+          data: { Issue: { fields: ['stateReason', 'number', 'title', 'body', 'labels', 'comments'].map((name) => ({ name })) } },
+        });
       case 'UserCurrent':
         return json({ data: { viewer: { login: repo.login } } });
       case 'IssueByNumber': {
@@ -214,7 +241,14 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
         if (i === undefined)
           return json({
             data: { repository: { hasIssuesEnabled: true, issue: null } },
-            errors: [{ type: 'NOT_FOUND', path: ['repository', 'issue'], locations: [{ line: 5, column: 4 }], message: `Could not resolve to an issue or pull request with the number of ${String(vars.number)}.` }],
+            errors: [
+              {
+                type: 'NOT_FOUND',
+                path: ['repository', 'issue'],
+                locations: [{ line: 5, column: 4 }],
+                message: `Could not resolve to an issue or pull request with the number of ${String(vars.number)}.`,
+              },
+            ],
           });
         return json({ data: { repository: { hasIssuesEnabled: true, issue: issueNode(i) } } });
       }
@@ -223,9 +257,18 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
         if (pr === undefined)
           return json({
             data: { repository: { pullRequest: null } },
-            errors: [{ type: 'NOT_FOUND', path: ['repository', 'pullRequest'], locations: [{ line: 4, column: 4 }], message: `Could not resolve to a PullRequest with the number of ${String(vars.pr_number)}.` }],
+            errors: [
+              {
+                type: 'NOT_FOUND',
+                path: ['repository', 'pullRequest'],
+                locations: [{ line: 4, column: 4 }],
+                message: `Could not resolve to a PullRequest with the number of ${String(vars.pr_number)}.`,
+              },
+            ],
           });
-        return json({ data: { repository: { pullRequest: { id: `PR_${pr.number}`, number: pr.number, state: pr.state, mergedAt: pr.mergedAt } } } });
+        return json({
+          data: { repository: { pullRequest: { id: `PR_${pr.number}`, number: pr.number, state: pr.state, mergedAt: pr.mergedAt } } },
+        });
       }
       case 'LabelList': {
         const limit = typeof vars.limit === 'number' ? vars.limit : 30;
@@ -237,7 +280,13 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
             repository: {
               labels: {
                 totalCount: repo.labels.length,
-                nodes: page.map((l) => ({ ...l, id: `LA_${l.name}`, createdAt: '2026-07-01T00:00:00Z', isDefault: false, url: `${webBase()}/labels/${encodeURIComponent(l.name)}` })),
+                nodes: page.map((l) => ({
+                  ...l,
+                  id: `LA_${l.name}`,
+                  createdAt: '2026-07-01T00:00:00Z',
+                  isDefault: false,
+                  url: `${webBase()}/labels/${encodeURIComponent(l.name)}`,
+                })),
                 pageInfo: { hasNextPage: next < repo.labels.length, endCursor: String(next) },
               },
             },
@@ -250,14 +299,18 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
         const limit = typeof vars.limit === 'number' ? vars.limit : 30;
         const start = typeof vars.endCursor === 'string' ? Number(vars.endCursor) : 0;
         const matching = repo.issues
-          .filter((i) => states.includes(i.state) && (vars.assignee == null || i.assignees.includes(String(vars.assignee))))
+          .filter((i) => states.includes(i.state) && (typeof vars.assignee !== 'string' || i.assignees.includes(vars.assignee)))
           .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.number - a.number);
         const page = matching.slice(start, start + limit);
         return json({
           data: {
             repository: {
               hasIssuesEnabled: true,
-              issues: { totalCount: matching.length, nodes: page.map(issueNode), pageInfo: { hasNextPage: start + limit < matching.length, endCursor: String(start + page.length) } },
+              issues: {
+                totalCount: matching.length,
+                nodes: page.map(issueNode),
+                pageInfo: { hasNextPage: start + limit < matching.length, endCursor: String(start + page.length) },
+              },
             },
           },
         });
@@ -281,7 +334,8 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
       }
       case 'CommentsForIssue': {
         const i = byNodeId(vars.id);
-        if (i === undefined) return graphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${String(vars.id)}'`, ['node']);
+        if (i === undefined)
+          return graphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${String(vars.id)}'`, ['node']);
         return json({ data: { node: { comments: issueNode(i).comments } } });
       }
       default:
@@ -292,20 +346,35 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
   function rest(method: string, path: string, body: unknown): Answer | undefined {
     const url = new URL(path, 'https://x');
     const p = url.pathname;
-    if (method === 'GET' && p === '/api/v3/') return json({ current_user_url: `https://${host}/api/v3/user` }, 200, { 'x-oauth-scopes': 'repo, read:org' });
+    if (method === 'GET' && p === '/api/v3/')
+      return json({ current_user_url: `https://${host}/api/v3/user` }, 200, { 'x-oauth-scopes': 'repo, read:org' });
     const base = `/api/v3/repos/${repo.owner}/${repo.name}`;
     if (!p.startsWith(`${base}/`)) return p.startsWith('/api/v3/repos/') ? notFound() : undefined;
     const rel = p.slice(base.length);
     if (method === 'POST' && rel === '/labels') {
       const b = body as { name?: unknown; color?: unknown; description?: unknown };
-      if (typeof b.name !== 'string' || b.name === '') return validationFailed([{ resource: 'Label', code: 'missing_field', field: 'name' }]);
+      if (typeof b.name !== 'string' || b.name === '')
+        return validationFailed([{ resource: 'Label', code: 'missing_field', field: 'name' }]);
       if (repo.labels.some((l) => l.name.toLowerCase() === String(b.name).toLowerCase()))
         return validationFailed([{ resource: 'Label', code: 'already_exists', field: 'name' }]);
       if (b.color !== undefined && (typeof b.color !== 'string' || !/^[0-9a-fA-F]{6}$/.test(b.color)))
         return validationFailed([{ resource: 'Label', code: 'invalid', field: 'color' }]);
-      const label = { name: b.name, color: typeof b.color === 'string' ? b.color.toLowerCase() : 'ededed', description: typeof b.description === 'string' ? b.description : '' };
+      const label = {
+        name: b.name,
+        color: typeof b.color === 'string' ? b.color.toLowerCase() : 'ededed',
+        description: typeof b.description === 'string' ? b.description : '',
+      };
       repo.labels.push(label);
-      return json({ id: 1000 + repo.labels.length, node_id: `LA_${label.name}`, url: `https://${host}${base}/labels/${encodeURIComponent(label.name)}`, ...label, default: false }, 201);
+      return json(
+        {
+          id: 1000 + repo.labels.length,
+          node_id: `LA_${label.name}`,
+          url: `https://${host}${base}/labels/${encodeURIComponent(label.name)}`,
+          ...label,
+          default: false,
+        },
+        201,
+      );
     }
     const m = /^\/issues\/(\d+)(\/sub_issues)?$/.exec(rel);
     if (m === null) return undefined;
@@ -314,10 +383,18 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
     if (m[2] === undefined) return method === 'GET' ? json(restIssue(issue)) : undefined;
     if (method === 'POST') {
       const id = (body as { sub_issue_id?: unknown }).sub_issue_id;
-      if (typeof id !== 'number') return validationFailed([{ resource: 'Issue', code: 'invalid', field: 'sub_issue_id', message: 'Invalid request.' }]);
+      if (typeof id !== 'number')
+        return validationFailed([{ resource: 'Issue', code: 'invalid', field: 'sub_issue_id', message: 'Invalid request.' }]);
       const child = repo.issues.find((i) => i.id === id);
       if (child === undefined || issue.subIssues.includes(child.number) || child === issue)
-        return validationFailed([{ resource: 'Issue', code: 'custom', field: 'sub_issue_id', message: 'The provided sub-issue does not exist or is already a sub-issue.' }]);
+        return validationFailed([
+          {
+            resource: 'Issue',
+            code: 'custom',
+            field: 'sub_issue_id',
+            message: 'The provided sub-issue does not exist or is already a sub-issue.',
+          },
+        ]);
       issue.subIssues.push(child.number);
       return json(restIssue(issue), 201);
     }
@@ -333,27 +410,36 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
 
   function mutation(operation: string | undefined, vars: Record<string, unknown>): Answer | undefined {
     const input = (vars.input ?? {}) as Record<string, unknown>;
-    switch (operation) {
+    switch (operation ?? '') {
       case 'LabelAdd':
       case 'LabelRemove': {
         const issue = byNodeId(input.labelableId);
-        if (issue === undefined) return graphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${String(input.labelableId)}'`, ['node']);
+        if (issue === undefined)
+          return graphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${String(input.labelableId)}'`, ['node']);
         const names = labelIds(input.labelIds);
         if (operation === 'LabelAdd') for (const n of names) if (!issue.labels.includes(n)) issue.labels.push(n);
         if (operation === 'LabelRemove') issue.labels = issue.labels.filter((l) => !names.includes(l));
         const field = operation === 'LabelAdd' ? 'addLabelsToLabelable' : 'removeLabelsFromLabelable';
-        return json({ data: { [field]: { __typename: operation === 'LabelAdd' ? 'AddLabelsToLabelablePayload' : 'RemoveLabelsFromLabelablePayload' } } });
+        return json({
+          data: { [field]: { __typename: operation === 'LabelAdd' ? 'AddLabelsToLabelablePayload' : 'RemoveLabelsFromLabelablePayload' } },
+        });
       }
       case 'CommentCreate': {
         const issue = byNodeId(input.subjectId);
-        if (issue === undefined) return graphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${String(input.subjectId)}'`, ['addComment']);
+        if (issue === undefined)
+          return graphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${String(input.subjectId)}'`, [
+            'addComment',
+          ]);
         const comment = { id: nextCommentId, author: repo.login, body: String(input.body), createdAt: stamp() };
         nextCommentId += 1;
         issue.comments.push(comment);
         return json({ data: { addComment: { commentEdge: { node: { url: commentNode(issue, comment).url } } } } });
       }
       case 'IssueCreate': {
-        if (input.repositoryId !== repositoryNode().id) return graphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${String(input.repositoryId)}'`, ['createIssue']);
+        if (input.repositoryId !== repositoryNode().id)
+          return graphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${String(input.repositoryId)}'`, [
+            'createIssue',
+          ]);
         const number = Math.max(0, ...repo.issues.map((i) => i.number), ...repo.pulls.map((p) => p.number)) + 1;
         const issue: DoubleIssue = {
           number,
@@ -372,7 +458,8 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
       }
       case 'IssueClose': {
         const issue = byNodeId(input.issueId);
-        if (issue === undefined) return graphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${String(input.issueId)}'`, ['closeIssue']);
+        if (issue === undefined)
+          return graphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${String(input.issueId)}'`, ['closeIssue']);
         issue.state = 'CLOSED';
         return json({ data: { closeIssue: { issue: { id: `I_${issue.id}` } } } });
       }
@@ -415,7 +502,10 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
     else answer = rest(method, path, body);
     if (answer === undefined) {
       unknown.push(`${method} ${path} ${raw.slice(0, 4000)}`);
-      answer = json({ message: `github-api-double: no recorded answer for ${method} ${path}${operation === undefined ? '' : ` (${operation})`}` }, 501);
+      answer = json(
+        { message: `github-api-double: no recorded answer for ${method} ${path}${operation === undefined ? '' : ` (${operation})`}` },
+        501,
+      );
     }
     requests.push({
       method,

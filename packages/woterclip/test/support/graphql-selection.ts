@@ -12,7 +12,8 @@ export interface SelectedField {
  * sends, so the double answers exactly the fields asked: gh's decoder rejects any extra field.
  */
 export function parseSelection(document: string): SelectedField[] {
-  const tokens = document.match(/\.\.\.|"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|\$[A-Za-z_][A-Za-z0-9_]*|-?\d+(?:\.\d+)?|[{}():,!=[\]@]/g) ?? [];
+  const tokens: string[] =
+    document.match(/\.\.\.|"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|\$[A-Za-z_][A-Za-z0-9_]*|-?\d+(?:\.\d+)?|[{}():,!=[\]@]/g) ?? [];
   const fragments = new Map<string, number>();
   for (let i = 0; i < tokens.length; i += 1) if (tokens[i] === 'fragment') fragments.set(tokens[i + 1]!, tokens.indexOf('{', i));
   const operation = tokens.findIndex((t, i) => (t === 'query' || t === 'mutation') && (i === 0 || tokens[i - 1] !== 'on'));
@@ -52,7 +53,8 @@ export function parseSelection(document: string): SelectedField[] {
         let children: SelectedField[] = [];
         if (tokens[i] === '{') [children, i] = readSet(i);
         const existing = fields.findIndex((f) => f.key === key);
-        if (existing >= 0) children = [...fields[existing]!.children, ...children.filter((c) => !fields[existing]!.children.some((e) => e.key === c.key))];
+        if (existing >= 0)
+          children = [...fields[existing]!.children, ...children.filter((c) => !fields[existing]!.children.some((e) => e.key === c.key))];
         if (existing >= 0) fields.splice(existing, 1);
         fields.push({ key, children });
       }

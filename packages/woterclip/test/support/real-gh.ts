@@ -85,7 +85,11 @@ export function fixtureRepo(): DoubleRepo {
       { name: 'agent-working', color: 'fbca04', description: 'WoterClip is working on it' },
     ],
     issues: [
-      issue(5, 'Parent', { body: 'Do the thing', labels: ['backend'], comments: [{ id: 41, author: 'boss', body: 'Please fix.', createdAt: '2026-07-21T09:00:00Z' }] }),
+      issue(5, 'Parent', {
+        body: 'Do the thing',
+        labels: ['backend'],
+        comments: [{ id: 41, author: 'boss', body: 'Please fix.', createdAt: '2026-07-21T09:00:00Z' }],
+      }),
       issue(6, 'Child A'),
       issue(7, 'Child B'),
       issue(8, 'Not mine', { assignees: [] }),
