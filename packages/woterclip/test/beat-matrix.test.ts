@@ -211,14 +211,16 @@ for (const backend of [fakeBackend, realBackend]) {
       });
     }
 
-    it('a rate limit mid-work (posting the report) ends blocked_exit; only agent-working is left, as documented', async () => {
-      const s = await backend.seed([ISSUE]);
-      s.fault('rate-limited', true);
-      const result = await beat(s, [(r: DispatchRequest) => report('completed', {}, r)]);
-      expect(result.stopReason).toBe('blocked_exit');
-      expect(result.messages.join('\n')).toContain('rate limit');
-      expect([...s.labels(20)].sort()).toEqual(['agent-working', 'backend', 'priority:high']);
-      expect(s.comments(20)).toEqual([]);
-    });
+    for (const fault of ['rate-limited', 'expired'] as const) {
+      it(`${fault} mid-work (posting the report): blocked_exit; only agent-working is left, as documented`, async () => {
+        const s = await backend.seed([ISSUE]);
+        s.fault(fault, true);
+        const result = await beat(s, [(r: DispatchRequest) => report('completed', {}, r)]);
+        expect(result.stopReason).toBe('blocked_exit');
+        expect(result.messages.join('\n')).toContain(fault === 'rate-limited' ? 'rate limit' : 'Bad credentials');
+        expect([...s.labels(20)].sort()).toEqual(['agent-working', 'backend', 'priority:high']);
+        expect(s.comments(20)).toEqual([]);
+      });
+    }
   });
 }
