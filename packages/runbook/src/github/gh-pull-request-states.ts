@@ -85,10 +85,12 @@ export function createGhPullRequestStates(runner: CommandRunner, options: GhPull
           message: e.kind === 'not-found' ? 'gh is not installed (not found on PATH)' : `gh failed: ${e.kind}`,
         }))
         .andThen((out) => {
-          if (out.exitCode === 4)
+          // Exit 4 is "never logged in"; an expired or revoked token is exit 1 with GitHub's
+          // `HTTP 401: Bad credentials` (captured from gh 2.23.0: pr-view-bad-credentials).
+          if (out.exitCode === 4 || /Bad credentials|HTTP 401|\b401 Unauthorized/.test(out.stderr))
             return errAsync<PullRequestState, PullRequestStateError>({
               kind: 'auth',
-              message: 'gh is not authenticated; run gh auth login',
+              message: 'gh is not authenticated (or its token expired); run gh auth login',
             });
           if (out.exitCode !== 0) {
             const firstLine = out.stderr.trim().split('\n')[0] ?? '';

@@ -7,5 +7,8 @@ export {
   parseAuthLogin,
   parseJsonSequence,
   classifyGhFailure,
+  checkGhVersion,
+  parseGhVersion,
+  MIN_GH_VERSION,
   type GhIssueTrackerOptions,
 } from './gh-issue-tracker.js';

@@ -59,6 +59,8 @@ export interface NewIssue {
 export type TrackerError =
   | { readonly kind: 'unavailable'; readonly message: string }
   | { readonly kind: 'auth'; readonly message: string }
+  /** GitHub's primary (403/`RATE_LIMITED`) or secondary (429) rate limit: retry later, nothing changed. */
+  | { readonly kind: 'rate-limited'; readonly message: string }
   | { readonly kind: 'label-not-found'; readonly label: string; readonly message: string }
   | { readonly kind: 'not-found'; readonly message: string }
   | { readonly kind: 'failed'; readonly message: string }
@@ -75,7 +77,10 @@ export interface IssueTracker {
   readonly listInbox: () => ResultAsync<readonly IssueSummary[], TrackerError>;
   readonly viewIssue: (issue: number) => ResultAsync<IssueDetail, TrackerError>;
   readonly viewLabels: (issue: number) => ResultAsync<readonly string[], TrackerError>;
-  /** One atomic add/remove call; never rewrites the whole label set. */
+  /**
+   * One add/remove call; never rewrites the whole label set. gh 2.23 sends it as two mutations
+   * (remove, then add), after checking every added label exists: an unknown one changes nothing.
+   */
   readonly editLabels: (issue: number, edit: LabelEdit) => ResultAsync<void, TrackerError>;
   /** Creates a repository label; `color` is hex without `#`. Fails when the label exists. */
   readonly createLabel: (name: string, style?: LabelStyle) => ResultAsync<void, TrackerError>;

@@ -47,18 +47,22 @@ const runner = createProcessRunner();
 const tracker = (statePath: string) => createGhIssueTracker({ runner, repo: 'o/r', gh: fakeGh, env: { FAKE_GH_STATE: statePath } });
 const states: string[] = [];
 
-issueTrackerContract('gh CLI adapter against a fake gh executable', (seed) => {
-  const path = writeState(seed);
-  states.push(path);
-  return Promise.resolve(tracker(path));
-});
+issueTrackerContract(
+  'gh CLI adapter against a fake gh executable',
+  (seed) => {
+    const path = writeState(seed);
+    states.push(path);
+    return Promise.resolve(tracker(path));
+  },
+  true,
+);
 
 describe('gh adapter specifics', () => {
   it('passes --repo on every repo command and never uses -f for the sub-issue id', () => {
     const calls = states.flatMap((p) => (JSON.parse(readFileSync(p, 'utf8')) as { argv: string[][] }).argv);
     expect(calls.length).toBeGreaterThan(20);
     for (const argv of calls) {
-      if (argv[0] === 'auth') continue;
+      if (argv[0] === 'auth' || argv[0] === '--version') continue;
       if (argv[0] === 'api') expect(argv.join(' ')).toMatch(/repos\/o\/r\//);
       else expect(argv).toContain('--repo=o/r');
     }
