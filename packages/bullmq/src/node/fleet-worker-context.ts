@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, ReceiptBounds, Sleep } from '@heartbeat-kit/core';
-import type { Redis } from 'ioredis';
 import { parseFleetHeartbeat, type FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import { decodeFleetState, type FleetStateDocument } from '../fleet/fleet-state.js';
 import type { FleetKeys } from './fleet-keys.js';
@@ -8,11 +7,12 @@ import type { FleetEvent } from './fleet-worker.js';
 import { createRedisLockStore } from './redis-lock-store.js';
 import { createRedisReceiptStore } from './redis-receipt-store.js';
 import { createRedisStateStore } from './redis-state-store.js';
+import type { RedisClient } from './redis-connection.js';
 
 /** What every job of one fleet worker shares: its id, Redis, keys, ports and settings. */
 export interface WorkerContext {
   readonly id: string;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly keys: FleetKeys;
   readonly clock: Clock;
   readonly sleep: Sleep;

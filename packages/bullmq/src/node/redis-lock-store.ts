@@ -1,11 +1,10 @@
 import type { Acquired, AcquireRequest, LockError, LockRecord, LockStore, ReleaseOutcome } from '@heartbeat-kit/core';
-import type { Redis } from 'ioredis';
 import { ResultAsync } from 'neverthrow';
-import { describeRedisError } from './redis-connection.js';
+import { describeRedisError, type RedisClient } from './redis-connection.js';
 
 /** Options of {@link createRedisLockStore}. */
 export interface RedisLockStoreOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** The lock's hash key; the fencing counter is `<key>:fence`. */
   readonly key: string;
   /**

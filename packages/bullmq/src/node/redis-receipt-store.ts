@@ -8,9 +8,8 @@ import {
   type ReceiptStore,
   type ReceiptStoreError,
 } from '@heartbeat-kit/core';
-import type { Redis } from 'ioredis';
 import { ResultAsync } from 'neverthrow';
-import { describeRedisError } from './redis-connection.js';
+import { describeRedisError, type RedisClient } from './redis-connection.js';
 
 /**
  * Receipts a fleet heartbeat keeps: 200 records (a day and a half of 10-minute slots) and 7 days.
@@ -36,7 +35,7 @@ const APPEND = `${appendReceiptsLua(1, 1)}\nreturn 1`;
 
 /** Options of {@link createRedisReceiptStore}. */
 export interface RedisReceiptStoreOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** The list holding this heartbeat's receipts (the fleet uses `<prefix>:hb:<id>:receipts`). */
   readonly key: string;
   /** Count and age bounds (default {@link DEFAULT_FLEET_RECEIPT_BOUNDS}). */

@@ -8,7 +8,9 @@ import type { Subcommand } from './args.js';
 const COMMON = `Common options:
   --redis URL        redis://127.0.0.1:6379 (default), redis://:PASSWORD@HOST:PORT,
                      unix:///path/redis.sock[?password=PASSWORD] or redis+unix://…
-                     (or set HEARTBEAT_KIT_REDIS)
+                     (or set HEARTBEAT_KIT_REDIS); several comma-separated
+                     redis:// nodes (redis://H1:7000,redis://H2:7001) mean a Redis Cluster
+  --redis-cluster    treat --redis as a seed node of a Redis Cluster even when it names one
   --prefix NAME      key prefix of the fleet in Redis (default: hbk)
   --json             print JSON
   -h, --help         show this help`;
