@@ -5,7 +5,14 @@
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { keySlot, parseRedisUrl } from '../src/index.js';
-import { clusterOptionsFor, createRedisClient, createRedisLockStore, closeRedisClient, fleetKeys, type RedisClient } from '../src/node/index.js';
+import {
+  clusterOptionsFor,
+  createRedisClient,
+  createRedisLockStore,
+  closeRedisClient,
+  fleetKeys,
+  type RedisClient,
+} from '../src/node/index.js';
 import { startCluster, type TestCluster } from './support/redis-cluster.js';
 
 let cluster: TestCluster;
@@ -21,8 +28,21 @@ afterAll(async () => {
 
 it('computes the slot CLUSTER KEYSLOT answers for every fleet key', async () => {
   const keys = fleetKeys('hbk');
-  const names = [keys.registry, keys.journal, `${keys.bullPrefix}:ticks:wait`, keys.lock('api'), `${keys.lock('api')}:fence`, keys.state('a.b-c'), keys.receipts('x'), keys.delivered('x__3'), 'plain', '{}x', 'a{b}c'];
-  for (const name of names) expect(keySlot(name), name).toBe(Number((await cluster.cli(cluster.nodes[0]!.port, 'CLUSTER', 'KEYSLOT', name)).trim()));
+  const names = [
+    keys.registry,
+    keys.journal,
+    `${keys.bullPrefix}:ticks:wait`,
+    keys.lock('api'),
+    `${keys.lock('api')}:fence`,
+    keys.state('a.b-c'),
+    keys.receipts('x'),
+    keys.delivered('x__3'),
+    'plain',
+    '{}x',
+    'a{b}c',
+  ];
+  for (const name of names)
+    expect(keySlot(name), name).toBe(Number((await cluster.cli(cluster.nodes[0]!.port, 'CLUSTER', 'KEYSLOT', name)).trim()));
 });
 
 it('runs the fenced lock script on the cluster, and an untagged layout is refused with CROSSSLOT', async () => {

@@ -42,7 +42,15 @@ describe('fleetKeys in a Redis Cluster', () => {
 
   it('tags every key it names', () => {
     const keys = fleetKeys('hbk');
-    const named = [keys.registry, keys.journal, keys.bullPrefix, keys.lock('a'), keys.state('a'), keys.receipts('a'), keys.delivered('a__1')];
+    const named = [
+      keys.registry,
+      keys.journal,
+      keys.bullPrefix,
+      keys.lock('a'),
+      keys.state('a'),
+      keys.receipts('a'),
+      keys.delivered('a__1'),
+    ];
     for (const key of named) expect(key).toMatch(/^\{[^{}]+\}/);
   });
 
@@ -63,6 +71,15 @@ describe('fleetKeys in a Redis Cluster', () => {
     const crossing = Object.entries(multiKeyOperations(untagged, 'api-repo', 'api-repo__7'))
       .filter(([, keys]) => new Set(keys.map(keySlot)).size > 1)
       .map(([operation]) => operation);
-    expect(crossing).toEqual(['lock acquire', 'state save', 'state set aside', 'cycle commit', 'receipt while held', 'tick queue', 'cycle queue', 'outbox queue']);
+    expect(crossing).toEqual([
+      'lock acquire',
+      'state save',
+      'state set aside',
+      'cycle commit',
+      'receipt while held',
+      'tick queue',
+      'cycle queue',
+      'outbox queue',
+    ]);
   });
 });

@@ -58,7 +58,11 @@ export function clusterOptionsFor(target: RedisTarget): ClusterOptions {
 
 /** Opens a client on a target — an ioredis `Cluster` for a cluster (the caller quits it). */
 export function createRedisClient(target: RedisTarget): RedisClient {
-  if (target.kind === 'cluster') return new Cluster(target.nodes.map((node) => ({ ...node })), clusterOptionsFor(target));
+  if (target.kind === 'cluster')
+    return new Cluster(
+      target.nodes.map((node) => ({ ...node })),
+      clusterOptionsFor(target),
+    );
   return new Redis(redisOptionsFor(target));
 }
 
@@ -77,7 +81,10 @@ export interface BullConnection {
  */
 export function bullConnectionFor(target: RedisTarget): BullConnection {
   if (target.kind !== 'cluster') return { connection: redisOptionsFor(target), close: () => Promise.resolve() };
-  const cluster = new Cluster(target.nodes.map((node) => ({ ...node })), clusterOptionsFor(target));
+  const cluster = new Cluster(
+    target.nodes.map((node) => ({ ...node })),
+    clusterOptionsFor(target),
+  );
   cluster.on('error', () => undefined);
   return { connection: cluster, close: () => closeRedisClient(cluster) };
 }

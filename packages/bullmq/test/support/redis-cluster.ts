@@ -54,7 +54,8 @@ export interface StartClusterOptions {
 function binary(name: string): string {
   const dirs = [...(process.env.PATH ?? '').split(':').filter(Boolean), '/usr/bin', '/usr/sbin', '/usr/local/bin', '/opt/homebrew/bin'];
   const found = dirs.map((dir) => join(dir, name)).find((file) => existsSync(file));
-  if (found === undefined) throw new Error(`${name} not found on PATH. Fix: apt-get install redis-server (it ships redis-cli; .ci/run does).`);
+  if (found === undefined)
+    throw new Error(`${name} not found on PATH. Fix: apt-get install redis-server (it ships redis-cli; .ci/run does).`);
   return found;
 }
 
@@ -192,10 +193,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<T
           return !info.includes('role:slave') || info.includes('master_link_status:up');
         }),
       );
-      if (
-        infos.every((info) => info.includes('cluster_state:ok') && info.includes('cluster_slots_ok:16384')) &&
-        replicasUp.every(Boolean)
-      )
+      if (infos.every((info) => info.includes('cluster_state:ok') && info.includes('cluster_slots_ok:16384')) && replicasUp.every(Boolean))
         return;
       await delay(100);
     }
