@@ -18,6 +18,8 @@ export interface WorkerContext {
   readonly sleep: Sleep;
   readonly receiptBounds: ReceiptBounds;
   readonly lockTtlMs: number;
+  /** Replicas that must confirm each new fence (`RedisLockStoreOptions.minReplicaAcks`). */
+  readonly minReplicaAcks: number;
   /** Says an event to `onEvent` and, with `journal`, appends it to the journal list. */
   readonly emit: (event: FleetEvent) => Promise<void>;
 }
@@ -55,7 +57,7 @@ export type HeldLock =
  */
 export async function holdLock(ctx: WorkerContext, heartbeatId: string, purpose: string, skipIfCycle = false): Promise<HeldLock> {
   const { clock, lockTtlMs, redis } = ctx;
-  const lock = createRedisLockStore({ redis, key: ctx.keys.lock(heartbeatId), ttlMs: lockTtlMs });
+  const lock = createRedisLockStore({ redis, key: ctx.keys.lock(heartbeatId), ttlMs: lockTtlMs, minReplicaAcks: ctx.minReplicaAcks });
   const owner = `${ctx.id}:${purpose}:${randomUUID().slice(0, 8)}`;
   const deadline = clock.now().getTime() + lockTtlMs;
   for (;;) {

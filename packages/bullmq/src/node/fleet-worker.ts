@@ -132,6 +132,12 @@ export interface FleetWorkerOptions {
   readonly receiptBounds?: ReceiptBounds;
   /** Lease of a heartbeat lock; renewed every third of it while a cycle runs (default 30 s). */
   readonly lockTtlMs?: number;
+  /**
+   * Replicas that must confirm each new lock fence before a cycle runs (default 0). On a Redis
+   * Cluster with a replica per master, 1 keeps a failover from handing the same fence out twice
+   * (see docs/performance.md, "Failover").
+   */
+  readonly minReplicaAcks?: number;
   /** BullMQ's job lock; a worker silent this long has its jobs handed to another (default 30 s). */
   readonly jobLockMs?: number;
   /** How often BullMQ looks for stalled jobs (default: half the job lock). */
@@ -209,6 +215,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     sleep: options.sleep ?? nodeSleep,
     receiptBounds: options.receiptBounds ?? DEFAULT_FLEET_RECEIPT_BOUNDS,
     lockTtlMs: options.lockTtlMs ?? 30_000,
+    minReplicaAcks: options.minReplicaAcks ?? 0,
     emit: async (event) => {
       options.onEvent?.(event);
       if (options.journal === true) await redis.rpush(keys.journal, JSON.stringify(event));
