@@ -31,6 +31,10 @@ export interface TestCluster {
   readonly masters: () => Promise<number[]>;
   /** The master port serving `key`'s slot. */
   readonly masterOf: (key: string) => Promise<number>;
+  /** The ports of the live replicas of the master on `port`. */
+  readonly replicasOf: (port: number) => Promise<number[]>;
+  /** The node on `port`. */
+  readonly node: (port: number) => ClusterNode;
   /** SIGKILLs one node (no shutdown save). */
   readonly kill: (port: number) => Promise<void>;
   /** Starts a killed node again on its directory and port; it rejoins (as a replica if replaced). */
@@ -223,6 +227,23 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<T
         }
       }
       throw new Error(`no master serves slot ${slot}`);
+    },
+    replicasOf: async (masterPort) => {
+      const lines = (await cli(alive()[0]!.port, 'CLUSTER', 'NODES'))
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' '));
+      const portOf = (fields: string[]): number => Number((fields[1] ?? '').split('@')[0]!.split(':')[1]);
+      const master = lines.find((fields) => portOf(fields) === masterPort);
+      if (master === undefined) throw new Error(`no node on port ${masterPort}`);
+      return lines
+        .filter((fields) => fields[3] === master[0] && (fields[2] ?? '').includes('slave') && !(fields[2] ?? '').includes('fail'))
+        .map(portOf);
+    },
+    node: (port) => {
+      const found = nodes.find((candidate) => candidate.port === port);
+      if (found === undefined) throw new Error(`no node on port ${port}`);
+      return found;
     },
     kill: async (port) => {
       const node = nodes.find((candidate) => candidate.port === port);
