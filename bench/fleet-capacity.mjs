@@ -123,6 +123,8 @@ async function measure(backend, nodes, client, prefix, heartbeats, intervalMs) {
   const before = await redisTotals(nodes);
   const registerSeconds = await register(scheduler, heartbeats, intervalMs);
   const idle = await redisTotals(nodes);
+  // The worker starts after registration (idle memory is the schedules alone); the warm-up absorbs
+  // its start and the slots that fell due meanwhile.
   const worker = startWorker(backend.url, prefix);
   await worker.ready;
   const from = Date.now() + WARMUP * 1000;
