@@ -119,16 +119,19 @@ async function register(scheduler, count, intervalMs) {
 }
 
 /** One measured run: `heartbeats` due every `intervalMs` on one worker process. */
-async function measure(backend, nodes, client, prefix, heartbeats, intervalMs) {
+async function measure(backend, nodes, client, prefix, heartbeats, intervalMs, workerFirst = false) {
   const target = parseRedisUrl(backend.url)._unsafeUnwrap();
   const scheduler = createFleetScheduler({ target, prefix });
   const before = await redisTotals(nodes);
+  // A step starts its worker after registration (idle memory is then the schedules alone; the
+  // warm-up absorbs the start). The big run registers while the worker runs, as a fleet grows:
+  // slots that fall due during a long registration are run on time instead of piling up.
+  const worker = workerFirst ? startWorker(backend.url, prefix) : undefined;
+  await worker?.ready;
   const registerSeconds = await register(scheduler, heartbeats, intervalMs);
   const idle = await redisTotals(nodes);
-  // The worker starts after registration (idle memory is the schedules alone); the warm-up absorbs
-  // its start and the slots that fell due meanwhile.
-  const worker = startWorker(backend.url, prefix);
-  await worker.ready;
+  const stepWorker = worker ?? startWorker(backend.url, prefix);
+  await stepWorker.ready;
   const from = Date.now() + WARMUP * 1000;
   const to = from + SECONDS * 1000;
   await sleep(from - Date.now());
@@ -137,7 +140,7 @@ async function measure(backend, nodes, client, prefix, heartbeats, intervalMs) {
   const running = await redisTotals(nodes);
   const keys = fleetKeys(prefix);
   const journalBytes = Number((await client.call('MEMORY', 'USAGE', keys.journal, 'SAMPLES', '0')) ?? 0);
-  const { rssMiB, cpuMs } = await worker.stop();
+  const { rssMiB, cpuMs } = await stepWorker.stop();
   const events = (await client.lrange(keys.journal, 0, -1)).map((line) => JSON.parse(line));
   const all = events.filter((e) => e.type === 'cycle');
   const cycles = all.filter((e) => e.startedAtMs >= from && e.startedAtMs < to);
@@ -157,6 +160,7 @@ async function measure(backend, nodes, client, prefix, heartbeats, intervalMs) {
     cyclesPerWorkerCpuSecond: all.length / (cpuMs / 1000),
     redisCpuMsPerCycle: (running.cpuMs - cpuFrom) / Math.max(1, cycles.length),
     registerSeconds,
+    // With the worker running during registration (the big run) this includes what it wrote meanwhile.
     redisIdleBytesPerHeartbeat: Math.round((idle.memory - before.memory) / heartbeats),
     redisRunningBytesPerHeartbeat: Math.round((running.memory - before.memory - journalBytes) / heartbeats),
     redisUsedMiB: Math.round(running.memory / 1048576),
@@ -205,7 +209,7 @@ for (const name of BACKENDS) {
     const bigRate = Number(process.env.FLEET_CAPACITY_BIG_RATE ?? 0.8 * capacity);
     if (BIG > 0 && BIG_BACKENDS.includes(name) && bigRate > 0) {
       const intervalMs = Math.max(250, Math.round((BIG * 1000) / bigRate));
-      const big = await measure(backend, nodes, client, 'big', BIG, intervalMs);
+      const big = await measure(backend, nodes, client, 'big', BIG, intervalMs, true);
       entry.big = big;
       console.log(line(name, big));
       console.log(
