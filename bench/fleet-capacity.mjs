@@ -31,6 +31,12 @@ const SECONDS = Number(process.env.FLEET_CAPACITY_SECONDS ?? 6);
 const BIG = Number(process.env.FLEET_CAPACITY_BIG ?? 100_000);
 const BIG_BACKENDS = (process.env.FLEET_CAPACITY_BIG_BACKENDS ?? 'single').split(',');
 const CONCURRENCY = Number(process.env.FLEET_CONCURRENCY ?? 16);
+/** Parses a Redis URL the bench made itself; a failure is a bug in the bench. */
+function targetOf(url) {
+  const parsed = parseRedisUrl(url);
+  if (parsed.isErr()) throw new Error(parsed.error);
+  return parsed.value;
+}
 const load = () =>
   os
     .loadavg()
@@ -51,7 +57,7 @@ async function startSingle() {
   const url = `unix://${socket}`;
   return {
     url,
-    nodes: async () => [createRedisClient(parseRedisUrl(url)._unsafeUnwrap())],
+    nodes: async () => [createRedisClient(targetOf(url))],
     stop: async () => {
       server.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
@@ -64,8 +70,7 @@ async function startClusterBackend() {
   return {
     url: cluster.url,
     // One plain client per master: memory and CPU are summed over the masters (replicas hold copies).
-    nodes: async () =>
-      (await cluster.masters()).map((port) => createRedisClient(parseRedisUrl(`redis://127.0.0.1:${port}`)._unsafeUnwrap())),
+    nodes: async () => (await cluster.masters()).map((port) => createRedisClient(targetOf(`redis://127.0.0.1:${port}`))),
     stop: () => cluster.stop(),
   };
 }
@@ -120,7 +125,7 @@ async function register(scheduler, count, intervalMs) {
 
 /** One measured run: `heartbeats` due every `intervalMs` on one worker process. */
 async function measure(backend, nodes, client, prefix, heartbeats, intervalMs, workerFirst = false) {
-  const target = parseRedisUrl(backend.url)._unsafeUnwrap();
+  const target = targetOf(backend.url);
   const scheduler = createFleetScheduler({ target, prefix });
   const before = await redisTotals(nodes);
   // A step starts its worker after registration (idle memory is then the schedules alone; the
@@ -186,7 +191,7 @@ console.log(
 );
 for (const name of BACKENDS) {
   const backend = name === 'cluster' ? await startClusterBackend() : await startSingle();
-  const client = createRedisClient(parseRedisUrl(backend.url)._unsafeUnwrap());
+  const client = createRedisClient(targetOf(backend.url));
   client.on('error', () => undefined);
   const nodes = await backend.nodes();
   const steps = [];

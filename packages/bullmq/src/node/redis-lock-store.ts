@@ -117,7 +117,12 @@ export function createRedisLockStore(options: RedisLockStoreOptions): RedisLockS
     else {
       // One pipeline: on a cluster it goes to the master of the lock's slot, so WAIT counts its replicas.
       const timeoutMs = Math.max(1, options.replicaAckTimeoutMs ?? 1000);
-      const results = (await redis.pipeline().eval(ACQUIRE, 2, ...args).wait(acks, timeoutMs).exec()) ?? [];
+      const results =
+        (await redis
+          .pipeline()
+          .eval(ACQUIRE, 2, ...args)
+          .wait(acks, timeoutMs)
+          .exec()) ?? [];
       const [evalError, evalReply] = results[0] ?? [new Error('no reply')];
       if (evalError) throw evalError;
       reply = evalReply as (string | number)[];
