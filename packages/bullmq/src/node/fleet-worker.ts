@@ -142,7 +142,7 @@ export interface FleetWorkerOptions {
   readonly jobLockMs?: number;
   /** How often BullMQ looks for stalled jobs (default: half the job lock). */
   readonly stalledIntervalMs?: number;
-  /** Append every event to the `<prefix>:journal` list (tests and benchmarks read it). */
+  /** Append every event to the `{<prefix>}:journal` list (tests and benchmarks read it). */
   readonly journal?: boolean;
   readonly onEvent?: (event: FleetEvent) => void;
   readonly workerId?: string;

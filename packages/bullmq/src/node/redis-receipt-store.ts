@@ -36,7 +36,7 @@ const APPEND = `${appendReceiptsLua(1, 1)}\nreturn 1`;
 /** Options of {@link createRedisReceiptStore}. */
 export interface RedisReceiptStoreOptions {
   readonly redis: RedisClient;
-  /** The list holding this heartbeat's receipts (the fleet uses `<prefix>:hb:<id>:receipts`). */
+  /** The list holding this heartbeat's receipts (the fleet uses `{<prefix>:hb:<id>}:receipts`). */
   readonly key: string;
   /** Count and age bounds (default {@link DEFAULT_FLEET_RECEIPT_BOUNDS}). */
   readonly bounds?: ReceiptBounds;
@@ -81,7 +81,7 @@ export function parseReceiptEntries(entries: readonly string[], nowMs: number, b
  * import { createRedisClient, createRedisReceiptStore } from '@heartbeat-kit/bullmq/node';
  *
  * const redis = createRedisClient(parseRedisUrl('redis://127.0.0.1:6379')._unsafeUnwrap());
- * const receipts = createRedisReceiptStore({ redis, key: 'hbk:hb:api-repo:receipts', clock: systemClock });
+ * const receipts = createRedisReceiptStore({ redis, key: '{hbk:hb:api-repo}:receipts', clock: systemClock });
  * await receipts.append(skippedReceipt('overlapping', { slotMs: Date.now(), atMs: Date.now(), source: 'fleet' }));
  * console.log((await receipts.list())._unsafeUnwrap().receipts.length);
  * await redis.quit();
