@@ -25,7 +25,8 @@ describe('heartbeat-kit fleet on a Redis Cluster', () => {
       expect((await run(['add', id, '--scanners', 'fake', '--interval', '0.3', '--report-every', '2'])).code).toBe(0);
     const sink = join(root, 'reports.jsonl');
     const stop = new AbortController();
-    const worker = run(['worker', '--concurrency', '4', '--sink', `file:${sink}`], stop.signal);
+    // Every master has a replica: each new fence is confirmed by one before a cycle runs.
+    const worker = run(['worker', '--concurrency', '4', '--min-replica-acks', '1', '--sink', `file:${sink}`], stop.signal);
     const heartbeatsReported = (): Set<string> =>
       new Set(
         existsSync(sink)
@@ -55,6 +56,14 @@ describe('heartbeat-kit fleet on a Redis Cluster', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--redis:');
     expect(result.stderr).toContain('is not a TCP node');
+  });
+
+  it('--min-replica-acks takes a whole number ≥ 0, else a usage error (exit 2)', async () => {
+    for (const bad of ['1.5', '-1', 'one']) {
+      const result = await runCli(['fleet', 'worker', '--min-replica-acks', bad, '--redis', cluster.url], { cwd: root });
+      expect(result.code, bad).toBe(2);
+      expect(result.stderr).toContain(`--min-replica-acks "${bad}"`);
+    }
   });
 
   it('a seed node that does not answer fails fast with exit 3', async () => {

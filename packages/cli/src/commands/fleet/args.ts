@@ -18,6 +18,7 @@ const OPTIONS = {
   sink: { type: 'string' },
   'fake-scanners': { type: 'boolean' },
   'lock-ttl': { type: 'string' },
+  'min-replica-acks': { type: 'string' },
   cwd: { type: 'string' },
   scanners: { type: 'string' },
   'scan-ms': { type: 'string' },
@@ -32,7 +33,7 @@ type OptionName = keyof typeof OPTIONS;
 const COMMON_OPTIONS: readonly OptionName[] = ['redis', 'redis-cluster', 'prefix', 'json', 'help'];
 
 const ALLOWED: Record<Subcommand, readonly OptionName[]> = {
-  worker: ['concurrency', 'sink', 'fake-scanners', 'lock-ttl'],
+  worker: ['concurrency', 'sink', 'fake-scanners', 'lock-ttl', 'min-replica-acks'],
   add: ['cwd', 'scanners', 'scan-ms', 'report-every', 'interval'],
   list: [],
   remove: [],

@@ -46,6 +46,11 @@ Options:
                      webhook:URL | command:CMD
   --fake-scanners    scan with in-memory fake scanners instead of the projects (tests, benchmarks)
   --lock-ttl D       lease of a heartbeat lock (30s, 2m, or seconds), renewed while a cycle runs (default 30)
+  --min-replica-acks N
+                     replicas that must confirm each new lock fence (Redis WAIT) before a cycle runs
+                     (default 0). 1 on a Redis Cluster with a replica per master: a failover then
+                     never hands out a fence a cycle already acted on; a master without a replica
+                     takes no locks until one is back
 ${COMMON}
 
 With --json the worker prints each event (cycle, skip, failed, stale-write, delivered, sink-breaker) as
