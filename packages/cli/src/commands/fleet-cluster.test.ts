@@ -60,7 +60,7 @@ describe('heartbeat-kit fleet on a Redis Cluster', () => {
 
   it('--min-replica-acks takes a whole number ≥ 0, else a usage error (exit 2)', async () => {
     for (const bad of ['1.5', '-1', 'one']) {
-      const result = await runCli(['fleet', 'worker', '--min-replica-acks', bad, '--redis', cluster.url], { cwd: root });
+      const result = await runCli(['fleet', 'worker', `--min-replica-acks=${bad}`, '--redis', cluster.url], { cwd: root });
       expect(result.code, bad).toBe(2);
       expect(result.stderr).toContain(`--min-replica-acks "${bad}"`);
     }
