@@ -17,7 +17,7 @@ const worker = createFleetWorker({
   target: target.value,
   prefix: process.env.FLEET_PREFIX,
   concurrency: Number(process.env.FLEET_CONCURRENCY ?? 16),
-  journal: true,
+  journal: process.env.FLEET_JOURNAL !== '0',
   resolve: createFakeResolver(),
   sink: { deliver: () => okAsync(undefined) },
 });
@@ -26,6 +26,8 @@ process.on(
   'SIGTERM',
   () =>
     void worker.close().then(() => {
-      process.stdout.write(`maxRSS ${process.resourceUsage().maxRSS}\n`, () => process.exit(0));
+      const usage = process.resourceUsage();
+      const cpuMs = Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000);
+      process.stdout.write(`maxRSS ${usage.maxRSS} cpuMs ${cpuMs}\n`, () => process.exit(0));
     }),
 );

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const only = process.argv[2];
-const benches = ['cycle-bench.mjs', 'fleet-bench.mjs'].filter(
+const benches = ['cycle-bench.mjs', 'fleet-bench.mjs', 'fleet-capacity.mjs'].filter(
   (b) => existsSync(join(import.meta.dirname, b)) && (only === undefined || b.startsWith(only)),
 );
 for (const bench of benches) {

@@ -28,4 +28,5 @@ export {
   type FleetMeta,
   type FleetStateDocument,
 } from './fleet/fleet-state.js';
-export { redactRedisUrl, parseRedisUrl, type RedisTarget } from './fleet/redis-url.js';
+export { redactRedisUrl, parseRedisUrl, type RedisTarget, type ParseRedisUrlOptions } from './fleet/redis-url.js';
+export { keySlot, hashTagOf, crc16, CLUSTER_SLOTS } from './fleet/key-slot.js';

@@ -148,6 +148,26 @@ describe('parseRedisUrl', () => {
     expect(parseRedisUrl(text)._unsafeUnwrap()).toEqual(expected);
   });
 
+  it('reads several comma-separated redis:// nodes, or one with `cluster`, as a Redis Cluster', () => {
+    expect(parseRedisUrl('redis://127.0.0.1:7000, redis://:pw@127.0.0.1:7001')._unsafeUnwrap()).toEqual({
+      kind: 'cluster',
+      nodes: [
+        { host: '127.0.0.1', port: 7000 },
+        { host: '127.0.0.1', port: 7001 },
+      ],
+      password: 'pw',
+    });
+    expect(parseRedisUrl('redis://h:7000', { cluster: true })._unsafeUnwrap()).toEqual({
+      kind: 'cluster',
+      nodes: [{ host: 'h', port: 7000 }],
+    });
+    expect(parseRedisUrl('redis://h:7000,unix:///tmp/r.sock')._unsafeUnwrapErr()).toContain('is not a TCP node');
+    expect(parseRedisUrl('redis://h:7000/2,redis://h:7001')._unsafeUnwrapErr()).toContain('names database 2');
+    expect(parseRedisUrl('redis://h:7000,')._unsafeUnwrapErr()).toContain('an empty node');
+    expect(parseRedisUrl('redis://:a@h:1,redis://:b@h:2')._unsafeUnwrapErr()).toContain('different passwords');
+    expect(redactRedisUrl('redis://:a@h:1,redis://u:b@h:2')).toBe('redis://:***@h:1,redis://u:***@h:2');
+  });
+
   it('never echoes a password in its errors', () => {
     expect(parseRedisUrl('redis://:s3cret@/0')._unsafeUnwrapErr()).not.toContain('s3cret');
     expect(parseRedisUrl('redis://app:s3cret@ho st:6379')._unsafeUnwrapErr()).not.toContain('s3cret');

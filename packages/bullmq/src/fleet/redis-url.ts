@@ -10,24 +10,81 @@ export type RedisTarget =
       readonly password?: string;
       readonly username?: string;
     }
-  | { readonly kind: 'unix'; readonly path: string; readonly db?: number; readonly password?: string; readonly username?: string };
+  | { readonly kind: 'unix'; readonly path: string; readonly db?: number; readonly password?: string; readonly username?: string }
+  | {
+      readonly kind: 'cluster';
+      /** Seed nodes: the client asks them for the slot map and then talks to every master. */
+      readonly nodes: readonly { readonly host: string; readonly port: number }[];
+      readonly password?: string;
+      readonly username?: string;
+    };
+
+/** Options of {@link parseRedisUrl}. */
+export interface ParseRedisUrlOptions {
+  /** Treat the URL (or each of several, comma-separated) as a seed node of a Redis Cluster. */
+  readonly cluster?: boolean;
+}
 
 /**
  * A Redis URL as it may be printed: the password of `scheme://user:password@host` becomes `***`.
  * URLs come from `--redis` or `HEARTBEAT_KIT_REDIS` and often carry a password; error messages
- * and logs echo them through here.
+ * and logs echo them through here. Each URL of a comma-separated cluster list is masked.
  */
 export function redactRedisUrl(text: string): string {
+  return text.split(',').map(redactOne).join(',');
+}
+
+function redactOne(text: string): string {
   return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*):[^/]*@/, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
 /**
- * Parses `redis://[user:pass@]host[:port][/db]`, `unix:///path/redis.sock` or
+ * Parses a comma-separated list of `redis://` URLs (or one with `options.cluster`) as the seed
+ * nodes of a Redis Cluster, else one of `redis://[user:pass@]host[:port][/db]`, `unix:///path/redis.sock` or
  * `redis+unix:///path/redis.sock[?db=N][&password=P][&username=U]` (a socket URL has no host
  * to carry credentials, so they go in the query, as redis-py reads them). The error says which
  * forms are accepted.
  */
-export function parseRedisUrl(text: string): Result<RedisTarget, string> {
+export function parseRedisUrl(text: string, options: ParseRedisUrlOptions = {}): Result<RedisTarget, string> {
+  const parts = text.split(',').map((part) => part.trim());
+  if (options.cluster !== true && parts.length === 1) return parseOne(text);
+  return parseCluster(parts);
+}
+
+/**
+ * Several `redis://host:port` URLs (comma-separated, or one with `--redis-cluster`) name the seed
+ * nodes of a Redis Cluster. A cluster has one database and speaks TCP, so a `/db` or a socket is an
+ * error; credentials may be given on any node and must agree.
+ */
+function parseCluster(parts: readonly string[]): Result<RedisTarget, string> {
+  const fix = 'name the cluster nodes as redis://HOST:PORT,redis://HOST:PORT (a cluster has no database number and no unix socket)';
+  const nodes: { host: string; port: number }[] = [];
+  let password: string | undefined;
+  let username: string | undefined;
+  for (const part of parts) {
+    if (part === '') return err(`an empty node in the list of cluster nodes; ${fix}`);
+    const parsed = parseOne(part);
+    if (parsed.isErr()) return parsed;
+    const node = parsed.value;
+    if (node.kind !== 'tcp') return err(`"${redactRedisUrl(part)}" is not a TCP node; ${fix}`);
+    if (node.db !== undefined && node.db !== 0) return err(`"${redactRedisUrl(part)}" names database ${node.db}; ${fix}`);
+    if (node.password !== undefined && password !== undefined && node.password !== password)
+      return err(`the cluster nodes carry different passwords; ${fix}`);
+    if (node.username !== undefined && username !== undefined && node.username !== username)
+      return err(`the cluster nodes carry different user names; ${fix}`);
+    password = node.password ?? password;
+    username = node.username ?? username;
+    nodes.push({ host: node.host, port: node.port });
+  }
+  return ok({
+    kind: 'cluster',
+    nodes,
+    ...(password === undefined ? {} : { password }),
+    ...(username === undefined ? {} : { username }),
+  });
+}
+
+function parseOne(text: string): Result<RedisTarget, string> {
   const fix = 'use redis://127.0.0.1:6379, unix:///path/redis.sock or redis+unix:///path/redis.sock';
   let url: URL;
   try {

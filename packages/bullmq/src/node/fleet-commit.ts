@@ -1,6 +1,6 @@
 import type { JsonValue, Receipt, ReceiptBounds } from '@heartbeat-kit/core';
-import type { Redis } from 'ioredis';
 import { appendReceiptsLua } from './redis-receipt-store.js';
+import type { RedisClient } from './redis-connection.js';
 
 // The fenced save of redis-state-store.ts and the receipt append of redis-receipt-store.ts in one
 // script: Redis runs it atomically (and logs it as one MULTI in the append-only file), so a slot's
@@ -30,7 +30,7 @@ export interface CommitKeys {
  * `{ ok: false, current }` when a newer lock holder exists (nothing was written).
  */
 export async function commitCycle(
-  redis: Redis,
+  redis: RedisClient,
   keys: CommitKeys,
   document: JsonValue,
   fence: number,
@@ -66,7 +66,7 @@ return 1
  * and the caller decides again.
  */
 export async function appendReceiptWhileHeld(
-  redis: Redis,
+  redis: RedisClient,
   keys: { readonly receipts: string; readonly lock: string },
   owner: string,
   receipt: Receipt,

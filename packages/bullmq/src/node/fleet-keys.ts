@@ -1,11 +1,17 @@
-/** Redis keys and BullMQ queue names of one fleet, derived from its prefix. */
+/**
+ * Redis keys and BullMQ queue names of one fleet, derived from its prefix. Every key carries a
+ * Redis Cluster hash tag (`{…}`) so that each multi-key operation stays in one slot: the fleet's
+ * queues, registry and journal share the fleet tag `{<prefix>}` (BullMQ's rule: a queue prefix in
+ * braces), and each heartbeat's lock, fences, state and receipts share the heartbeat's tag
+ * `{<prefix>:hb:<id>}`, so different heartbeats spread over a cluster's shards.
+ */
 export interface FleetKeys {
   readonly prefix: string;
   /** Hash: heartbeat id → registration JSON. */
   readonly registry: string;
   /** List of journal entries (when the worker journals). */
   readonly journal: string;
-  /** BullMQ key prefix of the fleet's queues. */
+  /** BullMQ key prefix of the fleet's queues (a hash tag, so every queue's keys share one slot). */
   readonly bullPrefix: string;
   readonly tickQueue: string;
   readonly cycleQueue: string;
@@ -21,19 +27,21 @@ export interface FleetKeys {
 /** Default prefix of every fleet key. */
 export const DEFAULT_FLEET_PREFIX = 'hbk';
 
-/** The keys of the fleet stored under `prefix`. */
+/** The keys of the fleet stored under `prefix` (letters, digits, `.`, `_`, `-`: no braces). */
 export function fleetKeys(prefix: string = DEFAULT_FLEET_PREFIX): FleetKeys {
+  const fleet = `{${prefix}}`;
+  const heartbeat = (id: string): string => `{${prefix}:hb:${id}}`;
   return {
     prefix,
-    registry: `${prefix}:registry`,
-    journal: `${prefix}:journal`,
-    bullPrefix: `${prefix}:bull`,
+    registry: `${fleet}:registry`,
+    journal: `${fleet}:journal`,
+    bullPrefix: `${fleet}:bull`,
     tickQueue: 'ticks',
     cycleQueue: 'cycles',
     outboxQueue: 'outbox',
-    lock: (id) => `${prefix}:hb:${id}:lock`,
-    state: (id) => `${prefix}:hb:${id}:state`,
-    receipts: (id) => `${prefix}:hb:${id}:receipts`,
-    delivered: (messageId) => `${prefix}:delivered:${messageId}`,
+    lock: (id) => `${heartbeat(id)}:lock`,
+    state: (id) => `${heartbeat(id)}:state`,
+    receipts: (id) => `${heartbeat(id)}:receipts`,
+    delivered: (messageId) => `{${prefix}:delivered:${messageId}}`,
   };
 }

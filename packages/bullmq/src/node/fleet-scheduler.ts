@@ -1,12 +1,11 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { ResultAsync, errAsync } from 'neverthrow';
 import { decodeFleetState } from '../fleet/fleet-state.js';
 import { parseFleetHeartbeat, type FleetHeartbeat, type FleetHeartbeatInput } from '../fleet/fleet-heartbeat.js';
 import { spreadOffsetMs } from '../fleet/slots.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
-import { closeRedisClient, createRedisClient, describeRedisError, redisOptionsFor } from './redis-connection.js';
+import { closeRedisClient, createRedisClient, describeRedisError, bullConnectionFor, type RedisClient } from './redis-connection.js';
 
 /** Why a fleet administration call failed. */
 export type FleetError = { readonly kind: 'invalid'; readonly message: string } | { readonly kind: 'redis'; readonly message: string };
@@ -54,7 +53,7 @@ export interface TickJobData {
 const redisError = (error: unknown): FleetError => ({ kind: 'redis', message: describeRedisError(error) });
 
 /** Reads every registration; unreadable ones are skipped (they cannot be scheduled either). */
-export async function readRegistry(redis: Redis, keys: FleetKeys): Promise<FleetHeartbeat[]> {
+export async function readRegistry(redis: RedisClient, keys: FleetKeys): Promise<FleetHeartbeat[]> {
   const entries = await redis.hgetall(keys.registry);
   const heartbeats: FleetHeartbeat[] = [];
   for (const text of Object.values(entries)) {
@@ -90,7 +89,8 @@ export async function readRegistry(redis: Redis, keys: FleetKeys): Promise<Fleet
 export function createFleetScheduler(options: FleetSchedulerOptions): FleetScheduler {
   const keys = fleetKeys(options.prefix);
   const redis = createRedisClient(options.target);
-  const ticks = new Queue<TickJobData>(keys.tickQueue, { connection: redisOptionsFor(options.target), prefix: keys.bullPrefix });
+  const bull = bullConnectionFor(options.target);
+  const ticks = new Queue<TickJobData>(keys.tickQueue, { connection: bull.connection, prefix: keys.bullPrefix });
   // Failures surface as rejected calls; an unheard 'error' event would crash the process instead.
   ticks.on('error', () => undefined);
   redis.on('error', () => undefined);
@@ -162,6 +162,7 @@ export function createFleetScheduler(options: FleetSchedulerOptions): FleetSched
       // reject with nobody listening ("Connection is closed."): let it finish first.
       await ticks.waitUntilReady().catch(() => undefined);
       await ticks.close();
+      await bull.close();
       await closeRedisClient(redis);
     },
   };

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, ReceiptBounds, Sleep } from '@heartbeat-kit/core';
-import type { Redis } from 'ioredis';
 import { parseFleetHeartbeat, type FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import { decodeFleetState, type FleetStateDocument } from '../fleet/fleet-state.js';
 import type { FleetKeys } from './fleet-keys.js';
@@ -8,16 +7,19 @@ import type { FleetEvent } from './fleet-worker.js';
 import { createRedisLockStore } from './redis-lock-store.js';
 import { createRedisReceiptStore } from './redis-receipt-store.js';
 import { createRedisStateStore } from './redis-state-store.js';
+import type { RedisClient } from './redis-connection.js';
 
 /** What every job of one fleet worker shares: its id, Redis, keys, ports and settings. */
 export interface WorkerContext {
   readonly id: string;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly keys: FleetKeys;
   readonly clock: Clock;
   readonly sleep: Sleep;
   readonly receiptBounds: ReceiptBounds;
   readonly lockTtlMs: number;
+  /** Replicas that must confirm each new fence (`RedisLockStoreOptions.minReplicaAcks`). */
+  readonly minReplicaAcks: number;
   /** Says an event to `onEvent` and, with `journal`, appends it to the journal list. */
   readonly emit: (event: FleetEvent) => Promise<void>;
 }
@@ -55,7 +57,7 @@ export type HeldLock =
  */
 export async function holdLock(ctx: WorkerContext, heartbeatId: string, purpose: string, skipIfCycle = false): Promise<HeldLock> {
   const { clock, lockTtlMs, redis } = ctx;
-  const lock = createRedisLockStore({ redis, key: ctx.keys.lock(heartbeatId), ttlMs: lockTtlMs });
+  const lock = createRedisLockStore({ redis, key: ctx.keys.lock(heartbeatId), ttlMs: lockTtlMs, minReplicaAcks: ctx.minReplicaAcks });
   const owner = `${ctx.id}:${purpose}:${randomUUID().slice(0, 8)}`;
   const deadline = clock.now().getTime() + lockTtlMs;
   for (;;) {

@@ -14,7 +14,6 @@ import type {
 } from '@heartbeat-kit/core';
 import { nodeSleep, systemClock } from '@heartbeat-kit/core/node';
 import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Result, ResultAsync } from 'neverthrow';
 import type { FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import { outboxBackoffMs, type OutboxBreakerSettings } from '../fleet/outbox-rules.js';
@@ -24,7 +23,7 @@ import { fleetKeys, type FleetKeys } from './fleet-keys.js';
 import type { TickJobData } from './fleet-scheduler.js';
 import type { WorkerContext } from './fleet-worker-context.js';
 import { createOutboxProcessor } from './outbox-job.js';
-import { closeRedisClient, createRedisClient, redisOptionsFor } from './redis-connection.js';
+import { closeRedisClient, createRedisClient, bullConnectionFor, type RedisClient } from './redis-connection.js';
 import { DEFAULT_FLEET_RECEIPT_BOUNDS } from './redis-receipt-store.js';
 import { createTickProcessor } from './tick-job.js';
 
@@ -133,11 +132,17 @@ export interface FleetWorkerOptions {
   readonly receiptBounds?: ReceiptBounds;
   /** Lease of a heartbeat lock; renewed every third of it while a cycle runs (default 30 s). */
   readonly lockTtlMs?: number;
+  /**
+   * Replicas that must confirm each new lock fence before a cycle runs (default 0). On a Redis
+   * Cluster with a replica per master, 1 keeps a failover from handing the same fence out twice
+   * (see docs/performance.md, "Failover").
+   */
+  readonly minReplicaAcks?: number;
   /** BullMQ's job lock; a worker silent this long has its jobs handed to another (default 30 s). */
   readonly jobLockMs?: number;
   /** How often BullMQ looks for stalled jobs (default: half the job lock). */
   readonly stalledIntervalMs?: number;
-  /** Append every event to the `<prefix>:journal` list (tests and benchmarks read it). */
+  /** Append every event to the `{<prefix>}:journal` list (tests and benchmarks read it). */
   readonly journal?: boolean;
   readonly onEvent?: (event: FleetEvent) => void;
   readonly workerId?: string;
@@ -210,13 +215,15 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     sleep: options.sleep ?? nodeSleep,
     receiptBounds: options.receiptBounds ?? DEFAULT_FLEET_RECEIPT_BOUNDS,
     lockTtlMs: options.lockTtlMs ?? 30_000,
+    minReplicaAcks: options.minReplicaAcks ?? 0,
     emit: async (event) => {
       options.onEvent?.(event);
       if (options.journal === true) await redis.rpush(keys.journal, JSON.stringify(event));
     },
   };
   const jobLockMs = options.jobLockMs ?? 30_000;
-  const connection = redisOptionsFor(options.target);
+  const bull = bullConnectionFor(options.target);
+  const { connection } = bull;
   const cycles = new Queue<CycleJobData>(keys.cycleQueue, { connection, prefix: keys.bullPrefix });
   const outbox = new Queue<OutboxJobData>(keys.outboxQueue, { connection, prefix: keys.bullPrefix });
   const workerOptions = {
@@ -249,13 +256,14 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       await Promise.all([...workers, cycles, outbox].map((q) => q.waitUntilReady().catch(() => undefined)));
       await Promise.all(workers.map((worker) => worker.close()));
       await Promise.all([cycles.close(), outbox.close()]);
+      await bull.close();
       await closeRedisClient(redis);
     },
   };
 }
 
 /** Reads the journal a worker with `journal: true` appended to. */
-export async function readFleetJournal(redis: Redis, prefix?: string): Promise<FleetEvent[]> {
+export async function readFleetJournal(redis: RedisClient, prefix?: string): Promise<FleetEvent[]> {
   const keys: FleetKeys = fleetKeys(prefix);
   const entries = await redis.lrange(keys.journal, 0, -1);
   return entries.map((text) => JSON.parse(text) as FleetEvent);

@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { ResultAsync, err, ok, type Result } from 'neverthrow';
 import type { RedisTarget } from '../fleet/redis-url.js';
 
@@ -8,6 +8,13 @@ import type { RedisTarget } from '../fleet/redis-url.js';
  */
 export function redisOptionsFor(target: RedisTarget): RedisOptions {
   const base: RedisOptions = { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false };
+  if (target.kind === 'cluster') {
+    return {
+      ...base,
+      ...(target.password === undefined ? {} : { password: target.password }),
+      ...(target.username === undefined ? {} : { username: target.username }),
+    };
+  }
   if (target.kind === 'unix') {
     return {
       ...base,
@@ -27,9 +34,59 @@ export function redisOptionsFor(target: RedisTarget): RedisOptions {
   };
 }
 
-/** Opens a client on a target (the caller quits it). */
-export function createRedisClient(target: RedisTarget): Redis {
+/** A client of one Redis server or of a Redis Cluster: the fleet's stores take either. */
+export type RedisClient = Redis | Cluster;
+
+/**
+ * ioredis Cluster options for a cluster target. Reads go to masters (a replica may lag behind a
+ * fenced write); during a failover commands wait and retry (`retryDelayOnFailover`,
+ * `retryDelayOnClusterDown`, TRYAGAIN) instead of failing, and the slot map is re-read.
+ */
+export function clusterOptionsFor(target: RedisTarget): ClusterOptions {
+  return {
+    redisOptions: redisOptionsFor(target),
+    scaleReads: 'master',
+    enableReadyCheck: true,
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 300,
+    retryDelayOnTryAgain: 200,
+    maxRedirections: 64,
+    slotsRefreshTimeout: 2000,
+    clusterRetryStrategy: (times: number) => Math.min(200 * times, 2000),
+  };
+}
+
+/** Opens a client on a target — an ioredis `Cluster` for a cluster (the caller quits it). */
+export function createRedisClient(target: RedisTarget): RedisClient {
+  if (target.kind === 'cluster')
+    return new Cluster(
+      target.nodes.map((node) => ({ ...node })),
+      clusterOptionsFor(target),
+    );
   return new Redis(redisOptionsFor(target));
+}
+
+/** What BullMQ queues and workers connect with, and how to let go of it once they are closed. */
+export interface BullConnection {
+  /** Connection options (one server) or a shared `Cluster` client, as BullMQ documents for clusters. */
+  readonly connection: RedisOptions | Cluster;
+  /** Quits the shared cluster client (BullMQ never closes a connection it was given). */
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * BullMQ's connection for a target: options for one server (each queue and worker opens its own
+ * connections), a `Cluster` client for a cluster — BullMQ takes an ioredis Cluster instance,
+ * shares it for its non-blocking commands and duplicates it for each worker's blocking one.
+ */
+export function bullConnectionFor(target: RedisTarget): BullConnection {
+  if (target.kind !== 'cluster') return { connection: redisOptionsFor(target), close: () => Promise.resolve() };
+  const cluster = new Cluster(
+    target.nodes.map((node) => ({ ...node })),
+    clusterOptionsFor(target),
+  );
+  cluster.on('error', () => undefined);
+  return { connection: cluster, close: () => closeRedisClient(cluster) };
 }
 
 /** The error message of anything a Redis call threw. */
@@ -58,13 +115,19 @@ export function pingRedis(target: RedisTarget, timeoutMs = 3000): ResultAsync<vo
 }
 
 async function probe(target: RedisTarget, timeoutMs: number): Promise<Result<void, RedisProbeFailure>> {
-  const client = new Redis({
-    ...redisOptionsFor(target),
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    connectTimeout: timeoutMs,
-    retryStrategy: () => null,
-  });
+  const once: RedisOptions = { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: timeoutMs, retryStrategy: () => null };
+  const client: RedisClient =
+    target.kind === 'cluster'
+      ? new Cluster(
+          target.nodes.map((node) => ({ ...node })),
+          {
+            ...clusterOptionsFor(target),
+            lazyConnect: true,
+            clusterRetryStrategy: () => null,
+            redisOptions: { ...redisOptionsFor(target), ...once, lazyConnect: false },
+          },
+        )
+      : new Redis({ ...redisOptionsFor(target), ...once });
   let authReply: string | undefined;
   client.on('error', (error: unknown) => {
     const message = describeRedisError(error);
@@ -140,7 +203,7 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
  * them with "Connection is closed.", which surfaces as an unhandled rejection when nobody awaits
  * them), with a hard disconnect after `timeoutMs` in case the server never answers.
  */
-export async function closeRedisClient(client: Redis, timeoutMs = 2000): Promise<void> {
+export async function closeRedisClient(client: RedisClient, timeoutMs = 2000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, timeoutMs);

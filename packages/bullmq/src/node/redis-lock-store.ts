@@ -1,11 +1,10 @@
 import type { Acquired, AcquireRequest, LockError, LockRecord, LockStore, ReleaseOutcome } from '@heartbeat-kit/core';
-import type { Redis } from 'ioredis';
 import { ResultAsync } from 'neverthrow';
-import { describeRedisError } from './redis-connection.js';
+import { describeRedisError, type RedisClient } from './redis-connection.js';
 
 /** Options of {@link createRedisLockStore}. */
 export interface RedisLockStoreOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** The lock's hash key; the fencing counter is `<key>:fence`. */
   readonly key: string;
   /**
@@ -13,6 +12,15 @@ export interface RedisLockStoreOptions {
    * holder that dies (or freezes) without renewing loses the lock this long after its last renewal.
    */
   readonly ttlMs?: number;
+  /**
+   * Replicas that must confirm a new fence (Redis `WAIT`, sent to the lock's master in the same
+   * pipeline) before the acquisition counts (default 0). Redis replicates asynchronously: a master
+   * that dies right after `INCR` can take the fence with it, and the promoted replica hands the
+   * same number out again. With 1, an unconfirmed fence is released and reported as an `io` error.
+   */
+  readonly minReplicaAcks?: number;
+  /** How long `WAIT` waits for those replicas (default 1000 ms). */
+  readonly replicaAckTimeoutMs?: number;
 }
 
 /** A {@link LockStore} on Redis that can also renew a held lock and name its fencing key. */
@@ -102,9 +110,30 @@ export function createRedisLockStore(options: RedisLockStoreOptions): RedisLockS
     const stale = Number.isNaN(request.staleAfterMs) || !Number.isFinite(request.staleAfterMs) ? -1 : Math.max(0, request.staleAfterMs);
     const ttl = options.ttlMs ?? (stale > 0 ? stale : 0);
     const nowMs = Math.floor(request.nowMs);
-    const reply = (await redis.eval(ACQUIRE, 2, key, fenceKey, request.owner, String(nowMs), String(stale), String(Math.ceil(ttl)))) as (
-      string | number
-    )[];
+    const args = [key, fenceKey, request.owner, String(nowMs), String(stale), String(Math.ceil(ttl))] as const;
+    const acks = Math.max(0, options.minReplicaAcks ?? 0);
+    let reply: (string | number)[];
+    if (acks === 0) reply = (await redis.eval(ACQUIRE, 2, ...args)) as (string | number)[];
+    else {
+      // One pipeline: on a cluster it goes to the master of the lock's slot, so WAIT counts its replicas.
+      const timeoutMs = Math.max(1, options.replicaAckTimeoutMs ?? 1000);
+      const results =
+        (await redis
+          .pipeline()
+          .eval(ACQUIRE, 2, ...args)
+          .wait(acks, timeoutMs)
+          .exec()) ?? [];
+      const [evalError, evalReply] = results[0] ?? [new Error('no reply')];
+      if (evalError) throw evalError;
+      reply = evalReply as (string | number)[];
+      const [waitError, confirmed] = results[1] ?? [new Error('no reply')];
+      if (reply[0] === 1 && (waitError || Number(confirmed) < acks)) {
+        await redis.eval(RELEASE, 1, key, request.owner).catch(() => undefined);
+        throw new Error(
+          `fence ${String(reply[1])} reached ${waitError ? 0 : Number(confirmed)} of ${acks} replica(s) within ${timeoutMs} ms; released it (a failover could have lost it)`,
+        );
+      }
+    }
     if (reply[0] === 0) {
       throw new Held(recordOf(String(reply[1]), String(reply[2]), String(reply[3])));
     }

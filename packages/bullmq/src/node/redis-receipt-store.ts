@@ -8,9 +8,8 @@ import {
   type ReceiptStore,
   type ReceiptStoreError,
 } from '@heartbeat-kit/core';
-import type { Redis } from 'ioredis';
 import { ResultAsync } from 'neverthrow';
-import { describeRedisError } from './redis-connection.js';
+import { describeRedisError, type RedisClient } from './redis-connection.js';
 
 /**
  * Receipts a fleet heartbeat keeps: 200 records (a day and a half of 10-minute slots) and 7 days.
@@ -36,8 +35,8 @@ const APPEND = `${appendReceiptsLua(1, 1)}\nreturn 1`;
 
 /** Options of {@link createRedisReceiptStore}. */
 export interface RedisReceiptStoreOptions {
-  readonly redis: Redis;
-  /** The list holding this heartbeat's receipts (the fleet uses `<prefix>:hb:<id>:receipts`). */
+  readonly redis: RedisClient;
+  /** The list holding this heartbeat's receipts (the fleet uses `{<prefix>:hb:<id>}:receipts`). */
   readonly key: string;
   /** Count and age bounds (default {@link DEFAULT_FLEET_RECEIPT_BOUNDS}). */
   readonly bounds?: ReceiptBounds;
@@ -82,7 +81,7 @@ export function parseReceiptEntries(entries: readonly string[], nowMs: number, b
  * import { createRedisClient, createRedisReceiptStore } from '@heartbeat-kit/bullmq/node';
  *
  * const redis = createRedisClient(parseRedisUrl('redis://127.0.0.1:6379')._unsafeUnwrap());
- * const receipts = createRedisReceiptStore({ redis, key: 'hbk:hb:api-repo:receipts', clock: systemClock });
+ * const receipts = createRedisReceiptStore({ redis, key: '{hbk:hb:api-repo}:receipts', clock: systemClock });
  * await receipts.append(skippedReceipt('overlapping', { slotMs: Date.now(), atMs: Date.now(), source: 'fleet' }));
  * console.log((await receipts.list())._unsafeUnwrap().receipts.length);
  * await redis.quit();

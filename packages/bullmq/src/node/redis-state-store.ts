@@ -1,11 +1,10 @@
 import type { JsonValue, LoadedState, StateStore, StateStoreError } from '@heartbeat-kit/core';
-import type { Redis } from 'ioredis';
 import { ResultAsync } from 'neverthrow';
-import { describeRedisError } from './redis-connection.js';
+import { describeRedisError, type RedisClient } from './redis-connection.js';
 
 /** Options of {@link createRedisStateStore}. */
 export interface RedisStateStoreOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** The document's key; the highest fence that wrote it is kept at `<key>:fence`. */
   readonly key: string;
   /**

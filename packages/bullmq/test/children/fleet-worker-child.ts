@@ -49,6 +49,7 @@ const worker = createFleetWorker({
   },
   ...(number('FLEET_CONCURRENCY') === undefined ? {} : { concurrency: number('FLEET_CONCURRENCY')! }),
   ...(number('FLEET_LOCK_TTL_MS') === undefined ? {} : { lockTtlMs: number('FLEET_LOCK_TTL_MS')! }),
+  ...(number('FLEET_MIN_REPLICA_ACKS') === undefined ? {} : { minReplicaAcks: number('FLEET_MIN_REPLICA_ACKS')! }),
   ...(number('FLEET_JOB_LOCK_MS') === undefined ? {} : { jobLockMs: number('FLEET_JOB_LOCK_MS')! }),
   ...(number('FLEET_STALLED_MS') === undefined ? {} : { stalledIntervalMs: number('FLEET_STALLED_MS')! }),
   sink: {

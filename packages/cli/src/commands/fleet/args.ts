@@ -10,6 +10,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = ['worker', 'add', 'list', 'rem
 
 const OPTIONS = {
   redis: { type: 'string' },
+  'redis-cluster': { type: 'boolean' },
   prefix: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -17,6 +18,7 @@ const OPTIONS = {
   sink: { type: 'string' },
   'fake-scanners': { type: 'boolean' },
   'lock-ttl': { type: 'string' },
+  'min-replica-acks': { type: 'string' },
   cwd: { type: 'string' },
   scanners: { type: 'string' },
   'scan-ms': { type: 'string' },
@@ -28,10 +30,10 @@ const OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 type OptionName = keyof typeof OPTIONS;
-const COMMON_OPTIONS: readonly OptionName[] = ['redis', 'prefix', 'json', 'help'];
+const COMMON_OPTIONS: readonly OptionName[] = ['redis', 'redis-cluster', 'prefix', 'json', 'help'];
 
 const ALLOWED: Record<Subcommand, readonly OptionName[]> = {
-  worker: ['concurrency', 'sink', 'fake-scanners', 'lock-ttl'],
+  worker: ['concurrency', 'sink', 'fake-scanners', 'lock-ttl', 'min-replica-acks'],
   add: ['cwd', 'scanners', 'scan-ms', 'report-every', 'interval'],
   list: [],
   remove: [],
@@ -81,7 +83,8 @@ export function readFleetArgs(sub: Subcommand, argv: readonly string[], env: Rea
     return { kind: 'usage', message };
   }
   const url = values.redis ?? env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379';
-  const target = parseRedisUrl(url);
+  // Several comma-separated nodes, or --redis-cluster, mean a Redis Cluster (ioredis' Cluster client).
+  const target = parseRedisUrl(url, { cluster: values['redis-cluster'] === true });
   if (target.isErr()) return { kind: 'usage', message: `--redis: ${target.error}` };
   const prefix = values.prefix ?? 'hbk';
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix))

@@ -8,7 +8,9 @@ import type { Subcommand } from './args.js';
 const COMMON = `Common options:
   --redis URL        redis://127.0.0.1:6379 (default), redis://:PASSWORD@HOST:PORT,
                      unix:///path/redis.sock[?password=PASSWORD] or redis+unix://…
-                     (or set HEARTBEAT_KIT_REDIS)
+                     (or set HEARTBEAT_KIT_REDIS); several comma-separated
+                     redis:// nodes (redis://H1:7000,redis://H2:7001) mean a Redis Cluster
+  --redis-cluster    treat --redis as a seed node of a Redis Cluster even when it names one
   --prefix NAME      key prefix of the fleet in Redis (default: hbk)
   --json             print JSON
   -h, --help         show this help`;
@@ -44,6 +46,11 @@ Options:
                      webhook:URL | command:CMD
   --fake-scanners    scan with in-memory fake scanners instead of the projects (tests, benchmarks)
   --lock-ttl D       lease of a heartbeat lock (30s, 2m, or seconds), renewed while a cycle runs (default 30)
+  --min-replica-acks N
+                     replicas that must confirm each new lock fence (Redis WAIT) before a cycle runs
+                     (default 0). 1 on a Redis Cluster with a replica per master: a failover then
+                     never hands out a fence a cycle already acted on; a master without a replica
+                     takes no locks until one is back
 ${COMMON}
 
 With --json the worker prints each event (cycle, skip, failed, stale-write, delivered, sink-breaker) as

@@ -28,6 +28,8 @@ export type FleetRequest =
 export interface WorkerOptions {
   readonly concurrency: number | undefined;
   readonly lockTtlMs: number | undefined;
+  /** Replicas that must confirm each new lock fence (`--min-replica-acks`). */
+  readonly minReplicaAcks: number | undefined;
   readonly sink: SinkSpec;
   readonly fakeScanners: boolean;
 }
@@ -77,11 +79,19 @@ function readWorkerFlags(values: FleetValues): Checked<WorkerOptions> {
   if (!concurrency.ok) return concurrency;
   const lockTtl = parseDurationFlag('--lock-ttl', values['lock-ttl'], { unit: 's', example: '30s', minMs: 1000 });
   if (!lockTtl.ok) return lockTtl;
+  const acks = parseNumber(values['min-replica-acks'], '--min-replica-acks', 0);
+  if (!acks.ok) return acks;
+  if (acks.value !== undefined && !Number.isInteger(acks.value))
+    return {
+      ok: false,
+      message: `--min-replica-acks "${values['min-replica-acks']}" must be a whole number. Fix: e.g. --min-replica-acks 1`,
+    };
   const sink = parseSinkSpec(values.sink ?? 'stdout');
   if (sink.isErr()) return { ok: false, message: sink.error.message };
   const worker: WorkerOptions = {
     concurrency: concurrency.value === undefined ? undefined : Math.floor(concurrency.value),
     lockTtlMs: lockTtl.ms,
+    minReplicaAcks: acks.value,
     sink: sink.value,
     fakeScanners: values['fake-scanners'] === true,
   };

@@ -17,6 +17,7 @@ export async function runWorker(io: CliIo, target: RedisTarget, prefix: string, 
     resolve: createProjectResolver(io, options.fakeScanners),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     ...(options.lockTtlMs === undefined ? {} : { lockTtlMs: options.lockTtlMs }),
+    ...(options.minReplicaAcks === undefined ? {} : { minReplicaAcks: options.minReplicaAcks }),
     onEvent: (event) => (json ? io.stderr(`${JSON.stringify(event)}\n`) : printEvent(io, event)),
   });
   printInfo(io, `heartbeat-kit fleet worker: ${worker.id} running (prefix ${prefix}); stop with Ctrl-C\n`);
