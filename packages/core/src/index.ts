@@ -85,6 +85,7 @@ export type {
 export {
   ENV_DENY_LIST,
   ENV_NAME_PATTERN,
+  envPatternMatches,
   ESSENTIAL_ENV_KEYS,
   TOOL_ENV_DEFAULTS,
   TOOL_PROFILES,
