@@ -139,19 +139,21 @@ export function checkCategoryOf(check: Pick<CheckSpec, 'name' | 'category'>): st
 }
 
 /**
- * Whether a check runs in a cycle at `nowMs`, given when it last ran: every cycle, every N cycles
- * (N × the interval, half an interval early so a late slot does not push it a whole cycle), or at
+ * Whether a check runs in a cycle at `nowMs`, given when it last ran: every cycle (always), every N cycles
+ * (N × the configured interval, half an interval early so a late slot does not push it a whole cycle), or at
  * least `every.ms` apart (the same half-interval slack). A clock set back before the last run runs it.
  */
 export function isCheckDue(check: Pick<CheckSpec, 'every'>, lastRunMs: number | undefined, nowMs: number, intervalMs: number): boolean {
-  if (lastRunMs === undefined || nowMs < lastRunMs) return true;
+  // Every cycle means every cycle, however often cycles are started (cron, by hand, a loop).
+  if (lastRunMs === undefined || nowMs < lastRunMs || ('cycles' in check.every && check.every.cycles === 1)) return true;
   const spanMs = 'cycles' in check.every ? check.every.cycles * intervalMs : check.every.ms;
   return nowMs - lastRunMs >= spanMs - intervalMs / 2;
 }
 
 /** When a check that last ran at `lastRunMs` is next due (epoch ms); `lastRunMs` undefined = now. */
 export function checkDueAtMs(check: Pick<CheckSpec, 'every'>, lastRunMs: number | undefined, nowMs: number, intervalMs: number): number {
-  if (lastRunMs === undefined || nowMs < lastRunMs) return nowMs;
+  if (isCheckDue(check, lastRunMs, nowMs, intervalMs)) return nowMs;
+  if (lastRunMs === undefined) return nowMs;
   const spanMs = 'cycles' in check.every ? check.every.cycles * intervalMs : check.every.ms;
   return Math.max(nowMs, lastRunMs + spanMs - intervalMs / 2);
 }

@@ -11,7 +11,7 @@ const RUN_FIX = 'write an argv list such as [df, --output=pcent, /] (quote an it
 
 /**
  * Reads `[df, --output=pcent, /]` (or a JSON array) into its words: items separated by commas,
- * each optionally in single or double quotes (which may then hold commas and `]`). A value not
+ * each optionally in single or double quotes (which may then hold commas and `]`; `\"` inside double quotes). A value not
  * in brackets is a shell string, kept as written (the schema refuses it without `shell: true`).
  */
 export function parseArgvList(value: string): string[] | string | Problem {
@@ -32,9 +32,15 @@ export function parseArgvList(value: string): string[] | string | Problem {
     let word = '';
     const quote = inner[i];
     if (quote === '"' || quote === "'") {
-      const close = inner.indexOf(quote, i + 1);
-      if (close === -1) return { message: `has an unclosed ${quote}.`, fix: RUN_FIX };
-      word = inner.slice(i + 1, close);
+      // Inside double quotes \" and \\ stand for " and \ (single quotes take everything literally).
+      let close = i + 1;
+      while (close < inner.length && inner[close] !== quote) {
+        if (quote === '"' && inner[close] === '\\' && close + 1 < inner.length) {
+          word += inner[close + 1];
+          close += 2;
+        } else word += inner[close++];
+      }
+      if (close >= inner.length) return { message: `has an unclosed ${quote}.`, fix: RUN_FIX };
       i = close + 1;
       while (inner[i] === ' ' || inner[i] === '\t') i++;
       if (i < inner.length && inner[i] !== ',') return { message: `has text after the quoted item "${shorten(word)}".`, fix: RUN_FIX };

@@ -128,6 +128,10 @@ describe('## Checks in HEARTBEAT.md', () => {
     expect(isCheckDue(every3, 0, 3 * interval - 1_000, interval)).toBe(true);
     expect(isCheckDue(every3, 10_000, 0, interval)).toBe(true);
     expect(checkDueAtMs(every3, 0, interval, interval)).toBe(2.5 * interval);
+    // Every cycle is every cycle, however close together cycles are started.
+    expect(isCheckDue({ every: { cycles: 1 } }, 0, 1, interval)).toBe(true);
+    expect(isCheckDue({ every: { ms: 3_600_000 } }, 0, 3_600_000 - interval, interval)).toBe(false);
+    expect(isCheckDue({ every: { ms: 3_600_000 } }, 0, 3_600_000 - interval / 2, interval)).toBe(true);
   });
 
   it('puts checks in the JSON schema', () => {
