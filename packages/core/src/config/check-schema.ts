@@ -61,7 +61,10 @@ export const checkSchema = z
     outsideHours: z.enum(['run', 'skip']).default('skip').describe('run: it also runs (and reports) outside active hours; skip (default): it does not.'),
     cwd: z.string().min(1).max(4096).optional().describe('Working directory, relative to the project directory (default the project directory).'),
     env: z
-      .object({ allow: envNames.optional(), deny: envNames.optional() })
+      .object({
+        allow: envNames.optional().describe('HEARTBEAT.md "- env allow:": only PATH, HOME, USER, LANG, TMPDIR, TMUX_TMPDIR and these (NAME or PREFIX*) reach the check.'),
+        deny: envNames.optional().describe('HEARTBEAT.md "- env deny:": these (NAME or PREFIX*) are removed from what the check inherits.'),
+      })
       .strict()
       .optional()
       .describe('Environment policy: allow = hardened mode for this check (only the essentials and these names); deny = names (PREFIX*) removed.'),
