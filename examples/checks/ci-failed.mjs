@@ -9,10 +9,14 @@ import { execFileSync } from 'node:child_process';
 const branch = process.argv[2] ?? 'main';
 let runs;
 try {
-  const out = execFileSync('gh', ['run', 'list', '--branch', branch, '--limit', '10', '--json', 'databaseId,status,conclusion,displayTitle,url'], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const out = execFileSync(
+    'gh',
+    ['run', 'list', '--branch', branch, '--limit', '10', '--json', 'databaseId,status,conclusion,displayTitle,url'],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   runs = JSON.parse(out);
 } catch (error) {
   process.stderr.write(`gh run list failed: ${String(error.stderr ?? error.message).split('\n')[0]}\n`);

@@ -6,6 +6,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useBuiltCli, useCliWorlds } from './support/cli-world.js';
 import { WORLD_HEARTBEAT_MD } from './support/world.js';
 
+interface ShownFinding {
+  readonly subject: string;
+  readonly line: string;
+}
+interface CheckRunJson {
+  readonly status: string;
+  readonly form?: string;
+  readonly findings: ShownFinding[];
+  readonly problem?: { readonly message: string };
+}
+
 const newWorld = useCliWorlds();
 const cli = useBuiltCli();
 const EXAMPLES = resolve(import.meta.dirname, '..', '..', '..', 'examples', 'checks');
@@ -45,7 +56,7 @@ function worldWith(checks: string) {
 
 async function checkRun(world: { project: string }, env: Record<string, string | undefined>, name: string) {
   const run = await cli.run(['check', 'run', name, '--cwd', world.project, '--json'], env);
-  return { code: run.code, stderr: run.stderr, shown: JSON.parse(run.stdout) as Record<string, any> };
+  return { code: run.code, stderr: run.stderr, shown: JSON.parse(run.stdout) as CheckRunJson };
 }
 
 describe('examples/checks, each through `heartbeat-kit check run` (issue 28 item 6)', () => {
@@ -57,7 +68,7 @@ describe('examples/checks, each through `heartbeat-kit check run` (issue 28 item
     expect(full.code).toBe(0);
     expect(full.shown).toMatchObject({ status: 'ok', form: 'json-lines' });
     expect(full.shown.findings).toEqual([expect.objectContaining({ category: 'CHECK_DISK', subject: '/', decision: 'report' })]);
-    expect(full.shown.findings[0].line).toMatch(/^disk \/ is \d+% full \(limit 0%\)$/);
+    expect(full.shown.findings[0]?.line).toMatch(/^disk \/ is \d+% full \(limit 0%\)$/);
     const ok = await checkRun(world, env({}), 'disk-ok');
     expect(ok.shown).toMatchObject({ status: 'ok', form: 'quiet', findings: [] });
   });
@@ -66,17 +77,27 @@ describe('examples/checks, each through `heartbeat-kit check run` (issue 28 item
     const { world, env } = worldWith(`- name: ci\n  - run: [node, ${EXAMPLES}/ci-failed.mjs, main]\n  - priority: Advisory\n`);
     const red = JSON.stringify([
       { databaseId: 9, status: 'in_progress', conclusion: '', displayTitle: 'wip', url: 'https://github.com/o/r/actions/runs/9' },
-      { databaseId: 8, status: 'completed', conclusion: 'failure', displayTitle: 'fix parser', url: 'https://github.com/o/r/actions/runs/8' },
+      {
+        databaseId: 8,
+        status: 'completed',
+        conclusion: 'failure',
+        displayTitle: 'fix parser',
+        url: 'https://github.com/o/r/actions/runs/8',
+      },
     ]);
     const failed = await checkRun(world, env({ FAKE_GH_RUNS: red }), 'ci');
     expect(failed.shown.findings).toEqual([
-      expect.objectContaining({ subject: 'main', priority: 'Advisory', line: 'CI failure on main: fix parser (https://github.com/o/r/actions/runs/8)' }),
+      expect.objectContaining({
+        subject: 'main',
+        priority: 'Advisory',
+        line: 'CI failure on main: fix parser (https://github.com/o/r/actions/runs/8)',
+      }),
     ]);
     const green = JSON.stringify([{ databaseId: 10, status: 'completed', conclusion: 'success', displayTitle: 'ok', url: 'u' }]);
     expect((await checkRun(world, env({ FAKE_GH_RUNS: green }), 'ci')).shown).toMatchObject({ status: 'ok', form: 'quiet' });
     const broken = await checkRun(world, env({ FAKE_GH_RUNS: 'not json' }), 'ci');
     expect(broken.code).toBe(3);
-    expect(broken.shown.problem.message).toMatch(/^check ci exited 1: gh run list failed/);
+    expect(broken.shown.problem?.message).toMatch(/^check ci exited 1: gh run list failed/);
   });
 
   it('an HTTP endpoint (curl -fsS against a loopback server): quiet on 200, a plain-text finding on 503', async () => {
@@ -88,7 +109,7 @@ describe('examples/checks, each through `heartbeat-kit check run` (issue 28 item
     const down = await checkRun(world, env({}), 'staging');
     expect(down.shown).toMatchObject({ status: 'ok', form: 'text' });
     expect(down.shown.findings).toEqual([expect.objectContaining({ priority: 'Immediate', subject: 'staging', decision: 'report' })]);
-    expect(down.shown.findings[0].line).toMatch(new RegExp(`^${url.replace(/[.?]/g, '\\$&')} is down: curl: \\(22\\) .*503`));
+    expect(down.shown.findings[0]?.line).toMatch(new RegExp(`^${url.replace(/[.?]/g, '\\$&')} is down: curl: \\(22\\) .*503`));
   });
 
   it('pull requests waiting for review (gh pr list --json, against the gh double): one finding per stale PR', async () => {
@@ -98,8 +119,10 @@ describe('examples/checks, each through `heartbeat-kit check run` (issue 28 item
       { number: 13, title: 'fresh', url: 'https://github.com/o/r/pull/13', createdAt: new Date().toISOString(), author: { login: 'bob' } },
     ]);
     const shown = (await checkRun(world, env({ FAKE_GH_PRS: prs }), 'stale-prs')).shown;
-    expect(shown.findings.map((f: { subject: string }) => f.subject)).toEqual(['#12']);
-    expect(shown.findings[0].line).toMatch(/^PR #12 "old one" by ann waits for review \(\d+ days\): https:\/\/github\.com\/o\/r\/pull\/12$/);
+    expect(shown.findings.map((f) => f.subject)).toEqual(['#12']);
+    expect(shown.findings[0]?.line).toMatch(
+      /^PR #12 "old one" by ann waits for review \(\d+ days\): https:\/\/github\.com\/o\/r\/pull\/12$/,
+    );
     expect((await checkRun(world, env({ FAKE_GH_PRS: '[]' }), 'stale-prs')).shown).toMatchObject({ form: 'quiet', findings: [] });
   });
 });

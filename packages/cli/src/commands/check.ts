@@ -98,7 +98,14 @@ function at(ms: number): string {
 }
 
 function findingJson(finding: Finding): Record<string, unknown> {
-  return { category: finding.category, priority: finding.priority, subject: finding.subject, line: finding.line, action: finding.action, short: finding.short };
+  return {
+    category: finding.category,
+    priority: finding.priority,
+    subject: finding.subject,
+    line: finding.line,
+    action: finding.action,
+    short: finding.short,
+  };
 }
 
 /** `heartbeat-kit check`: run one check now (`run NAME`) or list them (`list`), writing nothing. */
@@ -157,13 +164,22 @@ export const checkCommand: Command = async (argv, io) => {
     else if (rows.length === 0) io.stdout(`${settings.file}: no checks (add a "## Checks" section; 'heartbeat-kit help checks').\n`);
     else
       for (const r of rows)
-        io.stdout(`${r.name.padEnd(20)} ${r.every.padEnd(18)} next ${r.dueAt}${r.lastRun === null ? ' (never ran)' : ` (last ${r.lastRun})`}  ${r.category}\n`);
+        io.stdout(
+          `${r.name.padEnd(20)} ${r.every.padEnd(18)} next ${r.dueAt}${r.lastRun === null ? ' (never ran)' : ` (last ${r.lastRun})`}  ${r.category}\n`,
+        );
     return EXIT.ok;
   }
   const check = config.checks.find((c) => c.name === name);
   if (check === undefined) {
-    if (config.checks.length === 0) return usage(io, `${settings.file} has no checks. Fix: add a "## Checks" section ('heartbeat-kit help checks').`);
-    unknownNameError(io, 'check run', 'subcommand', name ?? '', config.checks.map((c) => c.name));
+    if (config.checks.length === 0)
+      return usage(io, `${settings.file} has no checks. Fix: add a "## Checks" section ('heartbeat-kit help checks').`);
+    unknownNameError(
+      io,
+      'check run',
+      'subcommand',
+      name ?? '',
+      config.checks.map((c) => c.name),
+    );
     return EXIT.usage;
   }
   const window = { ...config.activeHours, timeZone: settings.timeZone };
@@ -183,7 +199,9 @@ export const checkCommand: Command = async (argv, io) => {
   const mine = (f: Finding): boolean => f.category === category;
   const verdicts = [
     ...decision.reportable.filter(mine).map((f) => ({ finding: f, decision: 'report' as const })),
-    ...decision.held.filter(mine).map((f) => ({ finding: f, decision: 'held' as const, why: 'operator active: Advisory/Normal waits until idle' })),
+    ...decision.held
+      .filter(mine)
+      .map((f) => ({ finding: f, decision: 'held' as const, why: 'operator active: Advisory/Normal waits until idle' })),
     ...decision.suppressed
       .filter((s) => mine(s.finding))
       .map((s) => ({
@@ -236,9 +254,14 @@ export const checkCommand: Command = async (argv, io) => {
               : 'held: the operator is active';
       io.stdout(`  ${v.finding.priority} ${v.finding.line} — ${why}\n`);
     }
-    for (const u of run.unconfirmed) io.stdout(`  ${u.finding.priority} ${u.finding.line} — unconfirmed: seen ${u.seenRuns} of ${u.neededRuns} runs\n`);
-    if (result.status === 'ok') for (const w of result.warnings) io.stderr(`heartbeat-kit check: warning: ${w.message}; fix: ${w.fix ?? ''}\n`);
-    if (problem !== undefined) io.stderr(`heartbeat-kit check: ${failed ? 'warning: ' : ''}${check.name} ${problem.kind}: ${problem.message}${problem.fix === '' ? '' : `; fix: ${problem.fix}`}\n`);
+    for (const u of run.unconfirmed)
+      io.stdout(`  ${u.finding.priority} ${u.finding.line} — unconfirmed: seen ${u.seenRuns} of ${u.neededRuns} runs\n`);
+    if (result.status === 'ok')
+      for (const w of result.warnings) io.stderr(`heartbeat-kit check: warning: ${w.message}; fix: ${w.fix ?? ''}\n`);
+    if (problem !== undefined)
+      io.stderr(
+        `heartbeat-kit check: ${failed ? 'warning: ' : ''}${check.name} ${problem.kind}: ${problem.message}${problem.fix === '' ? '' : `; fix: ${problem.fix}`}\n`,
+      );
     io.stderr('heartbeat-kit check: nothing was written (no state, receipt or delivery).\n');
   }
   return failed ? EXIT.failure : EXIT.ok;

@@ -253,7 +253,13 @@ export const loopCommand: Command = async (argv, io) => {
         return undefined;
       },
       onCycle: async (outcome, slotMs) => {
-        await appendReceipt(receipts, receiptForOutcome(outcome, { slotMs, atMs: receiptAt(), source: 'loop' }, { checks: current.config.checks.map((c) => c.name) }), statePath, io, 'loop');
+        await appendReceipt(
+          receipts,
+          receiptForOutcome(outcome, { slotMs, atMs: receiptAt(), source: 'loop' }, { checks: current.config.checks.map((c) => c.name) }),
+          statePath,
+          io,
+          'loop',
+        );
         for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
         const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, current);
         if (lines !== '') io.stderr(lines);

@@ -41,7 +41,9 @@ export function cycleCoverage(
 export function coverageLine(coverage: CycleCoverage): string {
   // Checks whose cadence skipped this cycle are said too: a quiet cycle never passes for having looked there.
   if (coverage.notLookedAt.length === 0)
-    return coverage.notDue.length === 0 ? '' : `heartbeat-kit: not due this cycle (their every: skipped it): ${coverage.notDue.join(', ')}\n`;
+    return coverage.notDue.length === 0
+      ? ''
+      : `heartbeat-kit: not due this cycle (their every: skipped it): ${coverage.notDue.join(', ')}\n`;
   const looked = coverage.lookedAt.length === 0 ? 'nothing' : coverage.lookedAt.join(', ');
   const notSetUp = coverage.notSetUp.length === 0 ? '' : `; not set up: ${coverage.notSetUp.join(', ')}`;
   const notDue = coverage.notDue.length === 0 ? '' : `; not due this cycle: ${coverage.notDue.join(', ')}`;

@@ -14,7 +14,8 @@ export interface PlannedCheck {
 
 function judge(check: CheckSpec, slot: PlannedSlot, lastRunMs: number | undefined, intervalMs: number): { runs: boolean; why: string } {
   if (slot.verdict !== 'runs' && check.outsideHours === 'skip') return { runs: false, why: 'outside active hours (outside-hours: skip)' };
-  if (!isCheckDue(check, lastRunMs, Date.parse(slot.at), intervalMs)) return { runs: false, why: `not due (${describeCheckEvery(check, formatDuration)})` };
+  if (!isCheckDue(check, lastRunMs, Date.parse(slot.at), intervalMs))
+    return { runs: false, why: `not due (${describeCheckEvery(check, formatDuration)})` };
   return { runs: true, why: lastRunMs === undefined ? 'never ran' : 'due' };
 }
 

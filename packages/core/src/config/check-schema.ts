@@ -31,9 +31,12 @@ const envNames = z
 /** One check: a command the heartbeat runs as a scanner, with its cadence, deadline and reporting rules. */
 export const checkSchema = z
   .object({
-    name: z.string().regex(CHECK_NAME_PATTERN, 'must be lower-case letters, digits and -, starting with a letter (at most 40)').describe(
-      'The check’s name: its scanner’s name in reports, history and `heartbeat-kit check run NAME`. Never a built-in scanner’s name.',
-    ),
+    name: z
+      .string()
+      .regex(CHECK_NAME_PATTERN, 'must be lower-case letters, digits and -, starting with a letter (at most 40)')
+      .describe(
+        'The check’s name: its scanner’s name in reports, history and `heartbeat-kit check run NAME`. Never a built-in scanner’s name.',
+      ),
     run: z
       .union([z.array(z.string().min(1).max(4096)).min(1).max(64), z.string().min(1).max(4096)])
       .describe('The command as an argv list ([df, --output=pcent, /]); a string only with shell: true (run by /bin/sh -c).'),
@@ -52,23 +55,46 @@ export const checkSchema = z
       .max(MAX_CHECK_TIMEOUT_MS)
       .default(DEFAULT_CHECK_TIMEOUT_MS)
       .describe('Deadline in ms (default 10 s, at most 25 s): then its whole process group gets SIGTERM, SIGKILL after a grace.'),
-    priority: z.enum(['Immediate', 'Advisory', 'Normal']).default('Normal').describe('Priority class of its findings (a JSON line may lower or raise its own).'),
+    priority: z
+      .enum(['Immediate', 'Advisory', 'Normal'])
+      .default('Normal')
+      .describe('Priority class of its findings (a JSON line may lower or raise its own).'),
     category: z
       .string()
       .regex(CHECK_CATEGORY_PATTERN, 'must be upper-case letters, digits and _')
       .optional()
       .describe('Category of its findings; default CHECK_<NAME> (upper case, - as _).'),
-    outsideHours: z.enum(['run', 'skip']).default('skip').describe('run: it also runs (and reports) outside active hours; skip (default): it does not.'),
-    cwd: z.string().min(1).max(4096).optional().describe('Working directory, relative to the project directory (default the project directory).'),
+    outsideHours: z
+      .enum(['run', 'skip'])
+      .default('skip')
+      .describe('run: it also runs (and reports) outside active hours; skip (default): it does not.'),
+    cwd: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe('Working directory, relative to the project directory (default the project directory).'),
     env: z
       .object({
-        allow: envNames.optional().describe('HEARTBEAT.md "- env allow:": only PATH, HOME, USER, LANG, TMPDIR, TMUX_TMPDIR and these (NAME or PREFIX*) reach the check.'),
+        allow: envNames
+          .optional()
+          .describe(
+            'HEARTBEAT.md "- env allow:": only PATH, HOME, USER, LANG, TMPDIR, TMUX_TMPDIR and these (NAME or PREFIX*) reach the check.',
+          ),
         deny: envNames.optional().describe('HEARTBEAT.md "- env deny:": these (NAME or PREFIX*) are removed from what the check inherits.'),
       })
       .strict()
       .optional()
-      .describe('Environment policy: allow = hardened mode for this check (only the essentials and these names); deny = names (PREFIX*) removed.'),
-    confirm: z.number().int().min(1).max(100).default(1).describe('Hysteresis: a finding is reported once this many runs in a row produced it.'),
+      .describe(
+        'Environment policy: allow = hardened mode for this check (only the essentials and these names); deny = names (PREFIX*) removed.',
+      ),
+    confirm: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(1)
+      .describe('Hysteresis: a finding is reported once this many runs in a row produced it.'),
     repeat: repeatSchedule.optional().describe('Its own repeat schedule (like the Repeat lines); absent = that of its priority class.'),
   })
   .strict()

@@ -7,7 +7,8 @@ import { shorten } from './heartbeat-markdown-text.js';
 import type { CheckDraft, Problem, Setter, SetterContext } from './heartbeat-setting-draft.js';
 import { booleanValue, parseRepeatValue } from './heartbeat-value-readers.js';
 
-const RUN_FIX = 'write an argv list such as [df, --output=pcent, /] (quote an item holding a comma: "a,b"), or a string with "- shell: true"';
+const RUN_FIX =
+  'write an argv list such as [df, --output=pcent, /] (quote an item holding a comma: "a,b"), or a string with "- shell: true"';
 
 /**
  * Reads `[df, --output=pcent, /]` (or a JSON array) into its words: items separated by commas,
@@ -70,7 +71,10 @@ function current(context: SetterContext): { check: CheckDraft; index: number } |
   const checks = context.draft.checks ?? [];
   const check = checks.at(-1);
   if (check === undefined)
-    return { message: 'comes before any "- name:" line under Checks.', fix: 'start each check with "- name: NAME", then its run, every, … lines' };
+    return {
+      message: 'comes before any "- name:" line under Checks.',
+      fix: 'start each check with "- name: NAME", then its run, every, … lines',
+    };
   return { check, index: checks.length - 1 };
 }
 
@@ -109,7 +113,8 @@ const run = checkKey('run', (_value, check, { raw }) => {
 
 const shell = checkKey('shell', (value, check) => {
   const b = booleanValue(value);
-  if (b === undefined) return { message: 'is not true or false.', fix: 'write true to run `run` through /bin/sh -c (then a string), or leave the line out' };
+  if (b === undefined)
+    return { message: 'is not true or false.', fix: 'write true to run `run` through /bin/sh -c (then a string), or leave the line out' };
   check.shell = b;
   return undefined;
 });
@@ -152,7 +157,10 @@ const priority = checkKey('priority', (value, check) => {
 
 const category = checkKey('category', (value, check) => {
   if (!CHECK_CATEGORY_PATTERN.test(value))
-    return { message: 'is not a category name.', fix: 'use upper-case letters, digits and _, such as DISK_FULL (or leave it out: CHECK_<NAME>)' };
+    return {
+      message: 'is not a category name.',
+      fix: 'use upper-case letters, digits and _, such as DISK_FULL (or leave it out: CHECK_<NAME>)',
+    };
   check.category = value;
   return undefined;
 });
@@ -166,7 +174,8 @@ const outsideHours = checkKey('outsideHours', (value, check) => {
 });
 
 const cwd = checkKey('cwd', (value, check) => {
-  if (value === '' || value.length > 4096) return { message: 'is not a directory.', fix: 'write a directory, relative to the project directory' };
+  if (value === '' || value.length > 4096)
+    return { message: 'is not a directory.', fix: 'write a directory, relative to the project directory' };
   check.cwd = value;
   return undefined;
 });
@@ -174,7 +183,11 @@ const cwd = checkKey('cwd', (value, check) => {
 const confirm = checkKey('confirm', (value, check) => {
   const match = /^(\d{1,3})(?:\s*(?:runs?|cycles?|times?))?$/i.exec(value);
   const n = match?.[1] === undefined ? Number.NaN : Number(match[1]);
-  if (!(n >= 1 && n <= 100)) return { message: 'is not a number 1–100.', fix: 'write how many runs in a row must produce a finding before it is reported, such as 2' };
+  if (!(n >= 1 && n <= 100))
+    return {
+      message: 'is not a number 1–100.',
+      fix: 'write how many runs in a row must produce a finding before it is reported, such as 2',
+    };
   check.confirm = n;
   return undefined;
 });
@@ -188,7 +201,10 @@ const repeat = checkKey('repeat', (value, check) => {
 
 function envList(which: 'allow' | 'deny'): Setter {
   return checkKey(`env.${which}`, (_value, check, { raw }) => {
-    const value = raw.trim().replace(/^`+|`+$/g, '').replace(/^\*+\s+/, '');
+    const value = raw
+      .trim()
+      .replace(/^`+|`+$/g, '')
+      .replace(/^\*+\s+/, '');
     const names = splitCommaList(value.replace(/^\[|\]$/g, ''), { spaces: true });
     const bad = names.find((n) => !ENV_NAME_PATTERN.test(n));
     if (names.length === 0 || bad !== undefined)
@@ -205,7 +221,8 @@ function envList(which: 'allow' | 'deny'): Setter {
 const envHeading: Setter = (value, context) => {
   const at = current(context);
   if ('message' in at) return at;
-  if (value !== '') return { message: 'is not read here.', fix: 'write the lists on their own lines: "- env allow: GH_TOKEN" and "- env deny: AWS_*"' };
+  if (value !== '')
+    return { message: 'is not read here.', fix: 'write the lists on their own lines: "- env allow: GH_TOKEN" and "- env deny: AWS_*"' };
   return undefined;
 };
 

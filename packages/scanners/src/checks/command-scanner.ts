@@ -102,11 +102,17 @@ function runFailure(name: string, error: CommandError, timeoutMs: number, maxOut
   const fixRun = `correct "run:" of check ${name} in HEARTBEAT.md`;
   switch (error.kind) {
     case 'not-found':
-      return { error: `check ${name} could not run: ${program} not found on PATH`, fix: `install ${program}, or ${fixRun} (the PATH heartbeat-kit runs with counts, e.g. cron's)` };
+      return {
+        error: `check ${name} could not run: ${program} not found on PATH`,
+        fix: `install ${program}, or ${fixRun} (the PATH heartbeat-kit runs with counts, e.g. cron's)`,
+      };
     case 'not-executable':
       return { error: `check ${name} could not run: ${program} is not executable`, fix: `chmod +x ${program}, or ${fixRun}` };
     case 'bad-cwd':
-      return { error: `check ${name} could not run: its directory ${shown(error.cwd)} does not exist`, fix: `correct "cwd:" of check ${name} (relative to the project directory)` };
+      return {
+        error: `check ${name} could not run: its directory ${shown(error.cwd)} does not exist`,
+        fix: `correct "cwd:" of check ${name} (relative to the project directory)`,
+      };
     case 'timeout':
       return {
         error: `check ${name} timed out after ${timeoutMs} ms; its process group was killed`,
@@ -120,7 +126,10 @@ function runFailure(name: string, error: CommandError, timeoutMs: number, maxOut
     case 'killed':
     case 'aborted':
       // describeCommandError's wording: the cycle reads it as a cut-off, not a failure of the check.
-      return { error: `check ${name}: ${program} was ${error.kind === 'killed' ? `killed by ${error.signal}` : 'aborted'}`, fix: 'none if heartbeat-kit was stopped' };
+      return {
+        error: `check ${name}: ${program} was ${error.kind === 'killed' ? `killed by ${error.signal}` : 'aborted'}`,
+        fix: 'none if heartbeat-kit was stopped',
+      };
     case 'spawn-failed':
       return { error: `check ${name} could not run: ${program} could not start: ${shown(error.message)}`, fix: fixRun };
   }
@@ -153,7 +162,13 @@ export async function runCheck(spec: CommandScannerSpec, context: ScanContext, p
   const fallbackName = typeof spec.check.name === 'string' ? spec.check.name : 'check';
   if (!parsed.success)
     return {
-      result: { scanner: fallbackName, status: 'error', error: `check ${shown(fallbackName)} is not valid: ${shown(parsed.error.issues[0]?.message ?? 'invalid')}`, durationMs: 0, fix: 'see docs/checks.md' },
+      result: {
+        scanner: fallbackName,
+        status: 'error',
+        error: `check ${shown(fallbackName)} is not valid: ${shown(parsed.error.issues[0]?.message ?? 'invalid')}`,
+        durationMs: 0,
+        fix: 'see docs/checks.md',
+      },
       due: true,
       unconfirmed: [],
     };
@@ -237,7 +252,10 @@ export async function runCheck(spec: CommandScannerSpec, context: ScanContext, p
     const unconfirmed: UnconfirmedCheckFinding[] = [];
     for (const finding of findings) {
       if (Object.hasOwn(streaks, finding.fingerprint)) continue;
-      const seen = Math.min(check.confirm, (Object.hasOwn(previous.streaks, finding.fingerprint) ? (previous.streaks[finding.fingerprint] ?? 0) : 0) + 1);
+      const seen = Math.min(
+        check.confirm,
+        (Object.hasOwn(previous.streaks, finding.fingerprint) ? (previous.streaks[finding.fingerprint] ?? 0) : 0) + 1,
+      );
       if (Object.keys(streaks).length < MAX_STREAKS) streaks[finding.fingerprint] = seen;
       if (seen >= check.confirm) confirmed.push(finding);
       else unconfirmed.push({ finding, seenRuns: seen, neededRuns: check.confirm });
@@ -249,7 +267,13 @@ export async function runCheck(spec: CommandScannerSpec, context: ScanContext, p
       warnings:
         dropped === 0
           ? []
-          : [{ code: 'CHECK_FINDINGS_CAPPED', message: `check ${name} printed ${dropped} more findings than the ${findings.length} read`, fix: 'print fewer, broader findings' }],
+          : [
+              {
+                code: 'CHECK_FINDINGS_CAPPED',
+                message: `check ${name} printed ${dropped} more findings than the ${findings.length} read`,
+                fix: 'print fewer, broader findings',
+              },
+            ],
       durationMs: meter.ms,
     });
   });

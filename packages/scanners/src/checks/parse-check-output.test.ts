@@ -5,7 +5,12 @@ import { MAX_CHECK_FINDINGS, parseCheckOutput } from './parse-check-output.js';
 describe('parseCheckOutput', () => {
   it('blank output is quiet; text is one finding of its first line', () => {
     expect(parseCheckOutput(' \n\n', 'c')).toEqual({ kind: 'quiet' });
-    expect(parseCheckOutput('\n  low disk  \nmore\n', 'c')).toEqual({ kind: 'findings', form: 'text', findings: [{ subject: 'c', line: 'low disk' }], dropped: 0 });
+    expect(parseCheckOutput('\n  low disk  \nmore\n', 'c')).toEqual({
+      kind: 'findings',
+      form: 'text',
+      findings: [{ subject: 'c', line: 'low disk' }],
+      dropped: 0,
+    });
   });
 
   it('caps findings and says how many were dropped', () => {

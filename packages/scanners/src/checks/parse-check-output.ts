@@ -40,7 +40,12 @@ export interface CheckFindingLine {
 /** What an exit-0 stdout says: nothing, findings, or output the contract does not allow. */
 export type CheckOutput =
   | { readonly kind: 'quiet' }
-  | { readonly kind: 'findings'; readonly form: 'json-lines' | 'text'; readonly findings: readonly CheckFindingLine[]; readonly dropped: number }
+  | {
+      readonly kind: 'findings';
+      readonly form: 'json-lines' | 'text';
+      readonly findings: readonly CheckFindingLine[];
+      readonly dropped: number;
+    }
   | { readonly kind: 'malformed'; readonly reason: string };
 
 function bytes(text: string): number {
@@ -60,7 +65,10 @@ export function parseCheckOutput(stdout: string, checkName: string): CheckOutput
   if (first === undefined) return { kind: 'quiet' };
   const long = filled.find((l) => bytes(l.text) > MAX_CHECK_LINE_BYTES);
   if (long !== undefined)
-    return { kind: 'malformed', reason: `line ${long.number} is ${bytes(long.text)} bytes, over the ${MAX_CHECK_LINE_BYTES / 1024} KiB a line may have` };
+    return {
+      kind: 'malformed',
+      reason: `line ${long.number} is ${bytes(long.text)} bytes, over the ${MAX_CHECK_LINE_BYTES / 1024} KiB a line may have`,
+    };
   if (!first.text.trimStart().startsWith('{')) {
     return { kind: 'findings', form: 'text', findings: [{ subject: checkName, line: first.text.trim() }], dropped: 0 };
   }
