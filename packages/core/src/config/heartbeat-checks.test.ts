@@ -4,6 +4,8 @@ import { formatHeartbeatConfigError, parseHeartbeatConfig } from './heartbeat-ma
 import { parseArgvList } from './heartbeat-check-readers.js';
 import { checkCategoryOf, checkDueAtMs, isCheckDue } from './check-schema.js';
 import { heartbeatConfigJsonSchema } from './heartbeat-config-json-schema.js';
+import { heartbeatConfigSchema } from './heartbeat-config-schema.js';
+import { renderHeartbeatMarkdown } from './heartbeat-markdown-renderer.js';
 
 const FOUR = `# Heartbeat
 ## Checks
@@ -156,5 +158,35 @@ describe('## Checks in HEARTBEAT.md', () => {
     const schema = JSON.stringify(heartbeatConfigJsonSchema());
     expect(schema).toContain('"checks"');
     expect(schema).toContain('outsideHours');
+  });
+
+  it('round-trips any valid set of checks through render and parse (property)', () => {
+    const word = fc.stringMatching(/^[a-zA-Z0-9_.,/=:"' -]{1,12}$/);
+    const check = fc.record(
+      {
+        name: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/).filter((n) => !['git', 'beads', 'gchat', 'pipelines', 'orchestrators'].includes(n)),
+        run: fc.oneof(fc.array(word, { minLength: 1, maxLength: 4 }).filter((w) => !w[0]!.startsWith('-') && w.every((x) => x.trim() === x && x !== '')), fc.constant('df -h | tail -1')),
+        every: fc.oneof(fc.record({ cycles: fc.integer({ min: 1, max: 1000 }) }), fc.record({ ms: fc.integer({ min: 1, max: 100 }).map((m) => m * 60_000) })),
+        timeoutMs: fc.integer({ min: 1, max: 25 }).map((s) => s * 1000),
+        priority: fc.constantFrom('Immediate' as const, 'Advisory' as const, 'Normal' as const),
+        outsideHours: fc.constantFrom('run' as const, 'skip' as const),
+        cwd: fc.constantFrom('services/api', 'tools'),
+        env: fc.constantFrom({ allow: ['GH_TOKEN', 'XDG_*'] }, { deny: ['AWS_*'] }, { allow: ['A'], deny: ['B*'] }),
+        confirm: fc.integer({ min: 1, max: 100 }),
+        repeat: fc.constant([3_600_000, 4 * 3_600_000]),
+      },
+      { requiredKeys: ['name', 'run'] },
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(check, { selector: (c) => c.name, maxLength: 4 }), (checks) => {
+        const withShell = checks.map((c) => ({ ...c, shell: typeof c.run === 'string' }));
+        const parsedConfig = heartbeatConfigSchema.safeParse({ checks: withShell });
+        fc.pre(parsedConfig.success);
+        const config = parsedConfig.data!;
+        const back = parseHeartbeatConfig(renderHeartbeatMarkdown(config))._unsafeUnwrap();
+        expect(back.config.checks).toEqual(config.checks);
+        expect(back.warnings).toEqual([]);
+      }),
+    );
   });
 });
