@@ -7,6 +7,7 @@
 import { heartbeatConfigSchema, renderHeartbeatMarkdown } from '../packages/core/src/index.js';
 import { CONFIG_PATH, personaConfigSchema, woterclipConfigSchema } from '../packages/woterclip/src/index.js';
 import { systemStatusSchema } from '../packages/runbook/src/index.js';
+import { checkFindingLineSchema } from '../packages/scanners/src/index.js';
 import { EXIT_CODE_TABLE } from '../packages/cli/src/index.js';
 import { walkHelp } from './cli-help-walk.js';
 
@@ -155,6 +156,15 @@ const DOCS: readonly ConfigDoc[] = [
       'The system status snapshot (version 1) the runbook decisions read (`heartbeat-kit runbook tick --status FILE`, any file name): tasks, agents, schedules and mentions. Failures and the previous checklist result are derived from `tasks`, so the snapshot cannot contradict itself.',
     schema: systemStatusSchema,
     notes: STATUS_NOTES,
+  },
+  {
+    id: 'check-finding-line',
+    title: 'Check finding (one JSON line)',
+    file: "a check's stdout",
+    schemaFile: 'check-finding.schema.json',
+    intro:
+      'What a HEARTBEAT.md check (`## Checks`) prints on stdout to report findings: one JSON object per line, exit 0. Empty stdout is quiet, plain text is one finding (its first line), exit 2 is "not applicable now"; anything else is a scanner problem. See docs/checks.md and `heartbeat-kit help checks`.',
+    schema: checkFindingLineSchema,
   },
 ];
 

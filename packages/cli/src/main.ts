@@ -19,6 +19,10 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
     summary: 'exit 0 when the heartbeat ran recently, 1 with the reason (for probes)',
     load: async () => (await import('./commands/check-liveness.js')).checkLivenessCommand,
   },
+  check: {
+    summary: 'run one HEARTBEAT.md check now and show what it would report (run NAME), or list them',
+    load: async () => (await import('./commands/check.js')).checkCommand,
+  },
   plan: {
     summary: 'show the coming slots and what each will do (runs, critical-only, quiet hours)',
     load: async () => (await import('./commands/plan.js')).planCommand,
@@ -92,7 +96,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   // `help <command> [subcommand]` is `<command> [subcommand] --help`: one help text per command,
   // printed by the command that parses those options.
   const asHelp = first === 'help' && rest.length > 0;
-  const [name, ...args] = asHelp ? [...rest, '--help'] : argv;
+  const [given, ...args] = asHelp ? [...rest, '--help'] : argv;
+  // `help checks` reads best as a topic: the check contract is the `check` command's help.
+  const name = given === 'checks' ? 'check' : given;
   const endOfOptions = argv.indexOf('--');
   const json = (endOfOptions < 0 ? argv : argv.slice(0, endOfOptions)).includes('--json');
   // Every write of every command passes the one terminal filter, under the JSON stderr wrapper so

@@ -34,6 +34,7 @@ export {
   type PipelineStage,
   type ScanWarning,
   OUTSIDE_ACTIVE_HOURS_REASON,
+  NOT_DUE_SKIP_CODE,
   type ScanResult,
 } from './domain/scan-result.js';
 export type { JsonValue } from './domain/json.js';
@@ -84,6 +85,7 @@ export type {
 export {
   ENV_DENY_LIST,
   ENV_NAME_PATTERN,
+  envPatternMatches,
   ESSENTIAL_ENV_KEYS,
   TOOL_ENV_DEFAULTS,
   TOOL_PROFILES,
@@ -92,6 +94,21 @@ export {
   describeCommandError,
 } from './command/index.js';
 export { heartbeatConfigSchema, type HeartbeatConfig, DEFAULT_HEARTBEAT_CONFIG } from './config/heartbeat-config-schema.js';
+export {
+  checkSchema,
+  checksSchema,
+  type CheckSpec,
+  CHECK_NAME_PATTERN,
+  CHECK_CATEGORY_PATTERN,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  MAX_CHECK_TIMEOUT_MS,
+  MAX_CHECKS,
+  checkCategoryOf,
+  defaultCheckCategory,
+  isCheckDue,
+  checkDueAtMs,
+  describeCheckEvery,
+} from './config/check-schema.js';
 export { stripTerminalEscapes, sanitizeForTerminal, type TerminalTextMode } from './text/terminal-escapes.js';
 export { redactSecrets, sanitizeForMessage, type SanitizeOptions } from './text/sanitize.js';
 export { REDACTED } from './text/secret-shapes.js';
@@ -166,6 +183,7 @@ export {
   rememberDelivery,
   repeatIntervalMs,
   repeatScheduleOf,
+  repeatScheduleFor,
   type RepeatDecision,
   type ReportMemory,
 } from './cycle/repeat-schedule.js';

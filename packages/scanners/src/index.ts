@@ -74,3 +74,24 @@ export {
   type PipelineBeadNode,
   type PipelineOwners,
 } from './pipelines/index.js';
+// --- checks (HEARTBEAT.md `## Checks`) ---
+export {
+  commandScanner,
+  runCheck,
+  checkArgv,
+  CHECK_SLICE,
+  CHECK_NOT_APPLICABLE,
+  DEFAULT_CHECK_OUTPUT_BYTES,
+  type CommandScannerSpec,
+  type CheckSlice,
+  type CheckRun,
+  type UnconfirmedCheckFinding,
+} from './checks/command-scanner.js';
+export {
+  parseCheckOutput,
+  checkFindingLineSchema,
+  MAX_CHECK_LINE_BYTES,
+  MAX_CHECK_FINDINGS,
+  type CheckOutput,
+  type CheckFindingLine,
+} from './checks/parse-check-output.js';

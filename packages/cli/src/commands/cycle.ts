@@ -77,7 +77,9 @@ Outside active hours one more line names the scanners that did not run by design
 (\`heartbeat-kit: outside active hours (08:00–22:00 UTC): skipped git, …\`); --json has them
 under "scanners" with the note "outside active hours". When a scanner that is set up did not
 look, a last line says what the cycle covered (\`heartbeat-kit: looked at: gchat; not looked at:
-beads, git, …\`); --json has it always, under "coverage" ({ "lookedAt", "notLookedAt", "notSetUp" }).
+beads, git, …\`); --json has it always, under "coverage" ({ "lookedAt", "notLookedAt", "notSetUp", "notDue" }).
+Checks (HEARTBEAT.md ## Checks) run after the built-ins; one whose every: skips this cycle is
+named under "notDue" and on a line of its own (\`heartbeat-kit: not due this cycle …\`).
 
 Circuit breaker: a scanner failing the same way N cycles in a row (HEARTBEAT.md Heartbeat →
 Breaker after, default 3; off = never) is reported once as a SCANNER_FAILING advisory, then
@@ -322,7 +324,11 @@ async function runCycleCommand(
     dryRun ||
     (await appendReceipt(
       receipts,
-      receiptForOutcome(outcome, { slotMs: slotMs ?? Date.parse(outcome.decision.at), atMs: at().getTime(), source: 'cycle' }),
+      receiptForOutcome(
+        outcome,
+        { slotMs: slotMs ?? Date.parse(outcome.decision.at), atMs: at().getTime(), source: 'cycle' },
+        { checks: settings.config.checks.map((c) => c.name) },
+      ),
       statePath,
       io,
       'cycle',

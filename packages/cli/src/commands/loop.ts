@@ -199,6 +199,8 @@ export const loopCommand: Command = async (argv, io) => {
   const sink = json && resolved.value.sink.kind === 'stdout' ? { deliver: printJson } : deps.sink;
 
   let current = resolved.value.settings;
+  const wiredChecks = current.config.checks.map((c) => c.name).join(', ');
+  let warnedChecks = wiredChecks;
   const summary = await runLoop(
     { ...deps, sink },
     {
@@ -223,6 +225,14 @@ export const loopCommand: Command = async (argv, io) => {
         if (next.ok) {
           current = next.value;
           printConfigWarnings(current.warnings);
+          // A check's lines apply at once (its scanner reads them each cycle); its scanner exists from the start.
+          const names = current.config.checks.map((c) => c.name).join(', ');
+          if (names !== wiredChecks && names !== warnedChecks) {
+            warnedChecks = names;
+            io.stderr(
+              `heartbeat-kit loop: warning: the checks of HEARTBEAT.md are now [${names}], this loop runs [${wiredChecks}]. Fix: restart the loop to add or remove checks (changed lines of a running check apply at once).\n`,
+            );
+          }
         } else io.stderr(`heartbeat-kit loop: warning: ${next.message} (keeping the previous settings)\n`);
         return { config: current.config, timeZone: current.timeZone };
       },
@@ -259,7 +269,13 @@ export const loopCommand: Command = async (argv, io) => {
         return undefined;
       },
       onCycle: async (outcome, slotMs) => {
-        await appendReceipt(receipts, receiptForOutcome(outcome, { slotMs, atMs: receiptAt(), source: 'loop' }), statePath, io, 'loop');
+        await appendReceipt(
+          receipts,
+          receiptForOutcome(outcome, { slotMs, atMs: receiptAt(), source: 'loop' }, { checks: current.config.checks.map((c) => c.name) }),
+          statePath,
+          io,
+          'loop',
+        );
         for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
         const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, current);
         if (lines !== '') io.stderr(lines);

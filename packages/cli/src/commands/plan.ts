@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  decodeHeartbeatState,
   deterministicJitter,
   formatDays,
   planSlots,
@@ -9,10 +10,12 @@ import {
   type PlanRunbook,
   type PlanSchedule,
 } from '@heartbeat-kit/core';
-import { NotRegularFileError, readRegularFile } from '@heartbeat-kit/core/node';
+import { createFileStateStore, NotRegularFileError, readRegularFile } from '@heartbeat-kit/core/node';
+import { CHECK_SLICE } from '@heartbeat-kit/scanners';
 import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';
 import { CONFIG_PATH, isQuietTime, parseWoterclipConfig } from '@heartbeat-kit/woterclip';
 import { EXIT } from '../exit-codes.js';
+import { planCheckLines, planChecks } from '../format/plan-checks.js';
 import type { CliIo, Command } from '../io.js';
 import { createCliRunner } from '../wiring/cli-runner.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
@@ -29,7 +32,9 @@ Shows the coming slots of this project's heartbeat and what each will do: run ev
 (inside active hours), or only P0/P1 beads, orchestrator failures and GChat replies (outside
 active hours, weekend). With a .woterclip/config.yaml it also says what a WoterClip beat does
 (quiet hours: skip or triage-only), and with --runbook whether the checklist tick has work
-(items dated that local day). Deterministic under --now.
+(items dated that local day). Deterministic under --now. With "## Checks" in HEARTBEAT.md it
+lists each check's cadence, whether the next slot runs it and its next run (from its last run
+in the state).
 
 Slots are the loop's wall-clock grid (multiples of the interval, plus the --jitter offset the
 loop uses), or the fire times of --cron for a cron-driven 'cycle'.
@@ -46,7 +51,8 @@ Options:
   --runbook FILE     also say, per slot, whether this runbook's checklist tick is due
   --now ISO          plan from this instant (default: now)
   --json             print {"from", "hours", "schedule", "slots": [{"at", "verdict", "reason",
-                     "woterclip"?, "runbook"?}]}
+                     "woterclip"?, "runbook"?}], "checks": [{"name", "every", "outsideHours",
+                     "lastRun", "nextSlot": {"at", "runs", "why"}, "nextRun"}]}
   -h, --help         show this help
 
 Exit codes: 0 printed, 2 usage or config error.
@@ -139,6 +145,18 @@ async function runbookJudge(file: string, timeZone: string): Promise<{ ok: true;
   };
 }
 
+/** When each check last ran, from the state's check slices (an unreadable state: none ran). */
+async function checkLastRuns(statePath: string): Promise<Map<string, number>> {
+  const loaded = await createFileStateStore({ path: statePath }).load();
+  const state = decodeHeartbeatState(loaded.isOk() ? loaded.value.document : undefined).state;
+  const runs = new Map<string, number>();
+  for (const [name, slice] of Object.entries(state.scannerSlices ?? {})) {
+    const read = slice.version === CHECK_SLICE.version ? CHECK_SLICE.schema.safeParse(slice.data) : undefined;
+    if (read?.success === true && read.data.lastRunMs !== undefined) runs.set(name, read.data.lastRunMs);
+  }
+  return runs;
+}
+
 /** Groups consecutive slots with the same verdicts into one line. */
 function textLines(slots: readonly PlannedSlot[]): string[] {
   const lines: string[] = [];
@@ -222,6 +240,9 @@ export const planCommand: Command = async (argv, io) => {
     ...(quiet.value ? { woterclipQuietHours: quiet.value } : {}),
     ...(runbook === undefined ? {} : { runbook: runbook.value }),
   });
+  // Each check's cadence from its last run (the state's check slices; none = never ran).
+  const lastRuns = located.ok ? await checkLastRuns(join(located.value.stateDir, 'state.json')) : new Map<string, number>();
+  const checks = planChecks(config.checks, slots, lastRuns, schedule.kind === 'interval' ? schedule.intervalMs : config.intervalMs);
   const scheduleText =
     schedule.kind === 'cron'
       ? `cron "${schedule.expression}" (${timeZone})`
@@ -231,10 +252,11 @@ export const planCommand: Command = async (argv, io) => {
       schedule.kind === 'cron'
         ? { kind: 'cron', expression: schedule.expression, timeZone }
         : { kind: 'interval', intervalMs: schedule.intervalMs, offsetMs: schedule.offsetMs };
-    io.stdout(`${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, slots })}\n`);
+    io.stdout(`${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, slots, checks })}\n`);
     return EXIT.ok;
   }
   io.stdout(`Plan from ${from.toISOString()} for ${hours.n ?? 24} h, ${scheduleText}: ${slots.length} slots\n`);
   for (const line of textLines(slots)) io.stdout(`${line}\n`);
+  for (const line of planCheckLines(checks)) io.stdout(`${line}\n`);
   return EXIT.ok;
 };

@@ -1,4 +1,4 @@
-import type { ScanProblem, ScanResult } from '@heartbeat-kit/core';
+import { NOT_DUE_SKIP_CODE, type ScanProblem, type ScanResult } from '@heartbeat-kit/core';
 
 /**
  * What one cycle's scanners covered, in scanner order: the ones that looked, the ones that did
@@ -9,6 +9,8 @@ export interface CycleCoverage {
   readonly lookedAt: readonly string[];
   readonly notLookedAt: readonly string[];
   readonly notSetUp: readonly string[];
+  /** Checks whose `every:` did not fall on this cycle: not looked at, by design (said, never a problem). */
+  readonly notDue: readonly string[];
 }
 
 /**
@@ -16,15 +18,17 @@ export interface CycleCoverage {
  * looked), what was not, and what is not set up (`unused` problems).
  */
 export function cycleCoverage(
-  results: readonly Pick<ScanResult, 'scanner' | 'status'>[],
+  results: readonly (Pick<ScanResult, 'scanner' | 'status'> & { readonly code?: string | undefined })[],
   problems: readonly Pick<ScanProblem, 'scanner' | 'severity'>[],
 ): CycleCoverage {
   const unused = new Set(problems.filter((p) => p.severity === 'unused').map((p) => p.scanner));
-  const missed = results.filter((r) => r.status !== 'ok');
+  const notDue = results.filter((r) => r.status === 'skipped' && r.code === NOT_DUE_SKIP_CODE).map((r) => r.scanner);
+  const missed = results.filter((r) => r.status !== 'ok' && !notDue.includes(r.scanner));
   return {
     lookedAt: results.filter((r) => r.status === 'ok').map((r) => r.scanner),
     notLookedAt: missed.filter((r) => !unused.has(r.scanner)).map((r) => r.scanner),
     notSetUp: missed.filter((r) => unused.has(r.scanner)).map((r) => r.scanner),
+    notDue,
   };
 }
 
@@ -35,8 +39,13 @@ export function cycleCoverage(
  * the lines before it. Empty when every set-up scanner looked, so a healthy cycle prints nothing.
  */
 export function coverageLine(coverage: CycleCoverage): string {
-  if (coverage.notLookedAt.length === 0) return '';
+  // Checks whose cadence skipped this cycle are said too: a quiet cycle never passes for having looked there.
+  if (coverage.notLookedAt.length === 0)
+    return coverage.notDue.length === 0
+      ? ''
+      : `heartbeat-kit: not due this cycle (their every: skipped it): ${coverage.notDue.join(', ')}\n`;
   const looked = coverage.lookedAt.length === 0 ? 'nothing' : coverage.lookedAt.join(', ');
   const notSetUp = coverage.notSetUp.length === 0 ? '' : `; not set up: ${coverage.notSetUp.join(', ')}`;
-  return `heartbeat-kit: looked at: ${looked}; not looked at: ${coverage.notLookedAt.join(', ')}${notSetUp}\n`;
+  const notDue = coverage.notDue.length === 0 ? '' : `; not due this cycle: ${coverage.notDue.join(', ')}`;
+  return `heartbeat-kit: looked at: ${looked}; not looked at: ${coverage.notLookedAt.join(', ')}${notSetUp}${notDue}\n`;
 }

@@ -1,6 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import type { CycleDeps, Sink } from '@heartbeat-kit/core';
+import type { CheckSpec, CycleDeps, Sink } from '@heartbeat-kit/core';
 import {
   createFileMtimeOperatorActivity,
   createFileOutputSpool,
@@ -16,6 +16,7 @@ import {
 import { createDefaultScanners } from '@heartbeat-kit/scanners';
 import { createNodePipelineFiles, nodeFileExists } from '@heartbeat-kit/scanners/node';
 import type { CliIo } from '../io.js';
+import { createCheckScanners } from './check-scanners.js';
 import { createCliRunner } from './cli-runner.js';
 import { createCommandSink } from '../sinks/command-sink.js';
 import type { SinkSpec } from '../sinks/sink-spec.js';
@@ -49,9 +50,11 @@ export interface CycleWiring {
   readonly ignorePrefixes?: readonly string[];
   /** The config file the cycle reads: the git scanner never counts it as a change. */
   readonly configFile?: string;
+  /** HEARTBEAT.md `## Checks`: each becomes a scanner after the built-in ones. */
+  readonly checks?: readonly CheckSpec[];
 }
 
-/** Picks the concrete adapters: the process runner, the seven scanners, file state, reply inbox and GChat spool, the chosen sink. */
+/** Picks the concrete adapters: the process runner, the seven scanners and the checks, file state, reply inbox and GChat spool, the chosen sink. */
 export function createCycleDeps(wiring: CycleWiring): CycleDeps {
   const runner = createCliRunner(wiring.io, { envAllow: wiring.envAllow });
   const sink = createSink(wiring.sink, wiring);
@@ -76,7 +79,7 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
       ...(wiring.ignorePaths ? { ignorePaths: wiring.ignorePaths } : {}),
       ...(wiring.ignorePrefixes ? { ignorePrefixes: wiring.ignorePrefixes } : {}),
       ...(wiring.configFile ? { configFile: wiring.configFile } : {}),
-    }),
+    }).concat(createCheckScanners(wiring.checks ?? [], { io: wiring.io, cwd: wiring.cwd, envAllow: wiring.envAllow })),
     ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
   };
 }

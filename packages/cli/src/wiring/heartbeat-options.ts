@@ -133,6 +133,7 @@ export async function resolveHeartbeat(
     ignorePrefixes: own.prefixes,
     // Resolved as loadHeartbeatSettings does: the config is the heartbeat's, not the user's work.
     configFile: values.config === undefined ? join(cwd, DEFAULT_HEARTBEAT_FILE) : resolvePath(location.cwd, values.config),
+    checks: settings.value.config.checks,
   });
   return {
     ok: true,

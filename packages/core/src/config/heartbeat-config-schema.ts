@@ -1,16 +1,9 @@
 import { z } from 'zod';
-import { MAX_REPEAT_INTERVAL_MS, MAX_REPEAT_STEPS } from './repeat-limits.js';
+import { checksSchema } from './check-schema.js';
+import { repeatSchedule } from './repeat-limits.js';
 import { daysSchema, timeOfDaySchema } from './window-schema.js';
 
 const MINUTE = 60_000;
-
-// Intervals never get shorter: a long-standing finding decays, it never speeds up.
-const repeatSchedule = z
-  .array(z.number().int().positive().max(MAX_REPEAT_INTERVAL_MS))
-  .min(1)
-  .max(MAX_REPEAT_STEPS)
-  .refine((intervals) => intervals.every((ms, i) => i === 0 || ms >= (intervals[i - 1] ?? 0)), 'intervals must not get shorter')
-  .describe('Intervals in milliseconds after the first report, second report, …; the last one repeats. Never shorter than the one before.');
 
 /**
  * The validated heartbeat configuration: what `.claude/HEARTBEAT.md` says, with spec 000's
@@ -213,6 +206,8 @@ export const heartbeatConfigSchema = z
       .min(1)
       .optional()
       .describe('argv prefix of a dashboard command run as `<argv> <file.dot> --output json`; absent = native DOT reading.'),
+    /** `## Checks`: commands the heartbeat runs as scanners (docs/checks.md). */
+    checks: checksSchema,
   })
   .strict()
   .describe('heartbeat-kit configuration, as read from .claude/HEARTBEAT.md. Durations are milliseconds.');

@@ -112,17 +112,36 @@ function weekendContradiction({ draft, fieldLines }: ReadSettings, file: string)
 function checkSchema({ draft, fieldLines }: ReadSettings, file: string): Result<HeartbeatConfig, HeartbeatConfigError> {
   const checked = heartbeatConfigSchema.safeParse(draft);
   if (checked.success) return ok(checked.data);
-  // Each reader validates its value, so this is a guard against the two drifting apart.
+  // Each reader validates its value, so this is a guard against the two drifting apart; what only the
+  // whole can tell (a check's shell string, duplicate names) carries its own fix.
   const issue = checked.error.issues[0];
-  const path = issue?.path.map(String).join('.') ?? '';
+  const segments = issue?.path.map(String) ?? [];
+  const path = segments.join('.');
+  let line: number | undefined;
+  for (let n = segments.length; n > 0 && line === undefined; n--) line = fieldLines.get(segments.slice(0, n).join('.'));
+  const params = issue?.code === 'custom' ? (issue.params as { fix?: unknown } | undefined) : undefined;
+  const check = segments[0] === 'checks' ? draft.checks?.[Number(segments[1])] : undefined;
+  if (check !== undefined) {
+    const field = segments[2];
+    const missing = issue?.code === 'invalid_type' && field !== undefined && !Object.hasOwn(check, field);
+    return err({
+      kind: 'invalid-heartbeat-config',
+      file,
+      line: line ?? fieldLines.get(`checks.${segments[1]}.name`) ?? 1,
+      key: `Checks → ${check.name}${field === undefined ? '' : ` → ${field}`}`,
+      value: field === 'run' && typeof check.run === 'string' ? check.run.slice(0, 80) : '',
+      message: missing ? `is missing: check ${check.name} has no ${field} line.` : `${issue?.message ?? 'is not valid'}.`,
+      fix: `${typeof params?.fix === 'string' ? params.fix : missing ? `add "- ${field}: …" under "- name: ${check.name}"` : 'see docs/checks.md'}.`,
+    });
+  }
   return err({
     kind: 'invalid-heartbeat-config',
     file,
-    line: fieldLines.get(path) ?? fieldLines.get(path.split('.')[0] ?? '') ?? 1,
+    line: line ?? 1,
     key: path,
     value: '',
     message: `is not valid: ${issue?.message ?? 'unknown problem'}.`,
-    fix: 'see the comments in a file written by `heartbeat-kit init`.',
+    fix: typeof params?.fix === 'string' ? `${params.fix}.` : 'see the comments in a file written by `heartbeat-kit init`.',
   });
 }
 

@@ -1,5 +1,6 @@
 import { formatDays } from '../time/calendar.js';
 import { formatDuration } from '../time/duration.js';
+import type { CheckSpec } from './check-schema.js';
 import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig } from './heartbeat-config-schema.js';
 
 // `<` escaped so an argv word can never open an HTML comment the parser would skip.
@@ -123,6 +124,35 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     '     (PREFIX* for a prefix) plus PATH, HOME, USER, LANG, TMPDIR and TMUX_TMPDIR reach the tools. -->',
     config.envAllow ? `- Allow: ${config.envAllow.join(', ')}` : '<!-- - Allow: BEADS_DIR, HTTPS_PROXY, NO_PROXY, SSH_AUTH_SOCK, XDG_* -->',
     '',
+    '## Checks',
+    '<!-- Commands run as scanners (docs/checks.md; the contract: heartbeat-kit help checks). One sub-list per check:',
+    '- name: disk',
+    '  - run: [sh, examples/checks/disk-usage.sh, /, "90"]',
+    '  - every: 30m',
+    '-->',
+    ...config.checks.flatMap(checkLines),
+    '',
   ];
   return lines.join('\n');
+}
+
+/** One check's lines, read back by the `## Checks` setters to the same check. */
+function checkLines(check: CheckSpec): string[] {
+  const run = typeof check.run === 'string' ? (check.run.includes('`') ? check.run : `\`${check.run}\``) : commandJson(check.run);
+  const every = 'cycles' in check.every ? `${check.every.cycles} cycles` : formatDuration(check.every.ms);
+  return [
+    `- name: ${check.name}`,
+    `  - run: ${run}`,
+    ...(check.shell ? ['  - shell: true'] : []),
+    `  - every: ${every}`,
+    `  - timeout: ${formatDuration(check.timeoutMs)}`,
+    `  - priority: ${check.priority}`,
+    ...(check.category === undefined ? [] : [`  - category: ${check.category}`]),
+    `  - outside-hours: ${check.outsideHours}`,
+    ...(check.cwd === undefined ? [] : [`  - cwd: ${check.cwd}`]),
+    ...(check.env?.allow === undefined ? [] : [`  - env allow: ${check.env.allow.join(', ')}`]),
+    ...(check.env?.deny === undefined ? [] : [`  - env deny: ${check.env.deny.join(', ')}`]),
+    `  - confirm: ${check.confirm}`,
+    ...(check.repeat === undefined ? [] : [`  - repeat: ${schedule(check.repeat)}`]),
+  ];
 }

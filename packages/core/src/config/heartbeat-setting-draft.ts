@@ -26,6 +26,24 @@ export interface Draft {
   gchatPollCommand?: string[];
   pipelineDashboardCommand?: string[];
   envAllow?: string[];
+  /** `## Checks`, one entry per `- name:` line, filled by the keys after it. */
+  checks?: CheckDraft[];
+}
+
+/** One check as its lines set it, before the schema checks the whole. */
+export interface CheckDraft {
+  name: string;
+  run?: string[] | string;
+  shell?: boolean;
+  every?: { cycles: number } | { ms: number };
+  timeoutMs?: number;
+  priority?: 'Immediate' | 'Advisory' | 'Normal';
+  category?: string;
+  outsideHours?: 'run' | 'skip';
+  cwd?: string;
+  env?: { allow?: string[]; deny?: string[] };
+  confirm?: number;
+  repeat?: number[];
 }
 
 /** What a setter may touch besides its value. */

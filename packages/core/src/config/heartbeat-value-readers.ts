@@ -5,7 +5,7 @@ import { normalizeTimeZone } from '../time/time-zone.js';
 import { formatDuration, parseDuration, parseDurationStrict, type DurationUnit } from '../time/duration.js';
 import { MAX_REPEAT_INTERVAL_MS, MAX_REPEAT_STEPS } from './repeat-limits.js';
 import { shorten } from './heartbeat-markdown-text.js';
-import type { Setter } from './heartbeat-setting-draft.js';
+import type { Problem, Setter } from './heartbeat-setting-draft.js';
 
 /** `Start` / `End`: a time of day (the end may be 24:00). */
 export function timeOfDay(field: 'start' | 'end'): Setter {
@@ -25,7 +25,8 @@ export const days: Setter = (value, { draft }) => {
   return 'activeHours.days';
 };
 
-function booleanValue(value: string): boolean | undefined {
+/** `true`/`yes`/`on` or `false`/`no`/`off`; undefined for anything else. */
+export function booleanValue(value: string): boolean | undefined {
   const v = value.toLowerCase();
   if (v === 'true' || v === 'yes' || v === 'on') return true;
   if (v === 'false' || v === 'no' || v === 'off') return false;
@@ -86,28 +87,37 @@ export function tokens(field: 'costAlertTokens' | 'actionableBudgetTokens'): Set
   };
 }
 
+const REPEAT_FIX = 'write intervals from shortest to longest, separated by commas, such as 30m, 2h, 8h (bare numbers are minutes).';
+
+/** Reads a repeat schedule (`30m, 2h, 8h`): the intervals in ms, or what is wrong and the fix. */
+export function parseRepeatValue(value: string): number[] | Problem {
+  const fix = REPEAT_FIX;
+  const parts = value.split(/[,;]/).map((part) => part.trim());
+  if (parts.length > MAX_REPEAT_STEPS) return { message: `has ${parts.length} intervals; at most ${MAX_REPEAT_STEPS} are allowed.`, fix };
+  const intervals: number[] = [];
+  for (const part of parts) {
+    if (part === '') return { message: 'has an empty interval.', fix };
+    const parsed = parseDurationStrict(part, 'm');
+    if (parsed.isErr()) return { message: `has "${shorten(part)}", which ${parsed.error.message}`, fix };
+    if (parsed.value > MAX_REPEAT_INTERVAL_MS)
+      return { message: `has ${formatDuration(parsed.value)}, longer than ${formatDuration(MAX_REPEAT_INTERVAL_MS)}.`, fix };
+    const previous = intervals.at(-1);
+    if (previous !== undefined && parsed.value < previous) {
+      return {
+        message: `gets shorter (${formatDuration(parsed.value)} after ${formatDuration(previous)}); repeats of an unchanged finding may only slow down.`,
+        fix,
+      };
+    }
+    intervals.push(parsed.value);
+  }
+  return intervals;
+}
+
 /** `Repeat: 30m, 2h, 8h`: the intervals after the first, second, … report of an unchanged finding. */
 export function repeat(field: 'all' | 'immediate' | 'advisory' | 'normal'): Setter {
-  const fix = 'write intervals from shortest to longest, separated by commas, such as 30m, 2h, 8h (bare numbers are minutes).';
   return (value, { draft }) => {
-    const parts = value.split(/[,;]/).map((part) => part.trim());
-    if (parts.length > MAX_REPEAT_STEPS) return { message: `has ${parts.length} intervals; at most ${MAX_REPEAT_STEPS} are allowed.`, fix };
-    const intervals: number[] = [];
-    for (const part of parts) {
-      if (part === '') return { message: 'has an empty interval.', fix };
-      const parsed = parseDurationStrict(part, 'm');
-      if (parsed.isErr()) return { message: `has "${shorten(part)}", which ${parsed.error.message}`, fix };
-      if (parsed.value > MAX_REPEAT_INTERVAL_MS)
-        return { message: `has ${formatDuration(parsed.value)}, longer than ${formatDuration(MAX_REPEAT_INTERVAL_MS)}.`, fix };
-      const previous = intervals.at(-1);
-      if (previous !== undefined && parsed.value < previous) {
-        return {
-          message: `gets shorter (${formatDuration(parsed.value)} after ${formatDuration(previous)}); repeats of an unchanged finding may only slow down.`,
-          fix,
-        };
-      }
-      intervals.push(parsed.value);
-    }
+    const intervals = parseRepeatValue(value);
+    if (!Array.isArray(intervals)) return intervals;
     draft.repeat = { ...draft.repeat, [field]: intervals };
     return `repeat.${field}`;
   };

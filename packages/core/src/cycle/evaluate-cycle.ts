@@ -16,7 +16,7 @@ import {
   rememberDelivery,
   reportMemoryOf,
   reportMemoryRetentionMs,
-  repeatScheduleOf,
+  repeatScheduleFor,
 } from './repeat-schedule.js';
 
 /** Everything about the cycle's moment that is not scan output. */
@@ -233,7 +233,7 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
     // Change-aware repeats: changed content is reported at once; unchanged content waits for
     // its priority's repeat schedule (by default the spec's 30-minute dedup window).
     const memory = reportMemoryOf(state, finding.fingerprint);
-    const repeat = decideRepeat(memory, findingContentHash(finding), nowMs, repeatScheduleOf(config, finding.priority));
+    const repeat = decideRepeat(memory, findingContentHash(finding), nowMs, repeatScheduleFor(config, finding));
     if (!repeat.report) {
       suppressed.push({
         finding,

@@ -1,5 +1,7 @@
 import type { PriorityClass } from '../domain/categories.js';
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
+import { checkCategoryOf } from '../config/check-schema.js';
+import type { Finding } from '../domain/finding.js';
 
 /** What the state remembers about a delivered fingerprint (change-aware repeats). */
 export interface ReportMemory {
@@ -26,6 +28,15 @@ export type RepeatDecision =
 export function repeatScheduleOf(config: HeartbeatConfig, priority: PriorityClass): readonly number[] {
   const own = config.repeat[priority === 'Immediate' ? 'immediate' : priority === 'Advisory' ? 'advisory' : 'normal'];
   return own ?? config.repeat.all ?? [config.dedupWindowMs];
+}
+
+/**
+ * The repeat schedule of one finding: its check's own `repeat:` line when a check of HEARTBEAT.md's
+ * `## Checks` reports under that category, else its priority class's (see {@link repeatScheduleOf}).
+ */
+export function repeatScheduleFor(config: HeartbeatConfig, finding: Pick<Finding, 'category' | 'priority'>): readonly number[] {
+  const own = config.checks.find((check) => check.repeat !== undefined && checkCategoryOf(check) === finding.category)?.repeat;
+  return own ?? repeatScheduleOf(config, finding.priority);
 }
 
 /**
@@ -75,7 +86,15 @@ export const MAX_REPORT_MEMORY = 5_000;
  */
 export function reportMemoryRetentionMs(config: HeartbeatConfig): number {
   const { all, immediate, advisory, normal } = config.repeat;
-  return Math.max(DAY_MS, config.dedupWindowMs, ...(all ?? []), ...(immediate ?? []), ...(advisory ?? []), ...(normal ?? []));
+  return Math.max(
+    DAY_MS,
+    config.dedupWindowMs,
+    ...(all ?? []),
+    ...(immediate ?? []),
+    ...(advisory ?? []),
+    ...(normal ?? []),
+    ...config.checks.flatMap((check) => check.repeat ?? []),
+  );
 }
 
 /** The two state records change-aware repeats keep per delivered fingerprint. */

@@ -1,5 +1,5 @@
 import { describesInterruption } from '../command/describe-command-error.js';
-import { OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult, type ScannerName } from '../domain/scan-result.js';
+import { NOT_DUE_SKIP_CODE, OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult, type ScannerName } from '../domain/scan-result.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
 
 /**
@@ -61,7 +61,7 @@ function problem(
 
 /**
  * Everything this cycle's scanners could not look at, one entry per problem, in scanner order.
- * Skips outside active hours are by design and not problems. Pure, so `cycle`, `loop` and an
+ * Skips outside active hours and checks not due are by design and not problems. Pure, so `cycle`, `loop` and an
  * embedder print the same facts (one stderr line each in text mode, a `problems` list in JSON).
  */
 export function scanProblems(results: readonly ScanResult[]): ScanProblem[] {
@@ -75,7 +75,7 @@ export function scanProblems(results: readonly ScanResult[]): ScanProblem[] {
         }
         break;
       case 'skipped':
-        if (r.reason === OUTSIDE_ACTIVE_HOURS_REASON) break;
+        if (r.reason === OUTSIDE_ACTIVE_HOURS_REASON || r.code === NOT_DUE_SKIP_CODE) break;
         if (describesInterruption(r.reason)) out.push(problem(r.scanner, 'cut-off', 'warning', 'SCANNER_CUT_OFF', r.reason, undefined));
         else
           out.push(

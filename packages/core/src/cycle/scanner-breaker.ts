@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createFinding, fingerprintOf, type Finding } from '../domain/finding.js';
-import { OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult, type ScannerName } from '../domain/scan-result.js';
+import { NOT_DUE_SKIP_CODE, OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult, type ScannerName } from '../domain/scan-result.js';
 import { formatLocalTimestamp } from '../time/local-timestamp.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
 import { scanProblems } from './scan-problems.js';
@@ -160,7 +160,10 @@ type Outcome =
  * cut-off by a signal says nothing; a notice (nothing set up) ends a streak without being a fix.
  */
 function outcomeOf(result: ScanResult): Outcome {
-  if (result.status === 'skipped' && (result.code === BREAKER_SKIP_CODE || result.reason === OUTSIDE_ACTIVE_HOURS_REASON))
+  if (
+    result.status === 'skipped' &&
+    (result.code === BREAKER_SKIP_CODE || result.code === NOT_DUE_SKIP_CODE || result.reason === OUTSIDE_ACTIVE_HOURS_REASON)
+  )
     return { kind: 'hold' };
   const problems = scanProblems([result]);
   if (problems.some((p) => p.kind === 'cut-off')) return { kind: 'hold' };

@@ -21,6 +21,12 @@ export interface ScanWarning {
 /** The `reason` of a scanner skipped because the cycle is outside active hours (by design, not a problem). */
 export const OUTSIDE_ACTIVE_HOURS_REASON = 'outside active hours';
 
+/**
+ * The `code` of a skip by cadence: a check (HEARTBEAT.md `## Checks`, `every:`) that is not due this
+ * cycle. By design like a skip outside active hours: not a problem, never a breaker failure.
+ */
+export const NOT_DUE_SKIP_CODE = 'SCANNER_NOT_DUE';
+
 /** What one scanner returned for one cycle. A scanner never fails the cycle. */
 export type ScanResult =
   | {

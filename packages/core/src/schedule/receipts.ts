@@ -88,6 +88,14 @@ export const receiptSchema = z.discriminatedUnion('kind', [
     cutOff: z.array(z.string().max(100)).max(50).optional(),
     /** Scanners that were skipped, failed or timed out: a HEARTBEAT_OK that did not look there. */
     notLookedAt: z.array(z.string().max(100)).max(50).optional(),
+    /** HEARTBEAT.md's checks this cycle: which ran, which failed (a scanner problem), which were skipped (not due, exit 2, breaker, hours). */
+    checks: z
+      .object({
+        ran: z.array(z.string().max(100)).max(50),
+        failed: z.array(z.string().max(100)).max(50),
+        skipped: z.array(z.string().max(100)).max(50),
+      })
+      .optional(),
   }),
   z.object({
     ...common,
@@ -130,6 +138,7 @@ function iso(ms: number): string {
 export function receiptForOutcome(
   outcome: CycleOutcome,
   slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource },
+  options: { readonly checks?: readonly string[] } = {},
 ): Receipt {
   const base = { v: 1 as const, slot: iso(slot.slotMs), at: iso(slot.atMs), source: slot.source };
   if (outcome.dryRun === true || outcome.delivery === 'dry-run') {
@@ -151,7 +160,20 @@ export function receiptForOutcome(
     ...(outcome.stateError === undefined ? {} : { stateError: outcome.stateError.slice(0, 500) }),
     ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
     ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
+    ...checksOf(outcome, options.checks ?? []),
   };
+}
+
+/** Which of the named checks ran, failed or were skipped this cycle (nothing when there are none). */
+function checksOf(outcome: CycleOutcome, names: readonly string[]): { checks?: { ran: string[]; failed: string[]; skipped: string[] } } {
+  if (names.length === 0) return {};
+  const checks = { ran: [] as string[], failed: [] as string[], skipped: [] as string[] };
+  for (const result of outcome.scanResults) {
+    if (!names.includes(result.scanner)) continue;
+    const list = result.status === 'ok' ? checks.ran : result.status === 'skipped' ? checks.skipped : checks.failed;
+    if (list.length < 50) list.push(result.scanner.slice(0, 100));
+  }
+  return { checks };
 }
 
 /** A receipt for a slot that did not run. */
@@ -281,7 +303,11 @@ export function formatReceipt(receipt: Receipt): string {
         : receipt.status === 'ok'
           ? `HEARTBEAT_OK${notLooked}`
           : `report${notLooked}`;
-    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${extra}`;
+    const checks =
+      receipt.checks === undefined
+        ? ''
+        : `; checks ran: ${receipt.checks.ran.join(', ') || 'none'}${receipt.checks.failed.length === 0 ? '' : `, failed: ${receipt.checks.failed.join(', ')}`}${receipt.checks.skipped.length === 0 ? '' : `, skipped: ${receipt.checks.skipped.join(', ')}`}`;
+    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${extra}${checks}`;
   }
   const range = receipt.through === undefined ? '' : ` (${receipt.count ?? '?'} slots through ${receipt.through})`;
   return `${head} skipped  ${receipt.reason}${range}: ${receipt.detail ?? SKIP_REASONS[receipt.reason]}`;

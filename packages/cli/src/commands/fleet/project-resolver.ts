@@ -20,7 +20,14 @@ export function createProjectResolver(io: CliIo, forceFake: boolean): ResolveHea
     if (source.kind === 'scanners') return fake(heartbeat, slot);
     const settings = await loadHeartbeatSettings(source.cwd, undefined, io.env);
     if (!settings.ok) return err(settings.message);
-    const deps = createCycleDeps({ cwd: source.cwd, statePath: source.cwd, sink: { kind: 'stdout' }, io });
+    // The project's checks run where the project is, as they do for `heartbeat-kit cycle --cwd DIR`.
+    const deps = createCycleDeps({
+      cwd: source.cwd,
+      statePath: source.cwd,
+      sink: { kind: 'stdout' },
+      io,
+      checks: settings.value.config.checks,
+    });
     return ok({ scanners: deps.scanners, config: settings.value.config, timeZone: settings.value.timeZone });
   };
 }
