@@ -220,9 +220,11 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   });
   // One-shot findings that were not delivered come back until a delivery succeeds: their source
   // will not report them again.
-  const allCandidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...breaker.findings, ...(state.undelivered ?? [])]).map(
-    (f) => withTablePriority(table, f),
-  );
+  const allCandidates = uniqueByFingerprint([
+    ...okResults.flatMap((r) => r.findings),
+    ...breaker.findings,
+    ...(state.undelivered ?? []),
+  ]).map((f) => withTablePriority(table, f));
   // Inhibition: a failing source (tmux down, bd failing) hides what depends on it, and holds its recoveries.
   const sources = failingSources(results, allCandidates);
   const { kept: candidates, inhibited } = applyInhibition(table, allCandidates, sources);

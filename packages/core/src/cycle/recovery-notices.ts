@@ -140,7 +140,11 @@ export function stepRecoveries(memory: RecoveryMemory | undefined, cycle: Recove
  */
 export function settleRecoveries(
   memory: RecoveryMemory | undefined,
-  delivered: { readonly findings: readonly Finding[]; readonly watch: Readonly<Record<string, string>>; readonly notices: readonly ResolvedNotice[] },
+  delivered: {
+    readonly findings: readonly Finding[];
+    readonly watch: Readonly<Record<string, string>>;
+    readonly notices: readonly ResolvedNotice[];
+  },
   deliveredAtMs: number,
 ): RecoveryMemory {
   const watched: Record<string, WatchedFinding> = { ...(memory?.watched ?? {}) };
@@ -169,4 +173,3 @@ export function settleRecoveries(
 export function isEmptyRecoveryMemory(memory: RecoveryMemory): boolean {
   return memory.pending.length === 0 && Object.keys(memory.watched).length === 0;
 }
-

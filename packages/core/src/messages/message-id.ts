@@ -11,7 +11,12 @@ import { stableHash } from '../text/stable-hash.js';
  * fingerprints, a route's name) when given. A finding whose content
  * changed before a retry makes a new id, so a receiver never drops the changed report as a duplicate.
  */
-export function stableMessageId(kind: MessageKind, findings: readonly Finding[], reportsSent: number, extra: readonly string[] = []): string {
+export function stableMessageId(
+  kind: MessageKind,
+  findings: readonly Finding[],
+  reportsSent: number,
+  extra: readonly string[] = [],
+): string {
   const base = `${kind}\u0000${reportsSent}\u0000${[...new Set(findings.map((f) => `${f.fingerprint}\u0001${findingContentHash(f)}`))].sort().join('\u0000')}`;
   // `extra` (resolved fingerprints, a route's name) joins the key only when present: ids without it are unchanged.
   const key = extra.length === 0 ? base : `${base}\u0002${[...extra].sort().join('\u0000')}`;

@@ -215,7 +215,9 @@ export function renderWorkFound(input: WorkFoundInput): RenderedReport {
       cycle: input.cycle,
       at: input.at.toISOString(),
       findings: groups.flatMap((g) => g.findings.map(messageFindingOf)),
-      ...((input.resolved ?? []).length > 0 ? { resolved: (input.resolved ?? []).map((n) => sanitizeForMessage(n.fingerprint, { maxLength: 300 })) } : {}),
+      ...((input.resolved ?? []).length > 0
+        ? { resolved: (input.resolved ?? []).map((n) => sanitizeForMessage(n.fingerprint, { maxLength: 300 })) }
+        : {}),
     },
     categories: groups.map((g) => g.category),
     estimatedTokens: rendered.tokens,

@@ -88,6 +88,18 @@ export const receiptSchema = z.discriminatedUnion('kind', [
     cutOff: z.array(z.string().max(100)).max(50).optional(),
     /** Scanners that were skipped, failed or timed out: a HEARTBEAT_OK that did not look there. */
     notLookedAt: z.array(z.string().max(100)).max(50).optional(),
+    /** With routes by priority: one entry per route that had something to send (its message id and outcome). */
+    routes: z
+      .array(
+        z.object({
+          route: z.string().max(20),
+          sink: z.string().max(60),
+          delivery: z.enum(['delivered', 'failed', 'held']),
+          id: z.string().max(100),
+        }),
+      )
+      .max(8)
+      .optional(),
   }),
   z.object({
     ...common,
@@ -151,6 +163,13 @@ export function receiptForOutcome(
     ...(outcome.stateError === undefined ? {} : { stateError: outcome.stateError.slice(0, 500) }),
     ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
     ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
+    ...(outcome.routes === undefined || outcome.routes.length === 0
+      ? {}
+      : {
+          routes: outcome.routes
+            .slice(0, 8)
+            .map((r) => ({ route: r.route, sink: r.sink.slice(0, 60), delivery: r.delivery, id: r.messageId.slice(0, 100) })),
+        }),
   };
 }
 
