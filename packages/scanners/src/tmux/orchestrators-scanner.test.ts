@@ -4,7 +4,8 @@ import { fixture } from '../../test/support/fixtures.js';
 import { makeContext, notFound, scriptedRunner, type Route } from '../../test/support/context.js';
 import { createBeadsSource } from '../beads/beads-source.js';
 import type { Bead } from '../beads/bead.js';
-import { createOrchestratorsScanner, hasOrchestratorSession, orchestratorFindings, ownerSessionsOf } from './orchestrators-scanner.js';
+import { createFinding } from '@heartbeat-kit/core';
+import { createOrchestratorsScanner, hasOrchestratorSession, orchestratorFindings, ownerSessionsOf, tmuxDownFinding } from './orchestrators-scanner.js';
 
 const sessionsLine = (names: readonly string[]) => names.map((n, i) => `${n}\t$${i}\t1795985301\t1795985301\t0\t1\n`).join('');
 const inProgressJson = (beads: readonly Partial<Bead>[]) =>
@@ -79,7 +80,22 @@ describe('orchestrators scanner', () => {
       [/^bd list/, { stdout: fixture('beads', 'list-status-in_progress.json') }],
     ]);
     const result = await s.scan(makeContext({ config: { expectedOrchestrators: ['orch-bd-p0c4', 'orch-bd-7xq1'] } }));
-    expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['orch-bd-p0c4', 'orch-bd-7xq1']);
+    // The one cause comes first; the table's inhibitedBy hides the per-session ORCH_FAILUREs in the cycle.
+    expect(result.status === 'ok' && result.findings.map((f) => `${f.category}:${f.subject}`)).toEqual([
+      'TMUX_DOWN:tmux',
+      'ORCH_FAILURE:orch-bd-p0c4',
+      'ORCH_FAILURE:orch-bd-7xq1',
+    ]);
+    expect(result.status === 'ok' && result.findings[0]?.line).toBe(
+      'TMUX DOWN: no tmux server (or session) is running; 2 orchestrator sessions should be: orch-bd-p0c4, orch-bd-7xq1',
+    );
+  });
+
+  it('says TMUX_DOWN only when no session runs and one should', () => {
+    const failure = createFinding({ category: 'ORCH_FAILURE', subject: 'orch-a', line: 'MISSING: orch-a', action: 'a', short: 's' });
+    expect(tmuxDownFinding(0, [])).toEqual([]);
+    expect(tmuxDownFinding(1, [failure])).toEqual([]);
+    expect(tmuxDownFinding(0, [failure]).map((f) => f.fingerprint)).toEqual(['TMUX_DOWN:tmux']);
   });
 
   it('never reports a bead no orchestrator owns (assigned to a person or to nobody)', async () => {
@@ -142,7 +158,7 @@ describe('orchestrators scanner', () => {
     expect(await scanner(routes).scanner.scan(makeContext())).toMatchObject({ status: 'skipped', reason: 'bd not found on PATH' });
     const withExpected = await scanner(routes).scanner.scan(makeContext({ config: { expectedOrchestrators: ['orch-x'] } }));
     expect(withExpected).toMatchObject({ status: 'ok', warnings: [{ code: 'BEADS_UNAVAILABLE' }] });
-    expect(withExpected.status === 'ok' && withExpected.findings.map((f) => f.subject)).toEqual(['orch-x']);
+    expect(withExpected.status === 'ok' && withExpected.findings.map((f) => f.subject)).toEqual(['tmux', 'orch-x']);
   });
 });
 
