@@ -13,6 +13,7 @@ import {
   weekend,
 } from './heartbeat-value-readers.js';
 import { beadsAlert, command, envAllow, expected, orchestratorAlert, prefix } from './heartbeat-scanner-readers.js';
+import { route } from './heartbeat-delivery-readers.js';
 import type { Setter } from './heartbeat-setting-draft.js';
 
 /** A section of HEARTBEAT.md; `root` is the text before the first heading and the general headings. */
@@ -27,7 +28,8 @@ export type Section =
   | 'heartbeat'
   | 'gchat'
   | 'pipelines'
-  | 'environment';
+  | 'environment'
+  | 'delivery';
 
 /** Normalized heading → section. */
 export const SECTION_NAMES: Readonly<Record<string, Section>> = {
@@ -49,6 +51,9 @@ export const SECTION_NAMES: Readonly<Record<string, Section>> = {
   pipeline: 'pipelines',
   'pipeline status': 'pipelines',
   environment: 'environment',
+  delivery: 'delivery',
+  routing: 'delivery',
+  routes: 'delivery',
 };
 
 const gitAlert = duration('gitStaleMs', 'h', 'uncommitted changes older than 1 hour');
@@ -93,4 +98,5 @@ export const SECTION_KEYS: Readonly<Record<Section, Readonly<Record<string, Sett
   gchat: { 'poll command': command('gchatPollCommand', '["python3", ".claude/scripts/gchat-poll-replies.py"]') },
   pipelines: { 'dashboard command': command('pipelineDashboardCommand', '["python3", "dashboard.py"]') },
   environment: { allow: envAllow },
+  delivery: { immediate: route('immediate'), advisory: route('advisory'), normal: route('normal'), default: route('default') },
 };

@@ -26,6 +26,7 @@ export interface Draft {
   gchatPollCommand?: string[];
   pipelineDashboardCommand?: string[];
   envAllow?: string[];
+  delivery?: { immediate?: string; advisory?: string; normal?: string; default?: string };
 }
 
 /** What a setter may touch besides its value. */
