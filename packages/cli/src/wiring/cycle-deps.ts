@@ -19,6 +19,7 @@ import type { CliIo } from '../io.js';
 import { createCliRunner } from './cli-runner.js';
 import { createCommandSink } from '../sinks/command-sink.js';
 import type { SinkSpec } from '../sinks/sink-spec.js';
+import type { RouteSpec } from '../sinks/route-spec.js';
 import type { WebhookRedirectPolicy } from '../sinks/webhook-redirect.js';
 import { createWebhookSink } from '../sinks/webhook-sink.js';
 
@@ -32,6 +33,8 @@ export interface CycleWiring {
   readonly cwd: string;
   readonly statePath: string;
   readonly sink: SinkSpec;
+  /** Routes by priority: each its own sink (built like the default one). */
+  readonly routes?: readonly RouteSpec[];
   readonly io: CliIo;
   /** A file whose modification time is the operator's last message. */
   readonly operatorActivityFile?: string;
@@ -78,6 +81,10 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
       ...(wiring.configFile ? { configFile: wiring.configFile } : {}),
     }),
     ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
+    // Each route its own sink instance: its own retries, and (in the state) its own breaker.
+    ...((wiring.routes ?? []).length > 0
+      ? { routes: (wiring.routes ?? []).map((route) => ({ priority: route.priority, sink: createSink(route.sink, wiring) })) }
+      : {}),
   };
 }
 

@@ -5,7 +5,13 @@ import { makeContext, notFound, scriptedRunner, type Route } from '../../test/su
 import { createBeadsSource } from '../beads/beads-source.js';
 import type { Bead } from '../beads/bead.js';
 import { createFinding } from '@heartbeat-kit/core';
-import { createOrchestratorsScanner, hasOrchestratorSession, orchestratorFindings, ownerSessionsOf, tmuxDownFinding } from './orchestrators-scanner.js';
+import {
+  createOrchestratorsScanner,
+  hasOrchestratorSession,
+  orchestratorFindings,
+  ownerSessionsOf,
+  tmuxDownFinding,
+} from './orchestrators-scanner.js';
 
 const sessionsLine = (names: readonly string[]) => names.map((n, i) => `${n}\t$${i}\t1795985301\t1795985301\t0\t1\n`).join('');
 const inProgressJson = (beads: readonly Partial<Bead>[]) =>
