@@ -248,10 +248,10 @@ async function runCycleCommand(
     io.stderr(`heartbeat-kit: warning: config: ${settings.problem.message}; fix: ${settings.problem.fix}\n`);
   // With --json on stdout the JSON object is the delivery; the message must not be printed twice.
   // A dry run never reaches the sink at all (runCycle does not call it).
-  const quiet = { deliver: () => okAsync(undefined) };
+  const quiet = { name: 'stdout', deliver: () => okAsync(undefined) };
   const sink = (json && resolved.value.sink.kind === 'stdout') || dryRun ? quiet : deps.sink;
-  // A route to stdout is the JSON object's too with --json; each route keeps its own name for its breaker.
-  const routes = replaceStdoutRoutes(deps.routes, resolved.value.routes, json ? { name: 'stdout', ...quiet } : undefined);
+  // A route to stdout is the JSON object's too with --json.
+  const routes = replaceStdoutRoutes(deps.routes, resolved.value.routes, json ? quiet : undefined);
   const run = () =>
     runCycle(
       { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
@@ -373,6 +373,12 @@ async function runCycleCommand(
   const coverage = cycleCoverage(outcome.scanResults, outcome.problems);
   const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, settings) + coverageLine(coverage);
   if (lines !== '') io.stderr(lines);
+  // With routes, each route says where its share went (stdout carries only the default route's).
+  if (!json)
+    for (const r of outcome.routes ?? [])
+      io.stderr(
+        `heartbeat-kit cycle: route ${r.route}: ${r.delivery} to ${r.sink} (${r.findings} finding${r.findings === 1 ? '' : 's'}${r.resolved > 0 ? `, ${r.resolved} resolved` : ''}; id ${r.messageId})\n`,
+      );
   const advisory = json ? '' : sinkAdvisoryText(outcome);
   if (advisory !== '') (resolved.value.sink.kind === 'stdout' ? io.stderr : io.stdout)(advisory);
   if (dryRun && !json) io.stderr('heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n');
