@@ -168,6 +168,40 @@ describe('routing by priority and recovery notices (issue 27 items 4 and 6)', ()
     expect(jsonLines(inbox)).toHaveLength(1);
   });
 
+  it("--sink-auth-env's header goes to the --sink webhook only, never to a route's host", async () => {
+    const w = crashWorld();
+    w.tmux('kill-session', '-t', '=orch-auth');
+    const main = await startReceiver(() => 200);
+    const phone = await startReceiver(() => 200);
+    const run = await built.run(
+      [
+        'cycle',
+        '--cwd',
+        w.project,
+        '--tmux-socket',
+        w.tmuxSocket,
+        '--state',
+        join(w.root, 'hb', 'state.json'),
+        '--now',
+        at(0),
+        '--sink',
+        `webhook:${main.url}`,
+        '--sink-auth-env',
+        'HOOK_AUTH',
+        '--route',
+        `Immediate=webhook:${phone.url}`,
+      ],
+      { ...w.env, HOOK_AUTH: 'Bearer s3cret' },
+    );
+    expect(run.code).toBe(0);
+    expect(main.reports.map((r) => [r.content.split('\n')[0], r.headers.authorization])).toEqual([
+      ['WORK_FOUND: GIT_STALE', 'Bearer s3cret'],
+    ]);
+    expect(phone.reports.map((r) => [r.content.split('\n')[0], r.headers.authorization])).toEqual([
+      ['WORK_FOUND: ORCH_FAILURE', undefined],
+    ]);
+  });
+
   it('bad --route values exit 2 naming the flag and the fix, and write nothing', async () => {
     const w = crashWorld();
     for (const bad of ['Urgent=stdout', 'Immediate', 'Immediate=smoke-signal']) {

@@ -83,9 +83,18 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
     ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
     // Each route its own sink instance: its own retries, and (in the state) its own breaker.
     ...((wiring.routes ?? []).length > 0
-      ? { routes: (wiring.routes ?? []).map((route) => ({ priority: route.priority, sink: createSink(route.sink, wiring) })) }
+      ? { routes: (wiring.routes ?? []).map((route) => ({ priority: route.priority, sink: createSink(route.sink, routeWiring(wiring)) })) }
       : {}),
   };
+}
+
+/**
+ * A route's webhook is another receiver: `--sink-auth-env`'s header and the redirect policy belong to
+ * the `--sink` webhook only, so a credential never travels to a route's host.
+ */
+function routeWiring(wiring: CycleWiring): CycleWiring {
+  const { sinkAuthorization: _auth, sinkFollowRedirects: _redirects, ...rest } = wiring;
+  return rest;
 }
 
 function createSink(spec: SinkSpec, wiring: CycleWiring): Sink {
