@@ -97,11 +97,12 @@ describe('orchestrators scanner', () => {
     );
   });
 
-  it('says TMUX_DOWN only when no session runs and one should', () => {
-    const failure = createFinding({ category: 'ORCH_FAILURE', subject: 'orch-a', line: 'MISSING: orch-a', action: 'a', short: 's' });
+  it('says TMUX_DOWN only when no session runs and two or more should (one failure names its bead itself)', () => {
+    const failure = (s: string) => createFinding({ category: 'ORCH_FAILURE', subject: s, line: `MISSING: ${s}`, action: 'a', short: 's' });
     expect(tmuxDownFinding(0, [])).toEqual([]);
-    expect(tmuxDownFinding(1, [failure])).toEqual([]);
-    expect(tmuxDownFinding(0, [failure]).map((f) => f.fingerprint)).toEqual(['TMUX_DOWN:tmux']);
+    expect(tmuxDownFinding(0, [failure('orch-a')])).toEqual([]);
+    expect(tmuxDownFinding(1, [failure('orch-a'), failure('orch-b')])).toEqual([]);
+    expect(tmuxDownFinding(0, [failure('orch-a'), failure('orch-b')]).map((f) => f.fingerprint)).toEqual(['TMUX_DOWN:tmux']);
   });
 
   it('never reports a bead no orchestrator owns (assigned to a person or to nobody)', async () => {
@@ -164,7 +165,7 @@ describe('orchestrators scanner', () => {
     expect(await scanner(routes).scanner.scan(makeContext())).toMatchObject({ status: 'skipped', reason: 'bd not found on PATH' });
     const withExpected = await scanner(routes).scanner.scan(makeContext({ config: { expectedOrchestrators: ['orch-x'] } }));
     expect(withExpected).toMatchObject({ status: 'ok', warnings: [{ code: 'BEADS_UNAVAILABLE' }] });
-    expect(withExpected.status === 'ok' && withExpected.findings.map((f) => f.subject)).toEqual(['tmux', 'orch-x']);
+    expect(withExpected.status === 'ok' && withExpected.findings.map((f) => f.subject)).toEqual(['orch-x']);
   });
 });
 

@@ -162,12 +162,13 @@ export function orchestratorFindings(input: {
 }
 
 /**
- * One TMUX_DOWN finding when no tmux session runs at all while orchestrators should (the server
- * exits with its last session, or was killed): the category table's `inhibitedBy` then hides the
+ * One TMUX_DOWN finding when no tmux session runs at all while two or more orchestrators should
+ * (the server exits with its last session, or was killed): the category table's `inhibitedBy` then hides the
  * ORCH_FAILURE of every session, so the operator reads one cause, not one line per session.
  */
 export function tmuxDownFinding(sessionCount: number, failures: readonly Finding[]): Finding[] {
-  if (sessionCount > 0 || failures.length === 0) return [];
+  // One failure says more on its own (CRASHED names the bead); the cause replaces two or more.
+  if (sessionCount > 0 || failures.length < 2) return [];
   const names = failures.map((f) => sanitizeForMessage(f.subject, { maxLength: 80 }));
   const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ` +${names.length - 3} more` : '');
   return [
