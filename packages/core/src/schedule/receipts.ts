@@ -300,7 +300,9 @@ export function formatReceipt(receipt: Receipt): string {
         : receipt.status === 'ok'
           ? `HEARTBEAT_OK${notLooked}`
           : `report${notLooked}`;
-    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${extra}`;
+    // With routes, each route's outcome: which one failed is what the operator looks for.
+    const routes = receipt.routes === undefined ? '' : ` (${receipt.routes.map((r) => `${r.route} → ${r.sink} ${r.delivery}`).join(', ')})`;
+    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${routes}${extra}`;
   }
   const range = receipt.through === undefined ? '' : ` (${receipt.count ?? '?'} slots through ${receipt.through})`;
   return `${head} skipped  ${receipt.reason}${range}: ${receipt.detail ?? SKIP_REASONS[receipt.reason]}`;
