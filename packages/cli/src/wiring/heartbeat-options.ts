@@ -67,7 +67,7 @@ export async function resolveHeartbeat(
     const parsed = parseRouteFlag(flag);
     if (parsed.isErr()) return { ok: false, message: parsed.error };
   }
-  const sink = { sink: parsedSink?.value ?? ({ kind: 'stdout' }) };
+  const sink = { sink: parsedSink?.value ?? { kind: 'stdout' } };
   const authEnv = values['sink-auth-env'];
   let authorization: string | undefined;
   if (authEnv !== undefined) {
