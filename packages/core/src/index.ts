@@ -19,6 +19,7 @@ export {
   DEFAULT_CATEGORIES,
   categoryComparator,
   unregisteredCategoryError,
+  recoveryNoticeOf,
   type CategoryTable,
   type CategorySpec,
   type DefineCategoriesOptions,
@@ -176,8 +177,26 @@ export {
   type ScannerSummary,
   type CycleDecision,
   type CycleEvaluation,
+  type DeliveredPart,
   UNREGISTERED_CATEGORY_CODE,
 } from './cycle/evaluate-cycle.js';
+export {
+  applyInhibition,
+  failingSources,
+  inhibitorOf,
+  stepRecoveries,
+  settleRecoveries,
+  recoveryMemorySchema,
+  resolvedNoticeSchema,
+  MAX_WATCHED_RECOVERIES,
+  type InhibitedFinding,
+  type RecoveryCycle,
+  type RecoveryMemory,
+  type ResolvedNotice,
+  type WatchedFinding,
+} from './cycle/recovery-notices.js';
+export { splitByRoute, DEFAULT_ROUTE, type RouteName, type RoutedPart, type RouteRenderContext } from './cycle/route-split.js';
+export { deliverRoutes, type DeliveryRoute, type RouteDelivery, type RouteDeliveryContext } from './cycle/deliver-routes.js';
 export {
   decideRepeat,
   rememberDelivery,

@@ -24,6 +24,7 @@ export { normalisePaneCapture, hashPaneCapture, PANE_TAIL_LINES } from './tmux/n
 export { createTmuxSessionsSource, type TmuxDeps, type TmuxClientError, type TmuxSessionsSource } from './tmux/tmux-client.js';
 export {
   ownerSessionsOf,
+  tmuxDownFinding,
   createOrchestratorsScanner,
   type OrchestratorsScannerDeps,
   type OwnerSession,

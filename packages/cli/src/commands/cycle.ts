@@ -29,6 +29,7 @@ import { resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import type { LoadedHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
+import { replaceStdoutRoutes } from '../sinks/route-spec.js';
 
 /** Help text of `heartbeat-kit cycle`. */
 export const CYCLE_HELP = `Usage: heartbeat-kit cycle [options]
@@ -50,6 +51,11 @@ Options:
   --operator-activity-file F   take the operator's last message time from F's modification time
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH (JSONL) | webhook:URL | command:CMD
+  --route PRIORITY=SINK        routing by priority (repeatable): the report's PRIORITY class
+                               (Immediate, Advisory, Normal; default = --sink) goes to SINK, with
+                               its own message id, retries, breaker and receipt entry; replaces
+                               that class's line of HEARTBEAT.md ## Delivery. A failing route never
+                               holds another back (exit 3 when any route failed)
   --sink-auth-env NAME         send $NAME as the webhook's Authorization header (never put
                                credentials in the URL: such URLs are refused)
   --sink-same-origin-redirects follow the webhook's 307/308 redirects within its own origin
@@ -97,6 +103,12 @@ Stopping (spec 000: "do not interrupt mid-scan"): a first SIGINT or SIGTERM lets
 and how to stop now. A second signal cuts the scan off: the tools are killed, what was scanned is
 still evaluated, saved and reported, stderr names the scanners cut off (\`partial cycle: …\`) and
 the exit is 130 or 143. Tools killed by a signal to their process group leave the cycle partial too.
+
+Recovery and inhibition: when a delivered Immediate finding (an orchestrator crash) clears, the
+next message carries one \`RESOLVED: …\` line (a cycle with only recoveries prints a short report,
+not HEARTBEAT_OK; --json: "resolved"). A failing source hides what depends on it: with no tmux
+server one TMUX_DOWN replaces the ORCH_FAILURE of every session; with bd failing nothing bead-
+derived is reported or resolved that cycle (--json: "inhibited"). See docs/operations.md.
 
 Every invocation leaves one receipt beside the state (ran, or skipped with the reason);
 'heartbeat-kit history' lists them and 'heartbeat-kit check-liveness' judges them.
@@ -243,10 +255,13 @@ async function runCycleCommand(
     io.stderr(`heartbeat-kit: warning: config: ${settings.problem.message}; fix: ${settings.problem.fix}\n`);
   // With --json on stdout the JSON object is the delivery; the message must not be printed twice.
   // A dry run never reaches the sink at all (runCycle does not call it).
-  const sink = (json && resolved.value.sink.kind === 'stdout') || dryRun ? { deliver: () => okAsync(undefined) } : deps.sink;
+  const quiet = { name: 'stdout', deliver: () => okAsync(undefined) };
+  const sink = (json && resolved.value.sink.kind === 'stdout') || dryRun ? quiet : deps.sink;
+  // A route to stdout is the JSON object's too with --json.
+  const routes = replaceStdoutRoutes(deps.routes, resolved.value.routes, json ? quiet : undefined);
   const run = () =>
     runCycle(
-      { ...deps, sink },
+      { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
       {
         config: settings.config,
         timeZone: settings.timeZone,
@@ -369,6 +384,12 @@ async function runCycleCommand(
   const coverage = cycleCoverage(outcome.scanResults, outcome.problems);
   const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, settings) + coverageLine(coverage);
   if (lines !== '') io.stderr(lines);
+  // With routes, each route says where its share went (stdout carries only the default route's).
+  if (!json)
+    for (const r of outcome.routes ?? [])
+      io.stderr(
+        `heartbeat-kit cycle: route ${r.route}: ${r.delivery} to ${r.sink} (${r.findings} finding${r.findings === 1 ? '' : 's'}${r.resolved > 0 ? `, ${r.resolved} resolved` : ''}; id ${r.messageId})\n`,
+      );
   const advisory = json ? '' : sinkAdvisoryText(outcome);
   if (advisory !== '') (resolved.value.sink.kind === 'stdout' ? io.stderr : io.stdout)(advisory);
   if (dryRun && !json)

@@ -25,6 +25,7 @@ import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
 import { rehearsalReceiptStore, rehearsalStateStore } from '../wiring/rehearsal-stores.js';
+import { replaceStdoutRoutes } from '../sinks/route-spec.js';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 
 /** Help text of `heartbeat-kit loop`. */
@@ -71,6 +72,9 @@ Options:
   --operator-activity-file F   take the operator's last message time from F's modification time
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD
+  --route PRIORITY=SINK        routing by priority (repeatable): Immediate, Advisory or Normal
+                               reports go to SINK with their own message id, retries, breaker and
+                               receipt entry (replaces HEARTBEAT.md ## Delivery's line; read at start)
   --sink-auth-env NAME         send $NAME as the webhook's Authorization header (never put
                                credentials in the URL: such URLs are refused)
   --sink-same-origin-redirects follow the webhook's 307/308 redirects within its own origin
@@ -197,12 +201,13 @@ export const loopCommand: Command = async (argv, io) => {
     return okAsync(undefined);
   };
   const sink = json && resolved.value.sink.kind === 'stdout' ? { deliver: printJson } : deps.sink;
+  const routes = replaceStdoutRoutes(deps.routes, resolved.value.routes, json ? { name: 'stdout', deliver: printJson } : undefined);
 
   let current = resolved.value.settings;
   const wiredChecks = current.config.checks.map((c) => c.name).join(', ');
   let warnedChecks = wiredChecks;
   const summary = await runLoop(
-    { ...deps, sink },
+    { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
     {
       configFound: current.presence === 'empty' ? 'empty' : current.found,
       signal: io.shutdownSignal,

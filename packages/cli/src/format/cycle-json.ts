@@ -24,6 +24,10 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
     findings: d.reportable.map(brief),
     suppressed: d.suppressed.map((s) => ({ ...brief(s.finding), reason: s.reason })),
     held: d.held.map(brief),
+    // Delivered findings that cleared: one RESOLVED line each in the message.
+    resolved: (d.resolved ?? []).map((n) => ({ category: n.category, fingerprint: n.fingerprint, priority: n.priority, line: n.line })),
+    // Hidden because a source they depend on failed (the category table's inhibitedBy).
+    inhibited: (d.inhibited ?? []).map((i) => ({ ...brief(i.finding), by: i.by })),
     unconfirmed: d.unconfirmed.map((u) => ({ ...brief(u.finding), seenCycles: u.seenCycles, neededCycles: u.neededCycles })),
     scanners: d.scanners.map((s) => ({
       name: s.name,
@@ -88,6 +92,20 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
         }),
     estimatedTokens: d.estimatedTokens,
     delivery: outcome.delivery,
+    // With routes by priority: each route's own message id and outcome (absent without routes).
+    ...(outcome.routes === undefined
+      ? {}
+      : {
+          routes: outcome.routes.map((r) => ({
+            route: r.route,
+            sink: r.sink,
+            delivery: r.delivery,
+            id: r.messageId,
+            findings: r.findings,
+            resolved: r.resolved,
+            ...(r.error === undefined ? {} : { error: r.error }),
+          })),
+        }),
     // With --sink stdout this object is the delivery: the ids a receiver deduplicates by come with it.
     message:
       d.message === null

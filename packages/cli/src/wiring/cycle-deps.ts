@@ -20,6 +20,7 @@ import { createCheckScanners } from './check-scanners.js';
 import { createCliRunner } from './cli-runner.js';
 import { createCommandSink } from '../sinks/command-sink.js';
 import type { SinkSpec } from '../sinks/sink-spec.js';
+import type { RouteSpec } from '../sinks/route-spec.js';
 import type { WebhookRedirectPolicy } from '../sinks/webhook-redirect.js';
 import { createWebhookSink } from '../sinks/webhook-sink.js';
 
@@ -33,6 +34,8 @@ export interface CycleWiring {
   readonly cwd: string;
   readonly statePath: string;
   readonly sink: SinkSpec;
+  /** Routes by priority: each its own sink (built like the default one). */
+  readonly routes?: readonly RouteSpec[];
   readonly io: CliIo;
   /** A file whose modification time is the operator's last message. */
   readonly operatorActivityFile?: string;
@@ -81,7 +84,20 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
       ...(wiring.configFile ? { configFile: wiring.configFile } : {}),
     }).concat(createCheckScanners(wiring.checks ?? [], { io: wiring.io, cwd: wiring.cwd, envAllow: wiring.envAllow })),
     ...(wiring.operatorActivityFile ? { operatorActivity: createFileMtimeOperatorActivity(wiring.operatorActivityFile) } : {}),
+    // Each route its own sink instance: its own retries, and (in the state) its own breaker.
+    ...((wiring.routes ?? []).length > 0
+      ? { routes: (wiring.routes ?? []).map((route) => ({ priority: route.priority, sink: createSink(route.sink, routeWiring(wiring)) })) }
+      : {}),
   };
+}
+
+/**
+ * A route's webhook is another receiver: `--sink-auth-env`'s header and the redirect policy belong to
+ * the `--sink` webhook only, so a credential never travels to a route's host.
+ */
+function routeWiring(wiring: CycleWiring): CycleWiring {
+  const { sinkAuthorization: _auth, sinkFollowRedirects: _redirects, ...rest } = wiring;
+  return rest;
 }
 
 function createSink(spec: SinkSpec, wiring: CycleWiring): Sink {

@@ -11,6 +11,7 @@ export const HEARTBEAT_OPTIONS = {
   state: { type: 'string' },
   'operator-activity-file': { type: 'string' },
   sink: { type: 'string' },
+  route: { type: 'string', multiple: true },
   'sink-auth-env': { type: 'string' },
   'sink-same-origin-redirects': { type: 'boolean' },
   'tmux-socket': { type: 'string' },

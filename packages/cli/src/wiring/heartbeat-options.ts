@@ -1,6 +1,7 @@
 import { DEFAULT_HEARTBEAT_FILE, type CycleDeps } from '@heartbeat-kit/core';
 import type { CliIo } from '../io.js';
 import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
+import { parseRouteFlag, resolveRoutes, type RouteSpec } from '../sinks/route-spec.js';
 import { join } from 'node:path';
 import { createCliRunner, parseEnvAllowFlag } from './cli-runner.js';
 import { createCycleDeps, resolvePath } from './cycle-deps.js';
@@ -19,6 +20,7 @@ export interface HeartbeatOptionValues {
   readonly state?: string | undefined;
   readonly 'operator-activity-file'?: string | undefined;
   readonly sink?: string | undefined;
+  readonly route?: readonly string[] | undefined;
   readonly 'sink-auth-env'?: string | undefined;
   readonly 'sink-same-origin-redirects'?: boolean | undefined;
   readonly 'tmux-socket'?: string | undefined;
@@ -35,7 +37,10 @@ export interface ResolvedHeartbeat {
   readonly notes: readonly string[];
   readonly statePath: string;
   readonly json: boolean;
+  /** The default sink: every priority class without a route of its own. */
   readonly sink: SinkSpec;
+  /** Routes by priority (`--route`, HEARTBEAT.md `## Delivery`); empty = one message to `sink`. */
+  readonly routes: readonly RouteSpec[];
   readonly settings: LoadedHeartbeatSettings;
   readonly deps: CycleDeps;
   /** Reloads HEARTBEAT.md (the loop does this before every cycle). */
@@ -55,9 +60,14 @@ export async function resolveHeartbeat(
   | { ok: false; message: string; configError?: undefined }
   | { ok: false; message: string; configError: true; statePath: string }
 > {
-  const parsedSink = parseSinkSpec(values.sink ?? 'stdout');
-  if (parsedSink.isErr()) return { ok: false, message: parsedSink.error.message };
-  const sink = { sink: parsedSink.value };
+  const parsedSink = values.sink === undefined ? undefined : parseSinkSpec(values.sink);
+  if (parsedSink !== undefined && parsedSink.isErr()) return { ok: false, message: parsedSink.error.message };
+  // Flag mistakes first, before anything is read: the config's own lines are checked once it is loaded.
+  for (const flag of values.route ?? []) {
+    const parsed = parseRouteFlag(flag);
+    if (parsed.isErr()) return { ok: false, message: parsed.error };
+  }
+  const sink = { sink: parsedSink?.value ?? { kind: 'stdout' } };
   const authEnv = values['sink-auth-env'];
   let authorization: string | undefined;
   if (authEnv !== undefined) {
@@ -104,6 +114,14 @@ export async function resolveHeartbeat(
     const statePath = values.state === undefined ? await existingStatePath(location) : resolvePath(io.cwd, values.state);
     return { ...settings, configError: true, statePath };
   }
+  const routed = resolveRoutes({
+    flags: values.route ?? [],
+    sinkFlag: parsedSink?.value,
+    delivery: settings.value.config.delivery,
+    file: settings.value.file,
+  });
+  if (routed.isErr()) return { ok: false, message: routed.error };
+  if (values.sink === undefined) sink.sink = routed.value.defaultSink;
   const notes = [...location.notes];
   let statePath = values.state === undefined ? join(location.stateDir, 'state.json') : resolvePath(io.cwd, values.state);
   if (values.state === undefined) {
@@ -122,6 +140,7 @@ export async function resolveHeartbeat(
     cwd,
     statePath,
     sink: sink.sink,
+    routes: routed.value.routes,
     io,
     ...(authorization === undefined ? {} : { sinkAuthorization: authorization }),
     ...(sameOriginRedirects ? { sinkFollowRedirects: 'same-origin' as const } : {}),
@@ -137,6 +156,17 @@ export async function resolveHeartbeat(
   });
   return {
     ok: true,
-    value: { cwd, location, notes, statePath, json: values.json === true, sink: sink.sink, settings: settings.value, deps, reloadSettings },
+    value: {
+      cwd,
+      location,
+      notes,
+      statePath,
+      json: values.json === true,
+      sink: sink.sink,
+      routes: routed.value.routes,
+      settings: settings.value,
+      deps,
+      reloadSettings,
+    },
   };
 }

@@ -68,7 +68,7 @@ export function useWebhookReceivers(): (answer: (receiver: WebhookReceiver, path
         } catch {
           // Not a message (a body-less request).
         }
-        if (message.kind === 'work_found')
+        if (message.kind === 'work_found' || message.kind === 'resolved')
           receiver.reports.push({
             status,
             content: message.content ?? '',

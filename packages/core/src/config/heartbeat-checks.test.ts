@@ -164,9 +164,19 @@ describe('## Checks in HEARTBEAT.md', () => {
     const word = fc.stringMatching(/^[a-zA-Z0-9_.,/=:"' -]{1,12}$/);
     const check = fc.record(
       {
-        name: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/).filter((n) => !['git', 'beads', 'gchat', 'pipelines', 'orchestrators'].includes(n)),
-        run: fc.oneof(fc.array(word, { minLength: 1, maxLength: 4 }).filter((w) => !w[0]!.startsWith('-') && w.every((x) => x.trim() === x && x !== '')), fc.constant('df -h | tail -1')),
-        every: fc.oneof(fc.record({ cycles: fc.integer({ min: 1, max: 1000 }) }), fc.record({ ms: fc.integer({ min: 1, max: 100 }).map((m) => m * 60_000) })),
+        name: fc
+          .stringMatching(/^[a-z][a-z0-9-]{0,10}$/)
+          .filter((n) => !['git', 'beads', 'gchat', 'pipelines', 'orchestrators'].includes(n)),
+        run: fc.oneof(
+          fc
+            .array(word, { minLength: 1, maxLength: 4 })
+            .filter((w) => !w[0]!.startsWith('-') && w.every((x) => x.trim() === x && x !== '')),
+          fc.constant('df -h | tail -1'),
+        ),
+        every: fc.oneof(
+          fc.record({ cycles: fc.integer({ min: 1, max: 1000 }) }),
+          fc.record({ ms: fc.integer({ min: 1, max: 100 }).map((m) => m * 60_000) }),
+        ),
         timeoutMs: fc.integer({ min: 1, max: 25 }).map((s) => s * 1000),
         priority: fc.constantFrom('Immediate' as const, 'Advisory' as const, 'Normal' as const),
         outsideHours: fc.constantFrom('run' as const, 'skip' as const),

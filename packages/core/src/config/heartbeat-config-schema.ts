@@ -2,8 +2,14 @@ import { z } from 'zod';
 import { checksSchema } from './check-schema.js';
 import { repeatSchedule } from './repeat-limits.js';
 import { daysSchema, timeOfDaySchema } from './window-schema.js';
+import { ROUTE_SINK_PATTERN } from './heartbeat-delivery-readers.js';
 
 const MINUTE = 60_000;
+
+const routeSink = z
+  .string()
+  .regex(ROUTE_SINK_PATTERN, 'must be stdout, file:PATH, webhook:URL or command:CMD')
+  .describe('A sink as --sink takes it: stdout, file:PATH (JSONL), webhook:URL or command:CMD.');
 
 /**
  * The validated heartbeat configuration: what `.claude/HEARTBEAT.md` says, with spec 000's
@@ -208,6 +214,27 @@ export const heartbeatConfigSchema = z
       .describe('argv prefix of a dashboard command run as `<argv> <file.dot> --output json`; absent = native DOT reading.'),
     /** `## Checks`: commands the heartbeat runs as scanners (docs/checks.md). */
     checks: checksSchema,
+    /** Routes by priority (HEARTBEAT.md `## Delivery`): each listed class goes to its own sink. */
+    delivery: z
+      .object({
+        immediate: routeSink
+          .optional()
+          .describe('HEARTBEAT.md Delivery → Immediate: the sink of crashes, P0/P1 work, GChat replies, failed nodes.'),
+        advisory: routeSink
+          .optional()
+          .describe('HEARTBEAT.md Delivery → Advisory: the sink of stale worktrees and tasks, idle orchestrators, stalled pipelines.'),
+        normal: routeSink.optional().describe('HEARTBEAT.md Delivery → Normal: the sink of ready work.'),
+        default: routeSink
+          .optional()
+          .describe(
+            'HEARTBEAT.md Delivery → Default: the sink of every class without its own line (instead of --sink; stdout when neither).',
+          ),
+      })
+      .strict()
+      .prefault({})
+      .describe(
+        'Routing by priority: each class listed goes to its own sink with its own message, id, retries, circuit breaker and receipt entry; a failing route never holds another back. --route PRIORITY=SINK overrides a line.',
+      ),
   })
   .strict()
   .describe('heartbeat-kit configuration, as read from .claude/HEARTBEAT.md. Durations are milliseconds.');

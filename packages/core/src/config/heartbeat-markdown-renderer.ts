@@ -131,6 +131,15 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     '  - every: 30m',
     '-->',
     ...config.checks.flatMap(checkLines),
+    '## Delivery',
+    '<!-- Routing by priority: a class listed here goes to its own sink (stdout, file:PATH, webhook:URL, command:CMD);',
+    '     the others to Default, else --sink. --route PRIORITY=SINK overrides a line. -->',
+    ...(config.delivery.immediate
+      ? [`- Immediate: ${config.delivery.immediate}`]
+      : ['<!-- - Immediate: webhook:https://ntfy.example/phone -->']),
+    ...(config.delivery.advisory ? [`- Advisory: ${config.delivery.advisory}`] : ['<!-- - Advisory: file:.claude/inbox.jsonl -->']),
+    ...(config.delivery.normal ? [`- Normal: ${config.delivery.normal}`] : []),
+    ...(config.delivery.default ? [`- Default: ${config.delivery.default}`] : []),
     '',
   ];
   return lines.join('\n');

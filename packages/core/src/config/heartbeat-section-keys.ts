@@ -14,6 +14,7 @@ import {
 } from './heartbeat-value-readers.js';
 import { beadsAlert, command, envAllow, expected, orchestratorAlert, prefix } from './heartbeat-scanner-readers.js';
 import { CHECK_KEYS } from './heartbeat-check-readers.js';
+import { route } from './heartbeat-delivery-readers.js';
 import type { Setter } from './heartbeat-setting-draft.js';
 
 /** A section of HEARTBEAT.md; `root` is the text before the first heading and the general headings. */
@@ -29,7 +30,8 @@ export type Section =
   | 'gchat'
   | 'pipelines'
   | 'environment'
-  | 'checks';
+  | 'checks'
+  | 'delivery';
 
 /** Normalized heading → section. */
 export const SECTION_NAMES: Readonly<Record<string, Section>> = {
@@ -53,6 +55,9 @@ export const SECTION_NAMES: Readonly<Record<string, Section>> = {
   environment: 'environment',
   checks: 'checks',
   check: 'checks',
+  delivery: 'delivery',
+  routing: 'delivery',
+  routes: 'delivery',
 };
 
 const gitAlert = duration('gitStaleMs', 'h', 'uncommitted changes older than 1 hour');
@@ -98,4 +103,5 @@ export const SECTION_KEYS: Readonly<Record<Section, Readonly<Record<string, Sett
   pipelines: { 'dashboard command': command('pipelineDashboardCommand', '["python3", "dashboard.py"]') },
   environment: { allow: envAllow },
   checks: CHECK_KEYS,
+  delivery: { immediate: route('immediate'), advisory: route('advisory'), normal: route('normal'), default: route('default') },
 };

@@ -28,6 +28,7 @@ export interface Draft {
   envAllow?: string[];
   /** `## Checks`, one entry per `- name:` line, filled by the keys after it. */
   checks?: CheckDraft[];
+  delivery?: { immediate?: string; advisory?: string; normal?: string; default?: string };
 }
 
 /** One check as its lines set it, before the schema checks the whole. */

@@ -1,5 +1,5 @@
 import type { FindingCategory } from '../domain/categories.js';
-import { DEFAULT_CATEGORIES, unregisteredCategoryError, type CategoryTable } from '../domain/category-table.js';
+import { DEFAULT_CATEGORIES, recoveryNoticeOf, unregisteredCategoryError, type CategoryTable } from '../domain/category-table.js';
 import { findingContentHash, type Finding } from '../domain/finding.js';
 import type { ScanResult, ScanWarning, ScannerName } from '../domain/scan-result.js';
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
@@ -10,6 +10,15 @@ import { stableMessageId } from '../messages/message-id.js';
 import type { HeartbeatState } from './heartbeat-state.js';
 import { updateBreakers, type BreakerEvent } from './scanner-breaker.js';
 import { nextSlices } from './scanner-slice.js';
+import {
+  applyInhibition,
+  failingSources,
+  isEmptyRecoveryMemory,
+  settleRecoveries,
+  stepRecoveries,
+  type InhibitedFinding,
+  type ResolvedNotice,
+} from './recovery-notices.js';
 import {
   decideRepeat,
   pruneReportMemory,
@@ -92,6 +101,15 @@ export interface CycleDecision {
   readonly costAlert: OutboundMessage | null;
   /** Circuit breakers that tripped, recovered or changed this cycle (absent when none did). */
   readonly breakerEvents?: readonly BreakerEvent[];
+  /** Delivered findings that cleared: one `RESOLVED:` line each in the message (absent when none). */
+  readonly resolved?: readonly ResolvedNotice[];
+  /** Findings hidden because a source they depend on failed (the category's `inhibitedBy`; absent when none). */
+  readonly inhibited?: readonly InhibitedFinding[];
+  /**
+   * Reportable findings watched for their recovery once delivered (their category sends recovery
+   * notices): fingerprint → the scanner that reported them ('' = none). Absent when none.
+   */
+  readonly recoveryWatch?: Readonly<Record<string, string>>;
 }
 
 /** The decision and the memory to keep for the next cycle (reports not yet marked delivered). */
@@ -202,9 +220,21 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   });
   // One-shot findings that were not delivered come back until a delivery succeeds: their source
   // will not report them again.
-  const candidates = uniqueByFingerprint([...okResults.flatMap((r) => r.findings), ...breaker.findings, ...(state.undelivered ?? [])]).map(
-    (f) => withTablePriority(table, f),
-  );
+  const allCandidates = uniqueByFingerprint([
+    ...okResults.flatMap((r) => r.findings),
+    ...breaker.findings,
+    ...(state.undelivered ?? []),
+  ]).map((f) => withTablePriority(table, f));
+  // Inhibition: a failing source (tmux down, bd failing) hides what depends on it, and holds its recoveries.
+  const sources = failingSources(results, allCandidates);
+  const { kept: candidates, inhibited } = applyInhibition(table, allCandidates, sources);
+  const recovery = stepRecoveries(state.recovery, {
+    table,
+    seen: new Set(allCandidates.map((f) => f.fingerprint)),
+    results,
+    sources,
+  });
+  const resolved = recovery.pending;
 
   // Hysteresis: count consecutive cycles per fingerprint; a fingerprint not seen this cycle resets.
   const seen: Record<string, number> = {};
@@ -254,8 +284,9 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   let costAlert: OutboundMessage | null = null;
   let estimatedTokens = 0;
   let categories: readonly FindingCategory[] = [];
-  if (reportable.length > 0) {
+  if (reportable.length > 0 || resolved.length > 0) {
     const rendered = renderWorkFound({
+      resolved,
       findings: reportable,
       cycle,
       at: context.now,
@@ -264,7 +295,15 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
       categories: table,
       ...(context.estimateTokens ? { estimateTokens: context.estimateTokens } : {}),
     });
-    message = { ...rendered.message, id: stableMessageId('work_found', reportable, state.reportsSent) };
+    message = {
+      ...rendered.message,
+      id: stableMessageId(
+        rendered.message.kind,
+        reportable,
+        state.reportsSent,
+        resolved.map((n) => n.fingerprint),
+      ),
+    };
     estimatedTokens = rendered.estimatedTokens;
     categories = rendered.categories;
     if (estimatedTokens > config.costAlertTokens) {
@@ -278,6 +317,13 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   const dedupSuppressed = new Set(suppressed.filter((s) => s.reason === 'dedup').map((s) => s.finding.fingerprint));
   const undelivered = confirmed.filter((f) => rulesOf(table, f.category).oneShot && !dedupSuppressed.has(f.fingerprint));
 
+  const scannerOf = new Map(okResults.flatMap((r) => r.findings.map((f) => [f.fingerprint, r.scanner] as const)));
+  const recoveryWatch = Object.fromEntries(
+    reportable
+      .filter((f) => recoveryNoticeOf(table.info(f.category), f.priority))
+      .map((f) => [f.fingerprint, scannerOf.get(f.fingerprint) ?? '']),
+  );
+
   const nextState: HeartbeatState = {
     ...state,
     undelivered,
@@ -290,6 +336,8 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   else delete nextState.scannerSlices;
   if (Object.keys(breaker.breakers).length > 0) nextState.breakers = breaker.breakers;
   else delete nextState.breakers;
+  if (isEmptyRecoveryMemory(recovery)) delete nextState.recovery;
+  else nextState.recovery = recovery;
 
   return {
     decision: {
@@ -309,25 +357,42 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
       message,
       costAlert,
       ...(breaker.events.length > 0 ? { breakerEvents: breaker.events } : {}),
+      ...(resolved.length > 0 ? { resolved } : {}),
+      ...(inhibited.length > 0 ? { inhibited } : {}),
+      ...(Object.keys(recoveryWatch).length > 0 ? { recoveryWatch } : {}),
     },
     nextState,
   };
 }
 
+/** The part of a decision one delivery carried (a route's share); absent = the whole decision. */
+export interface DeliveredPart {
+  readonly reportable: readonly Finding[];
+  readonly resolved: readonly ResolvedNotice[];
+}
+
 /**
- * Marks a decision's findings as reported once the sink confirmed delivery. Until then they
- * stay unreported, so a failed delivery is retried on the next cycle.
+ * Marks a decision's findings (or one route's `part` of them) as reported once the sink confirmed
+ * delivery. Until then they stay unreported, so a failed delivery is retried on the next cycle.
+ * Delivered findings whose category sends recovery notices are watched from now on, and the
+ * delivered `RESOLVED:` notices are settled (never sent twice).
  */
-export function markDelivered(state: HeartbeatState, decision: CycleDecision, deliveredAt: Date): HeartbeatState {
+export function markDelivered(state: HeartbeatState, decision: CycleDecision, deliveredAt: Date, part?: DeliveredPart): HeartbeatState {
   if (decision.message === null) return state;
+  const findings = part?.reportable ?? decision.reportable;
+  const notices = part?.resolved ?? decision.resolved ?? [];
   const reported = { ...state.reported };
   const reportedContent = { ...state.reportedContent };
-  for (const finding of decision.reportable) {
+  for (const finding of findings) {
     const next = rememberDelivery(reportMemoryOf(state, finding.fingerprint), findingContentHash(finding), deliveredAt.getTime());
     reported[finding.fingerprint] = next.atMs;
     reportedContent[finding.fingerprint] = { hash: findingContentHash(finding), repeats: next.repeats };
   }
-  const delivered = new Set(decision.reportable.map((f) => f.fingerprint));
+  const delivered = new Set(findings.map((f) => f.fingerprint));
   const undelivered = (state.undelivered ?? []).filter((f) => !delivered.has(f.fingerprint));
-  return { ...state, reported, reportedContent, reportsSent: state.reportsSent + 1, undelivered };
+  const recovery = settleRecoveries(state.recovery, { findings, watch: decision.recoveryWatch ?? {}, notices }, deliveredAt.getTime());
+  const next: HeartbeatState = { ...state, reported, reportedContent, reportsSent: state.reportsSent + 1, undelivered };
+  if (isEmptyRecoveryMemory(recovery)) delete next.recovery;
+  else next.recovery = recovery;
+  return next;
 }

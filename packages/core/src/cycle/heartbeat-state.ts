@@ -4,6 +4,7 @@ import { findingSchema } from '../domain/finding.js';
 import { MAX_BREAKERS, scannerBreakerSchema } from './scanner-breaker.js';
 import { MAX_SCANNER_SLICES, storedSliceSchema } from './scanner-slice.js';
 import { sinkBreakerSchema } from './sink-breaker.js';
+import { recoveryMemorySchema } from './recovery-notices.js';
 
 /**
  * The state document version this library writes. Older versions are migrated on load
@@ -57,6 +58,13 @@ export const heartbeatStateSchema = z.object({
     .optional(),
   /** The sink's circuit breaker, only while deliveries fail (sink-breaker.ts). */
   sinkBreaker: sinkBreakerSchema.optional(),
+  /** Per route (`--route`, `## Delivery`): its own sink breaker, only while its deliveries fail (at most one per route). */
+  routeBreakers: z
+    .record(z.string(), sinkBreakerSchema)
+    .refine((value) => Object.keys(value).length <= 8, 'at most 8 route breakers')
+    .optional(),
+  /** Delivered findings watched for their recovery, and `RESOLVED:` notices not yet delivered (recovery-notices.ts). */
+  recovery: recoveryMemorySchema.optional(),
 });
 
 /** The heartbeat's cross-cycle memory. */
@@ -184,6 +192,13 @@ function salvage(document: Record<string, unknown>): { state: HeartbeatState; da
     const parsed = sinkBreakerSchema.safeParse(document.sinkBreaker);
     if (parsed.success) state.sinkBreaker = parsed.data;
     else damage.push(`sinkBreaker: ${problem(parsed.error)}`);
+  }
+  // Whole or nothing: a damaged watch loses at most recovery notices, never a report.
+  for (const key of ['routeBreakers', 'recovery'] as const) {
+    if (document[key] === undefined) continue;
+    const parsed = heartbeatStateSchema.shape[key].safeParse(document[key]);
+    if (parsed.success) (state as Record<string, unknown>)[key] = parsed.data;
+    else damage.push(`${key}: ${problem(parsed.error)}`);
   }
   return { state, damage };
 }

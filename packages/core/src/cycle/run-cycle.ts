@@ -15,6 +15,7 @@ import { HEARTBEAT_STATE_VERSION, decodeHeartbeatState, encodeHeartbeatState, ty
 import type { ScanProblem } from './scan-problems.js';
 import { redactSecrets } from '../text/sanitize.js';
 import { sinkDeliveryHeld, updateSinkBreaker, type SinkAttempt, type SinkBreakerReport } from './sink-breaker.js';
+import { deliverRoutes, type DeliveryRoute, type RouteDelivery } from './deliver-routes.js';
 
 /** The ports one cycle runs on. */
 export interface CycleDeps {
@@ -31,6 +32,11 @@ export interface CycleDeps {
    * no reply (see docs/failure-modes.md for the at-least-once choice).
    */
   readonly inbox?: ReplyInbox;
+  /**
+   * Routes by priority: a priority class listed here goes to its own sink (own message, id,
+   * retries and breaker); the others go to `sink`. Absent or empty = one message to `sink`.
+   */
+  readonly routes?: readonly DeliveryRoute[];
 }
 
 /** The settings of one cycle. */
@@ -87,6 +93,8 @@ export interface CycleOutcome {
   readonly refused?: StateRefusal;
   /** What the scanners could not look at (said on stderr in text mode, listed in JSON). */
   readonly problems: readonly ScanProblem[];
+  /** With routes: what each route with something to say did (absent without routes or with nothing to send). */
+  readonly routes?: readonly RouteDelivery[];
 }
 
 /** Why a cycle refused to run on its stored state. */
@@ -207,40 +215,70 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
 
   let state = nextState;
   let delivery: CycleOutcome['delivery'] = 'none';
-  const breakerContext = { cycle: decision.cycle, now, timeZone: settings.timeZone, settings: settings.config.breaker };
-  // A sink failing the same way N cycles in a row is tried only every 2nd, 4th, … cycle: in
-  // between the report is held back, unreported, and offered again (sink-breaker.ts).
-  const held = decision.message === null ? undefined : sinkDeliveryHeld(previousState.sinkBreaker, decision.cycle, settings.config.breaker);
-  let attempt: SinkAttempt = { kind: 'not-tried' };
-  if (held !== undefined) {
-    delivery = 'held';
-    warnings.push(held.line);
-  } else if (decision.message !== null) {
-    const sent = await deps.sink.deliver(decision.message);
-    if (sent.isOk()) {
-      delivery = 'delivered';
-      attempt = { kind: 'delivered' };
-      state = markDelivered(state, decision, now);
-    } else {
-      delivery = 'failed';
-      const message = redactSecrets(sent.error.message);
-      attempt = { kind: 'failed', code: redactSecrets(sent.error.code ?? sent.error.message), message };
-      warnings.push(`delivery failed: ${message}; the findings stay unreported and will be retried`);
+  let sinkBreaker: SinkBreakerReport = { events: [] };
+  let routed: RouteDelivery[] | undefined;
+  if ((deps.routes ?? []).length > 0 && decision.message !== null) {
+    // Each route on its own: one failing never holds another back (deliver-routes.ts).
+    const result = await deliverRoutes(decision, previousState, state, deps.routes ?? [], {
+      config: settings.config,
+      timeZone: settings.timeZone,
+      now,
+      defaultSink: deps.sink,
+      ...(settings.categories === undefined ? {} : { categories: settings.categories }),
+      ...(settings.estimateTokens === undefined ? {} : { estimateTokens: settings.estimateTokens }),
+    });
+    state = result.state;
+    routed = result.routes;
+    warnings.push(...result.warnings);
+    const outcomes = new Set(routed.map((r) => r.delivery));
+    delivery = outcomes.has('failed') ? 'failed' : outcomes.has('held') ? 'held' : 'delivered';
+    if (decision.costAlert !== null) {
+      const sent = await deps.sink.deliver(decision.costAlert);
+      if (sent.isErr()) warnings.push(`cost alert delivery failed: ${redactSecrets(sent.error.message)}`);
     }
+  } else {
+    const breakerContext = { cycle: decision.cycle, now, timeZone: settings.timeZone, settings: settings.config.breaker };
+    // A sink failing the same way N cycles in a row is tried only every 2nd, 4th, … cycle: in
+    // between the report is held back, unreported, and offered again (sink-breaker.ts).
+    const held =
+      decision.message === null ? undefined : sinkDeliveryHeld(previousState.sinkBreaker, decision.cycle, settings.config.breaker);
+    let attempt: SinkAttempt = { kind: 'not-tried' };
+    if (held !== undefined) {
+      delivery = 'held';
+      warnings.push(held.line);
+    } else if (decision.message !== null) {
+      const sent = await deps.sink.deliver(decision.message);
+      if (sent.isOk()) {
+        delivery = 'delivered';
+        attempt = { kind: 'delivered' };
+        state = markDelivered(state, decision, now);
+      } else {
+        delivery = 'failed';
+        const message = redactSecrets(sent.error.message);
+        attempt = { kind: 'failed', code: redactSecrets(sent.error.code ?? sent.error.message), message };
+        warnings.push(`delivery failed: ${message}; the findings stay unreported and will be retried`);
+      }
+    }
+    if (decision.costAlert !== null && held === undefined) {
+      const sent = await deps.sink.deliver(decision.costAlert);
+      if (sent.isErr()) warnings.push(`cost alert delivery failed: ${redactSecrets(sent.error.message)}`);
+    }
+    const sinkReport = updateSinkBreaker(previousState.sinkBreaker, deps.sink.name ?? 'sink', attempt, breakerContext);
+    sinkBreaker = held === undefined ? sinkReport : { ...sinkReport, held };
+    state = { ...state };
+    if (sinkReport.breaker === undefined) delete state.sinkBreaker;
+    else state.sinkBreaker = sinkReport.breaker;
   }
-  if (decision.costAlert !== null && held === undefined) {
-    const sent = await deps.sink.deliver(decision.costAlert);
-    if (sent.isErr()) warnings.push(`cost alert delivery failed: ${redactSecrets(sent.error.message)}`);
-  }
-  const sinkReport = updateSinkBreaker(previousState.sinkBreaker, deps.sink.name ?? 'sink', attempt, breakerContext);
-  const sinkBreaker: SinkBreakerReport = held === undefined ? sinkReport : { ...sinkReport, held };
-  state = { ...state };
-  if (sinkReport.breaker === undefined) delete state.sinkBreaker;
-  else state.sinkBreaker = sinkReport.breaker;
-
   const saved = await deps.stateStore.save(encodeHeartbeatState(state));
   const saidSink = sinkBreaker.held !== undefined || sinkBreaker.advisory !== undefined || sinkBreaker.events.length > 0;
-  const base = { ...base0, state, delivery, warnings, ...(saidSink ? { sinkBreaker } : {}) };
+  const base = {
+    ...base0,
+    state,
+    delivery,
+    warnings,
+    ...(saidSink ? { sinkBreaker } : {}),
+    ...(routed === undefined ? {} : { routes: routed }),
+  };
   if (saved.isErr()) {
     warnings.push(`could not save state: ${saved.error.message}`);
     return { ...base, stateError: saved.error.message };

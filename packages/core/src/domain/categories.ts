@@ -6,6 +6,7 @@ export type PriorityClass = 'Immediate' | 'Advisory' | 'Normal';
 
 /** The closed set of CoBuilder report categories (reference cobuilder.md §2). */
 export const COBUILDER_CATEGORIES = [
+  'TMUX_DOWN',
   'ORCH_FAILURE',
   'P0_WORK_READY',
   'P1_WORK_READY',
@@ -48,6 +49,17 @@ export interface CategoryInfo {
    * (spec 000's GCHAT_REPLY_RECEIVED format). Other block categories carry their heading per finding.
    */
   readonly listHeading: boolean;
+  /**
+   * Send one `RESOLVED:` line when a delivered finding of this category clears (after its confirm
+   * cycles). Absent = on for Immediate (unless one-shot), off for the others.
+   */
+  readonly recoveryNotice?: boolean;
+  /**
+   * Sources whose failure this cycle hides the category's findings and holds its recoveries
+   * (inhibition): a scanner name (it errored or timed out), a warning code a scanner raised, or a
+   * category with a finding this cycle (e.g. `TMUX_DOWN` hides `ORCH_FAILURE`).
+   */
+  readonly inhibitedBy?: readonly string[];
 }
 
 /**
@@ -62,6 +74,7 @@ export const CATEGORY_INFO = {
     brief: 'Orchestrator crash detected',
     oneShot: false,
     listHeading: false,
+    inhibitedBy: ['TMUX_DOWN'],
   },
   P0_WORK_READY: {
     priority: 'Immediate',
@@ -70,6 +83,7 @@ export const CATEGORY_INFO = {
     brief: 'new P0 work ready',
     oneShot: false,
     listHeading: false,
+    inhibitedBy: ['beads'],
   },
   P1_WORK_READY: {
     priority: 'Immediate',
@@ -78,6 +92,7 @@ export const CATEGORY_INFO = {
     brief: 'new P1 work ready',
     oneShot: false,
     listHeading: false,
+    inhibitedBy: ['beads'],
   },
   GCHAT_REPLY_RECEIVED: {
     priority: 'Immediate',
@@ -118,6 +133,7 @@ export const CATEGORY_INFO = {
     brief: 'stale in-progress task',
     oneShot: false,
     listHeading: false,
+    inhibitedBy: ['beads'],
   },
   ORCH_IDLE: {
     priority: 'Advisory',
@@ -126,6 +142,7 @@ export const CATEGORY_INFO = {
     brief: 'idle orchestrator',
     oneShot: false,
     listHeading: false,
+    inhibitedBy: ['TMUX_DOWN'],
   },
   PIPELINE_VALIDATION_STALLED: {
     priority: 'Advisory',
@@ -143,7 +160,23 @@ export const CATEGORY_INFO = {
     oneShot: false,
     listHeading: false,
   },
-  WORK_READY: { priority: 'Normal', outsideActiveHours: false, confirmCycles: 1, brief: 'work ready', oneShot: false, listHeading: false },
+  WORK_READY: {
+    priority: 'Normal',
+    outsideActiveHours: false,
+    confirmCycles: 1,
+    brief: 'work ready',
+    oneShot: false,
+    listHeading: false,
+    inhibitedBy: ['beads'],
+  },
+  TMUX_DOWN: {
+    priority: 'Immediate',
+    outsideActiveHours: true,
+    confirmCycles: 1,
+    brief: 'tmux server down',
+    oneShot: false,
+    listHeading: false,
+  },
 } as const satisfies Record<CoBuilderCategory, CategoryInfo>;
 
 /** Rank of each priority class in a report header (Immediate first). */

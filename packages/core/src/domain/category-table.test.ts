@@ -69,6 +69,7 @@ describe('defineCategories', () => {
       brief: 'QUEUE_STUCK',
       oneShot: false,
       listHeading: false,
+      recoveryNotice: true,
     });
     expect(rising().priority).toBe('Advisory');
     expect(rising().fingerprint).toBe('QUEUE_RISING:jobs');

@@ -25,6 +25,10 @@ export interface CategorySpec {
   readonly oneShot?: boolean;
   /** See {@link CategoryInfo.listHeading} (default false). */
   readonly listHeading?: boolean;
+  /** See {@link CategoryInfo.recoveryNotice} (default: on for Immediate unless one-shot, off for the others). */
+  readonly recoveryNotice?: boolean;
+  /** See {@link CategoryInfo.inhibitedBy} (default none). */
+  readonly inhibitedBy?: readonly string[];
 }
 
 /** The typed error of a category that is not in the table the cycle was given. */
@@ -102,14 +106,25 @@ function confirmCyclesFrom(value: number | undefined): number {
 }
 
 function infoOf(name: string, spec: CategorySpec): CategoryInfo {
+  const priority = Object.hasOwn(PRIORITY_RANK, spec.priority) ? spec.priority : 'Normal';
+  // A JS caller may pass anything: only strings count as sources.
+  const inhibitedBy = Array.isArray(spec.inhibitedBy) ? spec.inhibitedBy.filter((v): v is string => typeof v === 'string' && v !== '') : [];
   return {
-    priority: Object.hasOwn(PRIORITY_RANK, spec.priority) ? spec.priority : 'Normal',
+    priority,
     outsideActiveHours: spec.outsideActiveHours === true,
     confirmCycles: confirmCyclesFrom(spec.confirmCycles),
     brief: spec.brief ?? name,
     oneShot: spec.oneShot === true,
     listHeading: spec.listHeading === true,
+    // A one-shot finding (a reply, a finalized pipeline) never "clears": it was simply delivered.
+    recoveryNotice: typeof spec.recoveryNotice === 'boolean' ? spec.recoveryNotice : priority === 'Immediate' && spec.oneShot !== true,
+    ...(inhibitedBy.length > 0 ? { inhibitedBy: Object.freeze(inhibitedBy) } : {}),
   };
+}
+
+/** Whether a category's delivered findings get a `RESOLVED:` line when they clear (default: Immediate, not one-shot). */
+export function recoveryNoticeOf(info: CategoryInfo | undefined, priority: PriorityClass): boolean {
+  return info?.recoveryNotice ?? (priority === 'Immediate' && info?.oneShot !== true);
 }
 
 /**

@@ -7,11 +7,19 @@ import { stableHash } from '../text/stable-hash.js';
  * (a retried attempt, the next cycle retrying an undelivered report) get the same id, because it
  * depends only on the kind, the sorted fingerprints with their content hashes and how many
  * reports were delivered before (`reportsSent`, which grows only on a confirmed delivery, so a
- * later re-report of the same findings is a new message with a new id). A finding whose content
+ * later re-report of the same findings is a new message with a new id), and `extra` (the resolved
+ * fingerprints, a route's name) when given. A finding whose content
  * changed before a retry makes a new id, so a receiver never drops the changed report as a duplicate.
  */
-export function stableMessageId(kind: MessageKind, findings: readonly Finding[], reportsSent: number): string {
-  const key = `${kind}\u0000${reportsSent}\u0000${[...new Set(findings.map((f) => `${f.fingerprint}\u0001${findingContentHash(f)}`))].sort().join('\u0000')}`;
+export function stableMessageId(
+  kind: MessageKind,
+  findings: readonly Finding[],
+  reportsSent: number,
+  extra: readonly string[] = [],
+): string {
+  const base = `${kind}\u0000${reportsSent}\u0000${[...new Set(findings.map((f) => `${f.fingerprint}\u0001${findingContentHash(f)}`))].sort().join('\u0000')}`;
+  // `extra` (resolved fingerprints, a route's name) joins the key only when present: ids without it are unchanged.
+  const key = extra.length === 0 ? base : `${base}\u0002${[...extra].sort().join('\u0000')}`;
   return `hb-${stableHash(key)}`;
 }
 

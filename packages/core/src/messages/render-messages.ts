@@ -3,6 +3,7 @@ import type { FindingCategory } from '../domain/categories.js';
 import { DEFAULT_CATEGORIES, categoryComparator, type CategoryTable } from '../domain/category-table.js';
 import type { Finding } from '../domain/finding.js';
 import type { MessageFinding, OutboundMessage } from '../ports/sink.js';
+import type { ResolvedNotice } from '../cycle/recovery-notices.js';
 import { stableFindingId } from './message-id.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
 import { formatLocalTimestamp } from '../time/local-timestamp.js';
@@ -22,6 +23,8 @@ export interface WorkFoundInput {
   readonly estimateTokens?: TokenEstimator;
   /** Header order, briefs and list headings; default {@link DEFAULT_CATEGORIES}. */
   readonly categories?: CategoryTable;
+  /** Delivered findings that cleared: one `RESOLVED:` line each (a report of only these is a short one). */
+  readonly resolved?: readonly ResolvedNotice[];
 }
 
 /** A rendered report and what it costs. */
@@ -96,6 +99,14 @@ function buildContent(
   tokens: number,
 ): { content: string; omitted: number } {
   const table = input.categories ?? DEFAULT_CATEGORIES;
+  const resolved = resolvedLines(input.resolved);
+  const source = [
+    '## Source',
+    `Heartbeat cycle #${input.cycle} at ${formatLocalTimestamp(input.at, input.timeZone)}`,
+    `Token cost this cycle: ~${formatCount(tokens)} tokens`,
+  ];
+  // Only recoveries: a short report, never HEARTBEAT_OK (something the operator was told changed).
+  if (groups.length === 0) return { content: [...resolved, '', ...source].join('\n'), omitted: 0 };
   const header = `WORK_FOUND: ${groups.map((g) => g.category).join(' + ')}`;
   const brief = `${capitalise(groups.map((g) => briefOf(table, g.category, g.findings.length)).join(' AND '))}.`;
   const lines: string[] = [];
@@ -127,9 +138,8 @@ function buildContent(
     '## Recommended Action',
     ...uniqueActions.map((a, i) => `${i + 1}. ${a}`),
     '',
-    '## Source',
-    `Heartbeat cycle #${input.cycle} at ${formatLocalTimestamp(input.at, input.timeZone)}`,
-    `Token cost this cycle: ~${formatCount(tokens)} tokens`,
+    ...(resolved.length > 0 ? ['## Resolved', ...resolved, ''] : []),
+    ...source,
   ].join('\n');
   return { content, omitted };
 }
@@ -152,7 +162,16 @@ function renderWithCost(
   return { content: built.content, tokens: estimate(built.content), omitted: built.omitted };
 }
 
-function summaryOf(groups: ReturnType<typeof groupByCategory>): string {
+/** One line per cleared finding: `RESOLVED: ` and the line the operator was told. */
+function resolvedLines(resolved: readonly ResolvedNotice[] | undefined): string[] {
+  return (resolved ?? []).map((notice) => `RESOLVED: ${sanitizeForMessage(notice.line.split('\n')[0] ?? '', { maxLength: 300 })}`);
+}
+
+function summaryOf(groups: ReturnType<typeof groupByCategory>, resolved: readonly ResolvedNotice[] | undefined): string {
+  if (groups.length === 0) {
+    const names = (resolved ?? []).map((n) => sanitizeForMessage(n.fingerprint, { maxLength: 60 }));
+    return `RESOLVED -- ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` +${names.length - 3} more` : ''}`;
+  }
   const shorts = groups.flatMap((g) => g.findings.map((f) => sanitizeForMessage(f.short, { maxLength: 60 })));
   const shown = shorts.slice(0, 3);
   const more = shorts.length - shown.length;
@@ -190,12 +209,15 @@ export function renderWorkFound(input: WorkFoundInput): RenderedReport {
   }
   return {
     message: {
-      kind: 'work_found',
+      kind: groups.length === 0 ? 'resolved' : 'work_found',
       content: rendered.content,
-      summary: summaryOf(groups),
+      summary: summaryOf(groups, input.resolved),
       cycle: input.cycle,
       at: input.at.toISOString(),
       findings: groups.flatMap((g) => g.findings.map(messageFindingOf)),
+      ...((input.resolved ?? []).length > 0
+        ? { resolved: (input.resolved ?? []).map((n) => sanitizeForMessage(n.fingerprint, { maxLength: 300 })) }
+        : {}),
     },
     categories: groups.map((g) => g.category),
     estimatedTokens: rendered.tokens,

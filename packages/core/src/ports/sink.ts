@@ -1,8 +1,8 @@
 import type { ResultAsync } from 'neverthrow';
 import type { FindingCategory, PriorityClass } from '../domain/categories.js';
 
-/** The kinds of message a heartbeat sends. */
-export type MessageKind = 'online' | 'work_found' | 'cost_alert' | 'shutdown';
+/** The kinds of message a heartbeat sends (`resolved`: a report with only `RESOLVED:` lines). */
+export type MessageKind = 'online' | 'work_found' | 'resolved' | 'cost_alert' | 'shutdown';
 
 /**
  * One finding of a report, for receivers that keep findings apart (a ticket per finding, a chat
@@ -49,6 +49,8 @@ export interface OutboundMessage {
    * whole message. Absent on messages without findings (online, shutdown, cost alert).
    */
   readonly findings?: readonly MessageFinding[];
+  /** Fingerprints of the delivered findings this message says are resolved (one `RESOLVED:` line each). */
+  readonly resolved?: readonly string[];
 }
 
 /** Why a delivery failed; the findings of a failed delivery stay unreported. */

@@ -96,6 +96,18 @@ export const receiptSchema = z.discriminatedUnion('kind', [
         skipped: z.array(z.string().max(100)).max(50),
       })
       .optional(),
+    /** With routes by priority: one entry per route that had something to send (its message id and outcome). */
+    routes: z
+      .array(
+        z.object({
+          route: z.string().max(20),
+          sink: z.string().max(60),
+          delivery: z.enum(['delivered', 'failed', 'held']),
+          id: z.string().max(100),
+        }),
+      )
+      .max(8)
+      .optional(),
   }),
   z.object({
     ...common,
@@ -161,6 +173,13 @@ export function receiptForOutcome(
     ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
     ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
     ...checksOf(outcome, options.checks ?? []),
+    ...(outcome.routes === undefined || outcome.routes.length === 0
+      ? {}
+      : {
+          routes: outcome.routes
+            .slice(0, 8)
+            .map((r) => ({ route: r.route, sink: r.sink.slice(0, 60), delivery: r.delivery, id: r.messageId.slice(0, 100) })),
+        }),
   };
 }
 
@@ -307,7 +326,9 @@ export function formatReceipt(receipt: Receipt): string {
       receipt.checks === undefined
         ? ''
         : `; checks ran: ${receipt.checks.ran.join(', ') || 'none'}${receipt.checks.failed.length === 0 ? '' : `, failed: ${receipt.checks.failed.join(', ')}`}${receipt.checks.skipped.length === 0 ? '' : `, skipped: ${receipt.checks.skipped.join(', ')}`}`;
-    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${extra}${checks}`;
+    // With routes, each route's outcome: which one failed is what the operator looks for.
+    const routes = receipt.routes === undefined ? '' : ` (${receipt.routes.map((r) => `${r.route} → ${r.sink} ${r.delivery}`).join(', ')})`;
+    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${routes}${extra}${checks}`;
   }
   const range = receipt.through === undefined ? '' : ` (${receipt.count ?? '?'} slots through ${receipt.through})`;
   return `${head} skipped  ${receipt.reason}${range}: ${receipt.detail ?? SKIP_REASONS[receipt.reason]}`;

@@ -4,7 +4,14 @@ import { fixture } from '../../test/support/fixtures.js';
 import { makeContext, notFound, scriptedRunner, type Route } from '../../test/support/context.js';
 import { createBeadsSource } from '../beads/beads-source.js';
 import type { Bead } from '../beads/bead.js';
-import { createOrchestratorsScanner, hasOrchestratorSession, orchestratorFindings, ownerSessionsOf } from './orchestrators-scanner.js';
+import { createFinding } from '@heartbeat-kit/core';
+import {
+  createOrchestratorsScanner,
+  hasOrchestratorSession,
+  orchestratorFindings,
+  ownerSessionsOf,
+  tmuxDownFinding,
+} from './orchestrators-scanner.js';
 
 const sessionsLine = (names: readonly string[]) => names.map((n, i) => `${n}\t$${i}\t1795985301\t1795985301\t0\t1\n`).join('');
 const inProgressJson = (beads: readonly Partial<Bead>[]) =>
@@ -79,7 +86,23 @@ describe('orchestrators scanner', () => {
       [/^bd list/, { stdout: fixture('beads', 'list-status-in_progress.json') }],
     ]);
     const result = await s.scan(makeContext({ config: { expectedOrchestrators: ['orch-bd-p0c4', 'orch-bd-7xq1'] } }));
-    expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['orch-bd-p0c4', 'orch-bd-7xq1']);
+    // The one cause comes first; the table's inhibitedBy hides the per-session ORCH_FAILUREs in the cycle.
+    expect(result.status === 'ok' && result.findings.map((f) => `${f.category}:${f.subject}`)).toEqual([
+      'TMUX_DOWN:tmux',
+      'ORCH_FAILURE:orch-bd-p0c4',
+      'ORCH_FAILURE:orch-bd-7xq1',
+    ]);
+    expect(result.status === 'ok' && result.findings[0]?.line).toBe(
+      'TMUX DOWN: no tmux server (or session) is running; 2 orchestrator sessions should be: orch-bd-p0c4, orch-bd-7xq1',
+    );
+  });
+
+  it('says TMUX_DOWN only when no session runs and two or more should (one failure names its bead itself)', () => {
+    const failure = (s: string) => createFinding({ category: 'ORCH_FAILURE', subject: s, line: `MISSING: ${s}`, action: 'a', short: 's' });
+    expect(tmuxDownFinding(0, [])).toEqual([]);
+    expect(tmuxDownFinding(0, [failure('orch-a')])).toEqual([]);
+    expect(tmuxDownFinding(1, [failure('orch-a'), failure('orch-b')])).toEqual([]);
+    expect(tmuxDownFinding(0, [failure('orch-a'), failure('orch-b')]).map((f) => f.fingerprint)).toEqual(['TMUX_DOWN:tmux']);
   });
 
   it('never reports a bead no orchestrator owns (assigned to a person or to nobody)', async () => {

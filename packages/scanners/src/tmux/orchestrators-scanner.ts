@@ -162,6 +162,30 @@ export function orchestratorFindings(input: {
 }
 
 /**
+ * One TMUX_DOWN finding when no tmux session runs at all while two or more orchestrators should
+ * (the server exits with its last session, or was killed): the category table's `inhibitedBy` then hides the
+ * ORCH_FAILURE of every session, so the operator reads one cause, not one line per session.
+ */
+export function tmuxDownFinding(sessionCount: number, failures: readonly Finding[]): Finding[] {
+  // One failure says more on its own (CRASHED names the bead); the cause replaces two or more.
+  if (sessionCount > 0 || failures.length < 2) return [];
+  const names = failures.map((f) => sanitizeForMessage(f.subject, { maxLength: 80 }));
+  const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ` +${names.length - 3} more` : '');
+  return [
+    createFinding({
+      category: 'TMUX_DOWN',
+      subject: 'tmux',
+      line: `TMUX DOWN: no tmux server (or session) is running; ${names.length} orchestrator session${names.length === 1 ? '' : 's'} should be: ${shown}`,
+      action: 'Start the tmux server and re-launch the orchestrator sessions (tmux new-session -d -s NAME …)',
+      short: 'tmux down',
+      details: { sessions: failures.map((f) => f.subject) },
+      // One cause: a changing list of sessions is not a new finding.
+      content: { down: true },
+    }),
+  ];
+}
+
+/**
  * Scan target 2: an in-progress bead an orchestrator owns ({@link ownerSessionsOf}) whose tmux
  * session is gone, or an expected session (HEARTBEAT.md `Expected:`) that is not running → ORCH_FAILURE.
  *
@@ -211,15 +235,14 @@ export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scan
           // A pipeline that cannot be read may own a bead whose crash then goes unseen: say so.
           for (const problem of owners.problems) warnings.push({ code: 'PIPELINE_OWNERS_UNREADABLE', message: problem });
         }
-        const findings: Finding[] = [
-          ...orchestratorFindings({
-            sessionNames: sessions.value.map((s) => s.name),
-            inProgress,
-            expected,
-            prefix: ctx.config.orchestratorPrefix,
-            pipelineNodes,
-          }),
-        ];
+        const failures = orchestratorFindings({
+          sessionNames: sessions.value.map((s) => s.name),
+          inProgress,
+          expected,
+          prefix: ctx.config.orchestratorPrefix,
+          pipelineNodes,
+        });
+        const findings: Finding[] = [...tmuxDownFinding(sessions.value.length, failures), ...failures];
         // Without bd the count is unknown: the last one known stays (no next slice).
         if (beads.isOk()) {
           next = { inProgressCount: inProgress.length };

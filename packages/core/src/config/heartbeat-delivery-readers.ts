@@ -1,0 +1,19 @@
+// The setters of HEARTBEAT.md's `## Delivery` section: where each priority class's report goes.
+import type { Setter } from './heartbeat-setting-draft.js';
+
+/** What a route's sink may be: the `--sink` forms (the CLI checks the rest of the value). */
+export const ROUTE_SINK_PATTERN = /^(?:stdout|file:\S.*|webhook:https?:\/\/\S+|command:\S.*)$/;
+
+/** `Immediate` / `Advisory` / `Normal` / `Default`: a sink spec (`stdout`, `file:PATH`, `webhook:URL`, `command:CMD`). */
+export function route(priority: 'immediate' | 'advisory' | 'normal' | 'default'): Setter {
+  return (value, { draft }) => {
+    const spec = value.replace(/^`([^`]*)`$/, '$1').trim();
+    if (!ROUTE_SINK_PATTERN.test(spec))
+      return {
+        message: 'is not a sink.',
+        fix: 'write stdout, file:PATH, webhook:https://host/path or command:CMD, e.g. "- Immediate: webhook:https://ntfy.example/phone".',
+      };
+    draft.delivery = { ...draft.delivery, [priority]: spec };
+    return `delivery.${priority}`;
+  };
+}
