@@ -6,6 +6,8 @@ import {
   createFileOutputSpool,
   createFileReplyInbox,
   createFileStateStore,
+  createFileAckStore,
+  ackPathFor,
   gchatSpoolPrefixFor,
   inboxPathFor,
   createJsonlFileSink,
@@ -63,6 +65,8 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
     clock: systemClock,
     sleep: nodeSleep,
     stateStore: createFileStateStore({ path: wiring.statePath }),
+    // The operator's acks beside the state (`heartbeat-kit ack`); the cycle only reads them.
+    ackStore: createFileAckStore({ path: ackPathFor(wiring.statePath) }),
     sink,
     inbox,
     scanners: createDefaultScanners({

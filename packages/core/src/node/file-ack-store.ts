@@ -31,7 +31,7 @@ const TEMP_TAG = 'tmp';
 
 /** The ack file beside a state file: `<state>.acks.json` (the operator writes it, the cycle only reads it). */
 export function ackPathFor(statePath: string): string {
-  return `${statePath.replace(/\.json$/, '')}.acks.json`;
+  return `${statePath.replace(/\.json$/i, '')}.acks.json`;
 }
 
 function ioError(action: string, path: string, error: unknown): AckStoreError {

@@ -88,6 +88,19 @@ export const receiptSchema = z.discriminatedUnion('kind', [
     cutOff: z.array(z.string().max(100)).max(50).optional(),
     /** Scanners that were skipped, failed or timed out: a HEARTBEAT_OK that did not look there. */
     notLookedAt: z.array(z.string().max(100)).max(50).optional(),
+    /** Findings an operator's ack held back this cycle (`heartbeat-kit ack`), with the ack's who, note and end. */
+    acked: z
+      .array(
+        z.object({
+          fingerprint: z.string().max(300),
+          ack: z.string().max(100),
+          by: z.string().max(200),
+          note: z.string().max(500),
+          until: z.iso.datetime().optional(),
+        }),
+      )
+      .max(50)
+      .optional(),
   }),
   z.object({
     ...common,
@@ -151,6 +164,22 @@ export function receiptForOutcome(
     ...(outcome.stateError === undefined ? {} : { stateError: outcome.stateError.slice(0, 500) }),
     ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
     ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
+    ...ackedOf(outcome),
+  };
+}
+
+/** The `acked` field of a ran receipt: the findings an ack held this cycle (absent when none). */
+function ackedOf(outcome: CycleOutcome): { acked?: NonNullable<RanReceipt['acked']> } {
+  const held = outcome.decision.suppressed.filter((s) => s.reason === 'ack' && s.ack !== undefined).slice(0, 50);
+  if (held.length === 0) return {};
+  return {
+    acked: held.map(({ finding, ack }) => ({
+      fingerprint: finding.fingerprint.slice(0, 300),
+      ack: ack?.id ?? '',
+      by: ack?.by.slice(0, 200) ?? '',
+      note: ack?.note.slice(0, 500) ?? '',
+      ...(ack?.until === undefined ? {} : { until: ack.until }),
+    })),
   };
 }
 
@@ -281,7 +310,10 @@ export function formatReceipt(receipt: Receipt): string {
         : receipt.status === 'ok'
           ? `HEARTBEAT_OK${notLooked}`
           : `report${notLooked}`;
-    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${extra}`;
+    const acked = (receipt.acked ?? [])
+      .map((a) => `; held by ack: ${a.fingerprint} (${a.by}${a.until === undefined ? '' : `, until ${a.until}`}: ${a.note})`)
+      .join('');
+    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${extra}${acked}`;
   }
   const range = receipt.through === undefined ? '' : ` (${receipt.count ?? '?'} slots through ${receipt.through})`;
   return `${head} skipped  ${receipt.reason}${range}: ${receipt.detail ?? SKIP_REASONS[receipt.reason]}`;
