@@ -99,12 +99,13 @@ function usage(io: CliIo, command: string, message: string): number {
   return EXIT.usage;
 }
 
-/** One ack as `--json` and `--list` show it. */
-function ackJson(ack: Ack, now: Date): Record<string, unknown> {
+/** One ack as `--json` and `--list` show it (also `fleet ack`). */
+export function ackJson(ack: Ack, now: Date): Record<string, unknown> {
   return { ...ack, active: ackActive(ack, now) };
 }
 
-function ackLine(ack: Ack, now: Date): string {
+/** One ack as a text line of `ack --list` (also `fleet ack`). */
+export function ackLine(ack: Ack, now: Date): string {
   const end = ack.until === undefined ? 'until it changes' : `until ${ack.until}`;
   const state = ackActive(ack, now) ? '' : ' (ended)';
   return `${ack.id}  ${ack.selector}${ack.snooze ? ' (snooze)' : ''}  by ${ack.by} at ${ack.at}, ${end}${state}: ${ack.note}`;
