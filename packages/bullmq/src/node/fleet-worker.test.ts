@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ACK_BOOK_VERSION, DEFAULT_HEARTBEAT_CONFIG, type Receipt, type Scanner } from '@heartbeat-kit/core';
+import { ACK_BOOK_VERSION, DEFAULT_HEARTBEAT_CONFIG, type JsonValue, type Receipt, type Scanner } from '@heartbeat-kit/core';
 import { errAsync, ok, okAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../test/support/redis-server.js';
@@ -70,7 +70,8 @@ describe('fleet worker (in-process, one worker)', () => {
     await worker.close();
     await scheduler.close();
     expect(delivered.filter((d) => d.heartbeatId === 'quiet')).toEqual([]);
-    const state = decodeFleetState(JSON.parse((await client.get(fleetKeys(prefix).state('quiet')))!)).state.heartbeat;
+    const stored = JSON.parse((await client.get(fleetKeys(prefix).state('quiet')))!) as JsonValue;
+    const state = decodeFleetState(stored).state.heartbeat;
     expect(Object.values(state.acked ?? {}).map((entry) => entry.ack)).toContain('ack-1');
   });
 
