@@ -27,6 +27,14 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
     summary: 'show the coming slots and what each will do (runs, critical-only, quiet hours)',
     load: async () => (await import('./commands/plan.js')).planCommand,
   },
+  ack: {
+    summary: 'acknowledge a finding with a note: not reported while unchanged (--for, --until, --snooze, --list)',
+    load: async () => (await import('./commands/ack.js')).ackCommand,
+  },
+  unack: {
+    summary: 'remove an ack: the finding is decided as usual again',
+    load: async () => (await import('./commands/ack.js')).unackCommand,
+  },
   init: {
     summary: 'write a commented .claude/HEARTBEAT.md with the defaults',
     load: async () => (await import('./commands/init.js')).initCommand,

@@ -74,6 +74,15 @@ describe('heartbeat-kit fleet: every flag and argument is checked before Redis i
     [['history', 'my-repo', '--since', 'yesterday'], '--since'],
     [['liveness', 'my-repo', '--max-age', 'soon'], '--max-age "soon"'],
     [['liveness', 'my-repo', '--now', 'noon'], '--now'],
+    [['ack', 'my-repo', 'GIT_STALE', '--for', '4 hours please', '--note', 'x'], '--for "4 hours please" has "please" after the duration'],
+    [['ack', 'my-repo', 'GIT_STALE'], '--note is required'],
+    [['ack', 'my-repo', 'GIT_STALE', '--note', 'n'.repeat(501)], '--note has 501 characters, more than 500'],
+    [
+      ['ack', 'my-repo', 'GIT_STALE', '--note', 'x', '--until', '2020-01-01T00:00:00Z'],
+      '--until 2020-01-01T00:00:00.000Z is not after now',
+    ],
+    [['ack', 'my-repo'], 'needs a heartbeat ID and a SELECTOR'],
+    [['unack', 'a__b', 'GIT_STALE'], '"a__b" is not a heartbeat ID'],
   ])('%j: exit 2 naming the flag and the fix, without connecting', async (argv, text) => {
     const outcome = await runFleet(argv);
     expect(outcome.connected, `connected before checking ${argv.join(' ')}: ${outcome.stderr}`).toBe(false);

@@ -345,3 +345,43 @@ export {
   type CronSlotInput,
 } from './schedule/catch-up.js';
 export { type InboxEntry, inboxEntrySchema } from './inbox/inbox-entries.js';
+export {
+  ACK_BOOK_VERSION,
+  MAX_ACK_NOTE_CHARS,
+  MAX_ACKS,
+  ackSchema,
+  ackMatchSchema,
+  emptyAckBook,
+  decodeAckBook,
+  encodeAckBook,
+  ackMatches,
+  ackActive,
+  type Ack,
+  type AckMatch,
+  type AckBook,
+  type DecodedAckBook,
+} from './operator/ack-book.js';
+export type { AckStore, AckStoreError, LoadedAcks } from './operator/ack-store.js';
+export {
+  validateAckNote,
+  ackEnd,
+  knownFindingsOf,
+  resolveAckSelector,
+  addAck,
+  removeAcks,
+  type AckInputError,
+  type KnownFinding,
+  type ResolvedSelector,
+  type NewAck,
+} from './operator/ack-input.js';
+export {
+  decideAcks,
+  MAX_ACK_MEMORY,
+  ackMemoryEntrySchema,
+  type AckMemoryEntry,
+  type AckMemory,
+  type AckEndReason,
+  type AckHeldFinding,
+  type AckEndedFinding,
+  type AckDecision,
+} from './operator/ack-decision.js';

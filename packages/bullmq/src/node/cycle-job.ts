@@ -1,4 +1,4 @@
-import { scanAndEvaluate, sinkDeliveryHeld, skippedReceipt, type CycleStep, type Receipt } from '@heartbeat-kit/core';
+import { scanAndEvaluate, sinkDeliveryHeld, skippedReceipt, type Ack, type CycleStep, type Receipt } from '@heartbeat-kit/core';
 import { UnrecoverableError, type Job, type Queue } from 'bullmq';
 import type { FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import { fleetGapReceipts, fleetRanReceipt } from '../fleet/fleet-receipts.js';
@@ -23,6 +23,7 @@ import {
   registration,
   slotOfOwner,
   stateStoreFor,
+  ackStoreFor,
   type HeldLock,
   type WorkerContext,
 } from './fleet-worker-context.js';
@@ -124,7 +125,9 @@ async function runSlot(
   const setup = await deps.resolve(heartbeat, slot);
   if (setup.isErr()) return failSetup(ctx, job, setup.error);
   const now = ctx.clock.now();
-  const evaluated = await evaluateSlot(ctx, setup.value, state, now);
+  // The operator's acks, read once for this slot; unreadable acks hold nothing (the slot reports).
+  const acks = await ackStoreFor(ctx, heartbeatId).load();
+  const evaluated = await evaluateSlot(ctx, setup.value, state, now, acks.isOk() ? acks.value.book.acks : []);
   const { decision } = evaluated;
   const report = decision.message !== null || decision.costAlert !== null;
   let fleet: FleetMeta = {
@@ -204,7 +207,13 @@ async function closeOvertakenSlots(ctx: WorkerContext, { heartbeat, slot, dueMs 
 }
 
 /** The same step as runCycle: breaker skips, operator activity (its failure kept), evaluate. */
-async function evaluateSlot(ctx: WorkerContext, setup: CycleSetup, state: FleetStateDocument, now: Date): Promise<CycleStep> {
+async function evaluateSlot(
+  ctx: WorkerContext,
+  setup: CycleSetup,
+  state: FleetStateDocument,
+  now: Date,
+  acks: readonly Ack[],
+): Promise<CycleStep> {
   const { config, timeZone, scanners, operatorActivity, categories } = setup;
   // Findings still waiting in the outbox count as reported, so this slot does not repeat them.
   return scanAndEvaluate(
@@ -215,6 +224,7 @@ async function evaluateSlot(ctx: WorkerContext, setup: CycleSetup, state: FleetS
       timeZone,
       now,
       ...(categories === undefined ? {} : { categories }),
+      acks,
     },
   );
 }

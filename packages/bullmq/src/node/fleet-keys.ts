@@ -20,6 +20,8 @@ export interface FleetKeys {
   readonly state: (heartbeatId: string) => string;
   /** List of the heartbeat's receipts (one record per slot; see `createRedisReceiptStore`). */
   readonly receipts: (heartbeatId: string) => string;
+  /** String: the heartbeat's operator acks (`heartbeat-kit fleet ack`), read once per slot. */
+  readonly acks: (heartbeatId: string) => string;
   /** String set once the sink confirmed an outbox message (shrinks the re-delivery window). */
   readonly delivered: (messageId: string) => string;
 }
@@ -42,6 +44,7 @@ export function fleetKeys(prefix: string = DEFAULT_FLEET_PREFIX): FleetKeys {
     lock: (id) => `${heartbeat(id)}:lock`,
     state: (id) => `${heartbeat(id)}:state`,
     receipts: (id) => `${heartbeat(id)}:receipts`,
+    acks: (id) => `${heartbeat(id)}:acks`,
     delivered: (messageId) => `{${prefix}:delivered:${messageId}}`,
   };
 }

@@ -6,6 +6,7 @@ import type { FleetKeys } from './fleet-keys.js';
 import type { FleetEvent } from './fleet-worker.js';
 import { createRedisLockStore } from './redis-lock-store.js';
 import { createRedisReceiptStore } from './redis-receipt-store.js';
+import { createRedisAckStore } from './redis-ack-store.js';
 import { createRedisStateStore } from './redis-state-store.js';
 import type { RedisClient } from './redis-connection.js';
 
@@ -100,6 +101,11 @@ export async function registration(ctx: WorkerContext, heartbeatId: string): Pro
 /** The heartbeat's fenced state store. */
 export function stateStoreFor(ctx: WorkerContext, heartbeatId: string) {
   return createRedisStateStore({ redis: ctx.redis, key: ctx.keys.state(heartbeatId), lockFenceKey: `${ctx.keys.lock(heartbeatId)}:fence` });
+}
+
+/** The heartbeat's operator acks. */
+export function ackStoreFor(ctx: WorkerContext, heartbeatId: string) {
+  return createRedisAckStore({ redis: ctx.redis, key: ctx.keys.acks(heartbeatId) });
 }
 
 /** The heartbeat's receipt store. */

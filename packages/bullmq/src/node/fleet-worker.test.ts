@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
-import { DEFAULT_HEARTBEAT_CONFIG, type Receipt, type Scanner } from '@heartbeat-kit/core';
+import type { Redis } from 'ioredis';
+import { ACK_BOOK_VERSION, DEFAULT_HEARTBEAT_CONFIG, type JsonValue, type Receipt, type Scanner } from '@heartbeat-kit/core';
 import { errAsync, ok, okAsync } from 'neverthrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FLEET_BACKENDS, useFleetBackend } from '../../test/support/fleet-backends.js';
@@ -9,6 +10,7 @@ import { cycleJobId, slotOf } from '../fleet/slots.js';
 import { fleetKeys } from './fleet-keys.js';
 import type { BullConnection, RedisClient } from './redis-connection.js';
 import { createRedisReceiptStore } from './redis-receipt-store.js';
+import { createRedisAckStore } from './redis-ack-store.js';
 import { createFleetScheduler } from './fleet-scheduler.js';
 import { createFakeResolver } from '../testing/index.js';
 import { createFleetWorker, readFleetJournal, type FleetDelivery, type FleetEvent } from './fleet-worker.js';
@@ -29,6 +31,49 @@ describe.each(FLEET_BACKENDS)('on %s', (kind) => {
   beforeAll(() => {
     ({ client, target } = backend.current());
     bull = () => backend.current().bull();
+  });
+
+  describe('fleet worker acks (in-process)', () => {
+    it('holds the findings an operator acked in Redis: a slot reads the acks and delivers nothing for them', async () => {
+      const prefix = 'acked';
+      const scheduler = createFleetScheduler({ target, prefix });
+      const delivered: FleetDelivery[] = [];
+      const events: FleetEvent[] = [];
+      const acks = createRedisAckStore({ redis: client, key: fleetKeys(prefix).acks('quiet') });
+      const ack = {
+        id: 'ack-1',
+        selector: 'ORCH_FAILURE',
+        match: { kind: 'category' as const, category: 'ORCH_FAILURE' },
+        note: 'known: fake crashes',
+        by: 'alice',
+        at: '2026-02-19T14:00:00.000Z',
+        snooze: false,
+      };
+      (await acks.save({ version: ACK_BOOK_VERSION, acks: [ack] }))._unsafeUnwrap();
+      const worker = createFleetWorker({
+        target,
+        resolve: createFakeResolver(),
+        prefix,
+        sink: { deliver: (d) => (delivered.push(d), okAsync(undefined)) },
+        onEvent: (e) => events.push(e),
+      });
+      for (const id of ['quiet', 'loud'])
+        (await scheduler.add({ id, intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 2 } }))._unsafeUnwrap();
+      await waitFor(
+        () =>
+          events.filter((e) => e.type === 'cycle' && e.heartbeatId === 'quiet').length >= 5 &&
+          delivered.some((d) => d.heartbeatId === 'loud'),
+        'cycles of both heartbeats',
+      );
+      await scheduler.remove('quiet');
+      await scheduler.remove('loud');
+      await worker.close();
+      await scheduler.close();
+      expect(delivered.filter((d) => d.heartbeatId === 'quiet')).toEqual([]);
+      const stored = JSON.parse((await client.get(fleetKeys(prefix).state('quiet')))!) as JsonValue;
+      const state = decodeFleetState(stored).state.heartbeat;
+      expect(Object.values(state.acked ?? {}).map((entry) => entry.ack)).toContain('ack-1');
+    });
   });
 
   describe('fleet worker (in-process, one worker)', () => {

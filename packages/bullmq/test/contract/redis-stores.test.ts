@@ -2,7 +2,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { lockStoreContract } from '../../../core/test/contract/lock-store-contract.js';
 import { receiptStoreContract } from '../../../core/test/contract/receipt-store-contract.js';
 import { stateStoreContract } from '../../../core/test/contract/state-store-contract.js';
-import { createRedisLockStore, createRedisReceiptStore, createRedisStateStore } from '../../src/node/index.js';
+import { ackStoreContract } from '../../../core/test/contract/ack-store-contract.js';
+import { createRedisAckStore, createRedisLockStore, createRedisReceiptStore, createRedisStateStore } from '../../src/node/index.js';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
 import type { Redis } from 'ioredis';
 
@@ -26,3 +27,4 @@ lockStoreContract('redis', () => createRedisLockStore({ redis: client, key: `con
 receiptStoreContract('redis', (bounds, clock) =>
   createRedisReceiptStore({ redis: client, key: `contract:receipts:${(counter += 1)}`, bounds, clock }),
 );
+ackStoreContract('redis', () => createRedisAckStore({ redis: client, key: `contract:acks:${(counter += 1)}` }));

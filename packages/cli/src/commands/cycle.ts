@@ -20,7 +20,7 @@ import { printInfo } from '../errors.js';
 import type { CliIo, Command } from '../io.js';
 import { announceDrain, drainingIo } from '../shutdown.js';
 import { coverageLine, cycleCoverage } from '../format/cycle-coverage.js';
-import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
+import { ackedLines, cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
@@ -382,7 +382,9 @@ async function runCycleCommand(
   // stdout stays exactly HEARTBEAT_OK on a quiet cycle; what could not be looked at goes to stderr.
   // Then one line of what that leaves covered, so a quiet cycle that looked at little says so.
   const coverage = cycleCoverage(outcome.scanResults, outcome.problems);
-  const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, settings) + coverageLine(coverage);
+  const lines = json
+    ? ''
+    : problemLines(outcome) + ackedLines(outcome) + outsideActiveHoursLine(outcome, settings) + coverageLine(coverage);
   if (lines !== '') io.stderr(lines);
   // With routes, each route says where its share went (stdout carries only the default route's).
   if (!json)

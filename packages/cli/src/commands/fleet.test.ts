@@ -21,10 +21,51 @@ afterAll(async () => {
 const run = (argv: readonly string[], signal?: AbortSignal) =>
   runCli(['fleet', ...argv], { cwd: root, env: { HEARTBEAT_KIT_REDIS: redis.url }, ...(signal ? { signal } : {}) });
 
+describe('heartbeat-kit fleet ack / unack', () => {
+  it("acks a registered heartbeat's finding in Redis, lists it, refuses unknown heartbeats and selectors, unacks", async () => {
+    expect((await run(['add', 'acks-hb', '--scanners', 'fake'])).code).toBe(0);
+    const unknownHeartbeat = await run(['ack', 'nobody', 'GIT_STALE', '--note', 'x']);
+    expect(unknownHeartbeat.code).toBe(2);
+    expect(unknownHeartbeat.stderr).toContain('no heartbeat "nobody" in this fleet. Fix: ');
+    const unknownSelector = await run(['ack', 'acks-hb', 'NOPE:x', '--note', 'x']);
+    expect(unknownSelector.code).toBe(2);
+    expect(unknownSelector.stderr).toMatch(/SELECTOR "NOPE:x" matches no known finding .* Fix: /);
+    expect(JSON.parse((await run(['ack', 'acks-hb', '--list', '--json'])).stdout)).toEqual({ acks: [], warnings: [] });
+    const acked = await run([
+      'ack',
+      'acks-hb',
+      'GIT_STALE:/w/x',
+      '--for',
+      '4h',
+      '--note',
+      'rebasing',
+      '--by',
+      'alice',
+      '--json',
+      '--now',
+      '2026-02-19T15:00:00Z',
+    ]);
+    expect(acked.code, acked.stderr).toBe(0);
+    expect(JSON.parse(acked.stdout)).toMatchObject({
+      id: 'acks-hb',
+      ack: { selector: 'GIT_STALE:/w/x', by: 'alice', note: 'rebasing', until: '2026-02-19T19:00:00.000Z', active: true },
+    });
+    const listed = await run(['ack', 'acks-hb', '--list']);
+    expect(listed.stdout).toMatch(
+      /^ack-[0-9a-f]+ {2}GIT_STALE:\/w\/x {2}by alice at 2026-02-19T15:00:00.000Z, until 2026-02-19T19:00:00.000Z.*: rebasing\n$/,
+    );
+    expect((await run(['unack', 'acks-hb', 'NOPE'])).code).toBe(2);
+    const removed = await run(['unack', 'acks-hb', 'GIT_STALE:/w/x']);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain('unacked acks-hb: ack-');
+    expect((await run(['ack', 'acks-hb', '--list'])).stdout).toBe('no acks for acks-hb\n');
+  });
+});
+
 describe('heartbeat-kit fleet: usage', () => {
   it('prints help for the command and every subcommand', async () => {
-    expect((await run(['--help'])).stdout).toContain('fleet <worker|add|list|remove|status|history|liveness>');
-    for (const sub of ['worker', 'add', 'list', 'remove', 'status', 'history', 'liveness']) {
+    expect((await run(['--help'])).stdout).toContain('fleet <worker|add|list|remove|status|history|liveness|ack|unack>');
+    for (const sub of ['worker', 'add', 'list', 'remove', 'status', 'history', 'liveness', 'ack', 'unack']) {
       const help = await run([sub, '--help']);
       expect(help.code, sub).toBe(0);
       expect(help.stdout).toContain(`heartbeat-kit fleet ${sub}`);

@@ -1,7 +1,7 @@
 // `heartbeat-kit fleet`: reads the subcommand and all its flags, then checks that Redis answers, then
 // runs it. What each step does lives in fleet/: args.ts (argv, --redis, --prefix), request.ts (each
 // subcommand's flags, checked before any connection), redis-reachability.ts, worker.ts,
-// registrations.ts (add, remove, list, status), receipts.ts (history, liveness); the --help text is
+// registrations.ts (add, remove, list, status), receipts.ts (history, liveness), acks.ts (ack, unack); the --help text is
 // in fleet/help.ts.
 import { unknownNameError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -14,6 +14,7 @@ import { reachRedis } from './fleet/redis-reachability.js';
 import { addHeartbeat, listHeartbeats, removeHeartbeat, showStatus } from './fleet/registrations.js';
 import { readRequest, type FleetRequest } from './fleet/request.js';
 import { runWorker } from './fleet/worker.js';
+import { fleetAck, fleetUnack } from './fleet/acks.js';
 
 /** `heartbeat-kit fleet`: BullMQ workers and the fleet's registrations. */
 export const fleetCommand: Command = async (argv, io) => {
@@ -35,7 +36,7 @@ export const fleetCommand: Command = async (argv, io) => {
   if (read.kind === 'usage') return usageError(io, sub, read.message);
   // Every flag and argument is read before Redis is contacted: a typo is a usage error naming the
   // flag, never a connection failure or a worker waiting 10 minutes for a Redis it will not use.
-  const request = readRequest(sub, read.args.id, read.args.values, io.cwd);
+  const request = readRequest(sub, read.args.id, read.args.values, io.cwd, read.args.selector);
   if (!request.ok) return usageError(io, sub, request.message);
   const unreachable = await reachRedis(io, sub, read.args.target, read.args.shown);
   if (unreachable !== undefined) return unreachable;
@@ -60,5 +61,9 @@ function dispatch(io: CliIo, { target, prefix, json }: FleetArgs, request: Fleet
       return showHistory(at, request);
     case 'liveness':
       return checkLiveness(at, request);
+    case 'ack':
+      return fleetAck(at, request.ack);
+    case 'unack':
+      return fleetUnack(at, request.id, request.selector);
   }
 }

@@ -18,7 +18,7 @@ import { EXIT } from '../exit-codes.js';
 import { printInfo } from '../errors.js';
 import type { CliIo, Command } from '../io.js';
 import { announceDrain, drainingIo } from '../shutdown.js';
-import { cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
+import { ackedLines, cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import { parseDurationFlag } from '../wiring/duration-flag.js';
@@ -282,7 +282,7 @@ export const loopCommand: Command = async (argv, io) => {
           'loop',
         );
         for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
-        const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, current);
+        const lines = json ? '' : problemLines(outcome) + ackedLines(outcome) + outsideActiveHoursLine(outcome, current);
         if (lines !== '') io.stderr(lines);
         // The SINK_FAILING advisory goes to the loop's own stdout (its log), as `cycle` prints it.
         const advisory = json ? '' : sinkAdvisoryText(outcome);

@@ -22,7 +22,24 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
     operatorIdle: d.operatorIdle,
     categories: d.categories,
     findings: d.reportable.map(brief),
-    suppressed: d.suppressed.map((s) => ({ ...brief(s.finding), reason: s.reason })),
+    // An acked finding is said with its ack: `held: "ack"`, who, when, the note and the end.
+    suppressed: d.suppressed.map((s) => ({
+      ...brief(s.finding),
+      reason: s.reason,
+      ...(s.ack === undefined
+        ? {}
+        : {
+            held: 'ack',
+            ack: {
+              id: s.ack.id,
+              by: s.ack.by,
+              at: s.ack.at,
+              note: s.ack.note,
+              ...(s.ack.until === undefined ? {} : { until: s.ack.until }),
+              snooze: s.ack.snooze,
+            },
+          }),
+    })),
     held: d.held.map(brief),
     // Delivered findings that cleared: one RESOLVED line each in the message.
     resolved: (d.resolved ?? []).map((n) => ({ category: n.category, fingerprint: n.fingerprint, priority: n.priority, line: n.line })),
@@ -158,4 +175,18 @@ export function outsideActiveHoursLine(
   const { start, end, weekend, days } = settings.config.activeHours;
   const dayText = days !== undefined ? `, ${formatDays(days)} only` : weekend ? '' : ', weekdays only';
   return `heartbeat-kit: outside active hours (${start}–${end} ${settings.timeZone}${dayText}): skipped ${skipped.join(', ')}\n`;
+}
+
+/**
+ * Text mode's stderr lines for the findings an operator's ack held back this cycle: stdout may say
+ * HEARTBEAT_OK, but what was found and held is never silent.
+ */
+export function ackedLines(outcome: CycleOutcome): string {
+  return outcome.decision.suppressed
+    .filter((s) => s.reason === 'ack' && s.ack !== undefined)
+    .map(
+      ({ finding, ack }) =>
+        `heartbeat-kit: held by ack ${ack?.id ?? ''}: ${finding.fingerprint} (${ack?.by ?? ''}${ack?.until === undefined ? '' : `, until ${ack.until}`}: ${ack?.note ?? ''})\n`,
+    )
+    .join('');
 }

@@ -6,6 +6,8 @@ import {
   createFileOutputSpool,
   createFileReplyInbox,
   createFileStateStore,
+  createFileAckStore,
+  ackPathFor,
   gchatSpoolPrefixFor,
   inboxPathFor,
   createJsonlFileSink,
@@ -69,6 +71,8 @@ export function createCycleDeps(wiring: CycleWiring): CycleDeps {
     clock: wiring.io.clock ?? systemClock,
     sleep: nodeSleep,
     stateStore: createFileStateStore({ path: wiring.statePath }),
+    // The operator's acks beside the state (`heartbeat-kit ack`); the cycle only reads them.
+    ackStore: createFileAckStore({ path: ackPathFor(wiring.statePath) }),
     sink,
     inbox,
     scanners: createDefaultScanners({

@@ -10,7 +10,7 @@ export interface OwnStateFiles {
 }
 
 /**
- * The heartbeat's own files beside `statePath`: the state, its receipts, reply inbox, GChat spools,
+ * The heartbeat's own files beside `statePath`: the state, its receipts, reply inbox, acks, GChat spools,
  * set-aside `.corrupt-…` copies, atomic-write temporaries and the cycle lock with its take-over guards.
  * The state's directory is ignored whole only when it holds nothing else (a `.heartbeat/` of its own,
  * which git lists as one untracked `dir/`): a state kept in the repository root or the home
@@ -26,6 +26,8 @@ export async function ownStateFiles(statePath: string): Promise<OwnStateFiles> {
     `${stem}.receipts`,
     `${stem}.inbox.json`,
     `.${stem}.inbox.json.`,
+    `${stem}.acks.json`,
+    `.${stem}.acks.json.`,
     `${stem}.gchat-spool`,
     'cycle.lock',
     '.cycle.lock.',

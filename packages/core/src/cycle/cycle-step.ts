@@ -6,6 +6,7 @@ import type { TokenEstimator } from '../messages/token-estimate.js';
 import type { Clock, Sleep } from '../ports/clock.js';
 import type { OperatorActivity } from '../ports/operator-activity.js';
 import type { Scanner } from '../ports/scanner.js';
+import type { Ack } from '../operator/ack-book.js';
 import { evaluateCycle, type CycleDecision } from './evaluate-cycle.js';
 import type { HeartbeatState } from './heartbeat-state.js';
 import { runScanners } from './run-scanners.js';
@@ -36,6 +37,8 @@ export interface CycleStepInput {
   readonly estimateTokens?: TokenEstimator;
   /** The categories' rules; default the CoBuilder table (see `defineCategories`). */
   readonly categories?: CategoryTable;
+  /** The operator's acks, read once for this cycle (see `decideAcks`). */
+  readonly acks?: readonly Ack[];
 }
 
 /** What the step decided; delivering the message and saving `nextState` are the caller's. */
@@ -87,6 +90,7 @@ export async function scanAndEvaluate(deps: CycleStepDeps, input: CycleStepInput
     operatorLastActiveAt,
     ...(input.estimateTokens ? { estimateTokens: input.estimateTokens } : {}),
     ...(input.categories === undefined ? {} : { categories: input.categories }),
+    ...(input.acks === undefined ? {} : { acks: input.acks }),
   });
   return { decision, nextState, scanResults, problems: scanProblems(scanResults), operatorLastActiveAt, warnings };
 }

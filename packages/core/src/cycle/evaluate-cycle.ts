@@ -27,6 +27,8 @@ import {
   reportMemoryRetentionMs,
   repeatScheduleFor,
 } from './repeat-schedule.js';
+import type { Ack } from '../operator/ack-book.js';
+import { decideAcks } from '../operator/ack-decision.js';
 
 /** Everything about the cycle's moment that is not scan output. */
 export interface CycleContext {
@@ -43,13 +45,18 @@ export interface CycleContext {
    * {@link DEFAULT_CATEGORIES}, the CoBuilder table. Build your own with `defineCategories`.
    */
   readonly categories?: CategoryTable;
+  /**
+   * The operator's acks (`heartbeat-kit ack`): an acked finding is held back while unchanged and
+   * unexpired (operator/ack-decision.ts). Absent = none.
+   */
+  readonly acks?: readonly Ack[];
 }
 
 /** Warning code of a finding whose category the cycle's category table lacks (see `CategoryTable.unregistered`). */
 export const UNREGISTERED_CATEGORY_CODE = 'UNREGISTERED_CATEGORY';
 
 /** Why a confirmed finding is not in this cycle's report. */
-export type SuppressionReason = 'dedup' | 'outside-active-hours';
+export type SuppressionReason = 'dedup' | 'outside-active-hours' | 'ack';
 
 /** A finding the decision left out, and why. */
 export interface SuppressedFinding {
@@ -59,6 +66,8 @@ export interface SuppressedFinding {
   readonly lastReportedAtMs?: number;
   /** For `dedup`: when the unchanged finding is due again under its repeat schedule (epoch ms). */
   readonly repeatAtMs?: number;
+  /** For `ack`: the operator's ack that holds it (who, when, note, until). */
+  readonly ack?: Ack;
 }
 
 /** A finding seen fewer consecutive cycles than its category needs. */
@@ -255,7 +264,11 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   const suppressed: SuppressedFinding[] = [];
   const held: Finding[] = [];
   const scannedNow = new Set(okResults.flatMap((r) => r.findings.map((f) => f.fingerprint)));
-  for (const finding of confirmed) {
+  // The operator's acks first: a held finding is said in the decision (with the ack), never sent.
+  const acks = decideAcks({ findings: confirmed, acks: context.acks ?? [], memory: state.acked, results, now: context.now });
+  for (const { finding, ack } of acks.held) suppressed.push({ finding, reason: 'ack', ack });
+  const ackEnded = new Set(acks.ended.map((e) => e.finding.fingerprint));
+  for (const finding of acks.pass) {
     if (!context.insideActiveHours && !reportsOutsideActiveHours(table, finding, scannedNow)) {
       suppressed.push({ finding, reason: 'outside-active-hours' });
       continue;
@@ -264,7 +277,8 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
     // its priority's repeat schedule (by default the spec's 30-minute dedup window).
     const memory = reportMemoryOf(state, finding.fingerprint);
     const repeat = decideRepeat(memory, findingContentHash(finding), nowMs, repeatScheduleFor(config, finding));
-    if (!repeat.report) {
+    // An ack that ended this cycle (changed content, a snooze's comeback) reports at once.
+    if (!repeat.report && !ackEnded.has(finding.fingerprint)) {
       suppressed.push({
         finding,
         reason: 'dedup',
@@ -334,6 +348,8 @@ export function evaluateCycle(state: HeartbeatState, results: readonly ScanResul
   };
   if (Object.keys(scannerSlices).length > 0) nextState.scannerSlices = scannerSlices;
   else delete nextState.scannerSlices;
+  if (Object.keys(acks.memory).length > 0) nextState.acked = acks.memory;
+  else delete nextState.acked;
   if (Object.keys(breaker.breakers).length > 0) nextState.breakers = breaker.breakers;
   else delete nextState.breakers;
   if (isEmptyRecoveryMemory(recovery)) delete nextState.recovery;

@@ -5,6 +5,7 @@ import { MAX_BREAKERS, scannerBreakerSchema } from './scanner-breaker.js';
 import { MAX_SCANNER_SLICES, storedSliceSchema } from './scanner-slice.js';
 import { sinkBreakerSchema } from './sink-breaker.js';
 import { recoveryMemorySchema } from './recovery-notices.js';
+import { MAX_ACK_MEMORY, ackMemoryEntrySchema } from '../operator/ack-decision.js';
 
 /**
  * The state document version this library writes. Older versions are migrated on load
@@ -65,6 +66,11 @@ export const heartbeatStateSchema = z.object({
     .optional(),
   /** Delivered findings watched for their recovery, and `RESOLVED:` notices not yet delivered (recovery-notices.ts). */
   recovery: recoveryMemorySchema.optional(),
+  /** Fingerprint → the operator's ack that held it (operator/ack-decision.ts), only while one does. */
+  acked: z
+    .record(z.string(), ackMemoryEntrySchema)
+    .refine((value) => Object.keys(value).length <= MAX_ACK_MEMORY, `at most ${MAX_ACK_MEMORY} acked findings`)
+    .optional(),
 });
 
 /** The heartbeat's cross-cycle memory. */
@@ -186,6 +192,21 @@ function salvage(document: Record<string, unknown>): { state: HeartbeatState; da
         else kept.push([entry, parsed.data]);
       }
       state.scannerSlices = Object.fromEntries(kept) as HeartbeatState['scannerSlices'];
+    }
+  }
+  if (document.acked !== undefined) {
+    if (!isPlainObject(document.acked)) {
+      damage.push(`acked: expected an object, got ${short(document.acked)}`);
+    } else {
+      const kept: [string, unknown][] = [];
+      for (const [entry, item] of Object.entries(document.acked)) {
+        if (entry === '__proto__') continue;
+        const parsed = ackMemoryEntrySchema.safeParse(item);
+        if (!parsed.success) damage.push(`acked[${short(entry)}]: ${problem(parsed.error)}`);
+        else if (kept.length >= MAX_ACK_MEMORY) damage.push(`acked[${short(entry)}]: more than ${MAX_ACK_MEMORY} entries`);
+        else kept.push([entry, parsed.data]);
+      }
+      state.acked = Object.fromEntries(kept) as HeartbeatState['acked'];
     }
   }
   if (document.sinkBreaker !== undefined) {

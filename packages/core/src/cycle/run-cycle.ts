@@ -5,6 +5,8 @@ import type { Scanner } from '../ports/scanner.js';
 import type { Sink } from '../ports/sink.js';
 import type { StateStore } from '../ports/state-store.js';
 import type { ReplyInbox } from '../ports/reply-inbox.js';
+import type { AckStore } from '../operator/ack-store.js';
+import type { Ack } from '../operator/ack-book.js';
 import { settledInboxIds } from '../inbox/inbox-entries.js';
 import type { TokenEstimator } from '../messages/token-estimate.js';
 import type { CategoryTable } from '../domain/category-table.js';
@@ -37,6 +39,11 @@ export interface CycleDeps {
    * retries and breaker); the others go to `sink`. Absent or empty = one message to `sink`.
    */
   readonly routes?: readonly DeliveryRoute[];
+  /**
+   * The operator's acks (`heartbeat-kit ack`), read once per cycle: an ack written while the
+   * cycle runs is in this cycle's decision or the next one's, never half. Absent = no acks.
+   */
+  readonly ackStore?: AckStore;
 }
 
 /** The settings of one cycle. */
@@ -193,6 +200,18 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     previousState = decodeHeartbeatState(undefined).state;
   }
 
+  let acks: readonly Ack[] | undefined;
+  if (deps.ackStore !== undefined) {
+    const loadedAcks = await deps.ackStore.load();
+    if (loadedAcks.isOk()) {
+      acks = loadedAcks.value.book.acks;
+      warnings.push(...loadedAcks.value.warnings);
+    } else {
+      // Unread acks hold nothing: the cycle reports what it finds rather than hide it on a guess.
+      warnings.push(`could not read the acks: ${loadedAcks.error.message}; no ack holds anything this cycle`);
+    }
+  }
+
   const step = await scanAndEvaluate(deps, {
     state: previousState,
     config: settings.config,
@@ -203,6 +222,7 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     ...(settings.scannerTimeoutMs === undefined ? {} : { scannerTimeoutMs: settings.scannerTimeoutMs }),
     ...(settings.estimateTokens ? { estimateTokens: settings.estimateTokens } : {}),
     ...(settings.categories === undefined ? {} : { categories: settings.categories }),
+    ...(acks === undefined ? {} : { acks }),
   });
   warnings.push(...step.warnings);
   const { decision, nextState, scanResults, operatorLastActiveAt } = step;

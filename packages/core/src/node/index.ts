@@ -22,3 +22,4 @@ export {
   type NonRegularKind,
   type RegularFileOptions,
 } from './regular-file.js';
+export { createFileAckStore, ackPathFor, type FileAckStoreOptions } from './file-ack-store.js';

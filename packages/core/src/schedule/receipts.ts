@@ -108,6 +108,19 @@ export const receiptSchema = z.discriminatedUnion('kind', [
       )
       .max(8)
       .optional(),
+    /** Findings an operator's ack held back this cycle (`heartbeat-kit ack`), with the ack's who, note and end. */
+    acked: z
+      .array(
+        z.object({
+          fingerprint: z.string().max(300),
+          ack: z.string().max(100),
+          by: z.string().max(200),
+          note: z.string().max(500),
+          until: z.iso.datetime().optional(),
+        }),
+      )
+      .max(50)
+      .optional(),
   }),
   z.object({
     ...common,
@@ -180,6 +193,22 @@ export function receiptForOutcome(
             .slice(0, 8)
             .map((r) => ({ route: r.route, sink: r.sink.slice(0, 60), delivery: r.delivery, id: r.messageId.slice(0, 100) })),
         }),
+    ...ackedOf(outcome),
+  };
+}
+
+/** The `acked` field of a ran receipt: the findings an ack held this cycle (absent when none). */
+function ackedOf(outcome: CycleOutcome): { acked?: NonNullable<RanReceipt['acked']> } {
+  const held = outcome.decision.suppressed.filter((s) => s.reason === 'ack' && s.ack !== undefined).slice(0, 50);
+  if (held.length === 0) return {};
+  return {
+    acked: held.map(({ finding, ack }) => ({
+      fingerprint: finding.fingerprint.slice(0, 300),
+      ack: ack?.id ?? '',
+      by: ack?.by.slice(0, 200) ?? '',
+      note: ack?.note.slice(0, 500) ?? '',
+      ...(ack?.until === undefined ? {} : { until: ack.until }),
+    })),
   };
 }
 
@@ -328,7 +357,10 @@ export function formatReceipt(receipt: Receipt): string {
         : `; checks ran: ${receipt.checks.ran.join(', ') || 'none'}${receipt.checks.failed.length === 0 ? '' : `, failed: ${receipt.checks.failed.join(', ')}`}${receipt.checks.skipped.length === 0 ? '' : `, skipped: ${receipt.checks.skipped.join(', ')}`}`;
     // With routes, each route's outcome: which one failed is what the operator looks for.
     const routes = receipt.routes === undefined ? '' : ` (${receipt.routes.map((r) => `${r.route} → ${r.sink} ${r.delivery}`).join(', ')})`;
-    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${routes}${extra}${checks}`;
+    const acked = (receipt.acked ?? [])
+      .map((a) => `; held by ack: ${a.fingerprint} (${a.by}${a.until === undefined ? '' : `, until ${a.until}`}: ${a.note})`)
+      .join('');
+    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${routes}${extra}${checks}${acked}`;
   }
   const range = receipt.through === undefined ? '' : ` (${receipt.count ?? '?'} slots through ${receipt.through})`;
   return `${head} skipped  ${receipt.reason}${range}: ${receipt.detail ?? SKIP_REASONS[receipt.reason]}`;

@@ -18,3 +18,4 @@ export {
 export { createMemoryReceiptStore, type MemoryReceiptStore } from './memory-receipt-store.js';
 export { createMemoryReplyInbox, type MemoryReplyInbox } from './memory-reply-inbox.js';
 export { createMemoryOutputSpool, type MemoryOutputSpool, type MemoryOutputSpoolOptions } from './memory-output-spool.js';
+export { createMemoryAckStore, type MemoryAckStore } from './memory-ack-store.js';

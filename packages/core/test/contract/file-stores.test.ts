@@ -9,6 +9,7 @@ import {
   createFileReceiptStore,
   createFileReplyInbox,
   createFileStateStore,
+  createFileAckStore,
 } from '../../src/node/index.js';
 import type { OutputSpool } from '../../src/ports/output-spool.js';
 import { outputSpoolContract } from './output-spool-contract.js';
@@ -18,6 +19,7 @@ import { replyInboxContract } from './reply-inbox-contract.js';
 import { receiptStoreContract } from './receipt-store-contract.js';
 import { lockStoreContract } from './lock-store-contract.js';
 import { stateStoreContract } from './state-store-contract.js';
+import { ackStoreContract } from './ack-store-contract.js';
 
 const root = mkdtempSync(join(tmpdir(), 'hb-core-contract-'));
 let counter = 0;
@@ -25,6 +27,7 @@ const fresh = (name: string): string => join(root, `case-${(counter += 1)}`, nam
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 stateStoreContract('file', () => createFileStateStore({ path: fresh('state.json') }));
+ackStoreContract('file', () => createFileAckStore({ path: fresh('state.acks.json') }));
 // The contract's holders are all this one process, so liveness cannot tell them apart: the age
 // rule is what is exercised (`identity: false`); liveness has its own tests beside the adapter.
 lockStoreContract('file (JSON codec)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: false }));

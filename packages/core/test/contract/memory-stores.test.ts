@@ -4,6 +4,7 @@ import {
   createMemoryReceiptStore,
   createMemoryReplyInbox,
   createMemoryStateStore,
+  createMemoryAckStore,
   type MemoryOutputSpool,
 } from '../../src/testing/index.js';
 import type { OutputSpool } from '../../src/ports/output-spool.js';
@@ -12,8 +13,10 @@ import { replyInboxContract } from './reply-inbox-contract.js';
 import { receiptStoreContract } from './receipt-store-contract.js';
 import { lockStoreContract } from './lock-store-contract.js';
 import { stateStoreContract } from './state-store-contract.js';
+import { ackStoreContract } from './ack-store-contract.js';
 
 stateStoreContract('memory', () => createMemoryStateStore());
+ackStoreContract('memory', () => createMemoryAckStore());
 lockStoreContract('memory', () => createMemoryLockStore());
 lockStoreContract('memory with fencing', () => createMemoryLockStore({ fencing: true }));
 receiptStoreContract('memory', (bounds, clock) => createMemoryReceiptStore({ bounds, clock }));

@@ -4,9 +4,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseRedisUrl, redactRedisUrl, type RedisTarget } from '@heartbeat-kit/bullmq';
 
 /** A `heartbeat-kit fleet` subcommand. */
-export type Subcommand = 'worker' | 'add' | 'list' | 'remove' | 'status' | 'history' | 'liveness';
+export type Subcommand = 'worker' | 'add' | 'list' | 'remove' | 'status' | 'history' | 'liveness' | 'ack' | 'unack';
 /** Every subcommand, in the order the help lists them. */
-export const SUBCOMMANDS: readonly Subcommand[] = ['worker', 'add', 'list', 'remove', 'status', 'history', 'liveness'];
+export const SUBCOMMANDS: readonly Subcommand[] = ['worker', 'add', 'list', 'remove', 'status', 'history', 'liveness', 'ack', 'unack'];
 
 const OPTIONS = {
   redis: { type: 'string' },
@@ -27,6 +27,12 @@ const OPTIONS = {
   since: { type: 'string' },
   now: { type: 'string' },
   'max-age': { type: 'string' },
+  note: { type: 'string' },
+  for: { type: 'string' },
+  until: { type: 'string' },
+  snooze: { type: 'boolean' },
+  by: { type: 'string' },
+  list: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 type OptionName = keyof typeof OPTIONS;
@@ -40,8 +46,20 @@ const ALLOWED: Record<Subcommand, readonly OptionName[]> = {
   status: [],
   history: ['since', 'now'],
   liveness: ['max-age', 'now'],
+  ack: ['note', 'for', 'until', 'snooze', 'by', 'now', 'list'],
+  unack: [],
 };
-const POSITIONALS: Record<Subcommand, number> = { worker: 0, add: 1, list: 0, remove: 1, status: 0, history: 1, liveness: 1 };
+const POSITIONALS: Record<Subcommand, number> = {
+  worker: 0,
+  add: 1,
+  list: 0,
+  remove: 1,
+  status: 0,
+  history: 1,
+  liveness: 1,
+  ack: 2,
+  unack: 2,
+};
 
 /** The options as given, before the subcommand reads its own (boolean flags true, the rest text). */
 export type FleetValues = { readonly [K in OptionName]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -51,6 +69,8 @@ export interface FleetArgs {
   readonly values: FleetValues;
   /** The heartbeat ID, for the subcommands that take one. */
   readonly id: string | undefined;
+  /** The SELECTOR of `ack` and `unack`. */
+  readonly selector: string | undefined;
   readonly target: RedisTarget;
   /** The Redis URL with its password masked, for messages. */
   readonly shown: string;
@@ -75,11 +95,15 @@ export function readFleetArgs(sub: Subcommand, argv: readonly string[], env: Rea
   if (values.help === true) return { kind: 'help' };
   const foreign = (Object.keys(values) as OptionName[]).filter((key) => !COMMON_OPTIONS.includes(key) && !ALLOWED[sub].includes(key));
   if (foreign.length > 0) return { kind: 'usage', message: `--${foreign[0]} does not apply to '${sub}'. ${seeHelp}` };
-  if (positionals.length !== POSITIONALS[sub]) {
+  // `fleet ack ID --list` lists the heartbeat's acks: no SELECTOR then.
+  const wanted = sub === 'ack' && values.list === true ? 1 : POSITIONALS[sub];
+  if (positionals.length !== wanted) {
     const message =
-      POSITIONALS[sub] === 1
-        ? `needs exactly one heartbeat ID. Fix: heartbeat-kit fleet ${sub} my-repo …`
-        : `takes no arguments (got '${positionals[0]}'). ${seeHelp}`;
+      wanted === 2
+        ? `needs a heartbeat ID and a SELECTOR. Fix: heartbeat-kit fleet ${sub} my-repo GIT_STALE:feature-x${sub === 'ack' ? ' --for 4h --note "why"' : ''}`
+        : wanted === 1
+          ? `needs exactly one heartbeat ID. Fix: heartbeat-kit fleet ${sub} my-repo …`
+          : `takes no arguments (got '${positionals[0]}'). ${seeHelp}`;
     return { kind: 'usage', message };
   }
   const url = values.redis ?? env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379';
@@ -89,6 +113,14 @@ export function readFleetArgs(sub: Subcommand, argv: readonly string[], env: Rea
   const prefix = values.prefix ?? 'hbk';
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix))
     return { kind: 'usage', message: `--prefix "${prefix}" is not a key prefix. Fix: use letters, digits, '.', '_' or '-'.` };
-  const args = { values, id: positionals[0], target: target.value, shown: redactRedisUrl(url), prefix, json: values.json === true };
+  const args = {
+    values,
+    id: positionals[0],
+    selector: positionals[1],
+    target: target.value,
+    shown: redactRedisUrl(url),
+    prefix,
+    json: values.json === true,
+  };
   return { kind: 'args', args };
 }

@@ -16,7 +16,7 @@ const COMMON = `Common options:
   -h, --help         show this help`;
 
 /** Help text of `heartbeat-kit fleet`. */
-export const FLEET_HELP = `Usage: heartbeat-kit fleet <worker|add|list|remove|status|history|liveness> [options]
+export const FLEET_HELP = `Usage: heartbeat-kit fleet <worker|add|list|remove|status|history|liveness|ack|unack> [options]
 
 Runs many heartbeats on Redis with BullMQ: workers share schedules, locks, dedup memory and
 delivery. Each due slot runs once, a heartbeat never runs two cycles at once, and a report is
@@ -30,6 +30,8 @@ Subcommands:
   status    per heartbeat: last cycle, next slot, lag, last report
   history   one heartbeat's receipts: one record per slot, ran or skipped with the reason
   liveness  exit 0 when one heartbeat ran recently, else 1 with the reason (for a monitor)
+  ack       acknowledge one heartbeat's finding with a note (as 'heartbeat-kit ack'); --list
+  unack     remove one heartbeat's ack
 
 Run 'heartbeat-kit fleet <subcommand> --help' for its options.
 `;
@@ -128,5 +130,37 @@ Exit codes: 0 alive, 1 not alive (reason on stdout), 2 usage error, 3 Redis unre
 Per heartbeat: last cycle, next slot, lag of the last cycle behind its slot, last report.
 
 ${COMMON}
+`,
+  ack: `Usage: heartbeat-kit fleet ack ID SELECTOR --note TEXT [--for DURATION | --until ISO] [--snooze] [options]
+       heartbeat-kit fleet ack ID --list [options]
+
+Acknowledges a finding of heartbeat ID, as 'heartbeat-kit ack' does for one project: the worker's
+slots do not report it while it is unchanged and the ack has not ended; changed content ends the
+ack and is reported at once. SELECTOR is a finding id (hbf-…), a fingerprint (CATEGORY:SUBJECT)
+or a CATEGORY, known to the heartbeat's state in Redis or to the category table. Kept in Redis at
+<prefix>:hb:ID:acks, read once per slot.
+
+Options:
+  --note TEXT        why (required, 1–500 characters)
+  --for DURATION     the ack ends after this long, e.g. 4h (a bare number is hours)
+  --until ISO        the ack ends at this instant (must be after now)
+  --snooze           also end it when the finding clears and comes back
+  --by NAME          who acknowledges (default: $USER)
+  --list             list heartbeat ID's acks instead
+  --now ISO          act as at this instant
+${COMMON}
+
+Exit codes: 0 acknowledged (or listed), 2 usage error (no note, a note over 500 characters, an
+unknown heartbeat or selector, a bad duration, an --until not after now; nothing is written),
+3 Redis failed.
+`,
+  unack: `Usage: heartbeat-kit fleet unack ID SELECTOR [options]
+
+Removes heartbeat ID's acks that SELECTOR names: an ack id (ack-…) or the selector, fingerprint
+or category an ack was written with.
+
+${COMMON}
+
+Exit codes: 0 removed, 2 no ack matches SELECTOR (nothing is written), 3 Redis failed.
 `,
 };

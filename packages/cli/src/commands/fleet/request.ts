@@ -8,6 +8,7 @@ import {
   parseFleetHeartbeat,
   type FleetHeartbeatInput,
 } from '@heartbeat-kit/bullmq';
+import { ackEnd, validateAckNote } from '@heartbeat-kit/core';
 import { parseSinkSpec, type SinkSpec } from '../../sinks/sink-spec.js';
 import { resolvePath } from '../../wiring/cycle-deps.js';
 import { parseDurationFlag } from '../../wiring/duration-flag.js';
@@ -22,7 +23,21 @@ export type FleetRequest =
   | { readonly sub: 'remove'; readonly id: string }
   | { readonly sub: 'list' | 'status' }
   | { readonly sub: 'history'; readonly id: string; readonly at: Date; readonly sinceMs: number }
-  | { readonly sub: 'liveness'; readonly id: string; readonly at: Date; readonly maxAgeMs: number | undefined };
+  | { readonly sub: 'liveness'; readonly id: string; readonly at: Date; readonly maxAgeMs: number | undefined }
+  | { readonly sub: 'ack'; readonly ack: FleetAckRequest }
+  | { readonly sub: 'unack'; readonly id: string; readonly selector: string };
+
+/** A `fleet ack`'s checked flags (the selector is checked against the heartbeat's state in Redis). */
+export interface FleetAckRequest {
+  readonly id: string;
+  /** Absent with `--list`. */
+  readonly selector: string | undefined;
+  readonly note: string;
+  readonly until: string | undefined;
+  readonly snooze: boolean;
+  readonly by: string | undefined;
+  readonly at: Date;
+}
 
 /** A `fleet worker`'s checked flags. */
 export interface WorkerOptions {
@@ -39,8 +54,21 @@ type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: fals
 const notAnId = (id: string): string => `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.`;
 
 /** Reads and checks the subcommand's flags and ID (`id` is there when the subcommand takes one), or the usage error. */
-export function readRequest(sub: Subcommand, id: string | undefined, values: FleetValues, cwd: string): Checked<FleetRequest> {
+export function readRequest(
+  sub: Subcommand,
+  id: string | undefined,
+  values: FleetValues,
+  cwd: string,
+  selector?: string,
+): Checked<FleetRequest> {
   switch (sub) {
+    case 'ack': {
+      if (!isFleetHeartbeatId(id!)) return { ok: false, message: notAnId(id!) };
+      const ack = readAckFlags(id!, selector, values);
+      return ack.ok ? { ok: true, value: { sub, ack: ack.value } } : ack;
+    }
+    case 'unack':
+      return isFleetHeartbeatId(id!) ? { ok: true, value: { sub, id: id!, selector: selector! } } : { ok: false, message: notAnId(id!) };
     case 'worker': {
       const worker = readWorkerFlags(values);
       return worker.ok ? { ok: true, value: { sub, worker: worker.value } } : worker;
@@ -64,6 +92,26 @@ export function readRequest(sub: Subcommand, id: string | undefined, values: Fle
       return maxAge.ok ? { ok: true, value: { sub, id: id!, at, maxAgeMs: maxAge.ms } } : maxAge;
     }
   }
+}
+
+/** The longest `--for` an ack takes (as `heartbeat-kit ack`). */
+const MAX_ACK_FOR_MS = 366 * 86_400_000;
+
+function readAckFlags(id: string, selector: string | undefined, values: FleetValues): Checked<FleetAckRequest> {
+  const now = parseInstantFlag('--now', values.now);
+  if (!now.ok) return now;
+  const at = now.date ?? new Date();
+  const by = values.by?.trim().slice(0, 200);
+  if (values.list === true) return { ok: true, value: { id, selector: undefined, note: '', until: undefined, snooze: false, by, at } };
+  const note = validateAckNote(values.note);
+  if (note.isErr()) return { ok: false, message: note.error.message };
+  const forFlag = parseDurationFlag('--for', values.for, { unit: 'h', example: '4h', maxMs: MAX_ACK_FOR_MS });
+  if (!forFlag.ok) return forFlag;
+  const untilFlag = parseInstantFlag('--until', values.until);
+  if (!untilFlag.ok) return untilFlag;
+  const until = ackEnd({ forMs: forFlag.ms, until: untilFlag.date, now: at });
+  if (until.isErr()) return { ok: false, message: until.error.message };
+  return { ok: true, value: { id, selector, note: note.value, until: until.value, snooze: values.snooze === true, by, at } };
 }
 
 function parseNumber(text: string | undefined, flag: string, min: number): Checked<number | undefined> {

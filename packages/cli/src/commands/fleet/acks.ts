@@ -1,0 +1,93 @@
+// `fleet ack` and `fleet unack`: one heartbeat's operator acks in Redis, beside its state.
+import { decodeFleetState } from '@heartbeat-kit/bullmq';
+import { closeRedisClient, createRedisAckStore, createRedisClient, fleetKeys } from '@heartbeat-kit/bullmq/node';
+import { addAck, DEFAULT_CATEGORIES, knownFindingsOf, removeAcks, resolveAckSelector, type JsonValue } from '@heartbeat-kit/core';
+import { EXIT } from '../../exit-codes.js';
+import { ackJson, ackLine } from '../ack.js';
+import { redisFailed, usageError } from './output.js';
+import type { RegistryTarget } from './registrations.js';
+import type { FleetAckRequest } from './request.js';
+
+/** `fleet ack ID SELECTOR …` (or `--list`): the heartbeat must be registered; the selector known to its state. */
+export async function fleetAck(at: RegistryTarget, request: FleetAckRequest): Promise<number> {
+  const { io } = at;
+  const keys = fleetKeys(at.prefix);
+  const redis = createRedisClient(at.target);
+  try {
+    const store = createRedisAckStore({ redis, key: keys.acks(request.id) });
+    if ((await redis.hexists(keys.registry, request.id)) === 0)
+      return usageError(io, 'ack', `no heartbeat "${request.id}" in this fleet. Fix: see 'heartbeat-kit fleet list' (and --prefix).`);
+    const loaded = await store.load();
+    if (loaded.isErr()) return redisFailed(io, 'ack', loaded.error.message);
+    for (const warning of loaded.value.warnings) io.stderr(`heartbeat-kit fleet ack: warning: ${warning}\n`);
+    if (request.selector === undefined) {
+      const { acks } = loaded.value.book;
+      if (at.json) io.stdout(`${JSON.stringify({ acks: acks.map((a) => ackJson(a, request.at)), warnings: loaded.value.warnings })}\n`);
+      else if (acks.length === 0) io.stdout(`no acks for ${request.id}\n`);
+      else for (const ack of acks) io.stdout(`${ackLine(ack, request.at)}\n`);
+      return EXIT.ok;
+    }
+    const text = await redis.get(keys.state(request.id));
+    let document: JsonValue | undefined;
+    try {
+      document = text === null ? undefined : (JSON.parse(text) as JsonValue);
+    } catch {
+      document = undefined; // unreadable state: only the category table is known
+    }
+    const state = decodeFleetState(document).state.heartbeat;
+    const resolved = resolveAckSelector(request.selector, knownFindingsOf(state), DEFAULT_CATEGORIES);
+    if (resolved.isErr()) return usageError(io, 'ack', `SELECTOR ${resolved.error.message}`);
+    const by = request.by || io.env.USER || io.env.LOGNAME || 'operator';
+    const added = addAck(loaded.value.book, {
+      selector: request.selector.trim(),
+      resolved: resolved.value,
+      note: request.note,
+      by,
+      at: request.at,
+      until: request.until,
+      snooze: request.snooze,
+    });
+    if (added.isErr()) return usageError(io, 'ack', added.error.message);
+    const saved = await store.save(added.value.book);
+    if (saved.isErr()) return redisFailed(io, 'ack', saved.error.message);
+    const { ack } = added.value;
+    io.stdout(
+      at.json
+        ? `${JSON.stringify({ id: request.id, ack: ackJson(ack, request.at) })}\n`
+        : `acked ${request.id}: ${ackLine(ack, request.at)}\n`,
+    );
+    return EXIT.ok;
+  } catch (error) {
+    return redisFailed(io, 'ack', error instanceof Error ? error.message : String(error));
+  } finally {
+    await closeRedisClient(redis);
+  }
+}
+
+/** `fleet unack ID SELECTOR`: removes the heartbeat's acks that SELECTOR names. */
+export async function fleetUnack(at: RegistryTarget, id: string, selector: string): Promise<number> {
+  const { io } = at;
+  const redis = createRedisClient(at.target);
+  try {
+    const store = createRedisAckStore({ redis, key: fleetKeys(at.prefix).acks(id) });
+    const loaded = await store.load();
+    if (loaded.isErr()) return redisFailed(io, 'unack', loaded.error.message);
+    const removed = removeAcks(loaded.value.book, selector);
+    if (removed.isErr())
+      return usageError(
+        io,
+        'unack',
+        `SELECTOR ${removed.error.message.replace("'heartbeat-kit ack --list'", `'heartbeat-kit fleet ack ${id} --list'`)}`,
+      );
+    const saved = await store.save(removed.value.book);
+    if (saved.isErr()) return redisFailed(io, 'unack', saved.error.message);
+    const now = new Date();
+    if (at.json) io.stdout(`${JSON.stringify({ id, removed: removed.value.removed.map((a) => ackJson(a, now)) })}\n`);
+    else for (const ack of removed.value.removed) io.stdout(`unacked ${id}: ${ackLine(ack, now)}\n`);
+    return EXIT.ok;
+  } catch (error) {
+    return redisFailed(io, 'unack', error instanceof Error ? error.message : String(error));
+  } finally {
+    await closeRedisClient(redis);
+  }
+}
