@@ -274,6 +274,8 @@ export {
   receiptSchema,
   type Receipt,
   type RanReceipt,
+  type PausedReceipt,
+  pausedReceipt,
   type ReceiptBounds,
   DEFAULT_RECEIPT_BOUNDS,
 } from './schedule/receipts.js';
@@ -308,3 +310,25 @@ export {
   type CronSlotInput,
 } from './schedule/catch-up.js';
 export { type InboxEntry, inboxEntrySchema } from './inbox/inbox-entries.js';
+// Operator pause (issue 27): the pure decision, the pause record and its port.
+export {
+  PAUSE_NOTE_MAX,
+  pauseSchema,
+  createPause,
+  describePause,
+  type Pause,
+  type PauseRequest,
+  type PauseInputError,
+} from './operator/pause-model.js';
+export {
+  PAUSED_SCANNER_CODE,
+  pauseActiveAt,
+  decidePause,
+  isCriticalFinding,
+  pausedScanResult,
+  pausedScannerSkips,
+  keepCriticalFindings,
+  type PauseDecision,
+  type SlotPause,
+} from './operator/pause-decision.js';
+export type { PauseStore, PauseStoreError } from './operator/pause-store.js';

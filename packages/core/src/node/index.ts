@@ -22,3 +22,4 @@ export {
   type NonRegularKind,
   type RegularFileOptions,
 } from './regular-file.js';
+export { createFilePauseStore, pausePathFor, type FilePauseStoreOptions } from './file-pause-store.js';

@@ -18,3 +18,4 @@ export {
 export { createMemoryReceiptStore, type MemoryReceiptStore } from './memory-receipt-store.js';
 export { createMemoryReplyInbox, type MemoryReplyInbox } from './memory-reply-inbox.js';
 export { createMemoryOutputSpool, type MemoryOutputSpool, type MemoryOutputSpoolOptions } from './memory-output-spool.js';
+export { createMemoryPauseStore, type MemoryPauseStore } from './memory-pause-store.js';
