@@ -328,6 +328,8 @@ export {
   pausedScanResult,
   pausedScannerSkips,
   keepCriticalFindings,
+  pauseLiveness,
+  type PauseLiveness,
   type PauseDecision,
   type SlotPause,
 } from './operator/pause-decision.js';

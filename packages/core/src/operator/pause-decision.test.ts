@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { COBUILDER_CATEGORIES, CATEGORY_INFO } from '../domain/categories.js';
 import { scanOk, type ScanResult } from '../domain/scan-result.js';
 import { createFinding } from '../domain/finding.js';
-import { decidePause, isCriticalFinding, keepCriticalFindings, pausedScannerSkips, type SlotPause } from './pause-decision.js';
+import { decidePause, isCriticalFinding, keepCriticalFindings, pausedScannerSkips, pauseLiveness, type SlotPause } from './pause-decision.js';
 import type { Pause } from './pause-model.js';
 
 const T0 = Date.parse('2026-02-19T10:00:00Z');
@@ -117,5 +117,17 @@ describe('pausedScannerSkips', () => {
     expect(skips.get('git')).toMatchObject({ status: 'skipped', code: 'SCANNER_PAUSED', configured: true });
     expect(JSON.stringify(skips.get('git'))).toContain('git repack');
     expect(pausedScannerSkips(undefined).size).toBe(0);
+  });
+});
+
+describe('pauseLiveness', () => {
+  const open: Pause = { v: 1, note: 'migration', since: new Date(T0).toISOString() };
+  it('answers paused for a pause in force, warns only for an open-ended one older than the limit', () => {
+    expect(pauseLiveness(open, T0 + HOUR, 24 * HOUR)).toEqual({ message: expect.stringContaining('migration') as string });
+    expect(pauseLiveness(open, T0 + 25 * HOUR, 24 * HOUR)?.warning).toMatch(/no end.*25 h ago.*resume/);
+    const ending = { ...open, until: new Date(T0 + 48 * HOUR).toISOString() };
+    expect(pauseLiveness(ending, T0 + 30 * HOUR, 24 * HOUR)?.warning).toBeUndefined();
+    expect(pauseLiveness(ending, T0 + 48 * HOUR, 24 * HOUR)).toBeUndefined();
+    expect(pauseLiveness(undefined, T0, 24 * HOUR)).toBeUndefined();
   });
 });

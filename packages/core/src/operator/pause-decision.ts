@@ -76,3 +76,27 @@ export function keepCriticalFindings(results: readonly ScanResult[], pause: Slot
   if (pause?.criticalOnly !== true) return results;
   return results.map((r) => (r.status === 'ok' ? { ...r, findings: r.findings.filter(isCriticalFinding) } : r));
 }
+
+/** What `check-liveness` says about a pause in force: a pause is not a death, but a forgotten one is worth a warning. */
+export interface PauseLiveness {
+  /** `paused until …: note` (or `paused since … (no end…): note`). */
+  readonly message: string;
+  /** Set when a pause with no end is older than the allowed age: it may have been forgotten. */
+  readonly warning?: string;
+}
+
+/**
+ * The liveness answer while a pause is in force at `nowMs`, or undefined when none is. A pause
+ * without an end older than `maxOpenAgeMs` still answers "paused" (exit 0), with a warning.
+ */
+export function pauseLiveness(pause: Pause | undefined, nowMs: number, maxOpenAgeMs: number): PauseLiveness | undefined {
+  if (!pauseActiveAt(pause, nowMs)) return undefined;
+  const message = describePause(pause);
+  const ageMs = nowMs - Date.parse(pause.since);
+  if (pause.until !== undefined || ageMs <= maxOpenAgeMs) return { message };
+  const hours = Math.floor(ageMs / 3_600_000);
+  return {
+    message,
+    warning: `the pause has no end and was set ${hours} h ago (${pause.since}), longer than ${Math.round(maxOpenAgeMs / 3_600_000)} h: is it forgotten? Fix: 'heartbeat-kit resume', or pause again with --for or --until`,
+  };
+}
