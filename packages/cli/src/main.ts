@@ -19,6 +19,14 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
     summary: 'exit 0 when the heartbeat ran recently, 1 with the reason (for probes)',
     load: async () => (await import('./commands/check-liveness.js')).checkLivenessCommand,
   },
+  pause: {
+    summary: 'pause the heartbeat with a note (--for, --until, --scanner, --except-critical): paused receipts',
+    load: async () => (await import('./commands/pause.js')).pauseCommand,
+  },
+  resume: {
+    summary: 'end the pause: the next slot runs',
+    load: async () => (await import('./commands/pause.js')).resumeCommand,
+  },
   plan: {
     summary: 'show the coming slots and what each will do (runs, critical-only, quiet hours)',
     load: async () => (await import('./commands/plan.js')).planCommand,

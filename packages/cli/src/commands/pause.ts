@@ -1,0 +1,143 @@
+import { parseArgs } from 'node:util';
+import { BUILTIN_SCANNERS, createPause, describePause } from '@heartbeat-kit/core';
+import { pausePathFor } from '@heartbeat-kit/core/node';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo, Command } from '../io.js';
+import { parseInstantFlag } from '../wiring/instant.js';
+import { pauseStoreFor } from '../wiring/pause-file.js';
+import { locateState } from '../wiring/receipts.js';
+
+/** Help text of `heartbeat-kit pause`. */
+export const PAUSE_HELP = `Usage: heartbeat-kit pause --note TEXT [--for DURATION | --until ISO] [options]
+
+Pauses this project's heartbeat without stopping its scheduler: every slot of 'cycle' and 'loop'
+in the pause writes a 'paused' receipt with the note instead of running ('history' lists them),
+'plan' shows the window, and 'check-liveness' answers "paused until …: note" and exits 0 (a pause
+is not a death). The pause lives beside the state (state.pause.json), written whole by rename: a
+cycle running while it is written honours all of it or none of it. A new pause replaces the old.
+
+Options:
+  --note TEXT        why, in one line (required, 1–500 characters): shown in every paused receipt
+  --for DURATION     end the pause after this long, e.g. 2h or 90m (a bare number is hours)
+  --until ISO        end the pause at this instant, e.g. 2026-02-19T18:00:00Z (must be later than now)
+                     (neither: the pause lasts until 'heartbeat-kit resume'; check-liveness warns
+                     once it is older than --max-pause-age, default 24h)
+  --scanner NAME     pause only this scanner (repeatable): the others run, and every cycle says
+                     the paused ones were not looked at (one of: ${BUILTIN_SCANNERS.join(', ')})
+  --except-critical  keep P0/P1 (Immediate) findings, orchestrator failures and GChat replies
+                     flowing: slots run and report only those; everything else waits for resume
+  --cwd DIR          a directory of the project's git repository (default: current directory)
+  --state FILE       the state file the pause sits beside (default: as 'cycle')
+  --now ISO          pause as at this instant (the pause starts then)
+  --json             print {"paused": {note, since, until?, scanners?, exceptCritical?}, "file", "replaced"?}
+  -h, --help         show this help
+
+Exit codes: 0 paused, 2 usage error (an invalid flag: nothing is written; or DIR is not in a git
+repository), 3 the pause file cannot be written.
+`;
+
+/** Help text of `heartbeat-kit resume`. */
+export const RESUME_HELP = `Usage: heartbeat-kit resume [options]
+
+Ends this project's pause (see 'heartbeat-kit pause'): the next slot runs as usual. Resuming when
+nothing is paused is not an error. A damaged pause file is removed too.
+
+Options:
+  --cwd DIR          a directory of the project's git repository (default: current directory)
+  --state FILE       the state file the pause sits beside (default: as 'cycle')
+  --json             print {"resumed": true|false, "pause"?: the pause that ended, "file"}
+  -h, --help         show this help
+
+Exit codes: 0 resumed (or nothing was paused), 2 usage error, 3 the pause file cannot be removed.
+`;
+
+const PAUSE_OPTIONS = {
+  note: { type: 'string' },
+  for: { type: 'string' },
+  until: { type: 'string' },
+  scanner: { type: 'string', multiple: true },
+  'except-critical': { type: 'boolean' },
+  cwd: { type: 'string' },
+  state: { type: 'string' },
+  now: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const RESUME_OPTIONS = {
+  cwd: { type: 'string' },
+  state: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function usageError(io: CliIo, command: string, message: string): number {
+  io.stderr(`heartbeat-kit ${command}: ${message}\n`);
+  return EXIT.usage;
+}
+
+/** `heartbeat-kit pause`: stores an operator pause beside the state; every flag is checked before anything is written. */
+export const pauseCommand: Command = async (argv, io) => {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: PAUSE_OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return usageError(io, 'pause', `${(error as Error).message}. Fix: see 'heartbeat-kit pause --help'.`);
+  }
+  if (values.help) {
+    io.stdout(PAUSE_HELP);
+    return EXIT.ok;
+  }
+  const now = parseInstantFlag('--now', values.now);
+  if (!now.ok) return usageError(io, 'pause', now.message);
+  const made = createPause(
+    { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
+    (now.date ?? new Date()).getTime(),
+    BUILTIN_SCANNERS,
+  );
+  if (made.isErr()) return usageError(io, 'pause', `${made.error.flag}: ${made.error.message}`);
+  const located = await locateState(io, values);
+  if (!located.ok) return usageError(io, 'pause', located.message);
+  const store = pauseStoreFor(located.statePath);
+  const file = pausePathFor(located.statePath);
+  const before = await store.read();
+  const written = await store.write(made.value);
+  if (written.isErr()) {
+    io.stderr(`heartbeat-kit pause: ${written.error.message}. Fix: check that the directory of ${file} is writable.\n`);
+    return EXIT.failure;
+  }
+  const replaced = before.isOk() ? before.value : undefined;
+  if (values.json === true)
+    io.stdout(`${JSON.stringify({ paused: made.value, file, ...(replaced === undefined ? {} : { replaced }) })}\n`);
+  else {
+    if (replaced !== undefined) io.stdout(`replaced the earlier pause (${describePause(replaced)})\n`);
+    io.stdout(`${describePause(made.value)}\n`);
+  }
+  return EXIT.ok;
+};
+
+/** `heartbeat-kit resume`: ends the operator pause; the next slot runs. */
+export const resumeCommand: Command = async (argv, io) => {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: RESUME_OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return usageError(io, 'resume', `${(error as Error).message}. Fix: see 'heartbeat-kit resume --help'.`);
+  }
+  if (values.help) {
+    io.stdout(RESUME_HELP);
+    return EXIT.ok;
+  }
+  const located = await locateState(io, values);
+  if (!located.ok) return usageError(io, 'resume', located.message);
+  const file = pausePathFor(located.statePath);
+  const cleared = await pauseStoreFor(located.statePath).clear();
+  if (cleared.isErr()) {
+    io.stderr(`heartbeat-kit resume: ${cleared.error.message}. Fix: check that the directory of ${file} is writable.\n`);
+    return EXIT.failure;
+  }
+  const pause = cleared.value;
+  if (values.json === true) io.stdout(`${JSON.stringify({ resumed: pause !== undefined, ...(pause === undefined ? {} : { pause }), file })}\n`);
+  else io.stdout(pause === undefined ? 'not paused: nothing to resume\n' : `resumed: ended the pause (${describePause(pause)})\n`);
+  return EXIT.ok;
+};
