@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isWithinActiveHours, judgeLiveness, pauseLiveness } from '@heartbeat-kit/core';
 import { join } from 'node:path';
-import { createFileLockStore, createFileReceiptStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
+import { createFileLockStore, createFilePauseStore, createFileReceiptStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { isQuietTime, loadWoterclipConfig, woterclipLockCodec } from '@heartbeat-kit/woterclip';
 import { createDirectoryWorkspace } from '@heartbeat-kit/woterclip/node';
 import { EXIT } from '../exit-codes.js';
@@ -92,7 +92,7 @@ export const checkLivenessCommand: Command = async (argv, io) => {
   if (values.woterclip === true) {
     if (values.state !== undefined || values.config !== undefined)
       return usageError(io, '--woterclip judges .woterclip/ under --cwd; --state and --config are for cycles. Fix: drop them.');
-    return checkWoterclip(io, { ...values, maxAgeMs, nowDate: now.date });
+    return checkWoterclip(io, { ...values, maxAgeMs, maxPauseAgeMs: maxPauseAge.ms ?? 24 * 3_600_000, nowDate: now.date });
   }
   const located = await locateState(io, values);
   if (!located.ok) return usageError(io, located.message);
@@ -169,6 +169,7 @@ async function checkWoterclip(
     readonly json?: boolean | undefined;
     readonly 'active-hours-only'?: boolean | undefined;
     readonly maxAgeMs: number | undefined;
+    readonly maxPauseAgeMs: number;
     readonly nowDate: Date | undefined;
   },
 ): Promise<number> {
@@ -184,6 +185,19 @@ async function checkWoterclip(
   }
   const directory = join(dir, 'receipts');
   const nowDate = values.nowDate ?? new Date();
+  // WoterClip's own pause (woterclip pause): a paused WoterClip is not a dead one.
+  const storedPause = await createFilePauseStore({ path: join(dir, 'pause.json') }).read();
+  if (storedPause.isErr()) io.stderr(`heartbeat-kit check-liveness: warning: ${storedPause.error.message}\n`);
+  const paused = pauseLiveness(storedPause.isOk() ? storedPause.value : undefined, nowDate.getTime(), values.maxPauseAgeMs);
+  if (paused !== undefined) {
+    if (paused.warning !== undefined) io.stderr(`heartbeat-kit check-liveness: warning: ${paused.warning.replace("'heartbeat-kit resume'", "'heartbeat-kit woterclip resume'")}\n`);
+    io.stdout(
+      values.json === true
+        ? `${JSON.stringify({ live: true, paused: storedPause.isOk() ? storedPause.value : undefined, message: `WoterClip ${paused.message}`, notes: paused.warning === undefined ? [] : [paused.warning] })}\n`
+        : `WoterClip ${paused.message}\n`,
+    );
+    return EXIT.ok;
+  }
   const listed = await createFileReceiptStore({ directory, clock: { now: () => nowDate } }).list();
   if (listed.isErr()) {
     io.stderr(`heartbeat-kit check-liveness: ${listed.error.message}. Fix: check that ${directory} is readable.\n`);

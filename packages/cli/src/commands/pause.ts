@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import { BUILTIN_SCANNERS, createPause, describePause } from '@heartbeat-kit/core';
-import { pausePathFor } from '@heartbeat-kit/core/node';
+import { createFilePauseStore, pausePathFor } from '@heartbeat-kit/core/node';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
 import { parseInstantFlag } from '../wiring/instant.js';
-import { pauseStoreFor } from '../wiring/pause-file.js';
 import { locateState } from '../wiring/receipts.js';
 
 /** Help text of `heartbeat-kit pause`. */
@@ -76,68 +75,98 @@ function usageError(io: CliIo, command: string, message: string): number {
   return EXIT.usage;
 }
 
-/** `heartbeat-kit pause`: stores an operator pause beside the state; every flag is checked before anything is written. */
-export const pauseCommand: Command = async (argv, io) => {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: [...argv], options: PAUSE_OPTIONS, strict: true, allowPositionals: false }));
-  } catch (error) {
-    return usageError(io, 'pause', `${(error as Error).message}. Fix: see 'heartbeat-kit pause --help'.`);
-  }
-  if (values.help) {
-    io.stdout(PAUSE_HELP);
+/** Where a pause command keeps its pause, and what it may pause. */
+export interface PauseTarget {
+  /** `pause` or `woterclip pause`, for messages. */
+  readonly command: string;
+  readonly help: string;
+  /** Scanner names `--scanner` accepts (none: `--scanner` is refused). */
+  readonly scanners: readonly string[];
+  /** The pause file for these flags, or a usage error. */
+  readonly locate: (io: CliIo, values: { cwd?: string | undefined; state?: string | undefined }) => Promise<{ ok: true; file: string } | { ok: false; message: string }>;
+}
+
+/** A `pause` command over a target: every flag is checked before anything is written. */
+export function createPauseCommand(target: PauseTarget): Command {
+  return async (argv, io) => {
+    const command = target.command;
+    let values;
+    try {
+      ({ values } = parseArgs({ args: [...argv], options: PAUSE_OPTIONS, strict: true, allowPositionals: false }));
+    } catch (error) {
+      return usageError(io, command, `${(error as Error).message}. Fix: see 'heartbeat-kit ${command} --help'.`);
+    }
+    if (values.help) {
+      io.stdout(target.help);
+      return EXIT.ok;
+    }
+    const now = parseInstantFlag('--now', values.now);
+    if (!now.ok) return usageError(io, command, now.message);
+    if (target.scanners.length === 0 && values.scanner !== undefined)
+      return usageError(io, command, `--scanner: ${command} has no scanners to pause. Fix: drop --scanner (pause the whole beat, or --except-critical for triage only).`);
+    const made = createPause(
+      { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
+      (now.date ?? new Date()).getTime(),
+      target.scanners,
+    );
+    if (made.isErr()) return usageError(io, command, `${made.error.flag}: ${made.error.message}`);
+    const located = await target.locate(io, values);
+    if (!located.ok) return usageError(io, command, located.message);
+    const { file } = located;
+    const store = createFilePauseStore({ path: file });
+    const before = await store.read();
+    const written = await store.write(made.value);
+    if (written.isErr()) {
+      io.stderr(`heartbeat-kit ${command}: ${written.error.message}. Fix: check that the directory of ${file} is writable.\n`);
+      return EXIT.failure;
+    }
+    const replaced = before.isOk() ? before.value : undefined;
+    if (values.json === true)
+      io.stdout(`${JSON.stringify({ paused: made.value, file, ...(replaced === undefined ? {} : { replaced }) })}\n`);
+    else {
+      if (replaced !== undefined) io.stdout(`replaced the earlier pause (${describePause(replaced)})\n`);
+      io.stdout(`${describePause(made.value)}\n`);
+    }
     return EXIT.ok;
-  }
-  const now = parseInstantFlag('--now', values.now);
-  if (!now.ok) return usageError(io, 'pause', now.message);
-  const made = createPause(
-    { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
-    (now.date ?? new Date()).getTime(),
-    BUILTIN_SCANNERS,
-  );
-  if (made.isErr()) return usageError(io, 'pause', `${made.error.flag}: ${made.error.message}`);
+  };
+}
+
+/** A `resume` command over a target: ends its pause; the next slot or beat runs. */
+export function createResumeCommand(target: Omit<PauseTarget, 'scanners'>): Command {
+  return async (argv, io) => {
+    const command = target.command;
+    let values;
+    try {
+      ({ values } = parseArgs({ args: [...argv], options: RESUME_OPTIONS, strict: true, allowPositionals: false }));
+    } catch (error) {
+      return usageError(io, command, `${(error as Error).message}. Fix: see 'heartbeat-kit ${command} --help'.`);
+    }
+    if (values.help) {
+      io.stdout(target.help);
+      return EXIT.ok;
+    }
+    const located = await target.locate(io, values);
+    if (!located.ok) return usageError(io, command, located.message);
+    const { file } = located;
+    const cleared = await createFilePauseStore({ path: file }).clear();
+    if (cleared.isErr()) {
+      io.stderr(`heartbeat-kit ${command}: ${cleared.error.message}. Fix: check that the directory of ${file} is writable.\n`);
+      return EXIT.failure;
+    }
+    const pause = cleared.value;
+    if (values.json === true) io.stdout(`${JSON.stringify({ resumed: pause !== undefined, ...(pause === undefined ? {} : { pause }), file })}\n`);
+    else io.stdout(pause === undefined ? 'not paused: nothing to resume\n' : `resumed: ended the pause (${describePause(pause)})\n`);
+    return EXIT.ok;
+  };
+}
+
+const locateHeartbeatPause: PauseTarget['locate'] = async (io, values) => {
   const located = await locateState(io, values);
-  if (!located.ok) return usageError(io, 'pause', located.message);
-  const store = pauseStoreFor(located.statePath);
-  const file = pausePathFor(located.statePath);
-  const before = await store.read();
-  const written = await store.write(made.value);
-  if (written.isErr()) {
-    io.stderr(`heartbeat-kit pause: ${written.error.message}. Fix: check that the directory of ${file} is writable.\n`);
-    return EXIT.failure;
-  }
-  const replaced = before.isOk() ? before.value : undefined;
-  if (values.json === true)
-    io.stdout(`${JSON.stringify({ paused: made.value, file, ...(replaced === undefined ? {} : { replaced }) })}\n`);
-  else {
-    if (replaced !== undefined) io.stdout(`replaced the earlier pause (${describePause(replaced)})\n`);
-    io.stdout(`${describePause(made.value)}\n`);
-  }
-  return EXIT.ok;
+  return located.ok ? { ok: true, file: pausePathFor(located.statePath) } : located;
 };
 
+/** `heartbeat-kit pause`: stores an operator pause beside the state. */
+export const pauseCommand: Command = createPauseCommand({ command: 'pause', help: PAUSE_HELP, scanners: BUILTIN_SCANNERS, locate: locateHeartbeatPause });
+
 /** `heartbeat-kit resume`: ends the operator pause; the next slot runs. */
-export const resumeCommand: Command = async (argv, io) => {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: [...argv], options: RESUME_OPTIONS, strict: true, allowPositionals: false }));
-  } catch (error) {
-    return usageError(io, 'resume', `${(error as Error).message}. Fix: see 'heartbeat-kit resume --help'.`);
-  }
-  if (values.help) {
-    io.stdout(RESUME_HELP);
-    return EXIT.ok;
-  }
-  const located = await locateState(io, values);
-  if (!located.ok) return usageError(io, 'resume', located.message);
-  const file = pausePathFor(located.statePath);
-  const cleared = await pauseStoreFor(located.statePath).clear();
-  if (cleared.isErr()) {
-    io.stderr(`heartbeat-kit resume: ${cleared.error.message}. Fix: check that the directory of ${file} is writable.\n`);
-    return EXIT.failure;
-  }
-  const pause = cleared.value;
-  if (values.json === true) io.stdout(`${JSON.stringify({ resumed: pause !== undefined, ...(pause === undefined ? {} : { pause }), file })}\n`);
-  else io.stdout(pause === undefined ? 'not paused: nothing to resume\n' : `resumed: ended the pause (${describePause(pause)})\n`);
-  return EXIT.ok;
-};
+export const resumeCommand: Command = createResumeCommand({ command: 'resume', help: RESUME_HELP, locate: locateHeartbeatPause });
