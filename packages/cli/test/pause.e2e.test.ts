@@ -161,3 +161,33 @@ describe('heartbeat-kit pause / resume (built bin)', () => {
     expect((await bin('check-liveness', ...scope, '--now', at(25 * 60), '--max-pause-age', '48h')).stderr).toBe('');
   });
 });
+
+describe('heartbeat-kit woterclip pause / resume (built bin)', () => {
+  it('a paused beat takes no lock and leaves a paused receipt; check-liveness --woterclip and status name it; resume ends it', async () => {
+    const world = createCliWorld({});
+    const repo = world.project;
+    const bin = (...argv: string[]) => built.run(argv, world.env);
+    expect((await bin('woterclip', 'init', '--cwd', repo, '--repo', 'owner/name', '--board-user', 'octocat')).code).toBe(0);
+
+    const bad = await bin('woterclip', 'pause', '--cwd', repo, '--scanner', 'git', '--note', 'x');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^heartbeat-kit woterclip pause: --scanner: .*Fix: /);
+    expect(existsSync(join(repo, '.woterclip', 'pause.json'))).toBe(false);
+
+    const paused = await bin('woterclip', 'pause', '--cwd', repo, '--for', '1h', '--note', 'release freeze', '--now', at(0));
+    expect(paused).toMatchObject({ code: 0, stdout: `paused until ${at(60)}: release freeze\n` });
+    const beat = await bin('woterclip', 'beat', '--cwd', repo, '--now', at(10), '--json');
+    expect(beat.code).toBe(0);
+    expect(JSON.parse(beat.stdout)).toMatchObject({ exit: 'paused', pause: { note: 'release freeze' } });
+    expect(existsSync(join(repo, '.woterclip', '.heartbeat-lock'))).toBe(false);
+    const history = await bin('woterclip', 'history', '--cwd', repo, '--now', at(20));
+    expect(history.stdout).toContain(`woterclip paused   until ${at(60)}: release freeze`);
+    const live = await bin('check-liveness', '--woterclip', '--cwd', repo, '--now', at(20));
+    expect(live).toMatchObject({ code: 0, stdout: `WoterClip paused until ${at(60)}: release freeze\n` });
+    // Status names the pause first, even when GitHub cannot be read in this world.
+    expect((await bin('woterclip', 'status', '--cwd', repo, '--now', at(20))).stdout).toMatch(/^Paused: paused until .*release freeze/);
+
+    expect(JSON.parse((await bin('woterclip', 'resume', '--cwd', repo, '--json')).stdout)).toMatchObject({ resumed: true });
+    expect(existsSync(join(repo, '.woterclip', 'pause.json'))).toBe(false);
+  });
+});

@@ -61,8 +61,8 @@ Options:
                      config.yaml environment.allow); see docs/environment.md
   -h, --help         show this help
 
-Every beat but a dry run leaves exactly one receipt in .woterclip/receipts/ (see 'woterclip history'): 'ran'
-or 'skipped' with its reason. A beat killed mid-run leaves its lock, which names the beat's host,
+Every beat but a dry run leaves exactly one receipt in .woterclip/receipts/ (see 'woterclip history'): 'ran',
+'paused' (inside a 'woterclip pause': no lock, no GitHub call, exit 0) or 'skipped' with its reason. A beat killed mid-run leaves its lock, which names the beat's host,
 pid and start time: on the same host the next beat takes it over at once (another host's lock,
 or one without them, once stale_lock_hours old) and records that slot as 'abandoned'. When the agent dispatch fails the same way
 3 beats in a row, the beat prints one DISPATCH_FAILING advisory and later beats work no issue
@@ -103,7 +103,8 @@ export const WOTERCLIP_STATUS_HELP = `Usage: heartbeat-kit woterclip status [opt
 Shows who holds .woterclip/.heartbeat-lock (running, no longer running: the next beat takes it
 over at once, or judged by its age), the queue by persona, in-progress issues, blocked issues with
 their Clears-when line, and the last beats with their stop reasons ("Stopped" after ~2 h with no
-beat and a queue).
+beat and a queue). An operator pause ('woterclip pause') is named first ("Paused: paused until
+…: note"; --json: "pause"), beside the quiet hours the config sets.
 
 Options:
   --cwd DIR          repository root (default: current directory)
@@ -286,8 +287,13 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
       io.stderr(`heartbeat-kit woterclip status: ${wired.message}\n`);
       return wired.kind === 'io' ? EXIT.failure : EXIT.usage;
     }
+    // The operator's pause is named beside the queue (even when GitHub cannot be read), in force now or not.
+    const pause = await readWoterclipPause(resolveCwd(io, values.cwd), io, 'woterclip status');
+    const pauseLine =
+      pause === undefined ? '' : `${pauseActiveAt(pause, clock.now().getTime()) ? 'Paused' : 'Pause (not in force now)'}: ${describePause(pause)}\n`;
     const loaded = await loadStatus(wired.deps, wired.config);
     if (loaded.isErr()) {
+      if (values.json !== true && pauseLine !== '') io.stdout(pauseLine);
       const e = loaded.error;
       io.stderr(
         e.kind === 'github'
@@ -298,10 +304,6 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
     }
     for (const warning of loaded.value.warnings) io.stderr(`heartbeat-kit woterclip status: warning: ${warning}\n`);
     const view = loaded.value.view;
-    // The operator's pause is named beside the queue, whether or not it is in force now.
-    const pause = await readWoterclipPause(resolveCwd(io, values.cwd), io, 'woterclip status');
-    const pauseLine =
-      pause === undefined ? '' : `${pauseActiveAt(pause, clock.now().getTime()) ? 'Paused' : 'Pause (not in force now)'}: ${describePause(pause)}\n`;
     io.stdout(values.json === true ? `${JSON.stringify({ ...view, ...(pause === undefined ? {} : { pause }) })}\n` : `${pauseLine}${renderStatus(view)}`);
     return EXIT.ok;
   };
