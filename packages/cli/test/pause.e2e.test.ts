@@ -70,7 +70,9 @@ describe('heartbeat-kit pause / resume (built bin)', () => {
     const plan = await bin('plan', ...scope, '--now', at(45), '--hours', '1');
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain(`Operator pause: paused until ${at(61)}: deploying the new runner`);
-    expect(plan.stdout).toMatch(new RegExp(`${at(50).replace(/[.]/g, '\\.')} … ${at(60).replace(/[.]/g, '\\.')} \\(2 slots\\)  paused: paused until`));
+    expect(plan.stdout).toMatch(
+      new RegExp(`${at(50).replace(/[.]/g, '\\.')} … ${at(60).replace(/[.]/g, '\\.')} \\(2 slots\\)  paused: paused until`),
+    );
     expect(plan.stdout).toMatch(/ {2}runs: inside active hours/);
 
     const resumed = await bin('resume', ...scope, '--json');

@@ -190,7 +190,10 @@ async function checkWoterclip(
   if (storedPause.isErr()) io.stderr(`heartbeat-kit check-liveness: warning: ${storedPause.error.message}\n`);
   const paused = pauseLiveness(storedPause.isOk() ? storedPause.value : undefined, nowDate.getTime(), values.maxPauseAgeMs);
   if (paused !== undefined) {
-    if (paused.warning !== undefined) io.stderr(`heartbeat-kit check-liveness: warning: ${paused.warning.replace("'heartbeat-kit resume'", "'heartbeat-kit woterclip resume'")}\n`);
+    if (paused.warning !== undefined)
+      io.stderr(
+        `heartbeat-kit check-liveness: warning: ${paused.warning.replace("'heartbeat-kit resume'", "'heartbeat-kit woterclip resume'")}\n`,
+      );
     io.stdout(
       values.json === true
         ? `${JSON.stringify({ live: true, paused: storedPause.isOk() ? storedPause.value : undefined, message: `WoterClip ${paused.message}`, notes: paused.warning === undefined ? [] : [paused.warning] })}\n`

@@ -297,7 +297,8 @@ async function runCycleCommand(
     );
     return EXIT.failure;
   }
-  if (guarded.value === undefined) return pausedSlot(paused, { io, json, dryRun, statePath, receipts, slotMs: slotMs ?? at().getTime(), atMs: at().getTime() });
+  if (guarded.value === undefined)
+    return pausedSlot(paused, { io, json, dryRun, statePath, receipts, slotMs: slotMs ?? at().getTime(), atMs: at().getTime() });
   const outcome: CycleOutcome = guarded.value;
   if (outcome.refused !== undefined) {
     // Nothing ran: the stored state stays exactly as it was, and the slot's receipt says why.
@@ -429,7 +430,8 @@ async function pausedSlot(
   const { io, json, dryRun, statePath } = slot;
   const receipt = pausedReceipt(paused.pause, { slotMs: slot.slotMs, atMs: slot.atMs, source: 'cycle' });
   const ok = dryRun || (await appendReceipt(slot.receipts, receipt, statePath, io, 'cycle'));
-  if (json) io.stdout(`${JSON.stringify({ status: 'paused', slot: receipt.slot, pause: paused.pause, ...(dryRun ? { dryRun: true } : {}) })}\n`);
+  if (json)
+    io.stdout(`${JSON.stringify({ status: 'paused', slot: receipt.slot, pause: paused.pause, ...(dryRun ? { dryRun: true } : {}) })}\n`);
   else printInfo(io, `heartbeat-kit cycle: ${paused.line}; this slot did not run (nothing looked at). Resume: heartbeat-kit resume.\n`);
   return ok ? EXIT.ok : EXIT.failure;
 }

@@ -261,7 +261,13 @@ export const loopCommand: Command = async (argv, io) => {
       },
       onCycle: async (outcome, slotMs) => {
         const pause = paused.kind === 'partial' ? paused.pause : undefined;
-        await appendReceipt(receipts, receiptForOutcome(outcome, { slotMs, atMs: receiptAt(), source: 'loop', pause }), statePath, io, 'loop');
+        await appendReceipt(
+          receipts,
+          receiptForOutcome(outcome, { slotMs, atMs: receiptAt(), source: 'loop', pause }),
+          statePath,
+          io,
+          'loop',
+        );
         if (paused.kind === 'partial' && !json) io.stderr(pausePartialLine(paused, 'loop'));
         for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
         const lines = json ? '' : problemLines(outcome) + outsideActiveHoursLine(outcome, current);

@@ -83,7 +83,10 @@ export interface PauseTarget {
   /** Scanner names `--scanner` accepts (none: `--scanner` is refused). */
   readonly scanners: readonly string[];
   /** The pause file for these flags, or a usage error. */
-  readonly locate: (io: CliIo, values: { cwd?: string | undefined; state?: string | undefined }) => Promise<{ ok: true; file: string } | { ok: false; message: string }>;
+  readonly locate: (
+    io: CliIo,
+    values: { cwd?: string | undefined; state?: string | undefined },
+  ) => Promise<{ ok: true; file: string } | { ok: false; message: string }>;
 }
 
 /** A `pause` command over a target: every flag is checked before anything is written. */
@@ -103,7 +106,11 @@ export function createPauseCommand(target: PauseTarget): Command {
     const now = parseInstantFlag('--now', values.now);
     if (!now.ok) return usageError(io, command, now.message);
     if (target.scanners.length === 0 && values.scanner !== undefined)
-      return usageError(io, command, `--scanner: ${command} has no scanners to pause. Fix: drop --scanner (pause the whole beat, or --except-critical for triage only).`);
+      return usageError(
+        io,
+        command,
+        `--scanner: ${command} has no scanners to pause. Fix: drop --scanner (pause the whole beat, or --except-critical for triage only).`,
+      );
     const made = createPause(
       { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
       (now.date ?? new Date()).getTime(),
@@ -154,7 +161,8 @@ export function createResumeCommand(target: Omit<PauseTarget, 'scanners'>): Comm
       return EXIT.failure;
     }
     const pause = cleared.value;
-    if (values.json === true) io.stdout(`${JSON.stringify({ resumed: pause !== undefined, ...(pause === undefined ? {} : { pause }), file })}\n`);
+    if (values.json === true)
+      io.stdout(`${JSON.stringify({ resumed: pause !== undefined, ...(pause === undefined ? {} : { pause }), file })}\n`);
     else io.stdout(pause === undefined ? 'not paused: nothing to resume\n' : `resumed: ended the pause (${describePause(pause)})\n`);
     return EXIT.ok;
   };
@@ -166,7 +174,12 @@ const locateHeartbeatPause: PauseTarget['locate'] = async (io, values) => {
 };
 
 /** `heartbeat-kit pause`: stores an operator pause beside the state. */
-export const pauseCommand: Command = createPauseCommand({ command: 'pause', help: PAUSE_HELP, scanners: BUILTIN_SCANNERS, locate: locateHeartbeatPause });
+export const pauseCommand: Command = createPauseCommand({
+  command: 'pause',
+  help: PAUSE_HELP,
+  scanners: BUILTIN_SCANNERS,
+  locate: locateHeartbeatPause,
+});
 
 /** `heartbeat-kit resume`: ends the operator pause; the next slot runs. */
 export const resumeCommand: Command = createResumeCommand({ command: 'resume', help: RESUME_HELP, locate: locateHeartbeatPause });

@@ -219,7 +219,8 @@ export const planCommand: Command = async (argv, io) => {
   if (runbook !== undefined && !runbook.ok) return usageError(io, runbook.message);
 
   // The operator's pause beside the project's state (with --state, that one): its window shows in the slots.
-  const statePath = values.state !== undefined ? resolvePath(io.cwd, values.state) : located.ok ? await existingStatePath(located.value) : undefined;
+  const statePath =
+    values.state !== undefined ? resolvePath(io.cwd, values.state) : located.ok ? await existingStatePath(located.value) : undefined;
   const storedPause = statePath === undefined ? undefined : await pauseStoreFor(statePath).read();
   if (storedPause?.isErr() === true) io.stderr(`heartbeat-kit plan: warning: ${storedPause.error.message}\n`);
   const pause = storedPause?.isOk() === true ? storedPause.value : undefined;
@@ -243,7 +244,9 @@ export const planCommand: Command = async (argv, io) => {
       schedule.kind === 'cron'
         ? { kind: 'cron', expression: schedule.expression, timeZone }
         : { kind: 'interval', intervalMs: schedule.intervalMs, offsetMs: schedule.offsetMs };
-    io.stdout(`${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, ...(pause === undefined ? {} : { pause }), slots })}\n`);
+    io.stdout(
+      `${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, ...(pause === undefined ? {} : { pause }), slots })}\n`,
+    );
     return EXIT.ok;
   }
   io.stdout(`Plan from ${from.toISOString()} for ${hours.n ?? 24} h, ${scheduleText}: ${slots.length} slots\n`);

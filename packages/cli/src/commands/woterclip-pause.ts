@@ -49,14 +49,23 @@ Options:
 Exit codes: 0 resumed (or nothing was paused), 2 usage error, 3 the pause file cannot be removed.
 `;
 
-const locate: PauseTarget['locate'] = async (io, values) => {
-  if (values.state !== undefined) return { ok: false, message: '--state is for heartbeat cycles; WoterClip keeps its pause in .woterclip/. Fix: drop --state.' };
+const locate: PauseTarget['locate'] = (io, values) => {
+  if (values.state !== undefined)
+    return Promise.resolve({
+      ok: false,
+      message: '--state is for heartbeat cycles; WoterClip keeps its pause in .woterclip/. Fix: drop --state.',
+    });
   const root = values.cwd === undefined ? io.cwd : isAbsolute(values.cwd) ? values.cwd : resolve(io.cwd, values.cwd);
-  return { ok: true, file: woterclipPausePath(root) };
+  return Promise.resolve({ ok: true, file: woterclipPausePath(root) });
 };
 
 /** `heartbeat-kit woterclip pause`. */
-export const woterclipPauseCommand: Command = createPauseCommand({ command: 'woterclip pause', help: WOTERCLIP_PAUSE_HELP, scanners: [], locate });
+export const woterclipPauseCommand: Command = createPauseCommand({
+  command: 'woterclip pause',
+  help: WOTERCLIP_PAUSE_HELP,
+  scanners: [],
+  locate,
+});
 
 /** `heartbeat-kit woterclip resume`. */
 export const woterclipResumeCommand: Command = createResumeCommand({ command: 'woterclip resume', help: WOTERCLIP_RESUME_HELP, locate });

@@ -290,7 +290,9 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
     // The operator's pause is named beside the queue (even when GitHub cannot be read), in force now or not.
     const pause = await readWoterclipPause(resolveCwd(io, values.cwd), io, 'woterclip status');
     const pauseLine =
-      pause === undefined ? '' : `${pauseActiveAt(pause, clock.now().getTime()) ? 'Paused' : 'Pause (not in force now)'}: ${describePause(pause)}\n`;
+      pause === undefined
+        ? ''
+        : `${pauseActiveAt(pause, clock.now().getTime()) ? 'Paused' : 'Pause (not in force now)'}: ${describePause(pause)}\n`;
     const loaded = await loadStatus(wired.deps, wired.config);
     if (loaded.isErr()) {
       if (values.json !== true && pauseLine !== '') io.stdout(pauseLine);
@@ -304,7 +306,11 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
     }
     for (const warning of loaded.value.warnings) io.stderr(`heartbeat-kit woterclip status: warning: ${warning}\n`);
     const view = loaded.value.view;
-    io.stdout(values.json === true ? `${JSON.stringify({ ...view, ...(pause === undefined ? {} : { pause }) })}\n` : `${pauseLine}${renderStatus(view)}`);
+    io.stdout(
+      values.json === true
+        ? `${JSON.stringify({ ...view, ...(pause === undefined ? {} : { pause }) })}\n`
+        : `${pauseLine}${renderStatus(view)}`,
+    );
     return EXIT.ok;
   };
 

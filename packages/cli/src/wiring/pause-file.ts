@@ -25,7 +25,9 @@ export async function readPauseDecision(statePath: string, nowMs: number, io: Cl
 export function pausePartialLine(paused: Extract<PauseDecision, { kind: 'partial' }>, command: string): string {
   const parts = [
     ...(paused.scanners.length === 0 ? [] : [`not looked at: ${paused.scanners.join(', ')}`]),
-    ...(paused.criticalOnly ? ['only Immediate findings, orchestrator failures and GChat replies are reported; the rest waits for resume'] : []),
+    ...(paused.criticalOnly
+      ? ['only Immediate findings, orchestrator failures and GChat replies are reported; the rest waits for resume']
+      : []),
   ];
   return `heartbeat-kit ${command}: ${paused.line}; ${parts.join('; ')}.\n`;
 }

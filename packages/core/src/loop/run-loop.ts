@@ -33,10 +33,7 @@ export interface LoopOptions {
    * is the slot the cycle belongs to (for receipts of skipped slots). The guard may pass settings
    * read under its lock (an operator pause) to the cycle; they override the loop's for that cycle.
    */
-  readonly guard?: (
-    cycle: (extra?: Partial<CycleSettings>) => Promise<CycleOutcome>,
-    slotMs: number,
-  ) => Promise<CycleOutcome | undefined>;
+  readonly guard?: (cycle: (extra?: Partial<CycleSettings>) => Promise<CycleOutcome>, slotMs: number) => Promise<CycleOutcome | undefined>;
   /**
    * The newest slot already recorded for this state (from its receipts), so a restart neither
    * replays nor skips: slots after it and before now were missed while no process ran.

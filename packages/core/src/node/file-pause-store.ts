@@ -3,7 +3,15 @@ import { basename, dirname, join } from 'node:path';
 import { ResultAsync } from 'neverthrow';
 import { pauseSchema, type Pause } from '../operator/pause-model.js';
 import type { PauseStore, PauseStoreError } from '../operator/pause-store.js';
-import { describeError, ensureParentDirectory, errorCode, syncDirectory, uniqueSibling, unlinkQuietly, writeNewFileSynced } from './durable-fs.js';
+import {
+  describeError,
+  ensureParentDirectory,
+  errorCode,
+  syncDirectory,
+  uniqueSibling,
+  unlinkQuietly,
+  writeNewFileSynced,
+} from './durable-fs.js';
 import { readRegularFile } from './regular-file.js';
 
 const TEMP_TAG = 'tmp';
@@ -55,7 +63,8 @@ export function createFilePauseStore(options: FilePauseStoreOptions): PauseStore
 
   const write = async (pause: Pause): Promise<void> => {
     const checked = pauseSchema.safeParse(pause);
-    if (!checked.success) throw new InvalidPause(checked.error.issues.map((i) => `${i.path.join('.') || 'pause'}: ${i.message}`).join('; '));
+    if (!checked.success)
+      throw new InvalidPause(checked.error.issues.map((i) => `${i.path.join('.') || 'pause'}: ${i.message}`).join('; '));
     const text = `${JSON.stringify(checked.data)}\n`;
     await ensureParentDirectory(path);
     const temp = uniqueSibling(path, TEMP_TAG);

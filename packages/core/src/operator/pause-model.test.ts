@@ -49,10 +49,15 @@ describe('createPause', () => {
 
   it('a strict duration: prose after or before the duration is refused, never read as a number', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 999 }), fc.constantFrom('h', 'm'), fc.constantFrom(' please', ' or so', 'x'), (n, unit, prose) => {
-        expect(createPause({ note: 'x', for: `${n}${unit}` }, NOW, KNOWN).isOk()).toBe(true);
-        expect(createPause({ note: 'x', for: `${n}${unit}${prose}` }, NOW, KNOWN)._unsafeUnwrapErr().flag).toBe('--for');
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 999 }),
+        fc.constantFrom('h', 'm'),
+        fc.constantFrom(' please', ' or so', 'x'),
+        (n, unit, prose) => {
+          expect(createPause({ note: 'x', for: `${n}${unit}` }, NOW, KNOWN).isOk()).toBe(true);
+          expect(createPause({ note: 'x', for: `${n}${unit}${prose}` }, NOW, KNOWN)._unsafeUnwrapErr().flag).toBe('--for');
+        },
+      ),
     );
   });
 });

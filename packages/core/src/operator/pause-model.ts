@@ -69,9 +69,15 @@ export function createPause(request: PauseRequest, nowMs: number, knownScanners:
   if (request.for !== undefined) {
     const parsed = parseDurationStrict(request.for, 'h');
     if (parsed.isErr())
-      return invalid('--for', `--for ${JSON.stringify(request.for)} ${parsed.error.message} Fix: give only a duration, e.g. --for 2h or --for 90m.`);
+      return invalid(
+        '--for',
+        `--for ${JSON.stringify(request.for)} ${parsed.error.message} Fix: give only a duration, e.g. --for 2h or --for 90m.`,
+      );
     if (parsed.value > 366 * 86_400_000)
-      return invalid('--for', `--for ${JSON.stringify(request.for)} is longer than ${formatDuration(366 * 86_400_000)}. Fix: pause without an end and resume by hand.`);
+      return invalid(
+        '--for',
+        `--for ${JSON.stringify(request.for)} is longer than ${formatDuration(366 * 86_400_000)}. Fix: pause without an end and resume by hand.`,
+      );
     untilMs = nowMs + parsed.value;
   }
   if (request.until !== undefined) {

@@ -132,7 +132,15 @@ describe('judgeLiveness with operator pauses', () => {
   const T = Date.parse('2026-02-19T10:00:00Z');
   const at = (ms: number) => new Date(ms).toISOString();
   const ran: Receipt = { v: 1, kind: 'ran', slot: at(T), at: at(T), source: 'loop', cycle: 4, status: 'ok', delivery: 'none' };
-  const paused = (ms: number): Receipt => ({ v: 1, kind: 'paused', slot: at(ms), at: at(ms), source: 'loop', note: 'deploy', since: at(T) });
+  const paused = (ms: number): Receipt => ({
+    v: 1,
+    kind: 'paused',
+    slot: at(ms),
+    at: at(ms),
+    source: 'loop',
+    note: 'deploy',
+    since: at(T),
+  });
 
   it('recent paused slots after the last run keep it alive, with a note naming the pause', () => {
     const verdict = judgeLiveness([ran, paused(T + 3_600_000)], { nowMs: T + 3_700_000, maxAgeMs: 30 * 60_000 });

@@ -94,7 +94,9 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
     const ageMs = countedAge(Date.parse((pausedSince ?? lastRan).at), input.nowMs, input);
     if (ageMs <= input.maxAgeMs) {
       if (pausedSince !== undefined)
-        notes.push(`the slots since ${terms0.run} #${lastRan.cycle} were paused by an operator (the last at ${pausedSince.slot}: ${pausedSince.note})`);
+        notes.push(
+          `the slots since ${terms0.run} #${lastRan.cycle} were paused by an operator (the last at ${pausedSince.slot}: ${pausedSince.note})`,
+        );
       if (lastRan.delivery === 'failed') notes.push('the last cycle could not deliver its report (see the sink)');
       if (lastRan.delivery === 'held')
         notes.push("the last cycle held its report back: the sink's circuit breaker is open after repeated failures (see the sink)");

@@ -306,7 +306,8 @@ async function workBeat(beat: Beat, personaFlag: string | undefined, pausedTriag
   const quietTriage = quiet && config.heartbeat.quiet_hours.behavior === 'triage-only';
   const triageOnly = quietTriage || pausedTriageOnly !== undefined;
   if (quietTriage) tally.messages.push('Quiet hours (triage-only): only the default persona works.');
-  else if (pausedTriageOnly !== undefined) tally.messages.push(`Operator pause (triage-only): ${pausedTriageOnly}; only the default persona works.`);
+  else if (pausedTriageOnly !== undefined)
+    tally.messages.push(`Operator pause (triage-only): ${pausedTriageOnly}; only the default persona works.`);
 
   const inbox = await readInbox(beat);
   if (inbox.isErr()) return halt(beat, interrupted(deps) ? { kind: 'interrupted' } : inbox.error);
