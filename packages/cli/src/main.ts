@@ -23,6 +23,14 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
     summary: 'run one HEARTBEAT.md check now and show what it would report (run NAME), or list them',
     load: async () => (await import('./commands/check.js')).checkCommand,
   },
+  pause: {
+    summary: 'pause the heartbeat with a note (--for, --until, --scanner, --except-critical): paused receipts',
+    load: async () => (await import('./commands/pause.js')).pauseCommand,
+  },
+  resume: {
+    summary: 'end the pause: the next slot runs',
+    load: async () => (await import('./commands/pause.js')).resumeCommand,
+  },
   plan: {
     summary: 'show the coming slots and what each will do (runs, critical-only, quiet hours)',
     load: async () => (await import('./commands/plan.js')).planCommand,

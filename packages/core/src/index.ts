@@ -311,6 +311,8 @@ export {
   receiptSchema,
   type Receipt,
   type RanReceipt,
+  type PausedReceipt,
+  pausedReceipt,
   type ReceiptBounds,
   DEFAULT_RECEIPT_BOUNDS,
 } from './schedule/receipts.js';
@@ -385,3 +387,27 @@ export {
   type AckEndedFinding,
   type AckDecision,
 } from './operator/ack-decision.js';
+// Operator pause (issue 27): the pure decision, the pause record and its port.
+export {
+  PAUSE_NOTE_MAX,
+  pauseSchema,
+  createPause,
+  describePause,
+  type Pause,
+  type PauseRequest,
+  type PauseInputError,
+} from './operator/pause-model.js';
+export {
+  PAUSED_SCANNER_CODE,
+  pauseActiveAt,
+  decidePause,
+  isCriticalFinding,
+  pausedScanResult,
+  pausedScannerSkips,
+  keepCriticalFindings,
+  pauseLiveness,
+  type PauseLiveness,
+  type PauseDecision,
+  type SlotPause,
+} from './operator/pause-decision.js';
+export type { PauseStore, PauseStoreError } from './operator/pause-store.js';

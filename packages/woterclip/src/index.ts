@@ -40,6 +40,7 @@ export {
   type ConfigError,
 } from './config/woterclip-config.js';
 export { isQuietTime, type QuietHoursSettings } from './beat/quiet-hours.js';
+export { decideBeatPause, type BeatPauseDecision } from './beat/beat-pause.js';
 export {
   isStopReason,
   stopReasonInfo,

@@ -1,5 +1,4 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { ACK_BOOK_VERSION, DEFAULT_HEARTBEAT_CONFIG, type JsonValue, type Receipt, type Scanner } from '@heartbeat-kit/core';
 import { errAsync, ok, okAsync } from 'neverthrow';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { isWithinActiveHours, judgeLiveness } from '@heartbeat-kit/core';
+import { isWithinActiveHours, judgeLiveness, pauseLiveness } from '@heartbeat-kit/core';
 import { join } from 'node:path';
-import { createFileLockStore, createFileReceiptStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
+import { createFileLockStore, createFilePauseStore, createFileReceiptStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { isQuietTime, loadWoterclipConfig, woterclipLockCodec } from '@heartbeat-kit/woterclip';
 import { createDirectoryWorkspace } from '@heartbeat-kit/woterclip/node';
 import { EXIT } from '../exit-codes.js';
@@ -12,6 +12,7 @@ import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { receiptStoreFor, locateState } from '../wiring/receipts.js';
 import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { commandClock, parseInstantFlag } from '../wiring/instant.js';
+import { pauseStoreFor } from '../wiring/pause-file.js';
 
 /** Help text of `heartbeat-kit check-liveness`. */
 export const CHECK_LIVENESS_HELP = `Usage: heartbeat-kit check-liveness [options]
@@ -35,11 +36,19 @@ Options:
                      and the lock .woterclip/.heartbeat-lock, DIR being the repository root
                      (default --max-age 2h; with --active-hours-only, time inside quiet hours
                      with behavior skip does not count)
+  --max-pause-age DURATION
+                     an operator pause with no end older than this gets a warning on stderr
+                     (still exit 0: is it forgotten?), e.g. 12h (default: 24h)
   --now ISO          judge as at this instant
   --json             print {"live": …, "reason"?, "message", "lastRan"?}
   -h, --help         show this help
 
-Exit codes: 0 alive, 1 not alive (reason on stdout), 2 usage or config error (or DIR is not in a
+While an operator pause is in force ('heartbeat-kit pause') the answer is "paused until …: note"
+(or "paused since … (no end…)") and the exit is 0: a pause is not a death. --json: {"live": true,
+"paused": {…}, "message"}. Paused slots after the last run also keep the heartbeat alive once the
+pause has ended, until the next slot runs.
+
+Exit codes: 0 alive (or paused), 1 not alive (reason on stdout), 2 usage or config error (or DIR is not in a
 git repository), 3 receipts unreadable.
 `;
 
@@ -48,6 +57,7 @@ const OPTIONS = {
   config: { type: 'string' },
   state: { type: 'string' },
   'max-age': { type: 'string' },
+  'max-pause-age': { type: 'string' },
   'active-hours-only': { type: 'boolean' },
   woterclip: { type: 'boolean' },
   now: { type: 'string' },
@@ -77,10 +87,12 @@ export const checkLivenessCommand: Command = async (argv, io) => {
   const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
   if (!maxAge.ok) return usageError(io, maxAge.message);
   let maxAgeMs = maxAge.ms;
+  const maxPauseAge = parseDurationFlag('--max-pause-age', values['max-pause-age'], { unit: 'h', example: '24h' });
+  if (!maxPauseAge.ok) return usageError(io, maxPauseAge.message);
   if (values.woterclip === true) {
     if (values.state !== undefined || values.config !== undefined)
       return usageError(io, '--woterclip judges .woterclip/ under --cwd; --state and --config are for cycles. Fix: drop them.');
-    return checkWoterclip(io, { ...values, maxAgeMs, nowDate: now.date });
+    return checkWoterclip(io, { ...values, maxAgeMs, maxPauseAgeMs: maxPauseAge.ms ?? 24 * 3_600_000, nowDate: now.date });
   }
   const located = await locateState(io, values);
   if (!located.ok) return usageError(io, located.message);
@@ -98,6 +110,20 @@ export const checkLivenessCommand: Command = async (argv, io) => {
       const window = { ...settings.value.config.activeHours, timeZone: settings.value.timeZone };
       expectedAt = (ms) => isWithinActiveHours(new Date(ms), window);
     }
+  }
+  // A pause in force is the answer: the operator said not to run, so no run is not a death.
+  const nowMs = commandClock(io, now.date).now().getTime();
+  const storedPause = await pauseStoreFor(statePath).read();
+  if (storedPause.isErr()) io.stderr(`heartbeat-kit check-liveness: warning: ${storedPause.error.message}\n`);
+  const paused = pauseLiveness(storedPause.isOk() ? storedPause.value : undefined, nowMs, maxPauseAge.ms ?? 24 * 3_600_000);
+  if (paused !== undefined) {
+    if (paused.warning !== undefined) io.stderr(`heartbeat-kit check-liveness: warning: ${paused.warning}\n`);
+    io.stdout(
+      values.json === true
+        ? `${JSON.stringify({ live: true, paused: storedPause.isOk() ? storedPause.value : undefined, message: paused.message, notes: paused.warning === undefined ? [] : [paused.warning] })}\n`
+        : `${paused.message}\n`,
+    );
+    return EXIT.ok;
   }
   const listed = await receiptStoreFor(statePath, commandClock(io, now.date)).list();
   if (listed.isErr()) {
@@ -143,6 +169,7 @@ async function checkWoterclip(
     readonly json?: boolean | undefined;
     readonly 'active-hours-only'?: boolean | undefined;
     readonly maxAgeMs: number | undefined;
+    readonly maxPauseAgeMs: number;
     readonly nowDate: Date | undefined;
   },
 ): Promise<number> {
@@ -158,6 +185,22 @@ async function checkWoterclip(
   }
   const directory = join(dir, 'receipts');
   const nowDate = commandClock(io, values.nowDate).now();
+  // WoterClip's own pause (woterclip pause): a paused WoterClip is not a dead one.
+  const storedPause = await createFilePauseStore({ path: join(dir, 'pause.json') }).read();
+  if (storedPause.isErr()) io.stderr(`heartbeat-kit check-liveness: warning: ${storedPause.error.message}\n`);
+  const paused = pauseLiveness(storedPause.isOk() ? storedPause.value : undefined, nowDate.getTime(), values.maxPauseAgeMs);
+  if (paused !== undefined) {
+    if (paused.warning !== undefined)
+      io.stderr(
+        `heartbeat-kit check-liveness: warning: ${paused.warning.replace("'heartbeat-kit resume'", "'heartbeat-kit woterclip resume'")}\n`,
+      );
+    io.stdout(
+      values.json === true
+        ? `${JSON.stringify({ live: true, paused: storedPause.isOk() ? storedPause.value : undefined, message: `WoterClip ${paused.message}`, notes: paused.warning === undefined ? [] : [paused.warning] })}\n`
+        : `WoterClip ${paused.message}\n`,
+    );
+    return EXIT.ok;
+  }
   const listed = await createFileReceiptStore({ directory, clock: { now: () => nowDate } }).list();
   if (listed.isErr()) {
     io.stderr(`heartbeat-kit check-liveness: ${listed.error.message}. Fix: check that ${directory} is readable.\n`);

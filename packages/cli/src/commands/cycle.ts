@@ -12,7 +12,10 @@ import {
   receiptForSkippedSlots,
   runCycle,
   skippedReceipt,
+  pausedReceipt,
   type CycleOutcome,
+  type PauseDecision,
+  type ReceiptStore,
 } from '@heartbeat-kit/core';
 import { withFix } from '../errors.js';
 import { EXIT, stopSignalExit } from '../exit-codes.js';
@@ -30,6 +33,7 @@ import type { LoadedHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
 import { replaceStdoutRoutes } from '../sinks/route-spec.js';
+import { pausePartialLine, readPauseDecision } from '../wiring/pause-file.js';
 
 /** Help text of `heartbeat-kit cycle`. */
 export const CYCLE_HELP = `Usage: heartbeat-kit cycle [options]
@@ -110,7 +114,14 @@ not HEARTBEAT_OK; --json: "resolved"). A failing source hides what depends on it
 server one TMUX_DOWN replaces the ORCH_FAILURE of every session; with bd failing nothing bead-
 derived is reported or resolved that cycle (--json: "inhibited"). See docs/operations.md.
 
-Every invocation leaves one receipt beside the state (ran, or skipped with the reason);
+Paused ('heartbeat-kit pause'): a slot inside the pause writes a 'paused' receipt with the note,
+scans nothing, prints nothing on stdout (stderr says "paused until …: note") and exits 0 (--json:
+{"status": "paused", "pause"}). A pause of some scanners (--scanner) runs the others and says the
+paused ones were not looked at; --except-critical runs every scanner but reports only Immediate
+findings, orchestrator failures and GChat replies. A pause file that cannot be read is ignored
+with a warning: the slot runs.
+
+Every invocation leaves one receipt beside the state (ran, paused, or skipped with the reason);
 'heartbeat-kit history' lists them and 'heartbeat-kit check-liveness' judges them.
 
 While Node loads the command, the bin already runs git rev-parse and the read-only listings the
@@ -259,8 +270,12 @@ async function runCycleCommand(
   const sink = (json && resolved.value.sink.kind === 'stdout') || dryRun ? quiet : deps.sink;
   // A route to stdout is the JSON object's too with --json.
   const routes = replaceStdoutRoutes(deps.routes, resolved.value.routes, json ? quiet : undefined);
-  const run = () =>
-    runCycle(
+  // The operator's pause, read once under the lock (a dry run reads it too: it rehearses the real slot).
+  let paused = { kind: 'run' } as PauseDecision;
+  const run = async (): Promise<CycleOutcome | undefined> => {
+    paused = await readPauseDecision(statePath, at().getTime(), io, 'cycle');
+    if (paused.kind === 'skip') return undefined;
+    return runCycle(
       { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
       {
         config: settings.config,
@@ -268,8 +283,10 @@ async function runCycleCommand(
         now: at(),
         ...(lastActive.date ? { operatorLastActiveAt: lastActive.date } : {}),
         ...(dryRun ? { dryRun } : {}),
+        ...(paused.kind === 'partial' ? { pause: paused } : {}),
       },
     );
+  };
 
   // Never two cycles at once on one state file: a second invocation skips instead of racing.
   // A dry run writes nothing, so it needs no lock and never makes a real cycle skip.
@@ -302,6 +319,8 @@ async function runCycleCommand(
     );
     return EXIT.failure;
   }
+  if (guarded.value === undefined)
+    return pausedSlot(paused, { io, json, dryRun, statePath, receipts, slotMs: slotMs ?? at().getTime(), atMs: at().getTime() });
   const outcome: CycleOutcome = guarded.value;
   if (outcome.refused !== undefined) {
     // Nothing ran: the stored state stays exactly as it was, and the slot's receipt says why.
@@ -341,7 +360,12 @@ async function runCycleCommand(
       receipts,
       receiptForOutcome(
         outcome,
-        { slotMs: slotMs ?? Date.parse(outcome.decision.at), atMs: at().getTime(), source: 'cycle' },
+        {
+          slotMs: slotMs ?? Date.parse(outcome.decision.at),
+          atMs: at().getTime(),
+          source: 'cycle',
+          pause: paused.kind === 'partial' ? paused.pause : undefined,
+        },
         { checks: settings.config.checks.map((c) => c.name) },
       ),
       statePath,
@@ -400,6 +424,7 @@ async function runCycleCommand(
         ? `heartbeat-kit cycle: rehearsal at ${at().toISOString()} (--now implies --dry-run): nothing was delivered and nothing was written.\n`
         : 'heartbeat-kit cycle: dry run: nothing was delivered and no state was saved.\n',
     );
+  if (paused.kind === 'partial' && !json) io.stderr(pausePartialLine(paused, 'cycle'));
   // A signal cut scanners off: the cycle did not look everywhere, so it is partial and never HEARTBEAT_OK.
   const cutOff = cutOffScanners(outcome.problems);
   if (cutOff.length > 0 && !json)
@@ -411,7 +436,7 @@ async function runCycleCommand(
         ? []
         : [{ scanner: 'config', kind: 'unrecognised', severity: 'warning', code: 'CONFIG_UNRECOGNISED', ...settings.problem }];
     io.stdout(
-      `${JSON.stringify({ ...base, warnings: [...(base.warnings as string[]), ...prefetchWarnings], coverage, config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}), ...(rehearsal ? { rehearsal: true } : {}), ...(io.prefetch === undefined ? {} : { prefetch: io.prefetch.stats() }) })}\n`,
+      `${JSON.stringify({ ...base, warnings: [...(base.warnings as string[]), ...prefetchWarnings], coverage, config: { file: settings.file, presence: settings.presence }, problems: [...configProblems, ...(base.problems as unknown[])], ...(cutOff.length > 0 ? { partial: true, cutOff } : {}), ...(dryRun ? { dryRun: true } : {}), ...(rehearsal ? { rehearsal: true } : {}), ...(paused.kind === 'partial' ? { pause: paused.pause } : {}), ...(io.prefetch === undefined ? {} : { prefetch: io.prefetch.stats() }) })}\n`,
     );
   } else if (outcome.decision.message === null) {
     if (cutOff.length === 0) io.stdout('HEARTBEAT_OK\n');
@@ -433,4 +458,19 @@ async function runCycleCommand(
     cutOff.length > 0
     ? EXIT.failure
     : EXIT.ok;
+}
+
+/** A slot the operator's pause skipped whole: a `paused` receipt (none for a dry run), exit 0. */
+async function pausedSlot(
+  paused: PauseDecision,
+  slot: { io: CliIo; json: boolean; dryRun: boolean; statePath: string; receipts: ReceiptStore; slotMs: number; atMs: number },
+): Promise<number> {
+  if (paused.kind !== 'skip') return EXIT.internal;
+  const { io, json, dryRun, statePath } = slot;
+  const receipt = pausedReceipt(paused.pause, { slotMs: slot.slotMs, atMs: slot.atMs, source: 'cycle' });
+  const ok = dryRun || (await appendReceipt(slot.receipts, receipt, statePath, io, 'cycle'));
+  if (json)
+    io.stdout(`${JSON.stringify({ status: 'paused', slot: receipt.slot, pause: paused.pause, ...(dryRun ? { dryRun: true } : {}) })}\n`);
+  else printInfo(io, `heartbeat-kit cycle: ${paused.line}; this slot did not run (nothing looked at). Resume: heartbeat-kit resume.\n`);
+  return ok ? EXIT.ok : EXIT.failure;
 }

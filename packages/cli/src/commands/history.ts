@@ -11,7 +11,8 @@ export const HISTORY_HELP = `Usage: heartbeat-kit history [options]
 
 Lists the receipts of this project's heartbeat slots, oldest first: every slot of 'cycle' and
 'loop' ends in exactly one record, 'ran' (cycle number, HEARTBEAT_OK or report, delivery
-result; 'partial' with the scanners a signal cut off) or 'skipped' with its reason (overlapping, lock-unavailable, config-error, dry-run,
+result; 'partial' with the scanners a signal cut off; the operator's note when a pause held back
+scanners or findings), 'paused' (an operator pause: its end and note) or 'skipped' with its reason (overlapping, lock-unavailable, config-error, dry-run,
 asleep, down, catch-up-cap, …). Receipts live beside the state file, bounded
 to the last 2000 records and 30 days.
 

@@ -13,6 +13,8 @@ import {
   skippedReceipt,
   type CatchUpPolicy,
   type OutboundMessage,
+  pausedReceipt,
+  type PauseDecision,
 } from '@heartbeat-kit/core';
 import { EXIT } from '../exit-codes.js';
 import { printInfo } from '../errors.js';
@@ -26,6 +28,7 @@ import { parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
 import { rehearsalReceiptStore, rehearsalStateStore } from '../wiring/rehearsal-stores.js';
 import { replaceStdoutRoutes } from '../sinks/route-spec.js';
+import { pausePartialLine, readPauseDecision } from '../wiring/pause-file.js';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 
 /** Help text of `heartbeat-kit loop`. */
@@ -44,7 +47,9 @@ partial, naming the scanners (also on stderr), as it does a cycle whose tools a 
 process group killed. Under systemd use KillMode=mixed, so that only heartbeat-kit gets SIGTERM,
 and a TimeoutStopSec longer than a scan and its delivery (examples/cron-and-systemd).
 
-Every slot leaves one receipt beside the state ('heartbeat-kit history'). Whatever a scanner
+Every slot leaves one receipt beside the state ('heartbeat-kit history'). A slot inside an
+operator pause ('heartbeat-kit pause') writes a 'paused' receipt with the note and runs nothing
+(--json: {"type": "paused"}); the pause is read at every slot, so 'resume' needs no restart. Whatever a scanner
 could not look at is one stderr line per problem in every slot (see 'heartbeat-kit cycle --help').
 The newest receipt is where a restart resumes: restarted mid-interval it waits for the next
 slot (no burst); slots missed while it was down, while the machine slept or the clock jumped
@@ -206,6 +211,7 @@ export const loopCommand: Command = async (argv, io) => {
   let current = resolved.value.settings;
   const wiredChecks = current.config.checks.map((c) => c.name).join(', ');
   let warnedChecks = wiredChecks;
+  let paused = { kind: 'run' } as PauseDecision;
   const summary = await runLoop(
     { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
     {
@@ -245,9 +251,21 @@ export const loopCommand: Command = async (argv, io) => {
       guard: async (cycle, slotMs) => {
         inFlight = true;
         // A rehearsal takes no lock: it writes nothing, so it never races a real cycle.
+        // The operator's pause is read under the lock: all of a pause written meanwhile, or none of it.
+        const slot = async () => {
+          paused = await readPauseDecision(statePath, receiptAt(), io, 'loop');
+          if (paused.kind === 'skip') return undefined;
+          return cycle(paused.kind === 'partial' ? { pause: paused } : undefined);
+        };
         const guarded = await (
-          rehearsal ? cycle().then((value) => ({ kind: 'ran' as const, value, tookOverFrom: undefined })) : withCycleLock(statePath, cycle)
+          rehearsal ? slot().then((value) => ({ kind: 'ran' as const, value, tookOverFrom: undefined })) : withCycleLock(statePath, slot)
         ).finally(() => (inFlight = false));
+        if (guarded.kind === 'ran' && guarded.value === undefined && paused.kind === 'skip') {
+          await appendReceipt(receipts, pausedReceipt(paused.pause, { slotMs, atMs: receiptAt(), source: 'loop' }), statePath, io, 'loop');
+          if (json) io.stdout(`${JSON.stringify({ type: 'paused', slot: new Date(slotMs).toISOString(), pause: paused.pause })}\n`);
+          else printInfo(io, `heartbeat-kit loop: ${paused.line}; this slot did not run (nothing looked at).\n`);
+          return undefined;
+        }
         if (guarded.kind === 'ran') {
           if (guarded.tookOverFrom !== undefined)
             printInfo(
@@ -274,20 +292,26 @@ export const loopCommand: Command = async (argv, io) => {
         return undefined;
       },
       onCycle: async (outcome, slotMs) => {
+        const pause = paused.kind === 'partial' ? paused.pause : undefined;
         await appendReceipt(
           receipts,
-          receiptForOutcome(outcome, { slotMs, atMs: receiptAt(), source: 'loop' }, { checks: current.config.checks.map((c) => c.name) }),
+          receiptForOutcome(
+            outcome,
+            { slotMs, atMs: receiptAt(), source: 'loop', pause },
+            { checks: current.config.checks.map((c) => c.name) },
+          ),
           statePath,
           io,
           'loop',
         );
+        if (paused.kind === 'partial' && !json) io.stderr(pausePartialLine(paused, 'loop'));
         for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
         const lines = json ? '' : problemLines(outcome) + ackedLines(outcome) + outsideActiveHoursLine(outcome, current);
         if (lines !== '') io.stderr(lines);
         // The SINK_FAILING advisory goes to the loop's own stdout (its log), as `cycle` prints it.
         const advisory = json ? '' : sinkAdvisoryText(outcome);
         if (advisory !== '') (resolved.value.sink.kind === 'stdout' ? io.stderr : io.stdout)(advisory);
-        if (json) io.stdout(`${JSON.stringify({ type: 'cycle', ...cycleJson(outcome) })}\n`);
+        if (json) io.stdout(`${JSON.stringify({ type: 'cycle', ...cycleJson(outcome), ...(pause === undefined ? {} : { pause }) })}\n`);
       },
     },
   );

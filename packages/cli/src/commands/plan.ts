@@ -4,6 +4,7 @@ import {
   decodeHeartbeatState,
   deterministicJitter,
   formatDays,
+  describePause,
   planSlots,
   type PlannedSlot,
   type PlanQuietHours,
@@ -23,7 +24,8 @@ import { resolvePath } from '../wiring/cycle-deps.js';
 import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { commandClock, parseInstantFlag } from '../wiring/instant.js';
-import { locateProject } from '../wiring/project-location.js';
+import { existingStatePath, locateProject } from '../wiring/project-location.js';
+import { pauseStoreFor } from '../wiring/pause-file.js';
 
 /** Help text of `heartbeat-kit plan`. */
 export const PLAN_HELP = `Usage: heartbeat-kit plan [options]
@@ -49,8 +51,11 @@ Options:
   --cron EXPR        plan a cron-driven 'cycle' instead, e.g. "*/10 8-21 * * 1-5" (read in the
                      active hours' time zone)
   --runbook FILE     also say, per slot, whether this runbook's checklist tick is due
+  --state FILE       the state file whose operator pause to show (default: as 'cycle'); slots inside
+                     a pause say "paused until …: note", a pause of some scanners or
+                     --except-critical is named in each slot's reason
   --now ISO          plan from this instant (default: now)
-  --json             print {"from", "hours", "schedule", "slots": [{"at", "verdict", "reason",
+  --json             print {"from", "hours", "schedule", "pause"?, "slots": [{"at", "verdict", "reason",
                      "woterclip"?, "runbook"?}], "checks": [{"name", "every", "outsideHours",
                      "lastRun", "nextSlot": {"at", "runs", "why"}, "nextRun"}]}
   -h, --help         show this help
@@ -66,6 +71,7 @@ const OPTIONS = {
   jitter: { type: 'string' },
   cron: { type: 'string' },
   runbook: { type: 'string' },
+  state: { type: 'string' },
   now: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -230,8 +236,15 @@ export const planCommand: Command = async (argv, io) => {
   const runbook = values.runbook === undefined ? undefined : await runbookJudge(resolvePath(io.cwd, values.runbook), timeZone);
   if (runbook !== undefined && !runbook.ok) return usageError(io, runbook.message);
 
+  // The operator's pause beside the project's state (with --state, that one): its window shows in the slots.
+  const statePath =
+    values.state !== undefined ? resolvePath(io.cwd, values.state) : located.ok ? await existingStatePath(located.value) : undefined;
+  const storedPause = statePath === undefined ? undefined : await pauseStoreFor(statePath).read();
+  if (storedPause?.isErr() === true) io.stderr(`heartbeat-kit plan: warning: ${storedPause.error.message}\n`);
+  const pause = storedPause?.isOk() === true ? storedPause.value : undefined;
   const from = commandClock(io, now.date).now();
   const slots = planSlots({
+    ...(pause === undefined ? {} : { pause }),
     fromMs: from.getTime(),
     hours: hours.n ?? 24,
     schedule,
@@ -252,10 +265,14 @@ export const planCommand: Command = async (argv, io) => {
       schedule.kind === 'cron'
         ? { kind: 'cron', expression: schedule.expression, timeZone }
         : { kind: 'interval', intervalMs: schedule.intervalMs, offsetMs: schedule.offsetMs };
-    io.stdout(`${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, slots, checks })}\n`);
+    io.stdout(
+      `${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, ...(pause === undefined ? {} : { pause }), slots, checks })}\n`,
+    );
     return EXIT.ok;
   }
   io.stdout(`Plan from ${from.toISOString()} for ${hours.n ?? 24} h, ${scheduleText}: ${slots.length} slots\n`);
+  if (pause !== undefined && (pause.until === undefined || Date.parse(pause.until) > from.getTime()))
+    io.stdout(`Operator pause: ${describePause(pause)} (end it: heartbeat-kit resume)\n`);
   for (const line of textLines(slots)) io.stdout(`${line}\n`);
   for (const line of planCheckLines(checks)) io.stdout(`${line}\n`);
   return EXIT.ok;

@@ -1,6 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { formatReceipt, type Clock, type CommandRunner } from '@heartbeat-kit/core';
+import { describePause, formatReceipt, pauseActiveAt, type Clock, type CommandRunner } from '@heartbeat-kit/core';
 import { createFileLockStore, createFileReceiptStore, systemClock } from '@heartbeat-kit/core/node';
 import {
   createCommandDispatcher,
@@ -20,6 +20,7 @@ import { runWoterclipInit, WOTERCLIP_INIT_HELP } from './woterclip-init.js';
 import { createCliRunner, parseEnvAllowFlag } from '../wiring/cli-runner.js';
 import { parseInstantFlag } from '../wiring/instant.js';
 import { parseSince } from './history.js';
+import { beatPause, pausedBeat, readWoterclipPause, woterclipPauseCommand, woterclipResumeCommand } from './woterclip-pause.js';
 
 /** Where WoterClip beats leave their receipts: beside its lock and beat log, apart from the cycle's. */
 export function woterclipReceiptsDirectory(repoRoot: string): string {
@@ -27,7 +28,7 @@ export function woterclipReceiptsDirectory(repoRoot: string): string {
 }
 
 /** Help text of `heartbeat-kit woterclip`. */
-export const WOTERCLIP_HELP = `Usage: heartbeat-kit woterclip <init|beat|status|history> [options]
+export const WOTERCLIP_HELP = `Usage: heartbeat-kit woterclip <init|beat|status|history|pause|resume> [options]
 
 WoterClip: work GitHub issues assigned to you, one persona per issue, reporting back with
 structured comments and a JSONL beat log (.woterclip/).
@@ -37,6 +38,8 @@ Subcommands:
   beat      run one heartbeat: lock, inbox, dispatch, report, label transitions
   status    queue by persona, in-progress and blocked issues, last beats
   history   the receipt of every beat: ran (what it worked, how it stopped) or skipped (why)
+  pause     pause the beats with a note (--for, --until, --except-critical): paused receipts
+  resume    end the pause: the next beat runs
 
 Run 'heartbeat-kit woterclip <subcommand> --help' for its options.
 `;
@@ -58,8 +61,8 @@ Options:
                      config.yaml environment.allow); see docs/environment.md
   -h, --help         show this help
 
-Every beat but a dry run leaves exactly one receipt in .woterclip/receipts/ (see 'woterclip history'): 'ran'
-or 'skipped' with its reason. A beat killed mid-run leaves its lock, which names the beat's host,
+Every beat but a dry run leaves exactly one receipt in .woterclip/receipts/ (see 'woterclip history'): 'ran',
+'paused' (inside a 'woterclip pause': no lock, no GitHub call, exit 0) or 'skipped' with its reason. A beat killed mid-run leaves its lock, which names the beat's host,
 pid and start time: on the same host the next beat takes it over at once (another host's lock,
 or one without them, once stale_lock_hours old) and records that slot as 'abandoned'. When the agent dispatch fails the same way
 3 beats in a row, the beat prints one DISPATCH_FAILING advisory and later beats work no issue
@@ -100,7 +103,8 @@ export const WOTERCLIP_STATUS_HELP = `Usage: heartbeat-kit woterclip status [opt
 Shows who holds .woterclip/.heartbeat-lock (running, no longer running: the next beat takes it
 over at once, or judged by its age), the queue by persona, in-progress issues, blocked issues with
 their Clears-when line, and the last beats with their stop reasons ("Stopped" after ~2 h with no
-beat and a queue).
+beat and a queue). An operator pause ('woterclip pause') is named first ("Paused: paused until
+…: note"; --json: "pause"), beside the quiet hours the config sets.
 
 Options:
   --cwd DIR          repository root (default: current directory)
@@ -239,9 +243,20 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
       io.stderr(`heartbeat-kit woterclip beat: ${wired.message}\n`);
       return wired.kind === 'io' ? EXIT.failure : EXIT.usage;
     }
+    // The operator's pause, beside quiet hours: a whole pause skips before the lock; --except-critical is triage-only.
+    const paused = await beatPause(resolveCwd(io, values.cwd), clock.now().getTime(), io);
+    if (paused.kind === 'skip')
+      return pausedBeat(paused, {
+        io,
+        receipts: wired.deps.receipts,
+        nowMs: clock.now().getTime(),
+        json: values.json === true,
+        dryRun: values['dry-run'] === true,
+      });
     const result = await runBeat(wired.deps, {
       dryRun: values['dry-run'] === true,
       ...(typeof values.persona === 'string' ? { persona: values.persona } : {}),
+      ...(paused.kind === 'triage-only' ? { triageOnly: paused.line } : {}),
     });
     // Interrupted: 130 after Ctrl-C, 143 after SIGTERM, as for `cycle`.
     const code = result.exit === 'interrupted' ? (stopSignalExit(io.shutdownSignal) ?? EXIT.interrupted) : beatExitCode(result.exit);
@@ -272,8 +287,15 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
       io.stderr(`heartbeat-kit woterclip status: ${wired.message}\n`);
       return wired.kind === 'io' ? EXIT.failure : EXIT.usage;
     }
+    // The operator's pause is named beside the queue (even when GitHub cannot be read), in force now or not.
+    const pause = await readWoterclipPause(resolveCwd(io, values.cwd), io, 'woterclip status');
+    const pauseLine =
+      pause === undefined
+        ? ''
+        : `${pauseActiveAt(pause, clock.now().getTime()) ? 'Paused' : 'Pause (not in force now)'}: ${describePause(pause)}\n`;
     const loaded = await loadStatus(wired.deps, wired.config);
     if (loaded.isErr()) {
+      if (values.json !== true && pauseLine !== '') io.stdout(pauseLine);
       const e = loaded.error;
       io.stderr(
         e.kind === 'github'
@@ -284,7 +306,11 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
     }
     for (const warning of loaded.value.warnings) io.stderr(`heartbeat-kit woterclip status: warning: ${warning}\n`);
     const view = loaded.value.view;
-    io.stdout(values.json === true ? `${JSON.stringify(view)}\n` : renderStatus(view));
+    io.stdout(
+      values.json === true
+        ? `${JSON.stringify({ ...view, ...(pause === undefined ? {} : { pause }) })}\n`
+        : `${pauseLine}${renderStatus(view)}`,
+    );
     return EXIT.ok;
   };
 
@@ -328,7 +354,9 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
     if (sub === 'beat') return beat(rest, io);
     if (sub === 'status') return status(rest, io);
     if (sub === 'history') return history(rest, io);
-    unknownNameError(io, 'woterclip', 'subcommand', sub, ['init', 'beat', 'status', 'history']);
+    if (sub === 'pause') return woterclipPauseCommand(rest, io);
+    if (sub === 'resume') return woterclipResumeCommand(rest, io);
+    unknownNameError(io, 'woterclip', 'subcommand', sub, ['init', 'beat', 'status', 'history', 'pause', 'resume']);
     return EXIT.usage;
   };
 }

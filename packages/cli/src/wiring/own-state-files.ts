@@ -11,7 +11,7 @@ export interface OwnStateFiles {
 
 /**
  * The heartbeat's own files beside `statePath`: the state, its receipts, reply inbox, acks, GChat spools,
- * set-aside `.corrupt-…` copies, atomic-write temporaries and the cycle lock with its take-over guards.
+ * set-aside `.corrupt-…` copies, the operator's pause, atomic-write temporaries and the cycle lock with its take-over guards.
  * The state's directory is ignored whole only when it holds nothing else (a `.heartbeat/` of its own,
  * which git lists as one untracked `dir/`): a state kept in the repository root or the home
  * directory (`--state ~/hb.json`) must not hide the user's changes beside it, which it did.
@@ -29,6 +29,8 @@ export async function ownStateFiles(statePath: string): Promise<OwnStateFiles> {
     `${stem}.acks.json`,
     `.${stem}.acks.json.`,
     `${stem}.gchat-spool`,
+    `${stem}.pause.json`,
+    `.${stem}.pause.json.`,
     'cycle.lock',
     '.cycle.lock.',
   ];

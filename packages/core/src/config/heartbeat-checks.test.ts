@@ -192,7 +192,7 @@ describe('## Checks in HEARTBEAT.md', () => {
         const withShell = checks.map((c) => ({ ...c, shell: typeof c.run === 'string' }));
         const parsedConfig = heartbeatConfigSchema.safeParse({ checks: withShell });
         fc.pre(parsedConfig.success);
-        const config = parsedConfig.data!;
+        const config = parsedConfig.data;
         const back = parseHeartbeatConfig(renderHeartbeatMarkdown(config))._unsafeUnwrap();
         expect(back.config.checks).toEqual(config.checks);
         expect(back.warnings).toEqual([]);

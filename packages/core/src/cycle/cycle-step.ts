@@ -12,6 +12,7 @@ import type { HeartbeatState } from './heartbeat-state.js';
 import { runScanners } from './run-scanners.js';
 import { breakerSkips } from './scanner-breaker.js';
 import { scanProblems, type ScanProblem } from './scan-problems.js';
+import { keepCriticalFindings, pausedScannerSkips, type SlotPause } from '../operator/pause-decision.js';
 
 /** The ports {@link scanAndEvaluate} runs on. */
 export interface CycleStepDeps {
@@ -39,6 +40,8 @@ export interface CycleStepInput {
   readonly categories?: CategoryTable;
   /** The operator's acks, read once for this cycle (see `decideAcks`). */
   readonly acks?: readonly Ack[];
+  /** An operator pause this slot honours in part: scanners not run, or critical findings only (see `decidePause`). */
+  readonly pause?: SlotPause | undefined;
 }
 
 /** What the step decided; delivering the message and saving `nextState` are the caller's. */
@@ -69,19 +72,23 @@ export async function scanAndEvaluate(deps: CycleStepDeps, input: CycleStepInput
   }
 
   const insideActiveHours = isWithinActiveHours(now, { ...config.activeHours, timeZone });
-  const scanResults = await runScanners(deps.scanners, {
+  // A paused scanner is skipped like one whose breaker is open: the pause, not the breaker, says why.
+  const skip = new Map([...breakerSkips(state.breakers, state.cycle + 1, config.breaker), ...pausedScannerSkips(input.pause)]);
+  const scanned = await runScanners(deps.scanners, {
     clock: deps.clock,
     sleep: deps.sleep,
     now,
     config,
     insideActiveHours,
-    skip: breakerSkips(state.breakers, state.cycle + 1, config.breaker),
+    skip,
     // Each stateful scanner gets its own slice of the previous state.
     ...(state.scannerSlices === undefined ? {} : { slices: state.scannerSlices }),
     ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
     ...(input.scannerTimeoutMs === undefined ? {} : { timeoutMs: input.scannerTimeoutMs }),
   });
 
+  // `--except-critical`: everything is looked at, only what must wake someone is reported.
+  const scanResults = keepCriticalFindings(scanned, input.pause);
   const { decision, nextState } = evaluateCycle(state, scanResults, {
     now,
     config,

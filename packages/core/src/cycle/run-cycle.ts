@@ -15,6 +15,7 @@ import { markDelivered, type CycleDecision } from './evaluate-cycle.js';
 import { scanAndEvaluate } from './cycle-step.js';
 import { HEARTBEAT_STATE_VERSION, decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
 import type { ScanProblem } from './scan-problems.js';
+import type { SlotPause } from '../operator/pause-decision.js';
 import { redactSecrets } from '../text/sanitize.js';
 import { sinkDeliveryHeld, updateSinkBreaker, type SinkAttempt, type SinkBreakerReport } from './sink-breaker.js';
 import { deliverRoutes, type DeliveryRoute, type RouteDelivery } from './deliver-routes.js';
@@ -65,6 +66,8 @@ export interface CycleSettings {
    * "what would you tell me now?" without marking findings as reported or advancing the cycle.
    */
   readonly dryRun?: boolean;
+  /** An operator pause this slot honours in part (see `decidePause`); a whole-slot pause never calls runCycle. */
+  readonly pause?: SlotPause | undefined;
 }
 
 /** What one cycle did, including what went wrong around it. */
@@ -223,6 +226,7 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     ...(settings.estimateTokens ? { estimateTokens: settings.estimateTokens } : {}),
     ...(settings.categories === undefined ? {} : { categories: settings.categories }),
     ...(acks === undefined ? {} : { acks }),
+    ...(settings.pause === undefined ? {} : { pause: settings.pause }),
   });
   warnings.push(...step.warnings);
   const { decision, nextState, scanResults, operatorLastActiveAt } = step;

@@ -5,6 +5,7 @@ import { formatLocalTimestamp } from '../time/local-timestamp.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
 import { scanProblems } from './scan-problems.js';
 import { breakerHoldsBack, isBreakerTripped, stepBreaker, type BreakerObservation, type BreakerSettings } from './breaker-decision.js';
+import { PAUSED_SCANNER_CODE } from '../operator/pause-decision.js';
 
 export type { BreakerSettings } from './breaker-decision.js';
 
@@ -156,13 +157,16 @@ type Outcome =
 
 /**
  * How one result counts: a `warning` problem (a failure, a timeout, a skip of something set up,
- * a degraded run) is a failure; a skip by design (outside active hours, by the breaker) or a
+ * a degraded run) is a failure; a skip by design (outside active hours, by the breaker, by an operator pause) or a
  * cut-off by a signal says nothing; a notice (nothing set up) ends a streak without being a fix.
  */
 function outcomeOf(result: ScanResult): Outcome {
   if (
     result.status === 'skipped' &&
-    (result.code === BREAKER_SKIP_CODE || result.code === NOT_DUE_SKIP_CODE || result.reason === OUTSIDE_ACTIVE_HOURS_REASON)
+    (result.code === BREAKER_SKIP_CODE ||
+      result.code === NOT_DUE_SKIP_CODE ||
+      result.code === PAUSED_SCANNER_CODE ||
+      result.reason === OUTSIDE_ACTIVE_HOURS_REASON)
   )
     return { kind: 'hold' };
   const problems = scanProblems([result]);

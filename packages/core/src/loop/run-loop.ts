@@ -30,9 +30,10 @@ export interface LoopOptions {
   /**
    * Wraps every cycle, e.g. to hold a lock so a cron `cycle` and this loop never evaluate the same
    * state at once. Returning undefined means the cycle was skipped: it is not counted. `slotMs`
-   * is the slot the cycle belongs to (for receipts of skipped slots).
+   * is the slot the cycle belongs to (for receipts of skipped slots). The guard may pass settings
+   * read under its lock (an operator pause) to the cycle; they override the loop's for that cycle.
    */
-  readonly guard?: (cycle: () => Promise<CycleOutcome>, slotMs: number) => Promise<CycleOutcome | undefined>;
+  readonly guard?: (cycle: (extra?: Partial<CycleSettings>) => Promise<CycleOutcome>, slotMs: number) => Promise<CycleOutcome | undefined>;
   /**
    * The newest slot already recorded for this state (from its receipts), so a restart neither
    * replays nor skips: slots after it and before now were missed while no process ran.
@@ -131,7 +132,8 @@ export async function runLoop(deps: CycleDeps, options: LoopOptions): Promise<Lo
     for (const slotMs of decision.run) {
       // The signal may have come while skipped slots were recorded: stopping starts no cycle.
       if (options.signal.aborted) break;
-      const run = (): Promise<CycleOutcome> => runCycle(deps, settings);
+      const run = (extra?: Partial<CycleSettings>): Promise<CycleOutcome> =>
+        runCycle(deps, extra === undefined ? settings : { ...settings, ...extra });
       const outcome = options.guard ? await options.guard(run, slotMs) : await run();
       // Every later slot would refuse the same state: stop and say why rather than spin.
       if (outcome?.refused !== undefined) {

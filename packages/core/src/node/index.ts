@@ -23,3 +23,4 @@ export {
   type RegularFileOptions,
 } from './regular-file.js';
 export { createFileAckStore, ackPathFor, type FileAckStoreOptions } from './file-ack-store.js';
+export { createFilePauseStore, pausePathFor, type FilePauseStoreOptions } from './file-pause-store.js';

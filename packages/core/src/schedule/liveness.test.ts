@@ -127,3 +127,29 @@ describe('judgeLiveness with expectedAt (issue 15 item 7: time outside active ho
     );
   });
 });
+
+describe('judgeLiveness with operator pauses', () => {
+  const T = Date.parse('2026-02-19T10:00:00Z');
+  const at = (ms: number) => new Date(ms).toISOString();
+  const ran: Receipt = { v: 1, kind: 'ran', slot: at(T), at: at(T), source: 'loop', cycle: 4, status: 'ok', delivery: 'none' };
+  const paused = (ms: number): Receipt => ({
+    v: 1,
+    kind: 'paused',
+    slot: at(ms),
+    at: at(ms),
+    source: 'loop',
+    note: 'deploy',
+    since: at(T),
+  });
+
+  it('recent paused slots after the last run keep it alive, with a note naming the pause', () => {
+    const verdict = judgeLiveness([ran, paused(T + 3_600_000)], { nowMs: T + 3_700_000, maxAgeMs: 30 * 60_000 });
+    expect(verdict.live).toBe(true);
+    if (verdict.live) expect(verdict.notes.join(' ')).toContain('paused by an operator');
+  });
+
+  it('paused slots that stopped coming are not alive', () => {
+    const verdict = judgeLiveness([ran, paused(T + 3_600_000)], { nowMs: T + 7_200_000, maxAgeMs: 30 * 60_000 });
+    expect(verdict).toMatchObject({ live: false, reason: 'stopped' });
+  });
+});

@@ -86,9 +86,17 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
       ? ''
       : `the last ${terms0.run} (#${futureRan.cycle}) is dated in the future, ${futureRan.at}, ${minutesText(Date.parse(futureRan.at) - input.nowMs)} after now (clock moved back, or a rehearsal recorded it)`;
   if (futureRan !== undefined) notes.push(futureText);
+  // A slot an operator pause skipped was handled as told: the heartbeat is there, only held back.
+  const lastPaused = ordered.filter((r) => r.kind === 'paused').at(-1);
+  const pausedSince =
+    lastRan !== undefined && lastPaused !== undefined && Date.parse(lastPaused.at) > Date.parse(lastRan.at) ? lastPaused : undefined;
   if (lastRan !== undefined) {
-    const ageMs = countedAge(Date.parse(lastRan.at), input.nowMs, input);
+    const ageMs = countedAge(Date.parse((pausedSince ?? lastRan).at), input.nowMs, input);
     if (ageMs <= input.maxAgeMs) {
+      if (pausedSince !== undefined)
+        notes.push(
+          `the slots since ${terms0.run} #${lastRan.cycle} were paused by an operator (the last at ${pausedSince.slot}: ${pausedSince.note})`,
+        );
       if (lastRan.delivery === 'failed') notes.push('the last cycle could not deliver its report (see the sink)');
       if (lastRan.delivery === 'held')
         notes.push("the last cycle held its report back: the sink's circuit breaker is open after repeated failures (see the sink)");

@@ -171,3 +171,30 @@ describe('planSlots', () => {
     expect(saturday?.reason).toBe('Sat is not an active day (Mon-Fri): only P0/P1 beads, orchestrator failures and GChat replies');
   });
 });
+
+describe('planSlots with an operator pause', () => {
+  it('slots inside the pause window are paused with the note; after it they run again', () => {
+    const from = Date.parse('2026-02-19T10:00:00Z');
+    const slots = planSlots({
+      fromMs: from,
+      hours: 2,
+      schedule: { kind: 'interval', intervalMs: 30 * 60_000, offsetMs: 0 },
+      config: DEFAULT_HEARTBEAT_CONFIG,
+      timeZone: 'UTC',
+      pause: { v: 1, note: 'deploy', since: '2026-02-19T10:00:00.000Z', until: '2026-02-19T11:00:00.000Z' },
+    });
+    expect(slots.map((s) => s.verdict)).toEqual(['paused', 'paused', 'runs', 'runs']);
+    expect(slots[0]!.reason).toContain('paused until 2026-02-19T11:00:00.000Z');
+    expect(slots[0]!.reason).toContain('deploy');
+    const partial = planSlots({
+      fromMs: from,
+      hours: 1,
+      schedule: { kind: 'interval', intervalMs: 30 * 60_000, offsetMs: 0 },
+      config: DEFAULT_HEARTBEAT_CONFIG,
+      timeZone: 'UTC',
+      pause: { v: 1, note: 'repack', since: '2026-02-19T10:00:00.000Z', scanners: ['git'] },
+    });
+    expect(partial.map((s) => s.verdict)).toEqual(['runs', 'runs']);
+    expect(partial[0]!.reason).toContain('scanners git');
+  });
+});

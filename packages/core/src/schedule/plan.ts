@@ -1,6 +1,8 @@
 import { activeDays, activeHoursStatus, boundMinutes } from '../active-hours/active-hours.js';
 import { formatDays, formatTimeOfDay, WEEKDAY_NAMES } from '../time/calendar.js';
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
+import { decidePause } from '../operator/pause-decision.js';
+import type { Pause } from '../operator/pause-model.js';
 
 /** How slots are laid out: the loop's interval grid, or the next fire times of a cron expression. */
 export type PlanSchedule =
@@ -33,10 +35,12 @@ export interface PlanInput {
   readonly runbook?: PlanRunbook;
   /** At most this many slots (a guard against `* * * * * *`-style expressions). */
   readonly maxSlots?: number;
+  /** The operator's pause, if one is stored: slots inside its window say so. */
+  readonly pause?: Pause | undefined;
 }
 
 /** What the CoBuilder heartbeat does at a slot. */
-export type SlotVerdict = 'runs' | 'critical-only';
+export type SlotVerdict = 'runs' | 'critical-only' | 'paused';
 
 /** One coming slot and what happens at it. */
 export interface PlannedSlot {
@@ -97,6 +101,12 @@ export function planSlots(input: PlanInput): PlannedSlot[] {
           : `${day ?? '?'} is not an active day (${formatDays(window.days)})`;
       reason = `${why}: only P0/P1 beads, orchestrator failures and GChat replies`;
     }
+    // The operator's pause comes first: a whole pause skips the slot; a partial one says what it holds back.
+    const paused = decidePause(input.pause, at);
+    if (paused.kind === 'skip') {
+      verdict = 'paused';
+      reason = `${paused.line} (resume with 'heartbeat-kit resume')`;
+    } else if (paused.kind === 'partial') reason = `${reason}; ${paused.line}`;
     const quiet = input.woterclipQuietHours;
     const woterclip =
       quiet === undefined

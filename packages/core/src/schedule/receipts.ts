@@ -3,6 +3,7 @@ import { scannerBreakerSchema } from '../cycle/scanner-breaker.js';
 import type { CycleOutcome } from '../cycle/run-cycle.js';
 import { cutOffScanners, notLookedAtScanners } from '../cycle/scan-problems.js';
 import type { SkippedSlots } from './catch-up.js';
+import type { Pause } from '../operator/pause-model.js';
 
 /**
  * Why a slot did not run a cycle: a closed set, each with the sentence `history` prints. A new
@@ -121,6 +122,25 @@ export const receiptSchema = z.discriminatedUnion('kind', [
       )
       .max(50)
       .optional(),
+    /** An operator pause this slot honoured in part: the scanners it stopped, or critical findings only. */
+    pause: z
+      .object({
+        note: z.string().max(500),
+        until: z.iso.datetime().optional(),
+        scanners: z.array(z.string().max(100)).max(50).optional(),
+        exceptCritical: z.literal(true).optional(),
+      })
+      .optional(),
+  }),
+  z.object({
+    ...common,
+    kind: z.literal('paused'),
+    /** The operator's note. */
+    note: z.string().max(500),
+    /** When the pause began (ISO instant). */
+    since: z.iso.datetime(),
+    /** When it ends by itself (absent: until `resume`). */
+    until: z.iso.datetime().optional(),
   }),
   z.object({
     ...common,
@@ -140,6 +160,9 @@ export type Receipt = z.infer<typeof receiptSchema>;
 
 /** A `ran` receipt. */
 export type RanReceipt = Extract<Receipt, { kind: 'ran' }>;
+
+/** A `paused` receipt: the slot came, an operator pause said not to run it. */
+export type PausedReceipt = Extract<Receipt, { kind: 'paused' }>;
 
 /** How many receipts are kept and for how long. */
 export interface ReceiptBounds {
@@ -162,9 +185,10 @@ function iso(ms: number): string {
  */
 export function receiptForOutcome(
   outcome: CycleOutcome,
-  slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource },
+  slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource; readonly pause?: Pause | undefined },
   options: { readonly checks?: readonly string[] } = {},
 ): Receipt {
+  const pause = slot.pause;
   const base = { v: 1 as const, slot: iso(slot.slotMs), at: iso(slot.atMs), source: slot.source };
   if (outcome.dryRun === true || outcome.delivery === 'dry-run') {
     return {
@@ -194,6 +218,33 @@ export function receiptForOutcome(
             .map((r) => ({ route: r.route, sink: r.sink.slice(0, 60), delivery: r.delivery, id: r.messageId.slice(0, 100) })),
         }),
     ...ackedOf(outcome),
+    ...(pause === undefined
+      ? {}
+      : {
+          pause: {
+            note: pause.note,
+            ...(pause.until === undefined ? {} : { until: pause.until }),
+            ...(pause.scanners === undefined ? {} : { scanners: pause.scanners }),
+            ...(pause.exceptCritical === true ? { exceptCritical: true as const } : {}),
+          },
+        }),
+  };
+}
+
+/** The receipt of a slot an operator pause skipped whole. */
+export function pausedReceipt(
+  pause: Pause,
+  slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource },
+): PausedReceipt {
+  return {
+    v: 1,
+    kind: 'paused',
+    slot: iso(slot.slotMs),
+    at: iso(slot.atMs),
+    source: slot.source,
+    note: pause.note,
+    since: pause.since,
+    ...(pause.until === undefined ? {} : { until: pause.until }),
   };
 }
 
@@ -360,8 +411,14 @@ export function formatReceipt(receipt: Receipt): string {
     const acked = (receipt.acked ?? [])
       .map((a) => `; held by ack: ${a.fingerprint} (${a.by}${a.until === undefined ? '' : `, until ${a.until}`}: ${a.note})`)
       .join('');
-    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${routes}${extra}${checks}${acked}`;
+    const pause =
+      receipt.pause === undefined
+        ? ''
+        : ` (paused${receipt.pause.scanners === undefined ? '' : `, not looked at: ${receipt.pause.scanners.join(', ')}`}${receipt.pause.exceptCritical === true ? ', critical findings only' : ''}: ${receipt.pause.note})`;
+    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${routes}${extra}${pause}${checks}${acked}`;
   }
+  if (receipt.kind === 'paused')
+    return `${head} paused   ${receipt.until === undefined ? `since ${receipt.since}, until resume` : `until ${receipt.until}`}: ${receipt.note}`;
   const range = receipt.through === undefined ? '' : ` (${receipt.count ?? '?'} slots through ${receipt.through})`;
   return `${head} skipped  ${receipt.reason}${range}: ${receipt.detail ?? SKIP_REASONS[receipt.reason]}`;
 }

@@ -19,3 +19,4 @@ export { createMemoryReceiptStore, type MemoryReceiptStore } from './memory-rece
 export { createMemoryReplyInbox, type MemoryReplyInbox } from './memory-reply-inbox.js';
 export { createMemoryOutputSpool, type MemoryOutputSpool, type MemoryOutputSpoolOptions } from './memory-output-spool.js';
 export { createMemoryAckStore, type MemoryAckStore } from './memory-ack-store.js';
+export { createMemoryPauseStore, type MemoryPauseStore } from './memory-pause-store.js';

@@ -71,6 +71,11 @@ export interface BeatDeps {
 export interface BeatOptions {
   readonly dryRun?: boolean;
   readonly persona?: string;
+  /**
+   * An operator pause with `--except-critical` (see `decideBeatPause`): the beat runs as in quiet
+   * hours with behavior triage-only, and this line says why.
+   */
+  readonly triageOnly?: string;
 }
 
 /** How a beat ended: one entry per row of the reference's exit table, plus usage and I/O errors. */
@@ -290,16 +295,19 @@ async function beatSteps(
   const beatId = `${Math.floor(startMs / 1000)}-${deps.pid}`;
   const locked = await takeLock(deps, { dryRun, beatId, startMs, staleHours: config.heartbeat.stale_lock_hours }, tally);
   if (locked.isErr()) return locked.error;
-  return workBeat({ deps, dryRun, config, personas, beatId, startedAtMs: locked.value, tally }, options.persona);
+  return workBeat({ deps, dryRun, config, personas, beatId, startedAtMs: locked.value, tally }, options.persona, options.triageOnly);
 }
 
 /** Step 1's quiet hours, step 2's inbox, then the dry-run listing or the queue. */
-async function workBeat(beat: Beat, personaFlag: string | undefined): Promise<BeatResult> {
+async function workBeat(beat: Beat, personaFlag: string | undefined, pausedTriageOnly?: string): Promise<BeatResult> {
   const { deps, config, tally } = beat;
   const quiet = isQuietTime(deps.clock.now(), config.heartbeat.quiet_hours);
   if (quiet && config.heartbeat.quiet_hours.behavior === 'skip') return finish(beat, 'quiet_hours');
-  const triageOnly = quiet && config.heartbeat.quiet_hours.behavior === 'triage-only';
-  if (triageOnly) tally.messages.push('Quiet hours (triage-only): only the default persona works.');
+  const quietTriage = quiet && config.heartbeat.quiet_hours.behavior === 'triage-only';
+  const triageOnly = quietTriage || pausedTriageOnly !== undefined;
+  if (quietTriage) tally.messages.push('Quiet hours (triage-only): only the default persona works.');
+  else if (pausedTriageOnly !== undefined)
+    tally.messages.push(`Operator pause (triage-only): ${pausedTriageOnly}; only the default persona works.`);
 
   const inbox = await readInbox(beat);
   if (inbox.isErr()) return halt(beat, interrupted(deps) ? { kind: 'interrupted' } : inbox.error);
