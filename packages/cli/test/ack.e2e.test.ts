@@ -42,7 +42,7 @@ describe('heartbeat-kit ack: an operator acknowledges a stale worktree', () => {
     });
     const env = { ...world.env, USER: 'alice' };
     const scope = ['--cwd', world.project, '--tmux-socket', world.tmuxSocket];
-    const cycle = async (now: string, ...extra: string[]) => built.run(['cycle', ...scope, '--now', now, ...extra], env);
+    const cycle = async (now: string, ...extra: string[]) => built.runAt(now, ['cycle', ...scope, ...extra], env);
 
     const first = await cycle('2026-02-19T14:50:00Z', '--json');
     expect(first.code).toBe(0);
@@ -119,7 +119,7 @@ describe('heartbeat-kit ack: an operator acknowledges a stale worktree', () => {
     });
     const env = world.env;
     expect(
-      (await built.run(['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket, '--now', '2026-02-19T14:50:00Z'], env)).code,
+      (await built.runAt('2026-02-19T14:50:00Z', ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], env)).code,
     ).toBe(0);
     const ackFile = join(world.project, '.git', 'heartbeat-kit', 'state.acks.json');
     const ack = (...argv: string[]) => built.run(['ack', ...argv, '--cwd', world.project, '--now', '2026-02-19T15:00:00Z'], env);

@@ -63,7 +63,7 @@ describe('## Checks end to end (issue 28, must show)', () => {
     const world = newWorld({ heartbeatMd: CHECKS_MD });
     writeScripts(world.project);
     const scope = ['--cwd', world.project, '--tmux-socket', world.tmuxSocket];
-    const cycle = (now: string, ...extra: string[]) => cli.run(['cycle', ...scope, '--now', now, ...extra], world.env);
+    const cycle = (now: string, ...extra: string[]) => cli.runAt(now, ['cycle', ...scope, ...extra], world.env);
 
     // A dry run first: the same decision, nothing written (history stays empty below).
     const dry = await cycle('2026-02-19T14:00:00Z', '--dry-run', '--json');

@@ -17,13 +17,13 @@ describe('loop under an operator pause', () => {
     const scope = ['--cwd', w.project, '--state', statePath];
     expect((await w.cli('pause', ...scope, '--for', '1h', '--note', 'maintenance', '--now', '2026-02-19T09:59:00Z')).code).toBe(0);
 
-    const first = await w.scriptedLoop(scriptedTime([]), '--state', statePath, '--now', '2026-02-19T10:03:00Z', '--json');
+    const first = await w.scriptedLoop(scriptedTime([]).from('2026-02-19T10:03:00Z'), '--state', statePath, '--json');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('"type":"paused"');
     expect(first.stdout).not.toContain('"type":"cycle"');
 
     expect((await w.cli('resume', ...scope)).code).toBe(0);
-    const second = await w.scriptedLoop(scriptedTime([]), '--state', statePath, '--now', '2026-02-19T10:13:00Z', '--json');
+    const second = await w.scriptedLoop(scriptedTime([]).from('2026-02-19T10:13:00Z'), '--state', statePath, '--json');
     expect(second.stdout).toContain('"type":"cycle"');
 
     const history = JSON.parse((await w.cli('history', ...scope, '--now', '2026-02-19T11:00:00Z', '--json')).stdout) as {

@@ -30,8 +30,9 @@ function setUp() {
   const statePath = join(world.root, 'hb', 'state.json');
   const scope = ['--cwd', world.project, '--state', statePath];
   const bin = (...argv: string[]) => built.run(argv, world.env);
+  // A real cycle at that minute (the OS clock stopped there): `--now` would only rehearse.
   const cycle = (minutes: number, ...extra: string[]) =>
-    bin('cycle', ...scope, '--tmux-socket', world.tmuxSocket, '--now', at(minutes), ...extra);
+    built.runAt(at(minutes), ['cycle', ...scope, '--tmux-socket', world.tmuxSocket, ...extra], world.env);
   const receipts = async (): Promise<ReceiptJson[]> =>
     (JSON.parse((await bin('history', ...scope, '--json', '--now', at(120))).stdout) as { receipts: ReceiptJson[] }).receipts;
   return { world, statePath, scope, bin, cycle, receipts, pauseFile: join(world.root, 'hb', 'state.pause.json') };

@@ -32,19 +32,9 @@ interface CycleJson {
 }
 
 function cycleIn(w: CliWorld, minutes: number, ...extra: string[]) {
-  return built.run(
-    [
-      'cycle',
-      '--cwd',
-      w.project,
-      '--tmux-socket',
-      w.tmuxSocket,
-      '--state',
-      join(w.root, 'hb', 'state.json'),
-      '--now',
-      at(minutes),
-      ...extra,
-    ],
+  return built.runAt(
+    at(minutes),
+    ['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', join(w.root, 'hb', 'state.json'), ...extra],
     w.env,
   );
 }
@@ -175,7 +165,8 @@ describe('routing by priority and recovery notices (issue 27 items 4 and 6)', ()
     w.tmux('kill-session', '-t', '=orch-auth');
     const main = await startReceiver(() => 200);
     const phone = await startReceiver(() => 200);
-    const run = await built.run(
+    const run = await built.runAt(
+      at(0),
       [
         'cycle',
         '--cwd',
@@ -184,8 +175,6 @@ describe('routing by priority and recovery notices (issue 27 items 4 and 6)', ()
         w.tmuxSocket,
         '--state',
         join(w.root, 'hb', 'state.json'),
-        '--now',
-        at(0),
         '--sink',
         `webhook:${main.url}`,
         '--sink-auth-env',

@@ -70,14 +70,18 @@ describe('orchestrators scanner against a real tmux server', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('sees zero sessions on a socket with no server', async () => {
+  it('sees zero sessions on a socket with no server: each expected session is missing, and one TMUX_DOWN says why (the cycle lets it stand for them)', async () => {
     const scanner = createOrchestratorsScanner({
       runner,
       tmuxArgs: ['-L', `${socket}-none`],
       beads: createBeadsSource({ runner, cwd: tmp.path }),
     });
     const result = await scanner.scan(makeContext({ config: { expectedOrchestrators: ['orch-bd-p0c4', 'orch-bd-7xq1'] } }));
-    expect(result.status === 'ok' && result.findings.map((f) => f.subject)).toEqual(['orch-bd-p0c4', 'orch-bd-7xq1']);
+    expect(result.status === 'ok' && result.findings.map((f) => `${f.category} ${f.subject}`)).toEqual([
+      'TMUX_DOWN tmux',
+      'ORCH_FAILURE orch-bd-p0c4',
+      'ORCH_FAILURE orch-bd-7xq1',
+    ]);
   });
 
   it('never cries CRASHED for beads assigned to people (claude, bob) that no orchestrator owns', async () => {

@@ -19,7 +19,7 @@ export interface RedisAckStoreOptions {
  * ```ts
  * import { createRedisAckStore, createRedisClient, fleetKeys } from '@heartbeat-kit/bullmq/node';
  *
- * const redis = createRedisClient({ host: '127.0.0.1', port: 6379 });
+ * const redis = createRedisClient({ kind: 'tcp', host: '127.0.0.1', port: 6379 });
  * const acks = createRedisAckStore({ redis, key: fleetKeys().acks('api-repo') });
  * const loaded = await acks.load();
  * if (loaded.isOk()) console.log(loaded.value.book.acks.length);

@@ -110,6 +110,7 @@ describe('isCriticalFinding', () => {
   it('keeps the Immediate built-in categories and GChat replies, drops the rest', () => {
     const kept = COBUILDER_CATEGORIES.filter((category) => isCriticalFinding({ category, priority: CATEGORY_INFO[category].priority }));
     expect(kept).toEqual([
+      'TMUX_DOWN',
       'ORCH_FAILURE',
       'P0_WORK_READY',
       'P1_WORK_READY',
