@@ -76,6 +76,15 @@ describe('heartbeat-kit fleet pause / resume', () => {
       paused: { v: 1, note: 'deploying', since: '2026-02-19T10:00:00.000Z', until: '2026-02-19T12:00:00.000Z' },
       key: '{hbk:hb:pause-hb}:pause',
     });
+    // It never ran (no worker): only the pause keeps liveness at 0, and only while it is in force.
+    const live = await run(['liveness', 'pause-hb', '--now', '2026-02-19T10:30:00Z']);
+    expect(live.code, live.stderr).toBe(0);
+    expect(live.stdout).toBe('pause-hb paused until 2026-02-19T12:00:00.000Z: deploying\n');
+    expect(JSON.parse((await run(['liveness', 'pause-hb', '--now', '2026-02-19T10:30:00Z', '--json'])).stdout)).toMatchObject({
+      live: true,
+      paused: { note: 'deploying' },
+    });
+    expect((await run(['liveness', 'pause-hb', '--now', '2026-02-19T12:00:00Z'])).code).toBe(1);
     const again = await run(['pause', 'pause-hb', '--note', 'git only', '--scanner', 'git', '--except-critical']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('replaced the earlier pause of pause-hb (paused until 2026-02-19T12:00:00.000Z: deploying)');
@@ -86,6 +95,7 @@ describe('heartbeat-kit fleet pause / resume', () => {
     const nothing = await run(['resume', 'pause-hb']);
     expect(nothing.code).toBe(0);
     expect(nothing.stdout).toBe('pause-hb is not paused: nothing to resume\n');
+    expect((await run(['liveness', 'pause-hb'])).code).toBe(1);
   });
 });
 

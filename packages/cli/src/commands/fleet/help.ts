@@ -123,9 +123,12 @@ Options:
   --now ISO          judge as at this instant
 ${COMMON}
 
-With --json prints {"live": …, "reason"?, "message", "lastRan"?}.
+With --json prints {"live": …, "reason"?, "message", "lastRan"?}. While an operator pause is in
+force ('heartbeat-kit fleet pause') the answer is "ID paused until …: note" and the exit is 0 (a
+pause is not a death; one with no end older than 24 h also warns on stderr); --json then prints
+{"live": true, "paused": {…}, "message", "notes"}.
 
-Exit codes: 0 alive, 1 not alive (reason on stdout), 2 usage error, 3 Redis unreachable or failed.
+Exit codes: 0 alive (or paused), 1 not alive (reason on stdout), 2 usage error, 3 Redis unreachable or failed.
 `,
   status: `Usage: heartbeat-kit fleet status [options]
 
