@@ -214,7 +214,10 @@ async function commitPausedSlot(
   const { heartbeat, slot, dueMs } = job;
   const atMs = ctx.clock.now().getTime();
   const receipts = [...(await gapReceipts(ctx, job, state, atMs)), pausedReceipt(paused.pause, { slotMs: dueMs, atMs, source: 'fleet' })];
-  const document = encodeFleetState({ heartbeat: state.heartbeat, fleet: { ...state.fleet, lastSlot: slot, lastLagMs: startedAtMs - dueMs } });
+  const document = encodeFleetState({
+    heartbeat: state.heartbeat,
+    fleet: { ...state.fleet, lastSlot: slot, lastLagMs: startedAtMs - dueMs },
+  });
   const saved = await commitCycle(ctx.redis, commitKeys(ctx, heartbeat.id), document, held.fence, receipts, ctx.receiptBounds);
   if (!saved.written) {
     await ctx.emit({ type: 'stale-write', heartbeatId: heartbeat.id, slot, fence: held.fence, current: saved.current, worker: ctx.id });
@@ -343,7 +346,12 @@ async function slotReceipts(
 }
 
 /** The records of the slots since the last commit that have none of their own (collapsed, or died). */
-async function gapReceipts(ctx: WorkerContext, { heartbeat, slot, dueMs }: SlotJob, state: FleetStateDocument, atMs: number): Promise<Receipt[]> {
+async function gapReceipts(
+  ctx: WorkerContext,
+  { heartbeat, slot, dueMs }: SlotJob,
+  state: FleetStateDocument,
+  atMs: number,
+): Promise<Receipt[]> {
   const { lastSlot } = state.fleet;
   if (lastSlot === undefined || slot <= lastSlot + 1) return [];
   const listed = await receiptStoreFor(ctx, heartbeat.id).list();

@@ -299,7 +299,10 @@ describe.each(FLEET_BACKENDS)('on %s', (kind) => {
       for (const id of ['held', 'free'])
         (await scheduler.add({ id, intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 1 } }))._unsafeUnwrap();
       const pausedSkips = () => events.filter((e) => e.type === 'skip' && e.heartbeatId === 'held' && e.reason === 'paused').length;
-      await waitFor(() => pausedSkips() >= 3 && delivered.some((d) => d.heartbeatId === 'free'), 'paused slots and a delivery of the other');
+      await waitFor(
+        () => pausedSkips() >= 3 && delivered.some((d) => d.heartbeatId === 'free'),
+        'paused slots and a delivery of the other',
+      );
       expect(events.filter((e) => e.type === 'cycle' && e.heartbeatId === 'held')).toEqual([]);
       expect(delivered.filter((d) => d.heartbeatId === 'held')).toEqual([]);
       const whilePaused = await receiptsOf(prefix, 'held');

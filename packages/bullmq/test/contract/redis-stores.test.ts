@@ -4,7 +4,13 @@ import { receiptStoreContract } from '../../../core/test/contract/receipt-store-
 import { stateStoreContract } from '../../../core/test/contract/state-store-contract.js';
 import { ackStoreContract } from '../../../core/test/contract/ack-store-contract.js';
 import { pauseStoreContract } from '../../../core/test/contract/pause-store-contract.js';
-import { createRedisAckStore, createRedisLockStore, createRedisPauseStore, createRedisReceiptStore, createRedisStateStore } from '../../src/node/index.js';
+import {
+  createRedisAckStore,
+  createRedisLockStore,
+  createRedisPauseStore,
+  createRedisReceiptStore,
+  createRedisStateStore,
+} from '../../src/node/index.js';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
 import type { Redis } from 'ioredis';
 

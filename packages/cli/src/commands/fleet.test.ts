@@ -63,7 +63,7 @@ describe('heartbeat-kit fleet ack / unack', () => {
 });
 
 describe('heartbeat-kit fleet pause / resume', () => {
-  it("pauses a registered heartbeat in Redis, replaces the pause, refuses unknown heartbeats, resumes", async () => {
+  it('pauses a registered heartbeat in Redis, replaces the pause, refuses unknown heartbeats, resumes', async () => {
     expect((await run(['add', 'pause-hb', '--scanners', 'fake'])).code).toBe(0);
     const unknown = await run(['pause', 'nobody', '--note', 'x']);
     expect(unknown.code).toBe(2);

@@ -4,18 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseRedisUrl, redactRedisUrl, type RedisTarget } from '@heartbeat-kit/bullmq';
 
 /** A `heartbeat-kit fleet` subcommand. */
-export type Subcommand =
-  | 'worker'
-  | 'add'
-  | 'list'
-  | 'remove'
-  | 'status'
-  | 'history'
-  | 'liveness'
-  | 'ack'
-  | 'unack'
-  | 'pause'
-  | 'resume';
+export type Subcommand = 'worker' | 'add' | 'list' | 'remove' | 'status' | 'history' | 'liveness' | 'ack' | 'unack' | 'pause' | 'resume';
 /** Every subcommand, in the order the help lists them. */
 export const SUBCOMMANDS: readonly Subcommand[] = [
   'worker',

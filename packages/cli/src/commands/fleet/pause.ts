@@ -18,7 +18,8 @@ export async function fleetPause(at: RegistryTarget, id: string, pause: Pause): 
     const written = await store.write(pause);
     if (written.isErr()) return redisFailed(io, 'pause', written.error.message);
     const replaced = before.isOk() ? before.value : undefined;
-    if (at.json) io.stdout(`${JSON.stringify({ id, paused: pause, key: keys.pause(id), ...(replaced === undefined ? {} : { replaced }) })}\n`);
+    if (at.json)
+      io.stdout(`${JSON.stringify({ id, paused: pause, key: keys.pause(id), ...(replaced === undefined ? {} : { replaced }) })}\n`);
     else {
       if (replaced !== undefined) io.stdout(`replaced the earlier pause of ${id} (${describePause(replaced)})\n`);
       io.stdout(`${id}: ${describePause(pause)}\n`);
@@ -41,7 +42,10 @@ export async function fleetResume(at: RegistryTarget, id: string): Promise<numbe
     if (cleared.isErr()) return redisFailed(io, 'resume', cleared.error.message);
     const pause = cleared.value;
     if (at.json) io.stdout(`${JSON.stringify({ id, resumed: pause !== undefined, ...(pause === undefined ? {} : { pause }), key })}\n`);
-    else io.stdout(pause === undefined ? `${id} is not paused: nothing to resume\n` : `resumed ${id}: ended the pause (${describePause(pause)})\n`);
+    else
+      io.stdout(
+        pause === undefined ? `${id} is not paused: nothing to resume\n` : `resumed ${id}: ended the pause (${describePause(pause)})\n`,
+      );
     return EXIT.ok;
   } catch (error) {
     return redisFailed(io, 'resume', error instanceof Error ? error.message : String(error));

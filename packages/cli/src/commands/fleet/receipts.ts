@@ -87,7 +87,9 @@ export async function checkLiveness(at: RegistryTarget, query: ReceiptQuery & { 
   const paused = pauseLiveness(pause, query.at.getTime(), MAX_OPEN_PAUSE_MS);
   if (paused !== undefined) {
     if (paused.warning !== undefined)
-      io.stderr(`heartbeat-kit fleet liveness: warning: ${paused.warning.replace("'heartbeat-kit resume'", `'heartbeat-kit fleet resume ${id}'`)}\n`);
+      io.stderr(
+        `heartbeat-kit fleet liveness: warning: ${paused.warning.replace("'heartbeat-kit resume'", `'heartbeat-kit fleet resume ${id}'`)}\n`,
+      );
     const notes = paused.warning === undefined ? [] : [paused.warning];
     io.stdout(at.json ? `${JSON.stringify({ live: true, paused: pause, message: paused.message, notes })}\n` : `${id} ${paused.message}\n`);
     return EXIT.ok;
