@@ -89,6 +89,15 @@ describe('heartbeat-kit fleet pause / resume', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('replaced the earlier pause of pause-hb (paused until 2026-02-19T12:00:00.000Z: deploying)');
     expect(again.stdout).toContain('(scanners git; except Immediate findings');
+    // The first pause ended long ago (it was set --now in February); this one has no end.
+    const status = await run(['status']);
+    expect(status.stdout).toMatch(/^pause-hb .*\n {21}paused since \S+ \(no end: until resume\) \(scanners git; .*\): git only\n/m);
+    expect(JSON.parse((await run(['status', '--json'])).stdout)).toContainEqual(
+      expect.objectContaining({
+        heartbeat: expect.objectContaining({ id: 'pause-hb' }),
+        pause: expect.objectContaining({ note: 'git only' }),
+      }),
+    );
     const resumed = await run(['resume', 'pause-hb', '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ id: 'pause-hb', resumed: true, pause: { note: 'git only', scanners: ['git'] } });

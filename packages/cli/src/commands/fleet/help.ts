@@ -132,7 +132,8 @@ Exit codes: 0 alive (or paused), 1 not alive (reason on stdout), 2 usage error, 
 `,
   status: `Usage: heartbeat-kit fleet status [options]
 
-Per heartbeat: last cycle, next slot, lag of the last cycle behind its slot, last report.
+Per heartbeat: last cycle, next slot, lag of the last cycle behind its slot, last report, and
+an operator pause in force ('fleet pause') on the line below (--json: its "pause").
 
 ${COMMON}
 `,
