@@ -83,6 +83,17 @@ describe('heartbeat-kit fleet: every flag and argument is checked before Redis i
     ],
     [['ack', 'my-repo'], 'needs a heartbeat ID and a SELECTOR'],
     [['unack', 'a__b', 'GIT_STALE'], '"a__b" is not a heartbeat ID'],
+    [['pause', 'my-repo'], '--note: a pause needs a note saying why'],
+    [['pause', 'my-repo', '--note', 'x', '--for', '2h', '--until', '2099-01-01T00:00:00Z'], '--for: --for and --until both say when'],
+    [['pause', 'my-repo', '--note', 'x', '--for', 'a while'], '--for: --for "a while"'],
+    [['pause', 'my-repo', '--note', 'x', '--until', '2020-01-01T00:00:00Z'], '--until: --until 2020-01-01T00:00:00Z is not later than now'],
+    [['pause', 'my-repo', '--note', 'x', '--scanner', 'gti'], '--scanner: unknown scanner "gti"'],
+    [['pause', 'my-repo', '--note', 'line\nbreak'], '--note: the note holds control characters'],
+    [['pause', 'a__b', '--note', 'x'], '"a__b" is not a heartbeat ID'],
+    [['pause', 'my-repo', '--note', 'x', '--snooze'], "--snooze does not apply to 'pause'"],
+    [['resume', 'a__b'], '"a__b" is not a heartbeat ID'],
+    [['resume'], 'needs exactly one heartbeat ID'],
+    [['resume', 'my-repo', '--note', 'x'], "--note does not apply to 'resume'"],
   ])('%j: exit 2 naming the flag and the fix, without connecting', async (argv, text) => {
     const outcome = await runFleet(argv);
     expect(outcome.connected, `connected before checking ${argv.join(' ')}: ${outcome.stderr}`).toBe(false);

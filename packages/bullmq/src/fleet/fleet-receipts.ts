@@ -3,6 +3,7 @@ import {
   notLookedAtScanners,
   skippedReceipt,
   type CycleDecision,
+  type Pause,
   type Receipt,
   type ScanProblem,
 } from '@heartbeat-kit/core';
@@ -20,8 +21,15 @@ export const FLEET_GAP_DETAIL =
 export function fleetRanReceipt(
   decision: CycleDecision,
   problems: readonly ScanProblem[],
-  slot: { readonly dueMs: number; readonly atMs: number; readonly delivery: 'none' | 'queued' | 'held' },
+  slot: {
+    readonly dueMs: number;
+    readonly atMs: number;
+    readonly delivery: 'none' | 'queued' | 'held';
+    /** The operator pause the slot honoured in part (scanners, or critical findings only). */
+    readonly pause?: Pause | undefined;
+  },
 ): Receipt {
+  const { pause } = slot;
   const cutOff = cutOffScanners(problems);
   const notLookedAt = notLookedAtScanners(problems);
   return {
@@ -35,6 +43,16 @@ export function fleetRanReceipt(
     delivery: slot.delivery,
     ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
     ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
+    ...(pause === undefined
+      ? {}
+      : {
+          pause: {
+            note: pause.note,
+            ...(pause.until === undefined ? {} : { until: pause.until }),
+            ...(pause.scanners === undefined ? {} : { scanners: pause.scanners }),
+            ...(pause.exceptCritical === true ? { exceptCritical: true as const } : {}),
+          },
+        }),
   };
 }
 

@@ -1,4 +1,15 @@
-import { scanAndEvaluate, sinkDeliveryHeld, skippedReceipt, type Ack, type CycleStep, type Receipt } from '@heartbeat-kit/core';
+import {
+  decidePause,
+  pausedReceipt,
+  scanAndEvaluate,
+  sinkDeliveryHeld,
+  skippedReceipt,
+  type Ack,
+  type CycleStep,
+  type PauseDecision,
+  type Receipt,
+  type SlotPause,
+} from '@heartbeat-kit/core';
 import { UnrecoverableError, type Job, type Queue } from 'bullmq';
 import type { FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import { fleetGapReceipts, fleetRanReceipt } from '../fleet/fleet-receipts.js';
@@ -24,6 +35,7 @@ import {
   slotOfOwner,
   stateStoreFor,
   ackStoreFor,
+  pauseStoreFor,
   type HeldLock,
   type WorkerContext,
 } from './fleet-worker-context.js';
@@ -122,12 +134,16 @@ async function runSlot(
     await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'already-ran', worker: ctx.id });
     return;
   }
+  // The operator's pause, read once under the lock: all of a pause is in this slot's decision or none.
+  const { paused, warning: pauseWarning } = await readPause(ctx, heartbeatId, startedAtMs);
+  if (paused.kind === 'skip') return commitPausedSlot(ctx, job, held, state, paused, startedAtMs);
+  const slotPause = paused.kind === 'partial' ? paused : undefined;
   const setup = await deps.resolve(heartbeat, slot);
   if (setup.isErr()) return failSetup(ctx, job, setup.error);
   const now = ctx.clock.now();
   // The operator's acks, read once for this slot; unreadable acks hold nothing (the slot reports).
   const acks = await ackStoreFor(ctx, heartbeatId).load();
-  const evaluated = await evaluateSlot(ctx, setup.value, state, now, acks.isOk() ? acks.value.book.acks : []);
+  const evaluated = await evaluateSlot(ctx, setup.value, state, now, acks.isOk() ? acks.value.book.acks : [], slotPause);
   const { decision } = evaluated;
   const report = decision.message !== null || decision.costAlert !== null;
   let fleet: FleetMeta = {
@@ -143,7 +159,7 @@ async function runSlot(
     fleet = recordPending(fleet, messageId, now.getTime(), pendingOf(evaluated));
   }
   const endedAtMs = ctx.clock.now().getTime();
-  const receipts = await slotReceipts(ctx, job, setup.value, state, evaluated, endedAtMs);
+  const receipts = await slotReceipts(ctx, job, setup.value, state, evaluated, endedAtMs, slotPause);
   const nextState = withoutPending(evaluated.nextState, state.heartbeat);
   const document = encodeFleetState({ heartbeat: nextState, fleet: { ...fleet, lastCycleEndedAtMs: endedAtMs } });
   const saved = await commitCycle(ctx.redis, commitKeys(ctx, heartbeatId), document, held.fence, receipts, ctx.receiptBounds);
@@ -162,8 +178,52 @@ async function runSlot(
     startedAtMs,
     endedAtMs,
     report,
-    ...(evaluated.warnings.length === 0 ? {} : { warnings: evaluated.warnings }),
+    ...(evaluated.warnings.length === 0 && pauseWarning === undefined
+      ? {}
+      : { warnings: [...(pauseWarning === undefined ? [] : [pauseWarning]), ...evaluated.warnings] }),
   });
+}
+
+/**
+ * The pause decision for this slot. A pause that cannot be read never silences the heartbeat:
+ * the slot runs, and its cycle event warns why and the fix.
+ */
+async function readPause(
+  ctx: WorkerContext,
+  heartbeatId: string,
+  nowMs: number,
+): Promise<{ readonly paused: PauseDecision; readonly warning?: string }> {
+  const read = await pauseStoreFor(ctx, heartbeatId).read();
+  if (read.isErr()) return { paused: { kind: 'run' }, warning: `the pause is ignored, this slot runs: ${read.error.message}` };
+  return { paused: decidePause(read.value, nowMs) };
+}
+
+/**
+ * A slot the operator's pause skipped whole: nothing resolved, scanned or delivered; the state
+ * only records the slot as closed, in one commit with the `paused` receipt (and the records of
+ * the slots before it that have none), under the fence as any cycle's.
+ */
+async function commitPausedSlot(
+  ctx: WorkerContext,
+  job: SlotJob,
+  held: Held,
+  state: FleetStateDocument,
+  paused: Extract<PauseDecision, { kind: 'skip' }>,
+  startedAtMs: number,
+): Promise<void> {
+  const { heartbeat, slot, dueMs } = job;
+  const atMs = ctx.clock.now().getTime();
+  const receipts = [...(await gapReceipts(ctx, job, state, atMs)), pausedReceipt(paused.pause, { slotMs: dueMs, atMs, source: 'fleet' })];
+  const document = encodeFleetState({
+    heartbeat: state.heartbeat,
+    fleet: { ...state.fleet, lastSlot: slot, lastLagMs: startedAtMs - dueMs },
+  });
+  const saved = await commitCycle(ctx.redis, commitKeys(ctx, heartbeat.id), document, held.fence, receipts, ctx.receiptBounds);
+  if (!saved.written) {
+    await ctx.emit({ type: 'stale-write', heartbeatId: heartbeat.id, slot, fence: held.fence, current: saved.current, worker: ctx.id });
+    return;
+  }
+  await ctx.emit({ type: 'skip', heartbeatId: heartbeat.id, slot, reason: 'paused', worker: ctx.id });
 }
 
 /** Records a slot whose setup failed and fails the job for good: a broken registration (bad HEARTBEAT.md, unknown scanner set) will not heal by retrying. */
@@ -213,6 +273,7 @@ async function evaluateSlot(
   state: FleetStateDocument,
   now: Date,
   acks: readonly Ack[],
+  pause: SlotPause | undefined,
 ): Promise<CycleStep> {
   const { config, timeZone, scanners, operatorActivity, categories } = setup;
   // Findings still waiting in the outbox count as reported, so this slot does not repeat them.
@@ -225,6 +286,7 @@ async function evaluateSlot(
       now,
       ...(categories === undefined ? {} : { categories }),
       acks,
+      pause,
     },
   );
 }
@@ -271,20 +333,28 @@ async function slotReceipts(
   state: FleetStateDocument,
   { decision, problems }: CycleStep,
   endedAtMs: number,
+  pause: SlotPause | undefined,
 ): Promise<Receipt[]> {
-  const receipts: Receipt[] = [];
-  const { lastSlot } = state.fleet;
-  if (lastSlot !== undefined && slot > lastSlot + 1) {
-    // Slots since the last commit without a record of their own get one (collapsed, or died).
-    const listed = await receiptStoreFor(ctx, heartbeat.id).list();
-    if (listed.isErr()) throw new Error(listed.error.message);
-    const gap = { lastSlot, slot, dueMs, intervalMs: heartbeat.intervalMs, atMs: endedAtMs };
-    receipts.push(...fleetGapReceipts(listed.value.receipts, gap));
-  }
+  const receipts: Receipt[] = await gapReceipts(ctx, { heartbeat, slot, dueMs }, state, endedAtMs);
   const report = decision.message !== null || decision.costAlert !== null;
   // An open sink breaker holds this report in the outbox: the receipt says so, as the loop's does.
   const heldBack =
     decision.message !== null && sinkDeliveryHeld(state.fleet.sinkBreaker?.breaker, decision.cycle, config.breaker) !== undefined;
-  receipts.push(fleetRanReceipt(decision, problems, { dueMs, atMs: endedAtMs, delivery: !report ? 'none' : heldBack ? 'held' : 'queued' }));
+  const delivery = !report ? 'none' : heldBack ? 'held' : 'queued';
+  receipts.push(fleetRanReceipt(decision, problems, { dueMs, atMs: endedAtMs, delivery, pause: pause?.pause }));
   return receipts;
+}
+
+/** The records of the slots since the last commit that have none of their own (collapsed, or died). */
+async function gapReceipts(
+  ctx: WorkerContext,
+  { heartbeat, slot, dueMs }: SlotJob,
+  state: FleetStateDocument,
+  atMs: number,
+): Promise<Receipt[]> {
+  const { lastSlot } = state.fleet;
+  if (lastSlot === undefined || slot <= lastSlot + 1) return [];
+  const listed = await receiptStoreFor(ctx, heartbeat.id).list();
+  if (listed.isErr()) throw new Error(listed.error.message);
+  return fleetGapReceipts(listed.value.receipts, { lastSlot, slot, dueMs, intervalMs: heartbeat.intervalMs, atMs });
 }

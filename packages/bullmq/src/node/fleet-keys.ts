@@ -22,6 +22,8 @@ export interface FleetKeys {
   readonly receipts: (heartbeatId: string) => string;
   /** String: the heartbeat's operator acks (`heartbeat-kit fleet ack`), read once per slot. */
   readonly acks: (heartbeatId: string) => string;
+  /** String: the heartbeat's operator pause (`heartbeat-kit fleet pause`), read once per slot. */
+  readonly pause: (heartbeatId: string) => string;
   /** String set once the sink confirmed an outbox message (shrinks the re-delivery window). */
   readonly delivered: (messageId: string) => string;
 }
@@ -45,6 +47,7 @@ export function fleetKeys(prefix: string = DEFAULT_FLEET_PREFIX): FleetKeys {
     state: (id) => `${heartbeat(id)}:state`,
     receipts: (id) => `${heartbeat(id)}:receipts`,
     acks: (id) => `${heartbeat(id)}:acks`,
+    pause: (id) => `${heartbeat(id)}:pause`,
     delivered: (messageId) => `{${prefix}:delivered:${messageId}}`,
   };
 }

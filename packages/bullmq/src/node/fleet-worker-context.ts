@@ -7,6 +7,7 @@ import type { FleetEvent } from './fleet-worker.js';
 import { createRedisLockStore } from './redis-lock-store.js';
 import { createRedisReceiptStore } from './redis-receipt-store.js';
 import { createRedisAckStore } from './redis-ack-store.js';
+import { createRedisPauseStore } from './redis-pause-store.js';
 import { createRedisStateStore } from './redis-state-store.js';
 import type { RedisClient } from './redis-connection.js';
 
@@ -106,6 +107,11 @@ export function stateStoreFor(ctx: WorkerContext, heartbeatId: string) {
 /** The heartbeat's operator acks. */
 export function ackStoreFor(ctx: WorkerContext, heartbeatId: string) {
   return createRedisAckStore({ redis: ctx.redis, key: ctx.keys.acks(heartbeatId) });
+}
+
+/** The heartbeat's operator pause (`heartbeat-kit fleet pause`). */
+export function pauseStoreFor(ctx: WorkerContext, heartbeatId: string) {
+  return createRedisPauseStore({ redis: ctx.redis, key: ctx.keys.pause(heartbeatId) });
 }
 
 /** The heartbeat's receipt store. */

@@ -10,6 +10,7 @@ import { fleetKeys } from './fleet-keys.js';
 import type { BullConnection, RedisClient } from './redis-connection.js';
 import { createRedisReceiptStore } from './redis-receipt-store.js';
 import { createRedisAckStore } from './redis-ack-store.js';
+import { createRedisPauseStore } from './redis-pause-store.js';
 import { createFleetScheduler } from './fleet-scheduler.js';
 import { createFakeResolver } from '../testing/index.js';
 import { createFleetWorker, readFleetJournal, type FleetDelivery, type FleetEvent } from './fleet-worker.js';
@@ -278,6 +279,51 @@ describe.each(FLEET_BACKENDS)('on %s', (kind) => {
         clock: { now: () => new Date() },
       }).list()
     )._unsafeUnwrap().receipts as Receipt[];
+
+  describe('fleet worker pause (in-process)', () => {
+    it('a paused heartbeat: every slot writes a paused receipt with the note and delivers nothing; after resume its slots run and report', async () => {
+      const prefix = 'paused';
+      const scheduler = createFleetScheduler({ target, prefix });
+      const delivered: FleetDelivery[] = [];
+      const events: FleetEvent[] = [];
+      const pause = createRedisPauseStore({ redis: client, key: fleetKeys(prefix).pause('held') });
+      // Written before the heartbeat is added: no slot of it can run unpaused.
+      (await pause.write({ v: 1, note: 'deploying the runner', since: '2026-01-01T00:00:00.000Z' }))._unsafeUnwrap();
+      const worker = createFleetWorker({
+        target,
+        resolve: createFakeResolver(),
+        prefix,
+        sink: { deliver: (d) => (delivered.push(d), okAsync(undefined)) },
+        onEvent: (e) => events.push(e),
+      });
+      for (const id of ['held', 'free'])
+        (await scheduler.add({ id, intervalMs: 300, source: { kind: 'scanners', set: 'fake', reportEvery: 1 } }))._unsafeUnwrap();
+      const pausedSkips = () => events.filter((e) => e.type === 'skip' && e.heartbeatId === 'held' && e.reason === 'paused').length;
+      await waitFor(
+        () => pausedSkips() >= 3 && delivered.some((d) => d.heartbeatId === 'free'),
+        'paused slots and a delivery of the other',
+      );
+      expect(events.filter((e) => e.type === 'cycle' && e.heartbeatId === 'held')).toEqual([]);
+      expect(delivered.filter((d) => d.heartbeatId === 'held')).toEqual([]);
+      const whilePaused = await receiptsOf(prefix, 'held');
+      const pausedReceipts = whilePaused.filter((r) => r.kind === 'paused');
+      expect(pausedReceipts.length).toBeGreaterThanOrEqual(3);
+      expect(pausedReceipts.every((r) => r.kind === 'paused' && r.note === 'deploying the runner' && r.source === 'fleet')).toBe(true);
+      expect(whilePaused.filter((r) => r.kind === 'ran')).toEqual([]);
+
+      expect((await pause.clear())._unsafeUnwrap()?.note).toBe('deploying the runner');
+      await waitFor(() => delivered.some((d) => d.heartbeatId === 'held'), 'a delivery of the resumed heartbeat');
+      await scheduler.remove('held');
+      await scheduler.remove('free');
+      await worker.close();
+      await scheduler.close();
+      const after = await receiptsOf(prefix, 'held');
+      expect(after.some((r) => r.kind === 'ran')).toBe(true);
+      // Every paused slot came before the first slot that ran: the pause ended at resume.
+      const firstRan = after.findIndex((r) => r.kind === 'ran');
+      expect(after.slice(firstRan).some((r) => r.kind === 'paused')).toBe(false);
+    });
+  });
 
   describe('fleet worker: the shared cycle step and receipts', () => {
     it('a scanner failing every cycle raises SCANNER_FAILING once and is then skipped per the back-off; operator-activity errors are reported; every slot has one receipt', async () => {

@@ -81,7 +81,7 @@ export type FleetEvent =
       readonly type: 'skip';
       readonly heartbeatId: string;
       readonly slot: number;
-      readonly reason: 'already-ran' | 'unregistered' | 'overlap';
+      readonly reason: 'already-ran' | 'unregistered' | 'overlap' | 'paused';
       readonly worker: string;
     }
   | {

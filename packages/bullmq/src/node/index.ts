@@ -20,6 +20,7 @@ export {
 export { createRedisLockStore, type RedisLockStore, type RedisLockStoreOptions } from './redis-lock-store.js';
 export { createRedisStateStore, type RedisStateStoreOptions } from './redis-state-store.js';
 export { createRedisAckStore, type RedisAckStoreOptions } from './redis-ack-store.js';
+export { createRedisPauseStore, type RedisPauseStoreOptions } from './redis-pause-store.js';
 export { createRedisReceiptStore, DEFAULT_FLEET_RECEIPT_BOUNDS, type RedisReceiptStoreOptions } from './redis-receipt-store.js';
 export { fleetKeys, DEFAULT_FLEET_PREFIX, type FleetKeys } from './fleet-keys.js';
 export {

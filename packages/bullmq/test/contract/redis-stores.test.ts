@@ -1,9 +1,16 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { lockStoreContract } from '../../../core/test/contract/lock-store-contract.js';
 import { receiptStoreContract } from '../../../core/test/contract/receipt-store-contract.js';
 import { stateStoreContract } from '../../../core/test/contract/state-store-contract.js';
 import { ackStoreContract } from '../../../core/test/contract/ack-store-contract.js';
-import { createRedisAckStore, createRedisLockStore, createRedisReceiptStore, createRedisStateStore } from '../../src/node/index.js';
+import { pauseStoreContract } from '../../../core/test/contract/pause-store-contract.js';
+import {
+  createRedisAckStore,
+  createRedisLockStore,
+  createRedisPauseStore,
+  createRedisReceiptStore,
+  createRedisStateStore,
+} from '../../src/node/index.js';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
 import type { Redis } from 'ioredis';
 
@@ -28,3 +35,16 @@ receiptStoreContract('redis', (bounds, clock) =>
   createRedisReceiptStore({ redis: client, key: `contract:receipts:${(counter += 1)}`, bounds, clock }),
 );
 ackStoreContract('redis', () => createRedisAckStore({ redis: client, key: `contract:acks:${(counter += 1)}` }));
+pauseStoreContract('redis', () => createRedisPauseStore({ redis: client, key: `contract:pause:${(counter += 1)}` }));
+
+it('a damaged Redis pause is an invalid error naming the key and fleet resume, and resume still removes it', async () => {
+  const key = `contract:pause:${(counter += 1)}`;
+  await client.set(key, '{"v":1,"note":""');
+  const store = createRedisPauseStore({ redis: client, key });
+  const read = (await store.read())._unsafeUnwrapErr();
+  expect(read.kind).toBe('invalid');
+  expect(read.message).toContain(key);
+  expect(read.message).toContain('fleet resume');
+  expect((await store.clear())._unsafeUnwrap()).toBeUndefined();
+  expect(await client.exists(key)).toBe(0);
+});

@@ -62,10 +62,52 @@ describe('heartbeat-kit fleet ack / unack', () => {
   });
 });
 
+describe('heartbeat-kit fleet pause / resume', () => {
+  it('pauses a registered heartbeat in Redis, replaces the pause, refuses unknown heartbeats, resumes', async () => {
+    expect((await run(['add', 'pause-hb', '--scanners', 'fake'])).code).toBe(0);
+    const unknown = await run(['pause', 'nobody', '--note', 'x']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no heartbeat "nobody" in this fleet. Fix:');
+    expect(await redis.client().exists('{hbk:hb:nobody}:pause')).toBe(0);
+    const paused = await run(['pause', 'pause-hb', '--note', 'deploying', '--for', '2h', '--now', '2026-02-19T10:00:00Z', '--json']);
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(JSON.parse(paused.stdout)).toEqual({
+      id: 'pause-hb',
+      paused: { v: 1, note: 'deploying', since: '2026-02-19T10:00:00.000Z', until: '2026-02-19T12:00:00.000Z' },
+      key: '{hbk:hb:pause-hb}:pause',
+    });
+    // It never ran (no worker): only the pause keeps liveness at 0, and only while it is in force.
+    const live = await run(['liveness', 'pause-hb', '--now', '2026-02-19T10:30:00Z']);
+    expect(live.code, live.stderr).toBe(0);
+    expect(live.stdout).toBe('pause-hb paused until 2026-02-19T12:00:00.000Z: deploying\n');
+    expect(JSON.parse((await run(['liveness', 'pause-hb', '--now', '2026-02-19T10:30:00Z', '--json'])).stdout)).toMatchObject({
+      live: true,
+      paused: { note: 'deploying' },
+    });
+    expect((await run(['liveness', 'pause-hb', '--now', '2026-02-19T12:00:00Z'])).code).toBe(1);
+    const again = await run(['pause', 'pause-hb', '--note', 'git only', '--scanner', 'git', '--except-critical']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('replaced the earlier pause of pause-hb (paused until 2026-02-19T12:00:00.000Z: deploying)');
+    expect(again.stdout).toContain('(scanners git; except Immediate findings');
+    // The first pause ended long ago (it was set --now in February); this one has no end.
+    const status = await run(['status']);
+    expect(status.stdout).toMatch(/^pause-hb .*\n {21}paused since \S+ \(no end: until resume\) \(scanners git; .*\): git only\n/m);
+    const entries = JSON.parse((await run(['status', '--json'])).stdout) as { heartbeat: { id: string }; pause?: { note: string } }[];
+    expect(entries.find((entry) => entry.heartbeat.id === 'pause-hb')?.pause?.note).toBe('git only');
+    const resumed = await run(['resume', 'pause-hb', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ id: 'pause-hb', resumed: true, pause: { note: 'git only', scanners: ['git'] } });
+    const nothing = await run(['resume', 'pause-hb']);
+    expect(nothing.code).toBe(0);
+    expect(nothing.stdout).toBe('pause-hb is not paused: nothing to resume\n');
+    expect((await run(['liveness', 'pause-hb'])).code).toBe(1);
+  });
+});
+
 describe('heartbeat-kit fleet: usage', () => {
   it('prints help for the command and every subcommand', async () => {
-    expect((await run(['--help'])).stdout).toContain('fleet <worker|add|list|remove|status|history|liveness|ack|unack>');
-    for (const sub of ['worker', 'add', 'list', 'remove', 'status', 'history', 'liveness', 'ack', 'unack']) {
+    expect((await run(['--help'])).stdout).toContain('fleet <worker|add|list|remove|status|history|liveness|ack|unack|pause|resume>');
+    for (const sub of ['worker', 'add', 'list', 'remove', 'status', 'history', 'liveness', 'ack', 'unack', 'pause', 'resume']) {
       const help = await run([sub, '--help']);
       expect(help.code, sub).toBe(0);
       expect(help.stdout).toContain(`heartbeat-kit fleet ${sub}`);

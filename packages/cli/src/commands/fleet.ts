@@ -1,7 +1,7 @@
 // `heartbeat-kit fleet`: reads the subcommand and all its flags, then checks that Redis answers, then
 // runs it. What each step does lives in fleet/: args.ts (argv, --redis, --prefix), request.ts (each
 // subcommand's flags, checked before any connection), redis-reachability.ts, worker.ts,
-// registrations.ts (add, remove, list, status), receipts.ts (history, liveness), acks.ts (ack, unack); the --help text is
+// registrations.ts (add, remove, list, status), receipts.ts (history, liveness), acks.ts (ack, unack), pause.ts (pause, resume); the --help text is
 // in fleet/help.ts.
 import { unknownNameError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -15,6 +15,7 @@ import { addHeartbeat, listHeartbeats, removeHeartbeat, showStatus } from './fle
 import { readRequest, type FleetRequest } from './fleet/request.js';
 import { runWorker } from './fleet/worker.js';
 import { fleetAck, fleetUnack } from './fleet/acks.js';
+import { fleetPause, fleetResume } from './fleet/pause.js';
 
 /** `heartbeat-kit fleet`: BullMQ workers and the fleet's registrations. */
 export const fleetCommand: Command = async (argv, io) => {
@@ -65,5 +66,9 @@ function dispatch(io: CliIo, { target, prefix, json }: FleetArgs, request: Fleet
       return fleetAck(at, request.ack);
     case 'unack':
       return fleetUnack(at, request.id, request.selector);
+    case 'pause':
+      return fleetPause(at, request.id, request.pause);
+    case 'resume':
+      return fleetResume(at, request.id);
   }
 }

@@ -4,9 +4,21 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseRedisUrl, redactRedisUrl, type RedisTarget } from '@heartbeat-kit/bullmq';
 
 /** A `heartbeat-kit fleet` subcommand. */
-export type Subcommand = 'worker' | 'add' | 'list' | 'remove' | 'status' | 'history' | 'liveness' | 'ack' | 'unack';
+export type Subcommand = 'worker' | 'add' | 'list' | 'remove' | 'status' | 'history' | 'liveness' | 'ack' | 'unack' | 'pause' | 'resume';
 /** Every subcommand, in the order the help lists them. */
-export const SUBCOMMANDS: readonly Subcommand[] = ['worker', 'add', 'list', 'remove', 'status', 'history', 'liveness', 'ack', 'unack'];
+export const SUBCOMMANDS: readonly Subcommand[] = [
+  'worker',
+  'add',
+  'list',
+  'remove',
+  'status',
+  'history',
+  'liveness',
+  'ack',
+  'unack',
+  'pause',
+  'resume',
+];
 
 const OPTIONS = {
   redis: { type: 'string' },
@@ -33,6 +45,8 @@ const OPTIONS = {
   snooze: { type: 'boolean' },
   by: { type: 'string' },
   list: { type: 'boolean' },
+  scanner: { type: 'string', multiple: true },
+  'except-critical': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 type OptionName = keyof typeof OPTIONS;
@@ -48,6 +62,8 @@ const ALLOWED: Record<Subcommand, readonly OptionName[]> = {
   liveness: ['max-age', 'now'],
   ack: ['note', 'for', 'until', 'snooze', 'by', 'now', 'list'],
   unack: [],
+  pause: ['note', 'for', 'until', 'scanner', 'except-critical', 'now'],
+  resume: [],
 };
 const POSITIONALS: Record<Subcommand, number> = {
   worker: 0,
@@ -59,10 +75,18 @@ const POSITIONALS: Record<Subcommand, number> = {
   liveness: 1,
   ack: 2,
   unack: 2,
+  pause: 1,
+  resume: 1,
 };
 
 /** The options as given, before the subcommand reads its own (boolean flags true, the rest text). */
-export type FleetValues = { readonly [K in OptionName]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+export type FleetValues = {
+  readonly [K in OptionName]?: (typeof OPTIONS)[K]['type'] extends 'boolean'
+    ? boolean
+    : (typeof OPTIONS)[K] extends { readonly multiple: true }
+      ? string[]
+      : string;
+};
 
 /** What every subcommand shares once its argv is read: the Redis it talks to and how it prints. */
 export interface FleetArgs {

@@ -16,7 +16,7 @@ const COMMON = `Common options:
   -h, --help         show this help`;
 
 /** Help text of `heartbeat-kit fleet`. */
-export const FLEET_HELP = `Usage: heartbeat-kit fleet <worker|add|list|remove|status|history|liveness|ack|unack> [options]
+export const FLEET_HELP = `Usage: heartbeat-kit fleet <worker|add|list|remove|status|history|liveness|ack|unack|pause|resume> [options]
 
 Runs many heartbeats on Redis with BullMQ: workers share schedules, locks, dedup memory and
 delivery. Each due slot runs once, a heartbeat never runs two cycles at once, and a report is
@@ -32,6 +32,8 @@ Subcommands:
   liveness  exit 0 when one heartbeat ran recently, else 1 with the reason (for a monitor)
   ack       acknowledge one heartbeat's finding with a note (as 'heartbeat-kit ack'); --list
   unack     remove one heartbeat's ack
+  pause     pause one heartbeat with a note (as 'heartbeat-kit pause'): its slots write paused receipts
+  resume    end one heartbeat's pause
 
 Run 'heartbeat-kit fleet <subcommand> --help' for its options.
 `;
@@ -121,13 +123,17 @@ Options:
   --now ISO          judge as at this instant
 ${COMMON}
 
-With --json prints {"live": …, "reason"?, "message", "lastRan"?}.
+With --json prints {"live": …, "reason"?, "message", "lastRan"?}. While an operator pause is in
+force ('heartbeat-kit fleet pause') the answer is "ID paused until …: note" and the exit is 0 (a
+pause is not a death; one with no end older than 24 h also warns on stderr); --json then prints
+{"live": true, "paused": {…}, "message", "notes"}.
 
-Exit codes: 0 alive, 1 not alive (reason on stdout), 2 usage error, 3 Redis unreachable or failed.
+Exit codes: 0 alive (or paused), 1 not alive (reason on stdout), 2 usage error, 3 Redis unreachable or failed.
 `,
   status: `Usage: heartbeat-kit fleet status [options]
 
-Per heartbeat: last cycle, next slot, lag of the last cycle behind its slot, last report.
+Per heartbeat: last cycle, next slot, lag of the last cycle behind its slot, last report, and
+an operator pause in force ('fleet pause') on the line below (--json: its "pause").
 
 ${COMMON}
 `,
@@ -162,5 +168,36 @@ or category an ack was written with.
 ${COMMON}
 
 Exit codes: 0 removed, 2 no ack matches SELECTOR (nothing is written), 3 Redis failed.
+`,
+  pause: `Usage: heartbeat-kit fleet pause ID --note TEXT [--for DURATION | --until ISO] [options]
+
+Pauses heartbeat ID as 'heartbeat-kit pause' does for one project, without stopping its schedule:
+every slot in the pause writes a 'paused' receipt with the note instead of running ('fleet history'
+lists them) and delivers nothing. Kept in Redis at {<prefix>:hb:ID}:pause and read once per slot
+under the heartbeat's lock: a slot honours all of a pause or none of it. A new pause replaces the old.
+
+Options:
+  --note TEXT        why, in one line (required, 1–500 characters): shown in every paused receipt
+  --for DURATION     end the pause after this long, e.g. 2h or 90m (a bare number is hours)
+  --until ISO        end the pause at this instant (must be later than now)
+                     (neither: the pause lasts until 'heartbeat-kit fleet resume ID')
+  --scanner NAME     pause only this scanner (repeatable): the others run, and each ran receipt
+                     names the pause
+  --except-critical  slots still run but report only P0/P1 (Immediate) findings, orchestrator
+                     failures and GChat replies
+  --now ISO          pause as at this instant (the pause starts then)
+${COMMON}
+
+Exit codes: 0 paused, 2 usage error (no note, a bad --for/--until/--scanner, an unknown heartbeat;
+nothing is written), 3 Redis failed.
+`,
+  resume: `Usage: heartbeat-kit fleet resume ID [options]
+
+Ends heartbeat ID's pause (see 'heartbeat-kit fleet pause'): its next slot runs as usual. Resuming
+when nothing is paused is not an error; a damaged pause is removed too.
+
+${COMMON}
+
+Exit codes: 0 resumed (or nothing was paused), 2 usage error, 3 Redis failed.
 `,
 };

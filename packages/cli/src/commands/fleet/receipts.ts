@@ -1,6 +1,6 @@
 // `fleet history` and `fleet liveness`: one heartbeat's receipts in Redis, listed or judged.
-import { closeRedisClient, createRedisClient, createRedisReceiptStore, fleetKeys } from '@heartbeat-kit/bullmq/node';
-import { formatReceipt, judgeLiveness, type ListedReceipts } from '@heartbeat-kit/core';
+import { closeRedisClient, createRedisClient, createRedisPauseStore, createRedisReceiptStore, fleetKeys } from '@heartbeat-kit/bullmq/node';
+import { formatReceipt, judgeLiveness, pauseLiveness, type ListedReceipts, type Pause } from '@heartbeat-kit/core';
 import { EXIT } from '../../exit-codes.js';
 import { redisFailed, seconds, usageError } from './output.js';
 import { withScheduler, type RegistryTarget } from './registrations.js';
@@ -61,12 +61,39 @@ async function maxAgeOf(
   });
 }
 
+/** A pause with no end older than this gets a warning from `fleet liveness` (as check-liveness' default). */
+const MAX_OPEN_PAUSE_MS = 24 * 3_600_000;
+
+/** The heartbeat's pause in Redis; an unreadable one is a warning on stderr and counts as none. */
+async function readPause(at: RegistryTarget, id: string): Promise<Pause | undefined> {
+  const redis = createRedisClient(at.target);
+  try {
+    const read = await createRedisPauseStore({ redis, key: fleetKeys(at.prefix).pause(id) }).read();
+    if (read.isErr()) at.io.stderr(`heartbeat-kit fleet liveness: warning: ${read.error.message}\n`);
+    return read.isOk() ? read.value : undefined;
+  } finally {
+    await closeRedisClient(redis);
+  }
+}
+
 /** `fleet liveness`: core's liveness verdict over one heartbeat's receipts; exit 0 alive, 1 not. */
 export async function checkLiveness(at: RegistryTarget, query: ReceiptQuery & { readonly maxAgeMs: number | undefined }): Promise<number> {
   const { io } = at;
   const { id } = query;
   const maxAge = await maxAgeOf(at, id, query.maxAgeMs);
   if ('exit' in maxAge) return maxAge.exit;
+  // A pause in force is the answer: the operator said not to run, so no run is not a death.
+  const pause = await readPause(at, id);
+  const paused = pauseLiveness(pause, query.at.getTime(), MAX_OPEN_PAUSE_MS);
+  if (paused !== undefined) {
+    if (paused.warning !== undefined)
+      io.stderr(
+        `heartbeat-kit fleet liveness: warning: ${paused.warning.replace("'heartbeat-kit resume'", `'heartbeat-kit fleet resume ${id}'`)}\n`,
+      );
+    const notes = paused.warning === undefined ? [] : [paused.warning];
+    io.stdout(at.json ? `${JSON.stringify({ live: true, paused: pause, message: paused.message, notes })}\n` : `${id} ${paused.message}\n`);
+    return EXIT.ok;
+  }
   const listed = await readReceipts(at, 'liveness', query);
   if (!listed.ok) return redisFailed(io, 'liveness', listed.message);
   const verdict = judgeLiveness(listed.value.receipts, {

@@ -1,6 +1,15 @@
 // `fleet add`, `remove`, `list` and `status`: the fleet's registrations and schedules in Redis.
 import type { FleetHeartbeat, FleetHeartbeatInput, RedisTarget } from '@heartbeat-kit/bullmq';
-import { createFleetScheduler, type FleetHeartbeatStatus, type FleetScheduler } from '@heartbeat-kit/bullmq/node';
+import {
+  closeRedisClient,
+  createFleetScheduler,
+  createRedisClient,
+  createRedisPauseStore,
+  fleetKeys,
+  type FleetHeartbeatStatus,
+  type FleetScheduler,
+} from '@heartbeat-kit/bullmq/node';
+import { describePause, pauseActiveAt, type Pause } from '@heartbeat-kit/core';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIo } from '../../io.js';
 import { redisFailed, seconds, usageError } from './output.js';
@@ -73,16 +82,40 @@ export function showStatus(at: RegistryTarget): Promise<number> {
   return withScheduler(at, async (scheduler) => {
     const status = await scheduler.status();
     if (status.isErr()) return redisFailed(io, 'status', status.error.message);
-    if (at.json) io.stdout(`${JSON.stringify(status.value)}\n`);
-    else
-      io.stdout(status.value.length === 0 ? 'no heartbeats registered\n' : status.value.map((entry) => `${statusLine(entry)}\n`).join(''));
+    const pauses = await pausesInForce(
+      at,
+      status.value.map((entry) => entry.heartbeat.id),
+    );
+    const entries = status.value.map((entry) => {
+      const pause = pauses.get(entry.heartbeat.id);
+      return pause === undefined ? entry : { ...entry, pause };
+    });
+    if (at.json) io.stdout(`${JSON.stringify(entries)}\n`);
+    else io.stdout(entries.length === 0 ? 'no heartbeats registered\n' : entries.map((entry) => `${statusLine(entry)}\n`).join(''));
     return EXIT.ok;
   });
 }
 
-function statusLine(entry: FleetHeartbeatStatus): string {
+/** The operator pauses in force now, by heartbeat id (an unreadable pause is a warning, as the worker ignores it). */
+async function pausesInForce(at: RegistryTarget, ids: readonly string[]): Promise<Map<string, Pause>> {
+  const keys = fleetKeys(at.prefix);
+  const redis = createRedisClient(at.target);
+  const found = new Map<string, Pause>();
+  try {
+    for (const id of ids) {
+      const read = await createRedisPauseStore({ redis, key: keys.pause(id) }).read();
+      if (read.isErr()) at.io.stderr(`heartbeat-kit fleet status: warning: ${read.error.message}\n`);
+      else if (pauseActiveAt(read.value, Date.now())) found.set(id, read.value);
+    }
+    return found;
+  } finally {
+    await closeRedisClient(redis);
+  }
+}
+
+function statusLine(entry: FleetHeartbeatStatus & { readonly pause?: Pause }): string {
   const { heartbeat } = entry;
-  return [
+  const line = [
     heartbeat.id.padEnd(20),
     `every ${seconds(heartbeat.intervalMs)}`.padEnd(12),
     `cycle ${entry.lastCycle ?? '-'}`.padEnd(11),
@@ -91,4 +124,5 @@ function statusLine(entry: FleetHeartbeatStatus): string {
     `next ${entry.nextSlotAt ?? '-'}`.padEnd(30),
     `report ${entry.lastReportAt === undefined ? '-' : `${entry.lastReportAt} ${entry.lastReportSummary ?? ''}`}`,
   ].join(' ');
+  return entry.pause === undefined ? line : `${line}\n${' '.repeat(21)}${describePause(entry.pause)}`;
 }

@@ -8,7 +8,7 @@ import {
   parseFleetHeartbeat,
   type FleetHeartbeatInput,
 } from '@heartbeat-kit/bullmq';
-import { ackEnd, validateAckNote } from '@heartbeat-kit/core';
+import { ackEnd, BUILTIN_SCANNERS, createPause, validateAckNote, type Pause } from '@heartbeat-kit/core';
 import { parseSinkSpec, type SinkSpec } from '../../sinks/sink-spec.js';
 import { resolvePath } from '../../wiring/cycle-deps.js';
 import { parseDurationFlag } from '../../wiring/duration-flag.js';
@@ -25,7 +25,9 @@ export type FleetRequest =
   | { readonly sub: 'history'; readonly id: string; readonly at: Date; readonly sinceMs: number }
   | { readonly sub: 'liveness'; readonly id: string; readonly at: Date; readonly maxAgeMs: number | undefined }
   | { readonly sub: 'ack'; readonly ack: FleetAckRequest }
-  | { readonly sub: 'unack'; readonly id: string; readonly selector: string };
+  | { readonly sub: 'unack'; readonly id: string; readonly selector: string }
+  | { readonly sub: 'pause'; readonly id: string; readonly pause: Pause }
+  | { readonly sub: 'resume'; readonly id: string };
 
 /** A `fleet ack`'s checked flags (the selector is checked against the heartbeat's state in Redis). */
 export interface FleetAckRequest {
@@ -67,6 +69,10 @@ export function readRequest(
       const ack = readAckFlags(id!, selector, values);
       return ack.ok ? { ok: true, value: { sub, ack: ack.value } } : ack;
     }
+    case 'pause':
+      return readPauseFlags(id!, values);
+    case 'resume':
+      return isFleetHeartbeatId(id!) ? { ok: true, value: { sub, id: id! } } : { ok: false, message: notAnId(id!) };
     case 'unack':
       return isFleetHeartbeatId(id!) ? { ok: true, value: { sub, id: id!, selector: selector! } } : { ok: false, message: notAnId(id!) };
     case 'worker': {
@@ -92,6 +98,20 @@ export function readRequest(
       return maxAge.ok ? { ok: true, value: { sub, id: id!, at, maxAgeMs: maxAge.ms } } : maxAge;
     }
   }
+}
+
+/** `fleet pause ID`: the same checks as `heartbeat-kit pause` (core's `createPause`), before Redis is contacted. */
+function readPauseFlags(id: string, values: FleetValues): Checked<FleetRequest> {
+  if (!isFleetHeartbeatId(id)) return { ok: false, message: notAnId(id) };
+  const now = parseInstantFlag('--now', values.now);
+  if (!now.ok) return now;
+  const made = createPause(
+    { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
+    (now.date ?? new Date()).getTime(),
+    BUILTIN_SCANNERS,
+  );
+  if (made.isErr()) return { ok: false, message: `${made.error.flag}: ${made.error.message}` };
+  return { ok: true, value: { sub: 'pause', id, pause: made.value } };
 }
 
 /** The longest `--for` an ack takes (as `heartbeat-kit ack`). */
