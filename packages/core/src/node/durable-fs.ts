@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
-import { mkdir, open, readdir, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** The `code` of a Node system error, when there is one. */
@@ -117,4 +117,28 @@ export async function sweepOrphanedTemps(directory: string, tag: string, isTarge
     // Sweeping is housekeeping; the store works without it.
   }
   return removed;
+}
+
+/**
+ * Replaces `path` with `text` so that a reader sees the old file or the new one, never half: a synced
+ * sibling (tagged `tag`, swept by {@link sweepOrphanedSiblings} after a crash) renamed over it, then
+ * the directory synced. `beforeRename` lets a crash test stop between the write and the rename.
+ */
+export async function replaceFileDurably(
+  path: string,
+  text: string,
+  tag: string,
+  beforeRename?: (temp: string) => Promise<void> | void,
+): Promise<void> {
+  await ensureParentDirectory(path);
+  const temp = uniqueSibling(path, tag);
+  try {
+    await writeNewFileSynced(temp, text);
+    await beforeRename?.(temp);
+    await rename(temp, path);
+  } catch (error) {
+    await unlinkQuietly(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(dirname(path));
 }

@@ -1,19 +1,8 @@
-import { rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { ResultAsync } from 'neverthrow';
 import type { JsonValue } from '../domain/json.js';
 import { decodeAckBook, encodeAckBook, type AckBook } from '../operator/ack-book.js';
 import type { AckStore, AckStoreError, LoadedAcks } from '../operator/ack-store.js';
-import {
-  describeError,
-  ensureParentDirectory,
-  errorCode,
-  sweepOrphanedSiblings,
-  syncDirectory,
-  uniqueSibling,
-  unlinkQuietly,
-  writeNewFileSynced,
-} from './durable-fs.js';
+import { describeError, errorCode, replaceFileDurably, sweepOrphanedSiblings } from './durable-fs.js';
 import { readRegularFile } from './regular-file.js';
 
 /** Options of {@link createFileAckStore}. */
@@ -80,17 +69,7 @@ export function createFileAckStore(options: FileAckStoreOptions): AckStore {
     return { book: decoded.book, warnings: decoded.warnings.map((w) => `${path}: ${w}`) };
   };
   const save = async (book: AckBook): Promise<void> => {
-    await ensureParentDirectory(path);
-    const temp = uniqueSibling(path, TEMP_TAG);
-    try {
-      await writeNewFileSynced(temp, `${JSON.stringify(encodeAckBook(book))}\n`);
-      await options.beforeRename?.(temp);
-      await rename(temp, path);
-    } catch (error) {
-      await unlinkQuietly(temp).catch(() => undefined);
-      throw error;
-    }
-    await syncDirectory(dirname(path));
+    await replaceFileDurably(path, `${JSON.stringify(encodeAckBook(book))}\n`, TEMP_TAG, options.beforeRename);
   };
   return {
     load: () => ResultAsync.fromPromise(load(), (error) => ioError('read', path, error)),

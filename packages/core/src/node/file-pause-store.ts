@@ -1,17 +1,8 @@
-import { rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ResultAsync } from 'neverthrow';
 import { pauseSchema, type Pause } from '../operator/pause-model.js';
 import type { PauseStore, PauseStoreError } from '../operator/pause-store.js';
-import {
-  describeError,
-  ensureParentDirectory,
-  errorCode,
-  syncDirectory,
-  uniqueSibling,
-  unlinkQuietly,
-  writeNewFileSynced,
-} from './durable-fs.js';
+import { describeError, errorCode, replaceFileDurably, syncDirectory, unlinkQuietly } from './durable-fs.js';
 import { readRegularFile } from './regular-file.js';
 
 const TEMP_TAG = 'tmp';
@@ -66,16 +57,7 @@ export function createFilePauseStore(options: FilePauseStoreOptions): PauseStore
     if (!checked.success)
       throw new InvalidPause(checked.error.issues.map((i) => `${i.path.join('.') || 'pause'}: ${i.message}`).join('; '));
     const text = `${JSON.stringify(checked.data)}\n`;
-    await ensureParentDirectory(path);
-    const temp = uniqueSibling(path, TEMP_TAG);
-    try {
-      await writeNewFileSynced(temp, text);
-      await rename(temp, path);
-    } catch (error) {
-      await unlinkQuietly(temp).catch(() => undefined);
-      throw error;
-    }
-    await syncDirectory(dirname(path));
+    await replaceFileDurably(path, text, TEMP_TAG);
   };
 
   const clear = async (): Promise<Pause | undefined> => {

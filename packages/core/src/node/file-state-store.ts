@@ -4,16 +4,7 @@ import { ResultAsync } from 'neverthrow';
 import type { JsonValue } from '../domain/json.js';
 import type { Clock } from '../ports/clock.js';
 import type { LoadedState, StateStore, StateStoreError } from '../ports/state-store.js';
-import {
-  describeError,
-  ensureParentDirectory,
-  errorCode,
-  sweepOrphanedSiblings,
-  syncDirectory,
-  uniqueSibling,
-  unlinkQuietly,
-  writeNewFileSynced,
-} from './durable-fs.js';
+import { describeError, errorCode, replaceFileDurably, sweepOrphanedSiblings, syncDirectory } from './durable-fs.js';
 import { NotRegularFileError, readRegularFile } from './regular-file.js';
 import { systemClock } from './system-clock.js';
 
@@ -117,16 +108,7 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
 
   const save = async (document: JsonValue): Promise<void> => {
     const text = `${JSON.stringify(document)}\n`;
-    await ensureParentDirectory(path);
-    const temp = uniqueSibling(path, TEMP_TAG);
-    try {
-      await writeNewFileSynced(temp, text);
-      await rename(temp, path);
-    } catch (error) {
-      await unlinkQuietly(temp).catch(() => undefined);
-      throw error;
-    }
-    await syncDirectory(dirname(path));
+    await replaceFileDurably(path, text, TEMP_TAG);
   };
 
   return {
