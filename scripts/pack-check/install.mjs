@@ -53,10 +53,35 @@ export async function npmInstall(project, tarballs, what) {
 }
 
 /** How many packages and how much disk the install took (printed, not checked). */
+/** The install weight budget of the CLI without the fleet package (issue "A user's second hour", item 7). */
+export const INSTALL_BUDGET_MB = 40;
+
+/**
+ * What `npm install` of the CLI put on disk: a check against INSTALL_BUDGET_MB, with the package
+ * count and the three heaviest packages so a regression names its cause.
+ */
 export async function installSize(project) {
+  const checks = new Checks();
   const ls = await run('npm', ['ls', '--all', '--parseable'], { cwd: project, env: npmEnv });
-  const du = await run('du', ['-sh', 'node_modules'], { cwd: project });
-  return `${ls.stdout.trim().split('\n').length - 1} packages, ${du.stdout.split('\t')[0]} node_modules`;
+  const du = await run('du', ['-sk', 'node_modules'], { cwd: project });
+  const mb = Number.parseInt(du.stdout, 10) / 1024;
+  const modules = join(project, 'node_modules');
+  const heaviest = [];
+  for (const name of readdirSync(modules).filter((n) => !n.startsWith('.'))) {
+    const dirs = name.startsWith('@') ? readdirSync(join(modules, name)).map((m) => `${name}/${m}`) : [name];
+    for (const dir of dirs) {
+      const size = await run('du', ['-sk', join(modules, dir)], { cwd: project });
+      heaviest.push({ dir, kb: Number.parseInt(size.stdout, 10) });
+    }
+  }
+  const top = heaviest
+    .sort((a, b) => b.kb - a.kb)
+    .slice(0, 3)
+    .map((h) => `${h.dir} ${(h.kb / 1024).toFixed(1)} MB`)
+    .join(', ');
+  const what = `install size of the CLI alone: ${ls.stdout.trim().split('\n').length - 1} packages, ${mb.toFixed(1)} MB node_modules (budget ${INSTALL_BUDGET_MB} MB; heaviest: ${top})`;
+  checks.check(Number.isFinite(mb) && mb <= INSTALL_BUDGET_MB, what, `${mb.toFixed(1)} MB is over the budget: see which dependency grew`);
+  return checks;
 }
 
 /**
