@@ -54,20 +54,9 @@ describe('heartbeat-kit ack: an operator acknowledges a stale worktree', () => {
     const id = reported.message?.findings?.find((f) => f.fingerprint === fingerprint)?.id;
     expect(id).toMatch(/^hbf-/);
 
-    const acked = await built.run(
-      [
-        'ack',
-        id!,
-        '--for',
-        '4h',
-        '--note',
-        'rebasing feature-x tonight',
-        '--cwd',
-        world.project,
-        '--now',
-        '2026-02-19T14:52:00Z',
-        '--json',
-      ],
+    const acked = await built.runAt(
+      '2026-02-19T14:52:00Z',
+      ['ack', id!, '--for', '4h', '--note', 'rebasing feature-x tonight', '--cwd', world.project, '--json'],
       env,
     );
     expect(acked.stderr).toBe('');
@@ -122,7 +111,7 @@ describe('heartbeat-kit ack: an operator acknowledges a stale worktree', () => {
       (await built.runAt('2026-02-19T14:50:00Z', ['cycle', '--cwd', world.project, '--tmux-socket', world.tmuxSocket], env)).code,
     ).toBe(0);
     const ackFile = join(world.project, '.git', 'heartbeat-kit', 'state.acks.json');
-    const ack = (...argv: string[]) => built.run(['ack', ...argv, '--cwd', world.project, '--now', '2026-02-19T15:00:00Z'], env);
+    const ack = (...argv: string[]) => built.runAt('2026-02-19T15:00:00Z', ['ack', ...argv, '--cwd', world.project], env);
     const cases: [string[], RegExp][] = [
       [['GIT_STALE', '--for', '4 hours please', '--note', 'x'], /--for "4 hours please" has "please" after the duration\. Fix: /],
       [['GIT_STALE', '--until', '2026-02-19T14:00:00Z', '--note', 'x'], /--until 2026-02-19T14:00:00\.000Z is not after now .* Fix: /],
@@ -138,6 +127,15 @@ describe('heartbeat-kit ack: an operator acknowledges a stale worktree', () => {
       expect(run.stderr).toMatch(message);
       expect(existsSync(ackFile)).toBe(false);
     }
+    // `--now` is a rehearsal (issue 26: "`--now` and `--dry-run` runs never write … that a real run would read").
+    const rehearsal = await built.run(
+      ['ack', 'GIT_STALE', '--note', 'try it', '--cwd', world.project, '--now', '2026-02-19T15:00:00Z'],
+      env,
+    );
+    expect(rehearsal.code).toBe(0);
+    expect(rehearsal.stdout).toMatch(/^would ack ack-\S+ {2}GIT_STALE /);
+    expect(rehearsal.stderr).toBe('heartbeat-kit ack: rehearsal at 2026-02-19T15:00:00.000Z (--now): nothing was written.\n');
+    expect(existsSync(ackFile)).toBe(false);
     const good = await ack('GIT_STALE', '--snooze', '--note', 'all of them, for now');
     expect(good.code).toBe(0);
     const before = readFileSync(ackFile, 'utf8');

@@ -15,7 +15,7 @@ describe('loop under an operator pause', () => {
     const w = createCliWorld({});
     const statePath = join(w.root, 'hb', 'state.json');
     const scope = ['--cwd', w.project, '--state', statePath];
-    expect((await w.cli('pause', ...scope, '--for', '1h', '--note', 'maintenance', '--now', '2026-02-19T09:59:00Z')).code).toBe(0);
+    expect((await w.cliAt('2026-02-19T09:59:00Z', 'pause', ...scope, '--for', '1h', '--note', 'maintenance')).code).toBe(0);
 
     const first = await w.scriptedLoop(scriptedTime([]).from('2026-02-19T10:03:00Z'), '--state', statePath, '--json');
     expect(first.code).toBe(0);

@@ -30,20 +30,22 @@ function setUp() {
   const statePath = join(world.root, 'hb', 'state.json');
   const scope = ['--cwd', world.project, '--state', statePath];
   const bin = (...argv: string[]) => built.run(argv, world.env);
+  // A real pause at that minute: `--now` would only rehearse.
+  const binAt = (instant: string, ...argv: string[]) => built.runAt(instant, argv, world.env);
   // A real cycle at that minute (the OS clock stopped there): `--now` would only rehearse.
   const cycle = (minutes: number, ...extra: string[]) =>
     built.runAt(at(minutes), ['cycle', ...scope, '--tmux-socket', world.tmuxSocket, ...extra], world.env);
   const receipts = async (): Promise<ReceiptJson[]> =>
     (JSON.parse((await bin('history', ...scope, '--json', '--now', at(120))).stdout) as { receipts: ReceiptJson[] }).receipts;
-  return { world, statePath, scope, bin, cycle, receipts, pauseFile: join(world.root, 'hb', 'state.pause.json') };
+  return { world, statePath, scope, bin, binAt, cycle, receipts, pauseFile: join(world.root, 'hb', 'state.pause.json') };
 }
 
 describe('heartbeat-kit pause / resume (built bin)', () => {
   it('an operator pause for 1 h: paused receipts, check-liveness 0 naming it, plan shows it; resume runs the next slot', async () => {
-    const { bin, cycle, receipts, scope, pauseFile } = setUp();
+    const { binAt, bin, cycle, receipts, scope, pauseFile } = setUp();
     expect((await cycle(0)).code).toBe(0);
 
-    const paused = await bin('pause', ...scope, '--for', '1h', '--note', 'deploying the new runner', '--now', at(1));
+    const paused = await binAt(at(1), 'pause', ...scope, '--for', '1h', '--note', 'deploying the new runner');
     expect(paused).toMatchObject({ code: 0, stdout: `paused until ${at(61)}: deploying the new runner\n` });
     expect(existsSync(pauseFile)).toBe(true);
 
@@ -89,16 +91,16 @@ describe('heartbeat-kit pause / resume (built bin)', () => {
   });
 
   it('a pause ends by itself: the first slot after --until runs', async () => {
-    const { bin, cycle, receipts, scope } = setUp();
-    expect((await bin('pause', ...scope, '--until', at(15), '--note', 'lunch', '--now', at(0))).code).toBe(0);
+    const { binAt, cycle, receipts, scope } = setUp();
+    expect((await binAt(at(0), 'pause', ...scope, '--until', at(15), '--note', 'lunch')).code).toBe(0);
     expect((await cycle(10)).stdout).toBe('');
     expect((await cycle(20)).stdout).toContain('polish docs');
     expect((await receipts()).map((r) => r.kind)).toEqual(['paused', 'ran']);
   });
 
   it('--scanner pauses only that scanner: the others run and the paused one is said as not looked at', async () => {
-    const { bin, cycle, receipts, scope } = setUp();
-    expect((await bin('pause', ...scope, '--scanner', 'beads', '--note', 'bd migration', '--now', at(0))).code).toBe(0);
+    const { binAt, bin, cycle, receipts, scope } = setUp();
+    expect((await binAt(at(0), 'pause', ...scope, '--scanner', 'beads', '--note', 'bd migration')).code).toBe(0);
     const slot = await cycle(10, '--json');
     expect(slot.code).toBe(0);
     const out = JSON.parse(slot.stdout) as { status: string; coverage: { notLookedAt: string[] }; pause: { scanners: string[] } };
@@ -116,8 +118,8 @@ describe('heartbeat-kit pause / resume (built bin)', () => {
   });
 
   it('--except-critical keeps a P0 bead flowing and holds back the rest', async () => {
-    const { world, bin, cycle, scope } = setUp();
-    expect((await bin('pause', ...scope, '--for', '2h', '--except-critical', '--note', 'night', '--now', at(0))).code).toBe(0);
+    const { binAt, world, cycle, scope } = setUp();
+    expect((await binAt(at(0), 'pause', ...scope, '--for', '2h', '--except-critical', '--note', 'night')).code).toBe(0);
     expect((await cycle(10)).stdout).toBe('HEARTBEAT_OK\n'); // the P2 bead waits
     world.setReady([
       { id: 'beads-p2', title: 'polish docs', priority: 2 },
@@ -146,14 +148,19 @@ describe('heartbeat-kit pause / resume (built bin)', () => {
       expect(run.stdout).toBe('');
       expect(existsSync(pauseFile)).toBe(false);
     }
+    // `--now` is a rehearsal (issue 26: "`--now` and `--dry-run` runs never write … that a real run would read").
+    const rehearsal = await bin('pause', ...scope, '--for', '1h', '--note', 'try it', '--now', at(0));
+    expect(rehearsal).toMatchObject({ code: 0, stdout: `would pause: paused until ${at(60)}: try it\n` });
+    expect(rehearsal.stderr).toBe(`heartbeat-kit pause: rehearsal at ${new Date(at(0)).toISOString()} (--now): nothing was written.\n`);
+    expect(existsSync(pauseFile)).toBe(false);
     const help = await bin('pause', '--help');
     expect(help.stdout).toMatch(/^Usage: heartbeat-kit pause --note TEXT/);
     expect((await bin('resume', '--help')).stdout).toMatch(/^Usage: heartbeat-kit resume/);
   });
 
   it('an open-ended pause older than --max-pause-age is still paused (exit 0) but warned about', async () => {
-    const { bin, scope, pauseFile } = setUp();
-    expect((await bin('pause', ...scope, '--note', 'until the vendor fixes it', '--now', at(0))).code).toBe(0);
+    const { binAt, bin, scope, pauseFile } = setUp();
+    expect((await binAt(at(0), 'pause', ...scope, '--note', 'until the vendor fixes it')).code).toBe(0);
     expect(JSON.parse(readFileSync(pauseFile, 'utf8'))).toMatchObject({ v: 1, note: 'until the vendor fixes it', since: at(0) });
     const fresh = await bin('check-liveness', ...scope, '--now', at(60));
     expect(fresh).toMatchObject({ code: 0, stderr: '' });
@@ -170,6 +177,8 @@ describe('heartbeat-kit woterclip pause / resume (built bin)', () => {
     const world = createCliWorld({});
     const repo = world.project;
     const bin = (...argv: string[]) => built.run(argv, world.env);
+    // A real pause at that minute: `--now` would only rehearse.
+    const binAt = (instant: string, ...argv: string[]) => built.runAt(instant, argv, world.env);
     expect((await bin('woterclip', 'init', '--cwd', repo, '--repo', 'owner/name', '--board-user', 'octocat')).code).toBe(0);
 
     const bad = await bin('woterclip', 'pause', '--cwd', repo, '--scanner', 'git', '--note', 'x');
@@ -177,7 +186,7 @@ describe('heartbeat-kit woterclip pause / resume (built bin)', () => {
     expect(bad.stderr).toMatch(/^heartbeat-kit woterclip pause: --scanner: .*Fix: /);
     expect(existsSync(join(repo, '.woterclip', 'pause.json'))).toBe(false);
 
-    const paused = await bin('woterclip', 'pause', '--cwd', repo, '--for', '1h', '--note', 'release freeze', '--now', at(0));
+    const paused = await binAt(at(0), 'woterclip', 'pause', '--cwd', repo, '--for', '1h', '--note', 'release freeze');
     expect(paused).toMatchObject({ code: 0, stdout: `paused until ${at(60)}: release freeze\n` });
     const beat = await bin('woterclip', 'beat', '--cwd', repo, '--now', at(10), '--json');
     expect(beat.code).toBe(0);

@@ -16,7 +16,7 @@ import { ackPathFor, createFileAckStore, readRegularFile } from '@heartbeat-kit/
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
 import { parseDurationFlag } from '../wiring/duration-flag.js';
-import { parseInstantFlag } from '../wiring/instant.js';
+import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 import { locateState } from '../wiring/receipts.js';
 
 /** Help text of `heartbeat-kit ack`. */
@@ -45,8 +45,9 @@ Options:
   --cwd DIR          a directory of the project's git repository (default: current directory)
   --state FILE       the state file beside which the acks live (default: as 'cycle');
                      acks are kept in <state>.acks.json, written atomically
-  --now ISO          act as at this instant
-  --json             print one JSON object ({"ack": …} or {"acks": […]})
+  --now ISO          rehearse as at this instant: print the ack it would write, write nothing
+                     (with --list: which acks would still hold then)
+  --json             print one JSON object ({"ack": …} or {"acks": […]}; "rehearsal": true with --now)
   -h, --help         show this help
 
 Exit codes: 0 acknowledged (or listed), 2 usage error (no note, a note over 500 characters, an
@@ -138,7 +139,9 @@ export const ackCommand: Command = async (argv, io) => {
   }
   const nowFlag = parseInstantFlag('--now', values.now);
   if (!nowFlag.ok) return usage(io, 'ack', nowFlag.message);
-  const now = nowFlag.date ?? new Date();
+  const now = commandClock(io, nowFlag.date).now();
+  // An ack at another instant is a rehearsal, like `cycle --now`: a written ack would hold findings for real runs.
+  const rehearsal = nowFlag.date !== undefined;
   if (values.list === true) {
     if (positionals.length > 0) return usage(io, 'ack', `--list takes no SELECTOR. Fix: run 'heartbeat-kit ack --list' alone.`);
     const located = await locateState(io, values);
@@ -195,12 +198,19 @@ export const ackCommand: Command = async (argv, io) => {
     snooze: values.snooze === true,
   });
   if (added.isErr()) return usage(io, 'ack', added.error.message);
+  const { ack } = added.value;
+  if (rehearsal) {
+    io.stderr(`heartbeat-kit ack: rehearsal at ${now.toISOString()} (--now): nothing was written.\n`);
+    if (values.json === true)
+      io.stdout(`${JSON.stringify({ ack: ackJson(ack, now), file: ackPathFor(located.statePath), rehearsal: true })}\n`);
+    else io.stdout(`would ack ${ackLine(ack, now)}\n`);
+    return EXIT.ok;
+  }
   const saved = await store.save(added.value.book);
   if (saved.isErr()) {
     io.stderr(`heartbeat-kit ack: ${saved.error.message}. Fix: check free space and permissions beside the state file.\n`);
     return EXIT.failure;
   }
-  const { ack } = added.value;
   if (values.json === true) io.stdout(`${JSON.stringify({ ack: ackJson(ack, now), file: ackPathFor(located.statePath) })}\n`);
   else io.stdout(`acked ${ackLine(ack, now)}\n`);
   return EXIT.ok;
@@ -240,7 +250,7 @@ export const unackCommand: Command = async (argv, io) => {
     io.stderr(`heartbeat-kit unack: ${saved.error.message}. Fix: check free space and permissions beside the state file.\n`);
     return EXIT.failure;
   }
-  const now = new Date();
+  const now = commandClock(io, undefined).now();
   if (values.json === true) io.stdout(`${JSON.stringify({ removed: removed.value.removed.map((a) => ackJson(a, now)) })}\n`);
   else for (const ack of removed.value.removed) io.stdout(`unacked ${ackLine(ack, now)}\n`);
   return EXIT.ok;

@@ -3,7 +3,7 @@ import { BUILTIN_SCANNERS, createPause, describePause } from '@heartbeat-kit/cor
 import { createFilePauseStore, pausePathFor } from '@heartbeat-kit/core/node';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
-import { parseInstantFlag } from '../wiring/instant.js';
+import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 import { locateState } from '../wiring/receipts.js';
 
 /** Help text of `heartbeat-kit pause`. */
@@ -27,7 +27,7 @@ Options:
                      flowing: slots run and report only those; everything else waits for resume
   --cwd DIR          a directory of the project's git repository (default: current directory)
   --state FILE       the state file the pause sits beside (default: as 'cycle')
-  --now ISO          pause as at this instant (the pause starts then)
+  --now ISO          rehearse as at this instant: print the pause it would write, write nothing
   --json             print {"paused": {note, since, until?, scanners?, exceptCritical?}, "file", "replaced"?}
   -h, --help         show this help
 
@@ -113,13 +113,20 @@ export function createPauseCommand(target: PauseTarget): Command {
       );
     const made = createPause(
       { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
-      (now.date ?? new Date()).getTime(),
+      commandClock(io, now.date).now().getTime(),
       target.scanners,
     );
     if (made.isErr()) return usageError(io, command, `${made.error.flag}: ${made.error.message}`);
     const located = await target.locate(io, values);
     if (!located.ok) return usageError(io, command, located.message);
     const { file } = located;
+    // A pause at another instant is a rehearsal, like `cycle --now`: a written pause would stop real slots.
+    if (now.date !== undefined) {
+      io.stderr(`heartbeat-kit ${command}: rehearsal at ${now.date.toISOString()} (--now): nothing was written.\n`);
+      if (values.json === true) io.stdout(`${JSON.stringify({ paused: made.value, file, rehearsal: true })}\n`);
+      else io.stdout(`would pause: ${describePause(made.value)}\n`);
+      return EXIT.ok;
+    }
     const store = createFilePauseStore({ path: file });
     const before = await store.read();
     const written = await store.write(made.value);

@@ -27,7 +27,7 @@ Options:
   --except-critical  beats still run, triage-only (as quiet hours with behavior triage-only: only
                      the default persona works)
   --cwd DIR          repository root (default: current directory)
-  --now ISO          pause as at this instant
+  --now ISO          rehearse as at this instant: print the pause it would write, write nothing
   --json             print {"paused": {…}, "file", "replaced"?}
   -h, --help         show this help
 
