@@ -253,6 +253,17 @@ describe('parseHeartbeatConfig', () => {
     expect(error.key).toBe('Active Hours → End');
   });
 
+  it('a "<!--" never closed hides the rest of the file, and a warning names its line and the fix', () => {
+    const md = ['## Active Hours', '- Start: 8', '<!-- the evening shift', '- End: 18', '## Git', '- Threshold: 2 hours'].join('\n');
+    const { config, warnings } = parse(md)._unsafeUnwrap();
+    expect(config.activeHours.end).toBe(DEFAULT_HEARTBEAT_CONFIG.activeHours.end);
+    expect(warnings).toEqual([
+      '.claude/HEARTBEAT.md:3: "<!--" opens a comment that is never closed, so every line after it is ignored. Fix: end the comment with "-->".',
+    ]);
+    // Closed on a later line: nothing to say.
+    expect(parse(`${md}\n-->`)._unsafeUnwrap().warnings).toEqual([]);
+  });
+
   it('treats Timezone: system as the machine zone', () => {
     const md = '## Active Hours\n- Timezone: Asia/Tokyo\n- Timezone: system\n';
     const parsed = parse(md)._unsafeUnwrap();

@@ -48,7 +48,11 @@ export function readHeartbeatSettings(text: string, file: string, warnings: stri
     fence: undefined,
     recognised: false,
   };
-  const lines = stripHtmlComments(text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/));
+  const { lines, unclosedAt } = stripHtmlComments(text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/));
+  if (unclosedAt !== undefined)
+    warnings.push(
+      `${file}:${unclosedAt}: "<!--" opens a comment that is never closed, so every line after it is ignored. Fix: end the comment with "-->".`,
+    );
   for (let index = 0; index < lines.length; index++) {
     const lineNo = index + 1;
     const warn: Warn = (message) => {

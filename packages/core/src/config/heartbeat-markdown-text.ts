@@ -15,10 +15,21 @@ export function shorten(text: string): string {
   return text.length > MAX_VALUE_SHOWN ? `${text.slice(0, MAX_VALUE_SHOWN - 1)}…` : text;
 }
 
-/** Blanks out `<!-- … -->` (also across lines) while keeping line numbers. */
-export function stripHtmlComments(lines: readonly string[]): string[] {
+/** Lines with comments blanked, and the line (1-based) of a `<!--` never closed, if any. */
+export interface StrippedLines {
+  readonly lines: string[];
+  readonly unclosedAt?: number;
+}
+
+/**
+ * Blanks out `<!-- … -->` (also across lines) while keeping line numbers. A `<!--` never closed
+ * hides the rest of the file, as in CommonMark; `unclosedAt` names it so the reader can say so
+ * (silently losing every setting below a typo is what a user cannot debug).
+ */
+export function stripHtmlComments(input: readonly string[]): StrippedLines {
   let inComment = false;
-  return lines.map((line) => {
+  let openedAt = 0;
+  const lines = input.map((line, index) => {
     let out = '';
     let rest = line;
     for (;;) {
@@ -33,8 +44,10 @@ export function stripHtmlComments(lines: readonly string[]): string[] {
       out += rest.slice(0, open);
       rest = rest.slice(open + 4);
       inComment = true;
+      openedAt = index + 1;
     }
   });
+  return inComment ? { lines, unclosedAt: openedAt } : { lines };
 }
 
 /** Drops `*`, backticks and blanks around a key or value. */
