@@ -4,6 +4,7 @@ import { createFilePauseStore, pausePathFor } from '@heartbeat-kit/core/node';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
 import { commandClock, parseInstantFlag } from '../wiring/instant.js';
+import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { locateState } from '../wiring/receipts.js';
 
 /** Help text of `heartbeat-kit pause`. */
@@ -22,7 +23,8 @@ Options:
                      (neither: the pause lasts until 'heartbeat-kit resume'; check-liveness warns
                      once it is older than --max-pause-age, default 24h)
   --scanner NAME     pause only this scanner (repeatable): the others run, and every cycle says
-                     the paused ones were not looked at (one of: ${BUILTIN_SCANNERS.join(', ')})
+                     the paused ones were not looked at (one of: ${BUILTIN_SCANNERS.join(', ')},
+                     or the name of a check in HEARTBEAT.md's ## Checks)
   --except-critical  keep P0/P1 (Immediate) findings, orchestrator failures and GChat replies
                      flowing: slots run and report only those; everything else waits for resume
   --cwd DIR          a directory of the project's git repository (default: current directory)
@@ -82,11 +84,14 @@ export interface PauseTarget {
   readonly help: string;
   /** Scanner names `--scanner` accepts (none: `--scanner` is refused). */
   readonly scanners: readonly string[];
-  /** The pause file for these flags, or a usage error. */
+  /**
+   * The pause file for these flags, or a usage error; `scanners`: more names `--scanner` accepts
+   * there (the project's HEARTBEAT.md checks).
+   */
   readonly locate: (
     io: CliIo,
     values: { cwd?: string | undefined; state?: string | undefined },
-  ) => Promise<{ ok: true; file: string } | { ok: false; message: string }>;
+  ) => Promise<{ ok: true; file: string; scanners?: readonly string[] } | { ok: false; message: string }>;
 }
 
 /** A `pause` command over a target: every flag is checked before anything is written. */
@@ -111,15 +116,15 @@ export function createPauseCommand(target: PauseTarget): Command {
         command,
         `--scanner: ${command} has no scanners to pause. Fix: drop --scanner (pause the whole beat, or --except-critical for triage only).`,
       );
-    const made = createPause(
-      { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
-      commandClock(io, now.date).now().getTime(),
-      target.scanners,
-    );
-    if (made.isErr()) return usageError(io, command, `${made.error.flag}: ${made.error.message}`);
     const located = await target.locate(io, values);
     if (!located.ok) return usageError(io, command, located.message);
     const { file } = located;
+    const made = createPause(
+      { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
+      commandClock(io, now.date).now().getTime(),
+      [...target.scanners, ...(located.scanners ?? [])],
+    );
+    if (made.isErr()) return usageError(io, command, `${made.error.flag}: ${made.error.message}`);
     // A pause at another instant is a rehearsal, like `cycle --now`: a written pause would stop real slots.
     if (now.date !== undefined) {
       io.stderr(`heartbeat-kit ${command}: rehearsal at ${now.date.toISOString()} (--now): nothing was written.\n`);
@@ -177,7 +182,12 @@ export function createResumeCommand(target: Omit<PauseTarget, 'scanners'>): Comm
 
 const locateHeartbeatPause: PauseTarget['locate'] = async (io, values) => {
   const located = await locateState(io, values);
-  return located.ok ? { ok: true, file: pausePathFor(located.statePath) } : located;
+  if (!located.ok) return located;
+  // The project's checks can be paused by name too. A HEARTBEAT.md that does not load leaves the
+  // built-ins: an operator may be pausing because the config is broken.
+  const settings = await loadHeartbeatSettings(located.configDir, undefined, io.env);
+  const checks = settings.ok ? settings.value.config.checks.map((check) => check.name) : [];
+  return { ok: true, file: pausePathFor(located.statePath), scanners: checks };
 };
 
 /** `heartbeat-kit pause`: stores an operator pause beside the state. */
