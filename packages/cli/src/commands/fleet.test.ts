@@ -20,6 +20,9 @@ afterAll(async () => {
 
 const run = (argv: readonly string[], signal?: AbortSignal) =>
   runCli(['fleet', ...argv], { cwd: root, env: { HEARTBEAT_KIT_REDIS: redis.url }, ...(signal ? { signal } : {}) });
+// A real write at that instant (the CLI's clock set there): `--now` only rehearses.
+const runAt = (at: string, argv: readonly string[]) =>
+  runCli(['fleet', ...argv], { cwd: root, env: { HEARTBEAT_KIT_REDIS: redis.url }, at });
 
 describe('heartbeat-kit fleet ack / unack', () => {
   it("acks a registered heartbeat's finding in Redis, lists it, refuses unknown heartbeats and selectors, unacks", async () => {
@@ -31,7 +34,14 @@ describe('heartbeat-kit fleet ack / unack', () => {
     expect(unknownSelector.code).toBe(2);
     expect(unknownSelector.stderr).toMatch(/SELECTOR "NOPE:x" matches no known finding .* Fix: /);
     expect(JSON.parse((await run(['ack', 'acks-hb', '--list', '--json'])).stdout)).toEqual({ acks: [], warnings: [] });
-    const acked = await run([
+    const rehearsal = await run(['ack', 'acks-hb', 'GIT_STALE:/w/x', '--note', 'try', '--now', '2026-02-19T15:00:00Z']);
+    expect(rehearsal).toMatchObject({
+      code: 0,
+      stderr: 'heartbeat-kit fleet ack: rehearsal at 2026-02-19T15:00:00.000Z (--now): nothing was written.\n',
+    });
+    expect(rehearsal.stdout).toMatch(/^would ack acks-hb: ack-/);
+    expect(JSON.parse((await run(['ack', 'acks-hb', '--list', '--json'])).stdout)).toEqual({ acks: [], warnings: [] });
+    const acked = await runAt('2026-02-19T15:00:00Z', [
       'ack',
       'acks-hb',
       'GIT_STALE:/w/x',
@@ -42,8 +52,6 @@ describe('heartbeat-kit fleet ack / unack', () => {
       '--by',
       'alice',
       '--json',
-      '--now',
-      '2026-02-19T15:00:00Z',
     ]);
     expect(acked.code, acked.stderr).toBe(0);
     expect(JSON.parse(acked.stdout)).toMatchObject({
@@ -69,7 +77,10 @@ describe('heartbeat-kit fleet pause / resume', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no heartbeat "nobody" in this fleet. Fix:');
     expect(await redis.client().exists('{hbk:hb:nobody}:pause')).toBe(0);
-    const paused = await run(['pause', 'pause-hb', '--note', 'deploying', '--for', '2h', '--now', '2026-02-19T10:00:00Z', '--json']);
+    const rehearsal = await run(['pause', 'pause-hb', '--note', 'deploying', '--for', '2h', '--now', '2026-02-19T10:00:00Z']);
+    expect(rehearsal).toMatchObject({ code: 0, stdout: 'would pause pause-hb: paused until 2026-02-19T12:00:00.000Z: deploying\n' });
+    expect(await redis.client().exists('{hbk:hb:pause-hb}:pause')).toBe(0);
+    const paused = await runAt('2026-02-19T10:00:00Z', ['pause', 'pause-hb', '--note', 'deploying', '--for', '2h', '--json']);
     expect(paused.code, paused.stderr).toBe(0);
     expect(JSON.parse(paused.stdout)).toEqual({
       id: 'pause-hb',

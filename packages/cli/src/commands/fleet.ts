@@ -12,6 +12,7 @@ import { usageError } from './fleet/output.js';
 import { checkLiveness, showHistory } from './fleet/receipts.js';
 import { reachRedis } from './fleet/redis-reachability.js';
 import { addHeartbeat, listHeartbeats, removeHeartbeat, showStatus } from './fleet/registrations.js';
+import { commandClock } from '../wiring/instant.js';
 import { readRequest, type FleetRequest } from './fleet/request.js';
 import { runWorker } from './fleet/worker.js';
 import { fleetAck, fleetUnack } from './fleet/acks.js';
@@ -37,7 +38,13 @@ export const fleetCommand: Command = async (argv, io) => {
   if (read.kind === 'usage') return usageError(io, sub, read.message);
   // Every flag and argument is read before Redis is contacted: a typo is a usage error naming the
   // flag, never a connection failure or a worker waiting 10 minutes for a Redis it will not use.
-  const request = readRequest(sub, read.args.id, read.args.values, io.cwd, read.args.selector);
+  const request = readRequest(
+    sub,
+    read.args.id,
+    read.args.values,
+    { cwd: io.cwd, now: commandClock(io, undefined).now() },
+    read.args.selector,
+  );
   if (!request.ok) return usageError(io, sub, request.message);
   const unreachable = await reachRedis(io, sub, read.args.target, read.args.shown);
   if (unreachable !== undefined) return unreachable;
@@ -67,7 +74,7 @@ function dispatch(io: CliIo, { target, prefix, json }: FleetArgs, request: Fleet
     case 'unack':
       return fleetUnack(at, request.id, request.selector);
     case 'pause':
-      return fleetPause(at, request.id, request.pause);
+      return fleetPause(at, request.id, request.pause, request.rehearsal);
     case 'resume':
       return fleetResume(at, request.id);
   }

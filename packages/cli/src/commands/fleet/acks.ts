@@ -3,6 +3,7 @@ import { decodeFleetState } from '@heartbeat-kit/bullmq';
 import { closeRedisClient, createRedisAckStore, createRedisClient, fleetKeys } from '@heartbeat-kit/bullmq/node';
 import { addAck, DEFAULT_CATEGORIES, knownFindingsOf, removeAcks, resolveAckSelector, type JsonValue } from '@heartbeat-kit/core';
 import { EXIT } from '../../exit-codes.js';
+import { commandClock } from '../../wiring/instant.js';
 import { ackJson, ackLine } from '../ack.js';
 import { redisFailed, usageError } from './output.js';
 import type { RegistryTarget } from './registrations.js';
@@ -48,9 +49,18 @@ export async function fleetAck(at: RegistryTarget, request: FleetAckRequest): Pr
       snooze: request.snooze,
     });
     if (added.isErr()) return usageError(io, 'ack', added.error.message);
+    const { ack } = added.value;
+    if (request.rehearsal) {
+      io.stderr(`heartbeat-kit fleet ack: rehearsal at ${request.at.toISOString()} (--now): nothing was written.\n`);
+      io.stdout(
+        at.json
+          ? `${JSON.stringify({ id: request.id, ack: ackJson(ack, request.at), rehearsal: true })}\n`
+          : `would ack ${request.id}: ${ackLine(ack, request.at)}\n`,
+      );
+      return EXIT.ok;
+    }
     const saved = await store.save(added.value.book);
     if (saved.isErr()) return redisFailed(io, 'ack', saved.error.message);
-    const { ack } = added.value;
     io.stdout(
       at.json
         ? `${JSON.stringify({ id: request.id, ack: ackJson(ack, request.at) })}\n`
@@ -81,7 +91,7 @@ export async function fleetUnack(at: RegistryTarget, id: string, selector: strin
       );
     const saved = await store.save(removed.value.book);
     if (saved.isErr()) return redisFailed(io, 'unack', saved.error.message);
-    const now = new Date();
+    const now = commandClock(io, undefined).now();
     if (at.json) io.stdout(`${JSON.stringify({ id, removed: removed.value.removed.map((a) => ackJson(a, now)) })}\n`);
     else for (const ack of removed.value.removed) io.stdout(`unacked ${id}: ${ackLine(ack, now)}\n`);
     return EXIT.ok;

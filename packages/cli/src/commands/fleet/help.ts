@@ -153,7 +153,7 @@ Options:
   --snooze           also end it when the finding clears and comes back
   --by NAME          who acknowledges (default: $USER)
   --list             list heartbeat ID's acks instead
-  --now ISO          act as at this instant
+  --now ISO          rehearse as at this instant: print the ack it would write, write nothing
 ${COMMON}
 
 Exit codes: 0 acknowledged (or listed), 2 usage error (no note, a note over 500 characters, an
@@ -185,7 +185,7 @@ Options:
                      names the pause
   --except-critical  slots still run but report only P0/P1 (Immediate) findings, orchestrator
                      failures and GChat replies
-  --now ISO          pause as at this instant (the pause starts then)
+  --now ISO          rehearse as at this instant: print the pause it would write, write nothing
 ${COMMON}
 
 Exit codes: 0 paused, 2 usage error (no note, a bad --for/--until/--scanner, an unknown heartbeat;

@@ -5,14 +5,26 @@ import { EXIT } from '../../exit-codes.js';
 import { redisFailed, usageError } from './output.js';
 import type { RegistryTarget } from './registrations.js';
 
-/** `fleet pause ID …`: the heartbeat must be registered; the pause (checked already) replaces any earlier one. */
-export async function fleetPause(at: RegistryTarget, id: string, pause: Pause): Promise<number> {
+/**
+ * `fleet pause ID …`: the heartbeat must be registered; the pause (checked already) replaces any
+ * earlier one. A `rehearsal` (`--now`) prints the pause and writes nothing.
+ */
+export async function fleetPause(at: RegistryTarget, id: string, pause: Pause, rehearsal = false): Promise<number> {
   const { io } = at;
   const keys = fleetKeys(at.prefix);
   const redis = createRedisClient(at.target);
   try {
     if ((await redis.hexists(keys.registry, id)) === 0)
       return usageError(io, 'pause', `no heartbeat "${id}" in this fleet. Fix: see 'heartbeat-kit fleet list' (and --prefix).`);
+    if (rehearsal) {
+      io.stderr(`heartbeat-kit fleet pause: rehearsal at ${pause.since} (--now): nothing was written.\n`);
+      io.stdout(
+        at.json
+          ? `${JSON.stringify({ id, paused: pause, key: keys.pause(id), rehearsal: true })}\n`
+          : `would pause ${id}: ${describePause(pause)}\n`,
+      );
+      return EXIT.ok;
+    }
     const store = createRedisPauseStore({ redis, key: keys.pause(id) });
     const before = await store.read();
     const written = await store.write(pause);

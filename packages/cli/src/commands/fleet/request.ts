@@ -26,7 +26,7 @@ export type FleetRequest =
   | { readonly sub: 'liveness'; readonly id: string; readonly at: Date; readonly maxAgeMs: number | undefined }
   | { readonly sub: 'ack'; readonly ack: FleetAckRequest }
   | { readonly sub: 'unack'; readonly id: string; readonly selector: string }
-  | { readonly sub: 'pause'; readonly id: string; readonly pause: Pause }
+  | { readonly sub: 'pause'; readonly id: string; readonly pause: Pause; readonly rehearsal: boolean }
   | { readonly sub: 'resume'; readonly id: string };
 
 /** A `fleet ack`'s checked flags (the selector is checked against the heartbeat's state in Redis). */
@@ -39,6 +39,8 @@ export interface FleetAckRequest {
   readonly snooze: boolean;
   readonly by: string | undefined;
   readonly at: Date;
+  /** `--now` was given: print what would be written, write nothing (as `heartbeat-kit ack --now`). */
+  readonly rehearsal: boolean;
 }
 
 /** A `fleet worker`'s checked flags. */
@@ -60,17 +62,18 @@ export function readRequest(
   sub: Subcommand,
   id: string | undefined,
   values: FleetValues,
-  cwd: string,
+  place: { readonly cwd: string; readonly now: Date },
   selector?: string,
 ): Checked<FleetRequest> {
+  const { cwd, now } = place;
   switch (sub) {
     case 'ack': {
       if (!isFleetHeartbeatId(id!)) return { ok: false, message: notAnId(id!) };
-      const ack = readAckFlags(id!, selector, values);
+      const ack = readAckFlags(id!, selector, values, now);
       return ack.ok ? { ok: true, value: { sub, ack: ack.value } } : ack;
     }
     case 'pause':
-      return readPauseFlags(id!, values);
+      return readPauseFlags(id!, values, now);
     case 'resume':
       return isFleetHeartbeatId(id!) ? { ok: true, value: { sub, id: id! } } : { ok: false, message: notAnId(id!) };
     case 'unack':
@@ -90,7 +93,7 @@ export function readRequest(
       return { ok: true, value: { sub } };
     case 'history':
     case 'liveness': {
-      const history = readHistoryFlags(id!, values);
+      const history = readHistoryFlags(id!, values, now);
       if (!history.ok) return history;
       const { at, sinceMs } = history.value;
       if (sub === 'history') return { ok: true, value: { sub, id: id!, at, sinceMs } };
@@ -101,28 +104,30 @@ export function readRequest(
 }
 
 /** `fleet pause ID`: the same checks as `heartbeat-kit pause` (core's `createPause`), before Redis is contacted. */
-function readPauseFlags(id: string, values: FleetValues): Checked<FleetRequest> {
+function readPauseFlags(id: string, values: FleetValues, clockNow: Date): Checked<FleetRequest> {
   if (!isFleetHeartbeatId(id)) return { ok: false, message: notAnId(id) };
   const now = parseInstantFlag('--now', values.now);
   if (!now.ok) return now;
   const made = createPause(
     { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
-    (now.date ?? new Date()).getTime(),
+    (now.date ?? clockNow).getTime(),
     BUILTIN_SCANNERS,
   );
   if (made.isErr()) return { ok: false, message: `${made.error.flag}: ${made.error.message}` };
-  return { ok: true, value: { sub: 'pause', id, pause: made.value } };
+  return { ok: true, value: { sub: 'pause', id, pause: made.value, rehearsal: now.date !== undefined } };
 }
 
 /** The longest `--for` an ack takes (as `heartbeat-kit ack`). */
 const MAX_ACK_FOR_MS = 366 * 86_400_000;
 
-function readAckFlags(id: string, selector: string | undefined, values: FleetValues): Checked<FleetAckRequest> {
+function readAckFlags(id: string, selector: string | undefined, values: FleetValues, clockNow: Date): Checked<FleetAckRequest> {
   const now = parseInstantFlag('--now', values.now);
   if (!now.ok) return now;
-  const at = now.date ?? new Date();
+  const at = now.date ?? clockNow;
+  const rehearsal = now.date !== undefined;
   const by = values.by?.trim().slice(0, 200);
-  if (values.list === true) return { ok: true, value: { id, selector: undefined, note: '', until: undefined, snooze: false, by, at } };
+  if (values.list === true)
+    return { ok: true, value: { id, selector: undefined, note: '', until: undefined, snooze: false, by, at, rehearsal } };
   const note = validateAckNote(values.note);
   if (note.isErr()) return { ok: false, message: note.error.message };
   const forFlag = parseDurationFlag('--for', values.for, { unit: 'h', example: '4h', maxMs: MAX_ACK_FOR_MS });
@@ -131,7 +136,7 @@ function readAckFlags(id: string, selector: string | undefined, values: FleetVal
   if (!untilFlag.ok) return untilFlag;
   const until = ackEnd({ forMs: forFlag.ms, until: untilFlag.date, now: at });
   if (until.isErr()) return { ok: false, message: until.error.message };
-  return { ok: true, value: { id, selector, note: note.value, until: until.value, snooze: values.snooze === true, by, at } };
+  return { ok: true, value: { id, selector, note: note.value, until: until.value, snooze: values.snooze === true, by, at, rehearsal } };
 }
 
 function parseNumber(text: string | undefined, flag: string, min: number): Checked<number | undefined> {
@@ -167,11 +172,11 @@ function readWorkerFlags(values: FleetValues): Checked<WorkerOptions> {
 }
 
 /** The instant `history` and `liveness` judge ages at and the start of the window. */
-function readHistoryFlags(id: string, values: FleetValues): Checked<{ readonly at: Date; readonly sinceMs: number }> {
+function readHistoryFlags(id: string, values: FleetValues, clockNow: Date): Checked<{ readonly at: Date; readonly sinceMs: number }> {
   if (!isFleetHeartbeatId(id)) return { ok: false, message: notAnId(id) };
   const now = parseInstantFlag('--now', values.now);
   if (!now.ok) return now;
-  const at = now.date ?? new Date();
+  const at = now.date ?? clockNow;
   if (values.since === undefined) return { ok: true, value: { at, sinceMs: Number.NEGATIVE_INFINITY } };
   const since = parseSince(values.since, at);
   return since.ok ? { ok: true, value: { at, sinceMs: since.ms } } : since;
