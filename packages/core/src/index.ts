@@ -297,6 +297,8 @@ export {
 export { type LockCodec, jsonLockCodec } from './lock/lock-codecs.js';
 export {
   receiptForOutcome,
+  ranReceipt,
+  type RanCycle,
   skippedReceipt,
   receiptForSkippedSlots,
   futureRecordedSlotMs,

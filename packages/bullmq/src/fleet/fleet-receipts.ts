@@ -1,12 +1,4 @@
-import {
-  cutOffScanners,
-  notLookedAtScanners,
-  skippedReceipt,
-  type CycleDecision,
-  type Pause,
-  type Receipt,
-  type ScanProblem,
-} from '@heartbeat-kit/core';
+import { ranReceipt, skippedReceipt, type CycleStep, type Pause, type Receipt } from '@heartbeat-kit/core';
 import { slotOf } from './slots.js';
 
 /** Why fleet slots between two committed cycles have no record of their own. */
@@ -14,46 +6,27 @@ export const FLEET_GAP_DETAIL =
   'no fleet cycle committed this slot (no worker was running, the slot collapsed into a later one, or its cycle died before committing)';
 
 /**
- * The `ran` receipt of a committed fleet cycle. A report is `queued`: the outbox holds it durably
- * and retries until the sink confirms, so the slot's record does not wait on the sink; `held`
- * when the heartbeat's sink breaker is open, so the outbox will not try it this cycle.
+ * The `ran` receipt of a committed fleet cycle, with the fields every runner records (core's
+ * `ranReceipt`). A report is `queued`: the outbox holds it durably and retries until the sink
+ * confirms, so the slot's record does not wait on the sink; `held` when the heartbeat's sink
+ * breaker is open, so the outbox will not try it this cycle. `checks`: the project's check names.
  */
 export function fleetRanReceipt(
-  decision: CycleDecision,
-  problems: readonly ScanProblem[],
+  step: Pick<CycleStep, 'decision' | 'problems' | 'scanResults'>,
   slot: {
     readonly dueMs: number;
     readonly atMs: number;
     readonly delivery: 'none' | 'queued' | 'held';
     /** The operator pause the slot honoured in part (scanners, or critical findings only). */
     readonly pause?: Pause | undefined;
+    readonly checks?: readonly string[];
   },
 ): Receipt {
-  const { pause } = slot;
-  const cutOff = cutOffScanners(problems);
-  const notLookedAt = notLookedAtScanners(problems);
-  return {
-    v: 1,
-    kind: 'ran',
-    slot: new Date(slot.dueMs).toISOString(),
-    at: new Date(slot.atMs).toISOString(),
-    source: 'fleet',
-    cycle: decision.cycle,
-    status: decision.status,
-    delivery: slot.delivery,
-    ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
-    ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
-    ...(pause === undefined
-      ? {}
-      : {
-          pause: {
-            note: pause.note,
-            ...(pause.until === undefined ? {} : { until: pause.until }),
-            ...(pause.scanners === undefined ? {} : { scanners: pause.scanners }),
-            ...(pause.exceptCritical === true ? { exceptCritical: true as const } : {}),
-          },
-        }),
-  };
+  return ranReceipt(
+    { ...step, delivery: slot.delivery },
+    { slotMs: slot.dueMs, atMs: slot.atMs, source: 'fleet', pause: slot.pause },
+    { checks: slot.checks ?? [] },
+  );
 }
 
 /** The slot numbers a receipt closes (a range receipt closes every slot through `through`). */

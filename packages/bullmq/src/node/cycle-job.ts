@@ -331,17 +331,19 @@ async function slotReceipts(
   { heartbeat, slot, dueMs }: SlotJob,
   { config }: CycleSetup,
   state: FleetStateDocument,
-  { decision, problems }: CycleStep,
+  step: CycleStep,
   endedAtMs: number,
   pause: SlotPause | undefined,
 ): Promise<Receipt[]> {
+  const { decision } = step;
   const receipts: Receipt[] = await gapReceipts(ctx, { heartbeat, slot, dueMs }, state, endedAtMs);
   const report = decision.message !== null || decision.costAlert !== null;
   // An open sink breaker holds this report in the outbox: the receipt says so, as the loop's does.
   const heldBack =
     decision.message !== null && sinkDeliveryHeld(state.fleet.sinkBreaker?.breaker, decision.cycle, config.breaker) !== undefined;
   const delivery = !report ? 'none' : heldBack ? 'held' : 'queued';
-  receipts.push(fleetRanReceipt(decision, problems, { dueMs, atMs: endedAtMs, delivery, pause: pause?.pause }));
+  const checks = config.checks.map((check) => check.name);
+  receipts.push(fleetRanReceipt(step, { dueMs, atMs: endedAtMs, delivery, pause: pause?.pause, checks }));
   return receipts;
 }
 

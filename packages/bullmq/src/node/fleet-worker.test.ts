@@ -118,9 +118,13 @@ describe.each(FLEET_BACKENDS)('on %s', (kind) => {
       // One message per report window and heartbeat: dedup memory holds the repeats back.
       const ids = delivered.map((d) => d.id);
       expect(new Set(ids).size).toBe(ids.length);
-      for (const d of delivered) expect(d.message.content).toContain('ORCH_FAILURE');
+      // Each message reports the window's ORCH_FAILURE, or is a recovery notice for the last
+      // window's (its finding cleared after the hysteresis while the new one was still deduped).
+      for (const d of delivered)
+        if (d.message.kind === 'resolved') expect(d.message.content).toMatch(/^RESOLVED: CRASHED: orch-/);
+        else expect(d.message.content).toContain('ORCH_FAILURE');
       // Each finding (one per window of four slots) is reported by exactly one cycle.
-      const summaries = delivered.map((d) => `${d.heartbeatId} ${d.message.summary}`);
+      const summaries = delivered.filter((d) => d.message.kind !== 'resolved').map((d) => `${d.heartbeatId} ${d.message.summary}`);
       expect(new Set(summaries).size).toBe(summaries.length);
 
       const status = (await scheduler.status())._unsafeUnwrap();

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -261,6 +261,39 @@ describe('heartbeat-kit fleet: add, list, worker, status, remove', () => {
     expect(again.code).toBe(1);
     expect(again.stdout).toBe('fake-one was not registered\n');
     expect((await run(['list', ...prefix])).stdout).not.toContain('fake-one');
+  });
+});
+
+describe('heartbeat-kit fleet: a project with ## Checks (issue 28 item 3: "the fleet worker (checks run where the heartbeat\'s project is)")', () => {
+  it("a worker runs the project's check in the project directory and delivers its finding", async () => {
+    const prefix = ['--prefix', 'checks'];
+    const project = mkdtempSync(join(root, 'checked-'));
+    mkdirSync(join(project, '.claude'), { recursive: true });
+    // The check prints the directory it ran in: the project's, not the worker's.
+    writeFileSync(join(project, 'where.sh'), '#!/bin/sh\necho "ran in $(pwd)"\n');
+    chmodSync(join(project, 'where.sh'), 0o755);
+    writeFileSync(join(project, '.claude', 'HEARTBEAT.md'), '## Checks\n- name: where\n  - run: [./where.sh]\n  - priority: Immediate\n');
+    expect((await run(['add', 'checked', '--cwd', project, '--interval', '600', ...prefix])).code).toBe(0);
+
+    const sink = join(root, 'checks.jsonl');
+    const stop = new AbortController();
+    const worker = run(['worker', '--sink', `file:${sink}`, ...prefix], stop.signal);
+    // However long a loaded machine takes (the test timeout is the backstop).
+    while (!(existsSync(sink) && readFileSync(sink, 'utf8').includes('CHECK_WHERE')))
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    stop.abort();
+    expect((await worker).code).toBe(0);
+    const delivered = readFileSync(sink, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { heartbeatId: string; message: { content: string } })
+      .find((l) => l.message.content.includes('CHECK_WHERE'))!;
+    expect(delivered.heartbeatId).toBe('checked');
+    expect(delivered.message.content).toContain(`ran in ${realpathSync(project)}`);
+    const history = JSON.parse((await run(['history', 'checked', '--json', ...prefix])).stdout) as {
+      receipts: { kind: string; checks?: { ran: string[] } }[];
+    };
+    expect(history.receipts.find((r) => r.kind === 'ran')?.checks?.ran).toEqual(['where']);
   });
 });
 

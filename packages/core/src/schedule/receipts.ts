@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { scannerBreakerSchema } from '../cycle/scanner-breaker.js';
 import type { CycleOutcome } from '../cycle/run-cycle.js';
-import { cutOffScanners, notLookedAtScanners } from '../cycle/scan-problems.js';
+import { cutOffScanners, notLookedAtScanners, type ScanProblem } from '../cycle/scan-problems.js';
+import type { CycleDecision } from '../cycle/evaluate-cycle.js';
+import type { RouteDelivery } from '../cycle/deliver-routes.js';
+import type { ScanResult } from '../domain/scan-result.js';
 import type { SkippedSlots } from './catch-up.js';
 import type { Pause } from '../operator/pause-model.js';
 
@@ -177,47 +180,71 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/**
- * The receipt that closes a slot whose cycle ran. A dry run is a `skipped` receipt: it decided
- * but did not deliver, so it must not count as a run. A cycle a signal cut short is `ran` with
- * `partial` and the cut-off scanners: it ran (liveness counts it, catch-up does not re-run its
- * slot) but `history` must not show it as HEARTBEAT_OK.
- */
 export function receiptForOutcome(
   outcome: CycleOutcome,
   slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource; readonly pause?: Pause | undefined },
   options: { readonly checks?: readonly string[] } = {},
 ): Receipt {
-  const pause = slot.pause;
-  const base = { v: 1 as const, slot: iso(slot.slotMs), at: iso(slot.atMs), source: slot.source };
   if (outcome.dryRun === true || outcome.delivery === 'dry-run') {
     return {
-      ...base,
+      v: 1,
+      slot: iso(slot.slotMs),
+      at: iso(slot.atMs),
+      source: slot.source,
       kind: 'skipped',
       reason: 'dry-run',
       detail: `would have been cycle ${outcome.decision.cycle} (${outcome.decision.status})`,
     };
   }
-  const cutOff = cutOffScanners(outcome.problems);
-  const notLookedAt = notLookedAtScanners(outcome.problems);
+  return ranReceipt({ ...outcome, delivery: outcome.delivery }, slot, options);
+}
+
+/** What a `ran` receipt records of a cycle: its decision and scans, how its report went. */
+export interface RanCycle {
+  readonly decision: CycleDecision;
+  readonly problems: readonly ScanProblem[];
+  readonly scanResults: readonly ScanResult[];
+  readonly delivery: RanReceipt['delivery'];
+  readonly stateError?: string | undefined;
+  readonly routes?: readonly RouteDelivery[] | undefined;
+}
+
+/**
+ * The `ran` receipt of a cycle that ran (a `cycle`, a `loop` slot, a fleet job): every runner
+ * records the same fields — cut-off and not-looked-at scanners, the checks that ran, failed or
+ * were skipped (`options.checks`: the check names), routes, acked findings, the pause honoured.
+ * A cycle a signal cut short is `ran` with `partial` and the cut-off scanners: it ran (liveness
+ * counts it, catch-up does not re-run its slot) but `history` must not show it as HEARTBEAT_OK.
+ */
+export function ranReceipt(
+  cycle: RanCycle,
+  slot: { readonly slotMs: number; readonly atMs: number; readonly source: ReceiptSource; readonly pause?: Pause | undefined },
+  options: { readonly checks?: readonly string[] } = {},
+): RanReceipt {
+  const pause = slot.pause;
+  const cutOff = cutOffScanners(cycle.problems);
+  const notLookedAt = notLookedAtScanners(cycle.problems);
   return {
-    ...base,
+    v: 1,
+    slot: iso(slot.slotMs),
+    at: iso(slot.atMs),
+    source: slot.source,
     kind: 'ran',
-    cycle: outcome.decision.cycle,
-    status: outcome.decision.status,
-    delivery: outcome.delivery,
-    ...(outcome.stateError === undefined ? {} : { stateError: outcome.stateError.slice(0, 500) }),
+    cycle: cycle.decision.cycle,
+    status: cycle.decision.status,
+    delivery: cycle.delivery,
+    ...(cycle.stateError === undefined ? {} : { stateError: cycle.stateError.slice(0, 500) }),
     ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
     ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
-    ...checksOf(outcome, options.checks ?? []),
-    ...(outcome.routes === undefined || outcome.routes.length === 0
+    ...checksOf(cycle.scanResults, options.checks ?? []),
+    ...(cycle.routes === undefined || cycle.routes.length === 0
       ? {}
       : {
-          routes: outcome.routes
+          routes: cycle.routes
             .slice(0, 8)
             .map((r) => ({ route: r.route, sink: r.sink.slice(0, 60), delivery: r.delivery, id: r.messageId.slice(0, 100) })),
         }),
-    ...ackedOf(outcome),
+    ...ackedOf(cycle.decision),
     ...(pause === undefined
       ? {}
       : {
@@ -249,8 +276,8 @@ export function pausedReceipt(
 }
 
 /** The `acked` field of a ran receipt: the findings an ack held this cycle (absent when none). */
-function ackedOf(outcome: CycleOutcome): { acked?: NonNullable<RanReceipt['acked']> } {
-  const held = outcome.decision.suppressed.filter((s) => s.reason === 'ack' && s.ack !== undefined).slice(0, 50);
+function ackedOf(decision: CycleDecision): { acked?: NonNullable<RanReceipt['acked']> } {
+  const held = decision.suppressed.filter((s) => s.reason === 'ack' && s.ack !== undefined).slice(0, 50);
   if (held.length === 0) return {};
   return {
     acked: held.map(({ finding, ack }) => ({
@@ -264,10 +291,13 @@ function ackedOf(outcome: CycleOutcome): { acked?: NonNullable<RanReceipt['acked
 }
 
 /** Which of the named checks ran, failed or were skipped this cycle (nothing when there are none). */
-function checksOf(outcome: CycleOutcome, names: readonly string[]): { checks?: { ran: string[]; failed: string[]; skipped: string[] } } {
+function checksOf(
+  scanResults: readonly ScanResult[],
+  names: readonly string[],
+): { checks?: { ran: string[]; failed: string[]; skipped: string[] } } {
   if (names.length === 0) return {};
   const checks = { ran: [] as string[], failed: [] as string[], skipped: [] as string[] };
-  for (const result of outcome.scanResults) {
+  for (const result of scanResults) {
     if (!names.includes(result.scanner)) continue;
     const list = result.status === 'ok' ? checks.ran : result.status === 'skipped' ? checks.skipped : checks.failed;
     if (list.length < 50) list.push(result.scanner.slice(0, 100));
