@@ -124,8 +124,7 @@ export const checkLivenessCommand: Command = async (argv, io) => {
   const paused = pauseLiveness(storedPause.isOk() ? storedPause.value : undefined, nowMs, maxPauseAge.ms ?? 24 * 3_600_000);
   // What the operator's acks hold: said beside the answer, never changing it.
   const acked = await readAckHolding(statePath, nowMs, maxPauseAge.ms ?? 24 * 3_600_000);
-  for (const warning of [...acked.warnings, ...acked.holding.warnings])
-    io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
+  for (const warning of [...acked.warnings, ...acked.holding.warnings]) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
   const ackLine = ackHoldingLine(acked.holding);
   const ackText = ackLine === undefined ? '' : `${ackLine}\n`;
   const ackJson = acked.holding.inForce === 0 ? {} : { acks: { inForce: acked.holding.inForce, held: acked.holding.held } };

@@ -50,7 +50,11 @@ describe('ackHolding', () => {
   });
 
   it('warns about an ack with no end older than the allowed age, and not about a younger one or one with an end', () => {
-    const acks = [ack('old', '2026-02-19T10:00:00Z'), ack('young', '2026-02-20T15:00:00Z'), ack('dated', '2026-02-18T10:00:00Z', '2026-03-01T00:00:00Z')];
+    const acks = [
+      ack('old', '2026-02-19T10:00:00Z'),
+      ack('young', '2026-02-20T15:00:00Z'),
+      ack('dated', '2026-02-18T10:00:00Z', '2026-03-01T00:00:00Z'),
+    ];
     const holding = ackHolding(acks, undefined, now, 24 * 3_600_000);
     expect(holding.inForce).toBe(3);
     expect(holding.warnings).toEqual([
