@@ -240,4 +240,32 @@ describe('an operator session (issue 27 "Must show")', () => {
     expect((await cycle(20)).stdout).toBe('HEARTBEAT_OK\n');
     expect(fileSinkMessages(inboxA)).toHaveLength(1);
   }, 120_000);
+
+  it('check-liveness warns about an ack with no end older than --max-pause-age, and never changes its exit for it', async () => {
+    const { w } = routedWorld({
+      worktrees: [{ dir: 'wt-feature', branch: 'feature-x', commitAt: new Date('2026-02-19T10:00:00Z'), dirty: true }],
+    });
+    const { scope, runAt, asAt, cycle } = session(w);
+    expect((await cycle(0)).code).toBe(0);
+    expect((await runAt(1, 'ack', 'GIT_STALE', '--note', 'known, ignore', ...scope)).code).toBe(0);
+    expect((await cycle(40)).stderr).toContain('held by ack');
+    const fresh = await asAt(50, 'check-liveness', '--max-pause-age', '24h');
+    expect(fresh.code).toBe(0);
+    expect(fresh.stderr).not.toContain('is it forgotten?');
+    const old = await asAt(25 * 60, 'check-liveness', '--max-age', '48h', '--max-pause-age', '24h');
+    expect(old.code).toBe(0);
+    expect(old.stdout.split('\n')[1]).toBe("held by acks: 1 finding (1 ack in force; see 'heartbeat-kit ack --list')");
+    expect(old.stderr).toMatch(
+      /warning: ack ack-[0-9a-f]+ \(GIT_STALE\) has no end and was written 24 h ago \(2026-02-19T14:01:00\.000Z\), longer than 24 h: is it forgotten\? Fix: 'heartbeat-kit unack ack-[0-9a-f]+'/,
+    );
+    const json = JSON.parse((await asAt(25 * 60, 'check-liveness', '--max-age', '48h', '--json')).stdout) as {
+      live: boolean;
+      acks: unknown;
+    };
+    expect(json).toMatchObject({ live: true, acks: { inForce: 1, held: [expect.stringMatching(/^GIT_STALE:/)] } });
+    // Not alive: the acks are still said, the exit is still 1.
+    const stopped = await asAt(25 * 60, 'check-liveness', '--json');
+    expect(stopped.code).toBe(1);
+    expect(JSON.parse(stopped.stdout)).toMatchObject({ live: false, acks: { inForce: 1 } });
+  }, 120_000);
 });
