@@ -4,11 +4,11 @@
  * at the next cycles and shown as held in --json and history, then the worktree changes and the
  * finding is reported at once. Bad input exits 2 naming the flag and writes nothing.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBuiltCli, useCliWorlds } from './support/cli-world.js';
+import { commitInWorktree } from './support/world.js';
 
 const createCliWorld = useCliWorlds();
 const built = useBuiltCli();
@@ -18,21 +18,6 @@ interface CycleJson {
   findings: { category: string; fingerprint: string }[];
   suppressed: { fingerprint: string; reason: string; held?: string; ack?: { by: string; note: string; until?: string; at: string } }[];
   message: { findings?: { id: string; fingerprint: string }[] } | null;
-}
-
-function commitAt(cwd: string, file: string, at: string): void {
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 'Op',
-    GIT_AUTHOR_EMAIL: 'op@example.invalid',
-    GIT_COMMITTER_NAME: 'Op',
-    GIT_COMMITTER_EMAIL: 'op@example.invalid',
-    GIT_AUTHOR_DATE: at,
-    GIT_COMMITTER_DATE: at,
-  };
-  writeFileSync(join(cwd, file), `${at}\n`);
-  execFileSync('git', ['-C', cwd, 'add', '--', file], { env });
-  execFileSync('git', ['-C', cwd, 'commit', '-q', '-m', `change ${file}`], { env });
 }
 
 describe('heartbeat-kit ack: an operator acknowledges a stale worktree', () => {
@@ -95,7 +80,7 @@ describe('heartbeat-kit ack: an operator acknowledges a stale worktree', () => {
     expect(list.acks).toEqual([expect.objectContaining({ id: ack.id, active: true })]);
 
     // The worktree gets a new commit (still dirty, still old enough to be stale): its content changed.
-    commitAt(join(world.root, 'wt-feature'), 'more.txt', '2026-02-19T15:00:00Z');
+    commitInWorktree(join(world.root, 'wt-feature'), 'more.txt', '2026-02-19T15:00:00Z');
     const changed = await cycle('2026-02-19T16:40:00Z');
     expect(changed.code).toBe(0);
     expect(changed.stdout).toMatch(/^WORK_FOUND: GIT_STALE/);

@@ -7,6 +7,7 @@
  * 6: Immediate → webhook:, Advisory → file:; one route's webhook refusing never holds the other back.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileSinkMessages } from './support/file-sink.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBuiltCli, useCliWorlds, type CliWorld } from './support/cli-world.js';
@@ -37,13 +38,6 @@ function cycleIn(w: CliWorld, minutes: number, ...extra: string[]) {
     ['cycle', '--cwd', w.project, '--tmux-socket', w.tmuxSocket, '--state', join(w.root, 'hb', 'state.json'), ...extra],
     w.env,
   );
-}
-
-function jsonLines(path: string): { kind: string; content: string }[] {
-  return readFileSync(path, 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { kind: string; content: string });
 }
 
 describe('inhibition: the tmux server killed (issue 27 item 5)', () => {
@@ -99,7 +93,7 @@ describe('routing by priority and recovery notices (issue 27 items 4 and 6)', ()
     expect(phone.reports[0]?.content.split('\n')[0]).toBe('WORK_FOUND: ORCH_FAILURE');
     expect(phone.reports[0]?.content).toContain('CRASHED: orch-auth (bead beads-a3m9 still in_progress)');
     expect(phone.reports[0]?.content).not.toContain('GIT_STALE');
-    const filed = jsonLines(inbox);
+    const filed = fileSinkMessages(inbox);
     expect(filed.map((m) => m.content.split('\n')[0])).toEqual(['WORK_FOUND: GIT_STALE']);
 
     // The orchestrator is re-launched: the crash clears.
@@ -111,7 +105,7 @@ describe('routing by priority and recovery notices (issue 27 items 4 and 6)', ()
     const resolvedLines = phone.reports[1]!.content.split('\n').filter((l) => l.startsWith('RESOLVED: '));
     expect(resolvedLines).toEqual(['RESOLVED: CRASHED: orch-auth (bead beads-a3m9 still in_progress)']);
     // The advisory route had nothing new to say; the stale worktree is still there, within its dedup window.
-    expect(jsonLines(inbox)).toHaveLength(1);
+    expect(fileSinkMessages(inbox)).toHaveLength(1);
 
     // Later cycles: no second RESOLVED for the same clear.
     const later = await cycleIn(w, 20, ...routes);
@@ -146,7 +140,7 @@ describe('routing by priority and recovery notices (issue 27 items 4 and 6)', ()
     ]);
     // The route's own retries: three attempts, all refused.
     expect(phone.reports.map((r) => r.status)).toEqual([503, 503, 503]);
-    expect(jsonLines(inbox).map((m) => m.content.split('\n')[0])).toEqual(['WORK_FOUND: GIT_STALE']);
+    expect(fileSinkMessages(inbox).map((m) => m.content.split('\n')[0])).toEqual(['WORK_FOUND: GIT_STALE']);
     const history = await built.run(['history', '--state', join(w.root, 'hb', 'state.json'), '--now', at(5)], w.env);
     expect(history.stdout).toContain('delivery failed (Immediate → webhook failed, Advisory → file delivered)');
 
@@ -157,7 +151,7 @@ describe('routing by priority and recovery notices (issue 27 items 4 and 6)', ()
     const again = JSON.parse(retried.stdout) as CycleJson;
     expect(again.routes?.map((r) => [r.route, r.delivery])).toEqual([['Immediate', 'delivered']]);
     expect(phone.reports.at(-1)?.content).toContain('CRASHED: orch-auth');
-    expect(jsonLines(inbox)).toHaveLength(1);
+    expect(fileSinkMessages(inbox)).toHaveLength(1);
   });
 
   it("--sink-auth-env's header goes to the --sink webhook only, never to a route's host", async () => {
@@ -221,7 +215,7 @@ describe('routing by priority and recovery notices (issue 27 items 4 and 6)', ()
       ['Advisory', 'file', 'delivered'],
       ['default', 'stdout', 'delivered'],
     ]);
-    expect(jsonLines(inbox).map((m) => m.content.split('\n')[0])).toEqual(['WORK_FOUND: GIT_STALE']);
+    expect(fileSinkMessages(inbox).map((m) => m.content.split('\n')[0])).toEqual(['WORK_FOUND: GIT_STALE']);
 
     writeFileSync(md, `${HEARTBEAT_MD}\n## Delivery\n- Immediate: pager\n`);
     const bad = await cycleIn(w, 10, '--config', md);

@@ -389,6 +389,7 @@ export {
   type AckEndedFinding,
   type AckDecision,
 } from './operator/ack-decision.js';
+export { acksOverPlan, ackHolding, type PlannedAck, type AckHolding } from './operator/ack-status.js';
 // Operator pause (issue 27): the pure decision, the pause record and its port.
 export {
   PAUSE_NOTE_MAX,

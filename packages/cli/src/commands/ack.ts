@@ -10,14 +10,14 @@ import {
   resolveAckSelector,
   validateAckNote,
   type Ack,
-  type JsonValue,
 } from '@heartbeat-kit/core';
-import { ackPathFor, createFileAckStore, readRegularFile } from '@heartbeat-kit/core/node';
+import { ackPathFor, createFileAckStore } from '@heartbeat-kit/core/node';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
 import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 import { locateState } from '../wiring/receipts.js';
+import { readLastState } from '../wiring/ack-file.js';
 
 /** Help text of `heartbeat-kit ack`. */
 export const ACK_HELP = `Usage: heartbeat-kit ack SELECTOR --note TEXT [--for DURATION | --until ISO] [--snooze] [options]
@@ -110,18 +110,6 @@ export function ackLine(ack: Ack, now: Date): string {
   const end = ack.until === undefined ? 'until it changes' : `until ${ack.until}`;
   const state = ackActive(ack, now) ? '' : ' (ended)';
   return `${ack.id}  ${ack.selector}${ack.snooze ? ' (snooze)' : ''}  by ${ack.by} at ${ack.at}, ${end}${state}: ${ack.note}`;
-}
-
-/**
- * The last state as the cycle left it, read only: an ack must write nothing but the ack file,
- * so the state store's repairs (setting a corrupt file aside) are not used here.
- */
-async function readLastState(statePath: string): Promise<JsonValue | undefined> {
-  try {
-    return JSON.parse(await readRegularFile(statePath)) as JsonValue;
-  } catch {
-    return undefined; // none yet, or unreadable: only the category table is known
-  }
 }
 
 /** `heartbeat-kit ack`: acknowledge a finding (or list the acks). */

@@ -13,6 +13,7 @@ import { receiptStoreFor, locateState } from '../wiring/receipts.js';
 import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 import { pauseStoreFor } from '../wiring/pause-file.js';
+import { ackHoldingLine, readAckHolding } from '../wiring/ack-file.js';
 
 /** Help text of `heartbeat-kit check-liveness`. */
 export const CHECK_LIVENESS_HELP = `Usage: heartbeat-kit check-liveness [options]
@@ -40,13 +41,18 @@ Options:
                      an operator pause with no end older than this gets a warning on stderr
                      (still exit 0: is it forgotten?), e.g. 12h (default: 24h)
   --now ISO          judge as at this instant
-  --json             print {"live": …, "reason"?, "message", "lastRan"?}
+  --json             print {"live": …, "reason"?, "message", "lastRan"?, "acks"?: {"inForce", "held"}}
   -h, --help         show this help
 
 While an operator pause is in force ('heartbeat-kit pause') the answer is "paused until …: note"
 (or "paused since … (no end…)") and the exit is 0: a pause is not a death. --json: {"live": true,
 "paused": {…}, "message"}. Paused slots after the last run also keep the heartbeat alive once the
 pause has ended, until the next slot runs.
+
+With operator acks in force ('heartbeat-kit ack') a second line says how many findings they
+hold ("held by acks: N findings (M acks in force; …)"), --json adds "acks": {"inForce": M,
+"held": [fingerprint…]}; an ack with no end older than --max-pause-age gets a warning on stderr.
+Acks never change the exit code.
 
 Exit codes: 0 alive (or paused), 1 not alive (reason on stdout), 2 usage or config error (or DIR is not in a
 git repository), 3 receipts unreadable.
@@ -116,12 +122,18 @@ export const checkLivenessCommand: Command = async (argv, io) => {
   const storedPause = await pauseStoreFor(statePath).read();
   if (storedPause.isErr()) io.stderr(`heartbeat-kit check-liveness: warning: ${storedPause.error.message}\n`);
   const paused = pauseLiveness(storedPause.isOk() ? storedPause.value : undefined, nowMs, maxPauseAge.ms ?? 24 * 3_600_000);
+  // What the operator's acks hold: said beside the answer, never changing it.
+  const acked = await readAckHolding(statePath, nowMs, maxPauseAge.ms ?? 24 * 3_600_000);
+  for (const warning of [...acked.warnings, ...acked.holding.warnings]) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
+  const ackLine = ackHoldingLine(acked.holding);
+  const ackText = ackLine === undefined ? '' : `${ackLine}\n`;
+  const ackJson = acked.holding.inForce === 0 ? {} : { acks: { inForce: acked.holding.inForce, held: acked.holding.held } };
   if (paused !== undefined) {
     if (paused.warning !== undefined) io.stderr(`heartbeat-kit check-liveness: warning: ${paused.warning}\n`);
     io.stdout(
       values.json === true
-        ? `${JSON.stringify({ live: true, paused: storedPause.isOk() ? storedPause.value : undefined, message: paused.message, notes: paused.warning === undefined ? [] : [paused.warning] })}\n`
-        : `${paused.message}\n`,
+        ? `${JSON.stringify({ live: true, paused: storedPause.isOk() ? storedPause.value : undefined, message: paused.message, notes: paused.warning === undefined ? [] : [paused.warning], ...ackJson })}\n`
+        : `${paused.message}\n${ackText}`,
     );
     return EXIT.ok;
   }
@@ -147,16 +159,16 @@ export const checkLivenessCommand: Command = async (argv, io) => {
     for (const note of verdict.notes) io.stderr(`heartbeat-kit check-liveness: warning: ${note}\n`);
     io.stdout(
       values.json === true
-        ? `${JSON.stringify({ live: true, message, lastRan: verdict.lastRan, notes: verdict.notes })}\n`
-        : `${message}\n`,
+        ? `${JSON.stringify({ live: true, message, lastRan: verdict.lastRan, notes: verdict.notes, ...ackJson })}\n`
+        : `${message}\n${ackText}`,
     );
     return EXIT.ok;
   }
   const message = `not alive (${verdict.reason}): ${verdict.message}`;
   io.stdout(
     values.json === true
-      ? `${JSON.stringify({ live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}) })}\n`
-      : `${message}\n`,
+      ? `${JSON.stringify({ live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}), ...ackJson })}\n`
+      : `${message}\n${ackText}`,
   );
   return EXIT.rejected;
 };

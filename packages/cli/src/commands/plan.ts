@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   decodeHeartbeatState,
+  acksOverPlan,
   deterministicJitter,
   formatDays,
   describePause,
@@ -26,6 +27,8 @@ import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 import { existingStatePath, locateProject } from '../wiring/project-location.js';
 import { pauseStoreFor } from '../wiring/pause-file.js';
+import { readAcks } from '../wiring/ack-file.js';
+import { plannedAckLines } from '../format/plan-acks.js';
 
 /** Help text of `heartbeat-kit plan`. */
 export const PLAN_HELP = `Usage: heartbeat-kit plan [options]
@@ -51,13 +54,15 @@ Options:
   --cron EXPR        plan a cron-driven 'cycle' instead, e.g. "*/10 8-21 * * 1-5" (read in the
                      active hours' time zone)
   --runbook FILE     also say, per slot, whether this runbook's checklist tick is due
-  --state FILE       the state file whose operator pause to show (default: as 'cycle'); slots inside
-                     a pause say "paused until …: note", a pause of some scanners or
-                     --except-critical is named in each slot's reason
+  --state FILE       the state file whose operator pause and acks to show (default: as 'cycle');
+                     slots inside a pause say "paused until …: note", a pause of some scanners or
+                     --except-critical is named in each slot's reason; the acks in force at the
+                     start are listed with who, the note, their end and the slot they end in
   --now ISO          plan from this instant (default: now)
-  --json             print {"from", "hours", "schedule", "pause"?, "slots": [{"at", "verdict", "reason",
-                     "woterclip"?, "runbook"?}], "checks": [{"name", "every", "outsideHours",
-                     "lastRun", "nextSlot": {"at", "runs", "why"}, "nextRun"}]}
+  --json             print {"from", "hours", "schedule", "pause"?, "acks": [{"id", "selector", "by",
+                     "note", "at", "until"?, "snooze", "endsInSlot"?}], "slots": [{"at", "verdict",
+                     "reason", "woterclip"?, "runbook"?}], "checks": [{"name", "every",
+                     "outsideHours", "lastRun", "nextSlot": {"at", "runs", "why"}, "nextRun"}]}
   -h, --help         show this help
 
 Exit codes: 0 printed, 2 usage or config error.
@@ -242,6 +247,8 @@ export const planCommand: Command = async (argv, io) => {
   const storedPause = statePath === undefined ? undefined : await pauseStoreFor(statePath).read();
   if (storedPause?.isErr() === true) io.stderr(`heartbeat-kit plan: warning: ${storedPause.error.message}\n`);
   const pause = storedPause?.isOk() === true ? storedPause.value : undefined;
+  const storedAcks = statePath === undefined ? undefined : await readAcks(statePath);
+  for (const warning of storedAcks?.warnings ?? []) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
   const from = commandClock(io, now.date).now();
   const slots = planSlots({
     ...(pause === undefined ? {} : { pause }),
@@ -253,6 +260,12 @@ export const planCommand: Command = async (argv, io) => {
     ...(quiet.value ? { woterclipQuietHours: quiet.value } : {}),
     ...(runbook === undefined ? {} : { runbook: runbook.value }),
   });
+  // The acks in force at the start, each with the slot it ends in (none: it holds through the plan).
+  const acks = acksOverPlan(
+    storedAcks?.acks ?? [],
+    slots.map((slot) => slot.at),
+    from.getTime(),
+  );
   // Each check's cadence from its last run (the state's check slices; none = never ran).
   const lastRuns = located.ok ? await checkLastRuns(join(located.value.stateDir, 'state.json')) : new Map<string, number>();
   const checks = planChecks(config.checks, slots, lastRuns, schedule.kind === 'interval' ? schedule.intervalMs : config.intervalMs);
@@ -266,13 +279,14 @@ export const planCommand: Command = async (argv, io) => {
         ? { kind: 'cron', expression: schedule.expression, timeZone }
         : { kind: 'interval', intervalMs: schedule.intervalMs, offsetMs: schedule.offsetMs };
     io.stdout(
-      `${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, ...(pause === undefined ? {} : { pause }), slots, checks })}\n`,
+      `${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, ...(pause === undefined ? {} : { pause }), acks, slots, checks })}\n`,
     );
     return EXIT.ok;
   }
   io.stdout(`Plan from ${from.toISOString()} for ${hours.n ?? 24} h, ${scheduleText}: ${slots.length} slots\n`);
   if (pause !== undefined && (pause.until === undefined || Date.parse(pause.until) > from.getTime()))
     io.stdout(`Operator pause: ${describePause(pause)} (end it: heartbeat-kit resume)\n`);
+  for (const line of plannedAckLines(acks)) io.stdout(`${line}\n`);
   for (const line of textLines(slots)) io.stdout(`${line}\n`);
   for (const line of planCheckLines(checks)) io.stdout(`${line}\n`);
   return EXIT.ok;

@@ -115,6 +115,16 @@ function git(cwd: string, args: readonly string[], at?: Date): string {
   });
 }
 
+/**
+ * Commits a new file `file` in a worktree with author and committer date `at` (ISO): a change of
+ * its content, as a developer's next commit (GIT_STALE reads the last commit's time).
+ */
+export function commitInWorktree(cwd: string, file: string, at: string): void {
+  writeFileSync(join(cwd, file), `${at}\n`);
+  git(cwd, ['add', '--', file]);
+  git(cwd, ['commit', '-q', '-m', `change ${file}`], new Date(at));
+}
+
 /** Where tmux keeps the socket of `tmux -L name`: `$TMUX_TMPDIR` (default /tmp), `tmux-<uid>/name`. */
 export function tmuxSocketPath(name: string, env: NodeJS.ProcessEnv = process.env): string {
   return join(env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, name);
