@@ -164,12 +164,18 @@ async function listWaiting(directory: string): Promise<{ files: Map<string, Agen
   return { files, problems };
 }
 
-function processIsGone(pid: number): boolean {
+async function processIsGone(pid: number): Promise<boolean> {
   try {
     process.kill(pid, 0);
-    return false;
   } catch (error) {
     return errorCode(error) === 'ESRCH';
+  }
+  // A killed drain nobody reaped yet (a zombie) is gone too; /proc exists on Linux only.
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
 
@@ -186,7 +192,7 @@ async function recoverDeadClaims(directory: string): Promise<void> {
   for (const name of names) {
     const dash = name.indexOf('-');
     const pid = Number.parseInt(name.slice(0, dash), 10);
-    if (dash <= 0 || !Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || !processIsGone(pid)) continue;
+    if (dash <= 0 || !Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || !(await processIsGone(pid))) continue;
     try {
       await rename(join(claimed, name), join(directory, name.slice(dash + 1)));
     } catch (error) {
