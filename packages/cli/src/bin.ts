@@ -78,7 +78,10 @@ const code = await main(process.argv.slice(2), {
     new Promise<void>((resolve, reject) => {
       if (closed.stdout) reject(new Error('stdout was closed by its reader'));
       // An empty write's callback runs after every earlier write was handed to the OS.
-      else process.stdout.write('', (error) => (error ? reject(error) : closed.stdout ? reject(new Error('stdout was closed by its reader')) : resolve()));
+      else
+        process.stdout.write('', (error) =>
+          error ? reject(error) : closed.stdout ? reject(new Error('stdout was closed by its reader')) : resolve(),
+        );
     }),
   cwd: process.cwd(),
   env,

@@ -148,9 +148,21 @@ describe('agent inbox drained by a Claude Code hook (issue 29 item 2)', () => {
     const inbox = join(dir, 'inbox');
     const sink = createAgentInboxSink({ directory: inbox });
     for (const n of [1, 2, 3])
-      (await sink.deliver({ kind: 'work_found', content: `WORK_FOUND: thing ${n}`, summary: `t${n}`, at: `2026-02-19T14:0${n}:00.000Z`, id: `hb-${n}` }))._unsafeUnwrap();
+      (
+        await sink.deliver({
+          kind: 'work_found',
+          content: `WORK_FOUND: thing ${n}`,
+          summary: `t${n}`,
+          at: `2026-02-19T14:0${n}:00.000Z`,
+          id: `hb-${n}`,
+        })
+      )._unsafeUnwrap();
 
-    const start = await hook(['inbox', 'drain', inbox, '--max-chars', '80'], JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup' }), dir);
+    const start = await hook(
+      ['inbox', 'drain', inbox, '--max-chars', '80'],
+      JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup' }),
+      dir,
+    );
     expect(start.code).toBe(0);
     const out = JSON.parse(start.stdout) as HookOutput;
     expect(out.hookSpecificOutput.hookEventName).toBe('SessionStart');
@@ -169,7 +181,10 @@ describe('agent inbox drained by a Claude Code hook (issue 29 item 2)', () => {
       messages: [{ id: 'hb-3', kind: 'work_found', at: '2026-02-19T14:03:00.000Z', summary: 't3', content: 'WORK_FOUND: thing 3' }],
       waiting: 0,
     });
-    expect(JSON.parse((await cli.run(['inbox', 'drain', inbox, '--format', 'json'], process.env)).stdout)).toEqual({ messages: [], waiting: 0 });
+    expect(JSON.parse((await cli.run(['inbox', 'drain', inbox, '--format', 'json'], process.env)).stdout)).toEqual({
+      messages: [],
+      waiting: 0,
+    });
   });
 
   it('bad input: a file for DIR, garbage files, an unwritable inbox, stdin that is not hook JSON — clear errors, hook mode never exits 2, nothing lost', async () => {
@@ -194,7 +209,15 @@ describe('agent inbox drained by a Claude Code hook (issue 29 item 2)', () => {
     expect(cycled.stderr).toContain(`${file} is not a directory`);
 
     const inbox = join(dir, 'inbox');
-    (await createAgentInboxSink({ directory: inbox }).deliver({ kind: 'online', content: 'HEARTBEAT_ONLINE', summary: 'online', at: '2026-02-19T14:00:00.000Z', id: 'hb-ok' }))._unsafeUnwrap();
+    (
+      await createAgentInboxSink({ directory: inbox }).deliver({
+        kind: 'online',
+        content: 'HEARTBEAT_ONLINE',
+        summary: 'online',
+        at: '2026-02-19T14:00:00.000Z',
+        id: 'hb-ok',
+      })
+    )._unsafeUnwrap();
     writeFileSync(join(inbox, 'junk.json'), '{oops');
     mkdirSync(join(inbox, 'stray-dir.json'));
 

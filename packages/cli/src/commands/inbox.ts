@@ -82,7 +82,9 @@ export const inboxCommand: Command = async (argv, io) => {
   }
   const [action, dir, ...extra] = positionals;
   if (action !== 'drain' && action !== 'list')
-    return usage(`${action === undefined ? 'no action' : `unknown action "${action}"`}. Fix: heartbeat-kit inbox drain DIR, or inbox list DIR.`);
+    return usage(
+      `${action === undefined ? 'no action' : `unknown action "${action}"`}. Fix: heartbeat-kit inbox drain DIR, or inbox list DIR.`,
+    );
   if (dir === undefined || dir === '') return usage(`${action} needs the inbox directory. Fix: heartbeat-kit inbox ${action} DIR`);
   if (extra.length > 0) return usage(`unexpected argument "${extra[0]}". Fix: one DIR only.`);
   const directory = isAbsolute(dir) ? dir : resolve(io.cwd, dir);
@@ -137,7 +139,8 @@ async function drain(
     event = name;
   }
   const claimed = await claimAgentInbox(directory);
-  if (claimed.isErr()) return usageOrFailure(io, claimed.error.kind, claimed.error.message, format === 'claude-hook' ? EXIT.failure : EXIT.usage);
+  if (claimed.isErr())
+    return usageOrFailure(io, claimed.error.kind, claimed.error.message, format === 'claude-hook' ? EXIT.failure : EXIT.usage);
   const claim = claimed.value;
   warnProblems(io, claim.problems);
   const selection = selectForDrain(claim.waiting, maxChars);

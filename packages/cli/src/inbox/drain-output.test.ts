@@ -9,7 +9,9 @@ const entry = (id: string, content = `WORK_FOUND: ${id}`): AgentInboxMessage => 
 });
 
 const entries = fc.array(
-  fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), content: fc.string({ maxLength: 300 }) }).map((r) => entry(r.id, r.content)),
+  fc
+    .record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), content: fc.string({ maxLength: 300 }) })
+    .map((r) => entry(r.id, r.content)),
   { maxLength: 12 },
 );
 

@@ -57,7 +57,9 @@ export function parseSinkSpec(spec: string): Result<SinkSpec, SinkSpecError> {
     case 'inbox':
       return value
         ? ok({ kind: 'inbox', directory: value })
-        : refuse('--sink inbox: needs a directory. Fix: --sink inbox:.git/heartbeat-kit/inbox (drain it with heartbeat-kit inbox drain DIR)');
+        : refuse(
+            '--sink inbox: needs a directory. Fix: --sink inbox:.git/heartbeat-kit/inbox (drain it with heartbeat-kit inbox drain DIR)',
+          );
     default:
       return refuse(`unknown --sink "${spec}". Fix: use stdout, file:PATH, webhook:URL, command:CMD or inbox:DIR`);
   }

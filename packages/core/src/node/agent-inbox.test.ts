@@ -116,7 +116,7 @@ describe('claimAgentInbox', () => {
     const sink = createAgentInboxSink({ directory: inbox });
     for (const n of [1, 2, 3, 4]) (await sink.deliver(message(n)))._unsafeUnwrap();
     const [a, b] = await Promise.all([claimAgentInbox(inbox), claimAgentInbox(inbox)]);
-    const ids = [...a!._unsafeUnwrap().waiting, ...b!._unsafeUnwrap().waiting].map((m) => m.id).sort();
+    const ids = [...a._unsafeUnwrap().waiting, ...b._unsafeUnwrap().waiting].map((m) => m.id).sort();
     expect(ids).toEqual(['hb-1', 'hb-2', 'hb-3', 'hb-4']);
   });
 
@@ -149,7 +149,9 @@ describe('claimAgentInbox', () => {
     writeFileSync(join(inbox, 'renamed.json'), `${JSON.stringify({ version: 1, id: 'hb-9', message: message(9) })}\n`);
     const claim = (await claimAgentInbox(inbox))._unsafeUnwrap();
     expect(claim.waiting.map((m) => m.id)).toEqual(['hb-1']);
-    expect(claim.problems.map((p) => p.path).sort()).toEqual(['broken.json', 'notes.txt', 'other.json', 'renamed.json'].map((n) => join(inbox, n)));
+    expect(claim.problems.map((p) => p.path).sort()).toEqual(
+      ['broken.json', 'notes.txt', 'other.json', 'renamed.json'].map((n) => join(inbox, n)),
+    );
     for (const problem of claim.problems) expect(problem.message).toMatch(/Fix: move it out of the inbox/);
     expect(readFileSync(join(inbox, 'broken.json'), 'utf8')).toBe('{"version":');
   });

@@ -116,7 +116,8 @@ async function readEntry(path: string): Promise<AgentInboxMessage | AgentInboxPr
   try {
     parsed = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    if (errorCode(error) === 'EISDIR') return { path, message: `${path} is a directory, not an inbox message. Fix: move it out of the inbox` };
+    if (errorCode(error) === 'EISDIR')
+      return { path, message: `${path} is a directory, not an inbox message. Fix: move it out of the inbox` };
     if (errorCode(error) !== undefined) throw error;
     return { path, message: `${path} is not JSON, so not an inbox message. Fix: move it out of the inbox (it is left untouched)` };
   }
@@ -145,7 +146,10 @@ async function listWaiting(directory: string): Promise<{ files: Map<string, Agen
     if (name.startsWith('.') || name === DELIVERED) continue;
     const path = join(directory, name);
     if (!name.endsWith('.json')) {
-      problems.push({ path, message: `${path} is not an inbox message (not NAME.json). Fix: move it out of the inbox (it is left untouched)` });
+      problems.push({
+        path,
+        message: `${path} is not an inbox message (not NAME.json). Fix: move it out of the inbox (it is left untouched)`,
+      });
       continue;
     }
     let entry;
@@ -158,7 +162,10 @@ async function listWaiting(directory: string): Promise<{ files: Map<string, Agen
     }
     if (isProblem(entry)) problems.push(entry);
     else if (fileNameOf(entry.id) !== name)
-      problems.push({ path, message: `${path} holds message ${entry.id}, whose file is ${fileNameOf(entry.id)}. Fix: move it out of the inbox` });
+      problems.push({
+        path,
+        message: `${path} holds message ${entry.id}, whose file is ${fileNameOf(entry.id)}. Fix: move it out of the inbox`,
+      });
     else files.set(name, entry);
   }
   return { files, problems };
@@ -311,7 +318,11 @@ export function createAgentInboxSink(options: AgentInboxSinkOptions): Sink {
       ResultAsync.fromPromise(keep(message), (error): SinkError => {
         const failed = inboxError(directory, error, 'write a message to');
         const code = errorCode(error);
-        return { kind: 'delivery-failed', message: `Could not deliver to the inbox: ${failed.message}`, ...(code === undefined ? {} : { code }) };
+        return {
+          kind: 'delivery-failed',
+          message: `Could not deliver to the inbox: ${failed.message}`,
+          ...(code === undefined ? {} : { code }),
+        };
       }),
   };
 }
