@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -139,6 +139,18 @@ describe('claimAgentInbox', () => {
     writeFileSync(join(inbox, 'hb-1.json'), `${JSON.stringify({ version: 1, id: 'hb-1', message: message(1) })}\n`);
     expect((await claimAgentInbox(inbox))._unsafeUnwrap().waiting).toEqual([]);
     expect(waitingFiles()).toEqual([]);
+  });
+
+  it('removes delivered marks older than keepDeliveredMs, keeps younger ones', async () => {
+    const sink = createAgentInboxSink({ directory: inbox });
+    for (const n of [1, 2]) (await sink.deliver(message(n)))._unsafeUnwrap();
+    (await (await claimAgentInbox(inbox))._unsafeUnwrap().markDelivered(['hb-1', 'hb-2']))._unsafeUnwrap();
+    const old = new Date('2026-01-01T00:00:00Z');
+    utimesSync(join(inbox, 'delivered', 'hb-1.json'), old, old);
+    utimesSync(join(inbox, 'delivered', 'hb-2.json'), new Date('2026-01-30T00:00:00Z'), new Date('2026-01-30T00:00:00Z'));
+    const nowMs = Date.parse('2026-02-01T00:00:00Z');
+    (await claimAgentInbox(inbox, { nowMs, keepDeliveredMs: 10 * 24 * 3600_000 }))._unsafeUnwrap();
+    expect(readdirSync(join(inbox, 'delivered'))).toEqual(['hb-2.json']);
   });
 
   it('leaves files that are not messages untouched and names each with the fix', async () => {

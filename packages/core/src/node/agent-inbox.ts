@@ -209,6 +209,38 @@ async function recoverDeadClaims(directory: string): Promise<void> {
   await syncDirectory(directory);
 }
 
+/** Options of {@link claimAgentInbox}. */
+export interface AgentInboxClaimOptions {
+  /** How long a delivered mark keeps its id from being written again (default 30 days). */
+  readonly keepDeliveredMs?: number;
+  /** Now, for the marks' ages (default: the system clock). */
+  readonly nowMs?: number;
+}
+
+const DEFAULT_KEEP_DELIVERED_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Removes delivered marks older than `keepMs` (by mtime: the mark's rename keeps the message
+ * file's write time, so the age counts from when the message was kept). Best effort: a mark left
+ * behind only costs space.
+ */
+async function pruneDeliveredMarks(deliveredDir: string, nowMs: number, keepMs: number): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(deliveredDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(deliveredDir, name);
+    try {
+      if (nowMs - (await stat(path)).mtimeMs > keepMs) await unlink(path);
+    } catch {
+      // Housekeeping: the drain works without it.
+    }
+  }
+}
+
 /** What is waiting in `directory`, read only (a missing directory has nothing waiting). */
 export function listAgentInbox(directory: string): ResultAsync<AgentInboxListing, AgentInboxError> {
   return ResultAsync.fromPromise(
@@ -226,7 +258,7 @@ export function listAgentInbox(directory: string): ResultAsync<AgentInboxListing
  * never take the same file), after putting back what dead drains had taken. A message whose id
  * is already marked delivered is dropped instead: at most one copy per id reaches the agent.
  */
-export function claimAgentInbox(directory: string): ResultAsync<AgentInboxClaim, AgentInboxError> {
+export function claimAgentInbox(directory: string, options: AgentInboxClaimOptions = {}): ResultAsync<AgentInboxClaim, AgentInboxError> {
   const claimedDir = join(directory, CLAIMED);
   const deliveredDir = join(directory, DELIVERED);
   const claimedName = (id: string): string => `${process.pid}-${fileNameOf(id)}`;
@@ -252,6 +284,7 @@ export function claimAgentInbox(directory: string): ResultAsync<AgentInboxClaim,
       };
       if (!(await assertDirectory(directory))) return empty;
       await recoverDeadClaims(directory);
+      await pruneDeliveredMarks(deliveredDir, options.nowMs ?? Date.now(), options.keepDeliveredMs ?? DEFAULT_KEEP_DELIVERED_MS);
       const { files, problems } = await listWaiting(directory);
       if (files.size > 0) await mkdir(claimedDir, { recursive: true });
       const waiting: AgentInboxMessage[] = [];

@@ -15,6 +15,7 @@ export {
   claimAgentInbox,
   agentInboxMessageId,
   type AgentInboxSinkOptions,
+  type AgentInboxClaimOptions,
   type AgentInboxMessage,
   type AgentInboxProblem,
   type AgentInboxError,
