@@ -74,6 +74,15 @@ const prefetch =
 const code = await main(process.argv.slice(2), {
   stdout: (text) => void (closed.stdout || process.stdout.write(text)),
   stderr: (text) => void (closed.stderr || process.stderr.write(text)),
+  flushStdout: () =>
+    new Promise<void>((resolve, reject) => {
+      if (closed.stdout) reject(new Error('stdout was closed by its reader'));
+      // An empty write's callback runs after every earlier write was handed to the OS.
+      else
+        process.stdout.write('', (error) =>
+          error ? reject(error) : closed.stdout ? reject(new Error('stdout was closed by its reader')) : resolve(),
+        );
+    }),
   cwd: process.cwd(),
   env,
   shutdownSignal: shutdown.shutdownSignal,

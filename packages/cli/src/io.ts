@@ -23,6 +23,12 @@ export interface CliIo {
    * signal cuts off at once.
    */
   readonly cutOffSignal?: AbortSignal;
+  /**
+   * Resolves once everything written to stdout so far has left the process (rejects when stdout
+   * is gone): `inbox drain` marks messages delivered only after this. Absent: writes are done when
+   * `stdout` returns (an in-process test's buffer).
+   */
+  readonly flushStdout?: () => Promise<void>;
   /** Standard input, when a command reads it. */
   readonly stdin?: () => Promise<string>;
   /**

@@ -43,6 +43,10 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
     summary: 'remove an ack: the finding is decided as usual again',
     load: async () => (await import('./commands/ack.js')).unackCommand,
   },
+  inbox: {
+    summary: "print an agent inbox's waiting messages once (drain, e.g. as a Claude Code hook) or list them",
+    load: async () => (await import('./commands/inbox.js')).inboxCommand,
+  },
   init: {
     summary: 'write a commented .claude/HEARTBEAT.md with the defaults',
     load: async () => (await import('./commands/init.js')).initCommand,

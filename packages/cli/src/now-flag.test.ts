@@ -21,6 +21,8 @@ const COMMANDS: readonly (readonly string[])[] = [
   ['check', 'run', 'disk'],
   ['init'],
   ['replay'],
+  ['inbox', 'drain', 'inbox-dir'],
+  ['inbox', 'list', 'inbox-dir'],
   ['woterclip', 'init'],
   ['woterclip', 'beat'],
   ['woterclip', 'status'],

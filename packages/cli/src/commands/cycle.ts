@@ -55,6 +55,7 @@ Options:
   --operator-activity-file F   take the operator's last message time from F's modification time
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH (JSONL) | webhook:URL | command:CMD
+                               | inbox:DIR (kept for 'inbox drain')
   --route PRIORITY=SINK        routing by priority (repeatable): the report's PRIORITY class
                                (Immediate, Advisory, Normal; default = --sink) goes to SINK, with
                                its own message id, retries, breaker and receipt entry; replaces

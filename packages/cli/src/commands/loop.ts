@@ -77,6 +77,7 @@ Options:
   --operator-activity-file F   take the operator's last message time from F's modification time
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD
+                               | inbox:DIR (kept for 'inbox drain')
   --route PRIORITY=SINK        routing by priority (repeatable): Immediate, Advisory or Normal
                                reports go to SINK with their own message id, retries, breaker and
                                receipt entry (replaces HEARTBEAT.md ## Delivery's line; read at start)

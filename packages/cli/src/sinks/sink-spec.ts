@@ -9,7 +9,8 @@ export type SinkSpec =
   | { readonly kind: 'stdout' }
   | { readonly kind: 'file'; readonly path: string }
   | { readonly kind: 'webhook'; readonly url: string }
-  | { readonly kind: 'command'; readonly argv: readonly string[] };
+  | { readonly kind: 'command'; readonly argv: readonly string[] }
+  | { readonly kind: 'inbox'; readonly directory: string };
 
 /** Why a `--sink` value was refused: its kind, and one line naming the fix. */
 export interface SinkSpecError {
@@ -19,7 +20,7 @@ export interface SinkSpecError {
 
 const refuse = (message: string): Result<SinkSpec, SinkSpecError> => err({ kind: 'invalid-sink', message });
 
-/** Parses `stdout`, `file:PATH`, `webhook:URL` or `command:CMD`; the error names the fix. */
+/** Parses `stdout`, `file:PATH`, `webhook:URL`, `command:CMD` or `inbox:DIR`; the error names the fix. */
 export function parseSinkSpec(spec: string): Result<SinkSpec, SinkSpecError> {
   if (spec === 'stdout') return ok({ kind: 'stdout' });
   const colon = spec.indexOf(':');
@@ -53,7 +54,13 @@ export function parseSinkSpec(spec: string): Result<SinkSpec, SinkSpecError> {
         ? ok({ kind: 'command', argv: split.argv })
         : refuse(`--sink command: ${split.message}. Fix: --sink 'command:notify-send Heartbeat'`);
     }
+    case 'inbox':
+      return value
+        ? ok({ kind: 'inbox', directory: value })
+        : refuse(
+            '--sink inbox: needs a directory. Fix: --sink inbox:.git/heartbeat-kit/inbox (drain it with heartbeat-kit inbox drain DIR)',
+          );
     default:
-      return refuse(`unknown --sink "${spec}". Fix: use stdout, file:PATH, webhook:URL or command:CMD`);
+      return refuse(`unknown --sink "${spec}". Fix: use stdout, file:PATH, webhook:URL, command:CMD or inbox:DIR`);
   }
 }

@@ -10,6 +10,7 @@ import {
   ackPathFor,
   gchatSpoolPrefixFor,
   inboxPathFor,
+  createAgentInboxSink,
   createJsonlFileSink,
   createStdoutSink,
   nodeSleep,
@@ -122,6 +123,8 @@ function createSink(spec: SinkSpec, wiring: CycleWiring): Sink {
         runner: createCliRunner(wiring.io, { profile: 'command', envAllow: wiring.envAllow }),
         cwd: wiring.cwd,
       });
+    case 'inbox':
+      return createAgentInboxSink({ directory: resolvePath(wiring.cwd, spec.directory) });
   }
 }
 

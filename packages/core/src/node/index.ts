@@ -9,6 +9,19 @@ export { createFileStateStore, type FileStateStoreOptions } from './file-state-s
 export { createFileLockStore, takeoverGuardPath, type FileLockStoreOptions } from './file-lock-store.js';
 export { currentProcessIdentity, holderLiveness, processStartMark, type ProcessIdentity } from './process-liveness.js';
 export { createStdoutSink, createJsonlFileSink, type JsonlFileSinkOptions } from './sinks.js';
+export {
+  createAgentInboxSink,
+  listAgentInbox,
+  claimAgentInbox,
+  agentInboxMessageId,
+  type AgentInboxSinkOptions,
+  type AgentInboxClaimOptions,
+  type AgentInboxMessage,
+  type AgentInboxProblem,
+  type AgentInboxError,
+  type AgentInboxListing,
+  type AgentInboxClaim,
+} from './agent-inbox.js';
 export { createFileMtimeOperatorActivity } from './file-mtime-operator-activity.js';
 export { jsonLockCodec, type LockCodec } from '../lock/lock-codecs.js';
 export { createProcessRunner, killRunningProcessGroups, type ProcessRunnerOptions } from './process-runner.js';

@@ -32,7 +32,8 @@ export function createFleetSink(spec: SinkSpec, io: CliIo): FleetSink {
       };
     }
     case 'webhook':
-    case 'command': {
+    case 'command':
+    case 'inbox': {
       const sink = createCycleDeps({ cwd: io.cwd, statePath: io.cwd, sink: spec, io }).sink;
       return { name: spec.kind, deliver: (delivery) => sink.deliver(delivery.message) };
     }
