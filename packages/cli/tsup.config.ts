@@ -25,7 +25,7 @@ const bin: Options = {
   clean: false,
   target: 'node20',
   splitting: true,
-  noExternal: [/^(?!@heartbeat-kit\/bullmq$)[^./]/],
+  noExternal: [/^(?!@heartbeat-kit\/bullmq$|prom-client$)[^./]/],
   esbuildPlugins: [
     {
       // A plugin, not esbuildOptions: scripts/build-changed.mjs passes its own esbuildOptions.

@@ -326,6 +326,7 @@ export {
 } from './schedule/liveness.js';
 export {
   planSlots,
+  nextGridSlot,
   type PlanSchedule,
   type PlanQuietHours,
   type PlanRunbook,
