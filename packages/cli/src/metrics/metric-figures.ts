@@ -99,10 +99,28 @@ function receiptCounters(receipts: readonly Receipt[]): MetricFamily[] {
   const byKey = (map: Map<string, number>, label: string): MetricSample[] =>
     [...map].map(([key, value]) => ({ labels: { [label]: key }, value }));
   return [
-    family('cycles_total', 'counter', 'Cycles that ran, by status (partial: a signal cut scanners off), from the receipts.', ['status'], byKey(cycles, 'status')),
-    family('slots_skipped_total', 'counter', 'Slots that did not run a cycle, by cause, from the receipts.', ['cause'], byKey(skipped, 'cause')),
+    family(
+      'cycles_total',
+      'counter',
+      'Cycles that ran, by status (partial: a signal cut scanners off), from the receipts.',
+      ['status'],
+      byKey(cycles, 'status'),
+    ),
+    family(
+      'slots_skipped_total',
+      'counter',
+      'Slots that did not run a cycle, by cause, from the receipts.',
+      ['cause'],
+      byKey(skipped, 'cause'),
+    ),
     single('slots_paused_total', 'counter', 'Slots an operator pause skipped whole, from the receipts.', paused),
-    family('messages_total', 'counter', 'Report messages, by what became of their delivery, from the receipts.', ['state'], byKey(messages, 'state')),
+    family(
+      'messages_total',
+      'counter',
+      'Report messages, by what became of their delivery, from the receipts.',
+      ['state'],
+      byKey(messages, 'state'),
+    ),
     family(
       'deliveries_total',
       'counter',
@@ -122,9 +140,24 @@ function lastSlotGauges(receipts: readonly Receipt[]): MetricFamily[] {
   const last = receipts.at(-1);
   const status = last === undefined ? undefined : statusOf(last);
   return [
-    single('last_cycle_start_timestamp_seconds', 'gauge', 'The slot the last cycle that ran started for (Unix seconds).', lastRan && seconds(lastRan.slot)),
-    single('last_cycle_end_timestamp_seconds', 'gauge', 'When the last cycle that ran finished: its receipt was written (Unix seconds).', lastRan && seconds(lastRan.at)),
-    single('last_cycle_number', 'gauge', 'The cycle number of the last cycle that ran.', lastRan?.kind === 'ran' ? lastRan.cycle : undefined),
+    single(
+      'last_cycle_start_timestamp_seconds',
+      'gauge',
+      'The slot the last cycle that ran started for (Unix seconds).',
+      lastRan && seconds(lastRan.slot),
+    ),
+    single(
+      'last_cycle_end_timestamp_seconds',
+      'gauge',
+      'When the last cycle that ran finished: its receipt was written (Unix seconds).',
+      lastRan && seconds(lastRan.at),
+    ),
+    single(
+      'last_cycle_number',
+      'gauge',
+      'The cycle number of the last cycle that ran.',
+      lastRan?.kind === 'ran' ? lastRan.cycle : undefined,
+    ),
     family(
       'last_status',
       'gauge',
@@ -159,8 +192,18 @@ function cycleGauges(outcome: CycleOutcome | undefined, state: HeartbeatState | 
             return { labels: { category, priority }, value };
           }),
     ),
-    single('last_cycle_messages', 'gauge', 'Messages the last cycle decided to send (report and cost alert; 0 when quiet).', outcome && (message ? 1 : 0) + (outcome.decision.costAlert ? 1 : 0)),
-    single('last_cycle_message_tokens', 'gauge', 'Estimated tokens the last cycle put before a model (0 when quiet).', outcome?.decision.estimatedTokens),
+    single(
+      'last_cycle_messages',
+      'gauge',
+      'Messages the last cycle decided to send (report and cost alert; 0 when quiet).',
+      outcome && (message ? 1 : 0) + (outcome.decision.costAlert ? 1 : 0),
+    ),
+    single(
+      'last_cycle_message_tokens',
+      'gauge',
+      'Estimated tokens the last cycle put before a model (0 when quiet).',
+      outcome?.decision.estimatedTokens,
+    ),
     family(
       'scanner_duration_seconds',
       'gauge',
@@ -174,7 +217,10 @@ function cycleGauges(outcome: CycleOutcome | undefined, state: HeartbeatState | 
       "Each scanner's status in the last cycle: 1 for its status, 0 for the others (degraded: ran with a warning).",
       ['scanner', 'status'],
       scanners.flatMap((s) =>
-        SCANNER_STATUSES.map((status) => ({ labels: { scanner: s.name, status }, value: scannerStatus(s.name, s.status) === status ? 1 : 0 })),
+        SCANNER_STATUSES.map((status) => ({
+          labels: { scanner: s.name, status },
+          value: scannerStatus(s.name, s.status) === status ? 1 : 0,
+        })),
       ),
     ),
     family(
@@ -204,9 +250,19 @@ export function metricFigures(inputs: MetricInputs): readonly MetricFamily[] {
   const pause = inputs.pause;
   return [
     ...lastSlotGauges(inputs.receipts),
-    single('next_slot_timestamp_seconds', 'gauge', 'The next slot this heartbeat will run (Unix seconds; absent when not scheduled by it).', inputs.nextSlotMs === undefined ? undefined : inputs.nextSlotMs / 1000),
+    single(
+      'next_slot_timestamp_seconds',
+      'gauge',
+      'The next slot this heartbeat will run (Unix seconds; absent when not scheduled by it).',
+      inputs.nextSlotMs === undefined ? undefined : inputs.nextSlotMs / 1000,
+    ),
     single('paused', 'gauge', '1 while an operator pause skips whole slots, else 0.', pause?.kind === 'skip' ? 1 : 0),
-    single('paused_partially', 'gauge', '1 while an operator pause stops some scanners or reports critical findings only, else 0.', pause?.kind === 'partial' ? 1 : 0),
+    single(
+      'paused_partially',
+      'gauge',
+      '1 while an operator pause stops some scanners or reports critical findings only, else 0.',
+      pause?.kind === 'partial' ? 1 : 0,
+    ),
     ...receiptCounters(inputs.receipts),
     ...cycleGauges(inputs.outcome, state),
   ];

@@ -43,7 +43,11 @@ export function parseListenFlag(value: string, allowPublic: boolean): { ok: true
 
 /** Checks `--metrics-textfile`, `--metrics-listen` and `--metrics-listen-public` (the last two: `loop` only). */
 export function parseMetricsFlags(
-  values: { readonly 'metrics-textfile'?: string | undefined; readonly 'metrics-listen'?: string | undefined; readonly 'metrics-listen-public'?: boolean | undefined },
+  values: {
+    readonly 'metrics-textfile'?: string | undefined;
+    readonly 'metrics-listen'?: string | undefined;
+    readonly 'metrics-listen-public'?: boolean | undefined;
+  },
   cwd: string,
 ): { ok: true; value: MetricsFlags } | { ok: false; message: string } {
   const textfile = values['metrics-textfile'];
@@ -54,12 +58,18 @@ export function parseMetricsFlags(
     };
   const listenFlag = values['metrics-listen'];
   if (listenFlag === undefined && values['metrics-listen-public'] === true)
-    return { ok: false, message: '--metrics-listen-public needs --metrics-listen HOST:PORT. Fix: add --metrics-listen, or drop --metrics-listen-public.' };
+    return {
+      ok: false,
+      message: '--metrics-listen-public needs --metrics-listen HOST:PORT. Fix: add --metrics-listen, or drop --metrics-listen-public.',
+    };
   const listen = listenFlag === undefined ? undefined : parseListenFlag(listenFlag, values['metrics-listen-public'] === true);
   if (listen !== undefined && !listen.ok) return listen;
   return {
     ok: true,
-    value: { ...(textfile === undefined ? {} : { textfile: resolvePath(cwd, textfile) }), ...(listen === undefined ? {} : { listen: listen.value }) },
+    value: {
+      ...(textfile === undefined ? {} : { textfile: resolvePath(cwd, textfile) }),
+      ...(listen === undefined ? {} : { listen: listen.value }),
+    },
   };
 }
 
@@ -79,7 +89,9 @@ export async function writeMetricsTextfile(path: string, inputs: MetricInputs, i
     await replaceFileDurably(path, (await metricsText(inputs)).text, TEMP_TAG);
     return true;
   } catch (error) {
-    io.stderr(`heartbeat-kit ${command}: cannot write the metrics textfile ${path}: ${(error as Error).message}. Fix: check that its directory exists and is writable.\n`);
+    io.stderr(
+      `heartbeat-kit ${command}: cannot write the metrics textfile ${path}: ${(error as Error).message}. Fix: check that its directory exists and is writable.\n`,
+    );
     return false;
   }
 }
@@ -109,8 +121,10 @@ export async function startMetricsServer(listen: MetricsListen, inputs: () => Pr
     inputs()
       .then(metricsText)
       .then(
-        ({ text, contentType }) => response.writeHead(200, { 'content-type': contentType }).end(request.method === 'HEAD' ? undefined : text),
-        (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`cannot compute the figures: ${(error as Error).message}\n`),
+        ({ text, contentType }) =>
+          response.writeHead(200, { 'content-type': contentType }).end(request.method === 'HEAD' ? undefined : text),
+        (error: unknown) =>
+          response.writeHead(500, { 'content-type': 'text/plain' }).end(`cannot compute the figures: ${(error as Error).message}\n`),
       );
   });
   // A scraper that keeps its connection open must not hold the loop's exit.
