@@ -78,10 +78,10 @@ describe('heartbeat-kit cycle --metrics-textfile', () => {
     expect(diff).toMatchObject({
       'heartbeat_kit_cycles_total{status="ok"}': [0, 1],
       'heartbeat_kit_last_cycle_findings{category="P1_WORK_READY",priority="Immediate"}': [1, 0],
-      'heartbeat_kit_last_cycle_messages': [1, 0],
-      'heartbeat_kit_last_cycle_number': [1, 2],
-      'heartbeat_kit_last_cycle_start_timestamp_seconds': [t('2026-02-19T14:50:00Z'), t('2026-02-19T14:55:00Z')],
-      'heartbeat_kit_last_cycle_end_timestamp_seconds': [t('2026-02-19T14:50:00Z'), t('2026-02-19T14:55:00Z')],
+      heartbeat_kit_last_cycle_messages: [1, 0],
+      heartbeat_kit_last_cycle_number: [1, 2],
+      heartbeat_kit_last_cycle_start_timestamp_seconds: [t('2026-02-19T14:50:00Z'), t('2026-02-19T14:55:00Z')],
+      heartbeat_kit_last_cycle_end_timestamp_seconds: [t('2026-02-19T14:50:00Z'), t('2026-02-19T14:55:00Z')],
       'heartbeat_kit_last_status{status="ok"}': [0, 1],
       'heartbeat_kit_last_status{status="report"}': [1, 0],
     });
@@ -120,7 +120,11 @@ describe('heartbeat-kit cycle --metrics-textfile', () => {
     expect(first.get('heartbeat_kit_next_slot_timestamp_seconds')).toBe(Date.parse('2026-02-19T10:10:00Z') / 1000);
     expect(first.get('heartbeat_kit_cycles_total{status="ok"}')).toBe(1);
 
-    const pause = await built.runAt('2026-02-19T10:01:00Z', ['pause', '--cwd', world.project, '--for', '1h', '--note', 'maintenance'], world.env);
+    const pause = await built.runAt(
+      '2026-02-19T10:01:00Z',
+      ['pause', '--cwd', world.project, '--for', '1h', '--note', 'maintenance'],
+      world.env,
+    );
     expect(pause.code).toBe(0);
     expect((await built.runAt('2026-02-19T10:20:00Z', ['cycle', ...scope, '--cron', '*/10 * * * *'], world.env)).code).toBe(0);
     const text = readFileSync(textfile, 'utf8');
@@ -145,7 +149,10 @@ describe('heartbeat-kit cycle --metrics-textfile', () => {
     const stateDir = join(world.project, '.git', 'heartbeat-kit');
     const cases: [string[], RegExp][] = [
       [['cycle', ...scope, '--metrics-textfile', join(dir, 'out.txt')], /--metrics-textfile ".*out\.txt" does not end in \.prom.*Fix: /],
-      [['loop', ...scope, '--metrics-listen', '0.0.0.0:9464'], /--metrics-listen "0\.0\.0\.0:9464" is not a loopback address.*Fix: .*--metrics-listen-public/],
+      [
+        ['loop', ...scope, '--metrics-listen', '0.0.0.0:9464'],
+        /--metrics-listen "0\.0\.0\.0:9464" is not a loopback address.*Fix: .*--metrics-listen-public/,
+      ],
       [['loop', ...scope, '--metrics-listen', 'localhost'], /--metrics-listen "localhost" is not HOST:PORT\. Fix: /],
       [['loop', ...scope, '--metrics-listen-public'], /--metrics-listen-public needs --metrics-listen HOST:PORT\. Fix: /],
       [['cycle', ...scope, '--metrics-listen', '127.0.0.1:9464'], /Unknown option '--metrics-listen'/],
@@ -201,7 +208,9 @@ describe('heartbeat-kit loop --metrics-listen', () => {
       expect(s.get('heartbeat_kit_cycles_total{status="report"}')).toBe(1);
       expect(s.get('heartbeat_kit_messages_total{state="delivered"}')).toBe(1);
       // The loop knows its next slot: on the 1-second grid, after the last cycle.
-      expect(s.get('heartbeat_kit_next_slot_timestamp_seconds')).toBeGreaterThan(s.get('heartbeat_kit_last_cycle_start_timestamp_seconds')!);
+      expect(s.get('heartbeat_kit_next_slot_timestamp_seconds')).toBeGreaterThan(
+        s.get('heartbeat_kit_last_cycle_start_timestamp_seconds')!,
+      );
       // A later scrape never counts down.
       const later = samples((await scrape()).text);
       for (const [key, value] of s) if (key.includes('_total')) expect(later.get(key), key).toBeGreaterThanOrEqual(value);

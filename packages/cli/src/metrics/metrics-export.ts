@@ -89,9 +89,12 @@ export async function writeMetricsTextfile(path: string, inputs: MetricInputs, i
     await replaceFileDurably(path, (await metricsText(inputs)).text, TEMP_TAG);
     return true;
   } catch (error) {
-    io.stderr(
-      `heartbeat-kit ${command}: cannot write the metrics textfile ${path}: ${(error as Error).message}. Fix: check that its directory exists and is writable.\n`,
-    );
+    // prom-client is a dependency: missing, the install is broken (the figures are not what failed to write).
+    const fix =
+      (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND'
+        ? 'reinstall heartbeat-kit (prom-client is one of its dependencies)'
+        : 'check that its directory exists and is writable';
+    io.stderr(`heartbeat-kit ${command}: cannot write the metrics textfile ${path}: ${(error as Error).message}. Fix: ${fix}.\n`);
     return false;
   }
 }
