@@ -22,15 +22,12 @@ describe('parseListenFlag', () => {
     expect(parseListenFlag('[::1]:0', false)).toEqual({ ok: true, value: { host: '::1', port: 0 } });
     expect(parseListenFlag('localhost:80', false)).toEqual({ ok: true, value: { host: 'localhost', port: 80 } });
     expect(parseListenFlag('0.0.0.0:9464', true)).toEqual({ ok: true, value: { host: '0.0.0.0', port: 9464 } });
-    expect(parseListenFlag('0.0.0.0:9464', false)).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/not a loopback address.*Fix:/),
-    });
-    for (const bad of ['9464', ':9464', '127.0.0.1:65536', '[::1]9464', '[nothost]:1', 'a b:1', '127.0.0.1:-1'])
-      expect(parseListenFlag(bad, true), bad).toMatchObject({
-        ok: false,
-        message: expect.stringMatching(/^--metrics-listen ".*" is not HOST:PORT\. Fix: /),
-      });
+    const refused = parseListenFlag('0.0.0.0:9464', false);
+    expect(refused.ok ? '' : refused.message).toMatch(/not a loopback address.*Fix:/);
+    for (const bad of ['9464', ':9464', '127.0.0.1:65536', '[::1]9464', '[nothost]:1', 'a b:1', '127.0.0.1:-1']) {
+      const parsed = parseListenFlag(bad, true);
+      expect(parsed.ok ? '' : parsed.message, bad).toMatch(/^--metrics-listen ".*" is not HOST:PORT\. Fix: /);
+    }
   });
 
   it('property: never throws; whatever it accepts without --metrics-listen-public is a loopback host and a port 0–65535', () => {
@@ -49,10 +46,8 @@ describe('parseListenFlag', () => {
 describe('parseMetricsFlags', () => {
   it('resolves the textfile against the cwd and wants .prom', () => {
     expect(parseMetricsFlags({ 'metrics-textfile': 'out/hk.prom' }, '/srv')).toEqual({ ok: true, value: { textfile: '/srv/out/hk.prom' } });
-    expect(parseMetricsFlags({ 'metrics-textfile': 'hk.txt' }, '/srv')).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/\.prom.*Fix: /),
-    });
+    const txt = parseMetricsFlags({ 'metrics-textfile': 'hk.txt' }, '/srv');
+    expect(txt.ok ? '' : txt.message).toMatch(/\.prom.*Fix: /);
     expect(parseMetricsFlags({ 'metrics-textfile': '.prom' }, '/srv')).toMatchObject({ ok: false });
     expect(parseMetricsFlags({}, '/srv')).toEqual({ ok: true, value: {} });
   });
