@@ -25,6 +25,8 @@ const bin: Options = {
   clean: false,
   target: 'node20',
   splitting: true,
+  // prom-client stays an import too: only --metrics-textfile/--metrics-listen load it (a dynamic
+  // import), and its CommonJS build requires Node built-ins, which an ES bundle cannot.
   noExternal: [/^(?!@heartbeat-kit\/bullmq$|prom-client$)[^./]/],
   esbuildPlugins: [
     {
