@@ -32,7 +32,8 @@ import { rehearsalReceiptStore, rehearsalStateStore } from '../wiring/rehearsal-
 import { replaceStdoutRoutes } from '../sinks/route-spec.js';
 import { pausePartialLine, readPauseDecision } from '../wiring/pause-file.js';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
-import { parseMetricsFlags, startMetricsServer, writeMetricsTextfile, type MetricsServer } from '../metrics/metrics-export.js';
+import { parseMetricsFlags, writeMetricsTextfile } from '../metrics/metrics-export.js';
+import { startMetricsServer, type MetricsServer } from '../metrics/metrics-server.js';
 import type { MetricInputs } from '../metrics/metric-figures.js';
 
 /** Help text of `heartbeat-kit loop`. */

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../io.js';
-import { isLoopbackHost, parseListenFlag, parseMetricsFlags, startMetricsServer, writeMetricsTextfile } from './metrics-export.js';
+import { isLoopbackHost, parseListenFlag, parseMetricsFlags, writeMetricsTextfile } from './metrics-export.js';
+import { startMetricsServer } from './metrics-server.js';
 
 const dirs: string[] = [];
 afterEach(() => {
