@@ -25,7 +25,9 @@ const bin: Options = {
   clean: false,
   target: 'node20',
   splitting: true,
-  noExternal: [/^(?!@heartbeat-kit\/bullmq$)[^./]/],
+  // prom-client stays an import too: only --metrics-textfile/--metrics-listen load it (a dynamic
+  // import), and its CommonJS build requires Node built-ins, which an ES bundle cannot.
+  noExternal: [/^(?!@heartbeat-kit\/bullmq$|prom-client$)[^./]/],
   esbuildPlugins: [
     {
       // A plugin, not esbuildOptions: scripts/build-changed.mjs passes its own esbuildOptions.

@@ -328,6 +328,7 @@ export {
 } from './schedule/liveness.js';
 export {
   planSlots,
+  nextGridSlot,
   type PlanSchedule,
   type PlanQuietHours,
   type PlanRunbook,

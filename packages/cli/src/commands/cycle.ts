@@ -34,6 +34,7 @@ import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
 import { replaceStdoutRoutes } from '../sinks/route-spec.js';
 import { pausePartialLine, readPauseDecision } from '../wiring/pause-file.js';
+import { parseMetricsFlags, writeMetricsTextfile } from '../metrics/metrics-export.js';
 
 /** Help text of `heartbeat-kit cycle`. */
 export const CYCLE_HELP = `Usage: heartbeat-kit cycle [options]
@@ -78,6 +79,10 @@ Options:
   --dry-run                    decide only: print what would be sent (whatever --sink says), deliver
                                nothing, save no state, take no lock, write no receipt or prefetch
                                plan (a rehearsal: a later real run sees nothing of it)
+  --metrics-textfile PATH      after the slot, replace PATH (must end in .prom) with the heartbeat's
+                               figures in node_exporter's textfile format: counters from the receipts
+                               (so one-shot cycles still only count up), gauges of this cycle; see
+                               docs/metrics.md. Not written by a dry run
   --json                       print one JSON object instead of the message
   -h, --help                   show this help
 
@@ -182,12 +187,37 @@ export const cycleCommand: Command = async (argv, io) => {
   // The whole one-shot cycle is the scan in flight: a first signal lets it finish, a second cuts it off.
   let finished = false;
   announceDrain(io, 'cycle', DEFAULT_SCANNER_TIMEOUT_MS, () => !finished);
+  const tap: MetricsTap = {};
   try {
-    return await runCycleCommand(argv, drainingIo(io), io);
+    const code = await runCycleCommand(argv, drainingIo(io), io, tap);
+    // After whatever the slot wrote (ran, paused or skipped): the figures include its receipt.
+    if (tap.textfile === undefined || tap.statePath === undefined) return code;
+    const listed = await receiptStoreFor(tap.statePath).list();
+    const written = await writeMetricsTextfile(
+      tap.textfile,
+      {
+        receipts: listed.isOk() ? listed.value.receipts : [],
+        outcome: tap.outcome,
+        nextSlotMs: tap.nextSlotMs,
+        pause: tap.pause,
+      },
+      io,
+      'cycle',
+    );
+    return written || code !== EXIT.ok ? code : EXIT.failure;
   } finally {
     finished = true;
   }
 };
+
+/** What `--metrics-textfile` needs from the cycle: filled in as the command goes. */
+interface MetricsTap {
+  textfile?: string;
+  statePath?: string;
+  outcome?: CycleOutcome;
+  pause?: PauseDecision;
+  nextSlotMs?: number;
+}
 
 /**
  * The cycle command. `io` is the draining io (its tools and sinks stop at the cut-off); `signals`
@@ -197,6 +227,7 @@ async function runCycleCommand(
   argv: readonly string[],
   io: CliIo,
   signals: Pick<CliIo, 'shutdownSignal' | 'cutOffSignal'>,
+  tap: MetricsTap,
 ): Promise<number> {
   let values;
   try {
@@ -215,6 +246,10 @@ async function runCycleCommand(
   // A rehearsal at another instant is a dry run: its receipt would close that slot for real runs.
   const rehearsal = now.date !== undefined;
   const dryRun = values['dry-run'] === true || rehearsal;
+  const metrics = parseMetricsFlags(values, io.cwd);
+  if (!metrics.ok) return usageError(io, metrics.message);
+  // A dry run writes nothing, the textfile included.
+  if (!dryRun && metrics.value.textfile !== undefined) tap.textfile = metrics.value.textfile;
   const resolved = await resolveHeartbeat(values, io, { dryRun });
   // A plan the bin would not use (another owner, a link, not a plan): said once, whatever happens next.
   const prefetchWarnings = io.prefetch === undefined ? [] : (await io.prefetch.planned, io.prefetch.warnings());
@@ -226,6 +261,7 @@ async function runCycleCommand(
     if (resolved.configError === true && !dryRun) {
       // The slot did not run: say so in the receipts, so liveness checks see why.
       const { statePath } = resolved;
+      tap.statePath = statePath;
       const detail = resolved.message.slice(0, 200);
       await appendReceipt(
         receiptStoreFor(statePath, wall),
@@ -238,9 +274,13 @@ async function runCycleCommand(
     return usageError(io, resolved.message);
   }
   const { statePath, json, settings, deps } = resolved.value;
+  tap.statePath = statePath;
   const receipts = receiptStoreFor(statePath, commandClock(io, now.date));
   const cron = values.cron === undefined ? undefined : await parseCronFlag(values.cron, settings.timeZone);
   if (cron !== undefined && !cron.ok) return usageError(io, cron.message);
+  // The next slot is known only from the cron expression this invocation was started by.
+  const nextCronSlot = cron?.value.nextAfter(at().getTime());
+  if (nextCronSlot !== undefined) tap.nextSlotMs = nextCronSlot;
   // The slot this invocation closes: the cron slot it was started for, else its own instant.
   let slotMs: number | undefined;
   const closeMissedCronSlots = async (): Promise<void> => {
@@ -275,6 +315,7 @@ async function runCycleCommand(
   let paused = { kind: 'run' } as PauseDecision;
   const run = async (): Promise<CycleOutcome | undefined> => {
     paused = await readPauseDecision(statePath, at().getTime(), io, 'cycle');
+    tap.pause = paused;
     if (paused.kind === 'skip') return undefined;
     return runCycle(
       { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
@@ -323,6 +364,7 @@ async function runCycleCommand(
   if (guarded.value === undefined)
     return pausedSlot(paused, { io, json, dryRun, statePath, receipts, slotMs: slotMs ?? at().getTime(), atMs: at().getTime() });
   const outcome: CycleOutcome = guarded.value;
+  if (outcome.refused === undefined) tap.outcome = outcome;
   if (outcome.refused !== undefined) {
     // Nothing ran: the stored state stays exactly as it was, and the slot's receipt says why.
     await appendReceipt(

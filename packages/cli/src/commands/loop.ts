@@ -9,8 +9,10 @@ import {
   lastRecordedSlotMs,
   receiptForOutcome,
   receiptForSkippedSlots,
+  nextGridSlot,
   runLoop,
   skippedReceipt,
+  type CycleOutcome,
   type CatchUpPolicy,
   type OutboundMessage,
   pausedReceipt,
@@ -30,6 +32,9 @@ import { rehearsalReceiptStore, rehearsalStateStore } from '../wiring/rehearsal-
 import { replaceStdoutRoutes } from '../sinks/route-spec.js';
 import { pausePartialLine, readPauseDecision } from '../wiring/pause-file.js';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
+import { parseMetricsFlags, writeMetricsTextfile } from '../metrics/metrics-export.js';
+import { startMetricsServer, type MetricsServer } from '../metrics/metrics-server.js';
+import type { MetricInputs } from '../metrics/metric-figures.js';
 
 /** Help text of `heartbeat-kit loop`. */
 export const LOOP_HELP = `Usage: heartbeat-kit loop [options]
@@ -74,6 +79,14 @@ Options:
                                real speed) to try a restart or a night without waiting for it.
                                A rehearsal writes nothing a real run reads: its state and receipts
                                stay in memory, it takes no cycle lock and leaves replies queued
+  --metrics-textfile PATH      after every slot, replace PATH (must end in .prom) with the heartbeat's
+                               figures in node_exporter's textfile format (docs/metrics.md); a
+                               rehearsal writes none
+  --metrics-listen HOST:PORT   serve the same figures at http://HOST:PORT/metrics while the loop
+                               runs (port 0: any free port; the address is said on stderr). Only
+                               loopback hosts (127.0.0.1, ::1, localhost) unless --metrics-listen-public
+  --metrics-listen-public      let --metrics-listen take a non-loopback address (on purpose: anyone
+                               who reaches it reads the scanner and finding figures)
   --operator-activity-file F   take the operator's last message time from F's modification time
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
   --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD
@@ -105,6 +118,8 @@ const OPTIONS = {
   'catch-up': { type: 'string' },
   'catch-up-cap': { type: 'string' },
   now: { type: 'string' },
+  'metrics-listen': { type: 'string' },
+  'metrics-listen-public': { type: 'boolean' },
 } as const;
 
 function usageError(io: CliIo, message: string): number {
@@ -138,6 +153,8 @@ export const loopCommand: Command = async (argv, io) => {
     return usageError(io, `--catch-up-cap "${capFlag}" is not a number of cycles 0–100. Fix: e.g. --catch-up-cap 3.`);
   const startAt = parseInstantFlag('--now', values.now);
   if (!startAt.ok) return usageError(io, startAt.message);
+  const metrics = parseMetricsFlags(values, io.cwd);
+  if (!metrics.ok) return usageError(io, metrics.message);
   // A rehearsal (--now) writes nothing a real run reads: its receipts would close real slots.
   const rehearsal = startAt.date !== undefined;
   // Its tools and sinks stop at the cut-off (a second signal); the loop itself at the first.
@@ -210,22 +227,55 @@ export const loopCommand: Command = async (argv, io) => {
   const routes = replaceStdoutRoutes(deps.routes, resolved.value.routes, json ? { name: 'stdout', deliver: printJson } : undefined);
 
   let current = resolved.value.settings;
+  // The figures (--metrics-textfile, --metrics-listen): the receipts at each look, this loop's last cycle.
+  let lastOutcome: CycleOutcome | undefined;
+  let paused = { kind: 'run' } as PauseDecision;
+  const jitterMs = jitter.ms === undefined ? undefined : deterministicJitter(cwd, jitter.ms);
+  const metricInputs = async (): Promise<MetricInputs> => {
+    const kept = await receipts.list();
+    const every = interval.ms ?? current.config.intervalMs;
+    return {
+      receipts: kept.isOk() ? kept.value.receipts : [],
+      outcome: lastOutcome,
+      nextSlotMs: nextGridSlot(deps.clock.now().getTime(), every, jitterMs ?? 0),
+      pause: paused,
+    };
+  };
+  // A rehearsal's figures would pass for the real heartbeat's: it writes no textfile.
+  const textfile = rehearsal ? undefined : metrics.value.textfile;
+  const exportTextfile = async (): Promise<void> => {
+    if (textfile !== undefined) await writeMetricsTextfile(textfile, await metricInputs(), io, 'loop');
+  };
+  let server: MetricsServer | undefined;
+  if (metrics.value.listen !== undefined) {
+    const listen = metrics.value.listen;
+    try {
+      server = await startMetricsServer(listen, metricInputs);
+    } catch (error) {
+      return usageError(
+        io,
+        `--metrics-listen ${listen.host}:${listen.port}: cannot listen (${(error as Error).message}). Fix: pick a free port, or stop what holds it.`,
+      );
+    }
+    io.stderr(`heartbeat-kit loop: metrics at ${server.url}\n`);
+  }
+  await exportTextfile();
   const wiredChecks = current.config.checks.map((c) => c.name).join(', ');
   let warnedChecks = wiredChecks;
-  let paused = { kind: 'run' } as PauseDecision;
   const summary = await runLoop(
     { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
     {
       configFound: current.presence === 'empty' ? 'empty' : current.found,
       signal: io.shutdownSignal,
       ...(interval.ms === undefined ? {} : { intervalMs: interval.ms }),
-      ...(jitter.ms === undefined ? {} : { jitterMs: deterministicJitter(cwd, jitter.ms) }),
+      ...(jitterMs === undefined ? {} : { jitterMs }),
       ...(lastSlotMs === undefined ? {} : { lastSlotMs }),
       catchUp: catchUpOf,
       monotonicMs: time.monotonicMs,
       sleep: time.sleep,
       onSkipped: async (slots) => {
         await appendReceipt(receipts, receiptForSkippedSlots(slots, receiptAt(), 'loop'), statePath, io, 'loop');
+        await exportTextfile();
         if (json)
           io.stdout(
             `${JSON.stringify({ type: 'skipped', from: new Date(slots.fromMs).toISOString(), through: new Date(slots.throughMs).toISOString(), count: slots.count, reason: slots.reason, detail: slots.detail })}\n`,
@@ -263,6 +313,7 @@ export const loopCommand: Command = async (argv, io) => {
         ).finally(() => (inFlight = false));
         if (guarded.kind === 'ran' && guarded.value === undefined && paused.kind === 'skip') {
           await appendReceipt(receipts, pausedReceipt(paused.pause, { slotMs, atMs: receiptAt(), source: 'loop' }), statePath, io, 'loop');
+          await exportTextfile();
           if (json) io.stdout(`${JSON.stringify({ type: 'paused', slot: new Date(slotMs).toISOString(), pause: paused.pause })}\n`);
           else printInfo(io, `heartbeat-kit loop: ${paused.line}; this slot did not run (nothing looked at).\n`);
           return undefined;
@@ -283,6 +334,7 @@ export const loopCommand: Command = async (argv, io) => {
           io,
           'loop',
         );
+        await exportTextfile();
         // Another live cycle holding the slot is the lock working as meant; a lock that cannot be taken is an error.
         if (guarded.kind === 'held')
           printInfo(io, `heartbeat-kit loop: this slot is skipped: ${skipReason(statePath, guarded, Date.now())}.\n`);
@@ -305,6 +357,8 @@ export const loopCommand: Command = async (argv, io) => {
           io,
           'loop',
         );
+        if (outcome.refused === undefined) lastOutcome = outcome;
+        await exportTextfile();
         if (paused.kind === 'partial' && !json) io.stderr(pausePartialLine(paused, 'loop'));
         for (const warning of outcome.warnings) io.stderr(`heartbeat-kit loop: warning: ${warning}\n`);
         const lines = json ? '' : problemLines(outcome) + ackedLines(outcome) + outsideActiveHoursLine(outcome, current);
@@ -315,7 +369,7 @@ export const loopCommand: Command = async (argv, io) => {
         if (json) io.stdout(`${JSON.stringify({ type: 'cycle', ...cycleJson(outcome), ...(pause === undefined ? {} : { pause }) })}\n`);
       },
     },
-  );
+  ).finally(() => server?.close());
   if (summary.refused !== undefined) {
     await appendReceipt(
       receipts,
@@ -330,6 +384,7 @@ export const loopCommand: Command = async (argv, io) => {
       'loop',
     );
     io.stderr(`heartbeat-kit loop: stopped: ${statePath}: ${summary.refused.message}.\n`);
+    await exportTextfile();
   }
   if (json) io.stdout(`${JSON.stringify({ type: 'summary', ...summary })}\n`);
   return summary.refused === undefined ? EXIT.ok : EXIT.failure;

@@ -16,6 +16,7 @@ export const HEARTBEAT_OPTIONS = {
   'sink-same-origin-redirects': { type: 'boolean' },
   'tmux-socket': { type: 'string' },
   'env-allow': { type: 'string' },
+  'metrics-textfile': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

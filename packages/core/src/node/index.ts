@@ -37,3 +37,4 @@ export {
 } from './regular-file.js';
 export { createFileAckStore, ackPathFor, type FileAckStoreOptions } from './file-ack-store.js';
 export { createFilePauseStore, pausePathFor, type FilePauseStoreOptions } from './file-pause-store.js';
+export { replaceFileDurably } from './durable-fs.js';
