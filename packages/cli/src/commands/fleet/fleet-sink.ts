@@ -33,7 +33,8 @@ export function createFleetSink(spec: SinkSpec, io: CliIo): FleetSink {
       };
     }
     case 'webhook':
-    case 'command': {
+    case 'command':
+    case 'tmux': {
       const sink = createCycleDeps({ cwd: io.cwd, statePath: io.cwd, sink: spec, io }).sink;
       // The outbox knows delivered or not: a held message (a busy pane) is not delivered, so it is retried.
       return {
