@@ -29,7 +29,10 @@ describe('cycle --sink tmux: into a live agent pane', () => {
     const log = join(world.project, '..', 'agent.log');
     world.tmux('new-session', '-d', '-s', 'agent', '-x', '150', '-y', '40', ...fakeAgentReplArgv(log));
     const pane = () => world.tmux('capture-pane', '-p', '-t', '=agent:');
-    const logged = () => readFileSync(log, 'utf8').split('\n').filter((l) => l !== '');
+    const logged = () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '');
     await until('the prompt', () => /^>$/m.test(pane()));
     world.tmux('send-keys', '-t', '=agent:', '-l', '--', 'half typed');
     await until('the half-typed line', () => /^> half typed$/m.test(pane()));

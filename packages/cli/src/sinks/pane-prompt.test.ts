@@ -21,12 +21,19 @@ describe('readPanePrompt', () => {
 
   it('property: an empty prompt at the bottom is idle, text after it is typing, whatever came before', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 30 }).map((l) => l.replace(/[\n\r]/g, ' ')), { maxLength: 8 }), typedArb, (above, typed) => {
-        const history = above.join('\n');
-        expect(readPanePrompt(`${history}\n> \n`, prompt)).toEqual({ kind: 'idle' });
-        const typing = readPanePrompt(`${history}\n> ${typed}\n`, prompt);
-        expect(typing.kind).toBe('typing');
-      }),
+      fc.property(
+        fc.array(
+          fc.string({ maxLength: 30 }).map((l) => l.replace(/[\n\r]/g, ' ')),
+          { maxLength: 8 },
+        ),
+        typedArb,
+        (above, typed) => {
+          const history = above.join('\n');
+          expect(readPanePrompt(`${history}\n> \n`, prompt)).toEqual({ kind: 'idle' });
+          const typing = readPanePrompt(`${history}\n> ${typed}\n`, prompt);
+          expect(typing.kind).toBe('typing');
+        },
+      ),
     );
   });
 

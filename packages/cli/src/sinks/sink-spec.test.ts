@@ -61,7 +61,16 @@ describe('parseSinkSpec', () => {
   it('tmux:SESSION[:WINDOW.PANE]: a checked session name and two numbers, else a fix', () => {
     expect(parseSinkSpec('tmux:agent')._unsafeUnwrap()).toEqual({ kind: 'tmux', session: 'agent' });
     expect(parseSinkSpec('tmux:orch-auth_2:1.3')._unsafeUnwrap()).toEqual({ kind: 'tmux', session: 'orch-auth_2', window: 1, pane: 3 });
-    for (const bad of ['tmux:', 'tmux:-t', 'tmux:$(touch x)', 'tmux:a b', 'tmux:agent:1', 'tmux:agent:x.y', 'tmux:agent:1.2.3', 'tmux:agent:']) {
+    for (const bad of [
+      'tmux:',
+      'tmux:-t',
+      'tmux:$(touch x)',
+      'tmux:a b',
+      'tmux:agent:1',
+      'tmux:agent:x.y',
+      'tmux:agent:1.2.3',
+      'tmux:agent:',
+    ]) {
       const e = parseSinkSpec(bad)._unsafeUnwrapErr();
       expect(e.message).toMatch(/^--sink tmux: .*Fix: --sink tmux:SESSION/);
     }

@@ -36,7 +36,8 @@ function parseTmuxTarget(value: string): Result<SinkSpec, SinkSpecError> {
     );
   if (colon === -1) return ok({ kind: 'tmux', session });
   const where = TMUX_WINDOW_PANE.exec(value.slice(colon + 1));
-  if (where === null) return refuse(`--sink tmux: ${JSON.stringify(value.slice(colon + 1, colon + 101))} is not WINDOW.PANE (two numbers). ${fix}`);
+  if (where === null)
+    return refuse(`--sink tmux: ${JSON.stringify(value.slice(colon + 1, colon + 101))} is not WINDOW.PANE (two numbers). ${fix}`);
   return ok({ kind: 'tmux', session, window: Number(where[1]), pane: Number(where[2]) });
 }
 

@@ -28,7 +28,8 @@ export function tmuxSinkSettings(env: Readonly<Record<string, string | undefined
     return err(
       `HEARTBEAT_TMUX_IDLE_SECONDS=${JSON.stringify(String(rawIdle).slice(0, 40))} is not a number of seconds from 0 to 600. Fix: e.g. HEARTBEAT_TMUX_IDLE_SECONDS=2`,
     );
-  const source = env.HEARTBEAT_TMUX_PROMPT === undefined || env.HEARTBEAT_TMUX_PROMPT === '' ? DEFAULT_PANE_PROMPT : env.HEARTBEAT_TMUX_PROMPT;
+  const source =
+    env.HEARTBEAT_TMUX_PROMPT === undefined || env.HEARTBEAT_TMUX_PROMPT === '' ? DEFAULT_PANE_PROMPT : env.HEARTBEAT_TMUX_PROMPT;
   const prompt = source.length > 300 ? undefined : compilePanePrompt(source);
   // A pattern matching an empty line would take any pane for an idle prompt.
   if (prompt === undefined || prompt.test(''))

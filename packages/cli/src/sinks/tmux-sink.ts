@@ -79,8 +79,7 @@ export function createTmuxSink(options: TmuxSinkOptions): Sink {
       };
     await options.sleep.sleep(options.idleMs);
     const second = await capture();
-    if (second !== first)
-      return { state: 'held', why: `tmux pane ${target} changed within ${options.idleMs / 1000} s (not idle)` };
+    if (second !== first) return { state: 'held', why: `tmux pane ${target} changed within ${options.idleMs / 1000} s (not idle)` };
     const text = content.replace(/\r\n?/g, '\n').replace(/\n+$/, '');
     if (!text.includes('\n')) {
       // `--` so a message starting with '-' is text, never an option; -l so "Enter" or "C-c" in it are letters.

@@ -109,7 +109,9 @@ export async function deliverRoutes(
       if (sinkHeld !== undefined) {
         // The sink held it (a busy pane): unreported and offered again, and no failure for the breaker.
         const why = redactSecrets(sinkHeld);
-        warnings.push(`delivery to route ${part.route} held by ${sink.name ?? 'the sink'}: ${why}; its findings stay unreported and are offered again next cycle`);
+        warnings.push(
+          `delivery to route ${part.route} held by ${sink.name ?? 'the sink'}: ${why}; its findings stay unreported and are offered again next cycle`,
+        );
         result = { ...base, delivery: 'held', error: why };
       } else if (sent.isOk()) {
         attempt = { kind: 'delivered' };

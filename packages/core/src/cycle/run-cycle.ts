@@ -285,7 +285,9 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
         // Held by the sink itself (a busy pane): not a failure, so the breaker is left as it was.
         delivery = 'held';
         deliveryWhy = redactSecrets(sinkHeld);
-        warnings.push(`delivery held by ${deps.sink.name ?? 'the sink'}: ${deliveryWhy}; the findings stay unreported and are offered again next cycle`);
+        warnings.push(
+          `delivery held by ${deps.sink.name ?? 'the sink'}: ${deliveryWhy}; the findings stay unreported and are offered again next cycle`,
+        );
       } else if (sent.isOk()) {
         delivery = 'delivered';
         attempt = { kind: 'delivered' };

@@ -220,15 +220,13 @@ export function receiptForOutcome(
     ...(outcome.routes === undefined || outcome.routes.length === 0
       ? {}
       : {
-          routes: outcome.routes
-            .slice(0, 8)
-            .map((r) => ({
-              route: r.route,
-              sink: r.sink.slice(0, 60),
-              delivery: r.delivery,
-              id: r.messageId.slice(0, 100),
-              ...(r.error === undefined || r.delivery === 'delivered' ? {} : { why: r.error.slice(0, 500) }),
-            })),
+          routes: outcome.routes.slice(0, 8).map((r) => ({
+            route: r.route,
+            sink: r.sink.slice(0, 60),
+            delivery: r.delivery,
+            id: r.messageId.slice(0, 100),
+            ...(r.error === undefined || r.delivery === 'delivered' ? {} : { why: r.error.slice(0, 500) }),
+          })),
         }),
     ...ackedOf(outcome),
     ...(pause === undefined

@@ -42,7 +42,9 @@ export function createFleetSink(spec: SinkSpec, io: CliIo): FleetSink {
         deliver: (delivery) =>
           sink.deliver(delivery.message).andThen((sent) => {
             const why = heldWhy(sent);
-            return why === undefined ? okAsync(undefined) : errAsync({ kind: 'delivery-failed' as const, message: `held: ${why}`, code: 'held' });
+            return why === undefined
+              ? okAsync(undefined)
+              : errAsync({ kind: 'delivery-failed' as const, message: `held: ${why}`, code: 'held' });
           }),
       };
     }
