@@ -63,6 +63,8 @@ export type {
   MessageFinding,
   OutboundMessage,
   SinkError,
+  SinkHeld,
+  SinkDelivery,
   Sink,
   ScanContext,
   Scanner,
@@ -83,6 +85,7 @@ export type {
   LeftoverSpools,
   OutputSpool,
 } from './ports/index.js';
+export { heldWhy } from './ports/sink.js';
 export {
   ENV_DENY_LIST,
   ENV_NAME_PATTERN,

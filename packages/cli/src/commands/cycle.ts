@@ -55,8 +55,11 @@ Options:
   --operator-last-active ISO   when the operator last sent a message (default: unknown = idle)
   --operator-activity-file F   take the operator's last message time from F's modification time
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
-  --sink SPEC                  stdout (default) | file:PATH (JSONL) | webhook:URL | command:CMD
-                               | inbox:DIR (kept for 'inbox drain')
+  --sink SPEC                  stdout (default) | file:PATH (JSONL) | webhook:URL | command:CMD |
+                               inbox:DIR (kept for 'inbox drain') |
+                               tmux:SESSION[:WINDOW.PANE] (types into an idle agent pane, else
+                               holds; HEARTBEAT_TMUX_IDLE_SECONDS, HEARTBEAT_TMUX_PROMPT;
+                               docs/tmux-sink.md)
   --route PRIORITY=SINK        routing by priority (repeatable): the report's PRIORITY class
                                (Immediate, Advisory, Normal; default = --sink) goes to SINK, with
                                its own message id, retries, breaker and receipt entry; replaces
@@ -106,7 +109,9 @@ it watches (a warning from a run) is reported but never skipped. The sink has on
 report failing to deliver the same way N cycles in a row prints one SINK_FAILING advisory on
 stdout (stderr with --sink stdout), then the sink is tried every 2nd, 4th, … cycle; a cycle in
 between keeps its report undelivered for later, says SINK_BREAKER_OPEN on stderr (--json:
-"delivery": "held", "sinkBreaker") and exits 3.
+"delivery": "held", "sinkBreaker") and exits 3. A tmux sink holds a report itself while its
+pane is busy or has a half-typed line: "delivery": "held" with "deliveryWhy", not a failure for
+the breaker, offered again next cycle, exit 3 (nobody was told); history shows the why.
 
 Stopping (spec 000: "do not interrupt mid-scan"): a first SIGINT or SIGTERM lets the cycle finish
 (each scanner gives up after 30 s), deliver its report and exit with its own code; stderr says so

@@ -89,8 +89,9 @@ Options:
                                who reaches it reads the scanner and finding figures)
   --operator-activity-file F   take the operator's last message time from F's modification time
                                (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
-  --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD
-                               | inbox:DIR (kept for 'inbox drain')
+  --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD |
+                               inbox:DIR (kept for 'inbox drain') |
+                               tmux:SESSION[:WINDOW.PANE] (an idle agent pane; docs/tmux-sink.md)
   --route PRIORITY=SINK        routing by priority (repeatable): Immediate, Advisory or Normal
                                reports go to SINK with their own message id, retries, breaker and
                                receipt entry (replaces HEARTBEAT.md ## Delivery's line; read at start)

@@ -109,6 +109,8 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
         }),
     estimatedTokens: d.estimatedTokens,
     delivery: outcome.delivery,
+    // Held or failed: why nobody was told (the breaker's line, the sink's reason, the error).
+    ...(outcome.deliveryWhy === undefined ? {} : { deliveryWhy: outcome.deliveryWhy }),
     // With routes by priority: each route's own message id and outcome (absent without routes).
     ...(outcome.routes === undefined
       ? {}

@@ -57,4 +57,33 @@ describe('parseSinkSpec', () => {
     }
     expect(parseSinkSpec('webhook:https://hooks.example/x?channel=ops').isOk()).toBe(true);
   });
+
+  it('tmux:SESSION[:WINDOW.PANE]: a checked session name and two numbers, else a fix', () => {
+    expect(parseSinkSpec('tmux:agent')._unsafeUnwrap()).toEqual({ kind: 'tmux', session: 'agent' });
+    expect(parseSinkSpec('tmux:orch-auth_2:1.3')._unsafeUnwrap()).toEqual({ kind: 'tmux', session: 'orch-auth_2', window: 1, pane: 3 });
+    for (const bad of [
+      'tmux:',
+      'tmux:-t',
+      'tmux:$(touch x)',
+      'tmux:a b',
+      'tmux:agent:1',
+      'tmux:agent:x.y',
+      'tmux:agent:1.2.3',
+      'tmux:agent:',
+    ]) {
+      const e = parseSinkSpec(bad)._unsafeUnwrapErr();
+      expect(e.message).toMatch(/^--sink tmux: .*Fix: --sink tmux:SESSION/);
+    }
+  });
+
+  it('property: any tmux:… value is a checked target or a refusal, never a throw, never a name tmux would take as an option or pattern', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), (value) => {
+        const parsed = parseSinkSpec(`tmux:${value}`);
+        if (parsed.isErr()) return parsed.error.message.includes('Fix:');
+        const spec = parsed.value;
+        return spec.kind === 'tmux' && /^[A-Za-z0-9_][A-Za-z0-9_-]*$/.test(spec.session) && !/[*?[\]:.=]/.test(spec.session);
+      }),
+    );
+  });
 });

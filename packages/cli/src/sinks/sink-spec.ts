@@ -10,7 +10,8 @@ export type SinkSpec =
   | { readonly kind: 'file'; readonly path: string }
   | { readonly kind: 'webhook'; readonly url: string }
   | { readonly kind: 'command'; readonly argv: readonly string[] }
-  | { readonly kind: 'inbox'; readonly directory: string };
+  | { readonly kind: 'inbox'; readonly directory: string }
+  | { readonly kind: 'tmux'; readonly session: string; readonly window?: number; readonly pane?: number };
 
 /** Why a `--sink` value was refused: its kind, and one line naming the fix. */
 export interface SinkSpecError {
@@ -20,7 +21,28 @@ export interface SinkSpecError {
 
 const refuse = (message: string): Result<SinkSpec, SinkSpecError> => err({ kind: 'invalid-sink', message });
 
-/** Parses `stdout`, `file:PATH`, `webhook:URL`, `command:CMD` or `inbox:DIR`; the error names the fix. */
+// tmux turns '.' and ':' in session names into '_', so a real name never holds them; a leading '-'
+// or anything outside this set is refused rather than passed to tmux as a target.
+const TMUX_SESSION = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$/;
+const TMUX_WINDOW_PANE = /^(\d{1,5})\.(\d{1,5})$/;
+
+/** `SESSION` or `SESSION:WINDOW.PANE` of `--sink tmux:…` (the session name is untrusted: checked, never a pattern). */
+function parseTmuxTarget(value: string): Result<SinkSpec, SinkSpecError> {
+  const colon = value.indexOf(':');
+  const session = colon === -1 ? value : value.slice(0, colon);
+  const fix = 'Fix: --sink tmux:SESSION or --sink tmux:SESSION:WINDOW.PANE, e.g. --sink tmux:agent:0.1';
+  if (!TMUX_SESSION.test(session))
+    return refuse(
+      `--sink tmux: ${JSON.stringify(session.slice(0, 100))} is not a tmux session name (letters, digits, '_' or '-', not starting with '-'). ${fix}`,
+    );
+  if (colon === -1) return ok({ kind: 'tmux', session });
+  const where = TMUX_WINDOW_PANE.exec(value.slice(colon + 1));
+  if (where === null)
+    return refuse(`--sink tmux: ${JSON.stringify(value.slice(colon + 1, colon + 101))} is not WINDOW.PANE (two numbers). ${fix}`);
+  return ok({ kind: 'tmux', session, window: Number(where[1]), pane: Number(where[2]) });
+}
+
+/** Parses `stdout`, `file:PATH`, `webhook:URL`, `command:CMD`, `inbox:DIR` or `tmux:SESSION[:WINDOW.PANE]`; the error names the fix. */
 export function parseSinkSpec(spec: string): Result<SinkSpec, SinkSpecError> {
   if (spec === 'stdout') return ok({ kind: 'stdout' });
   const colon = spec.indexOf(':');
@@ -60,7 +82,11 @@ export function parseSinkSpec(spec: string): Result<SinkSpec, SinkSpecError> {
         : refuse(
             '--sink inbox: needs a directory. Fix: --sink inbox:.git/heartbeat-kit/inbox (drain it with heartbeat-kit inbox drain DIR)',
           );
+    case 'tmux':
+      return parseTmuxTarget(value);
     default:
-      return refuse(`unknown --sink "${spec}". Fix: use stdout, file:PATH, webhook:URL, command:CMD or inbox:DIR`);
+      return refuse(
+        `unknown --sink "${spec}". Fix: use stdout, file:PATH, webhook:URL, command:CMD, inbox:DIR or tmux:SESSION[:WINDOW.PANE]`,
+      );
   }
 }

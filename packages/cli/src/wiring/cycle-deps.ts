@@ -26,6 +26,8 @@ import type { SinkSpec } from '../sinks/sink-spec.js';
 import type { RouteSpec } from '../sinks/route-spec.js';
 import type { WebhookRedirectPolicy } from '../sinks/webhook-redirect.js';
 import { createWebhookSink } from '../sinks/webhook-sink.js';
+import { createTmuxSink } from '../sinks/tmux-sink.js';
+import { DEFAULT_TMUX_SINK_SETTINGS, type TmuxSinkSettings } from '../sinks/tmux-sink-settings.js';
 
 /** Resolves a user path against the command's working directory. */
 export function resolvePath(cwd: string, path: string): string {
@@ -46,8 +48,10 @@ export interface CycleWiring {
   readonly sinkAuthorization?: string;
   /** Redirects a webhook sink follows (`--sink-same-origin-redirects`); default none. */
   readonly sinkFollowRedirects?: WebhookRedirectPolicy;
-  /** tmux socket selection, e.g. `['-L', 'work']`. */
+  /** tmux socket selection, e.g. `['-L', 'work']` (the scanners' and the tmux sink's). */
   readonly tmuxArgs?: readonly string[];
+  /** A tmux sink's idle time and prompt (from the environment); default {@link DEFAULT_TMUX_SINK_SETTINGS}. */
+  readonly tmuxSink?: TmuxSinkSettings;
   /** Hardened mode: the only variables (besides the essentials) that reach the tools. */
   readonly envAllow?: readonly string[] | undefined;
   /** Paths the git scanner never counts (the heartbeat's own state). */
@@ -116,6 +120,15 @@ function createSink(spec: SinkSpec, wiring: CycleWiring): Sink {
         url: spec.url,
         ...(wiring.sinkAuthorization === undefined ? {} : { authorization: wiring.sinkAuthorization }),
         ...(wiring.sinkFollowRedirects === undefined ? {} : { followRedirects: wiring.sinkFollowRedirects }),
+      });
+    case 'tmux':
+      return createTmuxSink({
+        runner: createCliRunner(wiring.io, { profile: 'tmux', envAllow: wiring.envAllow }),
+        ...(wiring.tmuxArgs ? { tmuxArgs: wiring.tmuxArgs } : {}),
+        session: spec.session,
+        ...(spec.window === undefined ? {} : { window: spec.window, pane: spec.pane ?? 0 }),
+        sleep: nodeSleep,
+        ...(wiring.tmuxSink ?? DEFAULT_TMUX_SINK_SETTINGS),
       });
     case 'command':
       return createCommandSink({

@@ -1,6 +1,7 @@
 import { DEFAULT_HEARTBEAT_FILE, type CycleDeps } from '@heartbeat-kit/core';
 import type { CliIo } from '../io.js';
 import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
+import { tmuxSinkSettings } from '../sinks/tmux-sink-settings.js';
 import { parseRouteFlag, resolveRoutes, type RouteSpec } from '../sinks/route-spec.js';
 import { join } from 'node:path';
 import { createCliRunner, parseEnvAllowFlag } from './cli-runner.js';
@@ -122,6 +123,10 @@ export async function resolveHeartbeat(
   });
   if (routed.isErr()) return { ok: false, message: routed.error };
   if (values.sink === undefined) sink.sink = routed.value.defaultSink;
+  // A tmux sink's idle time and prompt come from the environment: checked before anything runs.
+  const usesTmux = sink.sink.kind === 'tmux' || routed.value.routes.some((route) => route.sink.kind === 'tmux');
+  const tmuxSink = usesTmux ? tmuxSinkSettings(io.env) : undefined;
+  if (tmuxSink !== undefined && tmuxSink.isErr()) return { ok: false, message: tmuxSink.error };
   const notes = [...location.notes];
   let statePath = values.state === undefined ? join(location.stateDir, 'state.json') : resolvePath(io.cwd, values.state);
   if (values.state === undefined) {
@@ -146,6 +151,7 @@ export async function resolveHeartbeat(
     ...(sameOriginRedirects ? { sinkFollowRedirects: 'same-origin' as const } : {}),
     ...(activityFile ? { operatorActivityFile: resolvePath(io.cwd, activityFile) } : {}),
     ...(socket ? { tmuxArgs: ['-L', socket] } : {}),
+    ...(tmuxSink === undefined ? {} : { tmuxSink: tmuxSink.value }),
     // The flag replaces the config's list; neither = the user's environment minus the deny-list.
     envAllow: envAllowFlag.names ?? settings.value.config.envAllow,
     ignorePaths: [...own.paths, ...location.legacyStateDirs],

@@ -2,16 +2,16 @@
 import type { Setter } from './heartbeat-setting-draft.js';
 
 /** What a route's sink may be: the `--sink` forms (the CLI checks the rest of the value). */
-export const ROUTE_SINK_PATTERN = /^(?:stdout|file:\S.*|webhook:https?:\/\/\S+|command:\S.*)$/;
+export const ROUTE_SINK_PATTERN = /^(?:stdout|file:\S.*|webhook:https?:\/\/\S+|command:\S.*|tmux:\S+)$/;
 
-/** `Immediate` / `Advisory` / `Normal` / `Default`: a sink spec (`stdout`, `file:PATH`, `webhook:URL`, `command:CMD`). */
+/** `Immediate` / `Advisory` / `Normal` / `Default`: a sink spec (`stdout`, `file:PATH`, `webhook:URL`, `command:CMD`, `tmux:SESSION[:WINDOW.PANE]`). */
 export function route(priority: 'immediate' | 'advisory' | 'normal' | 'default'): Setter {
   return (value, { draft }) => {
     const spec = value.replace(/^`([^`]*)`$/, '$1').trim();
     if (!ROUTE_SINK_PATTERN.test(spec))
       return {
         message: 'is not a sink.',
-        fix: 'write stdout, file:PATH, webhook:https://host/path or command:CMD, e.g. "- Immediate: webhook:https://ntfy.example/phone".',
+        fix: 'write stdout, file:PATH, webhook:https://host/path, command:CMD or tmux:SESSION[:WINDOW.PANE], e.g. "- Immediate: webhook:https://ntfy.example/phone".',
       };
     draft.delivery = { ...draft.delivery, [priority]: spec };
     return `delivery.${priority}`;

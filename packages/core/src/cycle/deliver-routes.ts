@@ -2,7 +2,7 @@ import type { PriorityClass } from '../domain/categories.js';
 import type { CategoryTable } from '../domain/category-table.js';
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
 import type { TokenEstimator } from '../messages/token-estimate.js';
-import type { Sink } from '../ports/sink.js';
+import { heldWhy, type Sink } from '../ports/sink.js';
 import { redactSecrets } from '../text/sanitize.js';
 import { markDelivered, type CycleDecision } from './evaluate-cycle.js';
 import type { HeartbeatState } from './heartbeat-state.js';
@@ -24,7 +24,7 @@ export interface RouteDelivery {
   readonly messageId: string;
   readonly findings: number;
   readonly resolved: number;
-  /** The failure (redacted) or the held line. */
+  /** The failure (redacted), the breaker's held line, or the sink's reason for holding it. */
   readonly error?: string;
   /** The route's breaker tripped, recovered or changed this cycle. */
   readonly events?: readonly SinkBreakerEvent[];
@@ -105,7 +105,15 @@ export async function deliverRoutes(
       result = { ...base, delivery: 'held', error: held.line };
     } else {
       const sent = await sink.deliver(part.message);
-      if (sent.isOk()) {
+      const sinkHeld = sent.isOk() ? heldWhy(sent.value) : undefined;
+      if (sinkHeld !== undefined) {
+        // The sink held it (a busy pane): unreported and offered again, and no failure for the breaker.
+        const why = redactSecrets(sinkHeld);
+        warnings.push(
+          `delivery to route ${part.route} held by ${sink.name ?? 'the sink'}: ${why}; its findings stay unreported and are offered again next cycle`,
+        );
+        result = { ...base, delivery: 'held', error: why };
+      } else if (sent.isOk()) {
         attempt = { kind: 'delivered' };
         state = markDelivered(state, decision, context.now, part);
         result = { ...base, delivery: 'delivered' };

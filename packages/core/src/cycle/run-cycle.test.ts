@@ -38,6 +38,26 @@ describe('runCycle', () => {
     expect(third.decision.suppressed[0]?.reason).toBe('dedup');
   });
 
+  it('a sink that holds the report back: held with its why, not a breaker failure, retried and delivered next cycle', async () => {
+    const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
+    const sink = createRecordingSink({ holdTimes: 1 });
+    const stateStore = createMemoryStateStore();
+    const deps = { clock, sleep: clock, stateStore, sink, scanners: [scanner] };
+    const first = await runCycle(deps, settings);
+    expect(first.delivery).toBe('held');
+    expect(first.deliveryWhy).toBe('recording sink: planned hold 1');
+    expect(first.warnings.join()).toMatch(/delivery held by the sink: recording sink: planned hold 1/);
+    expect(first.state.reportsSent).toBe(0);
+    expect(first.state.sinkBreaker).toBeUndefined();
+    expect(sink.delivered).toHaveLength(0);
+    clock.advance(60_000);
+    const second = await runCycle(deps, settings);
+    expect(second.delivery).toBe('delivered');
+    expect(second.deliveryWhy).toBeUndefined();
+    expect(second.state.reportsSent).toBe(1);
+    expect(sink.delivered).toHaveLength(1);
+  });
+
   it('reads operator activity from its port and holds Advisory findings while busy', async () => {
     const clock = createFakeClock(new Date('2026-02-19T10:00:00Z'));
     const sink = createRecordingSink();

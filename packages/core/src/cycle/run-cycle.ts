@@ -2,7 +2,7 @@ import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
 import type { Clock, Sleep } from '../ports/clock.js';
 import type { OperatorActivity } from '../ports/operator-activity.js';
 import type { Scanner } from '../ports/scanner.js';
-import type { Sink } from '../ports/sink.js';
+import { heldWhy, type Sink } from '../ports/sink.js';
 import type { StateStore } from '../ports/state-store.js';
 import type { ReplyInbox } from '../ports/reply-inbox.js';
 import type { AckStore } from '../operator/ack-store.js';
@@ -83,6 +83,11 @@ export interface CycleOutcome {
    * offered again. `dry-run`: a message was decided but deliberately not sent (and no state was saved).
    */
   readonly delivery: 'none' | 'delivered' | 'failed' | 'held' | 'dry-run';
+  /**
+   * Why the delivery was `held` (the breaker's line, or the sink's own reason: a busy tmux pane) or
+   * `failed` (the redacted error): what `history` and `--json` say next to "nobody was told".
+   */
+  readonly deliveryWhy?: string;
   /**
    * The sink's circuit breaker, when it has something to say this cycle: the delivery was held
    * back, it tripped (with the SINK_FAILING advisory for the operator's channel: the sink cannot
@@ -239,6 +244,7 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
 
   let state = nextState;
   let delivery: CycleOutcome['delivery'] = 'none';
+  let deliveryWhy: string | undefined;
   let sinkBreaker: SinkBreakerReport = { events: [] };
   let routed: RouteDelivery[] | undefined;
   if ((deps.routes ?? []).length > 0 && decision.message !== null) {
@@ -256,6 +262,7 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     warnings.push(...result.warnings);
     const outcomes = new Set(routed.map((r) => r.delivery));
     delivery = outcomes.has('failed') ? 'failed' : outcomes.has('held') ? 'held' : 'delivered';
+    deliveryWhy = routed.find((r) => r.delivery === delivery)?.error;
     if (decision.costAlert !== null) {
       const sent = await deps.sink.deliver(decision.costAlert);
       if (sent.isErr()) warnings.push(`cost alert delivery failed: ${redactSecrets(sent.error.message)}`);
@@ -269,16 +276,26 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     let attempt: SinkAttempt = { kind: 'not-tried' };
     if (held !== undefined) {
       delivery = 'held';
+      deliveryWhy = held.line;
       warnings.push(held.line);
     } else if (decision.message !== null) {
       const sent = await deps.sink.deliver(decision.message);
-      if (sent.isOk()) {
+      const sinkHeld = sent.isOk() ? heldWhy(sent.value) : undefined;
+      if (sinkHeld !== undefined) {
+        // Held by the sink itself (a busy pane): not a failure, so the breaker is left as it was.
+        delivery = 'held';
+        deliveryWhy = redactSecrets(sinkHeld);
+        warnings.push(
+          `delivery held by ${deps.sink.name ?? 'the sink'}: ${deliveryWhy}; the findings stay unreported and are offered again next cycle`,
+        );
+      } else if (sent.isOk()) {
         delivery = 'delivered';
         attempt = { kind: 'delivered' };
         state = markDelivered(state, decision, now);
       } else {
         delivery = 'failed';
         const message = redactSecrets(sent.error.message);
+        deliveryWhy = message;
         attempt = { kind: 'failed', code: redactSecrets(sent.error.code ?? sent.error.message), message };
         warnings.push(`delivery failed: ${message}; the findings stay unreported and will be retried`);
       }
@@ -286,6 +303,7 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     if (decision.costAlert !== null && held === undefined) {
       const sent = await deps.sink.deliver(decision.costAlert);
       if (sent.isErr()) warnings.push(`cost alert delivery failed: ${redactSecrets(sent.error.message)}`);
+      else if (heldWhy(sent.value) !== undefined) warnings.push(`cost alert held: ${redactSecrets(heldWhy(sent.value) ?? '')}`);
     }
     const sinkReport = updateSinkBreaker(previousState.sinkBreaker, deps.sink.name ?? 'sink', attempt, breakerContext);
     sinkBreaker = held === undefined ? sinkReport : { ...sinkReport, held };
@@ -299,6 +317,7 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
     ...base0,
     state,
     delivery,
+    ...(deliveryWhy === undefined ? {} : { deliveryWhy }),
     warnings,
     ...(saidSink ? { sinkBreaker } : {}),
     ...(routed === undefined ? {} : { routes: routed }),

@@ -65,9 +65,28 @@ export interface SinkError {
   readonly code?: string;
 }
 
-/** Where messages go (stdout, a JSONL file, a webhook, a command, a team lead's inbox). */
+/**
+ * A sink kept the message back without failing (a tmux pane with half-typed input): nobody was
+ * told, the findings stay unreported and are offered again next cycle, and the sink's circuit
+ * breaker does not count it as a failure. `why` is one line for `history` and the operator.
+ */
+export interface SinkHeld {
+  readonly state: 'held';
+  readonly why: string;
+}
+
+/** What a delivery resolved to: nothing (`undefined`) = delivered; {@link SinkHeld} = held back. */
+export type SinkDelivery = void | SinkHeld;
+
+/** The `why` of a held delivery, or undefined when the sink delivered. */
+export function heldWhy(delivery: SinkDelivery): string | undefined {
+  return typeof delivery === 'object' && delivery !== null && delivery.state === 'held' ? delivery.why : undefined;
+}
+
+/** Where messages go (stdout, a JSONL file, a webhook, a command, a tmux pane, a team lead's inbox). */
 export interface Sink {
   /** What the operator calls it in breaker lines (`webhook`, `command`); absent = `sink`. */
   readonly name?: string;
-  readonly deliver: (message: OutboundMessage) => ResultAsync<void, SinkError>;
+  /** Resolves to nothing when delivered, to {@link SinkHeld} when held back; an error when it failed. */
+  readonly deliver: (message: OutboundMessage) => ResultAsync<SinkDelivery, SinkError>;
 }

@@ -24,6 +24,22 @@ function messageOf(verdict: ReturnType<typeof judgeLiveness>): string {
 }
 
 describe('judgeLiveness', () => {
+  it('alive, but says nobody was told when the last cycle held or failed its report, with the why (issue 29)', () => {
+    const held: Receipt = {
+      ...ran(T0 - 5 * MIN, 7),
+      status: 'report',
+      delivery: 'held',
+      why: 'tmux pane =agent: has typed-but-unsent input',
+    } as Receipt;
+    const verdict = judgeLiveness([held], { nowMs: T0, maxAgeMs: 30 * MIN });
+    expect(verdict.live && verdict.notes.join()).toContain(
+      'the last cycle held its report back (tmux pane =agent: has typed-but-unsent input): nobody was told yet',
+    );
+    const failed: Receipt = { ...ran(T0 - 5 * MIN, 7), status: 'report', delivery: 'failed', why: 'HTTP 503' } as Receipt;
+    const failedVerdict = judgeLiveness([failed], { nowMs: T0, maxAgeMs: 30 * MIN });
+    expect(failedVerdict.live && failedVerdict.notes.join()).toContain('could not deliver its report (HTTP 503): nobody was told');
+  });
+
   it('a last run dated in the future is reported as such, never as a negative age (issue 26)', () => {
     const verdict = judgeLiveness([ran(T0 + 368 * MIN, 4)], { nowMs: T0, maxAgeMs: 30 * MIN });
     expect(verdict).toMatchObject({ live: false, reason: 'future-dated' });

@@ -97,9 +97,13 @@ export function judgeLiveness(receipts: readonly Receipt[], input: LivenessInput
         notes.push(
           `the slots since ${terms0.run} #${lastRan.cycle} were paused by an operator (the last at ${pausedSince.slot}: ${pausedSince.note})`,
         );
-      if (lastRan.delivery === 'failed') notes.push('the last cycle could not deliver its report (see the sink)');
+      // Nobody was told: said with the receipt's why when it has one.
+      if (lastRan.delivery === 'failed')
+        notes.push(`the last cycle could not deliver its report (${lastRan.why ?? 'see the sink'}): nobody was told`);
       if (lastRan.delivery === 'held')
-        notes.push("the last cycle held its report back: the sink's circuit breaker is open after repeated failures (see the sink)");
+        notes.push(
+          `the last cycle held its report back (${lastRan.why ?? "the sink's circuit breaker is open after repeated failures; see the sink"}): nobody was told yet, it is offered again next cycle`,
+        );
       if (lastRan.stateError !== undefined) notes.push(`the last cycle could not save its state: ${lastRan.stateError}`);
       // A partial cycle ran (not missed), but what it could not look at must not pass unsaid.
       if (lastRan.partial === true)

@@ -71,6 +71,28 @@ describe('receipts', () => {
       '2026-02-19T10:00:00.000Z  cycle     skipped  overlapping: another cycle of this project was still running',
     );
   });
+
+  it('says why a delivery was held or failed, and per route', () => {
+    const at = new Date(T0).toISOString();
+    const ran = { v: 1 as const, kind: 'ran' as const, slot: at, at, source: 'cycle' as const, cycle: 3, status: 'report' as const };
+    const held: Receipt = { ...ran, delivery: 'held', why: 'tmux pane =agent:0.0 has typed-but-unsent input' };
+    expect(parseReceiptLines(JSON.stringify(held)).receipts).toEqual([held]);
+    expect(formatReceipt(held)).toBe(
+      '2026-02-19T10:00:00.000Z  cycle     ran      cycle #3 report, delivery held (tmux pane =agent:0.0 has typed-but-unsent input)',
+    );
+    const routed: Receipt = {
+      ...ran,
+      delivery: 'failed',
+      why: 'HTTP 503',
+      routes: [
+        { route: 'Immediate', sink: 'tmux', delivery: 'held', id: 'a', why: 'pane busy' },
+        { route: 'default', sink: 'webhook', delivery: 'failed', id: 'b', why: 'HTTP 503' },
+      ],
+    };
+    expect(formatReceipt(routed)).toBe(
+      '2026-02-19T10:00:00.000Z  cycle     ran      cycle #3 report, delivery failed (Immediate → tmux held: pane busy, default → webhook failed: HTTP 503)',
+    );
+  });
 });
 
 describe('lastRecordedSlotMs at the current clock (issue 26)', () => {

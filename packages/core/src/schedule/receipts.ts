@@ -84,6 +84,8 @@ export const receiptSchema = z.discriminatedUnion('kind', [
      * `queued`: handed to a durable outbox (the fleet's) that retries until the sink confirms.
      */
     delivery: z.enum(['none', 'delivered', 'failed', 'held', 'queued']),
+    /** Why it was `held` (the breaker, or the sink itself: a busy tmux pane) or `failed`: nobody was told, and why. */
+    why: z.string().max(500).optional(),
     /** Set when the cycle ran but its state could not be saved. */
     stateError: z.string().max(500).optional(),
     /** Set when a signal cut scanners off: the cycle ran but did not look everywhere (never HEARTBEAT_OK). */
@@ -108,6 +110,8 @@ export const receiptSchema = z.discriminatedUnion('kind', [
           sink: z.string().max(60),
           delivery: z.enum(['delivered', 'failed', 'held']),
           id: z.string().max(100),
+          /** Why this route was held or failed. */
+          why: z.string().max(500).optional(),
         }),
       )
       .max(8)
@@ -205,6 +209,8 @@ export interface RanCycle {
   readonly problems: readonly ScanProblem[];
   readonly scanResults: readonly ScanResult[];
   readonly delivery: RanReceipt['delivery'];
+  /** Why the report was held or failed (`cycle --json`'s `deliveryWhy`). */
+  readonly deliveryWhy?: string | undefined;
   readonly stateError?: string | undefined;
   readonly routes?: readonly RouteDelivery[] | undefined;
 }
@@ -233,6 +239,9 @@ export function ranReceipt(
     cycle: cycle.decision.cycle,
     status: cycle.decision.status,
     delivery: cycle.delivery,
+    ...(cycle.deliveryWhy === undefined || (cycle.delivery !== 'held' && cycle.delivery !== 'failed')
+      ? {}
+      : { why: cycle.deliveryWhy.slice(0, 500) }),
     ...(cycle.stateError === undefined ? {} : { stateError: cycle.stateError.slice(0, 500) }),
     ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
     ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
@@ -240,9 +249,13 @@ export function ranReceipt(
     ...(cycle.routes === undefined || cycle.routes.length === 0
       ? {}
       : {
-          routes: cycle.routes
-            .slice(0, 8)
-            .map((r) => ({ route: r.route, sink: r.sink.slice(0, 60), delivery: r.delivery, id: r.messageId.slice(0, 100) })),
+          routes: cycle.routes.slice(0, 8).map((r) => ({
+            route: r.route,
+            sink: r.sink.slice(0, 60),
+            delivery: r.delivery,
+            id: r.messageId.slice(0, 100),
+            ...(r.error === undefined || r.delivery === 'delivered' ? {} : { why: r.error.slice(0, 500) }),
+          })),
         }),
     ...ackedOf(cycle.decision),
     ...(pause === undefined
@@ -437,7 +450,12 @@ export function formatReceipt(receipt: Receipt): string {
         ? ''
         : `; checks ran: ${receipt.checks.ran.join(', ') || 'none'}${receipt.checks.failed.length === 0 ? '' : `, failed: ${receipt.checks.failed.join(', ')}`}${receipt.checks.skipped.length === 0 ? '' : `, skipped: ${receipt.checks.skipped.join(', ')}`}`;
     // With routes, each route's outcome: which one failed is what the operator looks for.
-    const routes = receipt.routes === undefined ? '' : ` (${receipt.routes.map((r) => `${r.route} → ${r.sink} ${r.delivery}`).join(', ')})`;
+    const routes =
+      receipt.routes === undefined
+        ? ''
+        : ` (${receipt.routes.map((r) => `${r.route} → ${r.sink} ${r.delivery}${r.why === undefined ? '' : `: ${r.why}`}`).join(', ')})`;
+    // Held or failed: nobody was told, and the line says why.
+    const why = receipt.why === undefined || receipt.routes !== undefined ? '' : ` (${receipt.why})`;
     const acked = (receipt.acked ?? [])
       .map((a) => `; held by ack: ${a.fingerprint} (${a.by}${a.until === undefined ? '' : `, until ${a.until}`}: ${a.note})`)
       .join('');
@@ -445,7 +463,7 @@ export function formatReceipt(receipt: Receipt): string {
       receipt.pause === undefined
         ? ''
         : ` (paused${receipt.pause.scanners === undefined ? '' : `, not looked at: ${receipt.pause.scanners.join(', ')}`}${receipt.pause.exceptCritical === true ? ', critical findings only' : ''}: ${receipt.pause.note})`;
-    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${routes}${extra}${pause}${checks}${acked}`;
+    return `${head} ran      cycle #${receipt.cycle} ${result}, delivery ${receipt.delivery}${why}${routes}${extra}${pause}${checks}${acked}`;
   }
   if (receipt.kind === 'paused')
     return `${head} paused   ${receipt.until === undefined ? `since ${receipt.since}, until resume` : `until ${receipt.until}`}: ${receipt.note}`;

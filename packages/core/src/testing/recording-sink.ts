@@ -13,6 +13,8 @@ export interface RecordingSink extends Sink {
 export interface RecordingSinkOptions {
   /** Fail the first N deliveries (to test that findings of a failed delivery stay unreported). */
   readonly failTimes?: number;
+  /** Then hold the next N deliveries back (`{ state: 'held', why }`), as a busy tmux pane does. */
+  readonly holdTimes?: number;
 }
 
 /**
@@ -39,6 +41,9 @@ export function createRecordingSink(options: RecordingSinkOptions = {}): Recordi
       if (attempts <= (options.failTimes ?? 0)) {
         return errAsync({ kind: 'delivery-failed' as const, message: `recording sink: planned failure ${attempts}` });
       }
+      const failTimes = options.failTimes ?? 0;
+      if (attempts <= failTimes + (options.holdTimes ?? 0))
+        return okAsync({ state: 'held' as const, why: `recording sink: planned hold ${attempts - failTimes}` });
       delivered.push(message);
       return okAsync(undefined);
     },

@@ -1,6 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ResultAsync, okAsync } from 'neverthrow';
+import { ResultAsync, errAsync, okAsync } from 'neverthrow';
+import { heldWhy } from '@heartbeat-kit/core';
 import type { FleetSink } from '@heartbeat-kit/bullmq/node';
 import type { CliIo } from '../../io.js';
 import type { SinkSpec } from '../../sinks/sink-spec.js';
@@ -33,9 +34,20 @@ export function createFleetSink(spec: SinkSpec, io: CliIo): FleetSink {
     }
     case 'webhook':
     case 'command':
-    case 'inbox': {
+    case 'inbox':
+    case 'tmux': {
       const sink = createCycleDeps({ cwd: io.cwd, statePath: io.cwd, sink: spec, io }).sink;
-      return { name: spec.kind, deliver: (delivery) => sink.deliver(delivery.message) };
+      // The outbox knows delivered or not: a held message (a busy pane) is not delivered, so it is retried.
+      return {
+        name: spec.kind,
+        deliver: (delivery) =>
+          sink.deliver(delivery.message).andThen((sent) => {
+            const why = heldWhy(sent);
+            return why === undefined
+              ? okAsync(undefined)
+              : errAsync({ kind: 'delivery-failed' as const, message: `held: ${why}`, code: 'held' });
+          }),
+      };
     }
   }
 }

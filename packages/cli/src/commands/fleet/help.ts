@@ -47,7 +47,8 @@ Processes the fleet's slots, cycles and outbox until SIGINT/SIGTERM. Start one p
 Options:
   --concurrency N    jobs per queue at once (default 4)
   --sink SPEC        stdout (default) | file:PATH (JSONL with heartbeat and message id) |
-                     webhook:URL | command:CMD
+                     webhook:URL | command:CMD | tmux:SESSION[:WINDOW.PANE] (a held
+                     message stays in the outbox and is retried)
   --fake-scanners    scan with in-memory fake scanners instead of the projects (tests, benchmarks)
   --lock-ttl D       lease of a heartbeat lock (30s, 2m, or seconds), renewed while a cycle runs (default 30)
   --min-replica-acks N
