@@ -1,0 +1,372 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { unknownNameError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo, Command } from '../io.js';
+import { launchdPlists } from '../service/launchd-plist.js';
+import { disableSteps, enableSteps, reloadSteps, runSteps, statusSteps, stepLines, type ManagerStep } from '../service/service-manager.js';
+import { fileStatuses, removeUnitFile, writeUnitFile, type FileStatus } from '../service/service-files.js';
+import { serviceName, STOP_TIMEOUT_SEC, type ServiceKind, type ServicePlan } from '../service/service-plan.js';
+import { systemdUnits, type ServiceFile } from '../service/systemd-units.js';
+import { createCliRunner } from '../wiring/cli-runner.js';
+import { resolvePath } from '../wiring/cycle-deps.js';
+import { parseDurationFlag } from '../wiring/duration-flag.js';
+import { locateProject } from '../wiring/project-location.js';
+
+/** Help text of `heartbeat-kit service`. */
+export const SERVICE_HELP = `Usage: heartbeat-kit service install (--systemd [--user] | --launchd) [options] [-- LOOP_OPTIONS...]
+       heartbeat-kit service status    (--systemd [--user] | --launchd) [--cwd DIR] [--dir DIR] [--json]
+       heartbeat-kit service uninstall (--systemd [--user] | --launchd) [--cwd DIR] [--dir DIR] [--no-disable] [--force] [--json]
+
+Runs 'heartbeat-kit loop' for a project under the machine's service manager, with a liveness
+check beside it, from files this command writes (every path absolute: this node, this
+heartbeat-kit's bin, the project root):
+
+  systemd  <name>.service           the loop: Restart=on-failure, KillMode=mixed and
+                                    TimeoutStopSec=${STOP_TIMEOUT_SEC}s so a stop lets the scan in flight
+                                    finish and deliver; WorkingDirectory= the project;
+                                    EnvironmentFile=-<env file> (optional) for your variables
+           <name>-liveness.service  one 'check-liveness': fails (journal says why) when the
+           <name>-liveness.timer    heartbeat stopped; the timer runs it every 15 min
+  launchd  dev.heartbeat-kit.<name>.plist           the loop (KeepAlive: restart on failure)
+           dev.heartbeat-kit.<name>.liveness.plist  'check-liveness' every 15 min
+
+<name> is heartbeat-kit-<project directory name>-<hash of its path>. Files go to
+~/.config/systemd/user ($XDG_CONFIG_HOME) with --user, /etc/systemd/system without it, and
+~/Library/LaunchAgents with --launchd. Each file's first lines say heartbeat-kit wrote it: a
+file there without that mark is not replaced or removed (exit 1) unless --force.
+
+After writing, install runs 'systemctl [--user] daemon-reload' and 'enable --now' (launchd:
+'launchctl bootstrap gui/UID'); uninstall runs 'disable --now' (launchd: 'bootout') before
+removing the files. When the tool is not on PATH, or with --no-enable/--no-disable, it says what
+was not done, so you can run it yourself.
+
+Options:
+  --systemd          systemd units (system-wide in /etc/systemd/system, User= you; needs root)
+  --user             with --systemd: user units, run by your user manager (no root)
+  --launchd          macOS launchd agents
+  --cwd DIR          a directory of the project's git repository (default: current directory)
+  --print            install: print the files instead of writing them (writes nothing, runs nothing)
+  --no-enable        install: write the files but do not run systemctl/launchctl
+  --no-disable       uninstall: remove the files without stopping the service first
+  --force            install: replace, uninstall: remove files heartbeat-kit did not write
+  --env-file FILE    systemd: the environment file (default: ~/.config/heartbeat-kit/<name>.env
+                     with --user, /etc/heartbeat-kit/<name>.env without); it may not exist
+  --max-age DURATION the liveness check's --max-age (default: check-liveness's, 3 × the interval)
+  --dir DIR          write to / read from DIR instead of the manager's directory
+  --json             print one JSON object: {action, kind, name, files, steps}
+  -h, --help         show this help
+
+Anything after -- is passed to 'loop' as it is (e.g. -- --sink file:.heartbeat/reports.jsonl).
+
+Exit codes: 0 done (status: installed, every file current); 1 status: not installed, out of
+date or not ours; install/uninstall: a file there was not written by heartbeat-kit (nothing
+changed); 2 usage error (or a path systemd/launchd cannot carry; nothing written); 3 a file could
+not be written or removed, or systemctl/launchctl failed (what was done is listed).
+`;
+
+const OPTIONS = {
+  systemd: { type: 'boolean' },
+  user: { type: 'boolean' },
+  launchd: { type: 'boolean' },
+  cwd: { type: 'string' },
+  print: { type: 'boolean' },
+  'no-enable': { type: 'boolean' },
+  'no-disable': { type: 'boolean' },
+  force: { type: 'boolean' },
+  'env-file': { type: 'string' },
+  'max-age': { type: 'string' },
+  dir: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Which options each action takes (the rest are a usage error, not silently ignored). */
+const ONLY: Record<string, readonly string[]> = {
+  print: ['install'],
+  'no-enable': ['install'],
+  'env-file': ['install'],
+  'max-age': ['install'],
+  'no-disable': ['uninstall'],
+  force: ['install', 'uninstall'],
+};
+
+const ACTIONS = ['install', 'status', 'uninstall'] as const;
+type Action = (typeof ACTIONS)[number];
+
+function usageError(io: CliIo, message: string): number {
+  io.stderr(`heartbeat-kit service: ${message}\n`);
+  return EXIT.usage;
+}
+
+/** The bin users run: `bin/heartbeat-kit.js` of this package, found from this module (dist/ or src/commands/). */
+function binPath(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let up = 0; up < 4; up++) {
+    const candidate = join(dir, 'bin', 'heartbeat-kit.js');
+    if (existsSync(candidate)) return realpathSync(candidate);
+    dir = dirname(dir);
+  }
+  return undefined;
+}
+
+function configHome(env: CliIo['env']): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  return xdg !== undefined && isAbsolute(xdg) ? xdg : join(home(env), '.config');
+}
+
+function home(env: CliIo['env']): string {
+  return env.HOME !== undefined && isAbsolute(env.HOME) ? env.HOME : homedir();
+}
+
+function managerDir(kind: ServiceKind, env: CliIo['env']): string {
+  if (kind === 'systemd-user') return join(configHome(env), 'systemd', 'user');
+  if (kind === 'systemd-system') return '/etc/systemd/system';
+  return join(home(env), 'Library', 'LaunchAgents');
+}
+
+// The account a system unit runs as: the one who ran sudo, else whoever runs this.
+function systemUser(env: CliIo['env']): string {
+  const sudoUser = env.SUDO_USER;
+  if (process.getuid?.() === 0 && sudoUser !== undefined && sudoUser !== '') return sudoUser;
+  return userInfo().username;
+}
+
+interface Parsed {
+  readonly action: Action;
+  readonly kind: ServiceKind;
+  readonly values: { readonly [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+  readonly loopArgs: readonly string[];
+}
+
+function parse(argv: readonly string[], io: CliIo): Parsed | number {
+  const [action, ...rest] = argv;
+  if (action === undefined || action === '--help' || action === '-h' || action === 'help') {
+    io.stdout(SERVICE_HELP);
+    return action === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (!(ACTIONS as readonly string[]).includes(action)) {
+    unknownNameError(io, 'service', 'subcommand', action, ACTIONS);
+    return EXIT.usage;
+  }
+  const dashes = rest.indexOf('--');
+  const own = dashes < 0 ? rest : rest.slice(0, dashes);
+  const loopArgs = dashes < 0 ? [] : rest.slice(dashes + 1);
+  let values: Parsed['values'];
+  try {
+    ({ values } = parseArgs({ args: own, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return usageError(io, `${(error as Error).message}. Fix: see 'heartbeat-kit service --help'.`);
+  }
+  if (values.help === true) {
+    io.stdout(SERVICE_HELP);
+    return EXIT.ok;
+  }
+  for (const [flag, actions] of Object.entries(ONLY)) {
+    if (values[flag as keyof typeof values] !== undefined && !actions.includes(action))
+      return usageError(io, `--${flag} is for ${actions.join(' and ')}, not ${action}. Fix: drop it.`);
+  }
+  if (loopArgs.length > 0 && action !== 'install')
+    return usageError(io, `loop options after -- are for install, not ${action}. Fix: drop them.`);
+  if (values.systemd === true && values.launchd === true)
+    return usageError(io, '--systemd and --launchd are two service managers. Fix: give one.');
+  if (values.systemd !== true && values.launchd !== true)
+    return usageError(io, `${action} needs a service manager. Fix: add --systemd --user (Linux, your user), --systemd (system-wide) or --launchd (macOS).`);
+  if (values.user === true && values.systemd !== true) return usageError(io, '--user is for --systemd. Fix: drop --user (launchd agents are per user).');
+  if (values.print === true && values['no-enable'] === true) return usageError(io, '--print runs nothing anyway. Fix: drop --no-enable.');
+  const kind: ServiceKind = values.launchd === true ? 'launchd' : values.user === true ? 'systemd-user' : 'systemd-system';
+  if (kind === 'launchd' && values['env-file'] !== undefined)
+    return usageError(io, '--env-file is for systemd: launchd has no environment file. Fix: drop it and put variables in the plist\'s EnvironmentVariables.');
+  return { action: action as Action, kind, values, loopArgs };
+}
+
+/** `heartbeat-kit service install|status|uninstall`: the loop and its liveness check as a systemd or launchd service. */
+export const serviceCommand: Command = async (argv, io) => {
+  const parsed = parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
+  const { action, kind, values } = parsed;
+  if (values['max-age'] !== undefined) {
+    const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
+    if (!maxAge.ok) return usageError(io, maxAge.message);
+  }
+  const runner = createCliRunner(io);
+  const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), { runner, env: io.env, flag: '--cwd' });
+  if (!located.ok) return usageError(io, located.message);
+  const project = located.value.project;
+  const bin = binPath();
+  if (bin === undefined) {
+    io.stderr("heartbeat-kit service: cannot find this heartbeat-kit's bin/heartbeat-kit.js. Fix: reinstall heartbeat-kit.\n");
+    return EXIT.failure;
+  }
+  const name = serviceName(project);
+  const envFile =
+    values['env-file'] !== undefined
+      ? resolvePath(io.cwd, values['env-file'])
+      : join(kind === 'systemd-system' ? '/etc' : configHome(io.env), 'heartbeat-kit', `${name}.env`);
+  const plan: ServicePlan = {
+    kind,
+    name,
+    node: process.execPath,
+    bin,
+    project,
+    envFile,
+    pathEnv: io.env.PATH,
+    loopArgs: parsed.loopArgs,
+    maxAge: values['max-age'],
+    user: kind === 'systemd-system' ? systemUser(io.env) : undefined,
+    logDir: join(home(io.env), 'Library', 'Logs', 'heartbeat-kit'),
+  };
+  const rendered = kind === 'launchd' ? launchdPlists(plan) : systemdUnits(plan);
+  if (!rendered.ok)
+    return usageError(
+      io,
+      `${JSON.stringify(rendered.error.value)} cannot go in a ${kind === 'launchd' ? 'launchd plist' : 'systemd unit'}: ${rendered.error.reason}. Fix: move or rename it (or pass --env-file elsewhere).`,
+    );
+  const dir = values.dir !== undefined ? resolvePath(io.cwd, values.dir) : managerDir(kind, io.env);
+  const context: Context = { io, kind, name, dir, files: rendered.files, json: values.json === true, runner, uid: process.getuid?.() ?? 501 };
+  if (action === 'install') return install(context, values);
+  if (action === 'status') return status(context);
+  return uninstall(context, values);
+};
+
+interface Context {
+  readonly io: CliIo;
+  readonly kind: ServiceKind;
+  readonly name: string;
+  readonly dir: string;
+  readonly files: readonly ServiceFile[];
+  readonly json: boolean;
+  readonly runner: ReturnType<typeof createCliRunner>;
+  readonly uid: number;
+}
+
+function report(c: Context, action: Action, fields: { files: readonly unknown[]; steps: readonly ManagerStep[]; [key: string]: unknown }, lines: readonly string[]): void {
+  if (c.json) c.io.stdout(`${JSON.stringify({ action, kind: c.kind, name: c.name, dir: c.dir, ...fields })}\n`);
+  else c.io.stdout(lines.map((l) => `${l}\n`).join(''));
+}
+
+function failedStep(steps: readonly ManagerStep[]): boolean {
+  return steps.some((s) => s.outcome.kind === 'ran' && s.outcome.exitCode !== 0);
+}
+
+async function statusesOrFail(c: Context, verb: string): Promise<FileStatus[] | number> {
+  try {
+    return await fileStatuses(c.dir, c.files);
+  } catch (error) {
+    c.io.stderr(`heartbeat-kit service: cannot read ${c.dir} to ${verb}: ${(error as Error).message}. Fix: check its permissions.\n`);
+    return EXIT.failure;
+  }
+}
+
+function refuseForeign(c: Context, statuses: readonly FileStatus[], verb: string): number | undefined {
+  const foreign = statuses.filter((s) => s.state === 'foreign');
+  if (foreign.length === 0) return undefined;
+  c.io.stderr(
+    `heartbeat-kit service: not ${verb} ${foreign.map((s) => s.path).join(', ')}: heartbeat-kit did not write ${foreign.length === 1 ? 'it' : 'them'} (no "Written by heartbeat-kit" line); nothing changed. Fix: move ${foreign.length === 1 ? 'it' : 'them'} away, or add --force.\n`,
+  );
+  return EXIT.rejected;
+}
+
+async function install(c: Context, values: Parsed['values']): Promise<number> {
+  if (values.print === true) {
+    if (c.json) c.io.stdout(`${JSON.stringify({ action: 'print', kind: c.kind, name: c.name, dir: c.dir, files: c.files.map((f) => ({ path: join(c.dir, f.name), text: f.text })) })}\n`);
+    else c.io.stdout(c.files.map((f) => `==> ${join(c.dir, f.name)} <==\n${f.text}`).join('\n'));
+    return EXIT.ok;
+  }
+  const statuses = await statusesOrFail(c, 'install');
+  if (typeof statuses === 'number') return statuses;
+  if (values.force !== true) {
+    const refused = refuseForeign(c, statuses, 'replacing');
+    if (refused !== undefined) return refused;
+  }
+  const written: string[] = [];
+  for (const file of c.files) {
+    const path = join(c.dir, file.name);
+    try {
+      await writeUnitFile(path, file.text);
+      written.push(path);
+    } catch (error) {
+      c.io.stderr(
+        `heartbeat-kit service: cannot write ${path}: ${(error as Error).message}${written.length > 0 ? ` (written before it: ${written.join(', ')})` : ''}. Fix: check the directory's permissions${c.kind === 'systemd-system' ? ' (system units need root: sudo, or --user)' : ''}.\n`,
+      );
+      return EXIT.failure;
+    }
+  }
+  const skip = values['no-enable'] === true ? '--no-enable' : undefined;
+  const { steps } = await runSteps(c.runner, enableSteps(c.kind, c.name, written, c.uid), { skip, stopOnFailure: true });
+  report(c, 'install', { files: written, steps }, [...written.map((p) => `wrote ${p}`), ...stepLines(steps)]);
+  return failedStep(steps) ? EXIT.failure : EXIT.ok;
+}
+
+async function status(c: Context): Promise<number> {
+  const statuses = await statusesOrFail(c, 'check it');
+  if (typeof statuses === 'number') return statuses;
+  const installed = statuses.every((s) => s.state === 'current');
+  const anyOurs = statuses.some((s) => s.state === 'current' || s.state === 'outdated');
+  // Ask the manager only about a service that is (partly) ours: no questions about strangers.
+  const { steps, stdout } = anyOurs ? await runSteps(c.runner, statusSteps(c.kind, c.name, c.uid), { stopOnFailure: false }) : { steps: [], stdout: [] };
+  const manager = managerState(c.kind, steps, stdout);
+  const lines = [
+    ...statuses.map((s) => `${s.state.padEnd(9)}${s.path}${s.state === 'outdated' ? ' (differs from what install writes now: run install again)' : s.state === 'foreign' ? ' (not written by heartbeat-kit)' : ''}`),
+    ...manager.lines,
+    installed ? `installed: ${c.name}` : `not installed: ${c.name}${anyOurs ? ' (partly, or out of date)' : ''}`,
+  ];
+  report(c, 'status', { installed, files: statuses, steps, units: manager.units }, lines);
+  return installed ? EXIT.ok : EXIT.rejected;
+}
+
+function managerState(kind: ServiceKind, steps: readonly ManagerStep[], stdout: readonly string[]): { lines: string[]; units: Record<string, string> } {
+  const skipped = steps.find((s) => s.outcome.kind === 'skipped');
+  if (skipped !== undefined && skipped.outcome.kind === 'skipped')
+    return { lines: [`not checked: whether it runs (${skipped.outcome.why})`], units: {} };
+  const units: Record<string, string> = {};
+  if (kind === 'launchd') {
+    steps.forEach((s) => {
+      const label = (s.argv[2] ?? '').split('/').at(-1) ?? '';
+      units[label] = s.outcome.kind === 'ran' && s.outcome.exitCode === 0 ? 'loaded' : 'not loaded';
+    });
+  } else {
+    const names = (steps[0]?.argv ?? []).slice((steps[0]?.argv.indexOf('--') ?? 0) + 1);
+    const active = (stdout[0] ?? '').split('\n');
+    const enabled = (stdout[1] ?? '').split('\n');
+    names.forEach((unit, i) => {
+      units[unit] = `${active[i]?.trim() || 'unknown'}, ${enabled[i]?.trim() || 'unknown'}`;
+    });
+  }
+  return { lines: Object.entries(units).map(([unit, state]) => `${unit}: ${state}`), units };
+}
+
+async function uninstall(c: Context, values: Parsed['values']): Promise<number> {
+  const statuses = await statusesOrFail(c, 'uninstall');
+  if (typeof statuses === 'number') return statuses;
+  if (values.force !== true) {
+    const refused = refuseForeign(c, statuses, 'removing');
+    if (refused !== undefined) return refused;
+  }
+  const present = statuses.filter((s) => s.state !== 'missing');
+  if (present.length === 0) {
+    report(c, 'uninstall', { files: [], steps: [] }, [`not installed: ${c.name} (nothing in ${c.dir}); nothing removed`]);
+    return EXIT.ok;
+  }
+  const skip = values['no-disable'] === true ? '--no-disable' : undefined;
+  const stopped = await runSteps(c.runner, disableSteps(c.kind, c.name, c.uid), { skip, stopOnFailure: false });
+  const removed: string[] = [];
+  for (const { path } of present) {
+    try {
+      await removeUnitFile(path);
+      removed.push(path);
+    } catch (error) {
+      c.io.stderr(`heartbeat-kit service: cannot remove ${path}: ${(error as Error).message}. Fix: check the directory's permissions.\n`);
+      report(c, 'uninstall', { files: removed, steps: stopped.steps }, [...stepLines(stopped.steps), ...removed.map((p) => `removed ${p}`)]);
+      return EXIT.failure;
+    }
+  }
+  const reloaded = await runSteps(c.runner, reloadSteps(c.kind), { skip, stopOnFailure: false });
+  const steps = [...stopped.steps, ...reloaded.steps];
+  // `disable --now` of a unit systemd never loaded fails; the files are gone all the same, so only a failed reload counts.
+  report(c, 'uninstall', { files: removed, steps }, [...stepLines(stopped.steps), ...removed.map((p) => `removed ${p}`), ...stepLines(reloaded.steps)]);
+  return failedStep(reloaded.steps) ? EXIT.failure : EXIT.ok;
+}
