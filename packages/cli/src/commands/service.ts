@@ -1,4 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,8 +54,10 @@ Options:
   --no-enable        install: write the files but do not run systemctl/launchctl
   --no-disable       uninstall: remove the files without stopping the service first
   --force            install: replace, uninstall: remove files heartbeat-kit did not write
-  --env-file FILE    systemd: the environment file (default: ~/.config/heartbeat-kit/<name>.env
-                     with --user, /etc/heartbeat-kit/<name>.env without); it may not exist
+  --environment-file FILE
+                     systemd: the environment file (default: ~/.config/heartbeat-kit/<name>.env
+                     with --user, /etc/heartbeat-kit/<name>.env without); it may not exist.
+                     (Not --env-file: Node 20 reads that flag itself, wherever it appears.)
   --max-age DURATION the liveness check's --max-age (default: check-liveness's, 3 × the interval)
   --dir DIR          write to / read from DIR instead of the manager's directory
   --json             print one JSON object: {action, kind, name, files, steps}
@@ -77,7 +80,7 @@ const OPTIONS = {
   'no-enable': { type: 'boolean' },
   'no-disable': { type: 'boolean' },
   force: { type: 'boolean' },
-  'env-file': { type: 'string' },
+  'environment-file': { type: 'string' },
   'max-age': { type: 'string' },
   dir: { type: 'string' },
   json: { type: 'boolean' },
@@ -88,7 +91,7 @@ const OPTIONS = {
 const ONLY: Record<string, readonly string[]> = {
   print: ['install'],
   'no-enable': ['install'],
-  'env-file': ['install'],
+  'environment-file': ['install'],
   'max-age': ['install'],
   'no-disable': ['uninstall'],
   force: ['install', 'uninstall'],
@@ -178,8 +181,8 @@ function parse(argv: readonly string[], io: CliIo): Parsed | number {
   if (values.user === true && values.systemd !== true) return usageError(io, '--user is for --systemd. Fix: drop --user (launchd agents are per user).');
   if (values.print === true && values['no-enable'] === true) return usageError(io, '--print runs nothing anyway. Fix: drop --no-enable.');
   const kind: ServiceKind = values.launchd === true ? 'launchd' : values.user === true ? 'systemd-user' : 'systemd-system';
-  if (kind === 'launchd' && values['env-file'] !== undefined)
-    return usageError(io, '--env-file is for systemd: launchd has no environment file. Fix: drop it and put variables in the plist\'s EnvironmentVariables.');
+  if (kind === 'launchd' && values['environment-file'] !== undefined)
+    return usageError(io, '--environment-file is for systemd: launchd has no environment file. Fix: drop it and put variables in the plist\'s EnvironmentVariables.');
   return { action: action as Action, kind, values, loopArgs };
 }
 
@@ -203,8 +206,8 @@ export const serviceCommand: Command = async (argv, io) => {
   }
   const name = serviceName(project);
   const envFile =
-    values['env-file'] !== undefined
-      ? resolvePath(io.cwd, values['env-file'])
+    values['environment-file'] !== undefined
+      ? resolvePath(io.cwd, values['environment-file'])
       : join(kind === 'systemd-system' ? '/etc' : configHome(io.env), 'heartbeat-kit', `${name}.env`);
   const plan: ServicePlan = {
     kind,
@@ -220,13 +223,15 @@ export const serviceCommand: Command = async (argv, io) => {
     logDir: join(home(io.env), 'Library', 'Logs', 'heartbeat-kit'),
   };
   const rendered = kind === 'launchd' ? launchdPlists(plan) : systemdUnits(plan);
+  // status and uninstall do not know the loop options install was given: a file counts as
+  // current when it is ours and runs this node and this bin.
   if (!rendered.ok)
     return usageError(
       io,
-      `${JSON.stringify(rendered.error.value)} cannot go in a ${kind === 'launchd' ? 'launchd plist' : 'systemd unit'}: ${rendered.error.reason}. Fix: move or rename it (or pass --env-file elsewhere).`,
+      `${JSON.stringify(rendered.error.value)} cannot go in a ${kind === 'launchd' ? 'launchd plist' : 'systemd unit'}: ${rendered.error.reason}. Fix: move or rename it (or pass --environment-file elsewhere).`,
     );
   const dir = values.dir !== undefined ? resolvePath(io.cwd, values.dir) : managerDir(kind, io.env);
-  const context: Context = { io, kind, name, dir, files: rendered.files, json: values.json === true, runner, uid: process.getuid?.() ?? 501 };
+  const context: Context = { io, kind, name, dir, files: rendered.files, logDir: kind === 'launchd' ? plan.logDir : undefined, json: values.json === true, runner, uid: process.getuid?.() ?? 501 };
   if (action === 'install') return install(context, values);
   if (action === 'status') return status(context);
   return uninstall(context, values);
@@ -238,6 +243,8 @@ interface Context {
   readonly name: string;
   readonly dir: string;
   readonly files: readonly ServiceFile[];
+  /** launchd opens its log files but does not make their directory: install does. */
+  readonly logDir: string | undefined;
   readonly json: boolean;
   readonly runner: ReturnType<typeof createCliRunner>;
   readonly uid: number;
@@ -286,6 +293,7 @@ async function install(c: Context, values: Parsed['values']): Promise<number> {
   for (const file of c.files) {
     const path = join(c.dir, file.name);
     try {
+      if (c.logDir !== undefined) await mkdir(c.logDir, { recursive: true });
       await writeUnitFile(path, file.text);
       written.push(path);
     } catch (error) {
@@ -310,7 +318,7 @@ async function status(c: Context): Promise<number> {
   const { steps, stdout } = anyOurs ? await runSteps(c.runner, statusSteps(c.kind, c.name, c.uid), { stopOnFailure: false }) : { steps: [], stdout: [] };
   const manager = managerState(c.kind, steps, stdout);
   const lines = [
-    ...statuses.map((s) => `${s.state.padEnd(9)}${s.path}${s.state === 'outdated' ? ' (differs from what install writes now: run install again)' : s.state === 'foreign' ? ' (not written by heartbeat-kit)' : ''}`),
+    ...statuses.map((s) => `${s.state.padEnd(9)}${s.path}${s.state === 'outdated' ? ' (runs another node or bin than this heartbeat-kit: run install again)' : s.state === 'foreign' ? ' (not written by heartbeat-kit)' : ''}`),
     ...manager.lines,
     installed ? `installed: ${c.name}` : `not installed: ${c.name}${anyOurs ? ' (partly, or out of date)' : ''}`,
   ];

@@ -82,11 +82,12 @@ export function launchdPlists(plan: ServicePlan): { ok: true; files: readonly Se
       StandardOutPath: join(plan.logDir, `${plan.name}.liveness.log`),
       StandardErrorPath: join(plan.logDir, `${plan.name}.liveness.log`),
     });
+    const program = `<array>\n    <string>${xmlText(plan.node)}</string>\n    <string>${xmlText(plan.bin)}</string>\n`;
     return {
       ok: true,
       files: [
-        { name: `${label}.plist`, text: loop },
-        { name: `${label}.liveness.plist`, text: liveness },
+        { name: `${label}.plist`, text: loop, program },
+        { name: `${label}.liveness.plist`, text: liveness, program },
       ],
     };
   } catch (error) {

@@ -18,7 +18,10 @@ function isOurs(text: string): boolean {
   return text.split('\n').slice(0, 3).some((line) => line.includes(MARKER));
 }
 
-/** Each planned file's state in `dir`: missing, ours and current, ours but older, or someone else's. */
+/**
+ * Each planned file's state in `dir`: missing, someone else's, ours and current (as planned, or
+ * running this node and bin with other loop options), or ours but older (another node or bin).
+ */
 export async function fileStatuses(dir: string, files: readonly ServiceFile[]): Promise<FileStatus[]> {
   return Promise.all(
     files.map(async (file): Promise<FileStatus> => {
@@ -31,7 +34,8 @@ export async function fileStatuses(dir: string, files: readonly ServiceFile[]): 
         throw error;
       }
       if (!isOurs(text)) return { path, state: 'foreign' };
-      return { path, state: text === file.text ? 'current' : 'outdated' };
+      const current = text === file.text || (file.program !== undefined && text.includes(file.program));
+      return { path, state: current ? 'current' : 'outdated' };
     }),
   );
 }

@@ -5,6 +5,11 @@ import { environmentAssignment, execArgument, isUnitValueError, pathValue, textV
 export interface ServiceFile {
   readonly name: string;
   readonly text: string;
+  /**
+   * The part of `text` that names this node and this bin: `status` finds it in an installed file
+   * to call it current (it cannot know the loop options install was given).
+   */
+  readonly program?: string;
 }
 
 class Refused extends Error {
@@ -107,9 +112,10 @@ function render(plan: ServicePlan): ServiceFile[] {
     'WantedBy=timers.target',
     '',
   ];
+  const program = `\nExecStart=${execLine([plan.node, plan.bin])} `;
   return [
-    { name: `${plan.name}.service`, text: loop.join('\n') },
-    { name: `${plan.name}-liveness.service`, text: liveness.join('\n') },
+    { name: `${plan.name}.service`, text: loop.join('\n'), program },
+    { name: `${plan.name}-liveness.service`, text: liveness.join('\n'), program },
     { name: `${plan.name}-liveness.timer`, text: timer.join('\n') },
   ];
 }
