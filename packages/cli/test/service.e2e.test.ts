@@ -148,6 +148,17 @@ describe('heartbeat-kit service (the built bin)', () => {
     expect(status.stdout).toContain('not checked: whether it runs (systemctl not found on PATH)\n');
   });
 
+  it('status: installed with other loop options is current; a unit running another node is out of date (exit 1)', async () => {
+    const m = machine({ systemctl: false, projectName: 'moved' });
+    expect((await built.run(['service', 'install', '--systemd', '--user', '--cwd', m.project, '--', '--interval', '5m'], m.env)).code).toBe(0);
+    expect((await built.run(['service', 'status', '--systemd', '--user', '--cwd', m.project], m.env)).code).toBe(0);
+    const loop = join(m.unitDir, readdirSync(m.unitDir).find((u) => u.endsWith('.service') && !u.includes('liveness')) ?? '');
+    writeFileSync(loop, readFileSync(loop, 'utf8').replace(`"${process.execPath}"`, '"/opt/old-node/bin/node"'));
+    const status = await built.run(['service', 'status', '--systemd', '--user', '--json', '--cwd', m.project], m.env);
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.stdout)).toMatchObject({ installed: false, files: [{ path: loop, state: 'outdated' }, { state: 'current' }, { state: 'current' }] });
+  });
+
   it('refuses to replace or remove a unit it did not write; --force does', async () => {
     const m = machine({ systemctl: true, projectName: 'mine' });
     const printed = await built.run(['service', 'install', '--systemd', '--user', '--print', '--json', '--cwd', m.project], m.env);
