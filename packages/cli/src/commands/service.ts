@@ -65,10 +65,12 @@ Options:
 
 Anything after -- is passed to 'loop' as it is (e.g. -- --sink file:.heartbeat/reports.jsonl).
 
-Exit codes: 0 done (status: installed, every file current); 1 status: not installed, out of
-date or not ours; install/uninstall: a file there was not written by heartbeat-kit (nothing
-changed); 2 usage error (or a path systemd/launchd cannot carry; nothing written); 3 a file could
-not be written or removed, or systemctl/launchctl failed (what was done is listed).
+Exit codes:
+  0  done (status: installed, every file current)
+  1  status: not installed, partly, out of date or not ours; install and uninstall: a file
+     there was not written by heartbeat-kit (nothing changed)
+  2  usage error, or a path systemd or launchd cannot carry (nothing written)
+  3  a file could not be written or removed, or systemctl/launchctl failed (what was done is listed)
 `;
 
 const OPTIONS = {
