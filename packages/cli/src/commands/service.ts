@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { homedir, userInfo } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { unknownNameError } from '../errors.js';
@@ -179,12 +179,19 @@ function parse(argv: readonly string[], io: CliIo): Parsed | number {
   if (values.systemd === true && values.launchd === true)
     return usageError(io, '--systemd and --launchd are two service managers. Fix: give one.');
   if (values.systemd !== true && values.launchd !== true)
-    return usageError(io, `${action} needs a service manager. Fix: add --systemd --user (Linux, your user), --systemd (system-wide) or --launchd (macOS).`);
-  if (values.user === true && values.systemd !== true) return usageError(io, '--user is for --systemd. Fix: drop --user (launchd agents are per user).');
+    return usageError(
+      io,
+      `${action} needs a service manager. Fix: add --systemd --user (Linux, your user), --systemd (system-wide) or --launchd (macOS).`,
+    );
+  if (values.user === true && values.systemd !== true)
+    return usageError(io, '--user is for --systemd. Fix: drop --user (launchd agents are per user).');
   if (values.print === true && values['no-enable'] === true) return usageError(io, '--print runs nothing anyway. Fix: drop --no-enable.');
   const kind: ServiceKind = values.launchd === true ? 'launchd' : values.user === true ? 'systemd-user' : 'systemd-system';
   if (kind === 'launchd' && values['environment-file'] !== undefined)
-    return usageError(io, '--environment-file is for systemd: launchd has no environment file. Fix: drop it and put variables in the plist\'s EnvironmentVariables.');
+    return usageError(
+      io,
+      "--environment-file is for systemd: launchd has no environment file. Fix: drop it and put variables in the plist's EnvironmentVariables.",
+    );
   return { action: action as Action, kind, values, loopArgs };
 }
 
@@ -233,7 +240,17 @@ export const serviceCommand: Command = async (argv, io) => {
       `${JSON.stringify(rendered.error.value)} cannot go in a ${kind === 'launchd' ? 'launchd plist' : 'systemd unit'}: ${rendered.error.reason}. Fix: move or rename it (or pass --environment-file elsewhere).`,
     );
   const dir = values.dir !== undefined ? resolvePath(io.cwd, values.dir) : managerDir(kind, io.env);
-  const context: Context = { io, kind, name, dir, files: rendered.files, logDir: kind === 'launchd' ? plan.logDir : undefined, json: values.json === true, runner, uid: process.getuid?.() ?? 501 };
+  const context: Context = {
+    io,
+    kind,
+    name,
+    dir,
+    files: rendered.files,
+    logDir: kind === 'launchd' ? plan.logDir : undefined,
+    json: values.json === true,
+    runner,
+    uid: process.getuid?.() ?? 501,
+  };
   if (action === 'install') return install(context, values);
   if (action === 'status') return status(context);
   return uninstall(context, values);
@@ -252,7 +269,12 @@ interface Context {
   readonly uid: number;
 }
 
-function report(c: Context, action: Action, fields: { files: readonly unknown[]; steps: readonly ManagerStep[]; [key: string]: unknown }, lines: readonly string[]): void {
+function report(
+  c: Context,
+  action: Action,
+  fields: { files: readonly unknown[]; steps: readonly ManagerStep[]; [key: string]: unknown },
+  lines: readonly string[],
+): void {
   if (c.json) c.io.stdout(`${JSON.stringify({ action, kind: c.kind, name: c.name, dir: c.dir, ...fields })}\n`);
   else c.io.stdout(lines.map((l) => `${l}\n`).join(''));
 }
@@ -281,7 +303,10 @@ function refuseForeign(c: Context, statuses: readonly FileStatus[], verb: string
 
 async function install(c: Context, values: Parsed['values']): Promise<number> {
   if (values.print === true) {
-    if (c.json) c.io.stdout(`${JSON.stringify({ action: 'print', kind: c.kind, name: c.name, dir: c.dir, files: c.files.map((f) => ({ path: join(c.dir, f.name), text: f.text })) })}\n`);
+    if (c.json)
+      c.io.stdout(
+        `${JSON.stringify({ action: 'print', kind: c.kind, name: c.name, dir: c.dir, files: c.files.map((f) => ({ path: join(c.dir, f.name), text: f.text })) })}\n`,
+      );
     else c.io.stdout(c.files.map((f) => `==> ${join(c.dir, f.name)} <==\n${f.text}`).join('\n'));
     return EXIT.ok;
   }
@@ -317,10 +342,15 @@ async function status(c: Context): Promise<number> {
   const installed = statuses.every((s) => s.state === 'current');
   const anyOurs = statuses.some((s) => s.state === 'current' || s.state === 'outdated');
   // Ask the manager only about a service that is (partly) ours: no questions about strangers.
-  const { steps, stdout } = anyOurs ? await runSteps(c.runner, statusSteps(c.kind, c.name, c.uid), { stopOnFailure: false }) : { steps: [], stdout: [] };
+  const { steps, stdout } = anyOurs
+    ? await runSteps(c.runner, statusSteps(c.kind, c.name, c.uid), { stopOnFailure: false })
+    : { steps: [], stdout: [] };
   const manager = managerState(c.kind, steps, stdout);
   const lines = [
-    ...statuses.map((s) => `${s.state.padEnd(9)}${s.path}${s.state === 'outdated' ? ' (runs another node or bin than this heartbeat-kit: run install again)' : s.state === 'foreign' ? ' (not written by heartbeat-kit)' : ''}`),
+    ...statuses.map(
+      (s) =>
+        `${s.state.padEnd(9)}${s.path}${s.state === 'outdated' ? ' (runs another node or bin than this heartbeat-kit: run install again)' : s.state === 'foreign' ? ' (not written by heartbeat-kit)' : ''}`,
+    ),
     ...manager.lines,
     installed ? `installed: ${c.name}` : `not installed: ${c.name}${anyOurs ? ' (partly, or out of date)' : ''}`,
   ];
@@ -328,7 +358,11 @@ async function status(c: Context): Promise<number> {
   return installed ? EXIT.ok : EXIT.rejected;
 }
 
-function managerState(kind: ServiceKind, steps: readonly ManagerStep[], stdout: readonly string[]): { lines: string[]; units: Record<string, string> } {
+function managerState(
+  kind: ServiceKind,
+  steps: readonly ManagerStep[],
+  stdout: readonly string[],
+): { lines: string[]; units: Record<string, string> } {
   const skipped = steps.find((s) => s.outcome.kind === 'skipped');
   if (skipped !== undefined && skipped.outcome.kind === 'skipped')
     return { lines: [`not checked: whether it runs (${skipped.outcome.why})`], units: {} };
@@ -370,13 +404,20 @@ async function uninstall(c: Context, values: Parsed['values']): Promise<number> 
       removed.push(path);
     } catch (error) {
       c.io.stderr(`heartbeat-kit service: cannot remove ${path}: ${(error as Error).message}. Fix: check the directory's permissions.\n`);
-      report(c, 'uninstall', { files: removed, steps: stopped.steps }, [...stepLines(stopped.steps), ...removed.map((p) => `removed ${p}`)]);
+      report(c, 'uninstall', { files: removed, steps: stopped.steps }, [
+        ...stepLines(stopped.steps),
+        ...removed.map((p) => `removed ${p}`),
+      ]);
       return EXIT.failure;
     }
   }
   const reloaded = await runSteps(c.runner, reloadSteps(c.kind), { skip, stopOnFailure: false });
   const steps = [...stopped.steps, ...reloaded.steps];
   // `disable --now` of a unit systemd never loaded fails; the files are gone all the same, so only a failed reload counts.
-  report(c, 'uninstall', { files: removed, steps }, [...stepLines(stopped.steps), ...removed.map((p) => `removed ${p}`), ...stepLines(reloaded.steps)]);
+  report(c, 'uninstall', { files: removed, steps }, [
+    ...stepLines(stopped.steps),
+    ...removed.map((p) => `removed ${p}`),
+    ...stepLines(reloaded.steps),
+  ]);
   return failedStep(reloaded.steps) ? EXIT.failure : EXIT.ok;
 }

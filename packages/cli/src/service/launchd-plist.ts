@@ -4,6 +4,7 @@ import type { ServiceFile } from './systemd-units.js';
 import type { UnitValueError } from './systemd-syntax.js';
 
 // XML 1.0 has no way to write these (not even as character references): such a path is refused.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
 
 class Refused extends Error {

@@ -15,7 +15,10 @@ export interface FileStatus {
 
 /** Ours: the marker is in the first three lines (after the XML declaration in a plist). */
 function isOurs(text: string): boolean {
-  return text.split('\n').slice(0, 3).some((line) => line.includes(MARKER));
+  return text
+    .split('\n')
+    .slice(0, 3)
+    .some((line) => line.includes(MARKER));
 }
 
 /**

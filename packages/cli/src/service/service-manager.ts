@@ -7,7 +7,8 @@ import type { ServiceKind } from './service-plan.js';
 export interface ManagerStep {
   readonly argv: readonly string[];
   /** `ran` with its exit code; `skipped` with why (the tool is absent, or --no-enable). */
-  readonly outcome: { readonly kind: 'ran'; readonly exitCode: number; readonly stderr: string } | { readonly kind: 'skipped'; readonly why: string };
+  readonly outcome:
+    { readonly kind: 'ran'; readonly exitCode: number; readonly stderr: string } | { readonly kind: 'skipped'; readonly why: string };
 }
 
 const TIMEOUT_MS = 60_000;

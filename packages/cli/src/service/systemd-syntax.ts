@@ -12,6 +12,7 @@ export interface UnitValueError {
 
 // Control characters (newline ends the setting, NUL ends the string) have no safe spelling in
 // every setting we write: refuse them rather than hand systemd a different path.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function refuseControl(value: string): UnitValueError | undefined {
@@ -26,7 +27,10 @@ function refuseControl(value: string): UnitValueError | undefined {
 export function execArgument(value: string): string | UnitValueError {
   const bad = refuseControl(value);
   if (bad !== undefined) return bad;
-  const quoted = value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/%/g, '%%').replace(/\$/g, '$$$$');
+  const quoted = value
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/%/g, '%%')
+    .replace(/\$/g, '$$$$');
   return `"${quoted}"`;
 }
 
@@ -56,7 +60,7 @@ export function pathValue(path: string): string | UnitValueError {
 
 /** Free text (`Description=`): specifiers doubled, control characters replaced by `?`. */
 export function textValue(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, '?').trim().replace(/\\$/, '?').replace(/%/g, '%%');
+  return text.replace(new RegExp(CONTROL.source, 'g'), '?').trim().replace(/\\$/, '?').replace(/%/g, '%%');
 }
 
 /** Type guard: did an escape refuse its value? */
