@@ -64,6 +64,10 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
     load: async () => (await import('./commands/fleet.js')).fleetCommand,
     optional: { name: '@heartbeat-kit/bullmq', why: 'BullMQ and the Redis client' },
   },
+  service: {
+    summary: 'run the loop as a systemd or launchd service with a liveness timer: install, status, uninstall',
+    load: async () => (await import('./commands/service.js')).serviceCommand,
+  },
   runbook: {
     summary: "check a lead agent's runbook and preview its checklist ticks: init, check, due, quiet, tick",
     load: async () => (await import('./commands/runbook.js')).runbookCommand,

@@ -7,6 +7,9 @@ function codeOf(error: unknown): string {
   return typeof code === 'string' && code !== '' ? code : 'failed';
 }
 
+/** How long a sink command may run per message; a service's stop timeout counts on it. */
+export const COMMAND_SINK_TIMEOUT_MS = 60_000;
+
 /**
  * Runs a command per message with the message content on stdin (and the summary in
  * `HEARTBEAT_SUMMARY`, the kind in `HEARTBEAT_KIND`). Exit 0 confirms delivery. Its stderr is
@@ -30,7 +33,7 @@ export function createCommandSink(options: {
             cwd: options.cwd,
             input: message.content,
             env: { HEARTBEAT_SUMMARY: message.summary, HEARTBEAT_KIND: message.kind },
-            timeoutMs: 60_000,
+            timeoutMs: COMMAND_SINK_TIMEOUT_MS,
           });
           if (ran.isErr()) throw Object.assign(new Error(`sink command ${ran.error.kind}: ${file}`), { code: ran.error.kind });
           // The tool's stderr may echo a token or a hook URL: it is redacted and cut to one line.
