@@ -16,6 +16,8 @@ export const HEARTBEAT_OPTIONS = {
   'sink-same-origin-redirects': { type: 'boolean' },
   'tmux-socket': { type: 'string' },
   'env-allow': { type: 'string' },
+  ping: { type: 'string' },
+  'ping-flavour': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
