@@ -1,6 +1,6 @@
 // The HTTP requests of each ping event, per protocol: pure, so every protocol rule is tested without a network.
 import { createHash } from 'node:crypto';
-import { redactSecrets } from '@heartbeat-kit/core';
+import { redactSecrets, stripTerminalEscapes } from '@heartbeat-kit/core';
 import type { PingSpec } from './ping-spec.js';
 
 /** What a ping says: a slot began, or how it ended. */
@@ -42,7 +42,7 @@ export function slotRunId(statePath: string, slotMs: number): string {
 
 /** A summary as it may leave the machine: one line, no control characters, secrets redacted, at most {@link PING_SUMMARY_MAX}. */
 export function pingSummaryText(summary: string): string {
-  const line = redactSecrets(summary.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim());
+  const line = redactSecrets(stripTerminalEscapes(summary)).replace(/\s+/g, ' ').trim();
   return line.length <= PING_SUMMARY_MAX ? line : `${line.slice(0, PING_SUMMARY_MAX - 1)}…`;
 }
 
