@@ -82,6 +82,9 @@ export type {
   SpoolText,
   LeftoverSpools,
   OutputSpool,
+  CycleObserver,
+  ObservedStep,
+  ObservedValue,
 } from './ports/index.js';
 export {
   ENV_DENY_LIST,
