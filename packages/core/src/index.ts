@@ -84,6 +84,9 @@ export type {
   SpoolText,
   LeftoverSpools,
   OutputSpool,
+  CycleObserver,
+  ObservedStep,
+  ObservedValue,
 } from './ports/index.js';
 export { heldWhy } from './ports/sink.js';
 export {

@@ -35,6 +35,9 @@ import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
 import { replaceStdoutRoutes } from '../sinks/route-spec.js';
 import { pausePartialLine, readPauseDecision } from '../wiring/pause-file.js';
 import { parseMetricsFlags, writeMetricsTextfile } from '../metrics/metrics-export.js';
+import { endPingEvent, outcomeExitCode, withPingFailures } from '../pings/ping-outcome.js';
+import { checkPingFlags, pingerFor } from '../pings/ping-wiring.js';
+import type { PingFailures, SlotPinger } from '../pings/slot-pinger.js';
 
 /** Help text of `heartbeat-kit cycle`. */
 export const CYCLE_HELP = `Usage: heartbeat-kit cycle [options]
@@ -70,6 +73,12 @@ Options:
   --sink-same-origin-redirects follow the webhook's 307/308 redirects within its own origin
                                (scheme, host, port). Default: none; a redirect fails the delivery,
                                naming its Location. Another origin or https → http: never
+  --ping URL                   ping an off-host monitor when each slot starts and ends (Healthchecks.io:
+                               /start, the URL on success, /fail or /EXIT otherwise, ?rid= the slot's
+                               id; cronitor:URL for Cronitor telemetry). Replaces HEARTBEAT.md
+                               Delivery → Ping. 5 s per ping; a failed ping is a stderr warning and
+                               a receipt field, never a failed cycle. Dry runs never ping (docs/pings.md)
+  --ping-flavour NAME          healthchecks (default) | cronitor: the protocol of --ping's URL
   --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
   --env-allow NAMES            hardened mode: tools get only PATH, HOME, USER, LANG, TMPDIR,
                                TMUX_TMPDIR and these comma-separated names (PREFIX* = prefix;
@@ -246,6 +255,8 @@ async function runCycleCommand(
   }
   const now = parseInstantFlag('--now', values.now);
   if (!now.ok) return usageError(io, now.message);
+  const pingFlags = checkPingFlags(values);
+  if (!pingFlags.ok) return usageError(io, pingFlags.message);
   const lastActive = parseInstantFlag('--operator-last-active', values['operator-last-active']);
   if (!lastActive.ok) return usageError(io, lastActive.message);
   // A rehearsal at another instant is a dry run: its receipt would close that slot for real runs.
@@ -268,9 +279,18 @@ async function runCycleCommand(
       const { statePath } = resolved;
       tap.statePath = statePath;
       const detail = resolved.message.slice(0, 200);
+      // The config could not be read, so only --ping can say so off-host: the slot ended with exit 2.
+      const pinging = pingerFor(values, { value: undefined, file: '' }, { io, command: 'cycle', statePath, dryRun });
+      const pinged = pinging.ok
+        ? await pinging.pinger?.end(at().getTime(), {
+            kind: 'end',
+            result: { kind: 'exit', code: EXIT.usage },
+            summary: `config error: ${resolved.message}`,
+          })
+        : undefined;
       await appendReceipt(
         receiptStoreFor(statePath, wall),
-        skippedReceipt('config-error', { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail }),
+        withPingFailures(skippedReceipt('config-error', { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail }), pinged),
         statePath,
         io,
         'cycle',
@@ -280,6 +300,9 @@ async function runCycleCommand(
   }
   const { statePath, json, settings, deps } = resolved.value;
   tap.statePath = statePath;
+  const pinging = pingerFor(values, { value: settings.config.ping, file: settings.file }, { io, command: 'cycle', statePath, dryRun });
+  if (!pinging.ok) return usageError(io, pinging.message);
+  const pinger = pinging.pinger;
   const receipts = receiptStoreFor(statePath, commandClock(io, now.date));
   const cron = values.cron === undefined ? undefined : await parseCronFlag(values.cron, settings.timeZone);
   if (cron !== undefined && !cron.ok) return usageError(io, cron.message);
@@ -318,16 +341,21 @@ async function runCycleCommand(
   const routes = replaceStdoutRoutes(deps.routes, resolved.value.routes, json ? quiet : undefined);
   // The operator's pause, read once under the lock (a dry run reads it too: it rehearses the real slot).
   let paused = { kind: 'run' } as PauseDecision;
+  // The slot this run closes and its ping's run id: the cron slot, else the instant the cycle starts.
+  let pingSlotMs = at().getTime();
   const run = async (): Promise<CycleOutcome | undefined> => {
-    paused = await readPauseDecision(statePath, at().getTime(), io, 'cycle');
+    const start = at();
+    pingSlotMs = slotMs ?? start.getTime();
+    paused = await readPauseDecision(statePath, start.getTime(), io, 'cycle');
     tap.pause = paused;
     if (paused.kind === 'skip') return undefined;
+    pinger?.start(pingSlotMs);
     return runCycle(
       { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
       {
         config: settings.config,
         timeZone: settings.timeZone,
-        now: at(),
+        now: start,
         ...(lastActive.date ? { operatorLastActiveAt: lastActive.date } : {}),
         ...(dryRun ? { dryRun } : {}),
         ...(paused.kind === 'partial' ? { pause: paused } : {}),
@@ -367,19 +395,27 @@ async function runCycleCommand(
     return EXIT.failure;
   }
   if (guarded.value === undefined)
-    return pausedSlot(paused, { io, json, dryRun, statePath, receipts, slotMs: slotMs ?? at().getTime(), atMs: at().getTime() });
+    return pausedSlot(paused, { io, json, dryRun, statePath, receipts, slotMs: slotMs ?? at().getTime(), atMs: at().getTime(), pinger });
   const outcome: CycleOutcome = guarded.value;
   if (outcome.refused === undefined) tap.outcome = outcome;
   if (outcome.refused !== undefined) {
     // Nothing ran: the stored state stays exactly as it was, and the slot's receipt says why.
+    const pinged = await pinger?.end(pingSlotMs, {
+      kind: 'end',
+      result: { kind: 'exit', code: EXIT.failure },
+      summary: `state refused: ${outcome.refused.message}`,
+    });
     await appendReceipt(
       receipts,
-      skippedReceipt('state-refused', {
-        slotMs: at().getTime(),
-        atMs: at().getTime(),
-        source: 'cycle',
-        detail: outcome.refused.message.slice(0, 200),
-      }),
+      withPingFailures(
+        skippedReceipt('state-refused', {
+          slotMs: at().getTime(),
+          atMs: at().getTime(),
+          source: 'cycle',
+          detail: outcome.refused.message.slice(0, 200),
+        }),
+        pinged,
+      ),
       statePath,
       io,
       'cycle',
@@ -400,21 +436,32 @@ async function runCycleCommand(
   }
   // The next cycle starts this one's first listings while it loads (a dry run leaves nothing behind).
   if (!dryRun) await io.prefetch?.savePlan({ configFile: settings.file, validUntilMs: prefetchValidUntil(outcome, settings) });
+  // The off-host monitor hears how the slot ended before its receipt is written, so a failed ping is in the receipt.
+  const pinged: PingFailures | undefined =
+    pinger === undefined
+      ? undefined
+      : await pinger.end(
+          pingSlotMs,
+          endPingEvent(outcome, stopSignalExit(signals.cutOffSignal ?? signals.shutdownSignal) ?? outcomeExitCode(outcome)),
+        );
   // Written only now, after evaluation and delivery finished: "fired" never passes for "ran".
   // A dry run writes none: a rehearsal's receipt (for a `--now` later today) would close that slot for real runs.
   const receiptOk =
     dryRun ||
     (await appendReceipt(
       receipts,
-      receiptForOutcome(
-        outcome,
-        {
-          slotMs: slotMs ?? Date.parse(outcome.decision.at),
-          atMs: at().getTime(),
-          source: 'cycle',
-          pause: paused.kind === 'partial' ? paused.pause : undefined,
-        },
-        { checks: settings.config.checks.map((c) => c.name) },
+      withPingFailures(
+        receiptForOutcome(
+          outcome,
+          {
+            slotMs: slotMs ?? Date.parse(outcome.decision.at),
+            atMs: at().getTime(),
+            source: 'cycle',
+            pause: paused.kind === 'partial' ? paused.pause : undefined,
+          },
+          { checks: settings.config.checks.map((c) => c.name) },
+        ),
+        pinged,
       ),
       statePath,
       io,
@@ -511,11 +558,22 @@ async function runCycleCommand(
 /** A slot the operator's pause skipped whole: a `paused` receipt (none for a dry run), exit 0. */
 async function pausedSlot(
   paused: PauseDecision,
-  slot: { io: CliIo; json: boolean; dryRun: boolean; statePath: string; receipts: ReceiptStore; slotMs: number; atMs: number },
+  slot: {
+    io: CliIo;
+    json: boolean;
+    dryRun: boolean;
+    statePath: string;
+    receipts: ReceiptStore;
+    slotMs: number;
+    atMs: number;
+    pinger: SlotPinger | undefined;
+  },
 ): Promise<number> {
   if (paused.kind !== 'skip') return EXIT.internal;
   const { io, json, dryRun, statePath } = slot;
-  const receipt = pausedReceipt(paused.pause, { slotMs: slot.slotMs, atMs: slot.atMs, source: 'cycle' });
+  // A paused slot is the operator's choice, not an outage: the monitor hears a success that says so.
+  const pinged = await slot.pinger?.end(slot.slotMs, { kind: 'end', result: { kind: 'success' }, summary: `paused: ${paused.line}` });
+  const receipt = withPingFailures(pausedReceipt(paused.pause, { slotMs: slot.slotMs, atMs: slot.atMs, source: 'cycle' }), pinged);
   const ok = dryRun || (await appendReceipt(slot.receipts, receipt, statePath, io, 'cycle'));
   if (json)
     io.stdout(`${JSON.stringify({ status: 'paused', slot: receipt.slot, pause: paused.pause, ...(dryRun ? { dryRun: true } : {}) })}\n`);

@@ -35,6 +35,8 @@ import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { parseMetricsFlags, writeMetricsTextfile } from '../metrics/metrics-export.js';
 import { startMetricsServer, type MetricsServer } from '../metrics/metrics-server.js';
 import type { MetricInputs } from '../metrics/metric-figures.js';
+import { endPingEvent, outcomeExitCode, withPingFailures } from '../pings/ping-outcome.js';
+import { checkPingFlags, pingerFor } from '../pings/ping-wiring.js';
 
 /** Help text of `heartbeat-kit loop`. */
 export const LOOP_HELP = `Usage: heartbeat-kit loop [options]
@@ -100,6 +102,12 @@ Options:
   --sink-same-origin-redirects follow the webhook's 307/308 redirects within its own origin
                                (scheme, host, port). Default: none; a redirect fails the delivery,
                                naming its Location. Another origin or https → http: never
+  --ping URL                   ping an off-host monitor when each slot starts and ends (Healthchecks.io:
+                               /start, the URL on success, /fail or /EXIT otherwise, ?rid= the slot's
+                               id; cronitor:URL for Cronitor telemetry). Replaces HEARTBEAT.md
+                               Delivery → Ping. 5 s per ping; a failed ping is a stderr warning and
+                               a receipt field, never a failed cycle. Dry runs never ping (docs/pings.md)
+  --ping-flavour NAME          healthchecks (default) | cronitor: the protocol of --ping's URL
   --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
   --env-allow NAMES            hardened mode: tools get only PATH, HOME, USER, LANG, TMPDIR,
                                TMUX_TMPDIR and these comma-separated names (PREFIX* = prefix;
@@ -156,6 +164,8 @@ export const loopCommand: Command = async (argv, io) => {
   if (!startAt.ok) return usageError(io, startAt.message);
   const metrics = parseMetricsFlags(values, io.cwd);
   if (!metrics.ok) return usageError(io, metrics.message);
+  const pingFlags = checkPingFlags(values);
+  if (!pingFlags.ok) return usageError(io, pingFlags.message);
   // A rehearsal (--now) writes nothing a real run reads: its receipts would close real slots.
   const rehearsal = startAt.date !== undefined;
   // Its tools and sinks stop at the cut-off (a second signal); the loop itself at the first.
@@ -173,6 +183,14 @@ export const loopCommand: Command = async (argv, io) => {
   };
   printConfigWarnings(resolved.value.settings.warnings);
   const { cwd, json, reloadSettings, statePath } = resolved.value;
+  // Read at start, as the routes are; a rehearsal never pings (a monitor would count its slots as real).
+  const pinging = pingerFor(
+    values,
+    { value: resolved.value.settings.config.ping, file: resolved.value.settings.file },
+    { io, command: 'loop', statePath, dryRun: rehearsal },
+  );
+  if (!pinging.ok) return usageError(io, pinging.message);
+  const pinger = pinging.pinger;
   // A first signal stops the loop (no new cycle, no new sleep) but not the cycle in flight.
   let inFlight = false;
   announceDrain(io, 'loop', DEFAULT_SCANNER_TIMEOUT_MS, () => inFlight);
@@ -307,13 +325,22 @@ export const loopCommand: Command = async (argv, io) => {
         const slot = async () => {
           paused = await readPauseDecision(statePath, receiptAt(), io, 'loop');
           if (paused.kind === 'skip') return undefined;
+          pinger?.start(slotMs);
           return cycle(paused.kind === 'partial' ? { pause: paused } : undefined);
         };
         const guarded = await (
           rehearsal ? slot().then((value) => ({ kind: 'ran' as const, value, tookOverFrom: undefined })) : withCycleLock(statePath, slot)
         ).finally(() => (inFlight = false));
         if (guarded.kind === 'ran' && guarded.value === undefined && paused.kind === 'skip') {
-          await appendReceipt(receipts, pausedReceipt(paused.pause, { slotMs, atMs: receiptAt(), source: 'loop' }), statePath, io, 'loop');
+          // A paused slot is the operator's choice, not an outage: the monitor hears a success that says so.
+          const pinged = await pinger?.end(slotMs, { kind: 'end', result: { kind: 'success' }, summary: `paused: ${paused.line}` });
+          await appendReceipt(
+            receipts,
+            withPingFailures(pausedReceipt(paused.pause, { slotMs, atMs: receiptAt(), source: 'loop' }), pinged),
+            statePath,
+            io,
+            'loop',
+          );
           await exportTextfile();
           if (json) io.stdout(`${JSON.stringify({ type: 'paused', slot: new Date(slotMs).toISOString(), pause: paused.pause })}\n`);
           else printInfo(io, `heartbeat-kit loop: ${paused.line}; this slot did not run (nothing looked at).\n`);
@@ -347,12 +374,16 @@ export const loopCommand: Command = async (argv, io) => {
       },
       onCycle: async (outcome, slotMs) => {
         const pause = paused.kind === 'partial' ? paused.pause : undefined;
+        const pinged = await pinger?.end(slotMs, endPingEvent(outcome, outcomeExitCode(outcome)));
         await appendReceipt(
           receipts,
-          receiptForOutcome(
-            outcome,
-            { slotMs, atMs: receiptAt(), source: 'loop', pause },
-            { checks: current.config.checks.map((c) => c.name) },
+          withPingFailures(
+            receiptForOutcome(
+              outcome,
+              { slotMs, atMs: receiptAt(), source: 'loop', pause },
+              { checks: current.config.checks.map((c) => c.name) },
+            ),
+            pinged,
           ),
           statePath,
           io,

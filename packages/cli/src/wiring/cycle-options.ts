@@ -17,6 +17,8 @@ export const HEARTBEAT_OPTIONS = {
   'tmux-socket': { type: 'string' },
   'env-allow': { type: 'string' },
   'metrics-textfile': { type: 'string' },
+  ping: { type: 'string' },
+  'ping-flavour': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checksSchema } from './check-schema.js';
 import { repeatSchedule } from './repeat-limits.js';
 import { daysSchema, timeOfDaySchema } from './window-schema.js';
-import { ROUTE_SINK_PATTERN } from './heartbeat-delivery-readers.js';
+import { PING_TARGET_PATTERN, ROUTE_SINK_PATTERN } from './heartbeat-delivery-readers.js';
 
 const MINUTE = 60_000;
 
@@ -234,6 +234,14 @@ export const heartbeatConfigSchema = z
       .prefault({})
       .describe(
         'Routing by priority: each class listed goes to its own sink with its own message, id, retries, circuit breaker and receipt entry; a failing route never holds another back. --route PRIORITY=SINK overrides a line.',
+      ),
+    /** HEARTBEAT.md `## Delivery` → `Ping:`: the off-host monitor pinged at each slot's start and end (docs/pings.md). */
+    ping: z
+      .string()
+      .regex(PING_TARGET_PATTERN, 'must be an http(s) URL, optionally prefixed cronitor:')
+      .optional()
+      .describe(
+        'HEARTBEAT.md Delivery → Ping: an off-host monitor (Healthchecks.io URL, or cronitor:URL for Cronitor telemetry) pinged when each slot starts and ends; --ping replaces it. See docs/pings.md.',
       ),
   })
   .strict()

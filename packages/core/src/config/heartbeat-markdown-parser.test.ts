@@ -350,6 +350,21 @@ describe('parseHeartbeatConfig', () => {
     expect(error.file).toBe('x/HB.md');
   });
 
+  it('reads Delivery → Ping (issue 30): an http(s) URL, cronitor: in front allowed; anything else is a located error', () => {
+    expect(parseHeartbeatConfig('## Delivery\n- Ping: https://hc-ping.com/abc\n')._unsafeUnwrap().config.ping).toBe(
+      'https://hc-ping.com/abc',
+    );
+    expect(parseHeartbeatConfig('## Delivery\n- Ping: `cronitor:https://cronitor.link/p/K/hb`\n')._unsafeUnwrap().config.ping).toBe(
+      'cronitor:https://cronitor.link/p/K/hb',
+    );
+    expect(parseHeartbeatConfig('## Git\n- Threshold: 2 hours\n')._unsafeUnwrap().config.ping).toBeUndefined();
+    expect(errorOf('## Delivery\n- Ping: hc-ping.com/abc\n')).toMatchObject({
+      line: 2,
+      key: 'Delivery → Ping',
+      message: 'is not a ping URL.',
+    });
+  });
+
   it('reads the Environment allow-list (hardened mode); absent means the user environment', () => {
     const parsed = parseHeartbeatConfig('## Environment\n- Allow: BEADS_DIR, HTTPS_PROXY XDG_*\n')._unsafeUnwrap();
     expect(parsed.config.envAllow).toEqual(['BEADS_DIR', 'HTTPS_PROXY', 'XDG_*']);

@@ -140,6 +140,7 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     ...(config.delivery.advisory ? [`- Advisory: ${config.delivery.advisory}`] : ['<!-- - Advisory: file:.claude/inbox.jsonl -->']),
     ...(config.delivery.normal ? [`- Normal: ${config.delivery.normal}`] : []),
     ...(config.delivery.default ? [`- Default: ${config.delivery.default}`] : []),
+    ...(config.ping ? [`- Ping: ${config.ping}`] : []),
     '',
   ];
   return lines.join('\n');

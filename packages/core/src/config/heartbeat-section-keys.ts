@@ -14,7 +14,7 @@ import {
 } from './heartbeat-value-readers.js';
 import { beadsAlert, command, envAllow, expected, orchestratorAlert, prefix } from './heartbeat-scanner-readers.js';
 import { CHECK_KEYS } from './heartbeat-check-readers.js';
-import { route } from './heartbeat-delivery-readers.js';
+import { ping, route } from './heartbeat-delivery-readers.js';
 import type { Setter } from './heartbeat-setting-draft.js';
 
 /** A section of HEARTBEAT.md; `root` is the text before the first heading and the general headings. */
@@ -103,5 +103,5 @@ export const SECTION_KEYS: Readonly<Record<Section, Readonly<Record<string, Sett
   pipelines: { 'dashboard command': command('pipelineDashboardCommand', '["python3", "dashboard.py"]') },
   environment: { allow: envAllow },
   checks: CHECK_KEYS,
-  delivery: { immediate: route('immediate'), advisory: route('advisory'), normal: route('normal'), default: route('default') },
+  delivery: { immediate: route('immediate'), advisory: route('advisory'), normal: route('normal'), default: route('default'), ping },
 };

@@ -29,6 +29,8 @@ export interface Draft {
   /** `## Checks`, one entry per `- name:` line, filled by the keys after it. */
   checks?: CheckDraft[];
   delivery?: { immediate?: string; advisory?: string; normal?: string; default?: string };
+  /** `## Delivery` → `Ping:`: the off-host monitor's URL. */
+  ping?: string;
 }
 
 /** One check as its lines set it, before the schema checks the whole. */

@@ -1,4 +1,6 @@
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
+import type { CycleObserver } from '../ports/cycle-observer.js';
+import { observedDeps, observeOutcome } from './observe-cycle.js';
 import type { Clock, Sleep } from '../ports/clock.js';
 import type { OperatorActivity } from '../ports/operator-activity.js';
 import type { Scanner } from '../ports/scanner.js';
@@ -45,6 +47,11 @@ export interface CycleDeps {
    * cycle runs is in this cycle's decision or the next one's, never half. Absent = no acks.
    */
   readonly ackStore?: AckStore;
+  /**
+   * An optional observer (tracing, `@heartbeat-kit/otel`): the cycle, each scanner and each
+   * delivery run inside it, with the decision as attributes. Absent = nothing observed.
+   */
+  readonly observer?: CycleObserver;
 }
 
 /** The settings of one cycle. */
@@ -178,6 +185,16 @@ function refusedOutcome(refused: StateRefusal, state: HeartbeatState, now: Date,
  * ```
  */
 export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promise<CycleOutcome> {
+  const observer = deps.observer;
+  if (observer === undefined) return runObservedCycle(deps, settings);
+  return observer.cycle(async (step) => {
+    const outcome = await runObservedCycle(observedDeps(deps, observer), settings);
+    observeOutcome(step, outcome);
+    return outcome;
+  });
+}
+
+async function runObservedCycle(deps: CycleDeps, settings: CycleSettings): Promise<CycleOutcome> {
   const warnings: string[] = [];
   const now = settings.now ?? deps.clock.now();
 

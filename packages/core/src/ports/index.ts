@@ -8,3 +8,4 @@ export type * from './operator-activity.js';
 export type * from './receipt-store.js';
 export type * from './reply-inbox.js';
 export type * from './output-spool.js';
+export type * from './cycle-observer.js';

@@ -93,6 +93,15 @@ describe('receipts', () => {
       '2026-02-19T10:00:00.000Z  cycle     ran      cycle #3 report, delivery failed (Immediate → tmux held: pane busy, default → webhook failed: HTTP 503)',
     );
   });
+
+  it('keeps a failed ping on the receipt and says it at the end of the line (issue 30)', () => {
+    const receipt = {
+      ...skippedReceipt('overlapping', { slotMs: T0, atMs: T0, source: 'cycle' }),
+      ping: { start: 'ECONNREFUSED', end: 'HTTP 500' },
+    };
+    expect(parseReceiptLines(JSON.stringify(receipt)).receipts).toEqual([receipt]);
+    expect(formatReceipt(receipt)).toMatch(/still running \(ping failed: start: ECONNREFUSED; end: HTTP 500\)$/);
+  });
 });
 
 describe('lastRecordedSlotMs at the current clock (issue 26)', () => {

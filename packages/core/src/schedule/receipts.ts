@@ -66,6 +66,8 @@ const common = {
       breakerLine: z.string().max(500).optional(),
     })
     .optional(),
+  /** Off-host pings of this slot that failed (`--ping`), by event, with the reason; absent when none failed. */
+  ping: z.object({ start: z.string().max(300).optional(), end: z.string().max(300).optional() }).optional(),
 };
 
 /**
@@ -434,6 +436,13 @@ function formatBeat(beat: NonNullable<Receipt['beat']>): string {
 
 /** One line of `history`. */
 export function formatReceipt(receipt: Receipt): string {
+  const ping = receipt.ping;
+  if (ping === undefined) return formatReceiptBody(receipt);
+  const failed = [ping.start === undefined ? '' : `start: ${ping.start}`, ping.end === undefined ? '' : `end: ${ping.end}`].filter(Boolean);
+  return `${formatReceiptBody(receipt)} (ping failed: ${failed.join('; ')})`;
+}
+
+function formatReceiptBody(receipt: Receipt): string {
   const head = `${receipt.slot}  ${receipt.source.padEnd(9)}`;
   if (receipt.kind === 'ran' && receipt.beat !== undefined) return `${head} ran      ${formatBeat(receipt.beat)}`;
   if (receipt.kind === 'ran') {
