@@ -128,6 +128,26 @@ export default tseslint.config(
     },
   },
   {
+    // Files stay small and named by what they do: a source file over 400 lines holds two things.
+    // Import circles are checked by scripts/check-cycles.mjs (part of `pnpm lint`).
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    // Over 400 lines before the rule came (issue 32): the core barrel (item 3 shrinks it), core's
+    // receipts and cycle evaluation (item 2 moves their users' parts out) and two CLI commands other
+    // work is changing (item 5's command kernel). Do not add to this list: split the file.
+    files: [
+      'packages/core/src/index.ts',
+      'packages/core/src/schedule/receipts.ts',
+      'packages/core/src/cycle/evaluate-cycle.ts',
+      'packages/cli/src/commands/cycle.ts',
+      'packages/cli/src/commands/woterclip.ts',
+    ],
+    rules: { 'max-lines': 'off' },
+  },
+  {
     files: ['**/*.test.ts', 'packages/*/test/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

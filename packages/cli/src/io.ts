@@ -1,5 +1,5 @@
 import type { Clock, Sleep } from '@heartbeat-kit/core';
-import type { CyclePrefetch } from './wiring/cycle-prefetch.js';
+import type { CyclePrefetch } from './wiring/cycle-prefetch-types.js';
 /**
  * What a command needs from the outside world. `main` never calls `process.exit` or touches
  * `process.stdout` directly, so tests can run every command in-process.

@@ -50,16 +50,9 @@ export {
   STOP_REASON_TABLE,
 } from './beat/stop-reasons.js';
 export { decideNextStep, type NextStepInput, type NextStep } from './beat/next-step.js';
-export {
-  loadWoterclipConfig,
-  runBeat,
-  type BeatDeps,
-  type BeatOptions,
-  type BeatExit,
-  type WorkedIssue,
-  type BeatResult,
-  type LoadedPersona,
-} from './beat/run-beat.js';
+export { runBeat } from './beat/run-beat.js';
+export { loadWoterclipConfig } from './beat/load-woterclip-config.js';
+export type { BeatDeps, BeatOptions, BeatExit, WorkedIssue, BeatResult, LoadedPersona, LoadedWoterclipConfig } from './beat/beat-types.js';
 export { formatWoterclipTimestamp, woterclipLockCodec } from './lock/woterclip-lock-codec.js';
 export type { LockView } from './lock/lock-holder.js';
 export {

@@ -39,7 +39,7 @@ import {
   type HeldLock,
   type WorkerContext,
 } from './fleet-worker-context.js';
-import type { CycleJobData, CycleSetup, OutboxJobData, ResolveHeartbeat } from './fleet-worker.js';
+import type { CycleJobData, CycleSetup, OutboxJobData, ResolveHeartbeat } from './fleet-worker-types.js';
 
 type Held = Extract<HeldLock, { skippedFor: undefined }>;
 

@@ -3,7 +3,7 @@ import type { Clock, ReceiptBounds, Sleep } from '@heartbeat-kit/core';
 import { parseFleetHeartbeat, type FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import { decodeFleetState, type FleetStateDocument } from '../fleet/fleet-state.js';
 import type { FleetKeys } from './fleet-keys.js';
-import type { FleetEvent } from './fleet-worker.js';
+import type { FleetEvent } from './fleet-worker-types.js';
 import { createRedisLockStore } from './redis-lock-store.js';
 import { createRedisReceiptStore } from './redis-receipt-store.js';
 import { createRedisAckStore } from './redis-ack-store.js';

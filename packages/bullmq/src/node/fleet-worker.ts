@@ -1,120 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type {
-  CategoryTable,
-  Clock,
-  CycleDecision,
-  HeartbeatConfig,
-  OperatorActivity,
-  OutboundMessage,
-  ReceiptBounds,
-  Scanner,
-  SinkError,
-  Sleep,
-} from '@heartbeat-kit/core';
+import type { Clock, ReceiptBounds, Sleep } from '@heartbeat-kit/core';
 import { nodeSleep, systemClock } from '@heartbeat-kit/core/node';
 import { Queue, Worker } from 'bullmq';
-import type { Result, ResultAsync } from 'neverthrow';
-import type { FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
-import { outboxBackoffMs, type OutboxBreakerSettings } from '../fleet/outbox-rules.js';
+import { outboxBackoffMs } from '../fleet/outbox-rules.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
 import { createCycleProcessor } from './cycle-job.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
 import type { TickJobData } from './fleet-scheduler.js';
 import type { WorkerContext } from './fleet-worker-context.js';
+import type { CycleJobData, FleetEvent, FleetSink, OutboxJobData, ResolveHeartbeat } from './fleet-worker-types.js';
 import { createOutboxProcessor } from './outbox-job.js';
 import { closeRedisClient, createRedisClient, bullConnectionFor, type RedisClient } from './redis-connection.js';
 import { DEFAULT_FLEET_RECEIPT_BOUNDS } from './redis-receipt-store.js';
 import { createTickProcessor } from './tick-job.js';
 
 export type { OutboxBreakerSettings } from '../fleet/outbox-rules.js';
-
-/** One outbox message handed to a {@link FleetSink}; `id` is stable across retries. */
-export interface FleetDelivery {
-  /** `<heartbeat>__<cycle>` (a cost alert adds `__cost`): a sink can drop repeats by it. */
-  readonly id: string;
-  readonly heartbeatId: string;
-  readonly cycle: number;
-  readonly message: OutboundMessage;
-}
-
-/** Where fleet messages go. Ok means the sink confirmed; an error is retried with backoff. */
-export interface FleetSink {
-  /** The sink's name as the operator knows it (`webhook`, `command`, …), said by its circuit breaker. */
-  readonly name?: string;
-  readonly deliver: (delivery: FleetDelivery) => ResultAsync<void, SinkError>;
-}
-
-/** What one cycle of a heartbeat runs with. */
-export interface CycleSetup {
-  readonly scanners: readonly Scanner[];
-  readonly config: HeartbeatConfig;
-  readonly timeZone: string;
-  readonly operatorActivity?: OperatorActivity;
-  /**
-   * The categories' rules (an embedder's own from `defineCategories`): priority, outside-hours rule,
-   * confirm cycles and header order of this heartbeat's findings and messages; default `DEFAULT_CATEGORIES`.
-   */
-  readonly categories?: CategoryTable;
-}
-
-/** Turns a registration into scanners and config for one slot (the CLI wires the real scanners here). */
-export type ResolveHeartbeat = (heartbeat: FleetHeartbeat, slot: number) => Promise<Result<CycleSetup, string>>;
-
-/** What the worker did, as journal entries and `onEvent` calls. */
-export type FleetEvent =
-  | {
-      readonly type: 'cycle';
-      readonly heartbeatId: string;
-      readonly slot: number;
-      readonly cycle: number;
-      readonly fence: number;
-      readonly worker: string;
-      readonly dueMs: number;
-      readonly startedAtMs: number;
-      readonly endedAtMs: number;
-      readonly report: boolean;
-      /** What went wrong around the cycle (operator activity unreadable, …), as `runCycle` reports it. */
-      readonly warnings?: readonly string[];
-    }
-  | {
-      readonly type: 'skip';
-      readonly heartbeatId: string;
-      readonly slot: number;
-      readonly reason: 'already-ran' | 'unregistered' | 'overlap' | 'paused';
-      readonly worker: string;
-    }
-  | {
-      readonly type: 'stale-write';
-      readonly heartbeatId: string;
-      readonly slot: number;
-      readonly fence: number;
-      readonly current: number;
-      readonly worker: string;
-    }
-  | { readonly type: 'failed'; readonly heartbeatId: string; readonly slot: number; readonly message: string; readonly worker: string }
-  | {
-      readonly type: 'delivered';
-      readonly heartbeatId: string;
-      readonly cycle: number;
-      readonly id: string;
-      readonly fence: number;
-      readonly worker: string;
-    }
-  | {
-      /** The heartbeat's sink breaker: `tripped`, `recovered`, `changed` once each; `held` per message not tried. */
-      readonly type: 'sink-breaker';
-      readonly kind: 'tripped' | 'recovered' | 'changed' | 'held';
-      readonly heartbeatId: string;
-      /** The heartbeat's cycle the breaker counted this at. */
-      readonly cycle: number;
-      /** The outbox message it happened to. */
-      readonly id: string;
-      readonly line: string;
-      /** With `tripped`: the one SINK_FAILING advisory, for the operator's channel (the sink cannot carry it). */
-      readonly advisory?: { readonly line: string; readonly action: string };
-      readonly worker: string;
-    };
+export type {
+  CycleJobData,
+  CycleSetup,
+  FleetDelivery,
+  FleetEvent,
+  FleetSink,
+  OutboxJobData,
+  ResolveHeartbeat,
+} from './fleet-worker-types.js';
 
 /** Options of {@link createFleetWorker}. */
 export interface FleetWorkerOptions {
@@ -155,22 +65,6 @@ export interface FleetWorker {
   readonly id: string;
   /** Stops taking jobs, waits for running ones, and closes every connection. */
   readonly close: () => Promise<void>;
-}
-
-/** Data of a cycle job. */
-export interface CycleJobData {
-  readonly heartbeatId: string;
-  readonly slot: number;
-  readonly dueMs: number;
-}
-
-/** Data of an outbox job: the whole decision, so `markDelivered` can run after confirmation. */
-export interface OutboxJobData {
-  readonly heartbeatId: string;
-  readonly cycle: number;
-  readonly decision: CycleDecision;
-  /** The heartbeat's sink breaker settings when the cycle ran (absent in jobs from older workers: no breaker). */
-  readonly breaker?: OutboxBreakerSettings;
 }
 
 /**

@@ -4,7 +4,7 @@ import { encodeFleetState, recordDelivery, wasDelivered, type FleetMeta, type Fl
 import { breakerCycle, OUTBOX_RETRY_MS, stepSinkBreaker, type OutboxBreakerSettings, type SinkBreakerNote } from '../fleet/outbox-rules.js';
 import { outboxJobId } from '../fleet/slots.js';
 import { holdLock, LockBusy, loadState, stateStoreFor, type WorkerContext } from './fleet-worker-context.js';
-import type { FleetSink, OutboxJobData } from './fleet-worker.js';
+import type { FleetSink, OutboxJobData } from './fleet-worker-types.js';
 
 const DELIVERED_MARK_SECONDS = 7 * 24 * 3600;
 

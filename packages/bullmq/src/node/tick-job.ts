@@ -2,7 +2,7 @@ import type { Job, Queue } from 'bullmq';
 import { cycleJobId, slotOf, tickDueMs } from '../fleet/slots.js';
 import type { TickJobData } from './fleet-scheduler.js';
 import { registration, type WorkerContext } from './fleet-worker-context.js';
-import type { CycleJobData } from './fleet-worker.js';
+import type { CycleJobData } from './fleet-worker-types.js';
 
 /**
  * The `ticks` job: turns a due tick of a heartbeat's job scheduler into the cycle job of its slot,

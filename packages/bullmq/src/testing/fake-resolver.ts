@@ -1,7 +1,7 @@
 import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig, type Sleep } from '@heartbeat-kit/core';
 import { nodeSleep } from '@heartbeat-kit/core/node';
 import { err, ok } from 'neverthrow';
-import type { ResolveHeartbeat } from '../node/fleet-worker.js';
+import type { ResolveHeartbeat } from '../node/fleet-worker-types.js';
 import { createFakeScanners } from './fake-scanners.js';
 
 /** The config of fake heartbeats: always inside active hours, so runs are comparable. */

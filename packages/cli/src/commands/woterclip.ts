@@ -197,6 +197,7 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
     });
     return {
       config,
+      loaded: loaded.value,
       tracker,
       deps: {
         tracker,
@@ -255,6 +256,8 @@ export function createWoterclipCommand(overrides: WoterclipCommandOverrides = {}
       });
     const result = await runBeat(wired.deps, {
       dryRun: values['dry-run'] === true,
+      // Loaded once: `wire` read it to pick the adapters.
+      loaded: wired.loaded,
       ...(typeof values.persona === 'string' ? { persona: values.persona } : {}),
       ...(paused.kind === 'triage-only' ? { triageOnly: paused.line } : {}),
     });

@@ -1,118 +1,34 @@
-import { z } from 'zod';
-import { createFinding, fingerprintOf, type Finding } from '../domain/finding.js';
+import { fingerprintOf, type Finding } from '../domain/finding.js';
 import { NOT_DUE_SKIP_CODE, OUTSIDE_ACTIVE_HOURS_REASON, type ScanResult, type ScannerName } from '../domain/scan-result.js';
-import { formatLocalTimestamp } from '../time/local-timestamp.js';
-import { sanitizeForMessage } from '../text/sanitize.js';
 import { scanProblems } from './scan-problems.js';
 import { breakerHoldsBack, isBreakerTripped, stepBreaker, type BreakerObservation, type BreakerSettings } from './breaker-decision.js';
 import { PAUSED_SCANNER_CODE } from '../operator/pause-decision.js';
 
+import { advisory, event, ownSubject, type Group } from './breaker-wording.js';
+import {
+  BREAKER_SKIP_CODE,
+  MAX_BREAKERS,
+  SCANNER_FAILING,
+  type BreakerContext,
+  type BreakerEvent,
+  type BreakerUpdate,
+  type ScannerBreaker,
+} from './scanner-breaker-record.js';
+
 export type { BreakerSettings } from './breaker-decision.js';
-
-/** Code of a scanner the circuit breaker did not run this cycle (its skip is a `warning` problem). */
-export const BREAKER_SKIP_CODE = 'SCANNER_BREAKER_OPEN';
-
-/** Category of the one Advisory finding a tripped breaker raises. */
-export const SCANNER_FAILING = 'SCANNER_FAILING';
-
-/** At most this many breakers are kept (one per scanner that is failing). */
-export const MAX_BREAKERS = 64;
-
-const MAX_FAILURES = 1_000_000_000;
-
-/**
- * Schema of one scanner's breaker in the state. It exists only while the scanner fails the same
- * way (`code`); a clean run removes it.
- */
-export const scannerBreakerSchema = z.object({
-  /** The failure's code(s), `+`-joined: the same code is "failing the same way". */
-  code: z.string().min(1).max(200),
-  /** The latest failure's message and fix (already sanitised by `scanProblems`). */
-  message: z.string().max(400),
-  fix: z.string().max(400),
-  /** When the streak began (epoch ms). */
-  sinceMs: z.number().int().nonnegative(),
-  /** Consecutive cycles the scanner ran and failed this way (cycles it was not run do not count). */
-  failures: z.number().int().positive().max(MAX_FAILURES),
-  /** It looked at nothing (skipped, failed, timed out), so its runs may be backed off; a degraded one never is. */
-  skippable: z.boolean(),
-  /** Cycles between runs while tripped (2, 4, … up to the cap); 0 while not tripped. */
-  backoff: z.number().int().nonnegative().max(100),
-  /** The first cycle it runs again while tripped. */
-  nextRunCycle: z.number().int().nonnegative(),
-  /** Its SCANNER_FAILING advisory was delivered: it is not raised again for this streak. */
-  advised: z.boolean(),
-  /**
-   * The failure without the details of this scanner's call (`bd: Error: …`); absent = `message`.
-   * Scanners failing with the same code, cause and fix share one advisory.
-   */
-  cause: z.string().max(400).optional(),
-  /**
-   * The subject of the SCANNER_FAILING advisory this scanner shares with every scanner failing for
-   * the same cause (its fingerprint is `SCANNER_FAILING:<group>`); set once tripped, kept for the
-   * streak. Absent in states written before grouping: the scanner's own `scanner:code:since`.
-   */
-  group: z.string().min(1).max(700).optional(),
-});
-
-/** One scanner's circuit breaker, as kept in the state. */
-export type ScannerBreaker = z.infer<typeof scannerBreakerSchema>;
-
-/** A change of a breaker that is said once, on stderr in text mode and under `breaker` in JSON. */
-export interface BreakerEvent {
-  /** `tripped`: N failing cycles in a row; `recovered`: it ran cleanly; `changed`: the streak ended without a clean run. */
-  readonly kind: 'tripped' | 'recovered' | 'changed';
-  /** The first of {@link BreakerEvent.scanners}. */
-  readonly scanner: ScannerName;
-  /** Every scanner this happened to this cycle that shares one advisory (one cause): one line for all. */
-  readonly scanners: readonly ScannerName[];
-  readonly code: string;
-  readonly failures: number;
-  readonly since: string;
-  /** One line for the operator. */
-  readonly line: string;
-}
-
-/** What {@link updateBreakers} decided for one cycle. */
-export interface BreakerUpdate {
-  readonly breakers: Record<string, ScannerBreaker>;
-  /** SCANNER_FAILING advisories, one per cause, of tripped breakers whose advisory was not delivered yet. */
-  readonly findings: Finding[];
-  readonly events: BreakerEvent[];
-}
-
-/** What the cycle needs besides the results to update the breakers. */
-export interface BreakerContext {
-  /** The number of the cycle being evaluated. */
-  readonly cycle: number;
-  readonly now: Date;
-  readonly timeZone: string;
-  readonly settings: BreakerSettings;
-}
+export {
+  BREAKER_SKIP_CODE,
+  MAX_BREAKERS,
+  SCANNER_FAILING,
+  scannerBreakerSchema,
+  type BreakerContext,
+  type BreakerEvent,
+  type BreakerUpdate,
+  type ScannerBreaker,
+} from './scanner-breaker-record.js';
 
 function isTripped(entry: ScannerBreaker, settings: BreakerSettings): boolean {
   return isBreakerTripped(entry, settings);
-}
-
-function ordinal(n: number): string {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${n % 10 === 1 ? 'st' : n % 10 === 2 ? 'nd' : n % 10 === 3 ? 'rd' : 'th'}`;
-}
-
-function every(n: number): string {
-  return n <= 1 ? 'every cycle' : `every ${ordinal(n)} cycle`;
-}
-
-/** `09:10` on the same local day as now, else `2026-02-18 09:10`. */
-function sinceText(sinceMs: number, context: BreakerContext): string {
-  const since = formatLocalTimestamp(new Date(sinceMs), context.timeZone);
-  const today = formatLocalTimestamp(context.now, context.timeZone);
-  return since.slice(0, 10) === today.slice(0, 10) ? since.slice(11, 16) : `${since.slice(0, 10)} ${since.slice(11, 16)}`;
-}
-
-function safeName(scanner: ScannerName): string {
-  return sanitizeForMessage(scanner, { maxLength: 60 });
 }
 
 /**
@@ -181,89 +97,9 @@ function outcomeOf(result: ScanResult): Outcome {
   return notice === undefined ? { kind: 'clean' } : { kind: 'other', message: notice.message };
 }
 
-/** The advisory subject of a scanner's own streak: what every advisory was named by before grouping. */
-function ownSubject(scanner: ScannerName, entry: ScannerBreaker): string {
-  return `${scanner}:${entry.code}:${entry.sinceMs}`.slice(0, 700);
-}
-
 /** What makes two failures "the same cause": the code, the cause (the message by default) and the fix. */
 function causeKey(entry: ScannerBreaker): string {
   return JSON.stringify([entry.code, entry.cause ?? entry.message, entry.fix]);
-}
-
-/** Scanners sharing one SCANNER_FAILING advisory this cycle, in the cycle's scanner order. */
-interface Group {
-  readonly subject: string;
-  readonly members: { readonly scanner: ScannerName; entry: ScannerBreaker; readonly trippedNow: boolean }[];
-}
-
-function names(scanners: readonly ScannerName[]): string {
-  return scanners.map(safeName).join(', ');
-}
-
-function advisory(group: Group, context: BreakerContext): Finding {
-  const scanners = group.members.map((m) => m.scanner);
-  const lead = group.members[0]!.entry;
-  const name = names(scanners);
-  const sinceMs = Math.min(...group.members.map((m) => m.entry.sinceMs));
-  const failures = Math.max(...group.members.map((m) => m.entry.failures));
-  // One scanner: its own message (as before grouping); several: the cause they share.
-  const message = scanners.length === 1 ? lead.message : (lead.cause ?? lead.message);
-  const retry =
-    group.members.some((m) => m.entry.skippable) && context.settings.backoffCap > 1
-      ? `; tried again every 2nd cycle, backing off to ${every(context.settings.backoffCap)}`
-      : '';
-  return createFinding({
-    category: SCANNER_FAILING,
-    priority: 'Advisory',
-    subject: group.subject,
-    line: `SCANNER_FAILING: ${name} — ${message} since ${sinceText(sinceMs, context)}, ${failures} cycles${retry}`,
-    action: `Fix ${name}: ${lead.fix}`,
-    short: `${name} failing`,
-    details: {
-      scanner: scanners[0]!,
-      scanners,
-      code: lead.code,
-      message,
-      fix: lead.fix,
-      since: new Date(sinceMs).toISOString(),
-      failures,
-    },
-    // The failure count grows every cycle; it is not a change worth a report of its own.
-    content: { scanners, code: lead.code, message, since: sinceMs },
-  });
-}
-
-function event(
-  kind: BreakerEvent['kind'],
-  scanners: readonly ScannerName[],
-  entry: ScannerBreaker,
-  context: BreakerContext,
-  extra: { readonly now?: string; readonly joined?: readonly ScannerName[] } = {},
-): BreakerEvent {
-  const name = names(scanners);
-  const one = scanners.length === 1;
-  const streak = `${entry.failures} failing cycle${entry.failures === 1 ? '' : 's'} in a row (${entry.code} since ${sinceText(entry.sinceMs, context)})`;
-  const runs = one ? 'it runs' : 'they run';
-  const raised =
-    extra.joined === undefined || extra.joined.length === 0
-      ? 'raised SCANNER_FAILING once'
-      : `same cause as ${names(extra.joined)}: shares its SCANNER_FAILING advisory`;
-  const line =
-    kind === 'tripped'
-      ? `${name}: circuit breaker open after ${streak}; ${raised}; ${entry.skippable ? `${runs} ${every(entry.backoff)} now, backing off to ${every(context.settings.backoffCap)}` : `${one ? 'it still runs' : 'they still run'} every cycle (${one ? 'it looks' : 'they look'} at part of what ${one ? 'it watches' : 'they watch'})`}`
-      : kind === 'recovered'
-        ? `${name} recovered: ${one ? 'it' : 'they'} ran cleanly after ${streak}; circuit breaker closed, ${runs} every cycle again`
-        : `${name} no longer ${one ? 'fails' : 'fail'} with ${entry.code} after ${streak}${extra.now === undefined ? '' : `; now: ${extra.now}`}; circuit breaker closed, ${runs} every cycle again`;
-  return {
-    kind,
-    scanner: scanners[0]!,
-    scanners,
-    code: entry.code,
-    failures: entry.failures,
-    since: new Date(entry.sinceMs).toISOString(),
-    line,
-  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { IssueStatus } from '../log/log-lines.js';
 import type { IssueComment } from '../ports/issue-tracker.js';
 import { closingSuggestions, isStaleWorking, planHalt, planQueueEnd, planSubIssues } from './beat-plan.js';
-import type { WorkedIssue } from './run-beat.js';
+import type { WorkedIssue } from './beat-types.js';
 
 const STATUSES: readonly IssueStatus[] = ['in_progress', 'completed', 'blocked', 'triaged', 'decomposed'];
 const entry = (n: number) => ({ issue: { number: n, title: `t${n}`, labels: [], createdAt: '2026-07-01T00:00:00Z' }, persona: 'dev' });

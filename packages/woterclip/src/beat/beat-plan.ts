@@ -8,7 +8,7 @@ import type { IssueComment } from '../ports/issue-tracker.js';
 import { lastHeartbeatComment } from '../report/comments.js';
 import type { ChildSpec, CreatedChild } from '../subissues/sub-issues.js';
 import type { DispatchVerdict } from './dispatch-breaker.js';
-import type { BeatExit, WorkedIssue } from './run-beat.js';
+import type { BeatExit, WorkedIssue } from './beat-types.js';
 import type { StopReason } from './stop-reasons.js';
 
 // The pure decisions of a beat: the session in run-beat.ts reads and writes through the ports and

@@ -1,7 +1,8 @@
 import { createMemoryLockStore, createMemoryReceiptStore } from '@heartbeat-kit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { configYaml, harness, report } from '../../test/beat-harness.js';
-import { runBeat, type BeatOptions } from './run-beat.js';
+import type { BeatOptions } from './beat-types.js';
+import { runBeat } from './run-beat.js';
 
 const issue = (number: number, labels: string[] = ['backend']) => ({ number, title: `issue ${number}`, labels });
 

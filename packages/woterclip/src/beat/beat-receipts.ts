@@ -1,5 +1,5 @@
 import type { LockRecord, Receipt, ScannerBreaker, SkipReason } from '@heartbeat-kit/core';
-import type { BeatExit, BeatResult } from './run-beat.js';
+import type { BeatExit, BeatResult } from './beat-types.js';
 
 /** What the newest WoterClip receipt hands to the next beat. */
 export interface PriorBeatState {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planBeatRecord, type BeatRecordInput } from './beat-record.js';
 import type { DispatchVerdict } from './dispatch-breaker.js';
-import type { BeatExit, BeatResult } from './run-beat.js';
+import type { BeatExit, BeatResult } from './beat-types.js';
 
 const NOW = new Date('2026-07-22T10:05:00Z');
 const START = Date.parse('2026-07-22T10:00:00Z');

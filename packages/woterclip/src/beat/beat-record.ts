@@ -1,7 +1,7 @@
 import type { BreakerSettings, LockRecord, Receipt } from '@heartbeat-kit/core';
 import { abandonedReceipt, beatSlotMs, receiptForBeat, type PriorBeatState } from './beat-receipts.js';
 import { updateDispatchBreaker, type DispatchVerdict } from './dispatch-breaker.js';
-import type { BeatResult } from './run-beat.js';
+import type { BeatResult } from './beat-types.js';
 
 /** What a finished beat hands to {@link planBeatRecord}. */
 export interface BeatRecordInput {

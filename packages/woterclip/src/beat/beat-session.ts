@@ -6,7 +6,7 @@ import type { IssueLine } from '../log/log-lines.js';
 import type { LabelEdit, TrackerError } from '../ports/issue-tracker.js';
 import { EXIT_BY_REASON, elapsedSeconds, isoSeconds, planHalt, type Halt } from './beat-plan.js';
 import type { DispatchVerdict } from './dispatch-breaker.js';
-import type { BeatDeps, BeatExit, BeatResult, LoadedPersona, WorkedIssue } from './run-beat.js';
+import type { BeatDeps, BeatExit, BeatResult, LoadedPersona, WorkedIssue } from './beat-types.js';
 import { STOP_REASON_TABLE, type StopReason } from './stop-reasons.js';
 
 // The I/O a beat's steps share: the lock's ownership rule, guarded GitHub mutations, the beat line

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runBeat } from './run-beat.js';
+import { loadWoterclipConfig } from './load-woterclip-config.js';
 import { configYaml, harness, report } from '../../test/beat-harness.js';
 import { isBeatLine, type BeatLine } from '../log/log-lines.js';
 
@@ -15,6 +16,16 @@ describe('runBeat — the exit table', () => {
     expect(h.lock.current()).toBeUndefined();
     expect(h.log.text).toBe('');
     expect(h.tracker.calls).toEqual([]);
+  });
+
+  it('a config the caller loaded is used as given: the beat does not read config.yaml again', async () => {
+    const loaded = await loadWoterclipConfig(harness().files);
+    if (loaded.isErr()) throw new Error(loaded.error.message);
+    // This workspace has no config.yaml: a beat that read it again would end config-missing.
+    const h = harness({ config: null });
+    const result = await h.run({ loaded: loaded.value });
+    expect(result.exit).not.toBe('config-missing');
+    expect(result.stopReason).toBe('queue_empty');
   });
 
   it('invalid config: names the file, the key and the fix', async () => {

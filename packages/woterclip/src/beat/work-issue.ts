@@ -12,7 +12,7 @@ import { decompose } from '../subissues/sub-issues.js';
 import { createdChildLine, dispatchVerdict, elapsedSeconds, isoSeconds, planSubIssues, type Halt } from './beat-plan.js';
 import { appendIssueLine, editLabels, mutate, owns, read, type Beat } from './beat-session.js';
 import { planLabelTransition, planParentClose, planPickUp } from './label-plan.js';
-import type { LoadedPersona, WorkedIssue } from './run-beat.js';
+import type { LoadedPersona, WorkedIssue } from './beat-types.js';
 
 // Steps 5–10 of a beat for one issue, as a sequence of I/O steps; every decision in them is a pure
 // function (label-plan.ts, beat-plan.ts, report/).

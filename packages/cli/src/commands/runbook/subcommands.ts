@@ -2,70 +2,33 @@ import {
   applyPrunePlan,
   buildGateState,
   computeGateAgreement,
-  createRulesGate,
   decideBootTriage,
   decideQuietFastPath,
   dueItems,
-  parseFailureAudit,
   parseGateLog,
   parseRunbook,
-  parseScheduleHealth,
   planPrune,
   readChecklistSettings,
   readPullRequestStates,
   runChecklistTick,
   runGate,
-  scriptReportsFromStatus,
   validateRunbook,
-  type Gate,
-  type GateSelection,
   type PullRequestStateMap,
   type Runbook,
   type RunbookValidation,
-  type ScriptReports,
-  type SystemStatus,
 } from '@heartbeat-kit/runbook';
 import { createGhPullRequestStates } from '@heartbeat-kit/runbook/github';
-import { createCommandGate, createFileTaskStore, readTextFile, writeTextFileAtomic, type FileError } from '@heartbeat-kit/runbook/node';
-import { errAsync } from 'neverthrow';
+import { writeTextFileAtomic } from '@heartbeat-kit/runbook/node';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIo } from '../../io.js';
 import { createCliRunner, parseEnvAllowFlag } from '../../wiring/cli-runner.js';
 import { SAMPLE_RUNBOOK_FILE } from './help.js';
+import { gateFor } from './gate-selection.js';
+import { readFileOrThrow, readScriptReports, readStatus } from './input-files.js';
 import { UsageError, oneLine, parse, printJson, resolveCommon, resolvePath } from './shared.js';
 
-/** The rules gate's name when `HEARTBEAT_CHECKLIST_GATE_SCRIPT` selects it. */
-export const RULES_GATE_NAMES: ReadonlySet<string> = new Set(['heartbeat-rules-gate', 'rules']);
-
-class FileProblem extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
-
-async function readFileOrThrow(io: CliIo, path: string, what: string): Promise<string> {
-  const r = await readTextFile(resolvePath(io, path));
-  if (r.isOk()) return r.value;
-  const e: FileError = r.error;
-  throw new FileProblem(
-    e.kind === 'not-found' ? `${what} ${path} does not exist; pass the path of an existing file` : `cannot read ${path}: ${e.message}`,
-    e.kind === 'not-found' ? EXIT.usage : EXIT.failure,
-  );
-}
-
-async function readStatus(io: CliIo, path: string): Promise<SystemStatus> {
-  const r = await createFileTaskStore(resolvePath(io, path)).snapshot();
-  if (r.isOk()) return r.value;
-  if (r.error.kind === 'io')
-    throw new FileProblem(`status file ${path}: ${r.error.message}; pass the path of a status JSON file`, EXIT.usage);
-  throw new FileProblem(
-    `${r.error.problems[0] ?? `${path}: invalid status`} (fix that key; every key is in docs/schemas/runbook-status.schema.json)`,
-    EXIT.usage,
-  );
-}
+export { RULES_GATE_NAMES, gateFor } from './gate-selection.js';
+export { guarded } from './input-files.js';
 
 function onePositional(positionals: readonly string[], what: string, example: string): string {
   if (positionals.length !== 1 || positionals[0] === undefined) throw new UsageError(`expected exactly one ${what}; e.g. ${example}`);
@@ -103,25 +66,6 @@ function warnIfNotRunbook(io: CliIo, sub: string, file: string, runbook: Runbook
   io.stderr(
     `heartbeat-kit runbook ${sub}: warning: ${file} has none of the runbook sections (${RUNBOOK_SECTIONS}, ...); is it a runbook? 'heartbeat-kit runbook init' writes a sample\n`,
   );
-}
-
-/** Runs a subcommand body, turning usage and file problems into one-line errors and exit codes. */
-export async function guarded(io: CliIo, sub: string, body: () => Promise<number>): Promise<number> {
-  try {
-    return await body();
-  } catch (cause) {
-    if (cause instanceof UsageError) {
-      // One error style across commands: the problem, then `Fix:`.
-      const fix = cause.message.includes(' Fix: ') ? '' : ` Fix: see 'heartbeat-kit help runbook ${sub}'.`;
-      io.stderr(`heartbeat-kit runbook ${sub}: ${cause.message.replace(/\.$/, '')}.${fix}\n`);
-      return EXIT.usage;
-    }
-    if (cause instanceof FileProblem) {
-      io.stderr(`heartbeat-kit runbook ${sub}: ${cause.message}\n`);
-      return cause.exitCode;
-    }
-    throw cause;
-  }
 }
 
 /** `runbook check FILE`: the tracked-item date check; exit 1 when the server would refuse the file. */
@@ -219,30 +163,6 @@ export async function pruneCommand(argv: readonly string[], io: CliIo): Promise<
   return EXIT.ok;
 }
 
-function unavailableGate(name: string, message: string): Gate {
-  return { name, decide: () => errAsync({ kind: 'unavailable', message }) };
-}
-
-/** Picks the gate adapter for a selection; the seeded model gate is not shipped, so it fails open. */
-export function gateFor(selection: GateSelection, io: CliIo, override?: string, envAllow?: readonly string[]): Gate | undefined {
-  const runner = createCliRunner(io, { profile: 'gate', envAllow });
-  if (override !== undefined)
-    return RULES_GATE_NAMES.has(override) ? createRulesGate() : createCommandGate({ file: resolvePath(io, override), cwd: io.cwd, runner });
-  switch (selection.kind) {
-    case 'none':
-      return undefined;
-    case 'default':
-      return unavailableGate(
-        selection.script,
-        `${selection.script} (${selection.provider}) is a server script and not part of heartbeat-kit; set HEARTBEAT_CHECKLIST_GATE_SCRIPT=heartbeat-rules-gate or a command path`,
-      );
-    case 'script':
-      return RULES_GATE_NAMES.has(selection.script)
-        ? createRulesGate()
-        : createCommandGate({ file: resolvePath(io, selection.script), cwd: io.cwd, name: selection.script, runner });
-  }
-}
-
 /** `runbook tick --runbook FILE --status FILE`: the checklist tick decision. */
 export async function tickCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -337,48 +257,6 @@ export async function gateReportCommand(argv: readonly string[], io: CliIo): Pro
     );
   }
   return EXIT.ok;
-}
-
-async function readJsonFile(io: CliIo, path: string, what: string): Promise<unknown> {
-  const text = await readFileOrThrow(io, path, what);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (cause) {
-    throw new FileProblem(
-      `${what} ${path} is not JSON (${cause instanceof Error ? cause.message : String(cause)}); pass the JSON the script printed`,
-      EXIT.usage,
-    );
-  }
-}
-
-async function readScriptReports(
-  io: CliIo,
-  status: SystemStatus,
-  now: Date,
-  files: { scheduleHealth?: string | undefined; failureAudit?: string | undefined },
-): Promise<{ reports: ScriptReports; source: { scheduleHealth: string; failureAudit: string } }> {
-  const derived = scriptReportsFromStatus(status, now);
-  let scheduleHealth = derived.scheduleHealth;
-  let failureAudit = derived.failureAudit;
-  if (files.scheduleHealth !== undefined) {
-    const r = parseScheduleHealth(await readJsonFile(io, files.scheduleHealth, 'schedule-health output'), files.scheduleHealth);
-    if (r.isErr())
-      throw new FileProblem(
-        `${r.error.problems[0] ?? files.scheduleHealth}; expected {"totalSchedules": N, "flagged": [{"id": ...}]}`,
-        EXIT.usage,
-      );
-    scheduleHealth = r.value;
-  }
-  if (files.failureAudit !== undefined) {
-    const r = parseFailureAudit(await readJsonFile(io, files.failureAudit, 'task-failure-audit output'), files.failureAudit);
-    if (r.isErr())
-      throw new FileProblem(`${r.error.problems[0] ?? files.failureAudit}; expected {"groups": [{"taskIds": [...]}]}`, EXIT.usage);
-    failureAudit = r.value;
-  }
-  return {
-    reports: { scheduleHealth, failureAudit },
-    source: { scheduleHealth: files.scheduleHealth ?? 'status', failureAudit: files.failureAudit ?? 'status' },
-  };
 }
 
 /** `runbook quiet --runbook FILE --status FILE`: the quiet check; exit 0 quiet, 1 not quiet. */
