@@ -4,7 +4,22 @@ import type { CycleObserver, ObservedStep } from '../ports/cycle-observer.js';
 import type { Scanner } from '../ports/scanner.js';
 import type { Sink } from '../ports/sink.js';
 import { redactSecrets } from '../text/sanitize.js';
-import type { CycleDeps, CycleOutcome } from './run-cycle.js';
+import type { CycleDecision } from './evaluate-cycle.js';
+
+// Structural views of run-cycle's deps and outcome, so this module does not import run-cycle
+// (which imports it): no import circle.
+interface ObservableDeps {
+  readonly scanners: readonly Scanner[];
+  readonly sink: Sink;
+  readonly routes?: readonly { readonly sink: Sink }[] | undefined;
+}
+interface ObservableOutcome {
+  readonly decision: CycleDecision;
+  readonly delivery: string;
+  readonly dryRun?: true;
+  readonly stateError?: string;
+  readonly refused?: { readonly reason: string };
+}
 
 /** A scanner whose every scan runs inside the observer's `scanner` step, its result as attributes. */
 function observedScanner(scanner: Scanner, observer: CycleObserver): Scanner {
@@ -43,7 +58,7 @@ function observedSink(sink: Sink, observer: CycleObserver): Sink {
 }
 
 /** The deps with every scanner and sink observed. */
-export function observedDeps(deps: CycleDeps, observer: CycleObserver): CycleDeps {
+export function observedDeps<D extends ObservableDeps>(deps: D, observer: CycleObserver): D {
   return {
     ...deps,
     scanners: deps.scanners.map((s) => observedScanner(s, observer)),
@@ -53,7 +68,7 @@ export function observedDeps(deps: CycleDeps, observer: CycleObserver): CycleDep
 }
 
 /** The cycle's decision as attributes of its step. */
-export function observeOutcome(step: ObservedStep, outcome: CycleOutcome): void {
+export function observeOutcome(step: ObservedStep, outcome: ObservableOutcome): void {
   const d = outcome.decision;
   step.set({
     'heartbeat.cycle': d.cycle,
