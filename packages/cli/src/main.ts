@@ -60,6 +60,11 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
     load: async () => (await import('./commands/fleet.js')).fleetCommand,
     optional: { name: '@heartbeat-kit/bullmq', why: 'BullMQ and the Redis client' },
   },
+  mcp: {
+    summary: 'serve the heartbeat as MCP tools on stdio for agents (--allow-write for ack, pause, cycle; needs @heartbeat-kit/mcp)',
+    load: async () => (await import('./commands/mcp.js')).mcpCommand,
+    optional: { name: '@heartbeat-kit/mcp', why: 'the Model Context Protocol SDK' },
+  },
   runbook: {
     summary: "check a lead agent's runbook and preview its checklist ticks: init, check, due, quiet, tick",
     load: async () => (await import('./commands/runbook.js')).runbookCommand,
