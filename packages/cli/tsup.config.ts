@@ -25,7 +25,9 @@ const bin: Options = {
   clean: false,
   target: 'node20',
   splitting: true,
-  noExternal: [/^(?!@heartbeat-kit\/bullmq$)[^./]/],
+  // @heartbeat-kit/mcp (and the MCP SDK under it) stays an import too: an optional package that
+  // only `heartbeat-kit mcp` loads, so neither the bin's size nor the cycle path carries the SDK.
+  noExternal: [/^(?!@heartbeat-kit\/bullmq$|@heartbeat-kit\/mcp(?:$|\/))[^./]/],
   esbuildPlugins: [
     {
       // A plugin, not esbuildOptions: scripts/build-changed.mjs passes its own esbuildOptions.

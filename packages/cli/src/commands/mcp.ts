@@ -22,16 +22,18 @@ Options:
   --cwd DIR        a directory of the project's git repository (default: current directory)
   --config FILE    heartbeat config (default: as 'cycle', the nearest .claude/HEARTBEAT.md)
   --state FILE     the state file (default: as 'cycle')
+  --tmux-socket NAME  as for cycle: the tmux server the cycles look at (tmux -L NAME)
   --allow-write    let the agent ack findings, pause/resume and run real cycles
   -h, --help       show this help
 
-Exit codes: 0 the client closed the connection, 2 usage error.
+Exit codes: 0 the client closed the connection, 2 usage error, 3 a message over 32 MiB closed it.
 `;
 
 const OPTIONS = {
   cwd: { type: 'string' },
   config: { type: 'string' },
   state: { type: 'string' },
+  'tmux-socket': { type: 'string' },
   'allow-write': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -49,7 +51,14 @@ export const mcpCommand: Command = async (argv, io) => {
     io.stdout(MCP_HELP);
     return EXIT.ok;
   }
-  const target = { cwd: values.cwd, config: values.config, state: values.state };
-  await serveStdio(cliMcpOperations(io, target, packageJson.version, values['allow-write'] === true), io.shutdownSignal);
-  return EXIT.ok;
+  const target = { cwd: values.cwd, config: values.config, state: values.state, tmuxSocket: values['tmux-socket'] };
+  const end = await serveStdio(cliMcpOperations(io, target, packageJson.version, values['allow-write'] === true), {
+    signal: io.shutdownSignal,
+    onError: (message) => io.stderr(`heartbeat-kit mcp: ${message}\n`),
+  });
+  if (end.error === undefined) return EXIT.ok;
+  io.stderr(
+    `heartbeat-kit mcp: closed the session: ${end.error}. Fix: send smaller arguments (notes are at most 500 characters) and reconnect.\n`,
+  );
+  return EXIT.failure;
 };

@@ -23,9 +23,10 @@ interface Receipt {
 export function cliMcpOperations(io: CliIo, target: McpTarget, version: string, allowWrite: boolean): HeartbeatMcpDeps {
   const all = targetFlags(target, ['cwd', 'config', 'state']);
   const stateOnly = targetFlags(target, ['cwd', 'state']);
+  const cycleFlags = targetFlags(target, ['cwd', 'config', 'state', 'tmuxSocket']);
   // A real cycle exits 3 when a route failed: its JSON still says what happened.
   const cycleDone = (code: number) => code === EXIT.ok || code === EXIT.failure;
-  const dryRun = () => runJsonCommand(io, cycleCommand, ['--dry-run', ...all], cycleDone);
+  const dryRun = () => runJsonCommand(io, cycleCommand, ['--dry-run', ...cycleFlags], cycleDone);
   const receipts = async (): Promise<McpOutcome> => runJsonCommand(io, historyCommand, stateOnly);
   const loadState = async () => {
     const resolved = await resolveHeartbeat({ cwd: target.cwd, config: target.config, state: target.state }, quiet(io), { dryRun: true });
@@ -109,7 +110,7 @@ export function cliMcpOperations(io: CliIo, target: McpTarget, version: string, 
       return runJsonCommand(io, pauseCommand, [...flags, ...stateOnly]);
     },
     cycle: async () => {
-      const cycle = await runJsonCommand(io, cycleCommand, all, cycleDone);
+      const cycle = await runJsonCommand(io, cycleCommand, cycleFlags, cycleDone);
       return cycle.ok ? { ok: true, value: compactCycle(cycle.value as CycleJson) } : cycle;
     },
     config: async () => {

@@ -7,6 +7,8 @@ export interface McpTarget {
   readonly cwd?: string | undefined;
   readonly config?: string | undefined;
   readonly state?: string | undefined;
+  /** `--tmux-socket`, for the commands that run a cycle. */
+  readonly tmuxSocket?: string | undefined;
 }
 
 /**
@@ -38,11 +40,11 @@ export async function runJsonCommand(
 }
 
 /** The `--cwd`/`--config`/`--state` flags a command takes, from the server's target. */
-export function targetFlags(target: McpTarget, take: readonly ('cwd' | 'config' | 'state')[]): string[] {
+export function targetFlags(target: McpTarget, take: readonly ('cwd' | 'config' | 'state' | 'tmuxSocket')[]): string[] {
   const flags: string[] = [];
   for (const name of take) {
     const value = target[name];
-    if (value !== undefined) flags.push(`--${name}`, value);
+    if (value !== undefined) flags.push(`--${name === 'tmuxSocket' ? 'tmux-socket' : name}=${value}`);
   }
   return flags;
 }
