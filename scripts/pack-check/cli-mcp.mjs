@@ -25,7 +25,11 @@ export async function mcpSession(ctx) {
     request(3, 'tools/call', { name: 'history', arguments: {} }),
     request(4, 'tools/call', { name: 'cycle', arguments: {} }),
   ].join('');
-  const answers = (stdout) => stdout.split('\n').filter((l) => l !== '').map(parseJson);
+  const answers = (stdout) =>
+    stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map(parseJson);
   const result = await ctx.hk(['mcp', '--cwd', repo], {
     input,
     onStdout: (stdout, child) => {

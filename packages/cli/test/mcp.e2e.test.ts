@@ -27,7 +27,12 @@ function setUp() {
   const env = Object.fromEntries(Object.entries(world.env).filter((e): e is [string, string] => e[1] !== undefined));
   const connect = async (...extra: string[]) => {
     const client = new Client({ name: 'mcp-e2e', version: '0.0.0' });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [built.bin(), 'mcp', ...scope, ...extra], env, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [built.bin(), 'mcp', ...scope, ...extra],
+      env,
+      stderr: 'pipe',
+    });
     await client.connect(transport);
     clients.push(client);
     return client;
@@ -42,7 +47,10 @@ interface ToolText {
 
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolText> {
   // No deadline of the SDK's (60 s by default): a loaded machine is slow, not wrong.
-  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 3_600_000 })) as { isError?: boolean; content: { type: string; text: string }[] };
+  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 3_600_000 })) as {
+    isError?: boolean;
+    content: { type: string; text: string }[];
+  };
   return { isError: result.isError === true, text: result.content.map((c) => c.text).join('') };
 }
 
@@ -58,7 +66,12 @@ describe('heartbeat-kit mcp (built bin, MCP SDK client over stdio)', () => {
 
     const status = await call(client, 'status');
     expect(status.isError).toBe(false);
-    expect(JSON.parse(status.text)).toMatchObject({ lastCycle: null, openFindings: { count: 0 }, breakers: { scanners: [], sink: null }, acks: [] });
+    expect(JSON.parse(status.text)).toMatchObject({
+      lastCycle: null,
+      openFindings: { count: 0 },
+      breakers: { scanners: [], sink: null },
+      acks: [],
+    });
     expect(status.text).not.toContain('\n');
 
     const plan = JSON.parse((await call(client, 'plan', { hours: 3 })).text) as { runs: { slots: number }[] };
@@ -99,13 +112,17 @@ describe('heartbeat-kit mcp (built bin, MCP SDK client over stdio)', () => {
     expect(JSON.parse(last.text)).toMatchObject({ receipt: { kind: 'ran', cycle: 1, status: 'report' } });
     expect(JSON.parse((await call(client, 'status')).text)).toMatchObject({ lastCycle: { cycle: 1 }, openFindings: { count: 1 } });
 
-    const explained = JSON.parse((await call(client, 'explain', { match: 'beads-p2' })).text) as { findings: { fingerprint: string; verdict: string }[] };
+    const explained = JSON.parse((await call(client, 'explain', { match: 'beads-p2' })).text) as {
+      findings: { fingerprint: string; verdict: string }[];
+    };
     const fingerprint = explained.findings[0]?.fingerprint ?? '';
     expect(explained.findings[0]).toMatchObject({ verdict: 'held' }); // reported a minute ago: dedup
     const ack = await call(client, 'ack', { selector: fingerprint, note: 'on it', for: '4h' });
     expect(ack.isError).toBe(false);
     expect(readFileSync(ackFile, 'utf8')).toContain('on it');
-    const afterAck = JSON.parse((await call(client, 'explain', { match: 'beads-p2' })).text) as { findings: { why: string; ack?: unknown }[] };
+    const afterAck = JSON.parse((await call(client, 'explain', { match: 'beads-p2' })).text) as {
+      findings: { why: string; ack?: unknown }[];
+    };
     expect(afterAck.findings[0]).toMatchObject({ why: 'acked by the operator', ack: { note: 'on it' } });
 
     const paused = await call(client, 'pause', { note: 'deploying', for: '1h' });
@@ -154,6 +171,8 @@ describe('heartbeat-kit mcp (built bin, MCP SDK client over stdio)', () => {
   it('without @heartbeat-kit/mcp installed: says how to add it, exit 2', async () => {
     const run = await withoutMcp.run(['mcp'], process.env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/needs the optional package @heartbeat-kit\/mcp \(the Model Context Protocol SDK\).*Fix: npm install @heartbeat-kit\/mcp@/);
+    expect(run.stderr).toMatch(
+      /needs the optional package @heartbeat-kit\/mcp \(the Model Context Protocol SDK\).*Fix: npm install @heartbeat-kit\/mcp@/,
+    );
   });
 });

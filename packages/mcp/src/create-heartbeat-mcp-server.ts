@@ -90,7 +90,8 @@ export function createHeartbeatMcpServer(deps: HeartbeatMcpDeps): McpServer {
   server.registerTool(
     'ack',
     {
-      description: 'Acknowledge a finding (selector: fingerprint, category or subject) with a note: not reported while unchanged. Needs --allow-write.',
+      description:
+        'Acknowledge a finding (selector: fingerprint, category or subject) with a note: not reported while unchanged. Needs --allow-write.',
       inputSchema: {
         selector: SHORT,
         note: NOTE,

@@ -5,12 +5,4 @@
  * @module @heartbeat-kit/mcp
  */
 export { createHeartbeatMcpServer, HEARTBEAT_MCP_TOOLS, writeRefusedMessage } from './create-heartbeat-mcp-server.js';
-export type {
-  AckInput,
-  ExplainInput,
-  HeartbeatMcpDeps,
-  HistoryInput,
-  McpOutcome,
-  PauseInput,
-  PlanInput,
-} from './heartbeat-mcp-deps.js';
+export type { AckInput, ExplainInput, HeartbeatMcpDeps, HistoryInput, McpOutcome, PauseInput, PlanInput } from './heartbeat-mcp-deps.js';

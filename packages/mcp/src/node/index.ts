@@ -34,7 +34,9 @@ export interface ServeStdioEnd {
  */
 export async function serveStdio(deps: HeartbeatMcpDeps, options: ServeStdioOptions = {}): Promise<ServeStdioEnd> {
   const server = createHeartbeatMcpServer(deps);
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES });
+  const transport = new StdioServerTransport(process.stdin, process.stdout, {
+    maxBufferSize: options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES,
+  });
   let fatal: string | undefined;
   const ended = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();

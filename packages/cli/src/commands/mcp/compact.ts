@@ -76,10 +76,15 @@ const SUPPRESSED_WHY: Readonly<Record<string, string>> = {
  * Why each finding of a dry-run cycle fires or is held, from what the cycle decided (its
  * suppressed reasons, held, inhibited and unconfirmed lists) and when it was last reported.
  */
-export function explainRows(cycle: CycleJson, reported: Readonly<Record<string, number>>, match: string | undefined): Record<string, unknown> {
+export function explainRows(
+  cycle: CycleJson,
+  reported: Readonly<Record<string, number>>,
+  match: string | undefined,
+): Record<string, unknown> {
   const wanted = (f: Brief) =>
     match === undefined || [f.subject, f.category, f.fingerprint].some((text) => text.toLowerCase().includes(match.toLowerCase()));
-  const before = (f: Brief) => (reported[f.fingerprint] === undefined ? {} : { lastReported: new Date(reported[f.fingerprint] ?? 0).toISOString() });
+  const before = (f: Brief) =>
+    reported[f.fingerprint] === undefined ? {} : { lastReported: new Date(reported[f.fingerprint] ?? 0).toISOString() };
   const row = (f: Brief, verdict: 'fires' | 'held', why: string, extra: Record<string, unknown> = {}) => ({
     category: f.category,
     subject: f.subject,
@@ -90,19 +95,34 @@ export function explainRows(cycle: CycleJson, reported: Readonly<Record<string, 
     ...extra,
   });
   const rows = [
-    ...cycle.findings.filter(wanted).map((f) =>
-      row(f, 'fires', reported[f.fingerprint] === undefined ? 'new: never reported' : 'changed since its last report, or its repeat is due'),
-    ),
+    ...cycle.findings
+      .filter(wanted)
+      .map((f) =>
+        row(
+          f,
+          'fires',
+          reported[f.fingerprint] === undefined ? 'new: never reported' : 'changed since its last report, or its repeat is due',
+        ),
+      ),
     ...cycle.suppressed
       .filter(wanted)
-      .map((s) => row(s, 'held', SUPPRESSED_WHY[s.reason] ?? s.reason, s.ack === undefined ? {} : { ack: { note: s.ack.note, until: s.ack.until ?? null } })),
+      .map((s) =>
+        row(
+          s,
+          'held',
+          SUPPRESSED_WHY[s.reason] ?? s.reason,
+          s.ack === undefined ? {} : { ack: { note: s.ack.note, until: s.ack.until ?? null } },
+        ),
+      ),
     ...cycle.held.filter(wanted).map((f) => row(f, 'held', 'operator busy: Advisory/Normal findings wait until the operator is idle')),
     ...cycle.inhibited.filter(wanted).map((i) => row(i, 'held', 'inhibited: a source it depends on failed', { by: i.by })),
     ...cycle.unconfirmed
       .filter(wanted)
       .map((u) => row(u, 'held', `hysteresis: seen ${u.seenCycles} of the ${u.neededCycles} cycles in a row it needs`)),
   ];
-  const broken = cycle.scanners.filter((s) => s.status !== 'ok' && s.status !== 'skipped').map((s) => `${s.name}: ${s.status}${s.note === undefined ? '' : ` (${s.note})`}`);
+  const broken = cycle.scanners
+    .filter((s) => s.status !== 'ok' && s.status !== 'skipped')
+    .map((s) => `${s.name}: ${s.status}${s.note === undefined ? '' : ` (${s.note})`}`);
   return {
     at: cycle.at,
     insideActiveHours: cycle.insideActiveHours,

@@ -32,7 +32,11 @@ export function cliMcpOperations(io: CliIo, target: McpTarget, version: string, 
     const resolved = await resolveHeartbeat({ cwd: target.cwd, config: target.config, state: target.state }, quiet(io), { dryRun: true });
     if (!resolved.ok) return { ok: false as const, message: resolved.message };
     const loaded = await resolved.value.deps.stateStore.load();
-    return { ok: true as const, resolved: resolved.value, state: decodeHeartbeatState(loaded.isOk() ? loaded.value.document : undefined).state };
+    return {
+      ok: true as const,
+      resolved: resolved.value,
+      state: decodeHeartbeatState(loaded.isOk() ? loaded.value.document : undefined).state,
+    };
   };
 
   return {
@@ -49,7 +53,7 @@ export function cliMcpOperations(io: CliIo, target: McpTarget, version: string, 
       if (!plan.ok) return plan;
       if (!acks.ok) return acks;
       if (!state.ok) return state;
-      const list = ((history.value as { receipts?: Receipt[] }).receipts ?? []) as Receipt[];
+      const list = (history.value as { receipts?: Receipt[] }).receipts ?? [];
       const planned = plan.value as PlanJson;
       const s = state.state;
       const open = Object.entries(s.reported).sort(([, a], [, b]) => b - a);
@@ -65,7 +69,10 @@ export function cliMcpOperations(io: CliIo, target: McpTarget, version: string, 
           lastSlot: list.at(-1) ?? null,
           nextSlot: planned.slots[0] ?? null,
           pause: planned.pause ?? null,
-          openFindings: { count: open.length, latest: open.slice(0, 10).map(([fingerprint, ms]) => ({ fingerprint, reportedAt: new Date(ms).toISOString() })) },
+          openFindings: {
+            count: open.length,
+            latest: open.slice(0, 10).map(([fingerprint, ms]) => ({ fingerprint, reportedAt: new Date(ms).toISOString() })),
+          },
           breakers,
           acks: ((acks.value as { acks?: { active?: boolean }[] }).acks ?? []).filter((a) => a.active === true),
         },
@@ -122,7 +129,7 @@ export function cliMcpOperations(io: CliIo, target: McpTarget, version: string, 
     lastReport: async () => {
       const history = await receipts();
       if (!history.ok) return history;
-      const list = ((history.value as { receipts?: Receipt[] }).receipts ?? []) as Receipt[];
+      const list = (history.value as { receipts?: Receipt[] }).receipts ?? [];
       return { ok: true, value: { receipt: [...list].reverse().find((r) => r.kind === 'ran') ?? null } };
     },
   };
