@@ -9,9 +9,9 @@ function recordingDeps(allowWrite: boolean) {
   const calls: string[] = [];
   const answer =
     (tool: string) =>
-    async (input?: unknown): Promise<McpOutcome> => {
+    (input?: unknown): Promise<McpOutcome> => {
       calls.push(input === undefined ? tool : `${tool} ${JSON.stringify(input)}`);
-      return { ok: true, value: { tool } };
+      return Promise.resolve({ ok: true, value: { tool } });
     };
   const deps: HeartbeatMcpDeps = {
     version: '0.0.0-test',
@@ -25,7 +25,7 @@ function recordingDeps(allowWrite: boolean) {
     pause: answer('pause'),
     cycle: answer('cycle'),
     config: answer('config'),
-    lastReport: async () => ({ ok: false, message: 'heartbeat-kit history: no state. Fix: run a cycle.' }),
+    lastReport: () => Promise.resolve({ ok: false, message: 'heartbeat-kit history: no state. Fix: run a cycle.' }),
   };
   return { deps, calls };
 }
