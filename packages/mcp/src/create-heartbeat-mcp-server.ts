@@ -31,7 +31,42 @@ export function writeRefusedMessage(tool: string): string {
  * await server.connect(new StdioServerTransport());
  * ```
  */
-export function createHeartbeatMcpServer(deps: HeartbeatMcpDeps): McpServer {
+export function createHeartbeatMcpServer(deps: HeartbeatMcpDeps): HeartbeatMcpServer {
+  const server = buildMcpServer(deps);
+  return {
+    // The SDK's server takes its own Transport type; ours is its structural core (see McpTransport).
+    connect: (transport) => server.connect(transport as Parameters<McpServer['connect']>[0]),
+    close: () => server.close(),
+    sdkServer: server,
+  };
+}
+
+/**
+ * An MCP SDK transport as the server needs it (`StdioServerTransport`,
+ * `StreamableHTTPServerTransport`, an `InMemoryTransport` … all fit). Declared here, structurally,
+ * because the SDK's own declaration needs the DOM library (`HeadersInit`) in the embedder's tsconfig.
+ */
+export interface McpTransport {
+  start(): Promise<void>;
+  send(message: never, options?: never): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A heartbeat MCP server, not yet connected. */
+export interface HeartbeatMcpServer {
+  /** Serves the tools over `transport` until it closes. */
+  readonly connect: (transport: McpTransport) => Promise<void>;
+  /** Closes the transport and the session. */
+  readonly close: () => Promise<void>;
+  /**
+   * The SDK's `McpServer`, for what this interface leaves out (cast it to `McpServer` from
+   * `@modelcontextprotocol/sdk/server/mcp.js`); typed `unknown` for the same DOM-library reason.
+   */
+  readonly sdkServer: unknown;
+}
+
+/** The SDK server with the tools and resources registered (serveStdio uses it directly). */
+export function buildMcpServer(deps: HeartbeatMcpDeps): McpServer {
   const server = new McpServer({ name: 'heartbeat-kit', version: deps.version });
   const run = async (tool: string, operation: () => Promise<McpOutcome>): Promise<CallToolResult> => {
     if (WRITE_TOOLS.has(tool) && !deps.allowWrite) return toolError(writeRefusedMessage(tool));

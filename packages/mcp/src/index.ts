@@ -4,5 +4,11 @@
  * on stdio with `serveStdio` from `@heartbeat-kit/mcp/node`, or on a transport of your own.
  * @module @heartbeat-kit/mcp
  */
-export { createHeartbeatMcpServer, HEARTBEAT_MCP_TOOLS, writeRefusedMessage } from './create-heartbeat-mcp-server.js';
+export {
+  createHeartbeatMcpServer,
+  HEARTBEAT_MCP_TOOLS,
+  writeRefusedMessage,
+  type HeartbeatMcpServer,
+  type McpTransport,
+} from './create-heartbeat-mcp-server.js';
 export type { AckInput, ExplainInput, HeartbeatMcpDeps, HistoryInput, McpOutcome, PauseInput, PlanInput } from './heartbeat-mcp-deps.js';

@@ -3,7 +3,7 @@
  * @module @heartbeat-kit/mcp/node
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createHeartbeatMcpServer } from '../create-heartbeat-mcp-server.js';
+import { buildMcpServer } from '../create-heartbeat-mcp-server.js';
 import type { HeartbeatMcpDeps } from '../heartbeat-mcp-deps.js';
 
 /**
@@ -33,7 +33,7 @@ export interface ServeStdioEnd {
  * Nothing else may write to stdout meanwhile: it carries the protocol.
  */
 export async function serveStdio(deps: HeartbeatMcpDeps, options: ServeStdioOptions = {}): Promise<ServeStdioEnd> {
-  const server = createHeartbeatMcpServer(deps);
+  const server = buildMcpServer(deps);
   const transport = new StdioServerTransport(process.stdin, process.stdout, {
     maxBufferSize: options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES,
   });
