@@ -35,7 +35,7 @@ export function createHeartbeatMcpServer(deps: HeartbeatMcpDeps): HeartbeatMcpSe
   const server = buildMcpServer(deps);
   return {
     // The SDK's server takes its own Transport type; ours is its structural core (see McpTransport).
-    connect: (transport) => server.connect(transport as Parameters<McpServer['connect']>[0]),
+    connect: (transport) => server.connect(transport),
     close: () => server.close(),
     sdkServer: server,
   };
