@@ -24,10 +24,11 @@ export function writeRefusedMessage(tool: string): string {
  *
  * @example
  * ```ts
- * import { createHeartbeatMcpServer } from '@heartbeat-kit/mcp';
+ * import { createHeartbeatMcpServer, type HeartbeatMcpDeps } from '@heartbeat-kit/mcp';
  * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
  *
- * const server = createHeartbeatMcpServer(myDeps); // myDeps: HeartbeatMcpDeps
+ * declare const myDeps: HeartbeatMcpDeps; // your status, plan, history, … operations
+ * const server = createHeartbeatMcpServer(myDeps);
  * await server.connect(new StdioServerTransport());
  * ```
  */
