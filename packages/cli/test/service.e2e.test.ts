@@ -63,7 +63,7 @@ describe('heartbeat-kit service (the built bin)', () => {
     const help = await built.run(['service', '--help'], m.env);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/service install \(--systemd \[--user\] \| --launchd\)/);
-    expect(help.stdout).toMatch(/Exit codes:\n  0  done/);
+    expect(help.stdout).toMatch(/Exit codes:\n {2}0 {2}done/);
     expect((await built.run(['service'], m.env)).code).toBe(2);
     const none = await built.run(['service', 'install', '--cwd', m.project], m.env);
     expect(none.code).toBe(2);
