@@ -1,7 +1,7 @@
 // `pnpm pack:check` (part of `pnpm test`, after `pnpm build`): the path from this repository to a
 // user's own project, checked for real ("what is tested is what ships"). Packs every package with
 // pnpm (which rewrites workspace:* to versions) and installs the CLI's tarballs with npm into an
-// empty directory, without the optional @heartbeat-kit/bullmq. There, from node_modules/.bin:
+// empty directory, without the optional @heartbeat-kit/bullmq, @heartbeat-kit/mcp and @heartbeat-kit/otel. There, from node_modules/.bin:
 //   - every command's and subcommand's --help, walked from the help output (pack-check/cli-walk.mjs);
 //   - one real run of every command over fresh git repositories (pack-check/cli-*.mjs; woterclip
 //     against the woterclip tests' fake gh), exit codes checked exactly, no sign of a crash (exit 70,
@@ -10,7 +10,7 @@
 //   - the README's embed example;
 //   - a CommonJS project (`npm init -y`): require() of every entry, import() from a .cjs file, and
 //     the README's example type-checked as a .mts file (pack-check/commonjs.mjs).
-// Then it adds @heartbeat-kit/bullmq, walks `fleet`'s help, imports every public entry of every
+// Then it adds them, walks `fleet`'s and `mcp`'s help, runs one MCP session (pack-check/cli-mcp.mjs), imports every public entry of every
 // package as ESM and type-checks them under node16 and bundler resolution (library-entries.mjs).
 // One ok/FAIL line per check, printed group by group in a fixed order; exit 1 if any failed.
 // Checks the install size against a budget (40 MB). Keeps nothing unless --keep.
@@ -21,6 +21,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { binBundle } from './pack-check/bin-bundle.mjs';
 import { commonjsProject } from './pack-check/commonjs.mjs';
 import { fleetWithoutPackage, heartbeatCommands, loopCommand } from './pack-check/cli-heartbeat.mjs';
+import { mcpSession, mcpWithoutPackage } from './pack-check/cli-mcp.mjs';
 import { runbookCommands } from './pack-check/cli-runbook.mjs';
 import { walkCommand, walkHelp } from './pack-check/cli-walk.mjs';
 import { woterclipCommands } from './pack-check/cli-woterclip.mjs';
@@ -43,13 +44,14 @@ try {
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
   const packages = packageNames(root);
-  const optional = '@heartbeat-kit/bullmq';
+  const optionals = ['@heartbeat-kit/bullmq', '@heartbeat-kit/mcp', '@heartbeat-kit/otel'];
+  const optional = optionals.join(' and ');
   const { checks: packed, tarball } = packAll(root, join(work, 'tarballs'));
   print(packed);
 
   const project = join(work, 'my-project');
   emptyProject(project);
-  const cli = packages.filter((name) => name !== optional);
+  const cli = packages.filter((name) => !optionals.includes(name));
   print(await npmInstall(project, cli.map(tarball), `npm install of the CLI tarballs (without ${optional})`));
   print(noNativeBinaries(project));
   print(await installSize(project));
@@ -94,6 +96,7 @@ try {
     woterclipCommands(ctx),
     runbookCommands(ctx),
     fleetWithoutPackage(ctx),
+    mcpWithoutPackage(ctx),
     binBundle(ctx),
     readmeExample(ctx),
     commonjsProject(ctx, cli.map(tarball), cli),
@@ -102,12 +105,14 @@ try {
   process.stdout.write(`     the CLI alone: done at ${elapsed()}\n`);
 
   // With the optional package: the commands that needed it, and the library entries of every package.
-  print(await npmInstall(project, [tarball(optional)], `npm install of ${optional}`));
-  const [library, ...deferred] = await Promise.all([
+  print(await npmInstall(project, optionals.map(tarball), `npm install of ${optional}`));
+  process.stdout.write(`     install size with ${optional}: ${await installSize(project)}\n`);
+  const [library, session, ...deferred] = await Promise.all([
     libraryEntries(ctx, packages),
+    mcpSession(ctx),
     ...walk.deferred.map((d) => walkCommand(ctx, d.deferred)),
   ]);
-  print(...deferred.map((d) => d.checks), library);
+  print(...deferred.map((d) => d.checks), library, session);
   process.stdout.write(`     with ${optional} and the library entries: done at ${elapsed()}\n`);
 } finally {
   if (keep) process.stdout.write(`kept ${work}\n`);

@@ -27,7 +27,9 @@ const bin: Options = {
   splitting: true,
   // prom-client stays an import too: only --metrics-textfile/--metrics-listen load it (a dynamic
   // import), and its CommonJS build requires Node built-ins, which an ES bundle cannot.
-  noExternal: [/^(?!@heartbeat-kit\/bullmq$|prom-client$)[^./]/],
+  // @heartbeat-kit/mcp (and the MCP SDK under it) stays an import too: an optional package that
+  // only `heartbeat-kit mcp` loads, so neither the bin's size nor the cycle path carries the SDK.
+  noExternal: [/^(?!@heartbeat-kit\/bullmq$|@heartbeat-kit\/mcp(?:$|\/)|prom-client$)[^./]/],
   esbuildPlugins: [
     {
       // A plugin, not esbuildOptions: scripts/build-changed.mjs passes its own esbuildOptions.

@@ -76,14 +76,16 @@ const release = () => {
 
 /**
  * Runs `cmd args` and resolves with { status, signal, stdout, stderr, timedOut }. `onStdout` sees
- * the stdout so far after every chunk (with the child, to signal it). The timeout is a backstop
+ * the stdout so far after every chunk (with the child, to signal it or end the stdin `input` opened). The timeout is a backstop
  * for a hung child, far above any normal run: nothing here waits for a fixed time.
  */
-export async function run(cmd, args, { cwd, env, timeoutMs = 120_000, onStdout } = {}) {
+export async function run(cmd, args, { cwd, env, timeoutMs = 120_000, onStdout, input } = {}) {
   await acquire();
   try {
     return await new Promise((resolve) => {
-      const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      // With `input`, stdin is a pipe holding it, left open: `onStdout` ends it (an MCP session).
+      const child = spawn(cmd, args, { cwd, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+      if (input !== undefined) child.stdin.write(input);
       const result = { status: null, signal: null, stdout: '', stderr: '', timedOut: false, timeoutMs };
       const timer = setTimeout(() => {
         result.timedOut = true;

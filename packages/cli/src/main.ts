@@ -68,6 +68,11 @@ const COMMANDS: Record<string, { readonly summary: string; readonly load: () => 
     summary: 'run the loop as a systemd or launchd service with a liveness timer: install, status, uninstall',
     load: async () => (await import('./commands/service.js')).serviceCommand,
   },
+  mcp: {
+    summary: 'serve the heartbeat as MCP tools on stdio for agents (--allow-write for ack, pause, cycle; needs @heartbeat-kit/mcp)',
+    load: async () => (await import('./commands/mcp.js')).mcpCommand,
+    optional: { name: '@heartbeat-kit/mcp', why: 'the Model Context Protocol SDK' },
+  },
   runbook: {
     summary: "check a lead agent's runbook and preview its checklist ticks: init, check, due, quiet, tick",
     load: async () => (await import('./commands/runbook.js')).runbookCommand,

@@ -48,6 +48,10 @@ const COMMANDS: readonly (readonly string[])[] = [
   ['runbook', 'quiet', '--runbook', 'runbook.md', '--status', 'status.json'],
   ['runbook', 'boot-triage', '--status', 'status.json'],
   ['runbook', 'gate-report', 'gate.log'],
+  ['service', 'install', '--systemd', '--print'],
+  ['service', 'status'],
+  ['service', 'uninstall'],
+  ['mcp'],
 ];
 
 // The commands whose help offers `--now`.
@@ -88,6 +92,10 @@ describe('--now', () => {
       const subcommands = [...help.matchAll(/^ {2}([a-z][a-z-]+)(?= )/gm)].map((m) => m[1]).filter((name) => name !== 'heartbeat-kit');
       expect(subcommands, group).toEqual(COMMANDS.filter((argv) => argv[0] === group).map((argv) => argv[1]));
     }
+    // `service` lists its subcommands on its usage lines.
+    const service = (await run(['help', 'service'])).stdout;
+    const usage = [...service.matchAll(/heartbeat-kit service ([a-z]+)/g)].map((m) => m[1]);
+    expect(new Set(usage)).toEqual(new Set(COMMANDS.filter((argv) => argv[0] === 'service').map((argv) => argv[1])));
   });
 
   it('every command that takes --now reads it with the one strict parser: an impossible date is exit 2 with the same fix', async () => {
@@ -96,7 +104,7 @@ describe('--now', () => {
       const name = argv.slice(0, 2).join(' ');
       const help = await run([...argv.slice(0, 2), '--help']);
       expect(help.code, name).toBe(0);
-      if (!/--now\b/.test(help.stdout)) continue;
+      if (!/^ +--now\b/m.test(help.stdout)) continue; // an option line, not prose such as 'enable --now'
       offered.push(name);
       for (const bad of ['2026-02-30T10:00:00Z', '2026-02-19T14:50:00', 'yesterday']) {
         const r = await run([...argv, '--now', bad]);

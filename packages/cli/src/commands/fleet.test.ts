@@ -273,7 +273,7 @@ describe('heartbeat-kit fleet: a project with ## Checks (issue 28 item 3: "the f
     writeFileSync(join(project, 'where.sh'), '#!/bin/sh\necho "ran in $(pwd)"\n');
     chmodSync(join(project, 'where.sh'), 0o755);
     writeFileSync(join(project, '.claude', 'HEARTBEAT.md'), '## Checks\n- name: where\n  - run: [./where.sh]\n  - priority: Immediate\n');
-    expect((await run(['add', 'checked', '--cwd', project, '--interval', '600', ...prefix])).code).toBe(0);
+    expect((await run(['add', 'checked', '--cwd', project, '--interval', '1', ...prefix])).code).toBe(0);
 
     const sink = join(root, 'checks.jsonl');
     const stop = new AbortController();
