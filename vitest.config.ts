@@ -5,7 +5,10 @@ import { defineConfig } from 'vitest/config';
 // for in-process tests; tests that run the CLI as a process run the built bin (see globalSetup).
 export default defineConfig({
   resolve: { conditions: ['source', 'module', 'node', 'import', 'default'] },
-  ssr: { resolve: { conditions: ['source', 'module', 'node', 'import', 'default'] } },
+  // Tests run in vite's SSR environment, and vitest hands these conditions to Node for the modules
+  // it does not transform: no `module` here (a bundler's condition), so a dependency loads as Node
+  // loads it for a user (@opentelemetry/api's `module` build has extensionless imports Node refuses).
+  ssr: { resolve: { conditions: ['source', 'node', 'import', 'default'] } },
   test: {
     // The packages' own build, once per run: tests that run the CLI as a process run the built bin.
     globalSetup: ['scripts/build-once-for-tests.ts'],

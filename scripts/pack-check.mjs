@@ -1,7 +1,7 @@
 // `pnpm pack:check` (part of `pnpm test`, after `pnpm build`): the path from this repository to a
 // user's own project, checked for real ("what is tested is what ships"). Packs every package with
 // pnpm (which rewrites workspace:* to versions) and installs the CLI's tarballs with npm into an
-// empty directory, without the optional @heartbeat-kit/bullmq and @heartbeat-kit/mcp. There, from node_modules/.bin:
+// empty directory, without the optional @heartbeat-kit/bullmq, @heartbeat-kit/mcp and @heartbeat-kit/otel. There, from node_modules/.bin:
 //   - every command's and subcommand's --help, walked from the help output (pack-check/cli-walk.mjs);
 //   - one real run of every command over fresh git repositories (pack-check/cli-*.mjs; woterclip
 //     against the woterclip tests' fake gh), exit codes checked exactly, no sign of a crash (exit 70,
@@ -44,7 +44,7 @@ try {
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
   const packages = packageNames(root);
-  const optionals = ['@heartbeat-kit/bullmq', '@heartbeat-kit/mcp'];
+  const optionals = ['@heartbeat-kit/bullmq', '@heartbeat-kit/mcp', '@heartbeat-kit/otel'];
   const optional = optionals.join(' and ');
   const { checks: packed, tarball } = packAll(root, join(work, 'tarballs'));
   print(packed);
