@@ -205,7 +205,10 @@ describe.each(FLEET_BACKENDS)('on %s', (kind) => {
           const mine = delivered.filter((d) => d.heartbeatId === id);
           expect(mine.length, `${id} reported`).toBeGreaterThanOrEqual(2);
           // Each finding (one per window of three slots) is reported once, never by two cycles.
-          expect(new Set(mine.map((d) => d.summary)).size, `${id} never repeats a report`).toBe(mine.length);
+          expect(
+            new Set(mine.map((d) => d.summary)).size,
+            `${id} never repeats a report: ${JSON.stringify(mine.map((d) => [d.id, d.summary]))}`,
+          ).toBe(mine.length);
         }
       },
       BACKSTOP_MS,

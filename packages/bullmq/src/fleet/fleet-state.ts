@@ -18,7 +18,17 @@ export const fleetMetaSchema = z.object({
   /** Ids of the last messages the sink confirmed and whose findings were marked reported. */
   delivered: z.array(z.string()).default([]),
   /** Messages enqueued but not yet confirmed: their findings count as reported meanwhile. */
-  pending: z.array(z.object({ id: z.string(), atMs: z.number(), fingerprints: z.array(z.string()) })).default([]),
+  pending: z
+    .array(
+      z.object({
+        id: z.string(),
+        atMs: z.number(),
+        fingerprints: z.array(z.string()),
+        /** Fingerprints of the `RESOLVED:` notices the message carries. */
+        resolved: z.array(z.string()).optional(),
+      }),
+    )
+    .default([]),
   lastReportAtMs: z.number().optional(),
   lastReportSummary: z.string().optional(),
   /**
@@ -76,9 +86,16 @@ export function recordDelivery(meta: FleetMeta, id: string, atMs: number, summar
   return { ...meta, delivered, pending: meta.pending.filter((p) => p.id !== id), lastReportAtMs: atMs, lastReportSummary: summary };
 }
 
-/** Records an enqueued, unconfirmed message `id` and the findings it carries. */
-export function recordPending(meta: FleetMeta, id: string, atMs: number, fingerprints: readonly string[]): FleetMeta {
-  return { ...meta, pending: [...meta.pending.filter((p) => p.id !== id), { id, atMs, fingerprints: [...fingerprints] }] };
+/** Records an enqueued, unconfirmed message `id`, the findings it carries and the recoveries it says. */
+export function recordPending(
+  meta: FleetMeta,
+  id: string,
+  atMs: number,
+  fingerprints: readonly string[],
+  resolved: readonly string[] = [],
+): FleetMeta {
+  const entry = { id, atMs, fingerprints: [...fingerprints], ...(resolved.length > 0 ? { resolved: [...resolved] } : {}) };
+  return { ...meta, pending: [...meta.pending.filter((p) => p.id !== id), entry] };
 }
 
 /**
@@ -89,7 +106,15 @@ export function withPendingAsReported(heartbeat: HeartbeatState, meta: FleetMeta
   if (meta.pending.length === 0) return heartbeat;
   const reported = { ...heartbeat.reported };
   for (const pending of meta.pending) for (const fingerprint of pending.fingerprints) reported[fingerprint] = nowMs;
-  return { ...heartbeat, reported };
+  // A recovery notice in a waiting message is said already: the next slot must not say it again
+  // (a second RESOLVED line). The cycle then saves the pending list without it; the outbox owns
+  // it until the sink confirms (its markDelivered finds nothing left to settle).
+  const inFlight = new Set(meta.pending.flatMap((pending) => pending.resolved ?? []));
+  const recovery =
+    heartbeat.recovery === undefined || inFlight.size === 0
+      ? heartbeat.recovery
+      : { ...heartbeat.recovery, pending: heartbeat.recovery.pending.filter((notice) => !inFlight.has(notice.fingerprint)) };
+  return recovery === undefined ? { ...heartbeat, reported } : { ...heartbeat, reported, recovery };
 }
 
 /**

@@ -98,6 +98,24 @@ describe('fleet state document', () => {
     expect(meta.delivered.at(-1)).toBe('h__199');
   });
 
+  it('a recovery notice in a waiting message is not said again by the next slot (one RESOLVED line, issue 27 item 4)', () => {
+    const fresh = decodeFleetState(undefined).state;
+    const notice = (fingerprint: string) => ({
+      fingerprint,
+      category: 'ORCH_FAILURE',
+      priority: 'Immediate' as const,
+      line: `CRASHED: ${fingerprint}`,
+    });
+    const heartbeat = { ...fresh.heartbeat, recovery: { watched: {}, pending: [notice('ORCH_FAILURE:a'), notice('ORCH_FAILURE:b')] } };
+    const meta = recordPending(fresh.fleet, 'h__4', 200, [], ['ORCH_FAILURE:a']);
+    expect(meta.pending).toEqual([{ id: 'h__4', atMs: 200, fingerprints: [], resolved: ['ORCH_FAILURE:a'] }]);
+    // The slot evaluates with only the notice no message carries yet.
+    expect(withPendingAsReported(heartbeat, meta, 500).recovery?.pending.map((n) => n.fingerprint)).toEqual(['ORCH_FAILURE:b']);
+    // Once the outbox confirmed it (recordDelivery), nothing is hidden.
+    const delivered = recordDelivery(meta, 'h__4', 600, 'RESOLVED');
+    expect(withPendingAsReported(heartbeat, delivered, 700)).toBe(heartbeat);
+  });
+
   it('pending findings count as reported for evaluation only, never in the saved memory', () => {
     const fresh = decodeFleetState(undefined).state;
     const heartbeat = { ...fresh.heartbeat, reported: { 'A:old': 100 } };

@@ -156,7 +156,7 @@ async function runSlot(
   // A holder that already lost the lock must not enqueue: its successor owns this cycle.
   if (report && !held.lost() && (await held.current())) {
     const messageId = await enqueueReport(deps.outbox, job, setup.value, state, evaluated);
-    fleet = recordPending(fleet, messageId, now.getTime(), pendingOf(evaluated));
+    fleet = recordPending(fleet, messageId, now.getTime(), pendingOf(evaluated), resolvedOf(evaluated));
   }
   const endedAtMs = ctx.clock.now().getTime();
   const receipts = await slotReceipts(ctx, job, setup.value, state, evaluated, endedAtMs, slotPause);
@@ -293,6 +293,7 @@ async function evaluateSlot(
 
 /** The fingerprints a queued report marks as pending. */
 const pendingOf = ({ decision }: CycleStep): string[] => decision.reportable.map((finding) => finding.fingerprint);
+const resolvedOf = ({ decision }: CycleStep): string[] => (decision.resolved ?? []).map((notice) => notice.fingerprint);
 
 /** Enqueues the cycle's message as an outbox job; its message id. */
 async function enqueueReport(
