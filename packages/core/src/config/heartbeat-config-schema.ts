@@ -8,7 +8,7 @@ const MINUTE = 60_000;
 
 const routeSink = z
   .string()
-  .regex(ROUTE_SINK_PATTERN, 'must be stdout, file:PATH, webhook:URL, command:CMD or tmux:SESSION[:WINDOW.PANE]')
+  .regex(ROUTE_SINK_PATTERN, 'must be stdout, file:PATH, webhook:URL, command:CMD, inbox:DIR or tmux:SESSION[:WINDOW.PANE]')
   .describe('A sink as --sink takes it: stdout, file:PATH (JSONL), webhook:URL or command:CMD.');
 
 /**

@@ -2,7 +2,7 @@
 import type { Setter } from './heartbeat-setting-draft.js';
 
 /** What a route's sink may be: the `--sink` forms (the CLI checks the rest of the value). */
-export const ROUTE_SINK_PATTERN = /^(?:stdout|file:\S.*|webhook:https?:\/\/\S+|command:\S.*|tmux:\S+)$/;
+export const ROUTE_SINK_PATTERN = /^(?:stdout|file:\S.*|webhook:https?:\/\/\S+|command:\S.*|inbox:\S.*|tmux:\S+)$/;
 
 /** What a ping target may be: an http(s) URL, optionally behind `cronitor:` (the CLI checks the rest). */
 export const PING_TARGET_PATTERN = /^(?:cronitor:)?https?:\/\/\S+$/i;
@@ -19,14 +19,14 @@ export const ping: Setter = (value, { draft }) => {
   return 'ping';
 };
 
-/** `Immediate` / `Advisory` / `Normal` / `Default`: a sink spec (`stdout`, `file:PATH`, `webhook:URL`, `command:CMD`, `tmux:SESSION[:WINDOW.PANE]`). */
+/** `Immediate` / `Advisory` / `Normal` / `Default`: a sink spec (`stdout`, `file:PATH`, `webhook:URL`, `command:CMD`, `inbox:DIR`, `tmux:SESSION[:WINDOW.PANE]`). */
 export function route(priority: 'immediate' | 'advisory' | 'normal' | 'default'): Setter {
   return (value, { draft }) => {
     const spec = value.replace(/^`([^`]*)`$/, '$1').trim();
     if (!ROUTE_SINK_PATTERN.test(spec))
       return {
         message: 'is not a sink.',
-        fix: 'write stdout, file:PATH, webhook:https://host/path, command:CMD or tmux:SESSION[:WINDOW.PANE], e.g. "- Immediate: webhook:https://ntfy.example/phone".',
+        fix: 'write stdout, file:PATH, webhook:https://host/path, command:CMD, inbox:DIR or tmux:SESSION[:WINDOW.PANE], e.g. "- Immediate: webhook:https://ntfy.example/phone".',
       };
     draft.delivery = { ...draft.delivery, [priority]: spec };
     return `delivery.${priority}`;

@@ -350,6 +350,16 @@ describe('parseHeartbeatConfig', () => {
     expect(error.file).toBe('x/HB.md');
   });
 
+  it('reads Delivery routes to every sink kind, inbox:DIR and tmux: included; anything else is a located error', () => {
+    const md = '## Delivery\n- Immediate: tmux:agent:0.1\n- Advisory: inbox:.heartbeat/inbox\n- Default: stdout\n';
+    expect(parseHeartbeatConfig(md)._unsafeUnwrap().config.delivery).toEqual({
+      immediate: 'tmux:agent:0.1',
+      advisory: 'inbox:.heartbeat/inbox',
+      default: 'stdout',
+    });
+    expect(errorOf('## Delivery\n- Advisory: inbox\n')).toMatchObject({ key: 'Delivery → Advisory' });
+  });
+
   it('reads Delivery → Ping (issue 30): an http(s) URL, cronitor: in front allowed; anything else is a located error', () => {
     expect(parseHeartbeatConfig('## Delivery\n- Ping: https://hc-ping.com/abc\n')._unsafeUnwrap().config.ping).toBe(
       'https://hc-ping.com/abc',
