@@ -20,7 +20,8 @@ const noWait: Sleep = { sleep: () => Promise.resolve() };
 const message = (content: string, id = 'm1') => ({ kind: 'work_found' as const, content, summary: 's', at: '2026-02-19T10:00:00Z', id });
 
 async function until(what: string, check: () => boolean): Promise<void> {
-  for (let i = 0; i < 600; i += 1) {
+  // A backstop, not a time limit: the test timeout ends a real hang.
+  for (let i = 0; i < 3600; i += 1) {
     if (check()) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -81,7 +82,6 @@ describe('tmux sink on a real tmux server with a fake agent REPL', () => {
     clock.advance(60_000);
     const second = await runCycle(deps, settings);
     expect(second.decision.message).toBeNull();
-    await until('the prompt again', () => /^>$/m.test(pane('=idle-agent:')));
     // Every line of the report reached the agent once (then the Enter after the paste).
     for (const line of lines) expect(logged(log).filter((l) => l === line)).toHaveLength(1);
   });
