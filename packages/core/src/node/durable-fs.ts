@@ -121,7 +121,7 @@ export async function sweepOrphanedTemps(directory: string, tag: string, isTarge
 
 /**
  * Replaces `path` with `text` so that a reader sees the old file or the new one, never half: a synced
- * sibling (tagged `tag`, swept by {@link sweepOrphanedSiblings} after a crash) renamed over it, then
+ * sibling (tagged `tag`, swept by `sweepOrphanedSiblings` after a crash) renamed over it, then
  * the directory synced. `beforeRename` lets a crash test stop between the write and the rename.
  */
 export async function replaceFileDurably(
