@@ -246,4 +246,27 @@ describe('agent inbox drained by a Claude Code hook (issue 29 item 2)', () => {
     expect(drained.stderr).toContain(`${join(inbox, 'stray-dir.json')} is a directory`);
     expect(readFileSync(join(inbox, 'junk.json'), 'utf8')).toBe('{oops');
   });
+
+  it('inbox list on a directory that does not exist says so, apart from an empty inbox (a mistyped DIR is not "nothing waiting")', async () => {
+    const root = tempDir('hk-inbox-missing-');
+    const missing = join(root, 'never-delivered');
+    const text = await cli.run(['inbox', 'list', missing], process.env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe(
+      `no inbox at ${missing} yet: nothing was ever delivered there (the inbox sink creates it on its first delivery; check the path)\n`,
+    );
+    expect(existsSync(missing)).toBe(false);
+    expect(JSON.parse((await cli.run(['inbox', 'list', missing, '--json'], process.env)).stdout)).toEqual({
+      messages: [],
+      problems: [],
+      exists: false,
+    });
+    mkdirSync(missing);
+    expect((await cli.run(['inbox', 'list', missing], process.env)).stdout).toBe(`nothing waiting in ${missing}\n`);
+    expect(JSON.parse((await cli.run(['inbox', 'list', missing, '--json'], process.env)).stdout)).toEqual({
+      messages: [],
+      problems: [],
+      exists: true,
+    });
+  });
 });

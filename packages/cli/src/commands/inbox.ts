@@ -94,12 +94,17 @@ export const inboxCommand: Command = async (argv, io) => {
 async function list(io: CliIo, directory: string, json: boolean): Promise<number> {
   const listed = await listAgentInbox(directory);
   if (listed.isErr()) return usageOrFailure(io, listed.error.kind, listed.error.message, EXIT.usage);
-  const { waiting, problems } = listed.value;
+  const { waiting, problems, exists } = listed.value;
   warnProblems(io, problems);
   if (json) {
     const messages = waiting.map(({ id, message }) => ({ id, kind: message.kind, at: message.at, summary: message.summary }));
-    io.stdout(`${JSON.stringify({ messages, problems })}\n`);
-  } else if (waiting.length === 0) io.stdout(`nothing waiting in ${directory}\n`);
+    io.stdout(`${JSON.stringify({ messages, problems, exists })}\n`);
+  } else if (!exists)
+    // Said apart from "nothing waiting": a mistyped DIR must not read as an empty inbox.
+    io.stdout(
+      `no inbox at ${directory} yet: nothing was ever delivered there (the inbox sink creates it on its first delivery; check the path)\n`,
+    );
+  else if (waiting.length === 0) io.stdout(`nothing waiting in ${directory}\n`);
   else for (const { id, message } of waiting) io.stdout(`${message.at}  ${id}  ${message.kind}  ${message.summary}\n`);
   return EXIT.ok;
 }

@@ -96,7 +96,7 @@ describe('createAgentInboxSink', () => {
 describe('claimAgentInbox', () => {
   it('a missing inbox has nothing waiting', async () => {
     expect((await claimAgentInbox(inbox))._unsafeUnwrap().waiting).toEqual([]);
-    expect((await listAgentInbox(inbox))._unsafeUnwrap()).toEqual({ waiting: [], problems: [] });
+    expect((await listAgentInbox(inbox))._unsafeUnwrap()).toEqual({ waiting: [], problems: [], exists: false });
   });
 
   it('claims in arrival order, marks exactly the given ids delivered and puts the rest back', async () => {

@@ -37,6 +37,8 @@ export interface AgentInboxError {
 export interface AgentInboxListing {
   readonly waiting: readonly AgentInboxMessage[];
   readonly problems: readonly AgentInboxProblem[];
+  /** False when the directory does not exist yet: nothing was ever delivered there (or the path is wrong). */
+  readonly exists: boolean;
 }
 
 /**
@@ -245,9 +247,9 @@ async function pruneDeliveredMarks(deliveredDir: string, nowMs: number, keepMs: 
 export function listAgentInbox(directory: string): ResultAsync<AgentInboxListing, AgentInboxError> {
   return ResultAsync.fromPromise(
     (async () => {
-      if (!(await assertDirectory(directory))) return { waiting: [], problems: [] };
+      if (!(await assertDirectory(directory))) return { waiting: [], problems: [], exists: false };
       const { files, problems } = await listWaiting(directory);
-      return { waiting: [...files.values()].sort(byArrival), problems };
+      return { waiting: [...files.values()].sort(byArrival), problems, exists: true };
     })(),
     (error) => inboxError(directory, error, 'read the inbox'),
   );
@@ -279,6 +281,7 @@ export function claimAgentInbox(directory: string, options: AgentInboxClaimOptio
       const empty: AgentInboxClaim = {
         waiting: [],
         problems: [],
+        exists: false,
         markDelivered: () => move([], () => '', ''),
         release: () => move([], () => '', ''),
       };
@@ -304,6 +307,7 @@ export function claimAgentInbox(directory: string, options: AgentInboxClaimOptio
       return {
         waiting: waiting.sort(byArrival),
         problems,
+        exists: true,
         markDelivered: (ids) => move(ids, (id) => join(deliveredDir, fileNameOf(id)), 'mark messages delivered in'),
         release: (ids) => move(ids, (id) => join(directory, fileNameOf(id)), 'put messages back in'),
       };
