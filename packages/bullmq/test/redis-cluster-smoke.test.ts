@@ -20,7 +20,7 @@ let client: RedisClient;
 beforeAll(async () => {
   cluster = await startCluster();
   client = createRedisClient(parseRedisUrl(cluster.url)._unsafeUnwrap());
-}, 300_000);
+}, 900_000);
 afterAll(async () => {
   await closeRedisClient(client);
   await cluster.stop();

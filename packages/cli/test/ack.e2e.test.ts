@@ -85,7 +85,7 @@ describe('heartbeat-kit ack: an operator acknowledges a stale worktree', () => {
     expect(changed.code).toBe(0);
     expect(changed.stdout).toMatch(/^WORK_FOUND: GIT_STALE/);
     expect(changed.stderr).not.toContain('held by ack');
-  }, 180_000);
+  }, 900_000);
 
   it('bad input exits 2 naming the flag and the fix, and writes nothing', async () => {
     const world = createCliWorld({
@@ -134,5 +134,5 @@ describe('heartbeat-kit ack: an operator acknowledges a stale worktree', () => {
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^Usage: heartbeat-kit ${command} SELECTOR`));
     }
-  }, 180_000);
+  }, 900_000);
 });

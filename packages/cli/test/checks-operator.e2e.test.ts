@@ -77,5 +77,5 @@ describe('acks and pauses of ## Checks (built bin)', () => {
     expect((await cli.run(['resume', '--cwd', world.project, '--state', statePath], world.env)).code).toBe(0);
     const after = await cycle('2026-02-19T15:10:00Z');
     expect(after.coverage.lookedAt).toEqual(expect.arrayContaining(['ci', 'disk']));
-  }, 180_000);
+  }, 900_000);
 });

@@ -38,5 +38,5 @@ describe('Orchestrators → Expected with a name outside the allowed set (issue 
     );
     expect(run.stdout).toContain('MISSING: orch-real (expected in HEARTBEAT.md)');
     expect(run.stdout).not.toContain('touch');
-  }, 120_000);
+  }, 900_000);
 });

@@ -145,7 +145,7 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
     expect(h.delivered()).toHaveLength(1);
     expect(h.delivered()[0]).toContain('answer to q-1');
     expect(existsSync(join(h.world.root, 'state', 'state.inbox.json'))).toBe(false);
-  }, 600_000);
+  }, 900_000);
 
   it('killed after delivery, before the save: delivered again once (at least once), then never more', async () => {
     const h = harness();
@@ -161,7 +161,7 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
     expect(await h.cycle()).toBe(0);
     expect(h.delivered()).toHaveLength(2);
     expect(h.handed()).toEqual(['q-2']);
-  }, 600_000);
+  }, 900_000);
 
   it('killed after the poller printed and before the inbox write: the reply waits in the spool and the next cycle delivers it once', async () => {
     const h = harness();
@@ -181,7 +181,7 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
     expect(await h.cycle()).toBe(0);
     expect(h.delivered()).toHaveLength(1);
     expect(existsSync(join(h.world.root, 'state', 'state.inbox.json'))).toBe(false);
-  }, 600_000);
+  }, 900_000);
 
   it('a poller still running when the next cycle starts: its spool is left alone until it exits, then delivered once', async () => {
     const h = harness();
@@ -198,5 +198,5 @@ describe('a SIGKILLed cycle and the GChat replies it had read', () => {
     expect(h.spools()).toEqual([]);
     expect(await h.cycle()).toBe(0);
     expect(h.delivered().filter((m) => m.includes('answer to q-4'))).toHaveLength(1);
-  }, 600_000);
+  }, 900_000);
 });

@@ -81,7 +81,7 @@ describe('the GChat poll spool through the built CLI', () => {
     expect(second.stderr).not.toMatch(/spool|set aside|GChat poll output/);
     expect(h.spoolFiles()).toEqual([aside]);
     expect(statSync(join(h.stateDir, aside ?? '')).size).toBe(size);
-  }, 300_000);
+  }, 900_000);
 
   it('a spool symlinked to a secret file is not followed: the warning names the path and none of the target', async () => {
     const h = harness();
@@ -101,7 +101,7 @@ describe('the GChat poll spool through the built CLI', () => {
     expect(readlinkSync(join(h.stateDir, aside ?? ''))).toBe(secret);
     const next = await h.cycle();
     expect(next.stderr).not.toMatch(/spool|set aside|GChat poll output/);
-  }, 300_000);
+  }, 900_000);
 
   it('a spool whose writer pid is alive again as another process (another start mark) is recovered, not skipped', async () => {
     const h = harness();
@@ -121,5 +121,5 @@ describe('the GChat poll spool through the built CLI', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('answer to q-9');
     expect(h.spoolFiles()).toEqual([]);
-  }, 300_000);
+  }, 900_000);
 });

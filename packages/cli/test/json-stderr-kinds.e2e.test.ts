@@ -78,7 +78,7 @@ describe('--json stderr kinds (issue 25 item 10a)', () => {
       command: 'cycle',
     });
     expect(lines.map(kindOf)).not.toContain('error');
-  }, 120_000);
+  }, 900_000);
 
   it('loop: "a cycle already ran for this slot" is {"info"}', async () => {
     const w = createCliWorld();

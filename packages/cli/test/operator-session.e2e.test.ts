@@ -218,7 +218,7 @@ describe('an operator session (issue 27 "Must show")', () => {
         .join('\n---\n')}\n`,
       stderr: '',
     });
-  }, 300_000);
+  }, 900_000);
 
   it('the tmux server killed: one finding on the Immediate route, not one per session', async () => {
     const sessions = ['orch-a', 'orch-b', 'orch-c'];
@@ -239,7 +239,7 @@ describe('an operator session (issue 27 "Must show")', () => {
     // The next cycle: the same one cause, not said again inside its dedup window.
     expect((await cycle(20)).stdout).toBe('HEARTBEAT_OK\n');
     expect(fileSinkMessages(inboxA)).toHaveLength(1);
-  }, 120_000);
+  }, 900_000);
 
   it('check-liveness warns about an ack with no end older than --max-pause-age, and never changes its exit for it', async () => {
     const { w } = routedWorld({
@@ -267,5 +267,5 @@ describe('an operator session (issue 27 "Must show")', () => {
     const stopped = await asAt(25 * 60, 'check-liveness', '--json');
     expect(stopped.code).toBe(1);
     expect(JSON.parse(stopped.stdout)).toMatchObject({ live: false, acks: { inForce: 1 } });
-  }, 120_000);
+  }, 900_000);
 });

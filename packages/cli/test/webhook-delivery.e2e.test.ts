@@ -64,7 +64,7 @@ describe('per-finding ids (issue 25 item 5)', () => {
     expect((await cycle(4)).code).toBe(0);
     expect(receiver.reports).toHaveLength(10);
     expect(receiver.reports[9]!.findings.find((f) => f.fingerprint.endsWith(':beads-a1'))?.id).toBe([...a1][0]);
-  }, 120_000);
+  }, 900_000);
 });
 
 describe('webhook redirects (issue 25 item 9)', () => {
@@ -95,7 +95,7 @@ describe('webhook redirects (issue 25 item 9)', () => {
     expect((JSON.parse(optIn.stdout) as { delivery: string }).delivery).toBe('failed');
     expect(optIn.stderr).toContain(`HTTP 307 redirect to ${other.url}?…; not followed: another origin than ${origin}`);
     expect(other.requests).toEqual([]);
-  }, 120_000);
+  }, 900_000);
 
   it('a 307 within the origin: delivered with --sink-same-origin-redirects (POST with the body at the new path), a failed delivery naming it without', async () => {
     const w = createCliWorld({ heartbeatMd: HEARTBEAT_MD, ready: [bead('beads-a1')] });
@@ -126,7 +126,7 @@ describe('webhook redirects (issue 25 item 9)', () => {
     ]);
     expect(receiver.reports[2]!.content).toMatch(/^WORK_FOUND: /);
     expect(receiver.requests.every((r) => r.method === 'POST')).toBe(true);
-  }, 120_000);
+  }, 900_000);
 
   it('refuses --sink-same-origin-redirects without a webhook sink (exit 2, the fix)', async () => {
     const w = createCliWorld({ heartbeatMd: HEARTBEAT_MD });

@@ -356,7 +356,7 @@ describe('heartbeat-kit fleet: Redis credentials and outages (issue 12 item 7)',
     } finally {
       await late.stop();
     }
-  }, 120_000);
+  }, 900_000);
 
   it('--json (issue 25 item 10a): each retry is {"warning"}, "running" and a stop while waiting are {"info"}, never {"error"}', async () => {
     const objects = (text: string) =>

@@ -97,7 +97,7 @@ describe('createFileAckStore', () => {
     // The unack written in full is in the next cycle's decision: the finding is reported.
     (await store.save({ version: ACK_BOOK_VERSION, acks: [] }))._unsafeUnwrap();
     expect(decide((await store.load())._unsafeUnwrap().book).reportable).toEqual([stale]);
-  }, 60_000);
+  }, 900_000);
 
   it('a file that is not JSON holds nothing and says so; the next save replaces it', async () => {
     const path = join(root, 'bad', 'state.acks.json');
