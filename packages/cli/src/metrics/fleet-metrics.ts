@@ -180,7 +180,8 @@ export function createFleetMetrics(): FleetMetrics {
     registry.setDefaultLabels({ worker: source.workerId });
     up.set(source.up() ? 1 : 0);
     paused.set(source.paused() ? 1 : 0);
-    const sampled = await withinSampleWait(Promise.all([source.queueCounts(), source.registeredHeartbeats()]));
+    // A closed worker's queues are closed: its last figures say nothing of Redis.
+    const sampled = !source.up() ? undefined : await withinSampleWait(Promise.all([source.queueCounts(), source.registeredHeartbeats()]));
     // Registered only while sampled: an unlabelled gauge prom-client has no value for reads as 0, a lie.
     for (const sampledName of [name('queue_jobs'), name('heartbeats_registered')]) registry.removeSingleMetric(sampledName);
     if (sampled !== undefined) {
