@@ -71,7 +71,7 @@ describe('fleet worker observation (onJob, cycle status and findings, queue coun
 
     expect(cyclesOf('busy')[0]).toMatchObject({
       status: 'report',
-      findings: [{ category: 'ORCH_FAILURE', priority: expect.any(String), count: 1 }],
+      findings: [{ category: 'ORCH_FAILURE', priority: 'Immediate', count: 1 }],
     });
     for (const cycle of cyclesOf('quiet')) expect(cycle).toMatchObject({ status: 'ok', findings: [] });
     expect(events.find((e) => e.type === 'delivery-failed')).toMatchObject({ heartbeatId: 'busy', message: 'sink down for a moment' });

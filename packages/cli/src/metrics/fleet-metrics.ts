@@ -1,5 +1,11 @@
 import { CATEGORY_INFO, COBUILDER_CATEGORIES } from '@heartbeat-kit/core';
-import type { FleetEvent, FleetJobEvent, FleetQueueCounts, FleetQueueName } from '@heartbeat-kit/bullmq/node';
+import {
+  FLEET_QUEUE_NAMES,
+  type FleetEvent,
+  type FleetJobEvent,
+  type FleetQueueCounts,
+  type FleetQueueName,
+} from '@heartbeat-kit/bullmq/node';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { METRIC_PREFIX } from './metric-figures.js';
 import type { MetricsText } from './metrics-export.js';
@@ -9,7 +15,7 @@ import type { MetricsText } from './metrics-export.js';
 // (Prometheus' usual counter, reset by a restart), unlike `cycle`'s, which are re-counted from receipts.
 // This module is loaded only when a metrics flag is given (prom-client stays out of the bin bundle).
 
-const QUEUES: readonly FleetQueueName[] = ['ticks', 'cycles', 'outbox'];
+const QUEUES = FLEET_QUEUE_NAMES;
 /** Queues whose jobs are for a slot: their schedule lag is measured. */
 const SLOT_QUEUES: readonly FleetQueueName[] = ['ticks', 'cycles'];
 const OUTCOMES = ['completed', 'failed', 'delayed'] as const;

@@ -64,7 +64,7 @@ export async function startWorkerMetrics(
       onEvent: metrics.onEvent,
       onJob: (event) => {
         metrics.onJob(event);
-        if (event.phase === 'end') writer.request();
+        if (event.phase === 'end') void writer.request();
       },
       attach: async (attached) => {
         worker = attached;
