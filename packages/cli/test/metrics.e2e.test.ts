@@ -4,48 +4,21 @@
  * --metrics-listen` scraped over HTTP while it runs, bad metrics flags (exit 2, nothing written), and
  * a cycle without the flags in an install without prom-client (it is never loaded).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBuiltCli, useCliWorlds, useTempDirs } from './support/cli-world.js';
+import { promtool, samples, until } from './support/prometheus-text.js';
 
 const createCliWorld = useCliWorlds();
 const tempDir = useTempDirs();
 const built = useBuiltCli();
 const withoutPromClient = useBuiltCli({ without: ['prom-client'] });
 
-/** `promtool check metrics` on `text`: its exit code and everything it said. */
-function promtool(text: string): { code: number | null; output: string } {
-  const run = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
-  if (run.error) throw run.error;
-  return { code: run.status, output: `${run.stdout}${run.stderr}` };
-}
-
-/** The samples of an exposition text: `name{labels}` → value. */
-function samples(text: string): Map<string, number> {
-  const map = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const at = line.lastIndexOf(' ');
-    map.set(line.slice(0, at), Number(line.slice(at + 1)));
-  }
-  return map;
-}
-
 /** The samples whose value differs between two texts (timestamps and durations too). */
 function changed(before: Map<string, number>, after: Map<string, number>): Record<string, [number | undefined, number | undefined]> {
   const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
   return Object.fromEntries(keys.filter((k) => before.get(k) !== after.get(k)).map((k) => [k, [before.get(k), after.get(k)]]));
-}
-
-/** Polls until `check` returns a value, however long a loaded machine takes (the test timeout is the backstop). */
-async function until<T>(check: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('heartbeat-kit cycle --metrics-textfile', () => {

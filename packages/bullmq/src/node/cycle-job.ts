@@ -178,10 +178,23 @@ async function runSlot(
     startedAtMs,
     endedAtMs,
     report,
+    status: decision.status,
+    findings: findingCounts(decision.reportable),
     ...(evaluated.warnings.length === 0 && pauseWarning === undefined
       ? {}
       : { warnings: [...(pauseWarning === undefined ? [] : [pauseWarning]), ...evaluated.warnings] }),
   });
+}
+
+/** The message's findings counted by category and priority (the cycle event's `findings`). */
+function findingCounts(findings: readonly { readonly category: string; readonly priority: string }[]) {
+  const counts = new Map<string, { category: string; priority: string; count: number }>();
+  for (const { category, priority } of findings) {
+    const key = `${category}\u0000${priority}`;
+    const entry = counts.get(key) ?? { category, priority, count: 0 };
+    counts.set(key, { ...entry, count: entry.count + 1 });
+  }
+  return [...counts.values()];
 }
 
 /**

@@ -59,6 +59,10 @@ export type FleetEvent =
       readonly startedAtMs: number;
       readonly endedAtMs: number;
       readonly report: boolean;
+      /** The decision's status (absent in events of older workers). */
+      readonly status?: 'ok' | 'report';
+      /** The findings in the cycle's message, counted by category and priority (empty when quiet). */
+      readonly findings?: readonly { readonly category: string; readonly priority: string; readonly count: number }[];
       /** What went wrong around the cycle (operator activity unreadable, …), as `runCycle` reports it. */
       readonly warnings?: readonly string[];
     }
@@ -84,6 +88,15 @@ export type FleetEvent =
       readonly cycle: number;
       readonly id: string;
       readonly fence: number;
+      readonly worker: string;
+    }
+  | {
+      /** The sink refused an outbox message (redacted); the outbox retries it with backoff. */
+      readonly type: 'delivery-failed';
+      readonly heartbeatId: string;
+      readonly cycle: number;
+      readonly id: string;
+      readonly message: string;
       readonly worker: string;
     }
   | {

@@ -5,10 +5,12 @@ import { nodeSleep, systemClock } from '@heartbeat-kit/core/node';
 import { Queue, Worker } from 'bullmq';
 import { outboxBackoffMs } from '../fleet/outbox-rules.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
+import { tickDueMs } from '../fleet/slots.js';
 import { createCycleProcessor } from './cycle-job.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
 import type { TickJobData } from './fleet-scheduler.js';
 import type { WorkerContext } from './fleet-worker-context.js';
+import { observeJobs, queueCounts, type FleetJobEvent, type FleetQueueCounts, type FleetQueueName } from './fleet-worker-observe.js';
 import type { CycleJobData, FleetEvent, FleetSink, OutboxJobData, ResolveHeartbeat } from './fleet-worker-types.js';
 import { createOutboxProcessor } from './outbox-job.js';
 import { closeRedisClient, createRedisClient, bullConnectionFor, type RedisClient } from './redis-connection.js';
@@ -16,6 +18,13 @@ import { DEFAULT_FLEET_RECEIPT_BOUNDS } from './redis-receipt-store.js';
 import { createTickProcessor } from './tick-job.js';
 
 export type { OutboxBreakerSettings } from '../fleet/outbox-rules.js';
+export {
+  FLEET_QUEUE_NAMES,
+  type FleetJobEvent,
+  type FleetJobOutcome,
+  type FleetQueueCounts,
+  type FleetQueueName,
+} from './fleet-worker-observe.js';
 export type {
   CycleJobData,
   CycleSetup,
@@ -55,6 +64,8 @@ export interface FleetWorkerOptions {
   /** Append every event to the `{<prefix>}:journal` list (tests and benchmarks read it). */
   readonly journal?: boolean;
   readonly onEvent?: (event: FleetEvent) => void;
+  /** Each job attempt's start and end, with its queue and outcome (metrics: durations, schedule lag, active jobs). */
+  readonly onJob?: (event: FleetJobEvent) => void;
   readonly workerId?: string;
   readonly clock?: Clock;
   readonly sleep?: Sleep;
@@ -63,6 +74,12 @@ export interface FleetWorkerOptions {
 /** A running fleet worker. */
 export interface FleetWorker {
   readonly id: string;
+  /** Waiting, delayed and active jobs of each fleet queue, read from Redis now (every worker's, not this one's). */
+  readonly queueCounts: () => Promise<Readonly<Record<FleetQueueName, FleetQueueCounts>>>;
+  /** How many heartbeats are registered in the fleet, read from Redis now. */
+  readonly registeredHeartbeats: () => Promise<number>;
+  /** True once the worker takes no new jobs (BullMQ paused, or closing). */
+  readonly paused: () => boolean;
   /** Stops taking jobs, waits for running ones, and closes every connection. */
   readonly close: () => Promise<void>;
 }
@@ -132,11 +149,26 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
         outboxBackoffMs(attemptsMade, type, (job?.data as OutboxJobData | undefined)?.breaker?.intervalMs),
     },
   };
+  const observe = { clock: ctx.clock, onJob: options.onJob };
   const workers = [
-    new Worker<TickJobData>(keys.tickQueue, createTickProcessor(ctx, cycles), workerOptions),
-    new Worker<CycleJobData>(keys.cycleQueue, createCycleProcessor(ctx, { resolve: options.resolve, outbox }), workerOptions),
-    new Worker<OutboxJobData>(keys.outboxQueue, createOutboxProcessor(ctx, options.sink), workerOptions),
+    new Worker<TickJobData>(
+      keys.tickQueue,
+      observeJobs('ticks', createTickProcessor(ctx, cycles), { ...observe, dueOf: (job) => tickDueMs({ ...job, id: job.id }) }),
+      workerOptions,
+    ),
+    new Worker<CycleJobData>(
+      keys.cycleQueue,
+      observeJobs('cycles', createCycleProcessor(ctx, { resolve: options.resolve, outbox }), {
+        ...observe,
+        dueOf: (job) => job.data.dueMs,
+      }),
+      workerOptions,
+    ),
+    new Worker<OutboxJobData>(keys.outboxQueue, observeJobs('outbox', createOutboxProcessor(ctx, options.sink), observe), workerOptions),
   ];
+  // The ticks queue is only counted (the workers add to the other two): opened on the first count.
+  let ticks: Queue<TickJobData> | undefined;
+  let closing = false;
   // Errors are retried by BullMQ (and ioredis reconnects); an unheard 'error' event would crash.
   for (const worker of workers) worker.on('error', () => undefined);
   cycles.on('error', () => undefined);
@@ -145,11 +177,23 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
 
   return {
     id: ctx.id,
+    queueCounts: async () => {
+      if (ticks === undefined) {
+        ticks = new Queue<TickJobData>(keys.tickQueue, { connection, prefix: keys.bullPrefix });
+        ticks.on('error', () => undefined);
+      }
+      const [t, c, o] = await Promise.all([queueCounts(ticks), queueCounts(cycles), queueCounts(outbox)]);
+      return { ticks: t, cycles: c, outbox: o };
+    },
+    registeredHeartbeats: () => redis.hlen(keys.registry),
+    paused: () => closing || workers.some((worker) => worker.isPaused()),
     close: async () => {
+      closing = true;
+      const queues = [cycles, outbox, ...(ticks === undefined ? [] : [ticks])];
       // See fleet-scheduler: never close a BullMQ connection that is still initialising.
-      await Promise.all([...workers, cycles, outbox].map((q) => q.waitUntilReady().catch(() => undefined)));
+      await Promise.all([...workers, ...queues].map((q) => q.waitUntilReady().catch(() => undefined)));
       await Promise.all(workers.map((worker) => worker.close()));
-      await Promise.all([cycles.close(), outbox.close()]);
+      await Promise.all(queues.map((queue) => queue.close()));
       await bull.close();
       await closeRedisClient(redis);
     },

@@ -45,4 +45,9 @@ export {
   type CycleJobData,
   type OutboxBreakerSettings,
   type OutboxJobData,
+  FLEET_QUEUE_NAMES,
+  type FleetJobEvent,
+  type FleetJobOutcome,
+  type FleetQueueCounts,
+  type FleetQueueName,
 } from './fleet-worker.js';

@@ -39,6 +39,7 @@ export function createOutboxProcessor(ctx: WorkerContext, sink: FleetSink): (job
         const sent = await sink.deliver({ id: message.messageId, heartbeatId, cycle, message: decision.message });
         if (sent.isErr()) {
           const text = redactSecrets(sent.error.message);
+          await ctx.emit({ type: 'delivery-failed', heartbeatId, cycle, id: message.messageId, message: text, worker: ctx.id });
           if (breakerOn) {
             const failed: SinkAttempt = { kind: 'failed', code: redactSecrets(sent.error.code ?? text), message: text };
             await updateUnderLock(ctx, message, (state) => {

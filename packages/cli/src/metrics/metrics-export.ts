@@ -73,9 +73,15 @@ export function parseMetricsFlags(
 }
 
 /** The figures as text; prom-client is loaded here, on first use, so a cycle without the flags never loads it. */
-export async function metricsText(inputs: MetricInputs): Promise<{ text: string; contentType: string }> {
+export async function metricsText(inputs: MetricInputs): Promise<MetricsText> {
   const { prometheusText, PROMETHEUS_CONTENT_TYPE } = await import('./prometheus-text.js');
   return { text: await prometheusText(metricFigures(inputs)), contentType: PROMETHEUS_CONTENT_TYPE };
+}
+
+/** The figures in the exposition format, and the content type `/metrics` serves them with. */
+export interface MetricsText {
+  readonly text: string;
+  readonly contentType: string;
 }
 
 /**
@@ -84,8 +90,18 @@ export async function metricsText(inputs: MetricInputs): Promise<{ text: string;
  * is one stderr line naming the fix and `false`.
  */
 export async function writeMetricsTextfile(path: string, inputs: MetricInputs, io: CliIo, command: string): Promise<boolean> {
+  return writeMetricsText(path, () => metricsText(inputs), io, command);
+}
+
+/** {@link writeMetricsTextfile} for any figures: `render` computes the text (the fleet worker's own registry). */
+export async function writeMetricsText(
+  path: string,
+  render: () => Promise<MetricsText>,
+  io: Pick<CliIo, 'stderr'>,
+  command: string,
+): Promise<boolean> {
   try {
-    await replaceFileDurably(path, (await metricsText(inputs)).text, TEMP_TAG);
+    await replaceFileDurably(path, (await render()).text, TEMP_TAG);
     return true;
   } catch (error) {
     // prom-client is a dependency: missing, the install is broken (the figures are not what failed to write).

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { MetricInputs } from './metric-figures.js';
-import type { MetricsListen } from './metrics-export.js';
+import type { MetricsListen, MetricsText } from './metrics-export.js';
 import { metricsText } from './metrics-export.js';
 
-// A module of its own: only `loop` imports it, so a one-shot `cycle` never loads node:http.
+// A module of its own: only `loop` and `fleet worker` import it, so a one-shot `cycle` never loads node:http.
 
 /** A running `/metrics` endpoint. */
 export interface MetricsServer {
@@ -17,6 +17,11 @@ export interface MetricsServer {
  * other than GET or HEAD 405. Rejects when the address cannot be taken (in use, not local).
  */
 export async function startMetricsServer(listen: MetricsListen, inputs: () => Promise<MetricInputs>): Promise<MetricsServer> {
+  return serveMetrics(listen, async () => metricsText(await inputs()));
+}
+
+/** {@link startMetricsServer} for any figures: `render` computes the text at each scrape (the fleet worker's own registry). */
+export async function serveMetrics(listen: MetricsListen, render: () => Promise<MetricsText>): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/metrics') {
@@ -27,14 +32,11 @@ export async function startMetricsServer(listen: MetricsListen, inputs: () => Pr
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    inputs()
-      .then(metricsText)
-      .then(
-        ({ text, contentType }) =>
-          response.writeHead(200, { 'content-type': contentType }).end(request.method === 'HEAD' ? undefined : text),
-        (error: unknown) =>
-          response.writeHead(500, { 'content-type': 'text/plain' }).end(`cannot compute the figures: ${(error as Error).message}\n`),
-      );
+    render().then(
+      ({ text, contentType }) => response.writeHead(200, { 'content-type': contentType }).end(request.method === 'HEAD' ? undefined : text),
+      (error: unknown) =>
+        response.writeHead(500, { 'content-type': 'text/plain' }).end(`cannot compute the figures: ${(error as Error).message}\n`),
+    );
   });
   // A scraper that keeps its connection open must not hold the loop's exit.
   server.keepAliveTimeout = 1_000;

@@ -47,13 +47,25 @@ const OPTIONS = {
   list: { type: 'boolean' },
   scanner: { type: 'string', multiple: true },
   'except-critical': { type: 'boolean' },
+  'metrics-textfile': { type: 'string' },
+  'metrics-listen': { type: 'string' },
+  'metrics-listen-public': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 type OptionName = keyof typeof OPTIONS;
 const COMMON_OPTIONS: readonly OptionName[] = ['redis', 'redis-cluster', 'prefix', 'json', 'help'];
 
 const ALLOWED: Record<Subcommand, readonly OptionName[]> = {
-  worker: ['concurrency', 'sink', 'fake-scanners', 'lock-ttl', 'min-replica-acks'],
+  worker: [
+    'concurrency',
+    'sink',
+    'fake-scanners',
+    'lock-ttl',
+    'min-replica-acks',
+    'metrics-textfile',
+    'metrics-listen',
+    'metrics-listen-public',
+  ],
   add: ['cwd', 'scanners', 'scan-ms', 'report-every', 'interval'],
   list: [],
   remove: [],

@@ -56,10 +56,19 @@ Options:
                      (default 0). 1 on a Redis Cluster with a replica per master: a failover then
                      never hands out a fence a cycle already acted on; a master without a replica
                      takes no locks until one is back
+  --metrics-textfile PATH
+                     write this worker's figures (jobs, cycles, findings, messages, durations,
+                     schedule lag, queue depths) to PATH (*.prom, node_exporter's textfile format),
+                     replaced atomically after every job and every 15 s; one file per worker
+  --metrics-listen HOST:PORT
+                     serve the same figures at http://HOST:PORT/metrics (loopback only; port 0:
+                     any free port, said on stderr). See docs/metrics.md, "Fleet workers"
+  --metrics-listen-public
+                     let --metrics-listen take a non-loopback address (the figures name categories)
 ${COMMON}
 
-With --json the worker prints each event (cycle, skip, failed, stale-write, delivered, sink-breaker) as
-one JSON line on stderr; messages still go to --sink.
+With --json the worker prints each event (cycle, skip, failed, stale-write, delivered, delivery-failed,
+sink-breaker) as one JSON line on stderr; messages still go to --sink.
 
 Sink circuit breaker, per heartbeat (its HEARTBEAT.md Breaker after / Breaker back-off cap): deliveries
 failing the same way (HTTP 503, exit 1, …) in that many of the heartbeat's cycles in a row print one

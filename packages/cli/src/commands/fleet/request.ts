@@ -9,6 +9,7 @@ import {
   type FleetHeartbeatInput,
 } from '@heartbeat-kit/bullmq';
 import { ackEnd, BUILTIN_SCANNERS, createPause, validateAckNote, type Pause } from '@heartbeat-kit/core';
+import { parseMetricsFlags, type MetricsFlags } from '../../metrics/metrics-export.js';
 import { parseSinkSpec, type SinkSpec } from '../../sinks/sink-spec.js';
 import { resolvePath } from '../../wiring/cycle-deps.js';
 import { parseDurationFlag } from '../../wiring/duration-flag.js';
@@ -51,6 +52,8 @@ export interface WorkerOptions {
   readonly minReplicaAcks: number | undefined;
   readonly sink: SinkSpec;
   readonly fakeScanners: boolean;
+  /** `--metrics-textfile` and `--metrics-listen` (empty: no figures, prom-client never loaded). */
+  readonly metrics: MetricsFlags;
 }
 
 type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
@@ -79,7 +82,7 @@ export function readRequest(
     case 'unack':
       return isFleetHeartbeatId(id!) ? { ok: true, value: { sub, id: id!, selector: selector! } } : { ok: false, message: notAnId(id!) };
     case 'worker': {
-      const worker = readWorkerFlags(values);
+      const worker = readWorkerFlags(values, cwd);
       return worker.ok ? { ok: true, value: { sub, worker: worker.value } } : worker;
     }
     case 'add': {
@@ -147,7 +150,7 @@ function parseNumber(text: string | undefined, flag: string, min: number): Check
   return { ok: true, value };
 }
 
-function readWorkerFlags(values: FleetValues): Checked<WorkerOptions> {
+function readWorkerFlags(values: FleetValues, cwd: string): Checked<WorkerOptions> {
   const concurrency = parseNumber(values.concurrency, '--concurrency', 1);
   if (!concurrency.ok) return concurrency;
   const lockTtl = parseDurationFlag('--lock-ttl', values['lock-ttl'], { unit: 's', example: '30s', minMs: 1000 });
@@ -161,12 +164,15 @@ function readWorkerFlags(values: FleetValues): Checked<WorkerOptions> {
     };
   const sink = parseSinkSpec(values.sink ?? 'stdout');
   if (sink.isErr()) return { ok: false, message: sink.error.message };
+  const metrics = parseMetricsFlags(values, cwd);
+  if (!metrics.ok) return metrics;
   const worker: WorkerOptions = {
     concurrency: concurrency.value === undefined ? undefined : Math.floor(concurrency.value),
     lockTtlMs: lockTtl.ms,
     minReplicaAcks: acks.value,
     sink: sink.value,
     fakeScanners: values['fake-scanners'] === true,
+    metrics: metrics.value,
   };
   return { ok: true, value: worker };
 }

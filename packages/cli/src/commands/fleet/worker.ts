@@ -10,6 +10,13 @@ import type { WorkerOptions } from './request.js';
 
 /** Processes the fleet's slots, cycles and outbox until the shutdown signal; exit 0 once closed. */
 export async function runWorker(io: CliIo, target: RedisTarget, prefix: string, options: WorkerOptions, json: boolean): Promise<number> {
+  const { textfile, listen } = options.metrics;
+  const started =
+    textfile === undefined && listen === undefined
+      ? undefined
+      : await (await import('./worker-metrics.js')).startWorkerMetrics(io, options.metrics);
+  if (started?.ok === false) return started.exit;
+  const metrics = started?.value;
   const worker = createFleetWorker({
     target,
     prefix,
@@ -18,12 +25,19 @@ export async function runWorker(io: CliIo, target: RedisTarget, prefix: string, 
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     ...(options.lockTtlMs === undefined ? {} : { lockTtlMs: options.lockTtlMs }),
     ...(options.minReplicaAcks === undefined ? {} : { minReplicaAcks: options.minReplicaAcks }),
-    onEvent: (event) => (json ? io.stderr(`${JSON.stringify(event)}\n`) : printEvent(io, event)),
+    onEvent: (event) => {
+      metrics?.onEvent(event);
+      if (json) io.stderr(`${JSON.stringify(event)}\n`);
+      else printEvent(io, event);
+    },
+    ...(metrics === undefined ? {} : { onJob: metrics.onJob }),
   });
+  await metrics?.attach(worker);
   printInfo(io, `heartbeat-kit fleet worker: ${worker.id} running (prefix ${prefix}); stop with Ctrl-C\n`);
   if (!io.shutdownSignal.aborted)
     await new Promise<void>((resolve) => io.shutdownSignal.addEventListener('abort', () => resolve(), { once: true }));
   await worker.close();
+  await metrics?.close();
   return EXIT.ok;
 }
 
