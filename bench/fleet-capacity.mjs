@@ -124,9 +124,14 @@ const infoNumber = (text, field) => Number(new RegExp(`${field}:([\\d.]+)`).exec
 async function redisTotals(nodes) {
   let memory = 0;
   let cpuMs = 0;
+  let reads = 0;
+  let writes = 0;
   const commands = {};
   for (const node of nodes) {
     memory += infoNumber(await node.info('memory'), 'used_memory');
+    const stats = await node.info('stats');
+    reads += infoNumber(stats, 'total_reads_processed');
+    writes += infoNumber(stats, 'total_writes_processed');
     const cpu = await node.info('cpu');
     cpuMs += (infoNumber(cpu, 'used_cpu_user') + infoNumber(cpu, 'used_cpu_sys')) * 1000;
     for (const [, name, calls, usec] of (await node.info('commandstats')).matchAll(/cmdstat_(\S+):calls=(\d+),usec=(\d+)/g)) {
@@ -135,8 +140,10 @@ async function redisTotals(nodes) {
       entry.usec += Number(usec);
     }
   }
-  return { memory, cpuMs, commands };
+  return { memory, cpuMs, reads, writes, commands };
 }
+/** commandstats names of Lua script calls (BullMQ's and the fleet's). */
+const SCRIPT_COMMANDS = ['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'fcall'];
 /** Per-command calls and usec between two totals, divided by `cycles`. */
 function commandsPerCycle(from, to, cycles) {
   const out = {};
@@ -362,8 +369,14 @@ async function measure({ backend, nodes, client, prefix, heartbeats, intervalMs,
     redisCpuMsPerCycle: redisCpuMs / n,
     redisNetCpuMsPerCycle: (redisCpuMs - idleCpu * seconds) / n,
     redisCommandsPerCycle: Object.values(perCommand).reduce((sum, c) => sum + c.calls, 0),
-    redisCommandUsecPerCycle: Object.values(perCommand).reduce((sum, c) => sum + c.usec, 0),
+    // commandstats counts a script's own calls too (and their time inside the script's): so
+    // "commands" includes those, and the time reported is the scripts' (EVAL/EVALSHA), whole.
+    redisScriptsPerCycle: SCRIPT_COMMANDS.reduce((sum, name) => sum + (perCommand[name]?.calls ?? 0), 0),
+    redisScriptUsecPerCycle: SCRIPT_COMMANDS.reduce((sum, name) => sum + (perCommand[name]?.usec ?? 0), 0),
     perCommand,
+    // Socket reads and writes Redis did per cycle: how well commands were batched per round trip.
+    redisReadsPerCycle: (running.reads - atFrom.reads) / n,
+    redisWritesPerCycle: (running.writes - atFrom.writes) / n,
     registerSeconds,
     // With the worker running during registration (the big run) this includes what it wrote meanwhile.
     redisIdleBytesPerHeartbeat: Math.round((idle.memory - before.memory) / heartbeats),
@@ -375,7 +388,7 @@ async function measure({ backend, nodes, client, prefix, heartbeats, intervalMs,
 }
 
 const line = (backend, r) =>
-  `${backend.padEnd(14)} ${r.mode} ${String(r.heartbeats).padStart(6)} hb/${r.intervalMs} ms · offered ${r.offeredPerSecond.toFixed(0)}/s · ${r.cyclesPerSecond.toFixed(1)} cycles/s · lag p50 ${r.lagP50Ms} ms p99 ${r.lagP99Ms} ms · worker ${r.workerCpuMsPerCycle.toFixed(2)} CPU-ms/cycle${r.mode === 'real' ? ` (${r.workerTreeCpuMsPerCycle.toFixed(1)} with its tools)` : ''} = ${r.cyclesPerWorkerCpuSecond.toFixed(1)} cycles/worker-CPU-s · Redis ${r.redisCpuMsPerCycle.toFixed(2)} CPU-ms/cycle (${r.redisNetCpuMsPerCycle.toFixed(2)} net of idle), ${r.redisCommandsPerCycle.toFixed(1)} commands/cycle (${(r.redisCommandUsecPerCycle / 1000).toFixed(2)} ms in commands) · Redis ${r.redisIdleBytesPerHeartbeat} B/hb idle, ${r.redisRunningBytesPerHeartbeat} B running · register ${r.registerSeconds.toFixed(1)} s · worker RSS ${r.workerRssMiB} MiB · load ${r.load}`;
+  `${backend.padEnd(14)} ${r.mode} ${String(r.heartbeats).padStart(6)} hb/${r.intervalMs} ms · offered ${r.offeredPerSecond.toFixed(0)}/s · ${r.cyclesPerSecond.toFixed(1)} cycles/s · lag p50 ${r.lagP50Ms} ms p99 ${r.lagP99Ms} ms · worker ${r.workerCpuMsPerCycle.toFixed(2)} CPU-ms/cycle${r.mode === 'real' ? ` (${r.workerTreeCpuMsPerCycle.toFixed(1)} with its tools)` : ''} = ${r.cyclesPerWorkerCpuSecond.toFixed(1)} cycles/worker-CPU-s · Redis ${r.redisCpuMsPerCycle.toFixed(2)} CPU-ms/cycle (${r.redisNetCpuMsPerCycle.toFixed(2)} net of idle), ${r.redisCommandsPerCycle.toFixed(1)} commands/cycle counting those inside ${r.redisScriptsPerCycle.toFixed(1)} scripts (${(r.redisScriptUsecPerCycle / 1000).toFixed(2)} ms in scripts), ${r.redisReadsPerCycle.toFixed(1)} socket reads/cycle · Redis ${r.redisIdleBytesPerHeartbeat} B/hb idle, ${r.redisRunningBytesPerHeartbeat} B running · register ${r.registerSeconds.toFixed(1)} s · worker RSS ${r.workerRssMiB} MiB · load ${r.load}`;
 
 /** The step that best shows steady state: the busiest one within p99 ≤ 1 s, else the first. */
 const reference = (steps) => steps.filter((r) => r.lagP99Ms <= 1000).at(-1) ?? steps[0];
@@ -493,6 +506,12 @@ for (const mode of MODES) {
     );
     console.log(
       `| ${mode}: Redis commands per cycle | ${name} | ${r.redisCommandsPerCycle.toFixed(1)} | ${b.redisCommandsPerCycle.toFixed(1)} (single) | ${ratio(r.redisCommandsPerCycle, b.redisCommandsPerCycle)} |`,
+    );
+    console.log(
+      `| ${mode}: Redis socket reads per cycle | ${name} | ${r.redisReadsPerCycle.toFixed(1)} | ${b.redisReadsPerCycle.toFixed(1)} (single) | ${ratio(r.redisReadsPerCycle, b.redisReadsPerCycle)} |`,
+    );
+    console.log(
+      `| ${mode}: Redis µs in scripts per cycle | ${name} | ${r.redisScriptUsecPerCycle.toFixed(0)} | ${b.redisScriptUsecPerCycle.toFixed(0)} (single) | ${ratio(r.redisScriptUsecPerCycle, b.redisScriptUsecPerCycle)} |`,
     );
     console.log(
       `| ${mode}: worker CPU-ms per cycle | ${name} | ${r.workerCpuMsPerCycle.toFixed(2)} | ${b.workerCpuMsPerCycle.toFixed(2)} (single) | ${ratio(r.workerCpuMsPerCycle, b.workerCpuMsPerCycle)} |`,
