@@ -234,7 +234,14 @@ function startWorker(url, prefix, mode, world) {
       const rssMiB = procPeakRssMiB(child.pid);
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
+      // A backstop, not a measurement: seen once, the CLI's worker on the cluster (real cycles)
+      // was still alive minutes after SIGTERM, holding cluster connections; the bench goes on.
+      const grace = setTimeout(() => {
+        console.log(`WARNING: the ${mode} worker (pid ${child.pid}) did not exit 60 s after SIGTERM: SIGKILL`);
+        child.kill('SIGKILL');
+      }, 60_000);
       await exited;
+      clearTimeout(grace);
       return { rssMiB };
     },
   };
