@@ -94,8 +94,9 @@ async function takeCycleLock(ctx: WorkerContext, { heartbeat, slot, dueMs }: Slo
       held = await holdLock(ctx, heartbeatId, `cycle-${slot}`);
       break;
     }
-    if (await recordOverlap(ctx, heartbeatId, slot, dueMs, held.skippedFor)) {
-      await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'overlap', worker: ctx.id });
+    const recorded = await recordOverlap(ctx, heartbeatId, slot, dueMs, held.skippedFor);
+    if (recorded !== 'holder-changed') {
+      await ctx.emit({ type: 'skip', heartbeatId, slot, reason: recorded === 'already-ran' ? 'already-ran' : 'overlap', worker: ctx.id });
       return undefined;
     }
     held = await holdLock(ctx, heartbeatId, `cycle-${slot}`, true);
@@ -106,9 +107,21 @@ async function takeCycleLock(ctx: WorkerContext, { heartbeat, slot, dueMs }: Slo
 
 /**
  * Records a slot skipped because `holder` (an earlier slot's cycle) runs, once per slot (a job
- * processed again finds it recorded). False when the holder let go meanwhile: decide again.
+ * processed again finds it recorded). 'holder-changed' when the holder let go meanwhile: decide
+ * again. 'already-ran': a job processed again after its slot ran, meeting a late job of an earlier
+ * slot that holds the lock only to see that slot ran — the slot has its record, add none. (Safe
+ * to read outside the script: `holder` held the lock before this read and the script checks it
+ * still does, so no cycle could run this slot in between.)
  */
-async function recordOverlap(ctx: WorkerContext, heartbeatId: string, slot: number, dueMs: number, holder: string): Promise<boolean> {
+async function recordOverlap(
+  ctx: WorkerContext,
+  heartbeatId: string,
+  slot: number,
+  dueMs: number,
+  holder: string,
+): Promise<'recorded' | 'already' | 'already-ran' | 'holder-changed'> {
+  const state = await loadState(stateStoreFor(ctx, heartbeatId));
+  if (decideSlot(state.fleet, slot) === 'already-ran') return 'already-ran';
   const receipt = skippedReceipt('overlapping', {
     slotMs: dueMs,
     atMs: ctx.clock.now().getTime(),
@@ -116,7 +129,7 @@ async function recordOverlap(ctx: WorkerContext, heartbeatId: string, slot: numb
     detail: 'an earlier slot of this heartbeat was still running',
   });
   const keys = { receipts: ctx.keys.receipts(heartbeatId), lock: ctx.keys.lock(heartbeatId), overlaps: ctx.keys.overlaps(heartbeatId) };
-  return (await recordOverlapOnce(ctx.redis, keys, holder, slot, receipt, ctx.receiptBounds)) !== 'holder-changed';
+  return recordOverlapOnce(ctx.redis, keys, holder, slot, receipt, ctx.receiptBounds);
 }
 
 /** Runs one slot under its lock: skip it if it ran, else resolve, evaluate, enqueue and commit. */
