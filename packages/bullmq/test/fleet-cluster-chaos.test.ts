@@ -18,6 +18,8 @@ import {
   createRedisClient,
   createRedisReceiptStore,
   fleetKeys,
+  readFleetJournal,
+  type FleetEvent,
   type RedisClient,
 } from '../src/node/index.js';
 import { bundleChild, type BundledChild } from './support/bundle-child.js';
@@ -124,6 +126,7 @@ it('a master and a worker SIGKILLed under load: 0 lost findings, 0 findings unde
   let runTwice = 0;
   let cycles = 0;
   const lines = sinkLines(sinkFile);
+  const twice: { readonly heartbeatId: string; readonly slot: number; readonly receipts: readonly Receipt[] }[] = [];
   for (const id of ids) {
     const receipts = await ranReceipts(id);
     const ran = receipts.filter((r) => r.kind === 'ran');
@@ -134,7 +137,9 @@ it('a master and a worker SIGKILLed under load: 0 lost findings, 0 findings unde
       const last = r.kind === 'skipped' && r.through !== undefined ? slotOf(Date.parse(r.through), intervalMs) : first;
       for (let s = first; s <= last; s += 1) perSlot.set(s, (perSlot.get(s) ?? 0) + 1);
     }
-    runTwice += [...perSlot.values()].filter((n) => n > 1).length;
+    const counted = [...perSlot].filter(([, n]) => n > 1).map(([slot]) => slot);
+    runTwice += counted.length;
+    for (const slot of counted) twice.push({ heartbeatId: id, slot, receipts: receipts.filter((r) => covers(r, slot, intervalMs)) });
     const state = decodeFleetState(JSON.parse((await client.get(keys.state(id))) ?? 'null') as never).state;
     // Lost: a message the state still holds undelivered, or a remembered report that never reached the sink.
     lost += state.fleet.pending.length;
@@ -151,5 +156,31 @@ it('a master and a worker SIGKILLed under load: 0 lost findings, 0 findings unde
   console.log(
     `fleet-cluster-chaos: 1 run · kills: master :${queueMaster} (queues' slot, failover ${failoverMs} ms) + 1 worker · ${ids.length} heartbeats · ${cycles} cycles · ${lines.length} messages (${sameIdAgain} re-sent under the same id) · lost ${lost} · under two ids ${underTwoIds} · slots run twice ${runTwice}`,
   );
+  if (twice.length > 0) console.log(describeTwice(twice, await readFleetJournal(client, prefix)));
   expect({ lost, underTwoIds, runTwice }).toEqual({ lost: 0, underTwoIds: 0, runTwice: 0 });
 });
+
+/** True when receipt `r` closes `slot` (a range receipt closes every slot through `through`). */
+function covers(r: Receipt, slot: number, intervalMs: number): boolean {
+  const first = slotOf(Date.parse(r.slot), intervalMs);
+  const last = r.kind === 'skipped' && r.through !== undefined ? slotOf(Date.parse(r.through), intervalMs) : first;
+  return first <= slot && slot <= last;
+}
+
+/**
+ * What a failure needs to tell a double run from a double record: each slot counted twice with its
+ * receipts (kind, reason, times) and every journal event of that slot (worker, fence, times).
+ */
+function describeTwice(
+  twice: readonly { readonly heartbeatId: string; readonly slot: number; readonly receipts: readonly Receipt[] }[],
+  journal: readonly FleetEvent[],
+): string {
+  const out = [`fleet-cluster-chaos: ${twice.length} slot(s) with more than one record:`];
+  for (const { heartbeatId, slot, receipts } of twice) {
+    out.push(`  ${heartbeatId} slot ${slot}:`);
+    for (const r of receipts) out.push(`    receipt ${JSON.stringify(r)}`);
+    for (const e of journal.filter((event) => 'slot' in event && event.heartbeatId === heartbeatId && event.slot === slot))
+      out.push(`    event ${JSON.stringify(e)}`);
+  }
+  return out.join('\n');
+}

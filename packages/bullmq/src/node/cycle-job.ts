@@ -25,7 +25,8 @@ import {
 } from '../fleet/fleet-state.js';
 import { CAPPED_BACKOFF, OUTBOX_RETRY_MS } from '../fleet/outbox-rules.js';
 import { outboxJobId } from '../fleet/slots.js';
-import { appendReceiptWhileHeld, commitCycle } from './fleet-commit.js';
+import { commitCycle } from './fleet-commit.js';
+import { closedByOverlap, recordOverlapOnce } from './overlap-records.js';
 import {
   holdLock,
   LockBusy,
@@ -93,8 +94,9 @@ async function takeCycleLock(ctx: WorkerContext, { heartbeat, slot, dueMs }: Slo
       held = await holdLock(ctx, heartbeatId, `cycle-${slot}`);
       break;
     }
-    if (await recordOverlap(ctx, heartbeatId, dueMs, held.skippedFor)) {
-      await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'overlap', worker: ctx.id });
+    const recorded = await recordOverlap(ctx, heartbeatId, slot, dueMs, held.skippedFor);
+    if (recorded !== 'holder-changed') {
+      await ctx.emit({ type: 'skip', heartbeatId, slot, reason: recorded === 'already-ran' ? 'already-ran' : 'overlap', worker: ctx.id });
       return undefined;
     }
     held = await holdLock(ctx, heartbeatId, `cycle-${slot}`, true);
@@ -104,18 +106,30 @@ async function takeCycleLock(ctx: WorkerContext, { heartbeat, slot, dueMs }: Slo
 }
 
 /**
- * Records a slot skipped because `holder` (an earlier slot's cycle) runs. False when the holder
- * let go meanwhile: decide again.
+ * Records a slot skipped because `holder` (an earlier slot's cycle) runs, once per slot (a job
+ * processed again finds it recorded). 'holder-changed' when the holder let go meanwhile: decide
+ * again. 'already-ran': a job processed again after its slot ran, meeting a late job of an earlier
+ * slot that holds the lock only to see that slot ran — the slot has its record, add none. (Safe
+ * to read outside the script: `holder` held the lock before this read and the script checks it
+ * still does, so no cycle could run this slot in between.)
  */
-async function recordOverlap(ctx: WorkerContext, heartbeatId: string, dueMs: number, holder: string): Promise<boolean> {
+async function recordOverlap(
+  ctx: WorkerContext,
+  heartbeatId: string,
+  slot: number,
+  dueMs: number,
+  holder: string,
+): Promise<'recorded' | 'already' | 'already-ran' | 'holder-changed'> {
+  const state = await loadState(stateStoreFor(ctx, heartbeatId));
+  if (decideSlot(state.fleet, slot) === 'already-ran') return 'already-ran';
   const receipt = skippedReceipt('overlapping', {
     slotMs: dueMs,
     atMs: ctx.clock.now().getTime(),
     source: 'fleet',
     detail: 'an earlier slot of this heartbeat was still running',
   });
-  const keys = { receipts: ctx.keys.receipts(heartbeatId), lock: ctx.keys.lock(heartbeatId) };
-  return appendReceiptWhileHeld(ctx.redis, keys, holder, receipt, ctx.receiptBounds);
+  const keys = { receipts: ctx.keys.receipts(heartbeatId), lock: ctx.keys.lock(heartbeatId), overlaps: ctx.keys.overlaps(heartbeatId) };
+  return recordOverlapOnce(ctx.redis, keys, holder, slot, receipt, ctx.receiptBounds);
 }
 
 /** Runs one slot under its lock: skip it if it ran, else resolve, evaluate, enqueue and commit. */
@@ -128,10 +142,18 @@ async function runSlot(
   const { heartbeat, slot, dueMs } = job;
   const heartbeatId = heartbeat.id;
   const startedAtMs = ctx.clock.now().getTime();
-  const state = await loadState(stateStoreFor(ctx, heartbeatId));
+  const [state, overlapped] = await Promise.all([
+    loadState(stateStoreFor(ctx, heartbeatId)),
+    closedByOverlap(ctx.redis, ctx.keys.overlaps(heartbeatId), slot),
+  ]);
   if (decideSlot(state.fleet, slot) === 'already-ran') {
     await closeOvertakenSlots(ctx, job, state.fleet.lastSlot);
     await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'already-ran', worker: ctx.id });
+    return;
+  }
+  // Issue 33: an earlier processing of this job recorded the slot as overlapping; it is closed.
+  if (overlapped) {
+    await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'overlap', worker: ctx.id });
     return;
   }
   // The operator's pause, read once under the lock: all of a pause is in this slot's decision or none.

@@ -52,35 +52,3 @@ export async function commitCycle(
   )) as number[];
   return reply[0] === 1 ? { written: true } : { written: false, current: Number(reply[1]) };
 }
-
-const APPEND_IF_HELD = `
-if redis.call('HGET', KEYS[2], 'owner') ~= ARGV[1] then return 0 end
-${appendReceiptsLua(1, 2)}
-return 1
-`;
-
-/**
- * Appends a receipt only while `owner` still holds the heartbeat lock. A slot skipped because
- * another cycle runs is recorded this way, so its record lands before any later cycle can take
- * the lock and look for unrecorded slots (no slot gets two records). False: the holder changed,
- * and the caller decides again.
- */
-export async function appendReceiptWhileHeld(
-  redis: RedisClient,
-  keys: { readonly receipts: string; readonly lock: string },
-  owner: string,
-  receipt: Receipt,
-  bounds: ReceiptBounds,
-): Promise<boolean> {
-  const reply = await redis.eval(
-    APPEND_IF_HELD,
-    2,
-    keys.receipts,
-    keys.lock,
-    owner,
-    String(bounds.maxCount),
-    String(bounds.maxAgeMs),
-    JSON.stringify(receipt),
-  );
-  return reply === 1;
-}

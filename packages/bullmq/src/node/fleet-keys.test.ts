@@ -5,7 +5,7 @@ import { keySlot } from '../fleet/key-slot.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
 
 // Every multi-key operation the fleet sends, with the keys it passes (see redis-lock-store.ts,
-// redis-state-store.ts, fleet-commit.ts and BullMQ's scripts, which touch `<prefix>:<queue>:*`).
+// redis-state-store.ts, fleet-commit.ts, overlap-records.ts and BullMQ's scripts, which touch `<prefix>:<queue>:*`).
 // Redis Cluster refuses any of them (CROSSSLOT) unless all its keys hash to one slot.
 function multiKeyOperations(keys: FleetKeys, id: string, jobId: string): Record<string, readonly string[]> {
   const lock = keys.lock(id);
@@ -18,7 +18,7 @@ function multiKeyOperations(keys: FleetKeys, id: string, jobId: string): Record<
     'state save': [keys.state(id), `${keys.state(id)}:fence`, `${lock}:fence`],
     'state set aside': [keys.state(id), `${keys.state(id)}:corrupt:1700000000000`],
     'cycle commit': [keys.state(id), `${keys.state(id)}:fence`, `${lock}:fence`, keys.receipts(id)],
-    'receipt while held': [keys.receipts(id), lock],
+    'receipt while held': [keys.receipts(id), lock, keys.overlaps(id)],
     'tick queue': bullKeys(keys.tickQueue),
     'cycle queue': bullKeys(keys.cycleQueue),
     'outbox queue': bullKeys(keys.outboxQueue),
@@ -67,6 +67,7 @@ describe('fleetKeys in a Redis Cluster', () => {
       lock: (id) => `hbk:hb:${id}:lock`,
       state: (id) => `hbk:hb:${id}:state`,
       receipts: (id) => `hbk:hb:${id}:receipts`,
+      overlaps: (id) => `hbk:hb:${id}:overlaps`,
     };
     const crossing = Object.entries(multiKeyOperations(untagged, 'api-repo', 'api-repo__7'))
       .filter(([, keys]) => new Set(keys.map(keySlot)).size > 1)

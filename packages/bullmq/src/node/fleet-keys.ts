@@ -20,6 +20,8 @@ export interface FleetKeys {
   readonly state: (heartbeatId: string) => string;
   /** List of the heartbeat's receipts (one record per slot; see `createRedisReceiptStore`). */
   readonly receipts: (heartbeatId: string) => string;
+  /** Sorted set: the slots an overlap record closed (a re-delivered job must not run them; see overlap-records.ts). */
+  readonly overlaps: (heartbeatId: string) => string;
   /** String: the heartbeat's operator acks (`heartbeat-kit fleet ack`), read once per slot. */
   readonly acks: (heartbeatId: string) => string;
   /** String: the heartbeat's operator pause (`heartbeat-kit fleet pause`), read once per slot. */
@@ -46,6 +48,7 @@ export function fleetKeys(prefix: string = DEFAULT_FLEET_PREFIX): FleetKeys {
     lock: (id) => `${heartbeat(id)}:lock`,
     state: (id) => `${heartbeat(id)}:state`,
     receipts: (id) => `${heartbeat(id)}:receipts`,
+    overlaps: (id) => `${heartbeat(id)}:overlaps`,
     acks: (id) => `${heartbeat(id)}:acks`,
     pause: (id) => `${heartbeat(id)}:pause`,
     delivered: (messageId) => `{${prefix}:delivered:${messageId}}`,
