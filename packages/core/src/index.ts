@@ -32,7 +32,6 @@ export {
   scanOk,
   BUILTIN_SCANNERS,
   type ScannerName,
-  type PipelineStage,
   type ScanWarning,
   OUTSIDE_ACTIVE_HOURS_REASON,
   NOT_DUE_SKIP_CODE,
