@@ -33,7 +33,7 @@ export const SKIP_REASON_NAMES = Object.keys(SKIP_REASONS) as [SkipReason, ...Sk
  */
 export type ReceiptSource = string;
 
-/** The largest {@link Receipt.sourceDetail} kept, as JSON text: a receipt is one short line. */
+/** The largest `sourceDetail` a receipt keeps, as JSON text: a receipt is one short line. */
 export const MAX_SOURCE_DETAIL_CHARS = 4000;
 
 /**
