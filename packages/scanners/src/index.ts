@@ -58,6 +58,7 @@ export {
   type PipelineDashboard,
   classifyDashboardNode,
   determinePipelineStage,
+  type PipelineStage,
   computePromiseProgress,
   computeDashboard,
   type DashboardNodeClass,

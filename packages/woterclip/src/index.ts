@@ -39,7 +39,7 @@ export {
   type PersonaConfig,
   type ConfigError,
 } from './config/woterclip-config.js';
-export { isQuietTime, type QuietHoursSettings } from './beat/quiet-hours.js';
+export { isQuietTime, quietHoursPlanJudge, type QuietHoursSettings } from './beat/quiet-hours.js';
 export { decideBeatPause, type BeatPauseDecision } from './beat/beat-pause.js';
 export {
   isStopReason,
@@ -51,6 +51,14 @@ export {
 } from './beat/stop-reasons.js';
 export { decideNextStep, type NextStepInput, type NextStep } from './beat/next-step.js';
 export { runBeat } from './beat/run-beat.js';
+export {
+  BEAT_RECEIPT_SOURCE,
+  beatDetailSchema,
+  beatDetailOf,
+  formatBeatReceipt,
+  beatReceiptView,
+  type BeatDetail,
+} from './beat/beat-detail.js';
 export { loadWoterclipConfig } from './beat/load-woterclip-config.js';
 export type { BeatDeps, BeatOptions, BeatExit, WorkedIssue, BeatResult, LoadedPersona, LoadedWoterclipConfig } from './beat/beat-types.js';
 export { formatWoterclipTimestamp, woterclipLockCodec } from './lock/woterclip-lock-codec.js';

@@ -4,18 +4,17 @@ import {
   decodeHeartbeatState,
   acksOverPlan,
   deterministicJitter,
-  formatDays,
   describePause,
   planSlots,
   type PlannedSlot,
-  type PlanQuietHours,
+  type PlanJudge,
   type PlanRunbook,
   type PlanSchedule,
 } from '@heartbeat-kit/core';
 import { createFileStateStore, NotRegularFileError, readRegularFile } from '@heartbeat-kit/core/node';
 import { CHECK_SLICE } from '@heartbeat-kit/scanners';
 import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';
-import { CONFIG_PATH, isQuietTime, parseWoterclipConfig } from '@heartbeat-kit/woterclip';
+import { CONFIG_PATH, parseWoterclipConfig, quietHoursPlanJudge } from '@heartbeat-kit/woterclip';
 import { EXIT } from '../exit-codes.js';
 import { planCheckLines, planChecks } from '../format/plan-checks.js';
 import type { CliIo, Command } from '../io.js';
@@ -103,7 +102,7 @@ function positive(
   return { ok: true, n };
 }
 
-async function woterclipQuietHours(cwd: string): Promise<{ ok: true; value: PlanQuietHours | undefined } | { ok: false; message: string }> {
+async function woterclipQuietHours(cwd: string): Promise<{ ok: true; value: PlanJudge | undefined } | { ok: false; message: string }> {
   let text: string;
   try {
     text = await readRegularFile(join(cwd, CONFIG_PATH), { followSymlinks: true });
@@ -114,16 +113,7 @@ async function woterclipQuietHours(cwd: string): Promise<{ ok: true; value: Plan
   }
   const parsed = parseWoterclipConfig(text, join(cwd, CONFIG_PATH));
   if (parsed.isErr()) return { ok: false, message: parsed.error.message };
-  const quiet = parsed.value.heartbeat.quiet_hours;
-  if (!quiet.enabled) return { ok: true, value: undefined };
-  return {
-    ok: true,
-    value: {
-      isQuiet: (instant) => isQuietTime(instant, quiet),
-      behavior: quiet.behavior,
-      label: `${quiet.start}–${quiet.end}${quiet.days === undefined ? '' : ` ${formatDays(quiet.days)}`} ${quiet.timezone}`,
-    },
-  };
+  return { ok: true, value: quietHoursPlanJudge(parsed.value.heartbeat.quiet_hours) };
 }
 
 async function runbookJudge(file: string, timeZone: string): Promise<{ ok: true; value: PlanRunbook } | { ok: false; message: string }> {
@@ -168,6 +158,12 @@ async function checkLastRuns(statePath: string): Promise<Map<string, number>> {
   return runs;
 }
 
+/** A slot as `plan --json` prints it: each companion's verdict under its own name (`woterclip`), as always. */
+function slotJson({ beside, ...slot }: PlannedSlot): Record<string, unknown> {
+  const { runbook, ...cycle } = slot;
+  return { ...cycle, ...beside, ...(runbook === undefined ? {} : { runbook }) };
+}
+
 /** Groups consecutive slots with the same verdicts into one line. */
 function textLines(slots: readonly PlannedSlot[]): string[] {
   const lines: string[] = [];
@@ -178,13 +174,13 @@ function textLines(slots: readonly PlannedSlot[]): string[] {
     const same = (s: PlannedSlot) =>
       s.verdict === first.verdict &&
       s.reason === first.reason &&
-      s.woterclip?.verdict === first.woterclip?.verdict &&
+      s.beside?.['woterclip']?.verdict === first.beside?.['woterclip']?.verdict &&
       s.runbook?.reason === first.runbook?.reason;
     while (last + 1 < slots.length && same(slots[last + 1]!)) last += 1;
     const count = last - index + 1;
     const span = count === 1 ? first.at : `${first.at} … ${slots[last]!.at} (${count} slots)`;
-    const woterclip =
-      first.woterclip === undefined ? '' : `; WoterClip: ${first.woterclip.verdict === 'runs' ? 'beats run' : first.woterclip.reason}`;
+    const beat = first.beside?.['woterclip'];
+    const woterclip = beat === undefined ? '' : `; WoterClip: ${beat.verdict === 'runs' ? 'beats run' : beat.reason}`;
     const runbook = first.runbook === undefined ? '' : `; runbook: ${first.runbook.reason}`;
     lines.push(`${span}  ${first.verdict}: ${first.reason}${woterclip}${runbook}`);
     index = last + 1;
@@ -257,7 +253,7 @@ export const planCommand: Command = async (argv, io) => {
     schedule,
     config,
     timeZone,
-    ...(quiet.value ? { woterclipQuietHours: quiet.value } : {}),
+    ...(quiet.value ? { beside: { woterclip: quiet.value } } : {}),
     ...(runbook === undefined ? {} : { runbook: runbook.value }),
   });
   // The acks in force at the start, each with the slot it ends in (none: it holds through the plan).
@@ -279,7 +275,7 @@ export const planCommand: Command = async (argv, io) => {
         ? { kind: 'cron', expression: schedule.expression, timeZone }
         : { kind: 'interval', intervalMs: schedule.intervalMs, offsetMs: schedule.offsetMs };
     io.stdout(
-      `${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, ...(pause === undefined ? {} : { pause }), acks, slots, checks })}\n`,
+      `${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, ...(pause === undefined ? {} : { pause }), acks, slots: slots.map(slotJson), checks })}\n`,
     );
     return EXIT.ok;
   }

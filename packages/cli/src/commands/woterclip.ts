@@ -1,9 +1,11 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { describePause, formatReceipt, pauseActiveAt, type Clock, type CommandRunner } from '@heartbeat-kit/core';
+import { describePause, pauseActiveAt, type Clock, type CommandRunner } from '@heartbeat-kit/core';
 import { createFileLockStore, createFileReceiptStore, systemClock } from '@heartbeat-kit/core/node';
 import {
+  beatReceiptView,
   createCommandDispatcher,
+  formatBeatReceipt,
   loadStatus,
   loadWoterclipConfig,
   renderStatus,
@@ -396,10 +398,10 @@ const history: Command = async (argv, io) => {
   }
   const receipts = listed.value.receipts.filter((r) => r.source === 'woterclip' && Date.parse(r.slot) >= sinceMs);
   for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit woterclip history: warning: ${warning}\n`);
-  if (values.json === true) io.stdout(`${JSON.stringify({ receipts, warnings: listed.value.warnings })}\n`);
+  if (values.json === true) io.stdout(`${JSON.stringify({ receipts: receipts.map(beatReceiptView), warnings: listed.value.warnings })}\n`);
   else if (receipts.length === 0)
     io.stdout(`no beat receipts${typeof values.since === 'string' ? ` since ${new Date(sinceMs).toISOString()}` : ''} in ${directory}\n`);
-  else for (const receipt of receipts) io.stdout(`${formatReceipt(receipt)}\n`);
+  else for (const receipt of receipts) io.stdout(`${formatBeatReceipt(receipt)}\n`);
   return EXIT.ok;
 };
 

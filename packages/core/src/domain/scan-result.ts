@@ -7,9 +7,6 @@ export const BUILTIN_SCANNERS = ['beads', 'orchestrators', 'git', 'stale-tasks',
 /** A built-in scanner name, or an embedder's own. */
 export type ScannerName = (typeof BUILTIN_SCANNERS)[number] | (string & Record<never, never>);
 
-/** Pipeline stages as the Attractor dashboard computes them. */
-export type PipelineStage = 'Definition' | 'Implementation' | 'Validation' | 'Finalized';
-
 /** A non-fatal note from a scanner (e.g. GChat has no credentials). */
 export interface ScanWarning {
   readonly code: string;

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { ResultAsync } from 'neverthrow';
 import type { Clock } from '../ports/clock.js';
 import type { ListedReceipts, ReceiptStore, ReceiptStoreError } from '../ports/receipt-store.js';
-import { DEFAULT_RECEIPT_BOUNDS, parseReceiptLines, pruneReceipts, type Receipt, type ReceiptBounds } from '../schedule/receipts.js';
+import { DEFAULT_RECEIPT_BOUNDS, parseReceiptLines, pruneReceipts, type Receipt, type ReceiptBounds } from '../schedule/receipt-schema.js';
 import { describeError, errorCode, syncDirectory } from './durable-fs.js';
 import { openRegularFileForAppend, readRegularFile } from './regular-file.js';
 import { systemClock } from './system-clock.js';

@@ -1,5 +1,5 @@
 import type { ResultAsync } from 'neverthrow';
-import type { Receipt } from '../schedule/receipts.js';
+import type { Receipt } from '../schedule/receipt-schema.js';
 
 /** Why a receipt store could not do its job. */
 export interface ReceiptStoreError {

@@ -1,5 +1,5 @@
 import type { LockRecord } from '../ports/lock-store.js';
-import { SKIP_REASONS, sortReceipts, type RanReceipt, type Receipt, type SkipReason } from './receipts.js';
+import { SKIP_REASONS, sortReceipts, type RanReceipt, type Receipt, type SkipReason } from './receipt-schema.js';
 
 /** Why a heartbeat is judged not alive: a closed set, each with its explanation. */
 export const NOT_LIVE_REASONS = {

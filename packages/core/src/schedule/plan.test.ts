@@ -124,17 +124,21 @@ describe('planSlots', () => {
     expect(planSlots(input({ schedule: stuck }))).toHaveLength(1);
   });
 
-  it('weekend and outside-hours reasons; WoterClip quiet hours per slot', () => {
+  it("weekend and outside-hours reasons; a companion's verdict per slot, under its name", () => {
     const saturday = Date.parse('2026-02-21T12:00:00Z');
-    const quiet = { isQuiet: (d: Date) => d.getUTCHours() >= 12, behavior: 'triage-only' as const, label: '12:00–00:00 UTC' };
-    const slots = planSlots(input({ fromMs: saturday - 30 * MIN, hours: 1, woterclipQuietHours: quiet }));
+    // A companion's own judge (WoterClip's quiet hours: quietHoursPlanJudge in @heartbeat-kit/woterclip).
+    const companion = {
+      at: (d: Date) =>
+        d.getUTCHours() >= 12 ? { verdict: 'triage-only', reason: 'quiet 12:00–00:00 UTC' } : { verdict: 'runs', reason: 'not quiet' },
+    };
+    const slots = planSlots(input({ fromMs: saturday - 30 * MIN, hours: 1, beside: { woterclip: companion } }));
     expect(slots[0]).toEqual({
       at: '2026-02-21T11:30:00.000Z',
       verdict: 'critical-only',
       reason: 'weekend (Sat): only P0/P1 beads, orchestrator failures and GChat replies',
-      woterclip: { verdict: 'runs', reason: 'outside WoterClip quiet hours' },
+      beside: { woterclip: { verdict: 'runs', reason: 'not quiet' } },
     });
-    expect(slots.at(-1)?.woterclip).toEqual({ verdict: 'triage-only', reason: 'WoterClip quiet hours 12:00–00:00 UTC (triage-only)' });
+    expect(slots.at(-1)?.beside).toEqual({ woterclip: { verdict: 'triage-only', reason: 'quiet 12:00–00:00 UTC' } });
     const night = planSlots(input({ fromMs: Date.parse('2026-02-19T23:00:00Z'), hours: 1 }))[0];
     expect(night?.reason).toBe('outside active hours 08:00–22:00 UTC: only P0/P1 beads, orchestrator failures and GChat replies');
   });

@@ -10,12 +10,18 @@ export type PlanSchedule =
   /** `nextAfter(ms)`: the first fire time strictly after `ms`, or undefined when there is none. */
   | { readonly kind: 'cron'; readonly expression: string; readonly nextAfter: (ms: number) => number | undefined };
 
-/** WoterClip's quiet window, when the project has one. */
-export interface PlanQuietHours {
-  readonly isQuiet: (instant: Date) => boolean;
-  readonly behavior: 'skip' | 'triage-only';
-  /** e.g. `22:00–07:00 Europe/Berlin`. */
-  readonly label: string;
+/** What a companion of the heartbeat (a beat loop, a checklist tick) does at a slot, and why. */
+export interface SlotJudgement {
+  readonly verdict: string;
+  readonly reason: string;
+}
+
+/**
+ * A companion's judge of each slot, given by the package that owns the companion (its quiet
+ * hours, its schedule); the plan shows its verdict beside the cycle's, under the companion's name.
+ */
+export interface PlanJudge {
+  readonly at: (instant: Date) => SlotJudgement;
 }
 
 /** A runbook's tick at a slot: whether the checklist tick has work then, and why. */
@@ -31,7 +37,8 @@ export interface PlanInput {
   readonly config: HeartbeatConfig;
   /** Resolved IANA zone of the active hours. */
   readonly timeZone: string;
-  readonly woterclipQuietHours?: PlanQuietHours;
+  /** Companions judged at every slot beside the cycle, by name (e.g. `woterclip`). */
+  readonly beside?: Readonly<Record<string, PlanJudge>>;
   readonly runbook?: PlanRunbook;
   /** At most this many slots (a guard against `* * * * * *`-style expressions). */
   readonly maxSlots?: number;
@@ -47,8 +54,8 @@ export interface PlannedSlot {
   readonly at: string;
   readonly verdict: SlotVerdict;
   readonly reason: string;
-  /** Only with a WoterClip config: what a beat at this slot does. */
-  readonly woterclip?: { readonly verdict: 'runs' | 'skip' | 'triage-only'; readonly reason: string };
+  /** Only with companions ({@link PlanInput.beside}): what each does at this slot, by name. */
+  readonly beside?: Readonly<Record<string, SlotJudgement>>;
   /** Only with a runbook: whether its checklist tick is due at this slot. */
   readonly runbook?: { readonly verdict: 'due' | 'not-due'; readonly reason: string };
 }
@@ -67,7 +74,7 @@ function hhmm(bound: number | string, which: 'start' | 'end'): string {
 /**
  * The coming slots of a project's heartbeat in `[from, from + hours)` and, for each, what the
  * cycle will do (all scanners, or only P0/P1 beads, orchestrator failures and GChat outside active
- * hours or on a weekend) and what a WoterClip beat does (quiet hours: skip or triage only). Pure:
+ * hours or on a weekend) and what each companion does (its own judge, {@link PlanInput.beside}). Pure:
  * the same input always gives the same plan, so `--now` makes it testable.
  */
 export function planSlots(input: PlanInput): PlannedSlot[] {
@@ -107,19 +114,16 @@ export function planSlots(input: PlanInput): PlannedSlot[] {
       verdict = 'paused';
       reason = `${paused.line} (resume with 'heartbeat-kit resume')`;
     } else if (paused.kind === 'partial') reason = `${reason}; ${paused.line}`;
-    const quiet = input.woterclipQuietHours;
-    const woterclip =
-      quiet === undefined
+    const beside =
+      input.beside === undefined
         ? undefined
-        : quiet.isQuiet(instant)
-          ? { verdict: quiet.behavior, reason: `WoterClip quiet hours ${quiet.label} (${quiet.behavior})` }
-          : { verdict: 'runs' as const, reason: 'outside WoterClip quiet hours' };
+        : Object.fromEntries(Object.entries(input.beside).map(([name, judge]) => [name, judge.at(instant)]));
     const runbook = input.runbook?.at(instant);
     slots.push({
       at: instant.toISOString(),
       verdict,
       reason,
-      ...(woterclip === undefined ? {} : { woterclip }),
+      ...(beside === undefined ? {} : { beside }),
       ...(runbook === undefined ? {} : { runbook }),
     });
     const following = next(at);

@@ -4,6 +4,7 @@ import {
   formatReceipt,
   futureRecordedSlotMs,
   lastRecordedSlotMs,
+  MAX_SOURCE_DETAIL_CHARS,
   parseReceiptLines,
   pruneReceipts,
   SKIP_REASON_NAMES,
@@ -113,5 +114,66 @@ describe('lastRecordedSlotMs at the current clock (issue 26)', () => {
     expect(lastRecordedSlotMs([ahead], T0 + MIN)).toBeUndefined();
     expect(futureRecordedSlotMs([past, ahead], T0 + MIN)).toBe(T0 + 180 * MIN);
     expect(futureRecordedSlotMs([past], T0 + MIN)).toBeUndefined();
+  });
+});
+
+describe('a receipt carries its source and the detail its source validates (issue 32)', () => {
+  it('any source name reads; the detail is kept whole and never read by core', () => {
+    const receipt = {
+      ...skippedReceipt('overlapping', { slotMs: T0, atMs: T0, source: 'runbook' }),
+      sourceDetail: { step: 3, nested: { ok: true } },
+    };
+    expect(parseReceiptLines(JSON.stringify(receipt))).toEqual({ receipts: [receipt], invalidLines: 0 });
+    expect(formatReceipt(receipt)).toMatch(/^2026-02-19T10:00:00.000Z {2}runbook {3}skipped {2}overlapping: /);
+  });
+
+  it("a line in today's format, the detail under `beat`, still reads: the detail moves to sourceDetail", () => {
+    const line =
+      '{"v":1,"slot":"2026-07-22T10:00:00.000Z","at":"2026-07-22T10:01:00.000Z","source":"woterclip","kind":"ran","cycle":1,"status":"report","delivery":"delivered","beat":{"n":1,"end":"complete","worked":[{"issue":12,"status":"completed"}]}}';
+    const { receipts, invalidLines } = parseReceiptLines(line);
+    expect(invalidLines).toBe(0);
+    expect(receipts).toEqual([
+      {
+        v: 1,
+        slot: '2026-07-22T10:00:00.000Z',
+        at: '2026-07-22T10:01:00.000Z',
+        source: 'woterclip',
+        kind: 'ran',
+        cycle: 1,
+        status: 'report',
+        delivery: 'delivered',
+        sourceDetail: { n: 1, end: 'complete', worked: [{ issue: 12, status: 'completed' }] },
+      },
+    ]);
+  });
+
+  it('an empty source, or a detail that is not an object or is too long, is an invalid line', () => {
+    const base = skippedReceipt('down', { slotMs: T0, atMs: T0, source: 'cycle' });
+    const lines = [
+      { ...base, source: '' },
+      { ...base, sourceDetail: [1, 2] },
+      { ...base, sourceDetail: { text: 'x'.repeat(MAX_SOURCE_DETAIL_CHARS) } },
+    ].map((r) => JSON.stringify(r));
+    expect(parseReceiptLines(lines.join('\n'))).toEqual({ receipts: [], invalidLines: 3 });
+  });
+
+  it('a source words its own ran receipts; without words, the cycle line', () => {
+    const ran: Receipt = {
+      v: 1,
+      slot: '2026-02-19T10:00:00.000Z',
+      at: '2026-02-19T10:00:00.000Z',
+      source: 'runbook',
+      kind: 'ran',
+      cycle: 2,
+      status: 'ok',
+      delivery: 'none',
+      sourceDetail: { step: 3 },
+    };
+    const describe = (r: Extract<Receipt, { kind: 'ran' }>) =>
+      r.sourceDetail === undefined ? undefined : `step ${String(r.sourceDetail['step'])} done`;
+    expect(formatReceipt(ran, describe)).toBe('2026-02-19T10:00:00.000Z  runbook   ran      step 3 done');
+    expect(formatReceipt({ ...ran, sourceDetail: undefined }, describe)).toBe(
+      '2026-02-19T10:00:00.000Z  runbook   ran      cycle #2 HEARTBEAT_OK, delivery none',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { okAsync } from 'neverthrow';
 import type { ReceiptStore } from '../ports/receipt-store.js';
-import { DEFAULT_RECEIPT_BOUNDS, pruneReceipts, receiptSchema, type Receipt, type ReceiptBounds } from '../schedule/receipts.js';
+import { DEFAULT_RECEIPT_BOUNDS, pruneReceipts, receiptSchema, type Receipt, type ReceiptBounds } from '../schedule/receipt-schema.js';
 import type { Clock } from '../ports/clock.js';
 
 /** An in-memory {@link ReceiptStore} that also shows every receipt ever appended. */

@@ -1,7 +1,9 @@
-import type { PipelineStage } from '@heartbeat-kit/core';
 import type { DashboardNode, PipelineDashboard } from './dashboard-schema.js';
 import type { DotGraph } from './dot-parser.js';
 import { pythonRound } from './python-round.js';
+
+/** Pipeline stages as the Attractor dashboard computes them. */
+export type PipelineStage = 'Definition' | 'Implementation' | 'Validation' | 'Finalized';
 
 /** How the dashboard classifies a node for its stage and promise rules. */
 export type DashboardNodeClass = 'codergen' | 'hexagon' | 'finalize' | 'other';

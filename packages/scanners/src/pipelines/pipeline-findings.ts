@@ -1,7 +1,7 @@
-import { createFinding, sanitizeForMessage, type Finding, type PipelineStage, type ScannerSliceSpec } from '@heartbeat-kit/core';
+import { createFinding, sanitizeForMessage, type Finding, type ScannerSliceSpec } from '@heartbeat-kit/core';
 import { z } from 'zod';
 import type { PipelineDashboard } from './dashboard-schema.js';
-import { classifyDashboardNode } from './pipeline-dashboard.js';
+import { classifyDashboardNode, type PipelineStage } from './pipeline-dashboard.js';
 
 /** One pipeline's stage and promise this cycle; the scanner keeps the stages in its slice (PIPELINE_FINALIZED). */
 export interface PipelineObservation {

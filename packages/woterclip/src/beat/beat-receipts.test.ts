@@ -1,6 +1,7 @@
 import { createMemoryLockStore, createMemoryReceiptStore } from '@heartbeat-kit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { configYaml, harness, report } from '../../test/beat-harness.js';
+import { beatDetailOf, beatReceiptView } from './beat-detail.js';
 import type { BeatOptions } from './beat-types.js';
 import { runBeat } from './run-beat.js';
 
@@ -21,7 +22,7 @@ describe('every beat leaves exactly one receipt', () => {
     expect(result.exit).toBe('complete');
     const receipts = await r.list();
     expect(receipts).toHaveLength(1);
-    expect(receipts[0]).toMatchObject({
+    expect(beatReceiptView(receipts[0]!)).toMatchObject({
       kind: 'ran',
       source: 'woterclip',
       slot: '2026-07-22T10:00:00.000Z',
@@ -39,7 +40,7 @@ describe('every beat leaves exactly one receipt', () => {
     h.clock.advance(600_000);
     await r.run();
     const receipts = await r.list();
-    expect(receipts.map((x) => [x.kind, x.kind === 'ran' ? x.cycle : -1, x.beat?.end])).toEqual([
+    expect(receipts.map((x) => [x.kind, x.kind === 'ran' ? x.cycle : -1, beatDetailOf(x)?.end])).toEqual([
       ['ran', 1, 'queue_empty'],
       ['ran', 2, 'queue_empty'],
     ]);
@@ -54,7 +55,7 @@ describe('every beat leaves exactly one receipt', () => {
     const q = withReceipts(quiet);
     await q.run();
     expect(await q.list()).toMatchObject([{ kind: 'skipped', reason: 'quiet-hours' }]);
-    expect((await q.list())[0]?.beat).toBeUndefined();
+    expect(beatDetailOf((await q.list())[0]!)).toBeUndefined();
 
     const locked = harness({ issues: [issue(12)] });
     const lock = createMemoryLockStore();
@@ -84,7 +85,7 @@ describe('every beat leaves exactly one receipt', () => {
     const receipts = createMemoryReceiptStore({ clock: h.clock });
     await runBeat({ ...h.deps, lock, receipts });
     const listed = (await receipts.list())._unsafeUnwrap().receipts;
-    expect(listed.map((x) => [x.slot, x.kind, x.kind === 'skipped' ? x.reason : x.beat?.end])).toEqual([
+    expect(listed.map((x) => [x.slot, x.kind, x.kind === 'skipped' ? x.reason : beatDetailOf(x)?.end])).toEqual([
       ['2026-07-22T04:00:00.000Z', 'skipped', 'abandoned'],
       ['2026-07-22T10:00:00.000Z', 'ran', 'queue_empty'],
     ]);
@@ -145,6 +146,6 @@ describe('dispatch breaker over beats', () => {
     const recovered = results.flatMap((x) => x.messages).filter((m) => m.startsWith('dispatch recovered'));
     expect(recovered).toHaveLength(1);
     expect(results[8]?.breakerLine).toBe(recovered[0]);
-    expect(receipts.at(-1)?.beat?.breaker).toBeUndefined();
+    expect(beatDetailOf(receipts.at(-1)!)?.breaker).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import type { LockRecord, Receipt, ScannerBreaker, SkipReason } from '@heartbeat-kit/core';
 import type { BeatExit, BeatResult } from './beat-types.js';
+import { BEAT_RECEIPT_SOURCE, beatDetailOf, type BeatDetail } from './beat-detail.js';
 
 /** What the newest WoterClip receipt hands to the next beat. */
 export interface PriorBeatState {
@@ -19,10 +20,11 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 export function priorBeatState(receipts: readonly Receipt[]): PriorBeatState {
   let best: { readonly atMs: number; readonly state: PriorBeatState } | undefined;
   for (const r of receipts) {
-    if (r.source !== 'woterclip' || r.beat === undefined) continue;
+    const beat = beatDetailOf(r);
+    if (beat === undefined) continue;
     const atMs = Date.parse(r.at);
-    if (best !== undefined && (best.atMs > atMs || (best.atMs === atMs && best.state.n >= r.beat.n))) continue;
-    best = { atMs, state: { n: r.beat.n, ...(r.beat.breaker === undefined ? {} : { breaker: r.beat.breaker }) } };
+    if (best !== undefined && (best.atMs > atMs || (best.atMs === atMs && best.state.n >= beat.n))) continue;
+    best = { atMs, state: { n: beat.n, ...(beat.breaker === undefined ? {} : { breaker: beat.breaker }) } };
   }
   return best?.state ?? { n: 0 };
 }
@@ -63,9 +65,9 @@ export interface BeatSlot {
  */
 export function receiptForBeat(result: BeatResult, slot: BeatSlot): Receipt | undefined {
   if (result.exit === 'superseded') return undefined;
-  const base = { v: 1 as const, slot: iso(slot.slotMs), at: iso(slot.atMs), source: 'woterclip' as const };
+  const base = { v: 1 as const, slot: iso(slot.slotMs), at: iso(slot.atMs), source: BEAT_RECEIPT_SOURCE };
   const detail = (result.messages.join(' ') || result.exit).slice(0, 500);
-  const beat =
+  const beat: BeatDetail | undefined =
     slot.beat === undefined
       ? undefined
       : {
@@ -78,7 +80,7 @@ export function receiptForBeat(result: BeatResult, slot: BeatSlot): Receipt | un
         };
   if (slot.dryRun) return { ...base, kind: 'skipped', reason: 'dry-run', detail: `would have ended ${result.stopReason ?? result.exit}` };
   const reason = SKIPPED_BY_EXIT[result.exit];
-  if (reason !== undefined) return { ...base, kind: 'skipped', reason, detail, ...(beat === undefined ? {} : { beat }) };
+  if (reason !== undefined) return { ...base, kind: 'skipped', reason, detail, ...(beat === undefined ? {} : { sourceDetail: beat }) };
   return {
     ...base,
     kind: 'ran',
@@ -89,7 +91,7 @@ export function receiptForBeat(result: BeatResult, slot: BeatSlot): Receipt | un
     ...(result.exit === 'interrupted'
       ? { partial: true as const, cutOff: [result.interruptedIssue === undefined ? 'the beat' : `#${result.interruptedIssue}`] }
       : {}),
-    ...(beat === undefined ? {} : { beat }),
+    ...(beat === undefined ? {} : { sourceDetail: beat }),
   };
 }
 
@@ -99,13 +101,13 @@ export function receiptForBeat(result: BeatResult, slot: BeatSlot): Receipt | un
  */
 export function abandonedReceipt(holder: LockRecord, atMs: number, existing: readonly Receipt[]): Receipt | undefined {
   const slot = iso(holder.acquiredAtMs);
-  if (existing.some((r) => r.source === 'woterclip' && r.slot === slot)) return undefined;
+  if (existing.some((r) => r.source === BEAT_RECEIPT_SOURCE && r.slot === slot)) return undefined;
   return {
     v: 1,
     kind: 'skipped',
     slot,
     at: iso(atMs),
-    source: 'woterclip',
+    source: BEAT_RECEIPT_SOURCE,
     reason: 'abandoned',
     detail: `beat ${holder.owner.slice(0, 100)} took the lock at ${slot} and never released it; this beat took it over as stale`,
   };

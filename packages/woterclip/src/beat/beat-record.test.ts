@@ -1,6 +1,7 @@
 import type { ScannerBreaker } from '@heartbeat-kit/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { beatReceiptView } from './beat-detail.js';
 import { planBeatRecord, type BeatRecordInput } from './beat-record.js';
 import type { DispatchVerdict } from './dispatch-breaker.js';
 import type { BeatExit, BeatResult } from './beat-types.js';
@@ -64,13 +65,17 @@ describe('planBeatRecord: the receipt decision of a beat', () => {
     expect(plan.counted).toBe(true);
     expect(plan.breakerLine).toMatch(/^DISPATCH_FAILING: the agent dispatch failed the same way 3 beats in a row/);
     expect(plan.result.warnings).toEqual([plan.breakerLine]);
-    expect(plan.own).toMatchObject({ kind: 'ran', slot: '2026-07-22T10:00:00.000Z', beat: { n: 5, breakerLine: plan.breakerLine } });
+    expect(beatReceiptView(plan.own!)).toMatchObject({
+      kind: 'ran',
+      slot: '2026-07-22T10:00:00.000Z',
+      beat: { n: 5, breakerLine: plan.breakerLine },
+    });
   });
 
   it('a held-back beat counts, repeats its held-back line and keeps the breaker as it was', () => {
     const plan = planBeatRecord(input(result('breaker-open', { messages: ['dispatch breaker open: …'] })));
     expect(plan).toMatchObject({ counted: true, breakerLine: 'dispatch breaker open: …' });
-    expect(plan.own).toMatchObject({ kind: 'skipped', reason: 'breaker-open', beat: { n: 5 } });
+    expect(beatReceiptView(plan.own!)).toMatchObject({ kind: 'skipped', reason: 'breaker-open', beat: { n: 5 } });
   });
 
   it('a stale lock taken over records its slot as abandoned before the own receipt, unless that slot has one', () => {

@@ -1,7 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isQuietTime } from './quiet-hours.js';
+import { isQuietTime, quietHoursPlanJudge } from './quiet-hours.js';
 import { decideNextStep } from './next-step.js';
 
 const la = { enabled: true, timezone: 'America/Los_Angeles', start: '22:00', end: '07:00' };
@@ -96,5 +96,29 @@ describe('isQuietTime with days and minute bounds (issue 15 item 7)', () => {
         },
       ),
     );
+  });
+});
+
+describe("quietHoursPlanJudge: a beat's verdict per slot of `heartbeat-kit plan` (moved from core's plan, issue 32)", () => {
+  it('runs outside the window, the behaviour inside it, with the window in the reason; nothing when quiet hours are off', () => {
+    const judge = quietHoursPlanJudge({ enabled: true, timezone: 'UTC', start: '12:00', end: '00:00', behavior: 'triage-only' });
+    expect(judge?.at(new Date('2026-02-21T11:30:00Z'))).toEqual({ verdict: 'runs', reason: 'outside WoterClip quiet hours' });
+    expect(judge?.at(new Date('2026-02-21T12:30:00Z'))).toEqual({
+      verdict: 'triage-only',
+      reason: 'WoterClip quiet hours 12:00–00:00 UTC (triage-only)',
+    });
+    const weekdays = quietHoursPlanJudge({
+      enabled: true,
+      timezone: 'UTC',
+      start: '22:00',
+      end: '07:00',
+      days: ['Mon', 'Tue'],
+      behavior: 'skip',
+    });
+    expect(weekdays?.at(new Date('2026-02-23T23:00:00Z'))).toEqual({
+      verdict: 'skip',
+      reason: 'WoterClip quiet hours 22:00–07:00 Mon, Tue UTC (skip)',
+    });
+    expect(quietHoursPlanJudge({ ...la, enabled: false, behavior: 'skip' })).toBeUndefined();
   });
 });

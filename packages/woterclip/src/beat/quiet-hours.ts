@@ -1,4 +1,4 @@
-import { wallClockIn, WEEKDAY_NAMES, type Weekday } from '@heartbeat-kit/core';
+import { formatDays, wallClockIn, WEEKDAY_NAMES, type PlanJudge, type Weekday } from '@heartbeat-kit/core';
 
 /** The quiet-hours settings a decision needs. */
 export interface QuietHoursSettings {
@@ -31,4 +31,19 @@ export function isQuietTime(now: Date, settings: QuietHoursSettings): boolean {
   const end = minuteOfDay(settings.end);
   if (start === end) return false;
   return start < end ? minute >= start && minute < end : minute >= start || minute < end;
+}
+
+/**
+ * What a WoterClip beat does at each slot of `heartbeat-kit plan` (its `woterclip` verdict): runs,
+ * or its quiet-hours behaviour inside the window; undefined when quiet hours are off.
+ */
+export function quietHoursPlanJudge(settings: QuietHoursSettings & { readonly behavior: 'skip' | 'triage-only' }): PlanJudge | undefined {
+  if (!settings.enabled) return undefined;
+  const label = `${settings.start}–${settings.end}${settings.days === undefined ? '' : ` ${formatDays(settings.days)}`} ${settings.timezone}`;
+  return {
+    at: (instant) =>
+      isQuietTime(instant, settings)
+        ? { verdict: settings.behavior, reason: `WoterClip quiet hours ${label} (${settings.behavior})` }
+        : { verdict: 'runs', reason: 'outside WoterClip quiet hours' },
+  };
 }

@@ -70,7 +70,7 @@ describe('loadStatus (the logic of `woterclip status`, over ports)', () => {
       cycle: 3,
       status: 'report',
       delivery: 'delivered',
-      beat: { n: 3, end: 'complete', breaker },
+      sourceDetail: { n: 3, end: 'complete', breaker },
     });
     const loaded = (await loadStatus({ ...w, receipts }, config))._unsafeUnwrap();
     expect(loaded.view.dispatchBreaker).toEqual({
