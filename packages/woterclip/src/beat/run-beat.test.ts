@@ -411,6 +411,8 @@ describe('runBeat — the work of one issue', () => {
     const created = h.tracker.calls.filter((c) => c.op === 'createLabel').map((c) => c.args[0]);
     expect(created).toEqual(['agent-working', 'in-progress']);
     expect(h.tracker.issues.get(8)?.labels).toContain('in-progress');
+    // Fixed colours (woterclip init's), never gh's random one.
+    expect(Object.fromEntries(h.tracker.labelColors)).toEqual({ 'agent-working': '0E8A16', 'in-progress': 'FBCA04' });
   });
 
   it('a missing non-gh tool: blocked comment naming it, one edit, not a beat exit', async () => {

@@ -320,7 +320,8 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
         const i = issueOf(vars.number);
         const repository: Record<string, unknown> = { issue: i === undefined ? null : { id: `I_${i.id}` } };
         for (const [key, value] of Object.entries(vars))
-          if (/^l\d+$/.test(key)) repository[key] = repo.labels.some((l) => l.name === value) ? { id: `LA_${String(value)}`, name: value } : null;
+          if (/^l\d+$/.test(key))
+            repository[key] = repo.labels.some((l) => l.name === value) ? { id: `LA_${String(value)}`, name: value } : null;
         if (i === undefined)
           return json({
             data: { repository },
