@@ -14,6 +14,8 @@ export interface GhIssueTrackerOptions {
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
+  /** The oldest gh accepted (default {@link MIN_GH_VERSION}); an older one fails `authStatus` as `unavailable`. */
+  readonly minVersion?: string;
 }
 
 const labelsSchema = z.array(z.object({ name: z.string() }));
@@ -203,7 +205,7 @@ export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTrack
   let versionChecked: ResultAsync<void, TrackerError> | undefined;
   const checkVersion = (): ResultAsync<void, TrackerError> => {
     versionChecked ??= run(['--version']).andThen((o) => {
-      const problem = checkGhVersion(o.stdout);
+      const problem = checkGhVersion(o.stdout, options.minVersion);
       return problem === undefined ? okAsync(undefined) : errAsync(problem);
     });
     return versionChecked;
