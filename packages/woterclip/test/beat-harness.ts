@@ -9,6 +9,8 @@ import {
   createMemoryWorkspace,
   createScriptedDispatcher,
   type FakeIssueSeed,
+  type MemoryIssueTracker,
+  type MemoryIssueTrackerOptions,
   type ScriptedDispatch,
 } from '../src/testing/index.js';
 
@@ -86,10 +88,19 @@ export interface HarnessOptions {
   readonly lockLiveness?: (holder: LockRecord) => HolderLiveness;
 }
 
+/** Makes the tracker a harness uses: the memory fake, or the same handles over real gh (test/support/gh-backed-tracker.ts). */
+export type TrackerBackend = (options: MemoryIssueTrackerOptions) => MemoryIssueTracker;
+let trackerBackend: TrackerBackend = createMemoryIssueTracker;
+
+/** Runs every later `harness()` of this test file on `backend` (run-beat-real-gh.test.ts: the beat suite through real gh). */
+export function useTrackerBackend(backend: TrackerBackend): void {
+  trackerBackend = backend;
+}
+
 /** Wires every port to a fake; `run` runs one beat. */
 export function harness(options: HarnessOptions = {}) {
   const clock = createFakeClock(new Date(options.now ?? '2026-07-22T10:00:00Z'));
-  const tracker = createMemoryIssueTracker({
+  const tracker = trackerBackend({
     login: 'octocat',
     issues: options.issues ?? [],
     repoLabels: options.repoLabels ?? [

@@ -309,7 +309,7 @@ describe('heartbeat-kit woterclip', () => {
   // Issue 11 item 2: issues_worked counts what the beat recorded.
   it('gh fails on the label edit after the report was posted: the beat line counts the issue line, status shows no incident', async () => {
     const repo = makeRepo('ok', undefined, {
-      failures: [{ argv: ['issue', 'edit'], skip: 1, message: 'HTTP 502: Bad Gateway (https://api.github.com/graphql)' }],
+      failures: [{ argv: ['api', 'graphql'], skip: 2, message: 'HTTP 502: Bad Gateway (https://api.github.com/graphql)' }],
     });
     const a = io(repo.dir);
     expect(await command(repo)(['beat', '--now', '2026-07-22T10:00:00Z'], a)).toBe(1);

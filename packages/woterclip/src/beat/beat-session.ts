@@ -8,6 +8,7 @@ import { EXIT_BY_REASON, elapsedSeconds, isoSeconds, planHalt, type Halt } from 
 import type { DispatchVerdict } from './dispatch-breaker.js';
 import type { BeatDeps, BeatExit, BeatResult, LoadedPersona, WorkedIssue } from './beat-types.js';
 import { STOP_REASON_TABLE, type StopReason } from './stop-reasons.js';
+import { woterclipLabelStyle } from '../init/label-style.js';
 
 // The I/O a beat's steps share: the lock's ownership rule, guarded GitHub mutations, the beat line
 // and the ending results. State is passed in explicitly: a `Tally` of what the beat did so far,
@@ -155,7 +156,9 @@ export function editLabels(beat: Beat, issue: number, edit: LabelEdit): Promise<
       tracker
         .editLabels(issue, edit)
         .orElse((e) =>
-          e.kind === 'label-not-found' && tries > 0 ? tracker.createLabel(e.label).andThen(() => attempt(tries - 1)) : errAsync(e),
+          e.kind === 'label-not-found' && tries > 0
+            ? tracker.createLabel(e.label, woterclipLabelStyle(e.label, beat.config.labels)).andThen(() => attempt(tries - 1))
+            : errAsync(e),
         );
     return attempt((edit.add ?? []).length);
   });

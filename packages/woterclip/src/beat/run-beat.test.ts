@@ -293,7 +293,8 @@ describe('runBeat — the work of one issue', () => {
     expect(result.worked[0]?.heartbeat).toBe(3);
     const posted = String(comments(h)[0]?.args[1]);
     expect(posted).toMatch(/^## Heartbeat #3 — 2026-07-22 10:00 UTC \(0s\)/);
-    expect(posted).toContain('· from [Heartbeat #2](https://github.com/o/r/issues/7#issuecomment-');
+    // github.com from the memory tracker, the API double's host through real gh (run-beat-real-gh.test.ts).
+    expect(posted).toMatch(/· from \[Heartbeat #2\]\(https:\/\/(?:github\.com|localhost:\d+)\/o\/r\/issues\/7#issuecomment-\d+\)/);
     // The human comments after our last report are marked new in the prompt.
     expect(h.dispatcher.requests[0]?.prompt).toContain('[NEW] mallory');
   });
@@ -411,6 +412,8 @@ describe('runBeat — the work of one issue', () => {
     const created = h.tracker.calls.filter((c) => c.op === 'createLabel').map((c) => c.args[0]);
     expect(created).toEqual(['agent-working', 'in-progress']);
     expect(h.tracker.issues.get(8)?.labels).toContain('in-progress');
+    // Fixed colours (woterclip init's), never gh's random one.
+    expect(Object.fromEntries(h.tracker.labelColors)).toEqual({ 'agent-working': '0E8A16', 'in-progress': 'FBCA04' });
   });
 
   it('a missing non-gh tool: blocked comment naming it, one edit, not a beat exit', async () => {

@@ -1,6 +1,7 @@
 import { sanitizeForMessage, type CommandError, type CommandOutput, type CommandRunner } from '@heartbeat-kit/core';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { z } from 'zod';
+import { editLabelNames, labelEditRequest, labelIdsRequest } from './gh-label-edit.js';
 import type { IssueComment, IssueDetail, IssueSummary, IssueTracker, SubIssueState, TrackerError } from '../ports/issue-tracker.js';
 
 /** Options of {@link createGhIssueTracker}. */
@@ -13,6 +14,8 @@ export interface GhIssueTrackerOptions {
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
+  /** The oldest gh accepted (default {@link MIN_GH_VERSION}); an older one fails `authStatus` as `unavailable`. */
+  readonly minVersion?: string;
 }
 
 const labelsSchema = z.array(z.object({ name: z.string() }));
@@ -28,6 +31,17 @@ const viewSchema = z.object({
 });
 const idSchema = z.object({ id: z.number().int() });
 const subIssuesSchema = z.array(z.object({ number: z.number().int(), state: z.string() }));
+
+const labelIdsSchema = z.object({
+  data: z.object({
+    repository: z
+      .object({ issue: z.object({ id: z.string() }).nullable() })
+      .catchall(z.object({ id: z.string(), name: z.string() }).nullable()),
+  }),
+});
+
+/** The colour `createLabel` gives a label when the caller names none (GitHub's default grey). */
+export const DEFAULT_LABEL_COLOR = 'EDEDED';
 
 const REPO_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
@@ -191,7 +205,7 @@ export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTrack
   let versionChecked: ResultAsync<void, TrackerError> | undefined;
   const checkVersion = (): ResultAsync<void, TrackerError> => {
     versionChecked ??= run(['--version']).andThen((o) => {
-      const problem = checkGhVersion(o.stdout);
+      const problem = checkGhVersion(o.stdout, options.minVersion);
       return problem === undefined ? okAsync(undefined) : errAsync(problem);
     });
     return versionChecked;
@@ -235,15 +249,26 @@ export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTrack
       view(n, 'labels')
         .andThen((o) => parseWith(z.object({ labels: labelsSchema }), o.stdout, 'issue view'))
         .map((i) => i.labels.map((l) => l.name)),
-    editLabels: (n, edit) =>
-      run([
-        'issue',
-        'edit',
-        num(n),
-        `--repo=${repo}`,
-        ...(edit.add ?? []).map((l) => `--add-label=${l}`),
-        ...(edit.remove ?? []).map((l) => `--remove-label=${l}`),
-      ]).map(() => undefined),
+    // One read resolves the ids, then ONE mutation request carries the whole transition (gh-label-edit.ts says why).
+    editLabels: (n, edit) => {
+      const names = editLabelNames(edit);
+      const [owner = '', name = ''] = repo.split('/');
+      return run(['api', 'graphql', '--input=-'], labelIdsRequest(owner, name, Number(num(n)), names))
+        .andThen((o) => parseWith(labelIdsSchema, o.stdout, 'api graphql'))
+        .andThen(({ data: { repository } }) => {
+          if (repository.issue === null) return errAsync<void, TrackerError>({ kind: 'not-found', message: `issue #${n} not found` });
+          const ids = names.map((_, i) => repository[`l${i}`] as { id: string } | null | undefined);
+          const addCount = (edit.add ?? []).length;
+          const missing = names.slice(0, addCount).find((_, i) => ids[i] == null);
+          if (missing !== undefined)
+            return errAsync<void, TrackerError>({ kind: 'label-not-found', label: missing, message: `'${missing}' not found` });
+          const add = ids.slice(0, addCount).flatMap((l) => (l == null ? [] : [l.id]));
+          // A label the repository does not have is on no issue: nothing to remove.
+          const remove = ids.slice(addCount).flatMap((l) => (l == null ? [] : [l.id]));
+          if (add.length === 0 && remove.length === 0) return okAsync<void, TrackerError>(undefined);
+          return run(['api', 'graphql', '--input=-'], labelEditRequest(repository.issue.id, add, remove)).map(() => undefined);
+        });
+    },
     createLabel: (name, style = {}) => {
       if (style.color !== undefined && !/^[0-9A-Fa-f]{6}$/.test(style.color))
         return errAsync({ kind: 'failed', message: `label colour must be six hex digits, got ${JSON.stringify(style.color)}` });
@@ -251,7 +276,8 @@ export function createGhIssueTracker(options: GhIssueTrackerOptions): IssueTrack
         'label',
         'create',
         `--repo=${repo}`,
-        ...(style.color === undefined ? [] : [`--color=${style.color}`]),
+        // Without --color gh 2.23 picks a random colour: GitHub's default grey instead.
+        `--color=${style.color ?? DEFAULT_LABEL_COLOR}`,
         ...(style.description === undefined ? [] : [`--description=${style.description}`]),
         '--',
         name,

@@ -78,8 +78,8 @@ export interface IssueTracker {
   readonly viewIssue: (issue: number) => ResultAsync<IssueDetail, TrackerError>;
   readonly viewLabels: (issue: number) => ResultAsync<readonly string[], TrackerError>;
   /**
-   * One add/remove call; never rewrites the whole label set. gh 2.23 sends it as two mutations
-   * (remove, then add), after checking every added label exists: an unknown one changes nothing.
+   * One add/remove request; never rewrites the whole label set; an unknown added label changes
+   * nothing. The gh adapter sends one GraphQL mutation (gh 2.23's `issue edit` sends two at once).
    */
   readonly editLabels: (issue: number, edit: LabelEdit) => ResultAsync<void, TrackerError>;
   /** Creates a repository label; `color` is hex without `#`. Fails when the label exists. */

@@ -63,7 +63,9 @@ describe('gh adapter specifics', () => {
     expect(calls.length).toBeGreaterThan(20);
     for (const argv of calls) {
       if (argv[0] === 'auth' || argv[0] === '--version') continue;
-      if (argv[0] === 'api') expect(argv.join(' ')).toMatch(/repos\/o\/r\//);
+      // The label edit's GraphQL names the repository in its JSON body on stdin (owner, name).
+      if (argv[0] === 'api' && argv[1] === 'graphql') expect(argv).toEqual(['api', 'graphql', '--input=-']);
+      else if (argv[0] === 'api') expect(argv.join(' ')).toMatch(/repos\/o\/r\//);
       else expect(argv).toContain('--repo=o/r');
     }
     const attach = calls.filter((a) => a.includes('-F'));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandOutput } from '@heartbeat-kit/core';
+import { labelEditRequest, labelIdsRequest } from '../../src/github/gh-label-edit.js';
 import type { DoubleFault } from './github-api-double.js';
 
 /** Where the fixtures captured from real gh live (each file's `source` says how it was made). */
@@ -26,6 +27,9 @@ export interface CaptureScenario {
 
 const LIST = ['issue', 'list', '--repo=o/r', '--assignee=@me', '--state=open', '--json=number,title,labels,createdAt', '--limit=100'];
 const API_ISSUE = ['api', 'repos/o/r/issues/5'];
+const GRAPHQL = ['api', 'graphql', '--input=-'];
+const EDIT_IDS = labelIdsRequest('o', 'r', 5, ['in-progress', 'agent-blocked', 'agent-working']);
+const EDIT_ONE_REQUEST = labelEditRequest('I_3000000005', ['LA_in-progress'], ['LA_agent-working']);
 const EDIT_UNKNOWN = ['issue', 'edit', '5', '--repo=o/r', '--add-label=in-review'];
 
 /** Every gh argv our adapters run (woterclip's gh-issue-tracker, runbook's gh-pull-request-states), plus failures. */
@@ -87,6 +91,14 @@ export const CAPTURE_SCENARIOS: readonly CaptureScenario[] = [
   { name: 'auth-status-rate-limited', argv: ['auth', 'status'], fault: 'rate-limited' },
   { name: 'issue-list-secondary-rate-limit', argv: LIST, fault: 'secondary-rate-limit' },
   { name: 'api-issue-secondary-rate-limit', argv: API_ISSUE, fault: 'secondary-rate-limit' },
+  // The label transition as the adapter sends it (src/github/gh-label-edit.ts): ids, then one mutation.
+  { name: 'api-graphql-label-ids', argv: GRAPHQL, input: EDIT_IDS },
+  { name: 'api-graphql-label-ids-not-found', argv: GRAPHQL, input: labelIdsRequest('o', 'r', 999, ['backend']) },
+  { name: 'api-graphql-label-edit-rate-limited', argv: GRAPHQL, input: EDIT_ONE_REQUEST, fault: 'rate-limited' },
+  { name: 'api-graphql-label-edit-bad-credentials', argv: GRAPHQL, input: EDIT_ONE_REQUEST, fault: 'unauthenticated' },
+  { name: 'api-graphql-label-edit', argv: GRAPHQL, input: EDIT_ONE_REQUEST },
+  // `label create` as the adapter always runs it: with a colour (gh 2.23 picks a random one without).
+  { name: 'label-create-default-color', argv: ['label', 'create', '--repo=o/r', '--color=EDEDED', '--', 'triage'] },
 ];
 
 /** A committed capture as the process runner's output (what the adapters classify). */

@@ -315,6 +315,27 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
           },
         });
       }
+      // The adapter's label edit (src/github/gh-label-edit.ts): issue id and label ids by name.
+      case 'WoterclipLabelIds': {
+        const i = issueOf(vars.number);
+        const repository: Record<string, unknown> = { issue: i === undefined ? null : { id: `I_${i.id}` } };
+        for (const [key, value] of Object.entries(vars))
+          if (/^l\d+$/.test(key))
+            repository[key] = repo.labels.some((l) => l.name === value) ? { id: `LA_${String(value)}`, name: value } : null;
+        if (i === undefined)
+          return json({
+            data: { repository },
+            errors: [
+              {
+                type: 'NOT_FOUND',
+                path: ['repository', 'issue'],
+                locations: [{ line: 1, column: 1 }],
+                message: `Could not resolve to an issue or pull request with the number of ${String(vars.number)}.`,
+              },
+            ],
+          });
+        return json({ data: { repository } });
+      }
       case 'RepositoryInfo':
         return json({ data: { repository: repositoryNode() } });
       case 'RepositoryLabelList': {
@@ -422,6 +443,21 @@ export async function startGitHubApiDouble(tls: LoopbackTls, repo: DoubleRepo, t
         const field = operation === 'LabelAdd' ? 'addLabelsToLabelable' : 'removeLabelsFromLabelable';
         return json({
           data: { [field]: { __typename: operation === 'LabelAdd' ? 'AddLabelsToLabelablePayload' : 'RemoveLabelsFromLabelablePayload' } },
+        });
+      }
+      // One request, both changes: GitHub runs the fields in order (add, then remove).
+      case 'WoterclipLabelEdit': {
+        const issue = byNodeId(vars.id);
+        if (issue === undefined)
+          return graphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${String(vars.id)}'`, ['add']);
+        for (const n of labelIds(vars.add)) if (!issue.labels.includes(n)) issue.labels.push(n);
+        const removed = labelIds(vars.remove);
+        issue.labels = issue.labels.filter((l) => !removed.includes(l));
+        return json({
+          data: {
+            ...(vars.add === undefined ? {} : { add: { clientMutationId: null } }),
+            ...(vars.remove === undefined ? {} : { remove: { clientMutationId: null } }),
+          },
         });
       }
       case 'CommentCreate': {
