@@ -57,6 +57,9 @@ describe('slotReceipt: each ending is exactly one receipt of its kind', () => {
       [{ kind: 'lock-unavailable', detail: '/x/cycle.lock' }, 'skipped:lock-unavailable'],
       [{ kind: 'state-refused', detail: 'newer' }, 'skipped:state-refused'],
       [{ kind: 'config-error', detail: 'bad yaml' }, 'skipped:config-error'],
+      [{ kind: 'quiet-hours', detail: 'quiet' }, 'skipped:quiet-hours'],
+      [{ kind: 'breaker-open', detail: 'held back' }, 'skipped:breaker-open'],
+      [{ kind: 'dry-run', detail: 'would have ended' }, 'skipped:dry-run'],
     ];
     for (const [end, kind] of ends) {
       const receipt = receiptSchema.parse(slotReceipt(end, stamp));

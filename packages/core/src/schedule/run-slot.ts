@@ -36,7 +36,9 @@ export type SlotEnd =
   /** The stored state was refused (a newer version's, or one that did not fit): nothing ran. */
   | { readonly kind: 'state-refused'; readonly detail: string }
   /** The configuration could not be read: nothing ran. */
-  | { readonly kind: 'config-error'; readonly detail: string };
+  | { readonly kind: 'config-error'; readonly detail: string }
+  /** A runner's own reasons not to run (WoterClip's quiet hours, its dispatch breaker) and a rehearsal. */
+  | { readonly kind: 'quiet-hours' | 'breaker-open' | 'dry-run'; readonly detail: string };
 
 /** The slot a receipt closes, when it was written and by whom. */
 export interface SlotStamp {
@@ -58,6 +60,9 @@ export function slotReceipt(end: SlotEnd, stamp: SlotStamp): Receipt {
     case 'lock-unavailable':
     case 'state-refused':
     case 'config-error':
+    case 'quiet-hours':
+    case 'breaker-open':
+    case 'dry-run':
       return skippedReceipt(end.kind, { ...stamp, detail: end.detail });
   }
 }
