@@ -356,6 +356,17 @@ export {
   type SlotDecision,
   type CronSlotInput,
 } from './schedule/catch-up.js';
+export {
+  runSlot,
+  slotReceipt,
+  type SlotEnd,
+  type SlotStamp,
+  type SlotGrid,
+  type SlotPorts,
+  type SlotPlan,
+  type SlotRun,
+  type UnwrittenReceipt,
+} from './schedule/run-slot.js';
 export { type InboxEntry, inboxEntrySchema } from './inbox/inbox-entries.js';
 export {
   ACK_BOOK_VERSION,

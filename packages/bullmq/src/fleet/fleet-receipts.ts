@@ -1,4 +1,4 @@
-import { ranReceipt, skippedReceipt, type CycleStep, type Pause, type Receipt } from '@heartbeat-kit/core';
+import { skippedReceipt, slotReceipt, type CycleStep, type Pause, type Receipt } from '@heartbeat-kit/core';
 import { slotOf } from './slots.js';
 
 /** Why fleet slots between two committed cycles have no record of their own. */
@@ -7,7 +7,7 @@ export const FLEET_GAP_DETAIL =
 
 /**
  * The `ran` receipt of a committed fleet cycle, with the fields every runner records (core's
- * `ranReceipt`). A report is `queued`: the outbox holds it durably and retries until the sink
+ * `slotReceipt`, the one place a slot's ending becomes its receipt). A report is `queued`: the outbox holds it durably and retries until the sink
  * confirms, so the slot's record does not wait on the sink; `held` when the heartbeat's sink
  * breaker is open, so the outbox will not try it this cycle. `checks`: the project's check names.
  */
@@ -22,10 +22,9 @@ export function fleetRanReceipt(
     readonly checks?: readonly string[];
   },
 ): Receipt {
-  return ranReceipt(
-    { ...step, delivery: slot.delivery },
-    { slotMs: slot.dueMs, atMs: slot.atMs, source: 'fleet', pause: slot.pause },
-    { checks: slot.checks ?? [] },
+  return slotReceipt(
+    { kind: 'ran-step', step: { ...step, delivery: slot.delivery }, pause: slot.pause, checks: slot.checks ?? [] },
+    { slotMs: slot.dueMs, atMs: slot.atMs, source: 'fleet' },
   );
 }
 

@@ -1,9 +1,8 @@
 import {
   decidePause,
-  pausedReceipt,
   scanAndEvaluate,
   sinkDeliveryHeld,
-  skippedReceipt,
+  slotReceipt,
   type Ack,
   type CycleStep,
   type PauseDecision,
@@ -122,12 +121,10 @@ async function recordOverlap(
 ): Promise<'recorded' | 'already' | 'already-ran' | 'holder-changed'> {
   const state = await loadState(stateStoreFor(ctx, heartbeatId));
   if (decideSlot(state.fleet, slot) === 'already-ran') return 'already-ran';
-  const receipt = skippedReceipt('overlapping', {
-    slotMs: dueMs,
-    atMs: ctx.clock.now().getTime(),
-    source: 'fleet',
-    detail: 'an earlier slot of this heartbeat was still running',
-  });
+  const receipt = slotReceipt(
+    { kind: 'overlapping', detail: 'an earlier slot of this heartbeat was still running' },
+    { slotMs: dueMs, atMs: ctx.clock.now().getTime(), source: 'fleet' },
+  );
   const keys = { receipts: ctx.keys.receipts(heartbeatId), lock: ctx.keys.lock(heartbeatId), overlaps: ctx.keys.overlaps(heartbeatId) };
   return recordOverlapOnce(ctx.redis, keys, holder, slot, receipt, ctx.receiptBounds);
 }
@@ -248,7 +245,10 @@ async function commitPausedSlot(
 ): Promise<void> {
   const { heartbeat, slot, dueMs } = job;
   const atMs = ctx.clock.now().getTime();
-  const receipts = [...(await gapReceipts(ctx, job, state, atMs)), pausedReceipt(paused.pause, { slotMs: dueMs, atMs, source: 'fleet' })];
+  const receipts = [
+    ...(await gapReceipts(ctx, job, state, atMs)),
+    slotReceipt({ kind: 'paused', pause: paused.pause }, { slotMs: dueMs, atMs, source: 'fleet' }),
+  ];
   const document = encodeFleetState({
     heartbeat: state.heartbeat,
     fleet: { ...state.fleet, lastSlot: slot, lastLagMs: startedAtMs - dueMs },
@@ -263,7 +263,7 @@ async function commitPausedSlot(
 
 /** Records a slot whose setup failed and fails the job for good: a broken registration (bad HEARTBEAT.md, unknown scanner set) will not heal by retrying. */
 async function failSetup(ctx: WorkerContext, { heartbeat, slot, dueMs }: SlotJob, error: string): Promise<never> {
-  const receipt = skippedReceipt('config-error', { slotMs: dueMs, atMs: ctx.clock.now().getTime(), source: 'fleet', detail: error });
+  const receipt = slotReceipt({ kind: 'config-error', detail: error }, { slotMs: dueMs, atMs: ctx.clock.now().getTime(), source: 'fleet' });
   const appended = await receiptStoreFor(ctx, heartbeat.id).append(receipt);
   if (appended.isErr()) throw new Error(appended.error.message);
   await ctx.emit({ type: 'failed', heartbeatId: heartbeat.id, slot, message: error, worker: ctx.id });

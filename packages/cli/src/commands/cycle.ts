@@ -6,16 +6,13 @@ import {
   cutOffScanners,
   DEFAULT_SCANNER_TIMEOUT_MS,
   isWithinActiveHours,
-  decideCronSlot,
-  lastRecordedSlotMs,
-  receiptForOutcome,
-  receiptForSkippedSlots,
   runCycle,
-  skippedReceipt,
-  pausedReceipt,
+  runSlot,
+  slotReceipt,
   type CycleOutcome,
   type PauseDecision,
-  type ReceiptStore,
+  type Receipt,
+  type SlotEnd,
 } from '@heartbeat-kit/core';
 import { withFix } from '../errors.js';
 import { EXIT, stopSignalExit } from '../exit-codes.js';
@@ -26,18 +23,17 @@ import { coverageLine, cycleCoverage } from '../format/cycle-coverage.js';
 import { ackedLines, cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { appendJsonLine, resolvePath } from '../wiring/cycle-deps.js';
-import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
+import { cycleLockPath, cycleSlotLock, describeHolder, skipReason } from '../wiring/cycle-lock.js';
 import { CYCLE_OPTIONS } from '../wiring/cycle-options.js';
 import { resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import type { LoadedHeartbeatSettings } from '../wiring/heartbeat-settings.js';
 import { commandClock, parseInstantFlag } from '../wiring/instant.js';
-import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
+import { appendReceipt, receiptStoreFor, sayUnwritten } from '../wiring/receipts.js';
 import { replaceStdoutRoutes } from '../sinks/route-spec.js';
 import { pausePartialLine, readPauseDecision } from '../wiring/pause-file.js';
 import { parseMetricsFlags, writeMetricsTextfile } from '../metrics/metrics-export.js';
 import { endPingEvent, outcomeExitCode, withPingFailures } from '../pings/ping-outcome.js';
 import { checkPingFlags, pingerFor } from '../pings/ping-wiring.js';
-import type { PingFailures, SlotPinger } from '../pings/slot-pinger.js';
 
 /** Help text of `heartbeat-kit cycle`. */
 export const CYCLE_HELP = `Usage: heartbeat-kit cycle [options]
@@ -290,7 +286,10 @@ async function runCycleCommand(
         : undefined;
       await appendReceipt(
         receiptStoreFor(statePath, wall),
-        withPingFailures(skippedReceipt('config-error', { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail }), pinged),
+        withPingFailures(
+          slotReceipt({ kind: 'config-error', detail }, { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle' }),
+          pinged,
+        ),
         statePath,
         io,
         'cycle',
@@ -309,26 +308,6 @@ async function runCycleCommand(
   // The next slot is known only from the cron expression this invocation was started by.
   const nextCronSlot = cron?.value.nextAfter(at().getTime());
   if (nextCronSlot !== undefined) tap.nextSlotMs = nextCronSlot;
-  // The slot this invocation closes: the cron slot it was started for, else its own instant.
-  let slotMs: number | undefined;
-  const closeMissedCronSlots = async (): Promise<void> => {
-    if (cron === undefined) return;
-    const listed = await receipts.list();
-    if (listed.isErr()) {
-      io.stderr(`heartbeat-kit cycle: warning: cannot read the receipts (${listed.error.message}); missed cron slots are not recorded.\n`);
-      return;
-    }
-    const decided = decideCronSlot({
-      nowMs: at().getTime(),
-      // A receipt dated later than now closes nothing: slots are closed on the current grid.
-      lastSlotMs: lastRecordedSlotMs(listed.value.receipts, at().getTime()),
-      nextAfter: cron.value.nextAfter,
-      atOrBefore: cron.value.atOrBefore,
-    });
-    slotMs = decided.slotMs;
-    if (decided.missed !== undefined)
-      await appendReceipt(receipts, receiptForSkippedSlots(decided.missed, at().getTime(), 'cycle'), statePath, io, 'cycle');
-  };
   for (const note of resolved.value.notes) io.stderr(`heartbeat-kit cycle: warning: ${note}\n`);
   for (const warning of settings.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   if (settings.problem !== undefined && !json)
@@ -343,130 +322,107 @@ async function runCycleCommand(
   let paused = { kind: 'run' } as PauseDecision;
   // The slot this run closes and its ping's run id: the cron slot, else the instant the cycle starts.
   let pingSlotMs = at().getTime();
-  const run = async (): Promise<CycleOutcome | undefined> => {
-    const start = at();
-    pingSlotMs = slotMs ?? start.getTime();
-    paused = await readPauseDecision(statePath, start.getTime(), io, 'cycle');
-    tap.pause = paused;
-    if (paused.kind === 'skip') return undefined;
-    pinger?.start(pingSlotMs);
-    return runCycle(
-      { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
-      {
-        config: settings.config,
-        timeZone: settings.timeZone,
-        now: start,
-        ...(lastActive.date ? { operatorLastActiveAt: lastActive.date } : {}),
-        ...(dryRun ? { dryRun } : {}),
-        ...(paused.kind === 'partial' ? { pause: paused } : {}),
-      },
-    );
+  let ranOutcome: CycleOutcome | undefined;
+  // The off-host monitor hears how the slot ended before its receipt is written, so a failed ping is in the receipt.
+  const beforeReceipt = async (end: SlotEnd, receipt: Receipt): Promise<Receipt> => {
+    // A paused slot is the operator's choice, not an outage: the monitor hears a success that says so.
+    if (end.kind === 'paused')
+      return withPingFailures(
+        receipt,
+        await pinger?.end(Date.parse(receipt.slot), { kind: 'end', result: { kind: 'success' }, summary: `paused: ${end.line ?? ''}` }),
+      );
+    if (end.kind === 'state-refused')
+      return withPingFailures(
+        receipt,
+        await pinger?.end(pingSlotMs, {
+          kind: 'end',
+          result: { kind: 'exit', code: EXIT.failure },
+          summary: `state refused: ${ranOutcome?.refused?.message ?? ''}`,
+        }),
+      );
+    if (end.kind !== 'ran') return receipt;
+    // The next cycle starts this one's first listings while it loads (a dry run leaves nothing behind).
+    if (!dryRun) await io.prefetch?.savePlan({ configFile: settings.file, validUntilMs: prefetchValidUntil(end.outcome, settings) });
+    if (pinger === undefined) return receipt;
+    const code = stopSignalExit(signals.cutOffSignal ?? signals.shutdownSignal) ?? outcomeExitCode(end.outcome);
+    return withPingFailures(receipt, await pinger.end(pingSlotMs, endPingEvent(end.outcome, code)));
   };
 
   // Never two cycles at once on one state file: a second invocation skips instead of racing.
-  // A dry run writes nothing, so it needs no lock and never makes a real cycle skip.
+  // A dry run writes nothing, so it takes no lock (never makes a real cycle skip) and writes no receipt:
+  // a rehearsal's receipt (for a `--now` later today) would close that slot for real runs.
   // Missed cron slots are recorded under the lock, so two invocations never record them twice.
-  const guarded = dryRun
-    ? { kind: 'ran' as const, value: await run() }
-    : await withCycleLock(statePath, async () => {
-        await closeMissedCronSlots();
-        return run();
-      });
-  if (guarded.kind !== 'ran') {
-    const reason = guarded.kind === 'held' ? 'overlapping' : 'lock-unavailable';
-    await appendReceipt(
-      receipts,
-      skippedReceipt(reason, { slotMs: at().getTime(), atMs: at().getTime(), source: 'cycle', detail: cycleLockPath(statePath) }),
+  // The slot's receipt is written only after evaluation and delivery finished: "fired" never passes for "ran".
+  const ran = await runSlot(
+    { clock: wall, receipts: dryRun ? undefined : receipts, lock: dryRun ? undefined : cycleSlotLock(statePath) },
+    {
+      source: 'cycle',
+      grid: cron?.value,
+      checks: settings.config.checks.map((c) => c.name),
+      pause: async (nowMs) => {
+        paused = await readPauseDecision(statePath, nowMs, io, 'cycle');
+        tap.pause = paused;
+        return paused;
+      },
+      run: async (pause, slotMs) => {
+        const start = at();
+        pingSlotMs = slotMs ?? start.getTime();
+        pinger?.start(pingSlotMs);
+        ranOutcome = await runCycle(
+          { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
+          {
+            config: settings.config,
+            timeZone: settings.timeZone,
+            now: start,
+            ...(lastActive.date ? { operatorLastActiveAt: lastActive.date } : {}),
+            ...(dryRun ? { dryRun } : {}),
+            ...(pause.kind === 'partial' ? { pause } : {}),
+          },
+        );
+        return ranOutcome;
+      },
+      beforeReceipt: (end, receipt) => beforeReceipt(end, receipt),
+    },
+  );
+  if (ran.listError !== undefined)
+    io.stderr(`heartbeat-kit cycle: warning: cannot read the receipts (${ran.listError.message}); missed cron slots are not recorded.\n`);
+  for (const unwritten of ran.unwritten) sayUnwritten(unwritten, statePath, io, 'cycle');
+  const end = ran.end;
+  if (end.kind === 'overlapping') {
+    const reason = skipReason(
       statePath,
-      io,
-      'cycle',
+      { kind: 'held', holder: end.holder ?? { owner: '?', acquiredAtMs: 0 }, liveness: end.liveness ?? 'unknown' },
+      Date.now(),
     );
-  }
-  if (guarded.kind === 'held') {
-    const reason = skipReason(statePath, guarded, Date.now());
     printInfo(io, `heartbeat-kit cycle: skipped: ${reason}.\n`);
-    if (json) io.stdout(`${JSON.stringify({ status: 'skipped', reason, holder: { ...guarded.holder, liveness: guarded.liveness } })}\n`);
+    if (json) io.stdout(`${JSON.stringify({ status: 'skipped', reason, holder: { ...end.holder, liveness: end.liveness } })}\n`);
     return EXIT.skipped;
   }
-  if (guarded.kind === 'error') {
-    io.stderr(
-      `heartbeat-kit cycle: cannot take the cycle lock: ${withFix(guarded.error.kind === 'held' ? 'held' : guarded.error.message, `check that ${dirname(statePath)} is writable.`)}\n`,
-    );
+  if (end.kind === 'lock-unavailable') {
+    const message = end.error === undefined || end.error.kind === 'held' ? 'held' : end.error.message;
+    io.stderr(`heartbeat-kit cycle: cannot take the cycle lock: ${withFix(message, `check that ${dirname(statePath)} is writable.`)}\n`);
     return EXIT.failure;
   }
-  if (guarded.value === undefined)
-    return pausedSlot(paused, { io, json, dryRun, statePath, receipts, slotMs: slotMs ?? at().getTime(), atMs: at().getTime(), pinger });
-  const outcome: CycleOutcome = guarded.value;
-  if (outcome.refused === undefined) tap.outcome = outcome;
-  if (outcome.refused !== undefined) {
+  if (end.kind === 'paused') return pausedSlot(paused, { io, json, dryRun, receipt: ran.receipt, written: ran.written });
+  if (end.kind !== 'ran' || ranOutcome === undefined) {
     // Nothing ran: the stored state stays exactly as it was, and the slot's receipt says why.
-    const pinged = await pinger?.end(pingSlotMs, {
-      kind: 'end',
-      result: { kind: 'exit', code: EXIT.failure },
-      summary: `state refused: ${outcome.refused.message}`,
-    });
-    await appendReceipt(
-      receipts,
-      withPingFailures(
-        skippedReceipt('state-refused', {
-          slotMs: at().getTime(),
-          atMs: at().getTime(),
-          source: 'cycle',
-          detail: outcome.refused.message.slice(0, 200),
-        }),
-        pinged,
-      ),
-      statePath,
-      io,
-      'cycle',
-    );
-    for (const warning of outcome.warnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
-    io.stderr(`heartbeat-kit cycle: ${statePath}: ${outcome.refused.message}.\n`);
-    if (json)
+    const refused = ranOutcome?.refused;
+    for (const warning of ranOutcome?.warnings ?? []) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
+    io.stderr(`heartbeat-kit cycle: ${statePath}: ${refused?.message ?? end.kind}.\n`);
+    if (json && refused !== undefined)
       io.stdout(
-        `${JSON.stringify({ status: 'refused', reason: outcome.refused.reason, ...(outcome.refused.version === undefined ? {} : { version: outcome.refused.version }), message: outcome.refused.message })}\n`,
+        `${JSON.stringify({ status: 'refused', reason: refused.reason, ...(refused.version === undefined ? {} : { version: refused.version }), message: refused.message })}\n`,
       );
     return EXIT.failure;
   }
-  if (guarded.tookOverFrom !== undefined) {
+  const outcome: CycleOutcome = end.outcome;
+  tap.outcome = outcome;
+  if (ran.tookOverFrom !== undefined)
     printInfo(
       io,
-      `heartbeat-kit cycle: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`,
+      `heartbeat-kit cycle: took over ${cycleLockPath(statePath)} from ${describeHolder(ran.tookOverFrom, undefined, Date.now())} (stale).\n`,
     );
-  }
-  // The next cycle starts this one's first listings while it loads (a dry run leaves nothing behind).
-  if (!dryRun) await io.prefetch?.savePlan({ configFile: settings.file, validUntilMs: prefetchValidUntil(outcome, settings) });
-  // The off-host monitor hears how the slot ended before its receipt is written, so a failed ping is in the receipt.
-  const pinged: PingFailures | undefined =
-    pinger === undefined
-      ? undefined
-      : await pinger.end(
-          pingSlotMs,
-          endPingEvent(outcome, stopSignalExit(signals.cutOffSignal ?? signals.shutdownSignal) ?? outcomeExitCode(outcome)),
-        );
-  // Written only now, after evaluation and delivery finished: "fired" never passes for "ran".
-  // A dry run writes none: a rehearsal's receipt (for a `--now` later today) would close that slot for real runs.
-  const receiptOk =
-    dryRun ||
-    (await appendReceipt(
-      receipts,
-      withPingFailures(
-        receiptForOutcome(
-          outcome,
-          {
-            slotMs: slotMs ?? Date.parse(outcome.decision.at),
-            atMs: at().getTime(),
-            source: 'cycle',
-            pause: paused.kind === 'partial' ? paused.pause : undefined,
-          },
-          { checks: settings.config.checks.map((c) => c.name) },
-        ),
-        pinged,
-      ),
-      statePath,
-      io,
-      'cycle',
-    ));
+  const receiptOk = ran.written;
 
   let recordFailed = false;
   if (values.record !== undefined) {
@@ -555,28 +511,17 @@ async function runCycleCommand(
     : EXIT.ok;
 }
 
-/** A slot the operator's pause skipped whole: a `paused` receipt (none for a dry run), exit 0. */
-async function pausedSlot(
+/** A slot the operator's pause skipped whole: its `paused` receipt (none for a dry run) said, exit 0. */
+function pausedSlot(
   paused: PauseDecision,
-  slot: {
-    io: CliIo;
-    json: boolean;
-    dryRun: boolean;
-    statePath: string;
-    receipts: ReceiptStore;
-    slotMs: number;
-    atMs: number;
-    pinger: SlotPinger | undefined;
-  },
-): Promise<number> {
+  slot: { io: CliIo; json: boolean; dryRun: boolean; receipt: Receipt; written: boolean },
+): number {
   if (paused.kind !== 'skip') return EXIT.internal;
-  const { io, json, dryRun, statePath } = slot;
-  // A paused slot is the operator's choice, not an outage: the monitor hears a success that says so.
-  const pinged = await slot.pinger?.end(slot.slotMs, { kind: 'end', result: { kind: 'success' }, summary: `paused: ${paused.line}` });
-  const receipt = withPingFailures(pausedReceipt(paused.pause, { slotMs: slot.slotMs, atMs: slot.atMs, source: 'cycle' }), pinged);
-  const ok = dryRun || (await appendReceipt(slot.receipts, receipt, statePath, io, 'cycle'));
+  const { io, json, dryRun } = slot;
   if (json)
-    io.stdout(`${JSON.stringify({ status: 'paused', slot: receipt.slot, pause: paused.pause, ...(dryRun ? { dryRun: true } : {}) })}\n`);
+    io.stdout(
+      `${JSON.stringify({ status: 'paused', slot: slot.receipt.slot, pause: paused.pause, ...(dryRun ? { dryRun: true } : {}) })}\n`,
+    );
   else printInfo(io, `heartbeat-kit cycle: ${paused.line}; this slot did not run (nothing looked at). Resume: heartbeat-kit resume.\n`);
-  return ok ? EXIT.ok : EXIT.failure;
+  return slot.written ? EXIT.ok : EXIT.failure;
 }

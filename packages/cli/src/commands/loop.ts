@@ -7,15 +7,13 @@ import {
   deterministicJitter,
   futureRecordedSlotMs,
   lastRecordedSlotMs,
-  receiptForOutcome,
   receiptForSkippedSlots,
   nextGridSlot,
   runLoop,
-  skippedReceipt,
+  runSlot,
   type CycleOutcome,
   type CatchUpPolicy,
   type OutboundMessage,
-  pausedReceipt,
   type PauseDecision,
 } from '@heartbeat-kit/core';
 import { EXIT } from '../exit-codes.js';
@@ -23,11 +21,11 @@ import { printInfo } from '../errors.js';
 import type { CliIo, Command } from '../io.js';
 import { announceDrain, drainingIo } from '../shutdown.js';
 import { ackedLines, cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../format/cycle-json.js';
-import { cycleLockPath, describeHolder, skipReason, withCycleLock } from '../wiring/cycle-lock.js';
+import { cycleLockPath, cycleSlotLock, describeHolder, skipReason } from '../wiring/cycle-lock.js';
 import { HEARTBEAT_OPTIONS, resolveHeartbeat } from '../wiring/heartbeat-options.js';
 import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { parseInstantFlag } from '../wiring/instant.js';
-import { appendReceipt, receiptStoreFor } from '../wiring/receipts.js';
+import { appendReceipt, receiptStoreFor, sayUnwritten } from '../wiring/receipts.js';
 import { rehearsalReceiptStore, rehearsalStateStore } from '../wiring/rehearsal-stores.js';
 import { replaceStdoutRoutes } from '../sinks/route-spec.js';
 import { pausePartialLine, readPauseDecision } from '../wiring/pause-file.js';
@@ -239,75 +237,69 @@ export const loopCommand: Command = async (argv, io) => {
       // The same lock as `cycle`: a cron cycle and this loop never evaluate one state at once.
       guard: async (cycle, slotMs) => {
         inFlight = true;
+        let refused: CycleOutcome | undefined;
         // A rehearsal takes no lock: it writes nothing, so it never races a real cycle.
         // The operator's pause is read under the lock: all of a pause written meanwhile, or none of it.
-        const slot = async () => {
-          paused = await readPauseDecision(statePath, receiptAt(), io, 'loop');
-          if (paused.kind === 'skip') return undefined;
-          pinger?.start(slotMs);
-          return cycle(paused.kind === 'partial' ? { pause: paused } : undefined);
-        };
-        const guarded = await (
-          rehearsal ? slot().then((value) => ({ kind: 'ran' as const, value, tookOverFrom: undefined })) : withCycleLock(statePath, slot)
+        const ran = await runSlot(
+          { clock: deps.clock, receipts, lock: rehearsal ? undefined : cycleSlotLock(statePath) },
+          {
+            source: 'loop',
+            slotMs,
+            checks: current.config.checks.map((c) => c.name),
+            pause: async (nowMs) => (paused = await readPauseDecision(statePath, nowMs, io, 'loop')),
+            run: async (pause) => {
+              pinger?.start(slotMs);
+              const outcome = await cycle(pause.kind === 'partial' ? { pause } : undefined);
+              if (outcome.refused !== undefined) refused = outcome;
+              return outcome;
+            },
+            // The off-host monitor hears how the slot ended before its receipt, so a failed ping is in it.
+            beforeReceipt: async (end, receipt) => {
+              // The lock is let go: what is left (ping, receipt) is not a scan a first signal waits for.
+              inFlight = false;
+              // A paused slot is the operator's choice, not an outage: the monitor hears a success that says so.
+              if (end.kind === 'paused')
+                return withPingFailures(
+                  receipt,
+                  await pinger?.end(slotMs, { kind: 'end', result: { kind: 'success' }, summary: `paused: ${end.line ?? ''}` }),
+                );
+              if (end.kind !== 'ran') return receipt;
+              return withPingFailures(receipt, await pinger?.end(slotMs, endPingEvent(end.outcome, outcomeExitCode(end.outcome))));
+            },
+          },
         ).finally(() => (inFlight = false));
-        if (guarded.kind === 'ran' && guarded.value === undefined && paused.kind === 'skip') {
-          // A paused slot is the operator's choice, not an outage: the monitor hears a success that says so.
-          const pinged = await pinger?.end(slotMs, { kind: 'end', result: { kind: 'success' }, summary: `paused: ${paused.line}` });
-          await appendReceipt(
-            receipts,
-            withPingFailures(pausedReceipt(paused.pause, { slotMs, atMs: receiptAt(), source: 'loop' }), pinged),
-            statePath,
-            io,
-            'loop',
-          );
+        for (const unwritten of ran.unwritten) sayUnwritten(unwritten, statePath, io, 'loop');
+        const end = ran.end;
+        if (end.kind === 'paused' && paused.kind === 'skip') {
           await exportTextfile();
           if (json) io.stdout(`${JSON.stringify({ type: 'paused', slot: new Date(slotMs).toISOString(), pause: paused.pause })}\n`);
           else printInfo(io, `heartbeat-kit loop: ${paused.line}; this slot did not run (nothing looked at).\n`);
           return undefined;
         }
-        if (guarded.kind === 'ran') {
-          if (guarded.tookOverFrom !== undefined)
+        if (end.kind === 'ran' || end.kind === 'state-refused') {
+          if (ran.tookOverFrom !== undefined)
             printInfo(
               io,
-              `heartbeat-kit loop: took over ${cycleLockPath(statePath)} from ${describeHolder(guarded.tookOverFrom, undefined, Date.now())} (stale).\n`,
+              `heartbeat-kit loop: took over ${cycleLockPath(statePath)} from ${describeHolder(ran.tookOverFrom, undefined, Date.now())} (stale).\n`,
             );
-          return guarded.value;
+          return end.kind === 'ran' ? end.outcome : refused;
         }
-        const reason = guarded.kind === 'held' ? 'overlapping' : 'lock-unavailable';
-        await appendReceipt(
-          receipts,
-          skippedReceipt(reason, { slotMs, atMs: receiptAt(), source: 'loop', detail: cycleLockPath(statePath) }),
-          statePath,
-          io,
-          'loop',
-        );
         await exportTextfile();
         // Another live cycle holding the slot is the lock working as meant; a lock that cannot be taken is an error.
-        if (guarded.kind === 'held')
-          printInfo(io, `heartbeat-kit loop: this slot is skipped: ${skipReason(statePath, guarded, Date.now())}.\n`);
-        else
+        if (end.kind === 'overlapping' && end.holder !== undefined)
+          printInfo(
+            io,
+            `heartbeat-kit loop: this slot is skipped: ${skipReason(statePath, { kind: 'held', holder: end.holder, liveness: end.liveness ?? 'unknown' }, Date.now())}.\n`,
+          );
+        else if (end.kind === 'lock-unavailable')
           io.stderr(
-            `heartbeat-kit loop: this slot is skipped: cannot take the cycle lock ${cycleLockPath(statePath)}: ${guarded.error.kind === 'held' ? 'held' : guarded.error.message}\n`,
+            `heartbeat-kit loop: this slot is skipped: cannot take the cycle lock ${cycleLockPath(statePath)}: ${end.error === undefined || end.error.kind === 'held' ? 'held' : end.error.message}\n`,
           );
         return undefined;
       },
-      onCycle: async (outcome, slotMs) => {
+      // The slot's receipt is already written (runSlot, in the guard): what is left is to say it.
+      onCycle: async (outcome) => {
         const pause = paused.kind === 'partial' ? paused.pause : undefined;
-        const pinged = await pinger?.end(slotMs, endPingEvent(outcome, outcomeExitCode(outcome)));
-        await appendReceipt(
-          receipts,
-          withPingFailures(
-            receiptForOutcome(
-              outcome,
-              { slotMs, atMs: receiptAt(), source: 'loop', pause },
-              { checks: current.config.checks.map((c) => c.name) },
-            ),
-            pinged,
-          ),
-          statePath,
-          io,
-          'loop',
-        );
         if (outcome.refused === undefined) lastOutcome = outcome;
         await exportTextfile();
         if (paused.kind === 'partial' && !json) io.stderr(pausePartialLine(paused, 'loop'));
@@ -321,19 +313,8 @@ export const loopCommand: Command = async (argv, io) => {
       },
     },
   ).finally(() => server?.close());
+  // The refused slot's receipt was written by its runSlot; the loop stops and says why.
   if (summary.refused !== undefined) {
-    await appendReceipt(
-      receipts,
-      skippedReceipt('state-refused', {
-        slotMs: receiptAt(),
-        atMs: receiptAt(),
-        source: 'loop',
-        detail: summary.refused.message.slice(0, 200),
-      }),
-      statePath,
-      io,
-      'loop',
-    );
     io.stderr(`heartbeat-kit loop: stopped: ${statePath}: ${summary.refused.message}.\n`);
     await exportTextfile();
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import type { HolderLiveness, LockError, LockRecord } from '@heartbeat-kit/core';
+import type { AcquireRequest, HolderLiveness, LockError, LockRecord, LockStore } from '@heartbeat-kit/core';
 import { createFileLockStore } from '@heartbeat-kit/core/node';
 
 /**
@@ -69,4 +69,14 @@ export async function withCycleLock<T>(statePath: string, fn: () => Promise<T>):
   } finally {
     await lock.release(owner);
   }
+}
+
+/**
+ * The cycle lock as a slot takes it (core's `runSlot`): the file lock beside the state, a fresh
+ * owner, the wall clock's instant, the same staleness as {@link withCycleLock}.
+ */
+export function cycleSlotLock(statePath: string): { store: LockStore; request: AcquireRequest; detail: string } {
+  const store = createFileLockStore({ path: cycleLockPath(statePath) });
+  const request = { owner: `${process.pid}-${randomUUID()}`, nowMs: Date.now(), staleAfterMs: CYCLE_LOCK_STALE_MS };
+  return { store, request, detail: cycleLockPath(statePath) };
 }

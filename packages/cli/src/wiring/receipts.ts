@@ -1,4 +1,4 @@
-import type { Clock, Receipt, ReceiptStore } from '@heartbeat-kit/core';
+import type { Clock, Receipt, ReceiptStore, UnwrittenReceipt } from '@heartbeat-kit/core';
 import { createFileReceiptStore, receiptsDirectoryFor, systemClock } from '@heartbeat-kit/core/node';
 import { withFix } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -44,8 +44,13 @@ export async function appendReceipt(
 ): Promise<boolean> {
   const appended = await store.append(receipt);
   if (appended.isOk()) return true;
-  io.stderr(
-    `heartbeat-kit ${command}: cannot write the receipt of slot ${receipt.slot}: ${withFix(appended.error.message, `check that ${receiptsDirectoryFor(statePath)} is writable.`)}\n`,
-  );
+  sayUnwritten({ receipt, error: appended.error }, statePath, io, command);
   return false;
+}
+
+/** One stderr line naming a receipt the store did not take, and the fix. */
+export function sayUnwritten(unwritten: UnwrittenReceipt, statePath: string, io: CliIo, command: string): void {
+  io.stderr(
+    `heartbeat-kit ${command}: cannot write the receipt of slot ${unwritten.receipt.slot}: ${withFix(unwritten.error.message, `check that ${receiptsDirectoryFor(statePath)} is writable.`)}\n`,
+  );
 }

@@ -1,4 +1,4 @@
-import type { LockRecord, Receipt, ScannerBreaker, SkipReason } from '@heartbeat-kit/core';
+import { slotReceipt, type LockRecord, type Receipt, type ScannerBreaker, type SlotEnd } from '@heartbeat-kit/core';
 import type { BeatExit, BeatResult } from './beat-types.js';
 import { BEAT_RECEIPT_SOURCE, beatDetailOf, type BeatDetail } from './beat-detail.js';
 
@@ -38,7 +38,7 @@ export function beatSlotMs(startMs: number, beatId?: string): number {
   return epoch === undefined ? Math.floor(startMs / 1000) * 1000 : Number(epoch) * 1000;
 }
 
-const SKIPPED_BY_EXIT: Partial<Record<BeatExit, SkipReason>> = {
+const SKIPPED_BY_EXIT: Partial<Record<BeatExit, Exclude<SlotEnd['kind'], 'ran' | 'ran-step' | 'paused'>>> = {
   'config-missing': 'config-error',
   'config-invalid': 'config-error',
   usage: 'config-error',
@@ -78,9 +78,11 @@ export function receiptForBeat(result: BeatResult, slot: BeatSlot): Receipt | un
           ...(slot.beat.breaker === undefined ? {} : { breaker: slot.beat.breaker }),
           ...(slot.beat.line === undefined ? {} : { breakerLine: slot.beat.line.slice(0, 500) }),
         };
-  if (slot.dryRun) return { ...base, kind: 'skipped', reason: 'dry-run', detail: `would have ended ${result.stopReason ?? result.exit}` };
-  const reason = SKIPPED_BY_EXIT[result.exit];
-  if (reason !== undefined) return { ...base, kind: 'skipped', reason, detail, ...(beat === undefined ? {} : { sourceDetail: beat }) };
+  // A beat that did no work ends the way any slot does: core's slotReceipt writes its one receipt.
+  const stamp = { slotMs: slot.slotMs, atMs: slot.atMs, source: BEAT_RECEIPT_SOURCE };
+  if (slot.dryRun) return slotReceipt({ kind: 'dry-run', detail: `would have ended ${result.stopReason ?? result.exit}` }, stamp);
+  const kind = SKIPPED_BY_EXIT[result.exit];
+  if (kind !== undefined) return { ...slotReceipt({ kind, detail }, stamp), ...(beat === undefined ? {} : { sourceDetail: beat }) };
   return {
     ...base,
     kind: 'ran',
