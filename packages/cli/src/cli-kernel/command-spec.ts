@@ -9,6 +9,8 @@ export interface FlagSpec {
   readonly value?: string;
   /** What the flag does; a `\n` starts a continuation line, indented under the first. */
   readonly help: string;
+  /** Parsed but not listed (a flag a sibling command shares and this one refuses with a fix). */
+  readonly hidden?: boolean;
 }
 
 /** The flags of a command by long name (without `--`). */

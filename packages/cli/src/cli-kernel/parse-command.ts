@@ -29,7 +29,10 @@ function parserOptions(flags: FlagSpecs): NonNullable<ParseArgsConfig['options']
 function refused(spec: CommandSpec, error: Error): CommandFailure {
   const fix = ` Fix: see 'heartbeat-kit ${spec.name} --help'.`;
   const typed = /^Unknown option '--([^'=]+)'/.exec(error.message)?.[1];
-  const guess = typed === undefined ? undefined : suggestName(typed, [...Object.keys(spec.flags), 'help']);
+  const guess =
+    typed === undefined
+      ? undefined
+      : suggestName(typed, [...Object.entries(spec.flags).flatMap(([name, flag]) => (flag.hidden === true ? [] : [name])), 'help']);
   if (guess !== undefined) return { exit: EXIT.usage, message: `Unknown option '--${typed}'. Did you mean \`--${guess}\`?${fix}` };
   return { exit: EXIT.usage, message: `${error.message.replace(/\.$/, '')}.${fix}` };
 }

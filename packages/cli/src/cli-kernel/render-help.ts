@@ -36,7 +36,7 @@ export function wrapWords(text: string, width: number): string[] {
 /** The `--help` text of a command, derived from its declaration. */
 export function renderHelp(spec: CommandSpec): string {
   const column = spec.helpColumn ?? DEFAULT_COLUMN;
-  const flags = Object.entries(spec.flags);
+  const flags = Object.entries(spec.flags).filter(([, flag]) => flag.hidden !== true);
   if (spec.omitHelpLine !== true) flags.push(['help', HELP_FLAG]);
   const sections = [`Usage: heartbeat-kit ${spec.name} ${spec.usage}`, spec.description.trimEnd()];
   if (flags.length > 0 && spec.omitHelpLine !== true) {
