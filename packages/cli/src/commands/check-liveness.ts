@@ -1,11 +1,12 @@
-import { parseArgs } from 'node:util';
 import { isWithinActiveHours, judgeLiveness, pauseLiveness } from '@heartbeat-kit/core';
 import { join } from 'node:path';
 import { createFileLockStore, createFilePauseStore, createFileReceiptStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { isQuietTime, loadWoterclipConfig, woterclipLockCodec } from '@heartbeat-kit/woterclip';
 import { createDirectoryWorkspace } from '@heartbeat-kit/woterclip/node';
-import { EXIT } from '../exit-codes.js';
-import type { CliIo, Command } from '../io.js';
+import { ok, type Result } from 'neverthrow';
+import { commandFailure, defineCommand, usageFailure, type CommandFailure } from '../cli-kernel/index.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { cycleLockPath } from '../wiring/cycle-lock.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 import { loadHeartbeatSettings } from '../wiring/heartbeat-settings.js';
@@ -15,36 +16,44 @@ import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 import { pauseStoreFor } from '../wiring/pause-file.js';
 import { ackHoldingLine, readAckHolding } from '../wiring/ack-file.js';
 
-/** Help text of `heartbeat-kit check-liveness`. */
-export const CHECK_LIVENESS_HELP = `Usage: heartbeat-kit check-liveness [options]
-
-Watches the watcher: exits 0 when the newest 'ran' receipt (a cycle that evaluated and finished
+/** `heartbeat-kit check-liveness`: exit 0 when the heartbeat ran recently, 1 with the reason otherwise. */
+export const checkLivenessCommand = defineCommand(
+  {
+    name: 'check-liveness',
+    usage: '[options]',
+    description: `Watches the watcher: exits 0 when the newest 'ran' receipt (a cycle that evaluated and finished
 its delivery) is at most --max-age old, else 1 with the reason: the loop or its scheduler
 stopped, every recent slot was skipped (and why), the cycle lock is stuck, no cycle ever ran, or
 the last cycle is dated in the future (the clock moved back: judged on the current clock, never a
 negative age; with a recent run before now it is alive, with a warning on stderr).
-Meant for a systemd timer, a Kubernetes livenessProbe, a cron monitor or CI.
-
-Options:
-  --cwd DIR          a directory of the project's git repository (default: current directory)
-  --config FILE      heartbeat config, for the default --max-age (default: as 'cycle')
-  --state FILE       the state file whose receipts to judge (default: as 'cycle')
-  --max-age DURATION how old the last run may be, e.g. 30m or 2h (default: 3 × the interval)
-  --active-hours-only
-                     count only time inside the config's active hours and days toward the age,
-                     for a heartbeat scheduled only then (a night or weekend is not "stopped")
-  --woterclip        judge WoterClip beats instead of cycles: the receipts in DIR/.woterclip/receipts
-                     and the lock .woterclip/.heartbeat-lock, DIR being the repository root
-                     (default --max-age 2h; with --active-hours-only, time inside quiet hours
-                     with behavior skip does not count)
-  --max-pause-age DURATION
-                     an operator pause with no end older than this gets a warning on stderr
-                     (still exit 0: is it forgotten?), e.g. 12h (default: 24h)
-  --now ISO          judge as at this instant
-  --json             print {"live": …, "reason"?, "message", "lastRan"?, "acks"?: {"inForce", "held"}}
-  -h, --help         show this help
-
-While an operator pause is in force ('heartbeat-kit pause') the answer is "paused until …: note"
+Meant for a systemd timer, a Kubernetes livenessProbe, a cron monitor or CI.`,
+    flags: {
+      cwd: { type: 'string', value: 'DIR', help: "a directory of the project's git repository (default: current directory)" },
+      config: { type: 'string', value: 'FILE', help: "heartbeat config, for the default --max-age (default: as 'cycle')" },
+      state: { type: 'string', value: 'FILE', help: "the state file whose receipts to judge (default: as 'cycle')" },
+      'max-age': { type: 'string', value: 'DURATION', help: 'how old the last run may be, e.g. 30m or 2h (default: 3 × the interval)' },
+      'active-hours-only': {
+        type: 'boolean',
+        help: `count only time inside the config's active hours and days toward the age,
+for a heartbeat scheduled only then (a night or weekend is not "stopped")`,
+      },
+      woterclip: {
+        type: 'boolean',
+        help: `judge WoterClip beats instead of cycles: the receipts in DIR/.woterclip/receipts
+and the lock .woterclip/.heartbeat-lock, DIR being the repository root
+(default --max-age 2h; with --active-hours-only, time inside quiet hours
+with behavior skip does not count)`,
+      },
+      'max-pause-age': {
+        type: 'string',
+        value: 'DURATION',
+        help: `an operator pause with no end older than this gets a warning on stderr
+(still exit 0: is it forgotten?), e.g. 12h (default: 24h)`,
+      },
+      now: { type: 'string', value: 'ISO', help: 'judge as at this instant' },
+      json: { type: 'boolean', help: 'print {"live": …, "reason"?, "message", "lastRan"?, "acks"?: {"inForce", "held"}}' },
+    },
+    notes: `While an operator pause is in force ('heartbeat-kit pause') the answer is "paused until …: note"
 (or "paused since … (no end…)") and the exit is 0: a pause is not a death. --json: {"live": true,
 "paused": {…}, "message"}. Paused slots after the last run also keep the heartbeat alive once the
 pause has ended, until the next slot runs.
@@ -52,126 +61,97 @@ pause has ended, until the next slot runs.
 With operator acks in force ('heartbeat-kit ack') a second line says how many findings they
 hold ("held by acks: N findings (M acks in force; …)"), --json adds "acks": {"inForce": M,
 "held": [fingerprint…]}; an ack with no end older than --max-pause-age gets a warning on stderr.
-Acks never change the exit code.
-
-Exit codes: 0 alive (or paused), 1 not alive (reason on stdout), 2 usage or config error (or DIR is not in a
-git repository), 3 receipts unreadable.
-`;
-
-const OPTIONS = {
-  cwd: { type: 'string' },
-  config: { type: 'string' },
-  state: { type: 'string' },
-  'max-age': { type: 'string' },
-  'max-pause-age': { type: 'string' },
-  'active-hours-only': { type: 'boolean' },
-  woterclip: { type: 'boolean' },
-  now: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-function usageError(io: CliIo, message: string): number {
-  io.stderr(`heartbeat-kit check-liveness: ${message}\n`);
-  return EXIT.usage;
-}
-
-/** `heartbeat-kit check-liveness`: exit 0 when the heartbeat ran recently, 1 with the reason otherwise. */
-export const checkLivenessCommand: Command = async (argv, io) => {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
-  } catch (error) {
-    return usageError(io, `${(error as Error).message}. Fix: see 'heartbeat-kit check-liveness --help'.`);
-  }
-  if (values.help) {
-    io.stdout(CHECK_LIVENESS_HELP);
-    return EXIT.ok;
-  }
-  const now = parseInstantFlag('--now', values.now);
-  if (!now.ok) return usageError(io, now.message);
-  const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
-  if (!maxAge.ok) return usageError(io, maxAge.message);
-  let maxAgeMs = maxAge.ms;
-  const maxPauseAge = parseDurationFlag('--max-pause-age', values['max-pause-age'], { unit: 'h', example: '24h' });
-  if (!maxPauseAge.ok) return usageError(io, maxPauseAge.message);
-  if (values.woterclip === true) {
-    if (values.state !== undefined || values.config !== undefined)
-      return usageError(io, '--woterclip judges .woterclip/ under --cwd; --state and --config are for cycles. Fix: drop them.');
-    return checkWoterclip(io, { ...values, maxAgeMs, maxPauseAgeMs: maxPauseAge.ms ?? 24 * 3_600_000, nowDate: now.date });
-  }
-  const located = await locateState(io, values);
-  if (!located.ok) return usageError(io, located.message);
-  const { statePath } = located;
-  let expectedAt: ((ms: number) => boolean) | undefined;
-  if (maxAgeMs === undefined || values['active-hours-only'] === true) {
-    const settings = await loadHeartbeatSettings(
-      values.config === undefined ? located.configDir : resolvePath(io.cwd, values.cwd ?? '.'),
-      values.config,
-      io.env,
-    );
-    if (!settings.ok) return usageError(io, settings.message);
-    maxAgeMs ??= 3 * settings.value.config.intervalMs;
-    if (values['active-hours-only'] === true) {
-      const window = { ...settings.value.config.activeHours, timeZone: settings.value.timeZone };
-      expectedAt = (ms) => isWithinActiveHours(new Date(ms), window);
+Acks never change the exit code.`,
+    exitCodes: [
+      [EXIT.ok, 'alive (or paused)'],
+      [EXIT.rejected, 'not alive (reason on stdout)'],
+      [EXIT.usage, 'usage or config error (or DIR is not in a git repository)'],
+      [EXIT.failure, 'receipts unreadable'],
+    ],
+  },
+  async ({ flags: values, io }) => {
+    const now = parseInstantFlag('--now', values.now);
+    if (!now.ok) return usageFailure(now.message);
+    const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
+    if (!maxAge.ok) return usageFailure(maxAge.message);
+    let maxAgeMs = maxAge.ms;
+    const maxPauseAge = parseDurationFlag('--max-pause-age', values['max-pause-age'], { unit: 'h', example: '24h' });
+    if (!maxPauseAge.ok) return usageFailure(maxPauseAge.message);
+    if (values.woterclip === true) {
+      if (values.state !== undefined || values.config !== undefined)
+        return usageFailure('--woterclip judges .woterclip/ under --cwd; --state and --config are for cycles. Fix: drop them.');
+      return checkWoterclip(io, { ...values, maxAgeMs, maxPauseAgeMs: maxPauseAge.ms ?? 24 * 3_600_000, nowDate: now.date });
     }
-  }
-  // A pause in force is the answer: the operator said not to run, so no run is not a death.
-  const nowMs = commandClock(io, now.date).now().getTime();
-  const storedPause = await pauseStoreFor(statePath).read();
-  if (storedPause.isErr()) io.stderr(`heartbeat-kit check-liveness: warning: ${storedPause.error.message}\n`);
-  const paused = pauseLiveness(storedPause.isOk() ? storedPause.value : undefined, nowMs, maxPauseAge.ms ?? 24 * 3_600_000);
-  // What the operator's acks hold: said beside the answer, never changing it.
-  const acked = await readAckHolding(statePath, nowMs, maxPauseAge.ms ?? 24 * 3_600_000);
-  for (const warning of [...acked.warnings, ...acked.holding.warnings]) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
-  const ackLine = ackHoldingLine(acked.holding);
-  const ackText = ackLine === undefined ? '' : `${ackLine}\n`;
-  const ackJson = acked.holding.inForce === 0 ? {} : { acks: { inForce: acked.holding.inForce, held: acked.holding.held } };
-  if (paused !== undefined) {
-    if (paused.warning !== undefined) io.stderr(`heartbeat-kit check-liveness: warning: ${paused.warning}\n`);
+    const located = await locateState(io, values);
+    if (!located.ok) return usageFailure(located.message);
+    const { statePath } = located;
+    let expectedAt: ((ms: number) => boolean) | undefined;
+    if (maxAgeMs === undefined || values['active-hours-only'] === true) {
+      const settings = await loadHeartbeatSettings(
+        values.config === undefined ? located.configDir : resolvePath(io.cwd, values.cwd ?? '.'),
+        values.config,
+        io.env,
+      );
+      if (!settings.ok) return usageFailure(settings.message);
+      maxAgeMs ??= 3 * settings.value.config.intervalMs;
+      if (values['active-hours-only'] === true) {
+        const window = { ...settings.value.config.activeHours, timeZone: settings.value.timeZone };
+        expectedAt = (ms) => isWithinActiveHours(new Date(ms), window);
+      }
+    }
+    // A pause in force is the answer: the operator said not to run, so no run is not a death.
+    const nowMs = commandClock(io, now.date).now().getTime();
+    const storedPause = await pauseStoreFor(statePath).read();
+    if (storedPause.isErr()) io.stderr(`heartbeat-kit check-liveness: warning: ${storedPause.error.message}\n`);
+    const paused = pauseLiveness(storedPause.isOk() ? storedPause.value : undefined, nowMs, maxPauseAge.ms ?? 24 * 3_600_000);
+    // What the operator's acks hold: said beside the answer, never changing it.
+    const acked = await readAckHolding(statePath, nowMs, maxPauseAge.ms ?? 24 * 3_600_000);
+    for (const warning of [...acked.warnings, ...acked.holding.warnings]) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
+    const ackLine = ackHoldingLine(acked.holding);
+    const ackText = ackLine === undefined ? '' : `${ackLine}\n`;
+    const ackJson = acked.holding.inForce === 0 ? {} : { acks: { inForce: acked.holding.inForce, held: acked.holding.held } };
+    if (paused !== undefined) {
+      if (paused.warning !== undefined) io.stderr(`heartbeat-kit check-liveness: warning: ${paused.warning}\n`);
+      io.stdout(
+        values.json === true
+          ? `${JSON.stringify({ live: true, paused: storedPause.isOk() ? storedPause.value : undefined, message: paused.message, notes: paused.warning === undefined ? [] : [paused.warning], ...ackJson })}\n`
+          : `${paused.message}\n${ackText}`,
+      );
+      return ok(EXIT.ok);
+    }
+    const listed = await receiptStoreFor(statePath, commandClock(io, now.date)).list();
+    if (listed.isErr()) return commandFailure(`${listed.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is readable.`);
+    for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
+    const lock = await createFileLockStore({ path: cycleLockPath(statePath) }).read();
+    if (lock.isErr())
+      io.stderr(
+        `heartbeat-kit check-liveness: warning: cannot read ${cycleLockPath(statePath)}: ${lock.error.kind === 'held' ? 'held' : lock.error.message}\n`,
+      );
+    const verdict = judgeLiveness(listed.value.receipts, {
+      nowMs: commandClock(io, now.date).now().getTime(),
+      maxAgeMs,
+      lock: lock.isOk() ? lock.value : undefined,
+      expectedAt,
+    });
+    if (verdict.live) {
+      const message = `alive: cycle #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${Math.floor(verdict.ageMs / 60_000)} min ${expectedAt === undefined ? 'ago' : 'of active hours ago'}, max ${Math.floor(maxAgeMs / 60_000)} min)`;
+      for (const note of verdict.notes) io.stderr(`heartbeat-kit check-liveness: warning: ${note}\n`);
+      io.stdout(
+        values.json === true
+          ? `${JSON.stringify({ live: true, message, lastRan: verdict.lastRan, notes: verdict.notes, ...ackJson })}\n`
+          : `${message}\n${ackText}`,
+      );
+      return ok(EXIT.ok);
+    }
+    const message = `not alive (${verdict.reason}): ${verdict.message}`;
     io.stdout(
       values.json === true
-        ? `${JSON.stringify({ live: true, paused: storedPause.isOk() ? storedPause.value : undefined, message: paused.message, notes: paused.warning === undefined ? [] : [paused.warning], ...ackJson })}\n`
-        : `${paused.message}\n${ackText}`,
-    );
-    return EXIT.ok;
-  }
-  const listed = await receiptStoreFor(statePath, commandClock(io, now.date)).list();
-  if (listed.isErr()) {
-    io.stderr(`heartbeat-kit check-liveness: ${listed.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is readable.\n`);
-    return EXIT.failure;
-  }
-  for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
-  const lock = await createFileLockStore({ path: cycleLockPath(statePath) }).read();
-  if (lock.isErr())
-    io.stderr(
-      `heartbeat-kit check-liveness: warning: cannot read ${cycleLockPath(statePath)}: ${lock.error.kind === 'held' ? 'held' : lock.error.message}\n`,
-    );
-  const verdict = judgeLiveness(listed.value.receipts, {
-    nowMs: commandClock(io, now.date).now().getTime(),
-    maxAgeMs,
-    lock: lock.isOk() ? lock.value : undefined,
-    expectedAt,
-  });
-  if (verdict.live) {
-    const message = `alive: cycle #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${Math.floor(verdict.ageMs / 60_000)} min ${expectedAt === undefined ? 'ago' : 'of active hours ago'}, max ${Math.floor(maxAgeMs / 60_000)} min)`;
-    for (const note of verdict.notes) io.stderr(`heartbeat-kit check-liveness: warning: ${note}\n`);
-    io.stdout(
-      values.json === true
-        ? `${JSON.stringify({ live: true, message, lastRan: verdict.lastRan, notes: verdict.notes, ...ackJson })}\n`
+        ? `${JSON.stringify({ live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}), ...ackJson })}\n`
         : `${message}\n${ackText}`,
     );
-    return EXIT.ok;
-  }
-  const message = `not alive (${verdict.reason}): ${verdict.message}`;
-  io.stdout(
-    values.json === true
-      ? `${JSON.stringify({ live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}), ...ackJson })}\n`
-      : `${message}\n${ackText}`,
-  );
-  return EXIT.rejected;
-};
+    return ok(EXIT.rejected);
+  },
+);
 
 /** `check-liveness --woterclip`: the same judgement over WoterClip's beat receipts and lock. */
 async function checkWoterclip(
@@ -184,14 +164,14 @@ async function checkWoterclip(
     readonly maxPauseAgeMs: number;
     readonly nowDate: Date | undefined;
   },
-): Promise<number> {
+): Promise<Result<ExitCode, CommandFailure>> {
   const root = resolvePath(io.cwd, values.cwd ?? '.');
   const dir = join(root, '.woterclip');
   const maxAgeMs = values.maxAgeMs ?? 2 * 3_600_000;
   let expectedAt: ((ms: number) => boolean) | undefined;
   if (values['active-hours-only'] === true) {
     const loaded = await loadWoterclipConfig(createDirectoryWorkspace(dir, { boundary: root }));
-    if (loaded.isErr()) return usageError(io, loaded.error.message);
+    if (loaded.isErr()) return usageFailure(loaded.error.message);
     const quiet = loaded.value.config.heartbeat.quiet_hours;
     if (quiet.behavior === 'skip') expectedAt = (ms) => !isQuietTime(new Date(ms), quiet);
   }
@@ -211,13 +191,10 @@ async function checkWoterclip(
         ? `${JSON.stringify({ live: true, paused: storedPause.isOk() ? storedPause.value : undefined, message: `WoterClip ${paused.message}`, notes: paused.warning === undefined ? [] : [paused.warning] })}\n`
         : `WoterClip ${paused.message}\n`,
     );
-    return EXIT.ok;
+    return ok(EXIT.ok);
   }
   const listed = await createFileReceiptStore({ directory, clock: { now: () => nowDate } }).list();
-  if (listed.isErr()) {
-    io.stderr(`heartbeat-kit check-liveness: ${listed.error.message}. Fix: check that ${directory} is readable.\n`);
-    return EXIT.failure;
-  }
+  if (listed.isErr()) return commandFailure(`${listed.error.message}. Fix: check that ${directory} is readable.`);
   for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
   const lockPath = join(dir, '.heartbeat-lock');
   const lock = await createFileLockStore({ path: lockPath, codec: woterclipLockCodec }).read();
@@ -238,7 +215,7 @@ async function checkWoterclip(
   if (verdict.live) {
     const message = `alive: WoterClip beat #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${Math.floor(verdict.ageMs / 60_000)} min ${expectedAt === undefined ? 'ago' : 'outside quiet hours ago'}, max ${Math.floor(maxAgeMs / 60_000)} min)`;
     io.stdout(values.json === true ? `${JSON.stringify({ live: true, message, lastRan: verdict.lastRan, notes: [] })}\n` : `${message}\n`);
-    return EXIT.ok;
+    return ok(EXIT.ok);
   }
   const message = `not alive (${verdict.reason}): ${verdict.message}`;
   io.stdout(
@@ -246,5 +223,5 @@ async function checkWoterclip(
       ? `${JSON.stringify({ live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}) })}\n`
       : `${message}\n`,
   );
-  return EXIT.rejected;
+  return ok(EXIT.rejected);
 }

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   decodeHeartbeatState,
   acksOverPlan,
@@ -15,9 +14,10 @@ import { createFileStateStore, NotRegularFileError, readRegularFile } from '@hea
 import { CHECK_SLICE } from '@heartbeat-kit/scanners';
 import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';
 import { CONFIG_PATH, parseWoterclipConfig, quietHoursPlanJudge } from '@heartbeat-kit/woterclip';
+import { err, ok, type Result } from 'neverthrow';
+import { defineCommand, usageFailure } from '../cli-kernel/index.js';
 import { EXIT } from '../exit-codes.js';
 import { planCheckLines, planChecks } from '../format/plan-checks.js';
-import type { CliIo, Command } from '../io.js';
 import { createCliRunner } from '../wiring/cli-runner.js';
 import { parseCronFlag } from '../wiring/cron-schedule.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
@@ -29,121 +29,51 @@ import { pauseStoreFor } from '../wiring/pause-file.js';
 import { readAcks } from '../wiring/ack-file.js';
 import { plannedAckLines } from '../format/plan-acks.js';
 
-/** Help text of `heartbeat-kit plan`. */
-export const PLAN_HELP = `Usage: heartbeat-kit plan [options]
-
-Shows the coming slots of this project's heartbeat and what each will do: run every scanner
-(inside active hours), or only P0/P1 beads, orchestrator failures and GChat replies (outside
-active hours, weekend). With a .woterclip/config.yaml it also says what a WoterClip beat does
-(quiet hours: skip or triage-only), and with --runbook whether the checklist tick has work
-(items dated that local day). Deterministic under --now. With "## Checks" in HEARTBEAT.md it
-lists each check's cadence, whether the next slot runs it and its next run (from its last run
-in the state).
-
-Slots are the loop's wall-clock grid (multiples of the interval, plus the --jitter offset the
-loop uses), or the fire times of --cron for a cron-driven 'cycle'.
-
-Options:
-  --cwd DIR          project directory (default: current directory)
-  --config FILE      heartbeat config (default: as 'cycle', the nearest .claude/HEARTBEAT.md up to
-                     the repository root)
-  --hours N          how far ahead to look (default: 24)
-  --interval D       the loop's interval: 10m, 1h30m, or seconds (default: the config's, 600)
-  --jitter D         the loop's --jitter (a stable per-project offset in [0, D)): 30s, 5m, or seconds
-  --cron EXPR        plan a cron-driven 'cycle' instead, e.g. "*/10 8-21 * * 1-5" (read in the
-                     active hours' time zone)
-  --runbook FILE     also say, per slot, whether this runbook's checklist tick is due
-  --state FILE       the state file whose operator pause and acks to show (default: as 'cycle');
-                     slots inside a pause say "paused until …: note", a pause of some scanners or
-                     --except-critical is named in each slot's reason; the acks in force at the
-                     start are listed with who, the note, their end and the slot they end in
-  --now ISO          plan from this instant (default: now)
-  --json             print {"from", "hours", "schedule", "pause"?, "acks": [{"id", "selector", "by",
-                     "note", "at", "until"?, "snooze", "endsInSlot"?}], "slots": [{"at", "verdict",
-                     "reason", "woterclip"?, "runbook"?}], "checks": [{"name", "every",
-                     "outsideHours", "lastRun", "nextSlot": {"at", "runs", "why"}, "nextRun"}]}
-  -h, --help         show this help
-
-Exit codes: 0 printed, 2 usage or config error.
-`;
-
-const OPTIONS = {
-  cwd: { type: 'string' },
-  config: { type: 'string' },
-  hours: { type: 'string' },
-  interval: { type: 'string' },
-  jitter: { type: 'string' },
-  cron: { type: 'string' },
-  runbook: { type: 'string' },
-  state: { type: 'string' },
-  now: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-function usageError(io: CliIo, message: string): number {
-  io.stderr(`heartbeat-kit plan: ${message}\n`);
-  return EXIT.usage;
-}
-
-function positive(
-  flag: string,
-  value: string | undefined,
-  min: number,
-  max: number,
-): { ok: true; n: number | undefined } | { ok: false; message: string } {
-  if (value === undefined) return { ok: true, n: undefined };
+function positive(flag: string, value: string | undefined, min: number, max: number): Result<number | undefined, string> {
+  if (value === undefined) return ok(undefined);
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || n < min || n > max)
-    return {
-      ok: false,
-      message: `${flag} "${value}" is not a number from ${min} to ${max}. Fix: e.g. ${flag} ${flag === '--hours' ? 24 : 600}.`,
-    };
-  return { ok: true, n };
+    return err(`${flag} "${value}" is not a number from ${min} to ${max}. Fix: e.g. ${flag} ${flag === '--hours' ? 24 : 600}.`);
+  return ok(n);
 }
 
-async function woterclipQuietHours(cwd: string): Promise<{ ok: true; value: PlanJudge | undefined } | { ok: false; message: string }> {
+async function woterclipQuietHours(cwd: string): Promise<Result<PlanJudge | undefined, string>> {
   let text: string;
   try {
     text = await readRegularFile(join(cwd, CONFIG_PATH), { followSymlinks: true });
   } catch (error) {
     // A FIFO or device is refused (a read would block), not mistaken for "no WoterClip here".
-    if (error instanceof NotRegularFileError) return { ok: false, message: error.message };
-    return { ok: true, value: undefined }; // no WoterClip here
+    if (error instanceof NotRegularFileError) return err(error.message);
+    return ok(undefined); // no WoterClip here
   }
   const parsed = parseWoterclipConfig(text, join(cwd, CONFIG_PATH));
-  if (parsed.isErr()) return { ok: false, message: parsed.error.message };
-  return { ok: true, value: quietHoursPlanJudge(parsed.value.heartbeat.quiet_hours) };
+  if (parsed.isErr()) return err(parsed.error.message);
+  return ok(quietHoursPlanJudge(parsed.value.heartbeat.quiet_hours));
 }
 
-async function runbookJudge(file: string, timeZone: string): Promise<{ ok: true; value: PlanRunbook } | { ok: false; message: string }> {
+async function runbookJudge(file: string, timeZone: string): Promise<Result<PlanRunbook, string>> {
   let text: string;
   try {
     text = await readRegularFile(file, { followSymlinks: true });
   } catch (error) {
-    return {
-      ok: false,
-      message: `cannot read runbook ${file}: ${(error as Error).message}. Fix: pass an existing file to --runbook, or run 'heartbeat-kit runbook init'.`,
-    };
+    return err(
+      `cannot read runbook ${file}: ${(error as Error).message}. Fix: pass an existing file to --runbook, or run 'heartbeat-kit runbook init'.`,
+    );
   }
-  if (isEffectivelyEmpty(text))
-    return { ok: true, value: { at: () => ({ verdict: 'not-due', reason: 'runbook empty: the tick skips (runbook-empty)' }) } };
+  if (isEffectivelyEmpty(text)) return ok({ at: () => ({ verdict: 'not-due', reason: 'runbook empty: the tick skips (runbook-empty)' }) });
   const runbook = parseRunbook(text);
-  return {
-    ok: true,
-    value: {
-      at: (instant) => {
-        const due = dueItems(runbook, instant, timeZone);
-        const day = formatCalendarDate(calendarDateIn(instant, timeZone));
-        return due.length === 0
-          ? { verdict: 'not-due', reason: `no tracked item dated ${day}` }
-          : {
-              verdict: 'due',
-              reason: `${due.length} tracked item${due.length === 1 ? '' : 's'} due ${day} (line ${due.map((d) => d.item.line).join(', ')})`,
-            };
-      },
+  return ok({
+    at: (instant) => {
+      const due = dueItems(runbook, instant, timeZone);
+      const day = formatCalendarDate(calendarDateIn(instant, timeZone));
+      return due.length === 0
+        ? { verdict: 'not-due', reason: `no tracked item dated ${day}` }
+        : {
+            verdict: 'due',
+            reason: `${due.length} tracked item${due.length === 1 ? '' : 's'} due ${day} (line ${due.map((d) => d.item.line).join(', ')})`,
+          };
     },
-  };
+  });
 }
 
 /** When each check last ran, from the state's check slices (an unreadable state: none ran). */
@@ -189,101 +119,145 @@ function textLines(slots: readonly PlannedSlot[]): string[] {
 }
 
 /** `heartbeat-kit plan`: the coming slots and what each will do. */
-export const planCommand: Command = async (argv, io) => {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
-  } catch (error) {
-    return usageError(io, `${(error as Error).message}. Fix: see 'heartbeat-kit plan --help'.`);
-  }
-  if (values.help) {
-    io.stdout(PLAN_HELP);
-    return EXIT.ok;
-  }
-  const now = parseInstantFlag('--now', values.now);
-  if (!now.ok) return usageError(io, now.message);
-  const hours = positive('--hours', values.hours, 1, 24 * 31);
-  if (!hours.ok) return usageError(io, hours.message);
-  const interval = parseDurationFlag('--interval', values.interval, { unit: 's', example: '10m', minMs: 1000, maxMs: 7 * 86_400_000 });
-  if (!interval.ok) return usageError(io, interval.message);
-  const jitter = parseDurationFlag('--jitter', values.jitter, { unit: 's', example: '30s', maxMs: 7 * 86_400_000, allowZero: true });
-  if (!jitter.ok) return usageError(io, jitter.message);
-  if (values.cron !== undefined && (values.interval !== undefined || values.jitter !== undefined)) {
-    return usageError(io, '--cron plans a cron-driven cycle; --interval and --jitter describe the loop. Fix: give one or the other.');
-  }
-  const cwd = resolvePath(io.cwd, values.cwd ?? '.');
-  // The same project as 'loop' (config walked up to the repository root, the same jitter); a
-  // plan only predicts, so outside a repository it plans for the directory as given.
-  const located = await locateProject(cwd, { runner: createCliRunner(io), env: io.env, flag: '--cwd' });
-  const project = located.ok ? located.value.project : cwd;
-  const settings = await loadHeartbeatSettings(values.config === undefined ? project : cwd, values.config, io.env);
-  if (!settings.ok) return usageError(io, settings.message);
-  for (const warning of settings.value.warnings) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
-  const { config, timeZone } = settings.value;
+export const planCommand = defineCommand(
+  {
+    name: 'plan',
+    usage: '[options]',
+    description: `Shows the coming slots of this project's heartbeat and what each will do: run every scanner
+(inside active hours), or only P0/P1 beads, orchestrator failures and GChat replies (outside
+active hours, weekend). With a .woterclip/config.yaml it also says what a WoterClip beat does
+(quiet hours: skip or triage-only), and with --runbook whether the checklist tick has work
+(items dated that local day). Deterministic under --now. With "## Checks" in HEARTBEAT.md it
+lists each check's cadence, whether the next slot runs it and its next run (from its last run
+in the state).
 
-  let schedule: PlanSchedule;
-  if (values.cron !== undefined) {
-    const cron = await parseCronFlag(values.cron, timeZone);
-    if (!cron.ok) return usageError(io, cron.message);
-    schedule = { kind: 'cron', expression: values.cron, nextAfter: cron.value.nextAfter };
-  } else {
-    const intervalMs = interval.ms ?? config.intervalMs;
-    // The same offset `loop --jitter` derives from the project directory.
-    const offsetMs = jitter.ms === undefined ? 0 : deterministicJitter(project, jitter.ms);
-    schedule = { kind: 'interval', intervalMs, offsetMs };
-  }
-  const quiet = await woterclipQuietHours(cwd);
-  if (!quiet.ok) return usageError(io, quiet.message);
-  const runbook = values.runbook === undefined ? undefined : await runbookJudge(resolvePath(io.cwd, values.runbook), timeZone);
-  if (runbook !== undefined && !runbook.ok) return usageError(io, runbook.message);
+Slots are the loop's wall-clock grid (multiples of the interval, plus the --jitter offset the
+loop uses), or the fire times of --cron for a cron-driven 'cycle'.`,
+    flags: {
+      cwd: { type: 'string', value: 'DIR', help: 'project directory (default: current directory)' },
+      config: {
+        type: 'string',
+        value: 'FILE',
+        help: "heartbeat config (default: as 'cycle', the nearest .claude/HEARTBEAT.md up to\nthe repository root)",
+      },
+      hours: { type: 'string', value: 'N', help: 'how far ahead to look (default: 24)' },
+      interval: { type: 'string', value: 'D', help: "the loop's interval: 10m, 1h30m, or seconds (default: the config's, 600)" },
+      jitter: { type: 'string', value: 'D', help: "the loop's --jitter (a stable per-project offset in [0, D)): 30s, 5m, or seconds" },
+      cron: {
+        type: 'string',
+        value: 'EXPR',
+        help: `plan a cron-driven 'cycle' instead, e.g. "*/10 8-21 * * 1-5" (read in the
+active hours' time zone)`,
+      },
+      runbook: { type: 'string', value: 'FILE', help: "also say, per slot, whether this runbook's checklist tick is due" },
+      state: {
+        type: 'string',
+        value: 'FILE',
+        help: `the state file whose operator pause and acks to show (default: as 'cycle');
+slots inside a pause say "paused until …: note", a pause of some scanners or
+--except-critical is named in each slot's reason; the acks in force at the
+start are listed with who, the note, their end and the slot they end in`,
+      },
+      now: { type: 'string', value: 'ISO', help: 'plan from this instant (default: now)' },
+      json: {
+        type: 'boolean',
+        help: `print {"from", "hours", "schedule", "pause"?, "acks": [{"id", "selector", "by",
+"note", "at", "until"?, "snooze", "endsInSlot"?}], "slots": [{"at", "verdict",
+"reason", "woterclip"?, "runbook"?}], "checks": [{"name", "every",
+"outsideHours", "lastRun", "nextSlot": {"at", "runs", "why"}, "nextRun"}]}`,
+      },
+    },
+    exitCodes: [
+      [EXIT.ok, 'printed'],
+      [EXIT.usage, 'usage or config error'],
+    ],
+  },
+  async ({ flags: values, io }) => {
+    const now = parseInstantFlag('--now', values.now);
+    if (!now.ok) return usageFailure(now.message);
+    const hours = positive('--hours', values.hours, 1, 24 * 31);
+    if (hours.isErr()) return usageFailure(hours.error);
+    const interval = parseDurationFlag('--interval', values.interval, { unit: 's', example: '10m', minMs: 1000, maxMs: 7 * 86_400_000 });
+    if (!interval.ok) return usageFailure(interval.message);
+    const jitter = parseDurationFlag('--jitter', values.jitter, { unit: 's', example: '30s', maxMs: 7 * 86_400_000, allowZero: true });
+    if (!jitter.ok) return usageFailure(jitter.message);
+    if (values.cron !== undefined && (values.interval !== undefined || values.jitter !== undefined)) {
+      return usageFailure('--cron plans a cron-driven cycle; --interval and --jitter describe the loop. Fix: give one or the other.');
+    }
+    const cwd = resolvePath(io.cwd, values.cwd ?? '.');
+    // The same project as 'loop' (config walked up to the repository root, the same jitter); a
+    // plan only predicts, so outside a repository it plans for the directory as given.
+    const located = await locateProject(cwd, { runner: createCliRunner(io), env: io.env, flag: '--cwd' });
+    const project = located.ok ? located.value.project : cwd;
+    const settings = await loadHeartbeatSettings(values.config === undefined ? project : cwd, values.config, io.env);
+    if (!settings.ok) return usageFailure(settings.message);
+    for (const warning of settings.value.warnings) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
+    const { config, timeZone } = settings.value;
 
-  // The operator's pause beside the project's state (with --state, that one): its window shows in the slots.
-  const statePath =
-    values.state !== undefined ? resolvePath(io.cwd, values.state) : located.ok ? await existingStatePath(located.value) : undefined;
-  const storedPause = statePath === undefined ? undefined : await pauseStoreFor(statePath).read();
-  if (storedPause?.isErr() === true) io.stderr(`heartbeat-kit plan: warning: ${storedPause.error.message}\n`);
-  const pause = storedPause?.isOk() === true ? storedPause.value : undefined;
-  const storedAcks = statePath === undefined ? undefined : await readAcks(statePath);
-  for (const warning of storedAcks?.warnings ?? []) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
-  const from = commandClock(io, now.date).now();
-  const slots = planSlots({
-    ...(pause === undefined ? {} : { pause }),
-    fromMs: from.getTime(),
-    hours: hours.n ?? 24,
-    schedule,
-    config,
-    timeZone,
-    ...(quiet.value ? { beside: { woterclip: quiet.value } } : {}),
-    ...(runbook === undefined ? {} : { runbook: runbook.value }),
-  });
-  // The acks in force at the start, each with the slot it ends in (none: it holds through the plan).
-  const acks = acksOverPlan(
-    storedAcks?.acks ?? [],
-    slots.map((slot) => slot.at),
-    from.getTime(),
-  );
-  // Each check's cadence from its last run (the state's check slices; none = never ran).
-  const lastRuns = located.ok ? await checkLastRuns(join(located.value.stateDir, 'state.json')) : new Map<string, number>();
-  const checks = planChecks(config.checks, slots, lastRuns, schedule.kind === 'interval' ? schedule.intervalMs : config.intervalMs);
-  const scheduleText =
-    schedule.kind === 'cron'
-      ? `cron "${schedule.expression}" (${timeZone})`
-      : `every ${schedule.intervalMs / 1000} s${schedule.offsetMs === 0 ? '' : ` + ${schedule.offsetMs / 1000} s offset`}`;
-  if (values.json === true) {
-    const scheduleJson =
-      schedule.kind === 'cron'
-        ? { kind: 'cron', expression: schedule.expression, timeZone }
-        : { kind: 'interval', intervalMs: schedule.intervalMs, offsetMs: schedule.offsetMs };
-    io.stdout(
-      `${JSON.stringify({ from: from.toISOString(), hours: hours.n ?? 24, schedule: scheduleJson, ...(pause === undefined ? {} : { pause }), acks, slots: slots.map(slotJson), checks })}\n`,
+    let schedule: PlanSchedule;
+    if (values.cron !== undefined) {
+      const cron = await parseCronFlag(values.cron, timeZone);
+      if (!cron.ok) return usageFailure(cron.message);
+      schedule = { kind: 'cron', expression: values.cron, nextAfter: cron.value.nextAfter };
+    } else {
+      const intervalMs = interval.ms ?? config.intervalMs;
+      // The same offset `loop --jitter` derives from the project directory.
+      const offsetMs = jitter.ms === undefined ? 0 : deterministicJitter(project, jitter.ms);
+      schedule = { kind: 'interval', intervalMs, offsetMs };
+    }
+    const quiet = await woterclipQuietHours(cwd);
+    if (quiet.isErr()) return usageFailure(quiet.error);
+    const runbook = values.runbook === undefined ? undefined : await runbookJudge(resolvePath(io.cwd, values.runbook), timeZone);
+    if (runbook?.isErr() === true) return usageFailure(runbook.error);
+
+    // The operator's pause beside the project's state (with --state, that one): its window shows in the slots.
+    const statePath =
+      values.state !== undefined ? resolvePath(io.cwd, values.state) : located.ok ? await existingStatePath(located.value) : undefined;
+    const storedPause = statePath === undefined ? undefined : await pauseStoreFor(statePath).read();
+    if (storedPause?.isErr() === true) io.stderr(`heartbeat-kit plan: warning: ${storedPause.error.message}\n`);
+    const pause = storedPause?.isOk() === true ? storedPause.value : undefined;
+    const storedAcks = statePath === undefined ? undefined : await readAcks(statePath);
+    for (const warning of storedAcks?.warnings ?? []) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
+    const from = commandClock(io, now.date).now();
+    const slots = planSlots({
+      ...(pause === undefined ? {} : { pause }),
+      fromMs: from.getTime(),
+      hours: hours.value ?? 24,
+      schedule,
+      config,
+      timeZone,
+      ...(quiet.value ? { beside: { woterclip: quiet.value } } : {}),
+      ...(runbook?.isOk() === true ? { runbook: runbook.value } : {}),
+    });
+    // The acks in force at the start, each with the slot it ends in (none: it holds through the plan).
+    const acks = acksOverPlan(
+      storedAcks?.acks ?? [],
+      slots.map((slot) => slot.at),
+      from.getTime(),
     );
-    return EXIT.ok;
-  }
-  io.stdout(`Plan from ${from.toISOString()} for ${hours.n ?? 24} h, ${scheduleText}: ${slots.length} slots\n`);
-  if (pause !== undefined && (pause.until === undefined || Date.parse(pause.until) > from.getTime()))
-    io.stdout(`Operator pause: ${describePause(pause)} (end it: heartbeat-kit resume)\n`);
-  for (const line of plannedAckLines(acks)) io.stdout(`${line}\n`);
-  for (const line of textLines(slots)) io.stdout(`${line}\n`);
-  for (const line of planCheckLines(checks)) io.stdout(`${line}\n`);
-  return EXIT.ok;
-};
+    // Each check's cadence from its last run (the state's check slices; none = never ran).
+    const lastRuns = located.ok ? await checkLastRuns(join(located.value.stateDir, 'state.json')) : new Map<string, number>();
+    const checks = planChecks(config.checks, slots, lastRuns, schedule.kind === 'interval' ? schedule.intervalMs : config.intervalMs);
+    const scheduleText =
+      schedule.kind === 'cron'
+        ? `cron "${schedule.expression}" (${timeZone})`
+        : `every ${schedule.intervalMs / 1000} s${schedule.offsetMs === 0 ? '' : ` + ${schedule.offsetMs / 1000} s offset`}`;
+    if (values.json === true) {
+      const scheduleJson =
+        schedule.kind === 'cron'
+          ? { kind: 'cron', expression: schedule.expression, timeZone }
+          : { kind: 'interval', intervalMs: schedule.intervalMs, offsetMs: schedule.offsetMs };
+      io.stdout(
+        `${JSON.stringify({ from: from.toISOString(), hours: hours.value ?? 24, schedule: scheduleJson, ...(pause === undefined ? {} : { pause }), acks, slots: slots.map(slotJson), checks })}\n`,
+      );
+      return ok(EXIT.ok);
+    }
+    io.stdout(`Plan from ${from.toISOString()} for ${hours.value ?? 24} h, ${scheduleText}: ${slots.length} slots\n`);
+    if (pause !== undefined && (pause.until === undefined || Date.parse(pause.until) > from.getTime()))
+      io.stdout(`Operator pause: ${describePause(pause)} (end it: heartbeat-kit resume)\n`);
+    for (const line of plannedAckLines(acks)) io.stdout(`${line}\n`);
+    for (const line of textLines(slots)) io.stdout(`${line}\n`);
+    for (const line of planCheckLines(checks)) io.stdout(`${line}\n`);
+    return ok(EXIT.ok);
+  },
+);

@@ -384,11 +384,11 @@ const history: Command = async (argv, io) => {
   let sinceMs = Number.NEGATIVE_INFINITY;
   if (typeof values.since === 'string') {
     const since = parseSince(values.since, at);
-    if (!since.ok) {
-      io.stderr(`heartbeat-kit woterclip history: ${since.message}\n`);
+    if (since.isErr()) {
+      io.stderr(`heartbeat-kit woterclip history: ${since.error}\n`);
       return EXIT.usage;
     }
-    sinceMs = since.ms;
+    sinceMs = since.value;
   }
   const directory = woterclipReceiptsDirectory(resolveCwd(io, values.cwd));
   const listed = await createFileReceiptStore({ directory, clock: { now: () => at } }).list();

@@ -185,7 +185,7 @@ function readHistoryFlags(id: string, values: FleetValues, clockNow: Date): Chec
   const at = now.date ?? clockNow;
   if (values.since === undefined) return { ok: true, value: { at, sinceMs: Number.NEGATIVE_INFINITY } };
   const since = parseSince(values.since, at);
-  return since.ok ? { ok: true, value: { at, sinceMs: since.ms } } : since;
+  return since.isOk() ? { ok: true, value: { at, sinceMs: since.value } } : { ok: false, message: since.error };
 }
 
 /** The registration `fleet add` asks for, checked as the scheduler will check it. */
