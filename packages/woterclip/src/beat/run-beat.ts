@@ -14,7 +14,8 @@ import { listQueue, pickQueue, workQueue } from './work-beat.js';
 const clean = (text: string, max = 300): string => sanitizeForMessage(text, { maxLength: max });
 
 /**
- * Runs one WoterClip beat (spec 002, steps 1–11). Every exit after taking the lock applies the
+ * Runs one WoterClip beat: lock and config, inbox, pick, then for each issue tools, pickup, context,
+ * dispatch, report and labels until the queue is empty or a limit stops it (spec 002, steps 1–11). Every exit after taking the lock applies the
  * ownership rule; every GitHub mutation and the report are preceded by a check that the lock
  * still carries this beat's id, and a superseded beat exits silently: no comment, no beat line,
  * no lock deletion.
