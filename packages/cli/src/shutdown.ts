@@ -6,8 +6,8 @@ import type { CliIo } from './io.js';
 export type StopSignalName = 'SIGINT' | 'SIGTERM';
 
 /**
- * A stop in two steps (spec 000's SHUTDOWN PROTOCOL: "complete current scan if in-progress (do
- * not interrupt mid-scan)"): the first SIGINT/SIGTERM asks to stop, the second to stop now.
+ * A stop in two steps: the first SIGINT/SIGTERM asks to stop and lets the scan in flight finish (a
+ * shutdown never interrupts a scan mid-way: spec 000's shutdown protocol), the second stops now.
  */
 export interface Shutdown {
   /** Aborts at the first SIGINT/SIGTERM, with the signal's name as its reason. */

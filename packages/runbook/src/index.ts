@@ -1,5 +1,5 @@
 /**
- * @heartbeat-kit/runbook — spec 003 as pure decisions: the runbook model and date tokens, the
+ * @heartbeat-kit/runbook — the server runbook's rules (spec 003) as pure decisions: the runbook model and date tokens, the
  * tracked-item date check, due items, the prune plan, the checklist tick and its gate, boot triage,
  * the quiet fast path and gate agreement. I/O adapters live in `./node` and `./github`.
  * @module @heartbeat-kit/runbook

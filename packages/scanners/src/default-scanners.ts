@@ -43,7 +43,7 @@ export interface DefaultScannersDeps {
 }
 
 /**
- * The built-in scanners of spec 000 in scan-target order. The bd, tmux and git listings are shared,
+ * The built-in scanners in the original heartbeat's scan-target order (beads first; spec 000). The bd, tmux and git listings are shared,
  * so a cycle runs `bd list --status=in_progress`, `tmux list-sessions` and `git worktree list` once
  * each, however many scanners read them.
  *
@@ -53,7 +53,7 @@ export interface DefaultScannersDeps {
  * import { createProcessRunner } from '@heartbeat-kit/core/node';
  * import { nodeFileExists } from '@heartbeat-kit/scanners/node';
  *
- * // Scan targets 1–6 of spec 000, in order, over real bd, tmux, git and the GChat script;
+ * // The first six scan targets (beads to GChat), in order, over real bd, tmux, git and the GChat script;
  * // the seventh, createPipelineScanner, reads DOT files and is added by the caller.
  * const scanners = createDefaultScanners({ runner: createProcessRunner(), cwd: process.cwd(), fileExists: nodeFileExists, tmuxArgs: ['-L', 'work'] });
  * console.log(scanners.map((s) => s.name)); // ['beads', 'orchestrators', 'git', 'stale-tasks', 'idle-orchestrators', 'gchat']

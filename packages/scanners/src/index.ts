@@ -1,6 +1,7 @@
 /**
  * @heartbeat-kit/scanners — pinned parsers of real bd, tmux, git and GChat output, and the
- * Scanner implementations of spec 000's scan targets. Pure: commands run through the
+ * Scanner implementations of the original heartbeat's scan targets (beads, orchestrators, git, stale
+ * tasks, idle orchestrators, GChat, pipelines; spec 000). Pure: commands run through the
  * `CommandRunner` port (its Node adapter is `createProcessRunner` in `@heartbeat-kit/core/node`); the
  * scanners' own file adapters are in `@heartbeat-kit/scanners/node`.
  * @module @heartbeat-kit/scanners

@@ -1,5 +1,6 @@
 /**
- * @heartbeat-kit/woterclip — the WoterClip GitHub-issue beat loop (spec 002) over the
+ * @heartbeat-kit/woterclip — the WoterClip GitHub-issue beat loop (lock, inbox, pick, dispatch, report,
+ * labels; spec 002) over the
  * IssueTracker, Dispatcher, BeatLog and core LockStore ports. Pure: the gh adapter lives in
  * `./github`, file and process adapters in `./node`, fakes in `./testing`.
  * @module @heartbeat-kit/woterclip

@@ -90,7 +90,7 @@ function boundText(bound: number | string, which: 'start' | 'end', spec: boolean
 }
 
 /**
- * The window in a few words: `8-22` when both bounds are whole hours (spec 000's startup line),
+ * The window in a few words: `8-22` when both bounds are whole hours (the form the online message prints; spec 000),
  * `08:30-18:15` otherwise, followed by the days when they were set (`08:30-18:15 Mon-Fri`).
  */
 export function formatActiveHours(hours: Pick<ActiveHoursWindow, 'start' | 'end' | 'days'>): string {

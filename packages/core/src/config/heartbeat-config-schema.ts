@@ -12,8 +12,8 @@ const routeSink = z
   .describe('A sink as --sink takes it: stdout, file:PATH (JSONL), webhook:URL or command:CMD.');
 
 /**
- * The validated heartbeat configuration: what `.claude/HEARTBEAT.md` says, with spec 000's
- * defaults for everything it leaves out. Durations are milliseconds.
+ * The validated heartbeat configuration: what `.claude/HEARTBEAT.md` says, with the original
+ * heartbeat's defaults (spec 000: 600 s interval, active hours 8-22) for everything it leaves out. Durations are milliseconds.
  */
 export const heartbeatConfigSchema = z
   .object({
@@ -180,7 +180,7 @@ export const heartbeatConfigSchema = z
     costAlertTokens: z.number().int().positive().default(20_000).describe('A cycle estimated above this many tokens sends COST_ALERT.'),
     /**
      * The message budget: long reports are cut per category ("+N more") to stay under this many
-     * tokens (10,000: what spec 000's actionable, complex cycles cost). Kept below `costAlertTokens`
+     * tokens (10,000: the original heartbeat's per-cycle budget for an actionable, complex cycle; spec 000). Kept below `costAlertTokens`
      * so COST_ALERT is left for what the cut cannot prevent.
      */
     actionableBudgetTokens: z

@@ -3,7 +3,7 @@ import { formatDays } from '../time/calendar.js';
 import { heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
 import { readHeartbeatSettings, type ReadSettings } from './heartbeat-markdown-reader.js';
 
-/** Where the heartbeat configuration lives, relative to the project root (spec 000). */
+/** Where the heartbeat configuration lives, relative to the project root: `.claude/HEARTBEAT.md`, where the original heartbeat reads it (spec 000). */
 export const DEFAULT_HEARTBEAT_FILE = '.claude/HEARTBEAT.md';
 
 /** A value in HEARTBEAT.md that cannot be used, with where it is and how to fix it. */
@@ -45,8 +45,9 @@ export interface ParseHeartbeatConfigOptions {
 }
 
 /**
- * Parses `.claude/HEARTBEAT.md` (spec 000 format plus heartbeat-kit's extra keys). Missing,
- * empty or whitespace-only text gives the defaults silently, as the spec requires; unknown
+ * Parses `.claude/HEARTBEAT.md` (the original heartbeat's sections and keys, spec 000, plus
+ * heartbeat-kit's extra keys). Missing, empty or whitespace-only text gives the defaults silently (the
+ * operator may not have configured it yet: it is neither created nor warned about; spec 000); unknown
  * sections and keys become warnings; the first unusable value is an error that names the line,
  * the key and the fix. Never throws, whatever the text.
  *

@@ -18,8 +18,8 @@ function boundText(time: string): string {
 }
 
 /**
- * Writes a commented `.claude/HEARTBEAT.md` for `config` (defaults when omitted): spec 000's
- * format plus heartbeat-kit's extra keys, explanations in HTML comments the parser skips.
+ * Writes a commented `.claude/HEARTBEAT.md` for `config` (defaults when omitted): the
+ * original heartbeat's sections and keys (spec 000) plus heartbeat-kit's extra keys, explanations in HTML comments the parser skips.
  * `parseHeartbeatConfig` reads the result back to the same configuration.
  */
 export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTBEAT_CONFIG): string {

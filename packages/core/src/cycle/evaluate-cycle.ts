@@ -192,8 +192,10 @@ function uniqueByFingerprint(findings: readonly Finding[]): Finding[] {
 
 /**
  * Decides one cycle from the previous state and this cycle's scan results, implementing
- * spec 000's report rules: hysteresis, active hours, dedup window, operator-idle rule,
- * batching into one message, cost estimate and cost alert. Pure and deterministic, so any
+ * the report rules: a finding is reported after it was seen on enough consecutive cycles (hysteresis),
+ * only critical ones outside active hours, not again within the dedup window, Advisory and Normal
+ * ones only once the operator is idle; all in one batched message, with a cost estimate and a cost
+ * alert over budget (spec 000's report rules). Pure and deterministic, so any
  * recorded cycle can be replayed.
  *
  * @example

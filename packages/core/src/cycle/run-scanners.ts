@@ -24,7 +24,7 @@ export interface RunScannersOptions {
 /**
  * How long a scanner may run before it is abandoned as `timeout`. With the default concurrency the
  * seven built-in scanners all run at once, so it bounds a whole scan too: what a shutdown that lets
- * the scan in flight finish (spec 000: "do not interrupt mid-scan") waits for at most.
+ * the scan in flight finish (a shutdown never interrupts a scan mid-way; spec 000) waits for at most.
  */
 export const DEFAULT_SCANNER_TIMEOUT_MS = 30_000;
 

@@ -1,5 +1,5 @@
 /**
- * Priority classes of spec 000's report table. Immediate findings are sent even while the
+ * Priority classes of the report categories (spec 000's report table). Immediate findings are sent even while the
  * operator is busy; Advisory and Normal wait until the operator has been idle for 5 minutes.
  */
 export type PriorityClass = 'Immediate' | 'Advisory' | 'Normal';
@@ -33,7 +33,7 @@ export type FindingCategory = CoBuilderCategory | (string & Record<never, never>
 /** Facts the decision needs about a built-in category. */
 export interface CategoryInfo {
   readonly priority: PriorityClass;
-  /** Scanned and reported outside active hours (spec 000's critical exception plus GChat). */
+  /** Scanned and reported outside active hours: the critical ones (P0/P1 beads, ORCH_FAILURE; spec 000's exception) plus GChat replies. */
   readonly outsideActiveHours: boolean;
   /** Consecutive cycles a finding must be seen before it is reportable (hysteresis). */
   readonly confirmCycles: number;
@@ -46,7 +46,7 @@ export interface CategoryInfo {
   readonly oneShot: boolean;
   /**
    * The report prints `CATEGORY:` once above this category's findings, which are list items
-   * (spec 000's GCHAT_REPLY_RECEIVED format). Other block categories carry their heading per finding.
+   * (as GCHAT_REPLY_RECEIVED is printed: one heading, a `- Question ID:` item per reply; spec 000). Other block categories carry their heading per finding.
    */
   readonly listHeading: boolean;
   /**
@@ -189,7 +189,7 @@ export function isCoBuilderCategory(name: string): name is CoBuilderCategory {
 
 /**
  * Orders categories for a batched header: Immediate, Advisory, Normal, then table order
- * (failures before new work, as in spec 000's `ORCH_FAILURE + P1_WORK_READY`), custom last by name.
+ * (failures before new work: a batched header reads `ORCH_FAILURE + P1_WORK_READY`, as in spec 000), custom last by name.
  */
 export function compareCategories(
   a: { category: FindingCategory; priority: PriorityClass },

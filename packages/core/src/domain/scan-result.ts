@@ -1,7 +1,7 @@
 import type { Finding } from './finding.js';
 import type { JsonValue } from './json.js';
 
-/** Names of the seven built-in scanners of spec 000. */
+/** Names of the seven built-in scanners: the original heartbeat's scan targets (spec 000), in its order. */
 export const BUILTIN_SCANNERS = ['beads', 'orchestrators', 'git', 'stale-tasks', 'idle-orchestrators', 'gchat', 'pipelines'] as const;
 
 /** A built-in scanner name, or an embedder's own. */

@@ -17,8 +17,8 @@ export interface LoopOptions {
   /** HEARTBEAT_ONLINE's `HEARTBEAT.md:` word: true = found, false = missing, `'empty'` = a file with no text (defaults). */
   readonly configFound: boolean | 'empty';
   /**
-   * Stops the loop: no cycle starts after it aborts, the one in flight finishes (spec 000: "do not
-   * interrupt mid-scan"). To cut that one off, abort the signal its tools run under.
+   * Stops the loop: no cycle starts after it aborts, the one in flight finishes: a shutdown never
+   * interrupts a scan mid-way (spec 000's shutdown protocol). To cut that one off, abort the signal its tools run under.
    */
   readonly signal: AbortSignal;
   /** Interval override; default the config's `intervalMs`. */

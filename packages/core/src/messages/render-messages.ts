@@ -57,7 +57,7 @@ function clean(text: string): string {
   return text
     .split('\n')
     .map((line) => {
-      // Keep a finding's own indentation (spec 000's PIPELINE_* blocks are indented two spaces).
+      // Keep a finding's own indentation: a PIPELINE_* block's detail lines are indented two spaces (spec 000).
       const indent = /^ {0,8}/.exec(line)?.[0] ?? '';
       const body = sanitizeForMessage(line, { maxLength: 300 });
       return body.length === 0 ? '' : indent + body;
@@ -180,7 +180,8 @@ function summaryOf(groups: ReturnType<typeof groupByCategory>, resolved: readonl
 }
 
 /**
- * Renders one WORK_FOUND message for every reportable finding of a cycle, in spec 000's shape.
+ * Renders one WORK_FOUND message for every reportable finding of a cycle: a `WORK_FOUND:` header
+ * naming the categories, then each category's block (the report format of spec 000).
  * When the text would exceed the budget, each category is cut to its first findings plus
  * a `+N more CATEGORY` line, as many per category as fit.
  */
@@ -225,7 +226,10 @@ export function renderWorkFound(input: WorkFoundInput): RenderedReport {
   };
 }
 
-/** The startup message of spec 000 (`Active hours: 8-22`; `08:30-18:15 Mon-Fri` beyond the spec's form). */
+/**
+ * The startup message, `HEARTBEAT_ONLINE:` with the interval, the active hours and whether HEARTBEAT.md
+ * was found (spec 000's startup protocol; `Active hours: 8-22`, or `08:30-18:15 Mon-Fri` beyond its form).
+ */
 export function renderOnline(input: {
   intervalMs: number;
   activeHours: Pick<ActiveHoursWindow, 'start' | 'end' | 'days'>;
@@ -240,7 +244,7 @@ export function renderOnline(input: {
   };
 }
 
-/** The final status message of spec 000's shutdown protocol. */
+/** The final status message sent when the heartbeat stops: cycles completed and what it found (spec 000's shutdown protocol). */
 export function renderShutdown(input: {
   cyclesCompleted: number;
   cyclesPartial?: number;

@@ -7,7 +7,7 @@ import type { ScanResult, ScannerName } from '../domain/scan-result.js';
 export interface ScanContext {
   readonly now: Date;
   readonly config: HeartbeatConfig;
-  /** Outside active hours a scanner reports only what spec 000's exception allows (e.g. P0/P1 beads). */
+  /** Outside active hours a scanner reports only critical alerts: P0/P1 beads and ORCH_FAILURE (spec 000's exception). */
   readonly insideActiveHours: boolean;
   /** Aborted when the scanner's time is up or the heartbeat is shutting down. */
   readonly signal: AbortSignal;

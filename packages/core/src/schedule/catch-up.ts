@@ -103,7 +103,7 @@ export function decideSlots(input: SlotDecisionInput): SlotDecision {
   const first = lastSlotMs === undefined ? newest : afterRecorded(lastSlotMs);
   if (first > newest) return { run: [], skipped: [], lastSlotMs, nextSlotMs };
 
-  // A fresh state has no gap: its first slot runs at once, as spec 000's first cycle does.
+  // A fresh state has no gap: its first slot runs at once: the first cycle runs immediately after startup, with no initial sleep (spec 000).
   const onTime = lastSlotMs === undefined || nowMs - newest <= graceMs;
   const dueCount = (newest - first) / intervalMs + 1;
   const cap = Math.max(0, Math.floor(catchUp.cap));

@@ -3,8 +3,8 @@ import { format } from 'date-fns/format';
 import { isKnownZone } from './wall-clock.js';
 
 /**
- * Formats an instant as zone-local wall-clock time without offset, as spec 000's examples show
- * (`2026-02-19T14:50:00`). Throws RangeError for an invalid Date or a zone `Intl` rejects, as
+ * Formats an instant as zone-local wall-clock time without offset, the form the report
+ * messages print (`2026-02-19T14:50:00`, as in spec 000's examples). Throws RangeError for an invalid Date or a zone `Intl` rejects, as
  * `Intl.DateTimeFormat` does: zones are validated where they are read (`resolveTimeZone`).
  */
 export function formatLocalTimestamp(instant: Date, timeZone: string): string {

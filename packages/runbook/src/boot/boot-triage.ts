@@ -85,7 +85,7 @@ export function bootNeedsTriage(f: BootFindings): boolean {
 }
 
 /**
- * The T+90 s decision (spec 003): a boot-triage task only when the restart cut off work or left
+ * The decision about 90 s after a server restart (spec 003): a boot-triage task only when the restart cut off work or left
  * failures, orphans or superseded tasks without a resume child; a clean boot creates none. The gate
  * never runs here.
  *

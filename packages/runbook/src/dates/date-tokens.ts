@@ -9,8 +9,8 @@ import {
 } from '@heartbeat-kit/core';
 
 /**
- * Date tokens of tracked runbook lines (spec 003, reference §8, DESIGN.md "Runbook"). Only a bare
- * `MM-DD` and `DELETE MM-DD` are visible to the gate; a full `YYYY-MM-DD` is recorded so the
+ * Date tokens of tracked runbook lines. Only a bare `MM-DD` and `DELETE MM-DD` are visible to the
+ * gate (spec 003, reference §8, DESIGN.md "Runbook"); a full `YYYY-MM-DD` is recorded so the
  * validator can say why a line is invisible, but it never makes an item due.
  */
 

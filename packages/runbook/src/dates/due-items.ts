@@ -55,7 +55,8 @@ export function checkDates(item: RunbookItem): readonly MonthDay[] {
 }
 
 /**
- * Tracked items at or past their date (spec 003 step 0, the quiet check): everything
+ * Tracked items at or past their date, for the quiet check that runs before anything else (spec 003,
+ * step 0): everything
  * {@link dueItems} returns, plus items whose check dates all lie before today — `(check 10-15)`
  * read on 10-20. The gate cannot see those, so the quiet check must: otherwise a missed check
  * date lets every later tick answer "Quiet" and the item is never pruned. An item with a later

@@ -34,7 +34,7 @@ function set(env: Env, key: string): boolean {
 }
 
 /**
- * The gate selection rules of spec 003: a named script wins; `off` or an empty value turns the gate
+ * The gate selection rules (spec 003): a named script wins; `off` or an empty value turns the gate
  * off; unset means the default gate when a provider credential is set. An OpenRouter key counts only
  * when no `OPENROUTER_BASE_URL` (of any value) routes it through a gateway. TypeSafe beats OpenRouter;
  * Cloudflare (Clef) is used only when it is the sole provider or `HEARTBEAT_JEV_GATE_PROVIDER=cloudflare`.

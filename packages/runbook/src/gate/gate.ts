@@ -1,7 +1,7 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import { z } from 'zod';
 
-/** How long a gate may take before its verdict is an error (spec 003). */
+/** How long a gate may take before its verdict is an error (the gate then fails open: the task is created; spec 003). */
 export const DEFAULT_GATE_TIMEOUT_MS = 60_000;
 
 /** A due or past tracked item as the gate sees it. */
@@ -21,8 +21,8 @@ export interface GateFailure {
 }
 
 /**
- * The compact state a gate decides on (spec 003: new failures, tracked items due or past their date,
- * the previous checklist result, task and agent counts). Strings are sanitised before they get here.
+ * The compact state a gate decides on: new failures, tracked items due or past their date, the
+ * previous checklist result, task and agent counts (what spec 003 gives the gate). Strings are sanitised before they get here.
  */
 export interface GateState {
   readonly version: 1;

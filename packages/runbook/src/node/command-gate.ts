@@ -19,7 +19,7 @@ export interface CommandGateOptions {
   readonly cwd?: string;
   /** Extra environment for the script (set over the runner's environment policy). */
   readonly env?: Readonly<Record<string, string>>;
-  /** Default 60 s (spec 003). */
+  /** Default 60 s: a gate that takes longer is an error verdict, and the gate fails open (spec 003). */
   readonly timeoutMs?: number;
   /** Cap on stdout and stderr, each. Default 1 MiB. */
   readonly maxOutputBytes?: number;

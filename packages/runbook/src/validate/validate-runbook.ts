@@ -27,9 +27,9 @@ export interface RunbookValidation {
 }
 
 /**
- * The server's tracked-item date check (spec 003): every tracked item needs a lift trigger and a
+ * The server's tracked-item date check: every tracked item needs a lift trigger and a
  * date the gate can see (bare `MM-DD` or `DELETE MM-DD`); a line whose only date is `YYYY-MM-DD` is
- * rejected with that reason; more than 10 tracked items warns, more than 20 rejects.
+ * rejected with that reason; more than 10 tracked items warns, more than 20 rejects (spec 003).
  *
  * @example
  * ```ts

@@ -76,7 +76,7 @@ function classifyExit2(stderr: string, configured: boolean): ScanWarning | undef
   return undefined;
 }
 
-/** The GCHAT_REPLY_RECEIVED finding of one reply, in spec 000's report format (subject = question id). */
+/** The GCHAT_REPLY_RECEIVED finding of one reply: question id, session, reply text and sender as list lines (spec 000's format; subject = question id). */
 export function gchatReplyFinding(reply: GChatReply): Finding {
   const q = sanitizeForMessage(reply.questionId, { maxLength: 120 });
   const session = sanitizeForMessage(reply.sessionId, { maxLength: 120 });
@@ -85,7 +85,7 @@ export function gchatReplyFinding(reply: GChatReply): Finding {
   return createFinding({
     category: 'GCHAT_REPLY_RECEIVED',
     subject: reply.questionId,
-    // A list item under the category heading the renderer prints once (spec 000's report format).
+    // A list item under the category heading the renderer prints once (one heading for all replies; spec 000).
     line: `- Question ID: ${q}\n  Session: ${session}\n  Reply: "${text}"\n  From: ${from}`,
     action: `Process ${from}'s answer to question ${q} (session ${session})`,
     short: `reply from ${from}`,
@@ -196,7 +196,7 @@ function withInbox(polled: ScanResult, inbox: Awaited<ReturnType<ReplyInbox['add
  * Scan target 6: polls GChat replies through `config.gchatPollCommand`, else the project's
  * `python3 .claude/scripts/gchat-poll-replies.py` when it exists, else skips. Replies become
  * GCHAT_REPLY_RECEIVED; exit 2 is a "no credentials" warning and any other failure an ok result
- * with a warning (spec 000: non-critical). Runs outside active hours too.
+ * with a warning: GChat is non-critical, its failure is a warning, never a finding (spec 000). Runs outside active hours too.
  *
  * @example
  * ```ts

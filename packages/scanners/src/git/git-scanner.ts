@@ -10,6 +10,7 @@ import {
   worktreeStatuses,
   type GitDeps,
 } from './git-client.js';
+import type { StatusEntry } from './parse-status.js';
 import { scannableWorktrees, type Worktree } from './parse-worktrees.js';
 import { createWorktreeSource, type WorktreeSource } from './worktree-source.js';
 
@@ -121,6 +122,41 @@ export function gitStaleFinding(state: WorktreeState, nowMs: number): Finding {
 
 const NAME = 'git';
 
+/** One worktree's `git status`: its count of changes that are not ignored, or why it could not be read. */
+type WorktreeChanges = { readonly worktree: Worktree; readonly warning?: ScanWarning; readonly changes?: number };
+
+/** The changes of every worktree: the batch's answer where it has one, else one `git status` each. */
+function worktreeChanges(
+  deps: GitScannerDeps,
+  scannable: readonly Worktree[],
+  batched: readonly (readonly StatusEntry[] | undefined)[],
+  signal: AbortSignal,
+  meter: DurationMeter,
+  pathspec: readonly string[],
+): Promise<readonly WorktreeChanges[]> {
+  return mapConcurrent(
+    scannable.map((worktree, i) => ({ worktree, answer: batched[i] })),
+    PER_SCANNER_CONCURRENCY,
+    async ({ worktree, answer }): Promise<WorktreeChanges> => {
+      const status = answer === undefined ? await worktreeStatus(deps, worktree.path, signal, meter, pathspec) : ok(answer);
+      if (status.isErr())
+        return {
+          worktree,
+          warning: {
+            code: 'GIT_STATUS_FAILED',
+            message: `${sanitizeForMessage(worktree.path, { maxLength: 160 })}: ${describeGitError(status.error)}`,
+          },
+        };
+      return {
+        worktree,
+        changes: status.value.filter(
+          (entry) => !isIgnoredChange(worktree.path, entry.path, deps.ignorePaths ?? [], deps.ignorePrefixes ?? []),
+        ).length,
+      };
+    },
+  );
+}
+
 /**
  * Scan target 3: every worktree (the main one included; bare and prunable ones skipped) with
  * uncommitted changes whose last commit is older than `gitStaleMs` → GIT_STALE.
@@ -153,7 +189,6 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
         const findings: Finding[] = [];
         const warnings: ScanWarning[] = [];
         const nowMs = ctx.now.getTime();
-        type Status = { readonly worktree: Worktree; readonly warning?: ScanWarning; readonly changes?: number };
         const scannable = scannableWorktrees(listed.value);
         const config =
           deps.configFile === undefined
@@ -172,27 +207,7 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
           meter,
           pathspec,
         );
-        const statuses = await mapConcurrent(
-          scannable.map((worktree, i) => ({ worktree, answer: batched[i] })),
-          PER_SCANNER_CONCURRENCY,
-          async ({ worktree, answer }): Promise<Status> => {
-            const status = answer === undefined ? await worktreeStatus(deps, worktree.path, ctx.signal, meter, pathspec) : ok(answer);
-            if (status.isErr())
-              return {
-                worktree,
-                warning: {
-                  code: 'GIT_STATUS_FAILED',
-                  message: `${sanitizeForMessage(worktree.path, { maxLength: 160 })}: ${describeGitError(status.error)}`,
-                },
-              };
-            return {
-              worktree,
-              changes: status.value.filter(
-                (entry) => !isIgnoredChange(worktree.path, entry.path, deps.ignorePaths ?? [], deps.ignorePrefixes ?? []),
-              ).length,
-            };
-          },
-        );
+        const statuses = await worktreeChanges(deps, scannable, batched, ctx.signal, meter, pathspec);
         // Only dirty worktrees need an age: one `git log --no-walk` for all their HEADs.
         const dirty = statuses.filter((s) => s.changes !== undefined && s.changes > 0);
         const heads = dirty.flatMap((s) => (s.worktree.unborn || s.worktree.head === undefined ? [] : [s.worktree.head]));

@@ -83,7 +83,7 @@ export const PIPELINE_WARNING_CODES = {
   tooMany: 'PIPELINE_TOO_MANY',
 } as const;
 
-/** The directory the scanner reads, relative to the project root (spec 000 Target 7). */
+/** The directory the scanner reads, relative to the project root (the pipeline lifecycle target: spec 000, target 7). */
 export const PIPELINE_DIR = '.pipelines/pipelines';
 
 function joinPath(dir: string, name: string): string {
@@ -112,7 +112,7 @@ const safeJsonParse = Result.fromThrowable(
 );
 
 /**
- * The Attractor pipeline scanner (spec 000 Target 7). For each `.pipelines/pipelines/*.dot` it reads
+ * The Attractor pipeline scanner: the pipeline lifecycle status target (spec 000, target 7). For each `.pipelines/pipelines/*.dot` it reads
  * the dashboard — natively, or through `config.pipelineDashboardCommand` run as
  * `[...prefix, <file.dot>, '--output', 'json']` — and reports PIPELINE_NODE_FAILED,
  * PIPELINE_VALIDATION_STALLED and PIPELINE_STALLED, and PIPELINE_FINALIZED when a pipeline's stage

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { redactSecrets, stripTerminalEscapes } from '@heartbeat-kit/core';
 
-/** How many trailing lines of a pane count (spec 000: `tail -20`). */
+/** How many trailing lines of a pane count: the last 20, as the original heartbeat reads them with `tail -20` (spec 000). */
 export const PANE_TAIL_LINES = 20;
 
 /**

@@ -34,7 +34,7 @@ const minutes = (ms: number): number => Math.floor(ms / 60_000);
 
 /**
  * ORCH_IDLE from the pane hashes of this cycle and the last: a session whose hash has not changed
- * for MORE than `idleMs` (spec 000: exactly 30:00 is not idle yet, like GIT_STALE). Sessions not
+ * for MORE than `idleMs`: exactly 30:00 is not idle yet, the same strict bound as GIT_STALE (spec 000). Sessions not
  * seen this cycle are forgotten.
  */
 export function derivePaneIdle(

@@ -3,16 +3,19 @@ import { ok } from 'neverthrow';
 import { DEFAULT_DISPATCH_BREAKER, dispatchBreakerSettings } from '../config/woterclip-config.js';
 import { priorBeatState } from './beat-receipts.js';
 import { planBeatRecord } from './beat-record.js';
-import { earlyStop, newTally, releaseLock, takeLock, type Tally } from './beat-session.js';
+import { earlyStop, releaseLock, takeLock, type BeatEnd } from './beat-session.js';
+import { EMPTY_SUMMARY, foldNotes } from './beat-summary.js';
 import type { BeatDeps, BeatOptions, BeatResult } from './beat-types.js';
 import { dispatchHeldBack } from './dispatch-breaker.js';
 import { loadWoterclipConfig } from './load-woterclip-config.js';
-import { workBeat } from './work-beat.js';
+import { rehearsal, rehearsedResult } from './dry-run-ports.js';
+import { listQueue, pickQueue, workQueue } from './work-beat.js';
 
 const clean = (text: string, max = 300): string => sanitizeForMessage(text, { maxLength: max });
 
 /**
- * Runs one WoterClip beat (spec 002, steps 1–11). Every exit after taking the lock applies the
+ * Runs one WoterClip beat: lock and config, inbox, pick, then for each issue tools, pickup, context,
+ * dispatch, report and labels until the queue is empty or a limit stops it (spec 002, steps 1–11). Every exit after taking the lock applies the
  * ownership rule; every GitHub mutation and the report are preceded by a check that the lock
  * still carries this beat's id, and a superseded beat exits silently: no comment, no beat line,
  * no lock deletion.
@@ -40,47 +43,51 @@ const clean = (text: string, max = 300): string => sanitizeForMessage(text, { ma
  */
 export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promise<BeatResult> {
   const startMs = deps.clock.now().getTime();
+  // A dry run is this same beat on read-only ports, chosen here once (dry-run-ports.ts).
   const dryRun = options.dryRun === true;
-  const kept = await listBeatReceipts(deps.receipts);
+  const rehearsed = dryRun ? rehearsal(deps) : undefined;
+  const ports = rehearsed?.deps ?? deps;
+  const kept = await listBeatReceipts(ports.receipts);
   const prior = priorBeatState(kept.receipts);
   const beat = prior.n + 1;
-  // Without a receipt store there is nowhere to keep the breaker, so it never holds a beat back.
+  // Without a receipt store there is nowhere to keep the breaker, so it never holds a beat back;
+  // nor does it hold back a dry run, which shows what a beat would pick.
   const heldBack = (settings: BreakerSettings): string | undefined =>
-    dryRun || deps.receipts === undefined ? undefined : dispatchHeldBack(prior.breaker, beat, settings);
-  const tally = newTally(deps.dispatchBreaker ?? DEFAULT_DISPATCH_BREAKER);
-  const steps = await beatSteps(deps, options, heldBack, tally);
+    dryRun || ports.receipts === undefined ? undefined : dispatchHeldBack(prior.breaker, beat, settings);
+  const { result: stepsResult, summary, settings } = await beatSteps(ports, options, heldBack);
+  const steps = rehearsed === undefined ? stepsResult : rehearsedResult(stepsResult, rehearsed.said);
   const result: BeatResult = {
     ...steps,
-    ...(tally.reportNotPosted === undefined ? {} : { reportNotPosted: tally.reportNotPosted }),
+    ...(summary.reportNotPosted === undefined ? {} : { reportNotPosted: summary.reportNotPosted }),
     warnings: [...kept.warnings, ...steps.warnings],
   };
-  if (deps.receipts === undefined) {
-    const released = await releaseLock(deps, tally, result.beatId);
+  if (ports.receipts === undefined) {
+    const released = await releaseLock(ports, summary, result.beatId);
     return released.length === 0 ? result : { ...result, warnings: [...result.warnings, ...released] };
   }
   const plan = planBeatRecord({
     result,
     prior,
     beat,
-    verdicts: tally.verdicts,
-    settings: tally.settings,
+    verdicts: summary.verdicts,
+    settings,
     dryRun,
     startMs,
     now: deps.clock.now(),
-    ...(tally.tookOverFrom === undefined ? {} : { tookOverFrom: tally.tookOverFrom }),
+    ...(summary.tookOverFrom === undefined ? {} : { tookOverFrom: summary.tookOverFrom }),
     existing: kept.receipts,
   });
   const receiptWarnings: string[] = [];
   let written: Receipt | undefined;
   for (const receipt of plan.receipts) {
-    const appended = await deps.receipts.append(receipt);
+    const appended = await ports.receipts.append(receipt);
     if (appended.isErr())
       receiptWarnings.push(`receipts: the receipt of slot ${receipt.slot} was not written (${appended.error.message}).`);
     else if (receipt === plan.own) written = receipt;
   }
   // The lock goes only after the receipt is durable: a kill at any instant leaves the receipt or
   // the lock, and the beat that takes a stale lock over records the slot as abandoned.
-  const released = await releaseLock(deps, tally, result.beatId);
+  const released = await releaseLock(ports, summary, result.beatId);
   return {
     ...plan.result,
     warnings: [...plan.result.warnings, ...receiptWarnings, ...released],
@@ -100,39 +107,42 @@ async function listBeatReceipts(
   return { receipts: listed.value.receipts.filter((r) => r.source === 'woterclip'), warnings: listed.value.warnings };
 }
 
-/** Step 1 (config, the dispatch breaker, the lock), then the beat's work. */
+/** Step 1 (config, the dispatch breaker, the lock), then the beat's work; and the breaker settings it used. */
 async function beatSteps(
   deps: BeatDeps,
   options: BeatOptions,
   heldBack: (settings: BreakerSettings) => string | undefined,
-  tally: Tally,
-): Promise<BeatResult> {
-  // A dry run changes nothing and records nothing on every path: it reads the lock instead of
-  // taking it, writes no log line and makes no GitHub mutation.
-  const dryRun = options.dryRun === true;
-
+): Promise<BeatEnd & { readonly settings: BreakerSettings }> {
+  const summary = EMPTY_SUMMARY;
+  const fallback = deps.dispatchBreaker ?? DEFAULT_DISPATCH_BREAKER;
   // Step 1: config (as the caller loaded it, else read here). A missing or invalid config records
   // nothing: no lock has been taken.
   const loaded = options.loaded === undefined ? await loadWoterclipConfig(deps.files) : ok(options.loaded);
-  if (loaded.isErr()) return earlyStop(tally, loaded.error.kind === 'io' ? 'lock-error' : loaded.error.kind, loaded.error.message);
+  if (loaded.isErr())
+    return {
+      ...earlyStop(summary, loaded.error.kind === 'io' ? 'lock-error' : loaded.error.kind, loaded.error.message),
+      settings: fallback,
+    };
   const { config, personas } = loaded.value;
   if (options.persona !== undefined && !personas.has(options.persona)) {
-    return earlyStop(
-      tally,
-      'usage',
-      `--persona ${clean(options.persona, 60)}: no such persona in .woterclip/config.yaml; use one of: ${[...personas.keys()].join(', ')}.`,
-    );
+    const message = `--persona ${clean(options.persona, 60)}: no such persona in .woterclip/config.yaml; use one of: ${[...personas.keys()].join(', ')}.`;
+    return { ...earlyStop(summary, 'usage', message), settings: fallback };
   }
 
   // The dispatch breaker is open and this is not a retry beat: no lock, no GitHub call, no dispatch.
-  tally.settings = deps.dispatchBreaker ?? dispatchBreakerSettings(config);
-  const held = heldBack(tally.settings);
-  if (held !== undefined) return earlyStop(tally, 'breaker-open', held);
+  const settings = deps.dispatchBreaker ?? dispatchBreakerSettings(config);
+  const held = heldBack(settings);
+  if (held !== undefined) return { ...earlyStop(summary, 'breaker-open', held), settings };
 
   // Step 1: the lock. Exclusive create; a stale lock is taken over by the store.
   const startMs = deps.clock.now().getTime();
   const beatId = `${Math.floor(startMs / 1000)}-${deps.pid}`;
-  const locked = await takeLock(deps, { dryRun, beatId, startMs, staleHours: config.heartbeat.stale_lock_hours }, tally);
-  if (locked.isErr()) return locked.error;
-  return workBeat({ deps, dryRun, config, personas, beatId, startedAtMs: locked.value, tally }, options.persona, options.triageOnly);
+  const locked = await takeLock(deps, { beatId, startMs, staleHours: config.heartbeat.stale_lock_hours }, summary);
+  if (locked.isErr()) return { ...locked.error, settings };
+  // A dry run leaves stale working labels as they are and lists the queue instead of working it.
+  const dryRun = options.dryRun === true;
+  const beat = { deps, config, personas, beatId, startedAtMs: locked.value.startedAtMs, cleansStaleLabels: !dryRun };
+  const picked = await pickQueue(beat, foldNotes(summary, locked.value.notes), options.persona, options.triageOnly);
+  if (picked.kind === 'ended') return { ...picked, settings };
+  return { ...(dryRun ? listQueue(picked) : await workQueue(picked)), settings };
 }

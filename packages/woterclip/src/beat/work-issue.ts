@@ -11,6 +11,7 @@ import { dispatchActions, renderIssueReport, renderMissingToolsReport } from '..
 import { decompose } from '../subissues/sub-issues.js';
 import { createdChildLine, dispatchVerdict, elapsedSeconds, isoSeconds, planSubIssues, type Halt } from './beat-plan.js';
 import { appendIssueLine, editLabels, mutate, owns, read, type Beat } from './beat-session.js';
+import { halted, joinNotes, stepped, type StepNotes, type Stepped } from './beat-summary.js';
 import { planLabelTransition, planParentClose, planPickUp } from './label-plan.js';
 import type { LoadedPersona, WorkedIssue } from './beat-types.js';
 
@@ -35,36 +36,37 @@ interface IssueContext {
 const clean = (text: string, max = 300): string => sanitizeForMessage(text, { maxLength: max });
 
 /** Steps 5–10 for one issue of the queue. */
-export async function workIssue(beat: WorkingBeat, entry: InboxEntry, persona: LoadedPersona): Promise<Result<WorkedIssue, Halt>> {
+export async function workIssue(beat: WorkingBeat, entry: InboxEntry, persona: LoadedPersona): Promise<Stepped<WorkedIssue>> {
   const n = entry.issue.number;
   // Step 5: required tools.
   const missing = await missingTools(beat, persona);
-  if (missing.isErr()) return err(missing.error);
+  if (missing.isErr()) return halted(missing.error);
   const issueStartMs = beat.deps.clock.now().getTime();
   if (missing.value.length > 0) return blockForMissingTools(beat, n, persona, missing.value);
 
   // Step 6: lock the issue; picking up a blocked issue drops agent-blocked in the same edit.
   const labels = await read(beat.deps.tracker.viewLabels(n));
-  if (labels.isErr()) return err(labels.error);
+  if (labels.isErr()) return halted(labels.error);
   const pickUp = planPickUp(labels.value, beat.config.labels);
   if (pickUp !== undefined) {
     const edited = await editLabels(beat, n, pickUp);
-    if (edited.isErr()) return err(edited.error);
+    if (edited.isErr()) return halted(edited.error);
   }
 
   // Step 7: context.
   const context = await readIssueContext(beat, n);
-  if (context.isErr()) return err(context.error);
+  if (context.result.isErr()) return halted(context.result.error, context.notes);
 
   // Step 8: dispatch, then the children the persona asked the loop to create, before the report lists them.
-  const dispatched = await dispatchPersona(beat, persona, context.value);
+  const dispatched = await dispatchPersona(beat, persona, context.result.value);
   // Ctrl-C/SIGTERM cut the agent off: its failure is the signal's, so nothing is posted about it.
-  if (dispatched.isErr() && beat.deps.signal?.aborted === true) return err({ kind: 'interrupted', issue: n });
-  beat.tally.verdicts.push(dispatchVerdict(dispatched, n));
+  if (dispatched.isErr() && beat.deps.signal?.aborted === true) return halted({ kind: 'interrupted', issue: n }, context.notes);
+  const notes = joinNotes(context.notes, { verdicts: [dispatchVerdict(dispatched, n)] });
   const children = await createSubIssues(beat, n, labels.value, dispatched);
-  if (children.isErr()) return err(children.error);
+  if (children.isErr()) return halted(children.error, notes);
 
-  return reportIssue(beat, { n, persona, issueStartMs, context: context.value, dispatched, ...children.value });
+  const reported = await reportIssue(beat, { n, persona, issueStartMs, context: context.result.value, dispatched, ...children.value });
+  return { result: reported.result, notes: joinNotes(notes, reported.notes) };
 }
 
 /** Step 5: the persona's required tools that are missing (`gh` must be authenticated: a failure halts). */
@@ -90,10 +92,10 @@ async function blockForMissingTools(
   n: number,
   persona: LoadedPersona,
   missing: readonly string[],
-): Promise<Result<WorkedIssue, Halt>> {
+): Promise<Stepped<WorkedIssue>> {
   const { deps, config } = beat;
   const detail = await read(deps.tracker.viewIssue(n));
-  if (detail.isErr()) return err(detail.error);
+  if (detail.isErr()) return halted(detail.error);
   const previous = lastHeartbeatComment(detail.value.comments, beat.login);
   const heartbeat = (previous?.n ?? 0) + 1;
   const body = renderMissingToolsReport({
@@ -105,10 +107,10 @@ async function blockForMissingTools(
     missing,
   });
   const posted = await mutate(beat, () => deps.tracker.comment(n, body));
-  if (posted.isErr()) return err(posted.error);
+  if (posted.isErr()) return halted(posted.error);
   const edited = await editLabels(beat, n, { add: [config.labels.blocked], remove: [config.labels.working] });
-  if (edited.isErr()) return err(edited.error);
-  await appendIssueLine(beat, {
+  if (edited.isErr()) return halted(edited.error);
+  const recorded = await appendIssueLine(beat, {
     heartbeat,
     timestamp: isoSeconds(deps.clock.now().getTime()),
     issue: `#${n}`,
@@ -117,29 +119,33 @@ async function blockForMissingTools(
     status: 'blocked',
     actions: [`missing tools: ${missing.join(', ')}`],
   });
-  return ok({ issue: n, persona: persona.name, status: 'blocked', heartbeat });
+  return stepped({ issue: n, persona: persona.name, status: 'blocked', heartbeat }, recorded);
 }
 
 /** Step 7: the issue, its parent (a failure to read it is a warning), the heartbeat counter and the new comments. */
-async function readIssueContext(beat: WorkingBeat, n: number): Promise<Result<IssueContext, Halt>> {
+async function readIssueContext(beat: WorkingBeat, n: number): Promise<Stepped<IssueContext>> {
   const detail = await read(beat.deps.tracker.viewIssue(n));
-  if (detail.isErr()) return err(detail.error);
+  if (detail.isErr()) return halted(detail.error);
   const issue = detail.value;
   const parentNumber = parentReference(issue.body);
   let parent: IssueDetail | undefined;
+  let notes: StepNotes = {};
   if (parentNumber !== undefined && parentNumber !== n) {
     const p = await beat.deps.tracker.viewIssue(parentNumber);
     if (p.isOk()) parent = p.value;
-    else beat.tally.warnings.push(`#${n}: parent #${parentNumber} could not be read (${clean(p.error.message)}).`);
+    else notes = { warnings: [`#${n}: parent #${parentNumber} could not be read (${clean(p.error.message)}).`] };
   }
   const previous = lastHeartbeatComment(issue.comments, beat.login);
-  return ok({
-    issue,
-    ...(parent === undefined ? {} : { parent }),
-    ...(previous === undefined ? {} : { previousUrl: previous.comment.url }),
-    heartbeat: (previous?.n ?? 0) + 1,
-    newComments: new Set(commentsSinceLastAgent(issue.comments, beat.login)),
-  });
+  return stepped(
+    {
+      issue,
+      ...(parent === undefined ? {} : { parent }),
+      ...(previous === undefined ? {} : { previousUrl: previous.comment.url }),
+      heartbeat: (previous?.n ?? 0) + 1,
+      newComments: new Set(commentsSinceLastAgent(issue.comments, beat.login)),
+    },
+    notes,
+  );
 }
 
 /** Step 8: the persona's prompt, dispatched. */
@@ -205,13 +211,13 @@ interface IssueWork extends SubIssueLines {
 }
 
 /** Steps 9–10: re-check ownership and the working label, post the report, write the issue line, move the labels. */
-async function reportIssue(beat: WorkingBeat, work: IssueWork): Promise<Result<WorkedIssue, Halt>> {
+async function reportIssue(beat: WorkingBeat, work: IssueWork): Promise<Stepped<WorkedIssue>> {
   const { deps, config } = beat;
   const { n, persona, dispatched } = work;
-  if (!(await owns(beat))) return err({ kind: 'superseded' });
+  if (!(await owns(beat))) return halted({ kind: 'superseded' });
   const current = await read(deps.tracker.viewLabels(n));
-  if (current.isErr()) return err(current.error);
-  if (!current.value.includes(config.labels.working)) return err({ kind: 'withdrawn', issue: n });
+  if (current.isErr()) return halted(current.error);
+  if (!current.value.includes(config.labels.working)) return halted({ kind: 'withdrawn', issue: n });
 
   const now = deps.clock.now();
   const durationSec = elapsedSeconds(work.issueStartMs, now.getTime());
@@ -228,11 +234,8 @@ async function reportIssue(beat: WorkingBeat, work: IssueWork): Promise<Result<W
     ...(work.context.previousUrl === undefined ? {} : { previousUrl: work.context.previousUrl }),
   });
   const posted = await mutate(beat, () => deps.tracker.comment(n, body));
-  if (posted.isErr()) {
-    if (posted.error.kind === 'gh-failed') beat.tally.reportNotPosted = n;
-    return err(posted.error);
-  }
-  await appendIssueLine(beat, {
+  if (posted.isErr()) return halted(posted.error, posted.error.kind === 'gh-failed' ? { reportNotPosted: n } : {});
+  const recorded = await appendIssueLine(beat, {
     heartbeat: work.context.heartbeat,
     timestamp: isoSeconds(now.getTime()),
     issue: `#${n}`,
@@ -244,8 +247,8 @@ async function reportIssue(beat: WorkingBeat, work: IssueWork): Promise<Result<W
 
   const outcome = dispatched.isOk() ? dispatched.value.outcome : undefined;
   const transitioned = await transition(beat, { n, status, outcome, persona, labels: current.value });
-  if (transitioned.isErr()) return err(transitioned.error);
-  return ok({ issue: n, persona: persona.name, status, heartbeat: work.context.heartbeat });
+  const worked: WorkedIssue = { issue: n, persona: persona.name, status, heartbeat: work.context.heartbeat };
+  return { result: transitioned.result.map(() => worked), notes: joinNotes(recorded, transitioned.notes) };
 }
 
 /** What step 10 moves. */
@@ -259,7 +262,7 @@ interface TransitionInput {
 }
 
 /** Step 10: the planned label edit, then (completed, no PR) the close its sub-issues allow. */
-async function transition(beat: WorkingBeat, input: TransitionInput): Promise<Result<void, Halt>> {
+async function transition(beat: WorkingBeat, input: TransitionInput): Promise<Stepped<void>> {
   const { n, outcome } = input;
   const target = outcome?.escalationTarget;
   const targetLabel = target === undefined ? undefined : beat.config.personas[target]?.label;
@@ -273,15 +276,12 @@ async function transition(beat: WorkingBeat, input: TransitionInput): Promise<Re
   });
   if (plan.edit !== undefined) {
     const edited = await editLabels(beat, n, plan.edit);
-    if (edited.isErr() || !plan.close) return edited;
+    if (edited.isErr() || !plan.close) return { result: edited, notes: {} };
   }
-  if (!plan.close) return ok(undefined);
+  if (!plan.close) return stepped(undefined);
   const subs = await read(beat.deps.tracker.listSubIssues(n));
-  if (subs.isErr()) return subs.map(() => undefined);
+  if (subs.isErr()) return halted(subs.error);
   const decision = planParentClose(subs.value, beat.decomposed.has(n));
-  if (decision.kind === 'leave-open') {
-    beat.tally.warnings.push(`#${n}: left open — ${decision.reason}.`);
-    return ok(undefined);
-  }
-  return mutate(beat, () => beat.deps.tracker.close(n));
+  if (decision.kind === 'leave-open') return stepped(undefined, { warnings: [`#${n}: left open — ${decision.reason}.`] });
+  return { result: await mutate(beat, () => beat.deps.tracker.close(n)), notes: {} };
 }
