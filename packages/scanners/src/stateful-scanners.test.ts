@@ -12,8 +12,6 @@ import {
   defineStatefulScanner,
   evaluateCycle,
   initialHeartbeatState,
-  markDelivered,
-  runScanners,
   scanOk,
   type CycleContext,
   type CycleEvaluation,
@@ -22,6 +20,7 @@ import {
   type JsonValue,
   type Scanner,
 } from '@heartbeat-kit/core';
+import { markDelivered, runScanners } from '@heartbeat-kit/core/host';
 import { createFakeClock } from '@heartbeat-kit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { cycleContext } from '../../core/test/support/cycle-context.js';

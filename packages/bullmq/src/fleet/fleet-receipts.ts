@@ -1,4 +1,5 @@
-import { ranReceipt, skippedReceipt, type CycleStep, type Pause, type Receipt } from '@heartbeat-kit/core';
+import { skippedReceipt, type Receipt } from '@heartbeat-kit/core';
+import { ranReceipt, type CycleStep, type Pause } from '@heartbeat-kit/core/host';
 import { slotOf } from './slots.js';
 
 /** Why fleet slots between two committed cycles have no record of their own. */

@@ -1,15 +1,14 @@
+import { skippedReceipt, type Receipt } from '@heartbeat-kit/core';
 import {
   decidePause,
   pausedReceipt,
   scanAndEvaluate,
   sinkDeliveryHeld,
-  skippedReceipt,
   type Ack,
   type CycleStep,
   type PauseDecision,
-  type Receipt,
   type SlotPause,
-} from '@heartbeat-kit/core';
+} from '@heartbeat-kit/core/host';
 import { UnrecoverableError, type Job, type Queue } from 'bullmq';
 import type { FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import { fleetGapReceipts, fleetRanReceipt } from '../fleet/fleet-receipts.js';

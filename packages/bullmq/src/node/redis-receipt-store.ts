@@ -1,13 +1,5 @@
-import {
-  pruneReceipts,
-  receiptSchema,
-  type Clock,
-  type ListedReceipts,
-  type Receipt,
-  type ReceiptBounds,
-  type ReceiptStore,
-  type ReceiptStoreError,
-} from '@heartbeat-kit/core';
+import { type Clock, type ListedReceipts, type Receipt, type ReceiptStore, type ReceiptStoreError } from '@heartbeat-kit/core';
+import { pruneReceipts, receiptSchema, type ReceiptBounds } from '@heartbeat-kit/core/host';
 import { ResultAsync } from 'neverthrow';
 import { describeRedisError, type RedisClient } from './redis-connection.js';
 

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
+import { runCycle, skippedReceipt, type CycleOutcome, type ReceiptStore } from '@heartbeat-kit/core';
 import {
   createCycleRecord,
   cutOffScanners,
@@ -10,13 +11,9 @@ import {
   lastRecordedSlotMs,
   receiptForOutcome,
   receiptForSkippedSlots,
-  runCycle,
-  skippedReceipt,
   pausedReceipt,
-  type CycleOutcome,
   type PauseDecision,
-  type ReceiptStore,
-} from '@heartbeat-kit/core';
+} from '@heartbeat-kit/core/host';
 import { withFix } from '../errors.js';
 import { EXIT, stopSignalExit } from '../exit-codes.js';
 import { printInfo } from '../errors.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { formatReceipt, parseDurationStrict } from '@heartbeat-kit/core';
+import { formatReceipt, parseDurationStrict } from '@heartbeat-kit/core/host';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_HEARTBEAT_FILE, renderHeartbeatMarkdown } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_FILE, renderHeartbeatMarkdown } from '@heartbeat-kit/core/host';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../io.js';
 import { createCliRunner } from '../wiring/cli-runner.js';

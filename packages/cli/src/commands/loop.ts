@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
 import { performance } from 'node:perf_hooks';
+import { runLoop, skippedReceipt, type CycleOutcome, type OutboundMessage } from '@heartbeat-kit/core';
 import {
   CATCH_UP_POLICIES,
   DEFAULT_SCANNER_TIMEOUT_MS,
@@ -10,14 +11,10 @@ import {
   receiptForOutcome,
   receiptForSkippedSlots,
   nextGridSlot,
-  runLoop,
-  skippedReceipt,
-  type CycleOutcome,
   type CatchUpPolicy,
-  type OutboundMessage,
   pausedReceipt,
   type PauseDecision,
-} from '@heartbeat-kit/core';
+} from '@heartbeat-kit/core/host';
 import { EXIT } from '../exit-codes.js';
 import { printInfo } from '../errors.js';
 import type { CliIo, Command } from '../io.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { BUILTIN_SCANNERS, createPause, describePause } from '@heartbeat-kit/core';
+import { BUILTIN_SCANNERS, createPause, describePause } from '@heartbeat-kit/core/host';
 import { createFilePauseStore, pausePathFor } from '@heartbeat-kit/core/node';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';

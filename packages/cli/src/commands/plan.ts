@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { decodeHeartbeatState } from '@heartbeat-kit/core';
 import {
-  decodeHeartbeatState,
   acksOverPlan,
   deterministicJitter,
   formatDays,
@@ -11,7 +11,7 @@ import {
   type PlanQuietHours,
   type PlanRunbook,
   type PlanSchedule,
-} from '@heartbeat-kit/core';
+} from '@heartbeat-kit/core/host';
 import { createFileStateStore, NotRegularFileError, readRegularFile } from '@heartbeat-kit/core/node';
 import { CHECK_SLICE } from '@heartbeat-kit/scanners';
 import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';

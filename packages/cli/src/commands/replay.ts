@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { categoryTableFingerprint, DEFAULT_CATEGORIES, replayCycleRecords } from '@heartbeat-kit/core';
+import { DEFAULT_CATEGORIES } from '@heartbeat-kit/core';
+import { categoryTableFingerprint, replayCycleRecords } from '@heartbeat-kit/core/host';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../io.js';
 import { resolvePath } from '../wiring/cycle-deps.js';

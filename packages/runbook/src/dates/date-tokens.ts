@@ -6,7 +6,7 @@ import {
   nearestMonthDay,
   type CalendarDate,
   type MonthDay,
-} from '@heartbeat-kit/core';
+} from '@heartbeat-kit/core/host';
 
 /**
  * Date tokens of tracked runbook lines (spec 003, reference §8, DESIGN.md "Runbook"). Only a bare

@@ -1,16 +1,9 @@
 import { z } from 'zod';
 import {
-  NOT_DUE_SKIP_CODE,
-  checkCategoryOf,
-  checkDueAtMs,
-  checkSchema,
   createFinding,
   defineStatefulScanner,
-  describeCheckEvery,
-  isCheckDue,
   sanitizeForMessage,
   scanOk,
-  type CheckSpec,
   type CommandError,
   type CommandRunner,
   type Finding,
@@ -19,6 +12,15 @@ import {
   type Scanner,
   type ScannerSliceSpec,
 } from '@heartbeat-kit/core';
+import {
+  NOT_DUE_SKIP_CODE,
+  checkCategoryOf,
+  checkDueAtMs,
+  checkSchema,
+  describeCheckEvery,
+  isCheckDue,
+  type CheckSpec,
+} from '@heartbeat-kit/core/host';
 import { firstStderrLine, guardScan, type DurationMeter } from '../scanner-support.js';
 import { parseCheckOutput } from './parse-check-output.js';
 

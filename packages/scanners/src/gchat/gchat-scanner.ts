@@ -4,14 +4,11 @@ import {
   scanOk,
   type CommandRunner,
   type Finding,
-  type OpenSpool,
-  type OutputSpool,
-  type ReplyInbox,
   type ScanResult,
   type ScanWarning,
   type Scanner,
-  type SpoolText,
 } from '@heartbeat-kit/core';
+import { type OpenSpool, type OutputSpool, type ReplyInbox, type SpoolText } from '@heartbeat-kit/core/host';
 import type { FileExists } from '../file-exists.js';
 import { firstStderrLine, guardScan, runTool, skipped, type DurationMeter } from '../scanner-support.js';
 import { judgeRefused, judgeSpool, type SpoolVerdict } from './judge-spool.js';

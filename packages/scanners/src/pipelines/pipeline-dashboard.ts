@@ -1,4 +1,4 @@
-import type { PipelineStage } from '@heartbeat-kit/core';
+import type { PipelineStage } from '@heartbeat-kit/core/host';
 import type { DashboardNode, PipelineDashboard } from './dashboard-schema.js';
 import type { DotGraph } from './dot-parser.js';
 import { pythonRound } from './python-round.js';

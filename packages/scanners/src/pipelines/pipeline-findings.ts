@@ -1,4 +1,5 @@
-import { createFinding, sanitizeForMessage, type Finding, type PipelineStage, type ScannerSliceSpec } from '@heartbeat-kit/core';
+import { createFinding, sanitizeForMessage, type Finding, type ScannerSliceSpec } from '@heartbeat-kit/core';
+import { type PipelineStage } from '@heartbeat-kit/core/host';
 import { z } from 'zod';
 import type { PipelineDashboard } from './dashboard-schema.js';
 import { classifyDashboardNode } from './pipeline-dashboard.js';

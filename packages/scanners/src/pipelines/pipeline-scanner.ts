@@ -1,5 +1,4 @@
 import {
-  OUTSIDE_ACTIVE_HOURS_REASON,
   defineStatefulScanner,
   sanitizeForMessage,
   scanOk,
@@ -12,6 +11,7 @@ import {
   type Scanner,
   type StatefulScan,
 } from '@heartbeat-kit/core';
+import { OUTSIDE_ACTIVE_HOURS_REASON } from '@heartbeat-kit/core/host';
 import { errAsync, okAsync, Result, ResultAsync } from 'neverthrow';
 import { pipelineDashboardSchema, type PipelineDashboard } from './dashboard-schema.js';
 import { describeDotParseError, parseDot, type DotParseError } from './dot-parser.js';

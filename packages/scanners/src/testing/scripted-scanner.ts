@@ -1,4 +1,5 @@
-import { scanOk, type Finding, type ScanContext, type ScanResult, type Scanner, type ScannerName } from '@heartbeat-kit/core';
+import { scanOk, type Finding, type ScanContext, type ScanResult, type Scanner } from '@heartbeat-kit/core';
+import { type ScannerName } from '@heartbeat-kit/core/host';
 
 /** One scripted answer: findings for an ok result, a whole result, or a function of the context. */
 export type ScriptStep = readonly Finding[] | ScanResult | ((context: ScanContext) => ScanResult | Promise<ScanResult>);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { redactSecrets, stripTerminalEscapes } from '@heartbeat-kit/core';
+import { redactSecrets } from '@heartbeat-kit/core';
+import { stripTerminalEscapes } from '@heartbeat-kit/core/host';
 
 /** How many trailing lines of a pane count (spec 000: `tail -20`). */
 export const PANE_TAIL_LINES = 20;

@@ -1,4 +1,5 @@
-import type { LockRecord, Receipt, ScannerBreaker, SkipReason } from '@heartbeat-kit/core';
+import type { LockRecord, Receipt } from '@heartbeat-kit/core';
+import type { ScannerBreaker, SkipReason } from '@heartbeat-kit/core/host';
 import type { BeatExit, BeatResult } from './beat-types.js';
 
 /** What the newest WoterClip receipt hands to the next beat. */

@@ -1,4 +1,5 @@
-import { decideAcquire, ownsLock, type BreakerSettings, type HolderLiveness, type LockError, type LockRecord } from '@heartbeat-kit/core';
+import { type LockError, type LockRecord } from '@heartbeat-kit/core';
+import { decideAcquire, ownsLock, type BreakerSettings, type HolderLiveness } from '@heartbeat-kit/core/host';
 import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { WoterclipConfig } from '../config/woterclip-config.js';
 import { heldReason, takeOverReason } from '../lock/lock-holder.js';

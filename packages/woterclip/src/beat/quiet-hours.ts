@@ -1,4 +1,4 @@
-import { wallClockIn, WEEKDAY_NAMES, type Weekday } from '@heartbeat-kit/core';
+import { wallClockIn, WEEKDAY_NAMES, type Weekday } from '@heartbeat-kit/core/host';
 
 /** The quiet-hours settings a decision needs. */
 export interface QuietHoursSettings {
