@@ -52,7 +52,7 @@ export { splitCommaList, type CommaListOptions } from '../text/comma-list.js';
 export { DEFAULT_HEARTBEAT_FILE, type ParseHeartbeatConfigOptions } from '../config/heartbeat-markdown-parser.js';
 export { renderHeartbeatMarkdown } from '../config/heartbeat-markdown-renderer.js';
 export { daysSchema, timeOfDaySchema } from '../config/window-schema.js';
-export { isWithinActiveHours, type ActiveHoursWindow } from '../active-hours/index.js';
+export { activeHoursStatus, isWithinActiveHours, type ActiveHoursWindow, type ActiveHoursStatus } from '../active-hours/index.js';
 export {
   wallClockIn,
   isKnownZone,
@@ -91,10 +91,12 @@ export { DEFAULT_ROUTE, type RouteName } from '../cycle/route-split.js';
 export { type DeliveryRoute, type RouteDelivery } from '../cycle/deliver-routes.js';
 export { DEFAULT_SCANNER_TIMEOUT_MS, runScanners, type RunScannersOptions } from '../cycle/run-scanners.js';
 export { scanAndEvaluate, type CycleStep, type CycleStepDeps, type CycleStepInput } from '../cycle/cycle-step.js';
+export { MAX_SCANNER_SLICES } from '../cycle/scanner-slice.js';
 export { cutOffScanners, formatScanProblems, type ScanProblemKind, type ScanProblem } from '../cycle/scan-problems.js';
 export {
   breakerSkips,
   updateBreakers,
+  MAX_BREAKERS,
   SCANNER_FAILING,
   scannerBreakerSchema,
   type ScannerBreaker,
@@ -187,6 +189,7 @@ export {
   CATCH_UP_POLICIES,
   type CatchUpPolicy,
   type CatchUpSettings,
+  DEFAULT_CATCH_UP,
   type GapCause,
   type SkippedSlots,
   type SlotDecisionInput,
@@ -195,6 +198,7 @@ export {
 } from '../schedule/catch-up.js';
 export {
   ACK_BOOK_VERSION,
+  MAX_ACK_NOTE_CHARS,
   ackSchema,
   ackMatchSchema,
   decodeAckBook,
@@ -233,6 +237,7 @@ export { pauseSchema, createPause, describePause, type Pause, type PauseRequest,
 export {
   pauseActiveAt,
   decidePause,
+  isCriticalFinding,
   pauseLiveness,
   type PauseLiveness,
   type PauseDecision,
