@@ -4,7 +4,8 @@
  * Loaded through Vite's module runner, so the TypeScript sources are read directly (no build).
  * The root has no dependencies of its own, so the packages are imported by path.
  */
-import { heartbeatConfigSchema, renderHeartbeatMarkdown } from '../packages/core/src/index.js';
+import { heartbeatConfigSchema } from '../packages/core/src/index.js';
+import { renderHeartbeatMarkdown } from '../packages/core/src/host/index.js';
 import { CONFIG_PATH, personaConfigSchema, woterclipConfigSchema } from '../packages/woterclip/src/index.js';
 import { systemStatusSchema } from '../packages/runbook/src/index.js';
 import { checkFindingLineSchema } from '../packages/scanners/src/index.js';

@@ -58,9 +58,9 @@ const bin: Options = {
             : undefined,
         );
         // Likewise the terminal filter every write of main and the bin passes (terminal-safe-io.ts):
-        // through core's index, main's static imports would load the ≈ 600 KB chunk with zod before
+        // through core's host index, main's static imports would load the ≈ 600 KB chunk with zod before
         // any command (and the cycle prefetch) could start. They import only terminal-escapes.ts's exports.
-        build.onResolve({ filter: /^@heartbeat-kit\/core$/ }, (args) =>
+        build.onResolve({ filter: /^@heartbeat-kit\/core(?:\/host)?$/ }, (args) =>
           /[\\/]src[\\/](?:bin|terminal-safe-io)\.ts$/.test(args.importer)
             ? { path: join(import.meta.dirname, '../core/src/text/terminal-escapes.ts') }
             : undefined,

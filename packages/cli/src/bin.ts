@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
-import { sanitizeForTerminal } from '@heartbeat-kit/core';
+import { sanitizeForTerminal } from '@heartbeat-kit/core/host';
 import packageJson from '../package.json' with { type: 'json' };
 import { EXIT } from './exit-codes.js';
 import { endBySignal } from './force-exit.js';

@@ -1,4 +1,4 @@
-import { sanitizeForTerminal, type TerminalTextMode } from '@heartbeat-kit/core';
+import { sanitizeForTerminal, type TerminalTextMode } from '@heartbeat-kit/core/host';
 import type { CliIo } from './io.js';
 
 /**

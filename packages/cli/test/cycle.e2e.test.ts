@@ -272,7 +272,7 @@ describe('one cycle at a time per state file', () => {
   it('the lock of a cycle killed with SIGKILL stops nobody: the next cycle takes it over at once and says so', async () => {
     const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const { processStartMark } = await import('@heartbeat-kit/core/node');
-    const { jsonLockCodec } = await import('@heartbeat-kit/core');
+    const { jsonLockCodec } = await import('@heartbeat-kit/core/host');
     const { hostname } = await import('node:os');
     const { spawn } = await import('node:child_process');
     // A stand-in for a cycle process that holds the lock, then dies by kill -9.

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseHeartbeatConfig, DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_CONFIG, parseHeartbeatConfig } from '@heartbeat-kit/core';
 import { describe, expect, it } from 'vitest';
 import { useCliWorlds, useTempDirs } from './support/cli-world.js';
 import { runCli } from './support/run-cli.js';

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLockCodec } from '@heartbeat-kit/core';
+import { jsonLockCodec } from '@heartbeat-kit/core/host';
 import { processStartMark } from '@heartbeat-kit/core/node';
 import { useBuiltCli, useCliWorlds, useTempDirs } from './support/cli-world.js';
 import { runCli } from './support/run-cli.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HEARTBEAT_STATE_VERSION } from '@heartbeat-kit/core';
+import { HEARTBEAT_STATE_VERSION } from '@heartbeat-kit/core/host';
 import { WORLD_HEARTBEAT_MD } from './support/world.js';
 import { useCliWorlds, type CliWorld } from './support/cli-world.js';
 

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFilePauseStore, pausePathFor } from '../src/node/index.js';
 import { decidePause } from '../src/operator/pause-decision.js';
 import { createMemoryPauseStore } from '../src/testing/index.js';
-import { pauseStoreContract } from './contract/pause-store-contract.js';
 import { bundleChild, type BundledChild } from './support/bundle-child.js';
+import { pauseStoreContract } from '../src/testing/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'hb-core-pause-'));
 let counter = 0;
@@ -28,8 +28,8 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-pauseStoreContract('file', () => createFilePauseStore({ path: fresh('state.pause.json') }));
-pauseStoreContract('memory', () => createMemoryPauseStore());
+await pauseStoreContract('file', () => createFilePauseStore({ path: fresh('state.pause.json') }));
+await pauseStoreContract('memory', () => createMemoryPauseStore());
 
 describe('file pause store', () => {
   it('lives beside the state: state.json → state.pause.json', () => {

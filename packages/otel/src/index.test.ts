@@ -1,7 +1,7 @@
 import { context, SpanStatusCode } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { DEFAULT_HEARTBEAT_CONFIG, runCycle, scanOk, createFinding, type Scanner } from '@heartbeat-kit/core';
+import { createFinding, DEFAULT_HEARTBEAT_CONFIG, runCycle, type Scanner, scanOk } from '@heartbeat-kit/core';
 import { createFakeClock, createFakeCommandRunner, createMemoryStateStore, createRecordingSink } from '@heartbeat-kit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOtelCycleObserver, tracedCommandRunner } from './index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_SCANNERS } from '@heartbeat-kit/core';
+import { BUILTIN_SCANNERS } from '@heartbeat-kit/core/host';
 import { makeContext, scriptedRunner } from '../test/support/context.js';
 import { createDefaultScanners } from './default-scanners.js';
 import { formatAge } from './scanner-support.js';

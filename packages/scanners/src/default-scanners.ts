@@ -1,4 +1,5 @@
-import type { CommandRunner, OutputSpool, ReplyInbox, Scanner } from '@heartbeat-kit/core';
+import type { CommandRunner, Scanner } from '@heartbeat-kit/core';
+import type { OutputSpool, ReplyInbox } from '@heartbeat-kit/core/host';
 import type { Bead } from './beads/bead.js';
 import { createBeadsScanner } from './beads/beads-scanner.js';
 import { createBeadsSource } from './beads/beads-source.js';

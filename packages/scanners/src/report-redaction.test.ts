@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redactSecrets, renderWorkFound, type Finding } from '@heartbeat-kit/core';
+import { type Finding, redactSecrets } from '@heartbeat-kit/core';
+import { renderWorkFound } from '@heartbeat-kit/core/host';
 import { readyBeadFinding } from './beads/beads-scanner.js';
 import { gchatReplyFinding } from './gchat/gchat-scanner.js';
 import { gitStaleFinding } from './git/git-scanner.js';

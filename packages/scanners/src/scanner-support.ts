@@ -1,12 +1,5 @@
-import {
-  describeCommandError,
-  sanitizeForMessage,
-  type CommandOutput,
-  type CommandRequest,
-  type CommandRunner,
-  type ScanResult,
-  type ScannerName,
-} from '@heartbeat-kit/core';
+import { type CommandOutput, type CommandRequest, type CommandRunner, sanitizeForMessage, type ScanResult } from '@heartbeat-kit/core';
+import { describeCommandError, type ScannerName } from '@heartbeat-kit/core/host';
 
 /** What running one tool gave, classified the way every scanner needs it (tools.md §1). */
 export type ToolOutcome =

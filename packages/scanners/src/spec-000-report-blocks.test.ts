@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decodeHeartbeatState,
-  evaluateCycle,
-  renderCostAlert,
-  renderOnline,
-  renderShutdown,
-  renderWorkFound,
-  scanOk,
-  type Finding,
-} from '@heartbeat-kit/core';
+import { decodeHeartbeatState, evaluateCycle, type Finding, scanOk } from '@heartbeat-kit/core';
+import { renderCostAlert, renderOnline, renderShutdown, renderWorkFound } from '@heartbeat-kit/core/host';
 import { gchatReplyFinding } from './gchat/gchat-scanner.js';
 import type { DashboardNode, PipelineDashboard } from './pipelines/dashboard-schema.js';
 import { PIPELINE_SLICE, derivePipelineFinalized, nodeFailedFinding, pipelineStalledFinding } from './pipelines/pipeline-findings.js';

@@ -7,21 +7,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DEFAULT_HEARTBEAT_CONFIG,
-  decodeHeartbeatState,
-  defineStatefulScanner,
-  evaluateCycle,
-  initialHeartbeatState,
-  markDelivered,
-  runScanners,
-  scanOk,
   type CycleContext,
   type CycleEvaluation,
+  decodeHeartbeatState,
+  DEFAULT_HEARTBEAT_CONFIG,
+  defineStatefulScanner,
+  evaluateCycle,
   type HeartbeatConfig,
   type HeartbeatState,
+  initialHeartbeatState,
   type JsonValue,
   type Scanner,
+  scanOk,
 } from '@heartbeat-kit/core';
+import { markDelivered, runScanners } from '@heartbeat-kit/core/host';
 import { createFakeClock } from '@heartbeat-kit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { cycleContext } from '../../core/test/support/cycle-context.js';

@@ -1,5 +1,6 @@
 import { createFakeClock, createMemoryLockStore } from '@heartbeat-kit/core/testing';
-import type { HolderLiveness, LockRecord } from '@heartbeat-kit/core';
+import type { LockRecord } from '@heartbeat-kit/core';
+import type { HolderLiveness } from '@heartbeat-kit/core/host';
 import type { DispatchReport, DispatchRequest } from '../src/index.js';
 import { runBeat, type BeatOptions } from '../src/index.js';
 import {

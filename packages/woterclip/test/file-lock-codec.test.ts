@@ -4,8 +4,8 @@ import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createFileLockStore, currentProcessIdentity, processStartMark } from '@heartbeat-kit/core/node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lockStoreContract } from '../../core/test/contract/lock-store-contract.js';
 import { woterclipLockCodec } from '../src/index.js';
+import { lockStoreContract } from '@heartbeat-kit/core/testing';
 
 const T0 = 1_784_500_980_000;
 const HOUR = 3_600_000;
@@ -17,10 +17,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 // The contract's racers all run in this process: without an identity (or with another host's) the
 // lock's age decides, which is what the contract describes.
-lockStoreContract('file (WoterClip codec)', () =>
+await lockStoreContract('file (WoterClip codec)', () =>
   createFileLockStore({ path: fresh('.heartbeat-lock'), codec: woterclipLockCodec, identity: false }),
 );
-lockStoreContract('file (WoterClip codec, identity of another host)', () =>
+await lockStoreContract('file (WoterClip codec, identity of another host)', () =>
   createFileLockStore({ path: fresh('.heartbeat-lock'), codec: woterclipLockCodec, identity: { pid: 1, host: 'elsewhere.invalid' } }),
 );
 

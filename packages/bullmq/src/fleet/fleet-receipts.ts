@@ -1,4 +1,5 @@
-import { skippedReceipt, slotReceipt, type CycleStep, type Pause, type Receipt } from '@heartbeat-kit/core';
+import { type Receipt, skippedReceipt } from '@heartbeat-kit/core';
+import { type CycleStep, type Pause, slotReceipt } from '@heartbeat-kit/core/host';
 import { slotOf } from './slots.js';
 
 /** Why fleet slots between two committed cycles have no record of their own. */

@@ -1,4 +1,5 @@
-import { decodeHeartbeatState, encodeHeartbeatState, sinkBreakerSchema, type HeartbeatState, type JsonValue } from '@heartbeat-kit/core';
+import { decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState, type JsonValue } from '@heartbeat-kit/core';
+import { sinkBreakerSchema } from '@heartbeat-kit/core/host';
 import { z } from 'zod';
 
 // How many delivered message ids to remember: enough to absorb outbox retries arriving out

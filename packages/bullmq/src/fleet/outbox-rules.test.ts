@@ -1,4 +1,5 @@
-import { DEFAULT_HEARTBEAT_CONFIG, type SinkAttempt } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
+import type { SinkAttempt } from '@heartbeat-kit/core/host';
 import { describe, expect, it } from 'vitest';
 import type { FleetMeta } from './fleet-state.js';
 import {

@@ -1,4 +1,4 @@
-import { updateSinkBreaker, type BreakerSettings, type SinkAttempt } from '@heartbeat-kit/core';
+import { type BreakerSettings, type SinkAttempt, updateSinkBreaker } from '@heartbeat-kit/core/host';
 import type { FleetMeta } from './fleet-state.js';
 
 /** First retry delay of an outbox delivery, and the delay of every other retried job. */

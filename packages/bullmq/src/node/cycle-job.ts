@@ -1,14 +1,14 @@
+import type { Receipt } from '@heartbeat-kit/core';
 import {
-  decidePause,
-  scanAndEvaluate,
-  sinkDeliveryHeld,
-  slotReceipt,
   type Ack,
   type CycleStep,
+  decidePause,
   type PauseDecision,
-  type Receipt,
+  scanAndEvaluate,
+  sinkDeliveryHeld,
   type SlotPause,
-} from '@heartbeat-kit/core';
+  slotReceipt,
+} from '@heartbeat-kit/core/host';
 import { UnrecoverableError, type Job, type Queue } from 'bullmq';
 import type { FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import { fleetGapReceipts, fleetRanReceipt } from '../fleet/fleet-receipts.js';

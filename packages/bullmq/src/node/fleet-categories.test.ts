@@ -2,9 +2,9 @@ import {
   DEFAULT_CATEGORIES,
   DEFAULT_HEARTBEAT_CONFIG,
   defineCategories,
-  scanOk,
   type HeartbeatConfig,
   type Scanner,
+  scanOk,
 } from '@heartbeat-kit/core';
 import { ok, okAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';

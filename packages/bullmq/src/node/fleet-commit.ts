@@ -1,4 +1,5 @@
-import type { JsonValue, Receipt, ReceiptBounds } from '@heartbeat-kit/core';
+import type { JsonValue, Receipt } from '@heartbeat-kit/core';
+import type { ReceiptBounds } from '@heartbeat-kit/core/host';
 import { appendReceiptsLua } from './redis-receipt-store.js';
 import type { RedisClient } from './redis-connection.js';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock, ReceiptBounds, Sleep } from '@heartbeat-kit/core';
+import type { Clock, Sleep } from '@heartbeat-kit/core';
+import type { ReceiptBounds } from '@heartbeat-kit/core/host';
 import { parseFleetHeartbeat, type FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import { decodeFleetState, type FleetStateDocument } from '../fleet/fleet-state.js';
 import type { FleetKeys } from './fleet-keys.js';

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
-import { ACK_BOOK_VERSION, DEFAULT_HEARTBEAT_CONFIG, type JsonValue, type Receipt, type Scanner } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_CONFIG, type JsonValue, type Receipt, type Scanner } from '@heartbeat-kit/core';
+import { ACK_BOOK_VERSION } from '@heartbeat-kit/core/host';
 import { errAsync, ok, okAsync } from 'neverthrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FLEET_BACKENDS, useFleetBackend } from '../../test/support/fleet-backends.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Clock, ReceiptBounds, Sleep } from '@heartbeat-kit/core';
+import type { Clock, Sleep } from '@heartbeat-kit/core';
+import type { ReceiptBounds } from '@heartbeat-kit/core/host';
 import { nodeSleep, systemClock } from '@heartbeat-kit/core/node';
 import { Queue, Worker } from 'bullmq';
 import { outboxBackoffMs } from '../fleet/outbox-rules.js';

@@ -1,4 +1,5 @@
-import { markDelivered, redactSecrets, sinkDeliveryHeld, type SinkAttempt } from '@heartbeat-kit/core';
+import { redactSecrets } from '@heartbeat-kit/core';
+import { markDelivered, type SinkAttempt, sinkDeliveryHeld } from '@heartbeat-kit/core/host';
 import { DelayedError, type Job } from 'bullmq';
 import { encodeFleetState, recordDelivery, wasDelivered, type FleetMeta, type FleetStateDocument } from '../fleet/fleet-state.js';
 import { breakerCycle, OUTBOX_RETRY_MS, stepSinkBreaker, type OutboxBreakerSettings, type SinkBreakerNote } from '../fleet/outbox-rules.js';

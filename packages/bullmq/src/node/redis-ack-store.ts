@@ -1,4 +1,5 @@
-import { decodeAckBook, encodeAckBook, type AckStore, type AckStoreError, type JsonValue, type LoadedAcks } from '@heartbeat-kit/core';
+import type { JsonValue } from '@heartbeat-kit/core';
+import { type AckStore, type AckStoreError, decodeAckBook, encodeAckBook, type LoadedAcks } from '@heartbeat-kit/core/host';
 import type { RedisClient } from './redis-connection.js';
 import { ResultAsync } from 'neverthrow';
 import { describeRedisError } from './redis-connection.js';

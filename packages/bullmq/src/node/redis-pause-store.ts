@@ -1,4 +1,4 @@
-import { pauseSchema, type Pause, type PauseStore, type PauseStoreError } from '@heartbeat-kit/core';
+import { type Pause, pauseSchema, type PauseStore, type PauseStoreError } from '@heartbeat-kit/core/host';
 import { ResultAsync } from 'neverthrow';
 import type { RedisClient } from './redis-connection.js';
 import { describeRedisError } from './redis-connection.js';

@@ -1,13 +1,12 @@
 import {
-  pruneReceipts,
-  receiptSchema,
   type Clock,
   type ListedReceipts,
   type Receipt,
-  type ReceiptBounds,
   type ReceiptStore,
   type ReceiptStoreError,
+  skippedReceipt,
 } from '@heartbeat-kit/core';
+import { pruneReceipts, type ReceiptBounds, receiptSchema } from '@heartbeat-kit/core/host';
 import { ResultAsync } from 'neverthrow';
 import { describeRedisError, type RedisClient } from './redis-connection.js';
 
@@ -75,8 +74,7 @@ export function parseReceiptEntries(entries: readonly string[], nowMs: number, b
  *
  * @example
  * ```ts
- * import { skippedReceipt } from '@heartbeat-kit/core';
- * import { systemClock } from '@heartbeat-kit/core/node';
+ *  * import { systemClock } from '@heartbeat-kit/core/node';
  * import { parseRedisUrl } from '@heartbeat-kit/bullmq';
  * import { createRedisClient, createRedisReceiptStore } from '@heartbeat-kit/bullmq/node';
  *

@@ -1,4 +1,4 @@
-import { createFinding, scanOk, type Scanner, type Sleep } from '@heartbeat-kit/core';
+import { createFinding, type Scanner, scanOk, type Sleep } from '@heartbeat-kit/core';
 
 /** Options of {@link createFakeScanners}. */
 export interface FakeScannerOptions {

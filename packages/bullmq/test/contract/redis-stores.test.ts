@@ -1,9 +1,4 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { lockStoreContract } from '../../../core/test/contract/lock-store-contract.js';
-import { receiptStoreContract } from '../../../core/test/contract/receipt-store-contract.js';
-import { stateStoreContract } from '../../../core/test/contract/state-store-contract.js';
-import { ackStoreContract } from '../../../core/test/contract/ack-store-contract.js';
-import { pauseStoreContract } from '../../../core/test/contract/pause-store-contract.js';
 import {
   createRedisAckStore,
   createRedisLockStore,
@@ -13,6 +8,13 @@ import {
 } from '../../src/node/index.js';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
 import type { Redis } from 'ioredis';
+import {
+  lockStoreContract,
+  receiptStoreContract,
+  stateStoreContract,
+  ackStoreContract,
+  pauseStoreContract,
+} from '@heartbeat-kit/core/testing';
 
 let redis: TestRedis;
 let client: Redis;
@@ -25,17 +27,17 @@ afterAll(async () => {
   await redis.stop();
 });
 
-stateStoreContract('redis', () => createRedisStateStore({ redis: client, key: `contract:state:${(counter += 1)}` }));
-stateStoreContract('redis with a lock fence key', () => {
+await stateStoreContract('redis', () => createRedisStateStore({ redis: client, key: `contract:state:${(counter += 1)}` }));
+await stateStoreContract('redis with a lock fence key', () => {
   const key = `contract:fenced:${(counter += 1)}`;
   return createRedisStateStore({ redis: client, key, lockFenceKey: `${key}:lock:fence` });
 });
-lockStoreContract('redis', () => createRedisLockStore({ redis: client, key: `contract:lock:${(counter += 1)}` }));
-receiptStoreContract('redis', (bounds, clock) =>
+await lockStoreContract('redis', () => createRedisLockStore({ redis: client, key: `contract:lock:${(counter += 1)}` }));
+await receiptStoreContract('redis', (bounds, clock) =>
   createRedisReceiptStore({ redis: client, key: `contract:receipts:${(counter += 1)}`, bounds, clock }),
 );
-ackStoreContract('redis', () => createRedisAckStore({ redis: client, key: `contract:acks:${(counter += 1)}` }));
-pauseStoreContract('redis', () => createRedisPauseStore({ redis: client, key: `contract:pause:${(counter += 1)}` }));
+await ackStoreContract('redis', () => createRedisAckStore({ redis: client, key: `contract:acks:${(counter += 1)}` }));
+await pauseStoreContract('redis', () => createRedisPauseStore({ redis: client, key: `contract:pause:${(counter += 1)}` }));
 
 it('a damaged Redis pause is an invalid error naming the key and fleet resume, and resume still removes it', async () => {
   const key = `contract:pause:${(counter += 1)}`;

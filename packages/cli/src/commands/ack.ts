@@ -1,16 +1,15 @@
 import { parseArgs } from 'node:util';
+import { decodeHeartbeatState, DEFAULT_CATEGORIES } from '@heartbeat-kit/core';
 import {
+  type Ack,
   ackActive,
   ackEnd,
   addAck,
-  decodeHeartbeatState,
-  DEFAULT_CATEGORIES,
   knownFindingsOf,
   removeAcks,
   resolveAckSelector,
   validateAckNote,
-  type Ack,
-} from '@heartbeat-kit/core';
+} from '@heartbeat-kit/core/host';
 import { ackPathFor, createFileAckStore } from '@heartbeat-kit/core/node';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';

@@ -1,4 +1,4 @@
-import { isWithinActiveHours, judgeLiveness, pauseLiveness } from '@heartbeat-kit/core';
+import { isWithinActiveHours, judgeLiveness, pauseLiveness } from '@heartbeat-kit/core/host';
 import { join } from 'node:path';
 import { createFileLockStore, createFilePauseStore, createFileReceiptStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { isQuietTime, loadWoterclipConfig, woterclipLockCodec } from '@heartbeat-kit/woterclip';

@@ -1,15 +1,13 @@
 import { parseArgs } from 'node:util';
+import { decodeHeartbeatState, evaluateCycle, type Finding } from '@heartbeat-kit/core';
 import {
   checkCategoryOf,
   checkDueAtMs,
-  decodeHeartbeatState,
+  type CheckSpec,
   describeCheckEvery,
-  evaluateCycle,
   formatDuration,
   isWithinActiveHours,
-  type CheckSpec,
-  type Finding,
-} from '@heartbeat-kit/core';
+} from '@heartbeat-kit/core/host';
 import { CHECK_SLICE, checkArgv, runCheck, type CheckSlice } from '@heartbeat-kit/scanners';
 import { unknownNameError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';

@@ -1,19 +1,17 @@
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
+import { type CycleOutcome, type Receipt, runCycle } from '@heartbeat-kit/core';
 import {
   createCycleRecord,
   cutOffScanners,
   DEFAULT_SCANNER_TIMEOUT_MS,
   isWithinActiveHours,
-  runCycle,
-  runSlot,
-  slotReceipt,
-  type CycleOutcome,
   type PauseDecision,
-  type Receipt,
+  runSlot,
   type SlotEnd,
-} from '@heartbeat-kit/core';
+  slotReceipt,
+} from '@heartbeat-kit/core/host';
 import { withFix } from '../errors.js';
 import { EXIT, stopSignalExit } from '../exit-codes.js';
 import { printInfo } from '../errors.js';

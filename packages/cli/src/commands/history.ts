@@ -1,4 +1,4 @@
-import { formatReceipt, parseDurationStrict } from '@heartbeat-kit/core';
+import { formatReceipt, parseDurationStrict } from '@heartbeat-kit/core/host';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { err, ok, type Result } from 'neverthrow';
 import { commandFailure, defineCommand, usageFailure } from '../cli-kernel/index.js';

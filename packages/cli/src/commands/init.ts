@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { DEFAULT_HEARTBEAT_FILE, renderHeartbeatMarkdown } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_FILE, renderHeartbeatMarkdown } from '@heartbeat-kit/core/host';
 import { ok } from 'neverthrow';
 import { commandFailure, defineCommand } from '../cli-kernel/index.js';
 import { EXIT } from '../exit-codes.js';

@@ -1,21 +1,19 @@
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
 import { performance } from 'node:perf_hooks';
+import { type CycleOutcome, type OutboundMessage, runLoop } from '@heartbeat-kit/core';
 import {
   CATCH_UP_POLICIES,
+  type CatchUpPolicy,
   DEFAULT_SCANNER_TIMEOUT_MS,
   deterministicJitter,
   futureRecordedSlotMs,
   lastRecordedSlotMs,
-  receiptForSkippedSlots,
   nextGridSlot,
-  runLoop,
-  runSlot,
-  type CycleOutcome,
-  type CatchUpPolicy,
-  type OutboundMessage,
   type PauseDecision,
-} from '@heartbeat-kit/core';
+  receiptForSkippedSlots,
+  runSlot,
+} from '@heartbeat-kit/core/host';
 import { EXIT } from '../exit-codes.js';
 import { printInfo } from '../errors.js';
 import type { CliIo, Command } from '../io.js';

@@ -1,4 +1,4 @@
-import { BUILTIN_SCANNERS, createPause, describePause } from '@heartbeat-kit/core';
+import { BUILTIN_SCANNERS, createPause, describePause } from '@heartbeat-kit/core/host';
 import { createFilePauseStore, pausePathFor } from '@heartbeat-kit/core/node';
 import { err, ok, type Result } from 'neverthrow';
 import { commandFailure, defineCommand, usageFailure, type CommandSpec, type DeclaredCommand, type FlagSpec } from '../cli-kernel/index.js';

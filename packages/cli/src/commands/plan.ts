@@ -1,15 +1,15 @@
 import { join } from 'node:path';
+import { decodeHeartbeatState } from '@heartbeat-kit/core';
 import {
-  decodeHeartbeatState,
   acksOverPlan,
-  deterministicJitter,
   describePause,
-  planSlots,
-  type PlannedSlot,
+  deterministicJitter,
   type PlanJudge,
+  type PlannedSlot,
   type PlanRunbook,
   type PlanSchedule,
-} from '@heartbeat-kit/core';
+  planSlots,
+} from '@heartbeat-kit/core/host';
 import { createFileStateStore, NotRegularFileError, readRegularFile } from '@heartbeat-kit/core/node';
 import { CHECK_SLICE } from '@heartbeat-kit/scanners';
 import { calendarDateIn, dueItems, formatCalendarDate, isEffectivelyEmpty, parseRunbook } from '@heartbeat-kit/runbook';

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { categoryTableFingerprint, DEFAULT_CATEGORIES, replayCycleRecords } from '@heartbeat-kit/core';
+import { DEFAULT_CATEGORIES } from '@heartbeat-kit/core';
+import { categoryTableFingerprint, replayCycleRecords } from '@heartbeat-kit/core/host';
 import { ok } from 'neverthrow';
 import { defineCommand, usageFailure } from '../cli-kernel/index.js';
 import { EXIT } from '../exit-codes.js';

@@ -1,5 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { pausedReceipt, type Pause, type ReceiptStore } from '@heartbeat-kit/core';
+import type { ReceiptStore } from '@heartbeat-kit/core';
+import { type Pause, pausedReceipt } from '@heartbeat-kit/core/host';
 import { createFilePauseStore } from '@heartbeat-kit/core/node';
 import { decideBeatPause, type BeatPauseDecision } from '@heartbeat-kit/woterclip';
 import { printInfo } from '../errors.js';

@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { describePause, pauseActiveAt, type Clock, type CommandRunner } from '@heartbeat-kit/core';
+import type { Clock, CommandRunner } from '@heartbeat-kit/core';
+import { describePause, pauseActiveAt } from '@heartbeat-kit/core/host';
 import { createFileLockStore, createFileReceiptStore, systemClock } from '@heartbeat-kit/core/node';
 import {
   beatReceiptView,

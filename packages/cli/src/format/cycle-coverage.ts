@@ -1,4 +1,5 @@
-import { NOT_DUE_SKIP_CODE, type ScanProblem, type ScanResult } from '@heartbeat-kit/core';
+import type { ScanResult } from '@heartbeat-kit/core';
+import { NOT_DUE_SKIP_CODE, type ScanProblem } from '@heartbeat-kit/core/host';
 
 /**
  * What one cycle's scanners covered, in scanner order: the ones that looked, the ones that did

@@ -1,11 +1,5 @@
-import {
-  formatDays,
-  formatScanProblems,
-  OUTSIDE_ACTIVE_HOURS_REASON,
-  type CycleOutcome,
-  type Finding,
-  type HeartbeatConfig,
-} from '@heartbeat-kit/core';
+import type { CycleOutcome, Finding, HeartbeatConfig } from '@heartbeat-kit/core';
+import { formatDays, formatScanProblems, OUTSIDE_ACTIVE_HOURS_REASON } from '@heartbeat-kit/core/host';
 
 function brief(finding: Finding): { category: string; fingerprint: string; subject: string } {
   return { category: finding.category, fingerprint: finding.fingerprint, subject: finding.subject };

@@ -1,4 +1,4 @@
-import type { PlannedAck } from '@heartbeat-kit/core';
+import type { PlannedAck } from '@heartbeat-kit/core/host';
 
 /** The text lines of `plan` for the acks in force: a heading, then one line per ack (none: no lines). */
 export function plannedAckLines(acks: readonly PlannedAck[]): string[] {

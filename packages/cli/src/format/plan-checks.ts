@@ -1,4 +1,4 @@
-import { describeCheckEvery, formatDuration, isCheckDue, type CheckSpec, type PlannedSlot } from '@heartbeat-kit/core';
+import { type CheckSpec, describeCheckEvery, formatDuration, isCheckDue, type PlannedSlot } from '@heartbeat-kit/core/host';
 
 /** What `plan` says about one check: its cadence, whether the next slot runs it, and its next run among the slots. */
 export interface PlannedCheck {

@@ -1,4 +1,4 @@
-import { CATEGORY_INFO, COBUILDER_CATEGORIES } from '@heartbeat-kit/core';
+import { CATEGORY_INFO, COBUILDER_CATEGORIES } from '@heartbeat-kit/core/host';
 import {
   FLEET_QUEUE_NAMES,
   type FleetEvent,

@@ -1,13 +1,5 @@
-import {
-  createFinding,
-  DEFAULT_HEARTBEAT_CONFIG,
-  receiptForOutcome,
-  runCycle,
-  scanOk,
-  SKIP_REASON_NAMES,
-  type Receipt,
-  type Scanner,
-} from '@heartbeat-kit/core';
+import { createFinding, DEFAULT_HEARTBEAT_CONFIG, type Receipt, runCycle, type Scanner, scanOk } from '@heartbeat-kit/core';
+import { receiptForOutcome, SKIP_REASON_NAMES } from '@heartbeat-kit/core/host';
 import { createFakeClock, createMemoryStateStore, createRecordingSink } from '@heartbeat-kit/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

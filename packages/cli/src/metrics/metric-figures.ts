@@ -1,12 +1,5 @@
-import {
-  CATEGORY_INFO,
-  COBUILDER_CATEGORIES,
-  SKIP_REASON_NAMES,
-  type CycleOutcome,
-  type HeartbeatState,
-  type PauseDecision,
-  type Receipt,
-} from '@heartbeat-kit/core';
+import type { CycleOutcome, HeartbeatState, Receipt } from '@heartbeat-kit/core';
+import { CATEGORY_INFO, COBUILDER_CATEGORIES, type PauseDecision, SKIP_REASON_NAMES } from '@heartbeat-kit/core/host';
 
 /** One sample of a metric family: its labels and value. */
 export interface MetricSample {

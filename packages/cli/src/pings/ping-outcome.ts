@@ -1,5 +1,6 @@
 // How a cycle's outcome reads to an off-host monitor: the end ping's result and its one-line summary.
-import { cutOffScanners, type CycleOutcome, type Receipt } from '@heartbeat-kit/core';
+import type { CycleOutcome, Receipt } from '@heartbeat-kit/core';
+import { cutOffScanners } from '@heartbeat-kit/core/host';
 import type { PingEvent } from './ping-requests.js';
 import type { PingFailures } from './slot-pinger.js';
 

@@ -1,6 +1,7 @@
 // The HTTP requests of each ping event, per protocol: pure, so every protocol rule is tested without a network.
 import { createHash } from 'node:crypto';
-import { redactSecrets, stripTerminalEscapes } from '@heartbeat-kit/core';
+import { redactSecrets } from '@heartbeat-kit/core';
+import { stripTerminalEscapes } from '@heartbeat-kit/core/host';
 import type { PingSpec } from './ping-spec.js';
 
 /** What a ping says: a slot began, or how it ended. */

@@ -1,5 +1,4 @@
-import type { CommandRunner } from '@heartbeat-kit/core';
-import { sanitizeForMessage } from '@heartbeat-kit/core';
+import { type CommandRunner, sanitizeForMessage } from '@heartbeat-kit/core';
 import { launchdLabel } from './launchd-plist.js';
 import type { ServiceKind } from './service-plan.js';
 

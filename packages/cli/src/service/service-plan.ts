@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { DEFAULT_SCANNER_TIMEOUT_MS } from '@heartbeat-kit/core';
+import { DEFAULT_SCANNER_TIMEOUT_MS } from '@heartbeat-kit/core/host';
 import { COMMAND_SINK_TIMEOUT_MS } from '../sinks/command-sink.js';
 
 /** Which service manager, and for systemd whose. */

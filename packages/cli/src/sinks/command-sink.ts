@@ -1,5 +1,5 @@
 import { ResultAsync } from 'neverthrow';
-import { redactSecrets, sanitizeForMessage, type CommandRunner, type Sink } from '@heartbeat-kit/core';
+import { type CommandRunner, redactSecrets, sanitizeForMessage, type Sink } from '@heartbeat-kit/core';
 
 /** The short failure code an error carries (set where it was thrown), else `failed`. */
 function codeOf(error: unknown): string {

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
-import type { DeliveryRoute, HeartbeatConfig, PriorityClass, Sink } from '@heartbeat-kit/core';
+import type { HeartbeatConfig, PriorityClass, Sink } from '@heartbeat-kit/core';
+import type { DeliveryRoute } from '@heartbeat-kit/core/host';
 import { parseSinkSpec, type SinkSpec } from './sink-spec.js';
 
 /** One route by priority: where a class's report goes (`--route Immediate=webhook:…`, HEARTBEAT.md `## Delivery`). */

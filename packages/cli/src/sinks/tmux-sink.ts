@@ -1,5 +1,5 @@
 import { ResultAsync } from 'neverthrow';
-import { redactSecrets, sanitizeForMessage, type CommandRunner, type Sink, type SinkDelivery, type Sleep } from '@heartbeat-kit/core';
+import { type CommandRunner, redactSecrets, sanitizeForMessage, type Sink, type SinkDelivery, type Sleep } from '@heartbeat-kit/core';
 import { readPanePrompt } from './pane-prompt.js';
 
 /** Where and how {@link createTmuxSink} types. */

@@ -1,4 +1,5 @@
-import { ackHolding, decodeHeartbeatState, type Ack, type AckHolding, type JsonValue } from '@heartbeat-kit/core';
+import { decodeHeartbeatState, type JsonValue } from '@heartbeat-kit/core';
+import { type Ack, ackHolding, type AckHolding } from '@heartbeat-kit/core/host';
 import { ackPathFor, createFileAckStore, readRegularFile } from '@heartbeat-kit/core/node';
 
 /**

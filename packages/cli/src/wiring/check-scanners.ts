@@ -1,4 +1,5 @@
-import { envPatternMatches, type CheckSpec, type Scanner } from '@heartbeat-kit/core';
+import type { Scanner } from '@heartbeat-kit/core';
+import { type CheckSpec, envPatternMatches } from '@heartbeat-kit/core/host';
 import { commandScanner, type CommandScannerSpec } from '@heartbeat-kit/scanners';
 import type { CliIo } from '../io.js';
 import { createCliRunner } from './cli-runner.js';

@@ -1,4 +1,5 @@
-import { ENV_NAME_PATTERN, splitCommaList, type CommandRunner } from '@heartbeat-kit/core';
+import type { CommandRunner } from '@heartbeat-kit/core';
+import { ENV_NAME_PATTERN, splitCommaList } from '@heartbeat-kit/core/host';
 import { createProcessRunner, type ProcessRunnerOptions } from '@heartbeat-kit/core/node';
 import type { CliIo } from '../io.js';
 

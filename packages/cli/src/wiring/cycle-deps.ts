@@ -1,6 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import type { CheckSpec, CycleDeps, Sink } from '@heartbeat-kit/core';
+import type { CycleDeps, Sink } from '@heartbeat-kit/core';
+import type { CheckSpec } from '@heartbeat-kit/core/host';
 import {
   createFileMtimeOperatorActivity,
   createFileOutputSpool,

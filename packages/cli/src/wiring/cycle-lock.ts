@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import type { AcquireRequest, HolderLiveness, LockError, LockRecord, LockStore } from '@heartbeat-kit/core';
+import type { AcquireRequest, LockError, LockRecord, LockStore } from '@heartbeat-kit/core';
+import type { HolderLiveness } from '@heartbeat-kit/core/host';
 import { createFileLockStore } from '@heartbeat-kit/core/node';
 
 /**

@@ -1,4 +1,4 @@
-import { formatDuration, parseDurationStrict, type DurationUnit } from '@heartbeat-kit/core';
+import { type DurationUnit, formatDuration, parseDurationStrict } from '@heartbeat-kit/core/host';
 
 /** What a duration flag gave: absent, milliseconds, or a one-line error naming the flag and the fix. */
 export type DurationFlag = { readonly ok: true; readonly ms: number | undefined } | { readonly ok: false; readonly message: string };

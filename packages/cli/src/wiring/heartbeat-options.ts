@@ -1,4 +1,5 @@
-import { DEFAULT_HEARTBEAT_FILE, type CycleDeps } from '@heartbeat-kit/core';
+import type { CycleDeps } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_FILE } from '@heartbeat-kit/core/host';
 import type { CliIo } from '../io.js';
 import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
 import { tmuxSinkSettings } from '../sinks/tmux-sink-settings.js';

@@ -1,11 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import {
-  DEFAULT_HEARTBEAT_FILE,
-  formatHeartbeatConfigError,
-  parseHeartbeatConfig,
-  resolveTimeZone,
-  type HeartbeatConfig,
-} from '@heartbeat-kit/core';
+import { formatHeartbeatConfigError, type HeartbeatConfig, parseHeartbeatConfig } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_FILE, resolveTimeZone } from '@heartbeat-kit/core/host';
 import { NotRegularFileError, readRegularFile } from '@heartbeat-kit/core/node';
 import { systemTimeZone } from './system-time-zone.js';
 

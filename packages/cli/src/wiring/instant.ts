@@ -1,4 +1,4 @@
-import { parseIsoInstant, type Clock } from '@heartbeat-kit/core';
+import { type Clock, parseIsoInstant } from '@heartbeat-kit/core';
 import { systemClock } from '@heartbeat-kit/core/node';
 import type { CliIo } from '../io.js';
 

@@ -1,4 +1,4 @@
-import { decidePause, type PauseDecision, type PauseStore } from '@heartbeat-kit/core';
+import { decidePause, type PauseDecision, type PauseStore } from '@heartbeat-kit/core/host';
 import { createFilePauseStore, pausePathFor } from '@heartbeat-kit/core/node';
 import type { CliIo } from '../io.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ENV_NAME_PATTERN } from '@heartbeat-kit/core';
+import { ENV_NAME_PATTERN } from '@heartbeat-kit/core/host';
 import {
   fileSignature,
   formatPrefetchPlan,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HEARTBEAT_CONFIG, DEFAULT_HEARTBEAT_FILE, type CommandRequest } from '@heartbeat-kit/core';
+import { type CommandRequest, DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_FILE } from '@heartbeat-kit/core/host';
 import { createFakeCommandRunner, type FakeCommandResponse } from '@heartbeat-kit/core/testing';
 import { createDefaultScanners } from '@heartbeat-kit/scanners';
 import { PROJECT_CONFIG_FILE } from './project-root.js';

@@ -1,4 +1,5 @@
-import type { Clock, Receipt, ReceiptStore, UnwrittenReceipt } from '@heartbeat-kit/core';
+import type { Clock, Receipt, ReceiptStore } from '@heartbeat-kit/core';
+import type { UnwrittenReceipt } from '@heartbeat-kit/core/host';
 import { createFileReceiptStore, receiptsDirectoryFor, systemClock } from '@heartbeat-kit/core/node';
 import { withFix } from '../errors.js';
 import type { CliIo } from '../io.js';

@@ -1,5 +1,6 @@
 import { readlinkSync } from 'node:fs';
-import { resolveTimeZone, sanitizeForMessage } from '@heartbeat-kit/core';
+import { sanitizeForMessage } from '@heartbeat-kit/core';
+import { resolveTimeZone } from '@heartbeat-kit/core/host';
 
 /** The stored spelling of a zone `Intl` knows, or undefined. */
 function known(zone: string): string | undefined {

@@ -1,10 +1,10 @@
 import { createFakeCommandRunner, type FakeCommandResponse } from '../../src/testing/index.js';
 import type { CommandRequest } from '../../src/index.js';
 import { createProcessRunner } from '../../src/node/index.js';
-import { describeCommandRunnerContract, type ContractOp } from './command-runner-contract.js';
+import { describeCommandRunnerContract, type CommandRunnerContractOp } from '../../src/testing/index.js';
 
 // Real children: `node -e` programs, no shell anywhere (argv cannot carry NUL, hence base64).
-describeCommandRunnerContract('process runner (node:child_process)', () => ({
+await describeCommandRunnerContract('process runner (node:child_process)', () => ({
   runner: createProcessRunner(),
   request: (op, extra = {}): CommandRequest => {
     const base = { ...extra };
@@ -38,9 +38,9 @@ describeCommandRunnerContract('process runner (node:child_process)', () => ({
 }));
 
 // The fake's "program" is its handler: it decodes the scenario and answers as a real child would.
-describeCommandRunnerContract('core fake runner', () => ({
+await describeCommandRunnerContract('core fake runner', () => ({
   runner: createFakeCommandRunner(async (request, signal): Promise<FakeCommandResponse> => {
-    const op = JSON.parse(request.args[0] ?? '{}') as ContractOp;
+    const op = JSON.parse(request.args[0] ?? '{}') as CommandRunnerContractOp;
     switch (op.op) {
       case 'print':
         return { stdout: op.stdout, stderr: op.stderr, exitCode: op.exitCode };

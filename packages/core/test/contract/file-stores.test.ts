@@ -12,32 +12,34 @@ import {
   createFileAckStore,
 } from '../../src/node/index.js';
 import type { OutputSpool } from '../../src/ports/output-spool.js';
-import { outputSpoolContract } from './output-spool-contract.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { ReplyInbox } from '../../src/ports/reply-inbox.js';
-import { replyInboxContract } from './reply-inbox-contract.js';
-import { receiptStoreContract } from './receipt-store-contract.js';
-import { lockStoreContract } from './lock-store-contract.js';
-import { stateStoreContract } from './state-store-contract.js';
-import { ackStoreContract } from './ack-store-contract.js';
+import {
+  outputSpoolContract,
+  replyInboxContract,
+  receiptStoreContract,
+  lockStoreContract,
+  stateStoreContract,
+  ackStoreContract,
+} from '../../src/testing/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'hb-core-contract-'));
 let counter = 0;
 const fresh = (name: string): string => join(root, `case-${(counter += 1)}`, name);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-stateStoreContract('file', () => createFileStateStore({ path: fresh('state.json') }));
-ackStoreContract('file', () => createFileAckStore({ path: fresh('state.acks.json') }));
+await stateStoreContract('file', () => createFileStateStore({ path: fresh('state.json') }));
+await ackStoreContract('file', () => createFileAckStore({ path: fresh('state.acks.json') }));
 // The contract's holders are all this one process, so liveness cannot tell them apart: the age
 // rule is what is exercised (`identity: false`); liveness has its own tests beside the adapter.
-lockStoreContract('file (JSON codec)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: false }));
-lockStoreContract('file (JSON codec, identity of another host)', () =>
+await lockStoreContract('file (JSON codec)', () => createFileLockStore({ path: fresh('heartbeat.lock'), identity: false }));
+await lockStoreContract('file (JSON codec, identity of another host)', () =>
   createFileLockStore({ path: fresh('heartbeat.lock'), identity: { pid: 1, host: 'elsewhere.invalid' } }),
 );
-receiptStoreContract('file', (bounds, clock) => createFileReceiptStore({ directory: fresh('state.receipts'), bounds, clock }));
+await receiptStoreContract('file', (bounds, clock) => createFileReceiptStore({ directory: fresh('state.receipts'), bounds, clock }));
 
 const inboxPaths = new WeakMap<ReplyInbox, string>();
-replyInboxContract('file', {
+await replyInboxContract('file', {
   makeInbox: () => {
     const path = fresh('state.inbox.json');
     const inbox = createFileReplyInbox({ path });
@@ -54,7 +56,7 @@ const fileSpool = (where: { directory: string; maxReadBytes?: number }, clock?: 
   spoolDirectories.set(spool, where);
   return spool;
 };
-outputSpoolContract('file', {
+await outputSpoolContract('file', {
   makeSpool: (clock, maxReadBytes) =>
     fileSpool({ directory: fresh('spools'), ...(maxReadBytes === undefined ? {} : { maxReadBytes }) }, clock),
   reopen: (spool, clock) => fileSpool(spoolDirectories.get(spool) ?? { directory: '' }, clock),

@@ -8,24 +8,26 @@ import {
   type MemoryOutputSpool,
 } from '../../src/testing/index.js';
 import type { OutputSpool } from '../../src/ports/output-spool.js';
-import { outputSpoolContract } from './output-spool-contract.js';
-import { replyInboxContract } from './reply-inbox-contract.js';
-import { receiptStoreContract } from './receipt-store-contract.js';
-import { lockStoreContract } from './lock-store-contract.js';
-import { stateStoreContract } from './state-store-contract.js';
-import { ackStoreContract } from './ack-store-contract.js';
+import {
+  outputSpoolContract,
+  replyInboxContract,
+  receiptStoreContract,
+  lockStoreContract,
+  stateStoreContract,
+  ackStoreContract,
+} from '../../src/testing/index.js';
 
-stateStoreContract('memory', () => createMemoryStateStore());
-ackStoreContract('memory', () => createMemoryAckStore());
-lockStoreContract('memory', () => createMemoryLockStore());
-lockStoreContract('memory with fencing', () => createMemoryLockStore({ fencing: true }));
-receiptStoreContract('memory', (bounds, clock) => createMemoryReceiptStore({ bounds, clock }));
-replyInboxContract('memory', { makeInbox: () => createMemoryReplyInbox(), reopen: (inbox) => inbox });
+await stateStoreContract('memory', () => createMemoryStateStore());
+await ackStoreContract('memory', () => createMemoryAckStore());
+await lockStoreContract('memory', () => createMemoryLockStore());
+await lockStoreContract('memory with fencing', () => createMemoryLockStore({ fencing: true }));
+await receiptStoreContract('memory', (bounds, clock) => createMemoryReceiptStore({ bounds, clock }));
+await replyInboxContract('memory', { makeInbox: () => createMemoryReplyInbox(), reopen: (inbox) => inbox });
 
 const liveFakePids = new Set<number>();
 let nextFakePid = 4_000_000;
 const memorySpools = new WeakMap<OutputSpool, MemoryOutputSpool>();
-outputSpoolContract('memory', {
+await outputSpoolContract('memory', {
   makeSpool: (clock, maxReadBytes) => {
     const spool = createMemoryOutputSpool({
       clock,

@@ -5,7 +5,7 @@ import { afterAll } from 'vitest';
 import { createAgentInboxSink, createJsonlFileSink, listAgentInbox } from '../../src/node/index.js';
 import type { OutboundMessage } from '../../src/ports/sink.js';
 import { createRecordingSink } from '../../src/testing/index.js';
-import { sinkContract } from './sink-contract.js';
+import { sinkContract } from '../../src/testing/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'hb-core-sink-contract-'));
 let counter = 0;
@@ -17,7 +17,7 @@ const aFile = (): string => {
 };
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-sinkContract('memory (recording)', {
+await sinkContract('memory (recording)', {
   makeSink: () => {
     const sink = createRecordingSink();
     return Promise.resolve({ sink, received: () => Promise.resolve(sink.delivered) });
@@ -25,7 +25,7 @@ sinkContract('memory (recording)', {
   makeBrokenSink: () => Promise.resolve(createRecordingSink({ failTimes: Number.POSITIVE_INFINITY })),
 });
 
-sinkContract('JSONL file', {
+await sinkContract('JSONL file', {
   makeSink: () => {
     const path = fresh('messages.jsonl');
     const received = (): Promise<OutboundMessage[]> => {
@@ -48,7 +48,7 @@ sinkContract('JSONL file', {
   makeBrokenSink: () => Promise.resolve(createJsonlFileSink({ path: root })),
 });
 
-sinkContract('agent inbox', {
+await sinkContract('agent inbox', {
   makeSink: () => {
     const directory = fresh('inbox');
     const received = async (): Promise<OutboundMessage[]> =>

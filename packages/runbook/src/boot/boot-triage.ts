@@ -12,7 +12,7 @@ import {
 } from '../status/status-views.js';
 import { hasOpenTaskOfType, type StatusTask, type SystemStatus } from '../status/system-status.js';
 import type { TaskToCreate } from '../tick/checklist-tick.js';
-import { stripTerminalEscapes } from '@heartbeat-kit/core';
+import { stripTerminalEscapes } from '@heartbeat-kit/core/host';
 
 /** Boot triage runs this long after a server start. */
 export const BOOT_TRIAGE_DELAY_MS = 90_000;

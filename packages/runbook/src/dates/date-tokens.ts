@@ -1,12 +1,12 @@
 import {
+  type CalendarDate,
   calendarDateIn as coreCalendarDateIn,
   daysBetween,
   isKnownZone,
   isValidCalendarDate,
-  nearestMonthDay,
-  type CalendarDate,
   type MonthDay,
-} from '@heartbeat-kit/core';
+  nearestMonthDay,
+} from '@heartbeat-kit/core/host';
 
 /**
  * Date tokens of tracked runbook lines. Only a bare `MM-DD` and `DELETE MM-DD` are visible to the

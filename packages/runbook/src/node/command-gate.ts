@@ -1,4 +1,5 @@
-import { describeCommandError, type CommandError, type CommandRunner } from '@heartbeat-kit/core';
+import type { CommandError, CommandRunner } from '@heartbeat-kit/core';
+import { describeCommandError } from '@heartbeat-kit/core/host';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import {

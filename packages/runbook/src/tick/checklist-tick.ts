@@ -1,4 +1,5 @@
-import { stripTerminalEscapes, sanitizeForMessage } from '@heartbeat-kit/core';
+import { sanitizeForMessage } from '@heartbeat-kit/core';
+import { stripTerminalEscapes } from '@heartbeat-kit/core/host';
 import { isEffectivelyEmpty } from '../model/effectively-empty.js';
 import { parseRunbook } from '../model/runbook.js';
 import { renderSystemStatus } from '../status/render-status.js';

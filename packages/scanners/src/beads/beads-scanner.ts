@@ -1,4 +1,12 @@
-import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanResult, type Scanner } from '@heartbeat-kit/core';
+import {
+  createFinding,
+  DEFAULT_HEARTBEAT_CONFIG,
+  type Finding,
+  sanitizeForMessage,
+  type Scanner,
+  scanOk,
+  type ScanResult,
+} from '@heartbeat-kit/core';
 import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import type { Bead } from './bead.js';
 import type { BeadsSource, BeadsSourceError } from './beads-source.js';
@@ -72,8 +80,7 @@ export function readyBeadFindings(beads: readonly Bead[], insideActiveHours: boo
  *
  * @example
  * ```ts
- * import { DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
- * import { createBeadsScanner, createBeadsSource } from '@heartbeat-kit/scanners';
+ *  * import { createBeadsScanner, createBeadsSource } from '@heartbeat-kit/scanners';
  * import { createProcessRunner } from '@heartbeat-kit/core/node';
  *
  * const scanner = createBeadsScanner({ source: createBeadsSource({ runner: createProcessRunner(), cwd: process.cwd() }) });

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { stripTerminalEscapes } from '@heartbeat-kit/core';
+import { stripTerminalEscapes } from '@heartbeat-kit/core/host';
 import { BEAD_ID_PATTERN, isBeadPriority, type BdParseError, type Bead, type BeadPriority } from './bead.js';
 
 // The one bead-id pattern (tools.md §2.1), without its anchors, to embed in row patterns.

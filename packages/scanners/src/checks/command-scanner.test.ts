@@ -2,7 +2,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_HEARTBEAT_CONFIG, NOT_DUE_SKIP_CODE, type ScanResult } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_CONFIG, type ScanResult } from '@heartbeat-kit/core';
+import { NOT_DUE_SKIP_CODE } from '@heartbeat-kit/core/host';
 import { createProcessRunner } from '@heartbeat-kit/core/node';
 import { CHECK_SLICE, commandScanner, runCheck, type CheckSlice, type CommandScannerSpec } from './command-scanner.js';
 

@@ -1,24 +1,26 @@
 import { z } from 'zod';
 import {
-  NOT_DUE_SKIP_CODE,
+  type CommandError,
+  type CommandRunner,
+  createFinding,
+  defineStatefulScanner,
+  type Finding,
+  sanitizeForMessage,
+  type ScanContext,
+  type Scanner,
+  type ScannerSliceSpec,
+  scanOk,
+  type ScanResult,
+} from '@heartbeat-kit/core';
+import {
   checkCategoryOf,
   checkDueAtMs,
   checkSchema,
-  createFinding,
-  defineStatefulScanner,
+  type CheckSpec,
   describeCheckEvery,
   isCheckDue,
-  sanitizeForMessage,
-  scanOk,
-  type CheckSpec,
-  type CommandError,
-  type CommandRunner,
-  type Finding,
-  type ScanContext,
-  type ScanResult,
-  type Scanner,
-  type ScannerSliceSpec,
-} from '@heartbeat-kit/core';
+  NOT_DUE_SKIP_CODE,
+} from '@heartbeat-kit/core/host';
 import { firstStderrLine, guardScan, type DurationMeter } from '../scanner-support.js';
 import { parseCheckOutput } from './parse-check-output.js';
 

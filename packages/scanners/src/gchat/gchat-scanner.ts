@@ -1,17 +1,14 @@
 import {
-  createFinding,
-  sanitizeForMessage,
-  scanOk,
   type CommandRunner,
+  createFinding,
   type Finding,
-  type OpenSpool,
-  type OutputSpool,
-  type ReplyInbox,
+  sanitizeForMessage,
+  type Scanner,
+  scanOk,
   type ScanResult,
   type ScanWarning,
-  type Scanner,
-  type SpoolText,
 } from '@heartbeat-kit/core';
+import type { OpenSpool, OutputSpool, ReplyInbox, SpoolText } from '@heartbeat-kit/core/host';
 import type { FileExists } from '../file-exists.js';
 import { firstStderrLine, guardScan, runTool, skipped, type DurationMeter } from '../scanner-support.js';
 import { judgeRefused, judgeSpool, type SpoolVerdict } from './judge-spool.js';

@@ -1,4 +1,4 @@
-import type { RefusedSpool, SpoolText } from '@heartbeat-kit/core';
+import type { RefusedSpool, SpoolText } from '@heartbeat-kit/core/host';
 import { salvageGChatPoll, type GChatReply } from './parse-gchat-poll.js';
 
 /** What to do with one spool once its replies are in the inbox. */

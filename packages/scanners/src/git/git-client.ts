@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { sanitizeForMessage, type CommandOutput, type CommandRunner } from '@heartbeat-kit/core';
+import { type CommandOutput, type CommandRunner, sanitizeForMessage } from '@heartbeat-kit/core';
 import { firstStderrLine, mapConcurrent, runTool, type DurationMeter } from '../scanner-support.js';
 import { classifyGitFailure, interpretCommitCount, interpretLastCommitEpoch, type GitFailure } from './parse-log.js';
 import { parseWorktreeList, type Worktree } from './parse-worktrees.js';

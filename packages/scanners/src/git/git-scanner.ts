@@ -1,5 +1,5 @@
 import { ok } from 'neverthrow';
-import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
+import { createFinding, type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
 import { failed, formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, skipped, type DurationMeter } from '../scanner-support.js';
 import {
   commitEpochs,

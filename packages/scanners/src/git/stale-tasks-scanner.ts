@@ -1,4 +1,4 @@
-import { createFinding, sanitizeForMessage, scanOk, type Finding, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
+import { createFinding, type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
 import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
 import { beadsFailureResult } from '../beads/beads-scanner.js';

@@ -1,4 +1,4 @@
-import { createFinding, sanitizeForMessage, type Finding, type ScannerSliceSpec } from '@heartbeat-kit/core';
+import { createFinding, type Finding, sanitizeForMessage, type ScannerSliceSpec } from '@heartbeat-kit/core';
 import { z } from 'zod';
 import type { PipelineDashboard } from './dashboard-schema.js';
 import { classifyDashboardNode, type PipelineStage } from './pipeline-dashboard.js';

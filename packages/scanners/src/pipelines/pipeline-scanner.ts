@@ -1,17 +1,17 @@
 import {
-  OUTSIDE_ACTIVE_HOURS_REASON,
-  defineStatefulScanner,
-  sanitizeForMessage,
-  scanOk,
   type CommandError,
   type CommandRunner,
+  defineStatefulScanner,
   type Finding,
+  sanitizeForMessage,
   type ScanContext,
+  type Scanner,
+  scanOk,
   type ScanResult,
   type ScanWarning,
-  type Scanner,
   type StatefulScan,
 } from '@heartbeat-kit/core';
+import { OUTSIDE_ACTIVE_HOURS_REASON } from '@heartbeat-kit/core/host';
 import { errAsync, okAsync, Result, ResultAsync } from 'neverthrow';
 import { pipelineDashboardSchema, type PipelineDashboard } from './dashboard-schema.js';
 import { describeDotParseError, parseDot, type DotParseError } from './dot-parser.js';

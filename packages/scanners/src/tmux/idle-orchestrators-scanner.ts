@@ -1,4 +1,4 @@
-import { defineStatefulScanner, scanOk, type ScanWarning, type Scanner } from '@heartbeat-kit/core';
+import { defineStatefulScanner, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
 import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import { hashPaneCapture } from './normalise-pane.js';
 import { PANE_SLICE, derivePaneIdle, type PaneSeen, type PaneSlice } from './orch-idle.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { redactSecrets, stripTerminalEscapes } from '@heartbeat-kit/core';
+import { redactSecrets } from '@heartbeat-kit/core';
+import { stripTerminalEscapes } from '@heartbeat-kit/core/host';
 
 /** How many trailing lines of a pane count: the last 20, as the original heartbeat reads them with `tail -20` (spec 000). */
 export const PANE_TAIL_LINES = 20;

@@ -1,4 +1,4 @@
-import { createFinding, sanitizeForMessage, type Finding, type ScannerSliceSpec } from '@heartbeat-kit/core';
+import { createFinding, type Finding, sanitizeForMessage, type ScannerSliceSpec } from '@heartbeat-kit/core';
 import { z } from 'zod';
 
 /** The idle-orchestrators scanner's slice: each orchestrator session's pane hash and since when it is unchanged. */

@@ -1,12 +1,12 @@
 import {
   createFinding,
   defineStatefulScanner,
-  sanitizeForMessage,
-  scanOk,
   type Finding,
-  type ScanWarning,
+  sanitizeForMessage,
   type Scanner,
   type ScannerSliceSpec,
+  scanOk,
+  type ScanWarning,
 } from '@heartbeat-kit/core';
 import { z } from 'zod';
 import { escapeRegExp, guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';

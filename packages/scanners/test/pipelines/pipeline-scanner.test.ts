@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CommandRequest, type CommandRunner, type ScanResult } from '@heartbeat-kit/core';
+import type { CommandRequest, CommandRunner, ScanResult } from '@heartbeat-kit/core';
 import { createNodePipelineFiles } from '@heartbeat-kit/scanners/node';
 import { computeDashboard, createPipelineScanner, parseDot, type PipelineFiles } from '@heartbeat-kit/scanners';
 import { errAsync, okAsync } from 'neverthrow';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { formatReceipt, scannerBreakerSchema, type RanReceipt, type Receipt } from '@heartbeat-kit/core';
+import type { Receipt } from '@heartbeat-kit/core';
+import { formatReceipt, type RanReceipt, scannerBreakerSchema } from '@heartbeat-kit/core/host';
 
 /** The receipt source WoterClip's beats write (`woterclip history` and `check-liveness --woterclip` read it). */
 export const BEAT_RECEIPT_SOURCE = 'woterclip';

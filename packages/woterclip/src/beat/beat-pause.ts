@@ -1,4 +1,4 @@
-import { decidePause, type Pause } from '@heartbeat-kit/core';
+import { decidePause, type Pause } from '@heartbeat-kit/core/host';
 
 /**
  * What an operator pause means for a WoterClip beat, beside its quiet hours: `skip` (no lock, no

@@ -1,4 +1,5 @@
-import { slotReceipt, type LockRecord, type Receipt, type ScannerBreaker, type SlotEnd } from '@heartbeat-kit/core';
+import type { LockRecord, Receipt } from '@heartbeat-kit/core';
+import { type ScannerBreaker, type SlotEnd, slotReceipt } from '@heartbeat-kit/core/host';
 import type { BeatExit, BeatResult } from './beat-types.js';
 import { BEAT_RECEIPT_SOURCE, beatDetailOf, type BeatDetail } from './beat-detail.js';
 

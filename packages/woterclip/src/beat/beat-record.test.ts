@@ -1,4 +1,4 @@
-import type { ScannerBreaker } from '@heartbeat-kit/core';
+import type { ScannerBreaker } from '@heartbeat-kit/core/host';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { beatReceiptView } from './beat-detail.js';

@@ -1,4 +1,5 @@
-import type { BreakerSettings, LockRecord, Receipt } from '@heartbeat-kit/core';
+import type { LockRecord, Receipt } from '@heartbeat-kit/core';
+import type { BreakerSettings } from '@heartbeat-kit/core/host';
 import { abandonedReceipt, beatSlotMs, receiptForBeat, type PriorBeatState } from './beat-receipts.js';
 import { updateDispatchBreaker, type DispatchVerdict } from './dispatch-breaker.js';
 import type { BeatResult } from './beat-types.js';

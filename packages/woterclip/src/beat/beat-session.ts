@@ -1,4 +1,4 @@
-import { ownsLock } from '@heartbeat-kit/core';
+import { ownsLock } from '@heartbeat-kit/core/host';
 import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { WoterclipConfig } from '../config/woterclip-config.js';
 import { heldReason, takeOverReason } from '../lock/lock-holder.js';

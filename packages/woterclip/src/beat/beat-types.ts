@@ -1,4 +1,5 @@
-import type { BreakerSettings, Clock, LockStore, Receipt, ReceiptStore } from '@heartbeat-kit/core';
+import type { Clock, LockStore, Receipt, ReceiptStore } from '@heartbeat-kit/core';
+import type { BreakerSettings } from '@heartbeat-kit/core/host';
 import type { PersonaConfig, WoterclipConfig } from '../config/woterclip-config.js';
 import type { IssueStatus } from '../log/log-lines.js';
 import type { BeatLog } from '../ports/beat-log.js';

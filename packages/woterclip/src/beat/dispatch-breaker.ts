@@ -1,12 +1,5 @@
-import {
-  breakerSkips,
-  sanitizeForMessage,
-  scanOk,
-  updateBreakers,
-  type BreakerSettings,
-  type ScanResult,
-  type ScannerBreaker,
-} from '@heartbeat-kit/core';
+import { sanitizeForMessage, scanOk, type ScanResult } from '@heartbeat-kit/core';
+import { type BreakerSettings, breakerSkips, type ScannerBreaker, updateBreakers } from '@heartbeat-kit/core/host';
 import { DEFAULT_DISPATCH_BREAKER } from '../config/woterclip-config.js';
 
 /** The name the dispatch breaker is kept under in core's breaker decision. */

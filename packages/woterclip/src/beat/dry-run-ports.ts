@@ -1,4 +1,5 @@
-import { decideAcquire, type LockRecord, type LockStore, type ReceiptStore } from '@heartbeat-kit/core';
+import type { LockRecord, LockStore, ReceiptStore } from '@heartbeat-kit/core';
+import { decideAcquire } from '@heartbeat-kit/core/host';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { takeOverReason } from '../lock/lock-holder.js';
 import type { BeatLog } from '../ports/beat-log.js';

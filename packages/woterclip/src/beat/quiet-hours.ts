@@ -1,4 +1,4 @@
-import { formatDays, wallClockIn, WEEKDAY_NAMES, type PlanJudge, type Weekday } from '@heartbeat-kit/core';
+import { formatDays, type PlanJudge, wallClockIn, type Weekday, WEEKDAY_NAMES } from '@heartbeat-kit/core/host';
 
 /** The quiet-hours settings a decision needs. */
 export interface QuietHoursSettings {

@@ -1,4 +1,5 @@
-import { sanitizeForMessage, type BreakerSettings, type Receipt, type ReceiptStore } from '@heartbeat-kit/core';
+import { type Receipt, type ReceiptStore, sanitizeForMessage } from '@heartbeat-kit/core';
+import type { BreakerSettings } from '@heartbeat-kit/core/host';
 import { ok } from 'neverthrow';
 import { DEFAULT_DISPATCH_BREAKER, dispatchBreakerSettings } from '../config/woterclip-config.js';
 import { priorBeatState } from './beat-receipts.js';

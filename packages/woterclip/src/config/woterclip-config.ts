@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { daysSchema, isKnownZone, timeOfDaySchema, type BreakerSettings } from '@heartbeat-kit/core';
+import { type BreakerSettings, daysSchema, isKnownZone, timeOfDaySchema } from '@heartbeat-kit/core/host';
 
 /** Path of the repo config, relative to the repository root. */
 export const CONFIG_PATH = '.woterclip/config.yaml';

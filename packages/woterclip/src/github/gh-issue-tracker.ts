@@ -1,4 +1,4 @@
-import { sanitizeForMessage, type CommandError, type CommandOutput, type CommandRunner } from '@heartbeat-kit/core';
+import { type CommandError, type CommandOutput, type CommandRunner, sanitizeForMessage } from '@heartbeat-kit/core';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { z } from 'zod';
 import { editLabelNames, labelEditRequest, labelIdsRequest } from './gh-label-edit.js';

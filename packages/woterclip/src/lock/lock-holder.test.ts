@@ -1,4 +1,5 @@
-import type { HolderLiveness, LockRecord } from '@heartbeat-kit/core';
+import type { LockRecord } from '@heartbeat-kit/core';
+import type { HolderLiveness } from '@heartbeat-kit/core/host';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { heldReason, lockView, renderLockView, takeOverReason } from './lock-holder.js';

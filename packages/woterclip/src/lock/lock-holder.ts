@@ -1,4 +1,5 @@
-import { decideAcquire, sanitizeForMessage, type HolderLiveness, type InspectedLock, type LockRecord } from '@heartbeat-kit/core';
+import { type LockRecord, sanitizeForMessage } from '@heartbeat-kit/core';
+import { decideAcquire, type HolderLiveness, type InspectedLock } from '@heartbeat-kit/core/host';
 
 // What a beat and `woterclip status` say about `.woterclip/.heartbeat-lock`'s holder. The spec's
 // own lines ("Previous heartbeat still active. Skipping.", "Cleaned stale lockfile.") stay

@@ -1,4 +1,4 @@
-import type { LockCodec } from '@heartbeat-kit/core';
+import type { LockCodec } from '@heartbeat-kit/core/host';
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 

@@ -1,7 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ResultAsync, errAsync, okAsync } from 'neverthrow';
-import { heldWhy } from '@heartbeat-kit/core';
+import { heldWhy } from '@heartbeat-kit/core/host';
 import type { FleetSink } from '@heartbeat-kit/bullmq/node';
 import type { CliIo } from '../../io.js';
 import type { SinkSpec } from '../../sinks/sink-spec.js';

@@ -1,6 +1,6 @@
 // `fleet pause` and `fleet resume`: one heartbeat's operator pause in Redis, beside its state.
 import { closeRedisClient, createRedisClient, createRedisPauseStore, fleetKeys } from '@heartbeat-kit/bullmq/node';
-import { describePause, type Pause } from '@heartbeat-kit/core';
+import { describePause, type Pause } from '@heartbeat-kit/core/host';
 import { EXIT } from '../../exit-codes.js';
 import { redisFailed, usageError } from './output.js';
 import type { RegistryTarget } from './registrations.js';

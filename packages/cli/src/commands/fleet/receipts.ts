@@ -1,6 +1,7 @@
 // `fleet history` and `fleet liveness`: one heartbeat's receipts in Redis, listed or judged.
 import { closeRedisClient, createRedisClient, createRedisPauseStore, createRedisReceiptStore, fleetKeys } from '@heartbeat-kit/bullmq/node';
-import { formatReceipt, judgeLiveness, pauseLiveness, type ListedReceipts, type Pause } from '@heartbeat-kit/core';
+import type { ListedReceipts } from '@heartbeat-kit/core';
+import { formatReceipt, judgeLiveness, type Pause, pauseLiveness } from '@heartbeat-kit/core/host';
 import { EXIT } from '../../exit-codes.js';
 import { redisFailed, seconds, usageError } from './output.js';
 import { withScheduler, type RegistryTarget } from './registrations.js';

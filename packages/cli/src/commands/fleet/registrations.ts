@@ -9,7 +9,7 @@ import {
   type FleetHeartbeatStatus,
   type FleetScheduler,
 } from '@heartbeat-kit/bullmq/node';
-import { describePause, pauseActiveAt, type Pause } from '@heartbeat-kit/core';
+import { describePause, type Pause, pauseActiveAt } from '@heartbeat-kit/core/host';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIo } from '../../io.js';
 import { redisFailed, seconds, usageError } from './output.js';

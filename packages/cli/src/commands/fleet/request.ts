@@ -8,7 +8,7 @@ import {
   parseFleetHeartbeat,
   type FleetHeartbeatInput,
 } from '@heartbeat-kit/bullmq';
-import { ackEnd, BUILTIN_SCANNERS, createPause, validateAckNote, type Pause } from '@heartbeat-kit/core';
+import { ackEnd, BUILTIN_SCANNERS, createPause, type Pause, validateAckNote } from '@heartbeat-kit/core/host';
 import { parseMetricsFlags, type MetricsFlags } from '../../metrics/metrics-export.js';
 import { parseSinkSpec, type SinkSpec } from '../../sinks/sink-spec.js';
 import { resolvePath } from '../../wiring/cycle-deps.js';

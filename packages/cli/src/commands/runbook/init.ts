@@ -1,6 +1,6 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { addCalendarDays } from '@heartbeat-kit/core';
+import { addCalendarDays } from '@heartbeat-kit/core/host';
 import { calendarDateIn, formatMonthDay, formatCalendarDate } from '@heartbeat-kit/runbook';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIo } from '../../io.js';

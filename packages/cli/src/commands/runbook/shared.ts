@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { resolveTimeZone, stripTerminalEscapes } from '@heartbeat-kit/core';
+import { resolveTimeZone, stripTerminalEscapes } from '@heartbeat-kit/core/host';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIo } from '../../io.js';
 import { parseInstantFlag } from '../../wiring/instant.js';

@@ -3,8 +3,7 @@
  * harness that makes a fresh sink, reads back what its receiver holds, and makes a sink whose
  * receiver cannot be written (a path that is not what it must be, a failing fake).
  */
-import { describe, expect, it } from 'vitest';
-import type { OutboundMessage, Sink } from '../../src/ports/sink.js';
+import type { OutboundMessage, Sink } from '../../ports/sink.js';
 
 /** A fresh sink, what its receiver holds so far, and a sink that cannot deliver. */
 export interface SinkHarness {
@@ -23,7 +22,8 @@ const message = (n: number, extra: Partial<OutboundMessage> = {}): OutboundMessa
 });
 
 /** Registers the Sink contract suite under `describe(name)`. */
-export function sinkContract(name: string, harness: SinkHarness): void {
+export async function sinkContract(name: string, harness: SinkHarness): Promise<void> {
+  const { describe, expect, it } = await import('vitest');
   describe(`Sink contract: ${name}`, () => {
     it('its name for breaker lines, when it has one, is a lowercase word', async () => {
       const { sink } = await harness.makeSink();

@@ -2,11 +2,9 @@
  * The behaviour every {@link ReceiptStore} adapter must have. `makeStore(bounds, clock)` returns a
  * fresh, empty store whose age bound is judged by `clock`.
  */
-import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/ports/clock.js';
-import type { ReceiptStore } from '../../src/ports/receipt-store.js';
-import { pruneReceipts, skippedReceipt, type Receipt, type ReceiptBounds } from '../../src/schedule/receipts.js';
+import type { Clock } from '../../ports/clock.js';
+import type { ReceiptStore } from '../../ports/receipt-store.js';
+import { pruneReceipts, skippedReceipt, type Receipt, type ReceiptBounds } from '../../schedule/receipts.js';
 
 /** Makes a fresh, empty store for one test. */
 export type ReceiptStoreFactory = (bounds: ReceiptBounds, clock: Clock) => ReceiptStore | Promise<ReceiptStore>;
@@ -28,7 +26,9 @@ function ran(index: number, atMs = T0 + index * MINUTE): Receipt {
 }
 
 /** Registers the ReceiptStore contract suite under `describe(name)`. */
-export function receiptStoreContract(name: string, makeStore: ReceiptStoreFactory): void {
+export async function receiptStoreContract(name: string, makeStore: ReceiptStoreFactory): Promise<void> {
+  const { describe, expect, it } = await import('vitest');
+  const { default: fc } = await import('fast-check');
   describe(`ReceiptStore contract: ${name}`, () => {
     const clockAt = (ms: number): Clock & { set: (ms: number) => void } => {
       let now = ms;

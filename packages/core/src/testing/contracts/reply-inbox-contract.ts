@@ -3,9 +3,8 @@
  * inbox; `reopen(inbox)` returns an inbox on the same storage as a new process would see it (the
  * memory adapter returns the same object).
  */
-import { describe, expect, it } from 'vitest';
-import { createFinding, type Finding } from '../../src/domain/finding.js';
-import type { ReplyInbox } from '../../src/ports/reply-inbox.js';
+import { createFinding, type Finding } from '../../domain/finding.js';
+import type { ReplyInbox } from '../../ports/reply-inbox.js';
 
 /** Makes a fresh, empty inbox for one test, and a second view of the same storage. */
 export interface ReplyInboxFactory {
@@ -27,7 +26,8 @@ function reply(question: string, text = 'yes'): Finding {
 }
 
 /** Registers the ReplyInbox contract suite under `describe(name)`. */
-export function replyInboxContract(name: string, factory: ReplyInboxFactory): void {
+export async function replyInboxContract(name: string, factory: ReplyInboxFactory): Promise<void> {
+  const { describe, expect, it } = await import('vitest');
   describe(`ReplyInbox contract: ${name}`, () => {
     it('a fresh inbox lists nothing', async () => {
       expect((await factory.makeInbox().list())._unsafeUnwrap()).toEqual({ entries: [], warnings: [] });

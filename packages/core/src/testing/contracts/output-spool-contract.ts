@@ -3,9 +3,8 @@
  * until `remove`, whoever dies in between, and a later process finds it among the leftovers once
  * its writer is gone (and not while it still writes).
  */
-import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/ports/clock.js';
-import type { OpenSpool, OutputSpool } from '../../src/ports/output-spool.js';
+import type { Clock } from '../../ports/clock.js';
+import type { OpenSpool, OutputSpool } from '../../ports/output-spool.js';
 
 /** A process a spool can be handed to: it runs until `stop` resolves. */
 export interface SpoolWriter {
@@ -32,7 +31,8 @@ const whole = (text: string) => ({ text, size: Buffer.byteLength(text), readByte
 const T0 = 1_784_500_980_000;
 
 /** Registers the OutputSpool contract suite under `describe(name)`. */
-export function outputSpoolContract(name: string, factory: OutputSpoolFactory): void {
+export async function outputSpoolContract(name: string, factory: OutputSpoolFactory): Promise<void> {
+  const { describe, expect, it } = await import('vitest');
   describe(`OutputSpool contract: ${name}`, () => {
     it('a fresh spool has no leftovers', async () => {
       const spool = factory.makeSpool(at(T0));

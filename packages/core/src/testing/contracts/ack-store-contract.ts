@@ -3,9 +3,8 @@
  * factory that returns a fresh, empty store on each call:
  * `ackStoreContract('file', () => createFileAckStore({ path: freshPath() }))`.
  */
-import { describe, expect, it } from 'vitest';
-import { ACK_BOOK_VERSION, emptyAckBook, type Ack, type AckBook } from '../../src/operator/ack-book.js';
-import type { AckStore } from '../../src/operator/ack-store.js';
+import { ACK_BOOK_VERSION, emptyAckBook, type Ack, type AckBook } from '../../operator/ack-book.js';
+import type { AckStore } from '../../operator/ack-store.js';
 
 /** Makes a fresh, empty store for one test. */
 export type AckStoreFactory = () => AckStore | Promise<AckStore>;
@@ -24,7 +23,8 @@ const ack = (id: string, extra: Partial<Ack> = {}): Ack => ({
 });
 
 /** Registers the AckStore contract suite under `describe(name)`. */
-export function ackStoreContract(name: string, makeStore: AckStoreFactory): void {
+export async function ackStoreContract(name: string, makeStore: AckStoreFactory): Promise<void> {
+  const { describe, expect, it } = await import('vitest');
   describe(`AckStore contract: ${name}`, () => {
     it('a fresh store holds no acks and says nothing', async () => {
       const store = await makeStore();

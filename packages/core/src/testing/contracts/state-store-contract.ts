@@ -3,10 +3,8 @@
  * factory that returns a fresh, empty store on each call:
  * `stateStoreContract('file', () => createFileStateStore({ path: freshPath() }))`.
  */
-import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../../src/domain/json.js';
-import type { StateStore } from '../../src/ports/state-store.js';
+import type { JsonValue } from '../../domain/json.js';
+import type { StateStore } from '../../ports/state-store.js';
 
 /** Makes a fresh, empty store for one test. */
 export type StateStoreFactory = () => StateStore | Promise<StateStore>;
@@ -14,7 +12,9 @@ export type StateStoreFactory = () => StateStore | Promise<StateStore>;
 const roundTrip = (value: JsonValue): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
 
 /** Registers the StateStore contract suite under `describe(name)`. */
-export function stateStoreContract(name: string, makeStore: StateStoreFactory): void {
+export async function stateStoreContract(name: string, makeStore: StateStoreFactory): Promise<void> {
+  const { describe, expect, it } = await import('vitest');
+  const { default: fc } = await import('fast-check');
   describe(`StateStore contract: ${name}`, () => {
     it('a fresh store loads no document and no warnings', async () => {
       const store = await makeStore();

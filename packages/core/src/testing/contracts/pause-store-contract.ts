@@ -1,9 +1,8 @@
 /**
  * The behaviour every {@link PauseStore} adapter must have. `makeStore()` returns a fresh, empty store.
  */
-import { describe, expect, it } from 'vitest';
-import type { Pause } from '../../src/operator/pause-model.js';
-import type { PauseStore } from '../../src/operator/pause-store.js';
+import type { Pause } from '../../operator/pause-model.js';
+import type { PauseStore } from '../../operator/pause-store.js';
 
 /** Makes a fresh, empty store for one test. */
 export type PauseStoreFactory = () => PauseStore | Promise<PauseStore>;
@@ -11,7 +10,8 @@ export type PauseStoreFactory = () => PauseStore | Promise<PauseStore>;
 const PAUSE: Pause = { v: 1, note: 'deploying the runner', since: '2026-02-19T10:00:00.000Z', until: '2026-02-19T12:00:00.000Z' };
 
 /** Registers the PauseStore contract suite under `describe(name)`. */
-export function pauseStoreContract(name: string, makeStore: PauseStoreFactory): void {
+export async function pauseStoreContract(name: string, makeStore: PauseStoreFactory): Promise<void> {
+  const { describe, expect, it } = await import('vitest');
   describe(`PauseStore contract: ${name}`, () => {
     it('a fresh store holds no pause, and clearing it is not an error', async () => {
       const store = await makeStore();

@@ -1,8 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import type { CommandRequest, CommandRunner } from '../../src/index.js';
+import type { CommandRequest, CommandRunner } from '../../ports/index.js';
 
 /** What a contract scenario asks the runner's "program" to do. */
-export type ContractOp =
+export type CommandRunnerContractOp =
   | { readonly op: 'print'; readonly stdout: string; readonly stderr: string; readonly exitCode: number }
   | { readonly op: 'echo-stdin' }
   | { readonly op: 'print-env'; readonly name: string }
@@ -12,11 +11,12 @@ export type ContractOp =
 /** How a runner under test turns a scenario into a request (a real child, or a fake's handler input). */
 export interface CommandRunnerHarness {
   readonly runner: CommandRunner;
-  readonly request: (op: ContractOp, extra?: Partial<Pick<CommandRequest, 'input' | 'env' | 'timeoutMs'>>) => CommandRequest;
+  readonly request: (op: CommandRunnerContractOp, extra?: Partial<Pick<CommandRequest, 'input' | 'env' | 'timeoutMs'>>) => CommandRequest;
 }
 
 /** The behaviour every CommandRunner must have; run against the execa adapter and core's fake. */
-export function describeCommandRunnerContract(name: string, makeHarness: () => CommandRunnerHarness): void {
+export async function describeCommandRunnerContract(name: string, makeHarness: () => CommandRunnerHarness): Promise<void> {
+  const { describe, expect, it } = await import('vitest');
   describe(`CommandRunner contract: ${name}`, () => {
     it('returns stdout, stderr and a zero exit code', async () => {
       const h = makeHarness();

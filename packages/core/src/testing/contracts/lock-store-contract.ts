@@ -3,8 +3,7 @@
  * factory that returns a fresh store with no lock on each call. Times are whole seconds so a codec
  * that keeps seconds (WoterClip's) passes too.
  */
-import { describe, expect, it } from 'vitest';
-import type { LockStore } from '../../src/ports/lock-store.js';
+import type { LockStore } from '../../ports/lock-store.js';
 
 /** Makes a fresh store with no lock for one test. */
 export type LockStoreFactory = () => LockStore | Promise<LockStore>;
@@ -13,7 +12,8 @@ const T0 = 1_784_500_980_000;
 const HOUR = 3_600_000;
 
 /** Registers the LockStore contract suite under `describe(name)`. */
-export function lockStoreContract(name: string, makeStore: LockStoreFactory): void {
+export async function lockStoreContract(name: string, makeStore: LockStoreFactory): Promise<void> {
+  const { describe, expect, it } = await import('vitest');
   describe(`LockStore contract: ${name}`, () => {
     it('a fresh store has no lock; releasing it is absent', async () => {
       const store = await makeStore();
