@@ -71,7 +71,8 @@ function consumerOf(file) {
   const rel = relative(root, file);
   const pkg = /^packages\/([^/]+)\/(src|test)\//.exec(rel);
   if (pkg) return `pkg:${pkg[1]}`;
-  if (/^packages\/[^/]+\/README\.md$/.test(rel) || rel === 'README.md' || rel.startsWith('docs/') || rel.startsWith('examples/')) return 'embed';
+  if (/^packages\/[^/]+\/README\.md$/.test(rel) || rel === 'README.md' || rel.startsWith('docs/') || rel.startsWith('examples/'))
+    return 'embed';
   return `other:${rel.split('/')[0]}`;
 }
 
@@ -101,7 +102,11 @@ for (const file of files) {
     const inComment = /^\s*\*/.test(text.slice(lineStart, m.index + 1));
     const consumer = inComment ? 'embed' : base;
     for (const part of m[1].split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]?.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0]
+        ?.trim();
       if (name) use(m[2], name, consumer);
     }
   }
@@ -110,10 +115,12 @@ for (const file of files) {
 const table = entries.map((entry) => {
   const exported = exportsOf(entry);
   const own = `pkg:${entry.dir}`;
-  const names = [...exported].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, runtime]) => {
-    const consumers = [...(uses.get(`${entry.importPath}\0${name}`) ?? [])].filter((c) => c !== own).sort();
-    return { name, runtime, consumers };
-  });
+  const names = [...exported]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, runtime]) => {
+      const consumers = [...(uses.get(`${entry.importPath}\0${name}`) ?? [])].filter((c) => c !== own).sort();
+      return { name, runtime, consumers };
+    });
   return { entry: entry.importPath, total: names.length, runtime: names.filter((n) => n.runtime).length, names };
 });
 

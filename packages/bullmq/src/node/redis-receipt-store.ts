@@ -1,11 +1,4 @@
-import {
-  type Clock,
-  type ListedReceipts,
-  type Receipt,
-  type ReceiptStore,
-  type ReceiptStoreError,
-  skippedReceipt,
-} from '@heartbeat-kit/core';
+import type { Clock, ListedReceipts, Receipt, ReceiptStore, ReceiptStoreError } from '@heartbeat-kit/core';
 import { pruneReceipts, type ReceiptBounds, receiptSchema } from '@heartbeat-kit/core/host';
 import { ResultAsync } from 'neverthrow';
 import { describeRedisError, type RedisClient } from './redis-connection.js';
@@ -74,7 +67,8 @@ export function parseReceiptEntries(entries: readonly string[], nowMs: number, b
  *
  * @example
  * ```ts
- *  * import { systemClock } from '@heartbeat-kit/core/node';
+ * import { skippedReceipt } from '@heartbeat-kit/core';
+ * import { systemClock } from '@heartbeat-kit/core/node';
  * import { parseRedisUrl } from '@heartbeat-kit/bullmq';
  * import { createRedisClient, createRedisReceiptStore } from '@heartbeat-kit/bullmq/node';
  *

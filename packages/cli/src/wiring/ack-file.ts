@@ -1,5 +1,5 @@
 import { decodeHeartbeatState, type JsonValue } from '@heartbeat-kit/core';
-import { type Ack, ackHolding, type AckHolding } from '@heartbeat-kit/core/host';
+import { type Ack, type AckHolding, ackHolding } from '@heartbeat-kit/core/host';
 import { ackPathFor, createFileAckStore, readRegularFile } from '@heartbeat-kit/core/node';
 
 /**

@@ -200,7 +200,7 @@ function uniqueByFingerprint(findings: readonly Finding[]): Finding[] {
  *
  * @example
  * ```ts
- * import { createFinding, decodeHeartbeatState, DEFAULT_HEARTBEAT_CONFIG, evaluateCycle, scanOk } from '@heartbeat-kit/core';
+ * import { DEFAULT_HEARTBEAT_CONFIG, createFinding, decodeHeartbeatState, evaluateCycle, scanOk } from '@heartbeat-kit/core';
  *
  * const full = createFinding({ category: 'DISK_FULL', priority: 'Immediate', subject: '/var', line: 'DISK FULL: /var', action: 'Free space on /var', short: '/var full' });
  * const { decision, nextState } = evaluateCycle(decodeHeartbeatState(undefined).state, [scanOk('disk', { findings: [full] })], {

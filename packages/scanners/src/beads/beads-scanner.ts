@@ -1,12 +1,4 @@
-import {
-  createFinding,
-  DEFAULT_HEARTBEAT_CONFIG,
-  type Finding,
-  sanitizeForMessage,
-  type Scanner,
-  scanOk,
-  type ScanResult,
-} from '@heartbeat-kit/core';
+import { createFinding, type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanResult } from '@heartbeat-kit/core';
 import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import type { Bead } from './bead.js';
 import type { BeadsSource, BeadsSourceError } from './beads-source.js';
@@ -80,7 +72,8 @@ export function readyBeadFindings(beads: readonly Bead[], insideActiveHours: boo
  *
  * @example
  * ```ts
- *  * import { createBeadsScanner, createBeadsSource } from '@heartbeat-kit/scanners';
+ * import { DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
+ * import { createBeadsScanner, createBeadsSource } from '@heartbeat-kit/scanners';
  * import { createProcessRunner } from '@heartbeat-kit/core/node';
  *
  * const scanner = createBeadsScanner({ source: createBeadsSource({ runner: createProcessRunner(), cwd: process.cwd() }) });

@@ -1,4 +1,4 @@
-import { createFinding, type Finding, type ScanContext, type Scanner, scanOk, type ScanResult } from '@heartbeat-kit/core';
+import { type Finding, type ScanContext, type Scanner, scanOk, type ScanResult } from '@heartbeat-kit/core';
 import type { ScannerName } from '@heartbeat-kit/core/host';
 
 /** One scripted answer: findings for an ok result, a whole result, or a function of the context. */
@@ -23,7 +23,8 @@ export interface ScriptedScanner extends Scanner {
  *
  * @example
  * ```ts
- *  * import { createScriptedScanner } from '@heartbeat-kit/scanners/testing';
+ * import { createFinding } from '@heartbeat-kit/core';
+ * import { createScriptedScanner } from '@heartbeat-kit/scanners/testing';
  *
  * const crash = createFinding({ category: 'ORCH_FAILURE', subject: 'orch-a', line: 'CRASHED: orch-a', action: 'Re-launch orch-a', short: 'orch-a crashed' });
  * // Cycle 1 finds the crash, cycle 2 and later find nothing.
