@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { type CycleDecision, heartbeatConfigSchema, runLoop } from '@heartbeat-kit/core';
+import { heartbeatConfigSchema, runLoop, type CycleDecision } from '@heartbeat-kit/core';
 import { createFakeClock, createFakeOperatorActivity, createMemoryStateStore } from '@heartbeat-kit/core/testing';
 import { createSummarySink, type SummarySink } from './console-sink.js';
 import { createQueueScanner } from './queue-scanner.js';

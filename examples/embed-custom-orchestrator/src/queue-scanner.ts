@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createFinding, type Scanner, scanOk } from '@heartbeat-kit/core';
+import { createFinding, scanOk, type Scanner } from '@heartbeat-kit/core';
 
 /** Options of {@link createQueueScanner}. */
 export interface QueueScannerOptions {

@@ -1,4 +1,4 @@
-import { createFinding, DEFAULT_HEARTBEAT_CONFIG, runLoop, type Scanner, scanOk } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_CONFIG, createFinding, runLoop, scanOk, type Scanner } from '@heartbeat-kit/core';
 import { createFakeClock, createMemoryStateStore, createRecordingSink } from '@heartbeat-kit/core/testing';
 
 // Your own scan target: anything that can say "there is work" (a queue, an inbox, an API).

@@ -1,4 +1,4 @@
-import { defineCategories, defineStatefulScanner, type Scanner, scanOk } from '@heartbeat-kit/core';
+import { defineCategories, defineStatefulScanner, scanOk, type Scanner } from '@heartbeat-kit/core';
 import { z } from 'zod';
 
 /**

@@ -1,4 +1,4 @@
-import { type CycleDecision, heartbeatConfigSchema, runLoop } from '@heartbeat-kit/core';
+import { heartbeatConfigSchema, runLoop, type CycleDecision } from '@heartbeat-kit/core';
 import { createFileStateStore } from '@heartbeat-kit/core/node';
 import { createFakeClock, createFakeOperatorActivity, createRecordingSink } from '@heartbeat-kit/core/testing';
 import { createQueueDepthScanner, queueCategories } from './queue-depth-scanner.js';
