@@ -86,7 +86,28 @@ export function bullConnectionFor(target: RedisTarget): BullConnection {
     clusterOptionsFor(target),
   );
   cluster.on('error', () => undefined);
-  return { connection: cluster, close: () => closeRedisClient(cluster) };
+  // BullMQ 5.81 duplicates the cluster for each worker's blocking connection; when Worker.close
+  // interrupts a waiting BZPOPMIN, its cluster patch reconnects that duplicate, and the new node
+  // connections outlive the duplicate's close (out of its pool, still connected): the process never
+  // exited after SIGTERM. So every duplicate and every node it made are disconnected at the end.
+  const duplicates: Cluster[] = [];
+  const nodes: Redis[] = [];
+  const duplicate = cluster.duplicate.bind(cluster);
+  cluster.duplicate = (...args: Parameters<Cluster['duplicate']>): Cluster => {
+    const copy = duplicate(...args);
+    duplicates.push(copy);
+    // Its node connections too: the reconnect's nodes leave the pool while still connected.
+    copy.on('+node', (node: Redis) => nodes.push(node));
+    return copy;
+  };
+  return {
+    connection: cluster,
+    close: async () => {
+      await closeRedisClient(cluster);
+      for (const copy of duplicates) copy.disconnect();
+      for (const node of nodes) node.disconnect();
+    },
+  };
 }
 
 /** The error message of anything a Redis call threw. */

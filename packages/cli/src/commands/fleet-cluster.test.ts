@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type TestCluster } from '../../../bullmq/test/support/redis-cluster.js';
+import { useBuiltCli } from '../../test/support/cli-world.js';
 import { runCli } from '../../test/support/run-cli.js';
 
 // The built bin on a private 3 + 3 Redis Cluster: `--redis` with several nodes, or one with --redis-cluster.
 let cluster: TestCluster;
 let root: string;
+const built = useBuiltCli();
 beforeAll(async () => {
   cluster = await startCluster();
   root = mkdtempSync(join(tmpdir(), 'hb-fleet-cluster-cli-'));
@@ -49,6 +51,27 @@ describe('heartbeat-kit fleet on a Redis Cluster', () => {
     for (const entry of entries) expect(entry.lastCycle).toBeGreaterThanOrEqual(1);
     const history = await runCli(['fleet', 'history', 'one', '--json', '--prefix', 'cl', '--redis', cluster.url], { cwd: root });
     expect(history.code).toBe(0);
+  });
+
+  it('the built worker exits 0 after SIGTERM: no cluster connection of its blocking clients is left open', async () => {
+    const env = { ...process.env, HEARTBEAT_KIT_REDIS: cluster.url };
+    expect(
+      (
+        await runCli(['fleet', 'add', 'idle', '--scanners', 'fake', '--interval', '0.3', '--report-every', '1', '--prefix', 'term'], {
+          cwd: root,
+          env,
+        })
+      ).code,
+    ).toBe(0);
+    const sink = join(root, 'term-reports.jsonl');
+    const worker = built.spawn(['fleet', 'worker', '--prefix', 'term', '--sink', `file:${sink}`], env);
+    // Cycles ran and the workers are back waiting for jobs (BZPOPMIN on the duplicated cluster
+    // clients): Worker.close interrupts that wait, which made BullMQ reconnect the duplicate.
+    while (!existsSync(sink) || readFileSync(sink, 'utf8').split('\n').filter(Boolean).length < 2)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    worker.child.kill('SIGTERM');
+    // However long closing takes on a loaded machine (the test timeout is the backstop): a leak never exits.
+    expect(await worker.exited).toBe(0);
   });
 
   it('a cluster URL list with a socket is a usage error naming --redis (exit 2)', async () => {
