@@ -254,7 +254,9 @@ async function trial(w, index, random, plan, goodText, cc) {
   const json = JSON.parse(goodText);
   // The first trials go through every tampering once; after that, 1–2 at random, sometimes with junk.
   const names = [...Object.keys(content), ...Object.keys(files), 'random-value', 'truncated', 'random-bytes'];
-  const chosen = index < names.length ? [names[index]] : Array.from({ length: 1 + Math.floor(random() * 2) }, () => pick(names));
+  // Two picks may be the same tampering (seed 152283 made 'dir-symlink' twice, whose second mkdir threw): once each.
+  const chosen =
+    index < names.length ? [names[index]] : [...new Set(Array.from({ length: 1 + Math.floor(random() * 2) }, () => pick(names)))];
   for (const kind of chosen) {
     kinds.push(kind);
     if (content[kind] !== undefined) {
@@ -276,7 +278,8 @@ async function trial(w, index, random, plan, goodText, cc) {
     refuse = true;
   }
   writeFileSync(plan, text);
-  for (const kind of chosen) {
+  // The fifo goes last: the other file tamperings read the plan, and reading a fifo with no writer never returns.
+  for (const kind of [...chosen].sort((a, b) => Number(a === 'fifo') - Number(b === 'fifo'))) {
     if (files[kind] === undefined) continue;
     files[kind]();
     refuse = true;
