@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useBuiltCli, useCliWorlds } from './support/cli-world.js';
+import { runningClockEnv } from './support/fake-time.js';
 
 const createCliWorld = useCliWorlds();
 const built = useBuiltCli();
@@ -24,7 +25,12 @@ function setUp() {
   const world = createCliWorld({ ready: [{ id: 'beads-p2', title: 'polish docs', priority: 2 }] });
   const statePath = join(world.root, 'hb', 'state.json');
   const scope = ['--cwd', world.project, '--state', statePath, '--tmux-socket', world.tmuxSocket];
-  const env = Object.fromEntries(Object.entries(world.env).filter((e): e is [string, string] => e[1] !== undefined));
+  // The server's clock starts inside the world's active hours and runs (libfaketime): on the real clock the
+  // P2 bead is only reported 08:00–22:00 UTC, so these tests failed at night.
+  const env = {
+    ...Object.fromEntries(Object.entries(world.env).filter((e): e is [string, string] => e[1] !== undefined)),
+    ...runningClockEnv('2026-02-19T14:50:00Z'),
+  };
   const connect = async (...extra: string[]) => {
     const client = new Client({ name: 'mcp-e2e', version: '0.0.0' });
     const transport = new StdioClientTransport({
