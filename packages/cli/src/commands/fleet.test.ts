@@ -272,7 +272,11 @@ describe('heartbeat-kit fleet: a project with ## Checks (issue 28 item 3: "the f
     // The check prints the directory it ran in: the project's, not the worker's.
     writeFileSync(join(project, 'where.sh'), '#!/bin/sh\necho "ran in $(pwd)"\n');
     chmodSync(join(project, 'where.sh'), 0o755);
-    writeFileSync(join(project, '.claude', 'HEARTBEAT.md'), '## Checks\n- name: where\n  - run: [./where.sh]\n  - priority: Immediate\n');
+    // outside-hours: run: on the real clock the worker's cycles run at any hour (without it this test hung 22:00–08:00 UTC).
+    writeFileSync(
+      join(project, '.claude', 'HEARTBEAT.md'),
+      '## Checks\n- name: where\n  - run: [./where.sh]\n  - priority: Immediate\n  - outside-hours: run\n',
+    );
     expect((await run(['add', 'checked', '--cwd', project, '--interval', '1', ...prefix])).code).toBe(0);
 
     const sink = join(root, 'checks.jsonl');
