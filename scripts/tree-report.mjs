@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The figures issue 32's "Must show" asks for, for the tree this script stands in (run a copy of scripts/ in
-// another checkout to measure that one; docs/issue-32-before-after.md does so for the tree before issue 32):
+// another checkout to measure that one; docs/internals/issue-32-before-after.md does so for the tree before issue 32):
 //   (a) surface   names per package entry, total and at run time (scripts/surface-report.mjs --json)
 //   (b) files     the 10 largest source files of packages/*/src (tests, *.test.ts, left out), and how many
 //                 are over 400 lines (lines as `wc -l` and eslint's max-lines count them)
