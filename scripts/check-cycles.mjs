@@ -12,7 +12,7 @@ import ts from 'typescript';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Every .ts/.mts/.tsx file under a folder, skipping build output and dependencies. */
-function sourceFiles(dir) {
+export function sourceFiles(dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     if (name === 'node_modules' || name === 'dist' || name === 'fixtures') return [];
