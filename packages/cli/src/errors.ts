@@ -35,6 +35,16 @@ export function suggestName(input: string, candidates: readonly string[]): strin
 }
 
 /**
+ * The message of the error for an unknown (sub)command, after `heartbeat-kit COMMAND: `:
+ * `unknown subcommand 'chek'. Did you mean `check`? Fix: run 'heartbeat-kit help runbook' for the list.`
+ */
+export function unknownNameMessage(command: string, kind: 'command' | 'subcommand', name: string, candidates: readonly string[]): string {
+  const guess = suggestName(name, candidates);
+  const list = command === '' ? "'heartbeat-kit help'" : `'heartbeat-kit help ${command}'`;
+  return `unknown ${kind} '${name}'.${guess === undefined ? '' : ` Did you mean \`${guess}\`?`} Fix: run ${list} for the list.`;
+}
+
+/**
  * The one error line for an unknown (sub)command: `heartbeat-kit runbook: unknown subcommand 'chek'.
  * Did you mean `check`? Fix: run 'heartbeat-kit help runbook' for the list.`
  */
@@ -45,12 +55,8 @@ export function unknownNameError(
   name: string,
   candidates: readonly string[],
 ): void {
-  const guess = suggestName(name, candidates);
   const where = command === '' ? 'heartbeat-kit' : `heartbeat-kit ${command}`;
-  const list = command === '' ? "'heartbeat-kit help'" : `'heartbeat-kit help ${command}'`;
-  io.stderr(
-    `${where}: unknown ${kind} '${name}'.${guess === undefined ? '' : ` Did you mean \`${guess}\`?`} Fix: run ${list} for the list.\n`,
-  );
+  io.stderr(`${where}: ${unknownNameMessage(command, kind, name, candidates)}\n`);
 }
 
 /** The kind of a line on stderr, as `--json` labels it. */

@@ -48,6 +48,8 @@ export interface CommandSpec<F extends FlagSpecs = FlagSpecs> {
   readonly examples?: readonly string[];
   /** The codes this command ends with and what each means here; 0 and 2 always. */
   readonly exitCodes: readonly (readonly [ExitCode, string])[];
+  /** List the exit codes one a line (`  3  meaning`; a `\n` in a meaning continues under it), not as one sentence. */
+  readonly exitCodeTable?: boolean;
   /** The column where flag help starts (default 21: two spaces, the flag, padding). */
   readonly helpColumn?: number;
   /** Leave `-h, --help` out of the options list (the description already says it). */

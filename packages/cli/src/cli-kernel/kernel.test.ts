@@ -67,6 +67,18 @@ describe('renderHelp', () => {
     expect(text).toContain('  --active-hours-only\n                     count only active time\n');
   });
 
+  it("lists the exit codes as a table when asked, a meaning's line break continuing under it", () => {
+    const text = renderHelp({
+      ...SPEC,
+      exitCodeTable: true,
+      exitCodes: [
+        [EXIT.ok, 'done'],
+        [EXIT.usage, 'usage error,\nnothing written'],
+      ],
+    });
+    expect(text.endsWith('\n\nExit codes:\n  0  done\n  2  usage error,\n     nothing written\n')).toBe(true);
+  });
+
   it('wraps words into lines no longer than the width, losing none', () => {
     fc.assert(
       fc.property(

@@ -33,6 +33,16 @@ export function wrapWords(text: string, width: number): string[] {
   return lines;
 }
 
+/** "Exit codes:" as one wrapped sentence, or as a table when the spec asks for one. */
+function exitCodesSection(spec: CommandSpec): string {
+  if (spec.exitCodeTable === true) {
+    const rows = spec.exitCodes.map(([code, meaning]) => `  ${String(code).padEnd(3)}${meaning.split('\n').join(`\n${' '.repeat(5)}`)}`);
+    return ['Exit codes:', ...rows].join('\n');
+  }
+  const codes = spec.exitCodes.map(([code, meaning]) => `${code} ${meaning}`).join(', ');
+  return wrapWords(`Exit codes: ${codes}.`, WIDTH).join('\n');
+}
+
 /** The `--help` text of a command, derived from its declaration. */
 export function renderHelp(spec: CommandSpec): string {
   const column = spec.helpColumn ?? DEFAULT_COLUMN;
@@ -46,7 +56,6 @@ export function renderHelp(spec: CommandSpec): string {
   if (spec.examples !== undefined && spec.examples.length > 0) {
     sections.push(['Examples:', ...spec.examples.map((e) => `  heartbeat-kit ${e}`)].join('\n'));
   }
-  const codes = spec.exitCodes.map(([code, meaning]) => `${code} ${meaning}`).join(', ');
-  sections.push(`${wrapWords(`Exit codes: ${codes}.`, WIDTH).join('\n')}`);
+  sections.push(exitCodesSection(spec));
   return `${sections.join('\n\n')}\n`;
 }

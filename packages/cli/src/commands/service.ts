@@ -2,10 +2,20 @@ import { existsSync, realpathSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { err, ok, type Result } from 'neverthrow';
+import {
+  commandFailure,
+  defineCommand,
+  renderHelp,
+  usageFailure,
+  type CommandFailure,
+  type CommandInput,
+  type CommandSpec,
+  type DeclaredCommand,
+} from '../cli-kernel/index.js';
 import { unknownNameError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import type { CliIo, Command } from '../io.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { launchdPlists } from '../service/launchd-plist.js';
 import { install, status, uninstall, type Context } from '../service/service-actions.js';
 import { serviceName, STOP_TIMEOUT_SEC, type ServiceKind, type ServicePlan } from '../service/service-plan.js';
@@ -15,12 +25,37 @@ import { resolvePath } from '../wiring/cycle-deps.js';
 import { parseDurationFlag } from '../wiring/duration-flag.js';
 import { locateProject } from '../wiring/project-location.js';
 
-/** Help text of `heartbeat-kit service`. */
-export const SERVICE_HELP = `Usage: heartbeat-kit service install (--systemd [--user] | --launchd) [options] [-- LOOP_OPTIONS...]
-       heartbeat-kit service status    (--systemd [--user] | --launchd) [--cwd DIR] [--dir DIR] [--json]
-       heartbeat-kit service uninstall (--systemd [--user] | --launchd) [--cwd DIR] [--dir DIR] [--no-disable] [--force] [--json]
+const FLAGS = {
+  systemd: { type: 'boolean', help: 'systemd units (system-wide in /etc/systemd/system, User= you; needs root)' },
+  user: { type: 'boolean', help: 'with --systemd: user units, run by your user manager (no root)' },
+  launchd: { type: 'boolean', help: 'macOS launchd agents' },
+  cwd: { type: 'string', value: 'DIR', help: "a directory of the project's git repository (default: current directory)" },
+  print: { type: 'boolean', help: 'install: print the files instead of writing them (writes nothing, runs nothing)' },
+  'no-enable': { type: 'boolean', help: 'install: write the files but do not run systemctl/launchctl' },
+  'no-disable': { type: 'boolean', help: 'uninstall: remove the files without stopping the service first' },
+  force: { type: 'boolean', help: 'install: replace, uninstall: remove files heartbeat-kit did not write' },
+  'environment-file': {
+    type: 'string',
+    value: 'FILE',
+    help: `systemd: the environment file (default: ~/.config/heartbeat-kit/<name>.env
+with --user, /etc/heartbeat-kit/<name>.env without); it may not exist.
+(Not --env-file: Node 20 reads that flag itself, wherever it appears.)`,
+  },
+  'max-age': { type: 'string', value: 'DURATION', help: "the liveness check's --max-age (default: check-liveness's, 3 × the interval)" },
+  dir: { type: 'string', value: 'DIR', help: "write to / read from DIR instead of the manager's directory" },
+  json: { type: 'boolean', help: 'print one JSON object: {action, kind, name, files, steps}' },
+} as const;
 
-Runs 'heartbeat-kit loop' for a project under the machine's service manager, with a liveness
+type ServiceInput = CommandInput<typeof FLAGS>;
+type Values = ServiceInput['flags'];
+
+/** The declaration of `heartbeat-kit service` (its action comes first and is read before the flags). */
+const SPEC: CommandSpec<typeof FLAGS> = {
+  name: 'service',
+  usage: `install (--systemd [--user] | --launchd) [options] [-- LOOP_OPTIONS...]
+       heartbeat-kit service status    (--systemd [--user] | --launchd) [--cwd DIR] [--dir DIR] [--json]
+       heartbeat-kit service uninstall (--systemd [--user] | --launchd) [--cwd DIR] [--dir DIR] [--no-disable] [--force] [--json]`,
+  description: `Runs 'heartbeat-kit loop' for a project under the machine's service manager, with a liveness
 check beside it, from files this command writes (every path absolute: this node, this
 heartbeat-kit's bin, the project root):
 
@@ -41,51 +76,20 @@ file there without that mark is not replaced or removed (exit 1) unless --force.
 After writing, install runs 'systemctl [--user] daemon-reload' and 'enable --now' (launchd:
 'launchctl bootstrap gui/UID'); uninstall runs 'disable --now' (launchd: 'bootout') before
 removing the files. When the tool is not on PATH, or with --no-enable/--no-disable, it says what
-was not done, so you can run it yourself.
-
-Options:
-  --systemd          systemd units (system-wide in /etc/systemd/system, User= you; needs root)
-  --user             with --systemd: user units, run by your user manager (no root)
-  --launchd          macOS launchd agents
-  --cwd DIR          a directory of the project's git repository (default: current directory)
-  --print            install: print the files instead of writing them (writes nothing, runs nothing)
-  --no-enable        install: write the files but do not run systemctl/launchctl
-  --no-disable       uninstall: remove the files without stopping the service first
-  --force            install: replace, uninstall: remove files heartbeat-kit did not write
-  --environment-file FILE
-                     systemd: the environment file (default: ~/.config/heartbeat-kit/<name>.env
-                     with --user, /etc/heartbeat-kit/<name>.env without); it may not exist.
-                     (Not --env-file: Node 20 reads that flag itself, wherever it appears.)
-  --max-age DURATION the liveness check's --max-age (default: check-liveness's, 3 × the interval)
-  --dir DIR          write to / read from DIR instead of the manager's directory
-  --json             print one JSON object: {action, kind, name, files, steps}
-  -h, --help         show this help
-
-Anything after -- is passed to 'loop' as it is (e.g. -- --sink file:.heartbeat/reports.jsonl).
-
-Exit codes:
-  0  done (status: installed, every file current)
-  1  status: not installed, partly, out of date or not ours; install and uninstall: a file
-     there was not written by heartbeat-kit (nothing changed)
-  2  usage error, or a path systemd or launchd cannot carry (nothing written)
-  3  a file could not be written or removed, or systemctl/launchctl failed (what was done is listed)
-`;
-
-const OPTIONS = {
-  systemd: { type: 'boolean' },
-  user: { type: 'boolean' },
-  launchd: { type: 'boolean' },
-  cwd: { type: 'string' },
-  print: { type: 'boolean' },
-  'no-enable': { type: 'boolean' },
-  'no-disable': { type: 'boolean' },
-  force: { type: 'boolean' },
-  'environment-file': { type: 'string' },
-  'max-age': { type: 'string' },
-  dir: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+was not done, so you can run it yourself.`,
+  flags: FLAGS,
+  notes: "Anything after -- is passed to 'loop' as it is (e.g. -- --sink file:.heartbeat/reports.jsonl).",
+  exitCodeTable: true,
+  exitCodes: [
+    [EXIT.ok, 'done (status: installed, every file current)'],
+    [
+      EXIT.rejected,
+      'status: not installed, partly, out of date or not ours; install and uninstall: a file\nthere was not written by heartbeat-kit (nothing changed)',
+    ],
+    [EXIT.usage, 'usage error, or a path systemd or launchd cannot carry (nothing written)'],
+    [EXIT.failure, 'a file could not be written or removed, or systemctl/launchctl failed (what was done is listed)'],
+  ],
+};
 
 /** Which options each action takes (the rest are a usage error, not silently ignored). */
 const ONLY: Record<string, readonly string[]> = {
@@ -99,11 +103,6 @@ const ONLY: Record<string, readonly string[]> = {
 
 const ACTIONS = ['install', 'status', 'uninstall'] as const;
 type Action = (typeof ACTIONS)[number];
-
-function usageError(io: CliIo, message: string): number {
-  io.stderr(`heartbeat-kit service: ${message}\n`);
-  return EXIT.usage;
-}
 
 /** The bin users run: `bin/heartbeat-kit.js` of this package, found from this module (dist/ or src/commands/). */
 function binPath(): string | undefined {
@@ -138,85 +137,39 @@ function systemUser(env: CliIo['env']): string {
   return userInfo().username;
 }
 
-interface Parsed {
-  readonly action: Action;
-  readonly kind: ServiceKind;
-  readonly values: { readonly [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
-  readonly loopArgs: readonly string[];
-}
-
-function parse(argv: readonly string[], io: CliIo): Parsed | number {
-  const [action, ...rest] = argv;
-  if (action === undefined || action === '--help' || action === '-h' || action === 'help') {
-    io.stdout(SERVICE_HELP);
-    return action === undefined ? EXIT.usage : EXIT.ok;
-  }
-  if (!(ACTIONS as readonly string[]).includes(action)) {
-    unknownNameError(io, 'service', 'subcommand', action, ACTIONS);
-    return EXIT.usage;
-  }
-  const dashes = rest.indexOf('--');
-  const own = dashes < 0 ? rest : rest.slice(0, dashes);
-  const loopArgs = dashes < 0 ? [] : rest.slice(dashes + 1);
-  let values: Parsed['values'];
-  try {
-    ({ values } = parseArgs({ args: own, options: OPTIONS, strict: true, allowPositionals: false }));
-  } catch (error) {
-    return usageError(io, `${(error as Error).message}. Fix: see 'heartbeat-kit service --help'.`);
-  }
-  if (values.help === true) {
-    io.stdout(SERVICE_HELP);
-    return EXIT.ok;
-  }
+/** Which service manager the flags name for `action`, after every flag is checked against it. */
+function serviceKind(action: Action, values: Values, loopArgs: readonly string[]): Result<ServiceKind, CommandFailure> {
   for (const [flag, actions] of Object.entries(ONLY)) {
     if (values[flag as keyof typeof values] !== undefined && !actions.includes(action))
-      return usageError(io, `--${flag} is for ${actions.join(' and ')}, not ${action}. Fix: drop it.`);
+      return usageFailure(`--${flag} is for ${actions.join(' and ')}, not ${action}. Fix: drop it.`);
   }
   if (loopArgs.length > 0 && action !== 'install')
-    return usageError(io, `loop options after -- are for install, not ${action}. Fix: drop them.`);
+    return usageFailure(`loop options after -- are for install, not ${action}. Fix: drop them.`);
   if (values.systemd === true && values.launchd === true)
-    return usageError(io, '--systemd and --launchd are two service managers. Fix: give one.');
+    return usageFailure('--systemd and --launchd are two service managers. Fix: give one.');
   if (values.systemd !== true && values.launchd !== true)
-    return usageError(
-      io,
+    return usageFailure(
       `${action} needs a service manager. Fix: add --systemd --user (Linux, your user), --systemd (system-wide) or --launchd (macOS).`,
     );
   if (values.user === true && values.systemd !== true)
-    return usageError(io, '--user is for --systemd. Fix: drop --user (launchd agents are per user).');
-  if (values.print === true && values['no-enable'] === true) return usageError(io, '--print runs nothing anyway. Fix: drop --no-enable.');
+    return usageFailure('--user is for --systemd. Fix: drop --user (launchd agents are per user).');
+  if (values.print === true && values['no-enable'] === true) return usageFailure('--print runs nothing anyway. Fix: drop --no-enable.');
   const kind: ServiceKind = values.launchd === true ? 'launchd' : values.user === true ? 'systemd-user' : 'systemd-system';
   if (kind === 'launchd' && values['environment-file'] !== undefined)
-    return usageError(
-      io,
+    return usageFailure(
       "--environment-file is for systemd: launchd has no environment file. Fix: drop it and put variables in the plist's EnvironmentVariables.",
     );
-  return { action: action as Action, kind, values, loopArgs };
+  return ok(kind);
 }
 
-/** `heartbeat-kit service install|status|uninstall`: the loop and its liveness check as a systemd or launchd service. */
-export const serviceCommand: Command = async (argv, io) => {
-  const parsed = parse(argv, io);
-  if (typeof parsed === 'number') return parsed;
-  const { action, kind, values } = parsed;
-  if (values['max-age'] !== undefined) {
-    const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
-    if (!maxAge.ok) return usageError(io, maxAge.message);
-  }
-  const runner = createCliRunner(io);
-  const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), { runner, env: io.env, flag: '--cwd' });
-  if (!located.ok) return usageError(io, located.message);
-  const project = located.value.project;
-  const bin = binPath();
-  if (bin === undefined) {
-    io.stderr("heartbeat-kit service: cannot find this heartbeat-kit's bin/heartbeat-kit.js. Fix: reinstall heartbeat-kit.\n");
-    return EXIT.failure;
-  }
+/** The service's plan for this project: its name, files' inputs and where they go. */
+function servicePlan(io: CliIo, kind: ServiceKind, values: Values, project: string, bin: string, loopArgs: readonly string[]): ServicePlan {
   const name = serviceName(project);
   const envFile =
     values['environment-file'] !== undefined
       ? resolvePath(io.cwd, values['environment-file'])
       : join(kind === 'systemd-system' ? '/etc' : configHome(io.env), 'heartbeat-kit', `${name}.env`);
-  const plan: ServicePlan = {
+  return {
     kind,
     name,
     node: process.execPath,
@@ -224,32 +177,72 @@ export const serviceCommand: Command = async (argv, io) => {
     project,
     envFile,
     pathEnv: io.env.PATH,
-    loopArgs: parsed.loopArgs,
+    loopArgs,
     maxAge: values['max-age'],
     user: kind === 'systemd-system' ? systemUser(io.env) : undefined,
     logDir: join(home(io.env), 'Library', 'Logs', 'heartbeat-kit'),
   };
-  const rendered = kind === 'launchd' ? launchdPlists(plan) : systemdUnits(plan);
+}
+
+/** One action on the service, once argv is split into the action, its flags and the loop's options. */
+async function runService(
+  action: Action,
+  loopArgs: readonly string[],
+  { flags: values, io }: ServiceInput,
+): Promise<Result<ExitCode, CommandFailure>> {
+  const kind = serviceKind(action, values, loopArgs);
+  if (kind.isErr()) return err(kind.error);
+  if (values['max-age'] !== undefined) {
+    const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
+    if (!maxAge.ok) return usageFailure(maxAge.message);
+  }
+  const runner = createCliRunner(io);
+  const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), { runner, env: io.env, flag: '--cwd' });
+  if (!located.ok) return usageFailure(located.message);
+  const bin = binPath();
+  if (bin === undefined) return commandFailure("cannot find this heartbeat-kit's bin/heartbeat-kit.js. Fix: reinstall heartbeat-kit.");
+  const plan = servicePlan(io, kind.value, values, located.value.project, bin, loopArgs);
+  const rendered = plan.kind === 'launchd' ? launchdPlists(plan) : systemdUnits(plan);
   // status and uninstall do not know the loop options install was given: a file counts as
   // current when it is ours and runs this node and this bin.
   if (!rendered.ok)
-    return usageError(
-      io,
-      `${JSON.stringify(rendered.error.value)} cannot go in a ${kind === 'launchd' ? 'launchd plist' : 'systemd unit'}: ${rendered.error.reason}. Fix: move or rename it (or pass --environment-file elsewhere).`,
+    return usageFailure(
+      `${JSON.stringify(rendered.error.value)} cannot go in a ${plan.kind === 'launchd' ? 'launchd plist' : 'systemd unit'}: ${rendered.error.reason}. Fix: move or rename it (or pass --environment-file elsewhere).`,
     );
-  const dir = values.dir !== undefined ? resolvePath(io.cwd, values.dir) : managerDir(kind, io.env);
   const context: Context = {
     io,
-    kind,
-    name,
-    dir,
+    kind: plan.kind,
+    name: plan.name,
+    dir: values.dir !== undefined ? resolvePath(io.cwd, values.dir) : managerDir(plan.kind, io.env),
     files: rendered.files,
-    logDir: kind === 'launchd' ? plan.logDir : undefined,
+    logDir: plan.kind === 'launchd' ? plan.logDir : undefined,
     json: values.json === true,
     runner,
     uid: process.getuid?.() ?? 501,
   };
-  if (action === 'install') return install(context, values);
-  if (action === 'status') return status(context);
-  return uninstall(context, values);
-};
+  const code =
+    action === 'install' ? await install(context, values) : action === 'status' ? await status(context) : await uninstall(context, values);
+  // The actions return one of EXIT's codes (typed as a number in service-actions.ts).
+  return ok(code as ExitCode);
+}
+
+/** `heartbeat-kit service install|status|uninstall`: the loop and its liveness check as a systemd or launchd service. */
+export const serviceCommand: DeclaredCommand<typeof FLAGS> = Object.assign(
+  async (argv: readonly string[], io: CliIo): Promise<number> => {
+    const [action, ...rest] = argv;
+    if (action === undefined || action === '--help' || action === '-h' || action === 'help') {
+      io.stdout(renderHelp(SPEC));
+      return action === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (!(ACTIONS as readonly string[]).includes(action)) {
+      unknownNameError(io, 'service', 'subcommand', action, ACTIONS);
+      return EXIT.usage;
+    }
+    // Everything after `--` is the loop's, passed as it is; the service's own flags come before it.
+    const dashes = rest.indexOf('--');
+    const own = dashes < 0 ? rest : rest.slice(0, dashes);
+    const loopArgs = dashes < 0 ? [] : rest.slice(dashes + 1);
+    return defineCommand(SPEC, (input) => runService(action as Action, loopArgs, input))(own, io);
+  },
+  { spec: SPEC },
+);

@@ -4,7 +4,7 @@ import { type Pause, pausedReceipt } from '@heartbeat-kit/core/host';
 import { createFilePauseStore } from '@heartbeat-kit/core/node';
 import { decideBeatPause, type BeatPauseDecision } from '@heartbeat-kit/woterclip';
 import { printInfo } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { err, ok } from 'neverthrow';
 import type { CliIo } from '../io.js';
 import { createPauseCommand, createResumeCommand, PAUSE_FLAGS, RESUME_FLAGS, type PauseTarget } from './pause.js';
@@ -94,7 +94,7 @@ export async function beatPause(repoRoot: string, nowMs: number, io: CliIo): Pro
 export async function pausedBeat(
   decision: Extract<BeatPauseDecision, { kind: 'skip' }>,
   beat: { io: CliIo; receipts: ReceiptStore; nowMs: number; json: boolean; dryRun: boolean },
-): Promise<number> {
+): Promise<ExitCode> {
   const { io } = beat;
   const receipt = pausedReceipt(decision.pause, { slotMs: Math.floor(beat.nowMs / 1000) * 1000, atMs: beat.nowMs, source: 'woterclip' });
   const written = beat.dryRun ? undefined : await beat.receipts.append(receipt);
