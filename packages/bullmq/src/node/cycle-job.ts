@@ -50,10 +50,7 @@ type CycleDeps = { readonly resolve: ResolveHeartbeat; readonly outbox: Queue<Ou
  * the slot, which re-enqueues the same id (a no-op) instead of losing the report; state and
  * receipt together: every slot ends in exactly one record.
  */
-export function createCycleProcessor(
-  ctx: WorkerContext,
-  deps: CycleDeps,
-): (job: Job<CycleJobData>) => Promise<void> {
+export function createCycleProcessor(ctx: WorkerContext, deps: CycleDeps): (job: Job<CycleJobData>) => Promise<void> {
   return async (job) => {
     const { heartbeatId, slot, dueMs } = job.data;
     const heartbeat = await registration(ctx, heartbeatId);

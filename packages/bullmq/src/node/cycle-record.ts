@@ -68,7 +68,12 @@ export async function recordFleetSlot(ctx: WorkerContext, job: SlotJob, held: He
 }
 
 /** The records of the slots since the last commit that have none of their own (collapsed, or died). */
-async function gapReceipts(ctx: WorkerContext, { heartbeat, slot, dueMs }: SlotJob, state: FleetStateDocument, atMs: number): Promise<Receipt[]> {
+async function gapReceipts(
+  ctx: WorkerContext,
+  { heartbeat, slot, dueMs }: SlotJob,
+  state: FleetStateDocument,
+  atMs: number,
+): Promise<Receipt[]> {
   const { lastSlot } = state.fleet;
   if (lastSlot === undefined || slot <= lastSlot + 1) return [];
   const listed = await receiptStoreFor(ctx, heartbeat.id).list();
