@@ -1,5 +1,5 @@
 import { type Receipt, skippedReceipt } from '@heartbeat-kit/core';
-import { type CycleStep, type Pause, slotReceipt } from '@heartbeat-kit/core/host';
+import type { CycleStep, Pause, SlotEnd } from '@heartbeat-kit/core/host';
 import { slotOf } from './slots.js';
 
 /** Why fleet slots between two committed cycles have no record of their own. */
@@ -7,26 +7,22 @@ export const FLEET_GAP_DETAIL =
   'no fleet cycle committed this slot (no worker was running, the slot collapsed into a later one, or its cycle died before committing)';
 
 /**
- * The `ran` receipt of a committed fleet cycle, with the fields every runner records (core's
- * `slotReceipt`, the one place a slot's ending becomes its receipt). A report is `queued`: the outbox holds it durably and retries until the sink
- * confirms, so the slot's record does not wait on the sink; `held` when the heartbeat's sink
- * breaker is open, so the outbox will not try it this cycle. `checks`: the project's check names.
+ * The ending of a fleet cycle that ran, which core's `slotReceipt` (the one place a slot's ending
+ * becomes its receipt) turns into the `ran` receipt. A report is `queued`: the outbox holds it
+ * durably and retries until the sink confirms, so the slot's record does not wait on the sink;
+ * `held` when the heartbeat's sink breaker is open, so the outbox will not try it this cycle.
+ * `checks`: the project's check names.
  */
-export function fleetRanReceipt(
+export function fleetRanEnd(
   step: Pick<CycleStep, 'decision' | 'problems' | 'scanResults'>,
   slot: {
-    readonly dueMs: number;
-    readonly atMs: number;
     readonly delivery: 'none' | 'queued' | 'held';
     /** The operator pause the slot honoured in part (scanners, or critical findings only). */
     readonly pause?: Pause | undefined;
     readonly checks?: readonly string[];
   },
-): Receipt {
-  return slotReceipt(
-    { kind: 'ran-step', step: { ...step, delivery: slot.delivery }, pause: slot.pause, checks: slot.checks ?? [] },
-    { slotMs: slot.dueMs, atMs: slot.atMs, source: 'fleet' },
-  );
+): SlotEnd {
+  return { kind: 'ran-step', step: { ...step, delivery: slot.delivery }, pause: slot.pause, checks: slot.checks ?? [] };
 }
 
 /** The slot numbers a receipt closes (a range receipt closes every slot through `through`). */

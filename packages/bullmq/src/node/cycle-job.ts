@@ -1,17 +1,16 @@
-import type { Receipt } from '@heartbeat-kit/core';
 import {
   type Ack,
   type CycleStep,
   decidePause,
   type PauseDecision,
   scanAndEvaluate,
+  settleSlot,
   sinkDeliveryHeld,
+  type SlotBody,
   type SlotPause,
-  slotReceipt,
 } from '@heartbeat-kit/core/host';
-import { UnrecoverableError, type Job, type Queue } from 'bullmq';
-import type { FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
-import { fleetGapReceipts, fleetRanReceipt } from '../fleet/fleet-receipts.js';
+import type { Job, Queue } from 'bullmq';
+import { fleetGapReceipts, fleetRanEnd } from '../fleet/fleet-receipts.js';
 import {
   decideSlot,
   encodeFleetState,
@@ -24,7 +23,7 @@ import {
 } from '../fleet/fleet-state.js';
 import { CAPPED_BACKOFF, OUTBOX_RETRY_MS } from '../fleet/outbox-rules.js';
 import { outboxJobId } from '../fleet/slots.js';
-import { commitCycle } from './fleet-commit.js';
+import { recordFleetSlot, type FleetSlotValue, type Held, type SlotJob } from './cycle-record.js';
 import { closedByOverlap, recordOverlapOnce } from './overlap-records.js';
 import {
   holdLock,
@@ -36,19 +35,12 @@ import {
   stateStoreFor,
   ackStoreFor,
   pauseStoreFor,
-  type HeldLock,
   type WorkerContext,
 } from './fleet-worker-context.js';
 import type { CycleJobData, CycleSetup, OutboxJobData, ResolveHeartbeat } from './fleet-worker-types.js';
 
-type Held = Extract<HeldLock, { skippedFor: undefined }>;
-
-/** One slot's job as the cycle functions below pass it on. */
-interface SlotJob {
-  readonly heartbeat: FleetHeartbeat;
-  readonly slot: number;
-  readonly dueMs: number;
-}
+/** What the cycle job needs besides the worker's context. */
+type CycleDeps = { readonly resolve: ResolveHeartbeat; readonly outbox: Queue<OutboxJobData> };
 
 /**
  * The `cycles` job: takes the heartbeat's Redis lock (fenced), skips a slot the state says already
@@ -58,10 +50,7 @@ interface SlotJob {
  * the slot, which re-enqueues the same id (a no-op) instead of losing the report; state and
  * receipt together: every slot ends in exactly one record.
  */
-export function createCycleProcessor(
-  ctx: WorkerContext,
-  deps: { readonly resolve: ResolveHeartbeat; readonly outbox: Queue<OutboxJobData> },
-): (job: Job<CycleJobData>) => Promise<void> {
+export function createCycleProcessor(ctx: WorkerContext, deps: CycleDeps): (job: Job<CycleJobData>) => Promise<void> {
   return async (job) => {
     const { heartbeatId, slot, dueMs } = job.data;
     const heartbeat = await registration(ctx, heartbeatId);
@@ -69,10 +58,16 @@ export function createCycleProcessor(
       await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'unregistered', worker: ctx.id });
       return;
     }
-    const held = await takeCycleLock(ctx, { heartbeat, slot, dueMs });
+    const slotJob: SlotJob = { heartbeat, slot, dueMs };
+    const held = await takeCycleLock(ctx, slotJob);
     if (held === undefined) return;
     try {
-      await runSlot(ctx, deps, { heartbeat, slot, dueMs }, held);
+      // Core's one ending step: this job supplies the body, the stamp and the fenced write.
+      await settleSlot<FleetSlotValue, void>({
+        body: () => heldSlotBody(ctx, deps, slotJob, held),
+        stamp: (_end, value) => ({ slotMs: dueMs, atMs: value?.atMs ?? ctx.clock.now().getTime(), source: 'fleet' }),
+        record: (settled) => recordFleetSlot(ctx, slotJob, held, settled),
+      });
     } finally {
       await held.release();
     }
@@ -119,24 +114,29 @@ async function recordOverlap(
   dueMs: number,
   holder: string,
 ): Promise<'recorded' | 'already' | 'already-ran' | 'holder-changed'> {
-  const state = await loadState(stateStoreFor(ctx, heartbeatId));
-  if (decideSlot(state.fleet, slot) === 'already-ran') return 'already-ran';
-  const receipt = slotReceipt(
-    { kind: 'overlapping', detail: 'an earlier slot of this heartbeat was still running' },
-    { slotMs: dueMs, atMs: ctx.clock.now().getTime(), source: 'fleet' },
-  );
-  const keys = { receipts: ctx.keys.receipts(heartbeatId), lock: ctx.keys.lock(heartbeatId), overlaps: ctx.keys.overlaps(heartbeatId) };
-  return recordOverlapOnce(ctx.redis, keys, holder, slot, receipt, ctx.receiptBounds);
+  const settled = await settleSlot<undefined, 'recorded' | 'already' | 'already-ran' | 'holder-changed'>({
+    body: async () => {
+      const state = await loadState(stateStoreFor(ctx, heartbeatId));
+      if (decideSlot(state.fleet, slot) === 'already-ran') return { end: undefined };
+      return { end: { kind: 'overlapping', detail: 'an earlier slot of this heartbeat was still running' } };
+    },
+    stamp: () => ({ slotMs: dueMs, atMs: ctx.clock.now().getTime(), source: 'fleet' }),
+    record: async ({ receipt }) => {
+      if (receipt === undefined) return 'already-ran';
+      const keys = { receipts: ctx.keys.receipts(heartbeatId), lock: ctx.keys.lock(heartbeatId), overlaps: ctx.keys.overlaps(heartbeatId) };
+      return recordOverlapOnce(ctx.redis, keys, holder, slot, receipt, ctx.receiptBounds);
+    },
+  });
+  return settled.recorded;
 }
 
-/** Runs one slot under its lock: skip it if it ran, else resolve, evaluate, enqueue and commit. */
-async function runSlot(
-  ctx: WorkerContext,
-  deps: { readonly resolve: ResolveHeartbeat; readonly outbox: Queue<OutboxJobData> },
-  job: SlotJob,
-  held: Held,
-): Promise<void> {
-  const { heartbeat, slot, dueMs } = job;
+/**
+ * One slot's body under its lock: no ending when the state says it ran or an earlier processing
+ * recorded it as overlapping; `paused`; `config-error` when its setup does not resolve; else it
+ * resolves, evaluates and enqueues, and ends `ran`.
+ */
+async function heldSlotBody(ctx: WorkerContext, deps: CycleDeps, job: SlotJob, held: Held): Promise<SlotBody<FleetSlotValue>> {
+  const { heartbeat, slot } = job;
   const heartbeatId = heartbeat.id;
   const startedAtMs = ctx.clock.now().getTime();
   const [state, overlapped] = await Promise.all([
@@ -146,23 +146,40 @@ async function runSlot(
   if (decideSlot(state.fleet, slot) === 'already-ran') {
     await closeOvertakenSlots(ctx, job, state.fleet.lastSlot);
     await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'already-ran', worker: ctx.id });
-    return;
+    return { end: undefined };
   }
   // Issue 33: an earlier processing of this job recorded the slot as overlapping; it is closed.
   if (overlapped) {
     await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'overlap', worker: ctx.id });
-    return;
+    return { end: undefined };
   }
   // The operator's pause, read once under the lock: all of a pause is in this slot's decision or none.
   const { paused, warning: pauseWarning } = await readPause(ctx, heartbeatId, startedAtMs);
-  if (paused.kind === 'skip') return commitPausedSlot(ctx, job, held, state, paused, startedAtMs);
-  const slotPause = paused.kind === 'partial' ? paused : undefined;
+  if (paused.kind === 'skip') return pausedBody(ctx, job, state, paused, startedAtMs);
   const setup = await deps.resolve(heartbeat, slot);
-  if (setup.isErr()) return failSetup(ctx, job, setup.error);
+  // A broken registration (bad HEARTBEAT.md, unknown scanner set): recorded, and the job fails for good.
+  if (setup.isErr()) return { end: { kind: 'config-error', detail: setup.error }, value: { atMs: ctx.clock.now().getTime() } };
+  const slotPause = paused.kind === 'partial' ? paused : undefined;
+  return ranBody(ctx, deps, job, held, { state, setup: setup.value, slotPause, pauseWarning, startedAtMs });
+}
+
+/** What {@link ranBody} takes from the body before it. */
+interface RanInput {
+  readonly state: FleetStateDocument;
+  readonly setup: CycleSetup;
+  readonly slotPause: SlotPause | undefined;
+  readonly pauseWarning: string | undefined;
+  readonly startedAtMs: number;
+}
+
+/** Evaluates the slot, enqueues its report, and hands the state and the cycle event to the commit. */
+async function ranBody(ctx: WorkerContext, deps: CycleDeps, job: SlotJob, held: Held, input: RanInput): Promise<SlotBody<FleetSlotValue>> {
+  const { heartbeat, slot, dueMs } = job;
+  const { state, setup, slotPause, pauseWarning, startedAtMs } = input;
   const now = ctx.clock.now();
   // The operator's acks, read once for this slot; unreadable acks hold nothing (the slot reports).
-  const acks = await ackStoreFor(ctx, heartbeatId).load();
-  const evaluated = await evaluateSlot(ctx, setup.value, state, now, acks.isOk() ? acks.value.book.acks : [], slotPause);
+  const acks = await ackStoreFor(ctx, heartbeat.id).load();
+  const evaluated = await evaluateSlot(ctx, setup, state, now, acks.isOk() ? acks.value.book.acks : [], slotPause);
   const { decision } = evaluated;
   const report = decision.message !== null || decision.costAlert !== null;
   let fleet: FleetMeta = {
@@ -174,21 +191,16 @@ async function runSlot(
   };
   // A holder that already lost the lock must not enqueue: its successor owns this cycle.
   if (report && !held.lost() && (await held.current())) {
-    const messageId = await enqueueReport(deps.outbox, job, setup.value, state, evaluated);
+    const messageId = await enqueueReport(deps.outbox, job, setup, state, evaluated);
     fleet = recordPending(fleet, messageId, now.getTime(), pendingOf(evaluated), resolvedOf(evaluated));
   }
   const endedAtMs = ctx.clock.now().getTime();
-  const receipts = await slotReceipts(ctx, job, setup.value, state, evaluated, endedAtMs, slotPause);
   const nextState = withoutPending(evaluated.nextState, state.heartbeat);
   const document = encodeFleetState({ heartbeat: nextState, fleet: { ...fleet, lastCycleEndedAtMs: endedAtMs } });
-  const saved = await commitCycle(ctx.redis, commitKeys(ctx, heartbeatId), document, held.fence, receipts, ctx.receiptBounds);
-  if (!saved.written) {
-    await ctx.emit({ type: 'stale-write', heartbeatId, slot, fence: held.fence, current: saved.current, worker: ctx.id });
-    return;
-  }
-  await ctx.emit({
-    type: 'cycle',
-    heartbeatId,
+  const warnings = [...(pauseWarning === undefined ? [] : [pauseWarning]), ...evaluated.warnings];
+  const event = {
+    type: 'cycle' as const,
+    heartbeatId: heartbeat.id,
     slot,
     cycle: decision.cycle,
     fence: held.fence,
@@ -199,10 +211,19 @@ async function runSlot(
     report,
     status: decision.status,
     findings: findingCounts(decision.reportable),
-    ...(evaluated.warnings.length === 0 && pauseWarning === undefined
-      ? {}
-      : { warnings: [...(pauseWarning === undefined ? [] : [pauseWarning]), ...evaluated.warnings] }),
-  });
+    ...(warnings.length === 0 ? {} : { warnings }),
+  };
+  const checks = setup.config.checks.map((check) => check.name);
+  const end = fleetRanEnd(evaluated, { delivery: deliveryOf(state, setup, evaluated), pause: slotPause?.pause, checks });
+  return { end, value: { atMs: endedAtMs, commit: { state, document, event } } };
+}
+
+/** How the slot's report goes: an open sink breaker holds it in the outbox (the receipt says so, as the loop's does). */
+function deliveryOf(state: FleetStateDocument, { config }: CycleSetup, { decision }: CycleStep): 'none' | 'queued' | 'held' {
+  const report = decision.message !== null || decision.costAlert !== null;
+  const heldBack =
+    decision.message !== null && sinkDeliveryHeld(state.fleet.sinkBreaker?.breaker, decision.cycle, config.breaker) !== undefined;
+  return !report ? 'none' : heldBack ? 'held' : 'queued';
 }
 
 /** The message's findings counted by category and priority (the cycle event's `findings`). */
@@ -235,47 +256,20 @@ async function readPause(
  * only records the slot as closed, in one commit with the `paused` receipt (and the records of
  * the slots before it that have none), under the fence as any cycle's.
  */
-async function commitPausedSlot(
+function pausedBody(
   ctx: WorkerContext,
-  job: SlotJob,
-  held: Held,
+  { heartbeat, slot, dueMs }: SlotJob,
   state: FleetStateDocument,
   paused: Extract<PauseDecision, { kind: 'skip' }>,
   startedAtMs: number,
-): Promise<void> {
-  const { heartbeat, slot, dueMs } = job;
-  const atMs = ctx.clock.now().getTime();
-  const receipts = [
-    ...(await gapReceipts(ctx, job, state, atMs)),
-    slotReceipt({ kind: 'paused', pause: paused.pause }, { slotMs: dueMs, atMs, source: 'fleet' }),
-  ];
+): SlotBody<FleetSlotValue> {
   const document = encodeFleetState({
     heartbeat: state.heartbeat,
     fleet: { ...state.fleet, lastSlot: slot, lastLagMs: startedAtMs - dueMs },
   });
-  const saved = await commitCycle(ctx.redis, commitKeys(ctx, heartbeat.id), document, held.fence, receipts, ctx.receiptBounds);
-  if (!saved.written) {
-    await ctx.emit({ type: 'stale-write', heartbeatId: heartbeat.id, slot, fence: held.fence, current: saved.current, worker: ctx.id });
-    return;
-  }
-  await ctx.emit({ type: 'skip', heartbeatId: heartbeat.id, slot, reason: 'paused', worker: ctx.id });
+  const event = { type: 'skip' as const, heartbeatId: heartbeat.id, slot, reason: 'paused' as const, worker: ctx.id };
+  return { end: { kind: 'paused', pause: paused.pause }, value: { atMs: ctx.clock.now().getTime(), commit: { state, document, event } } };
 }
-
-/** Records a slot whose setup failed and fails the job for good: a broken registration (bad HEARTBEAT.md, unknown scanner set) will not heal by retrying. */
-async function failSetup(ctx: WorkerContext, { heartbeat, slot, dueMs }: SlotJob, error: string): Promise<never> {
-  const receipt = slotReceipt({ kind: 'config-error', detail: error }, { slotMs: dueMs, atMs: ctx.clock.now().getTime(), source: 'fleet' });
-  const appended = await receiptStoreFor(ctx, heartbeat.id).append(receipt);
-  if (appended.isErr()) throw new Error(appended.error.message);
-  await ctx.emit({ type: 'failed', heartbeatId: heartbeat.id, slot, message: error, worker: ctx.id });
-  throw new UnrecoverableError(error);
-}
-
-/** The keys one cycle's commit writes under the fence: state, lock fence, receipts. */
-const commitKeys = (ctx: WorkerContext, heartbeatId: string) => ({
-  state: ctx.keys.state(heartbeatId),
-  lockFence: `${ctx.keys.lock(heartbeatId)}:fence`,
-  receipts: ctx.keys.receipts(heartbeatId),
-});
 
 /**
  * A late or retried job overtaken by a later slot whose commit could not see it (no earlier commit
@@ -359,40 +353,4 @@ async function enqueueReport(
     },
   );
   return messageId;
-}
-
-/** The slot's `ran` receipt, after the records of the slots since the last commit that have none. */
-async function slotReceipts(
-  ctx: WorkerContext,
-  { heartbeat, slot, dueMs }: SlotJob,
-  { config }: CycleSetup,
-  state: FleetStateDocument,
-  step: CycleStep,
-  endedAtMs: number,
-  pause: SlotPause | undefined,
-): Promise<Receipt[]> {
-  const { decision } = step;
-  const receipts: Receipt[] = await gapReceipts(ctx, { heartbeat, slot, dueMs }, state, endedAtMs);
-  const report = decision.message !== null || decision.costAlert !== null;
-  // An open sink breaker holds this report in the outbox: the receipt says so, as the loop's does.
-  const heldBack =
-    decision.message !== null && sinkDeliveryHeld(state.fleet.sinkBreaker?.breaker, decision.cycle, config.breaker) !== undefined;
-  const delivery = !report ? 'none' : heldBack ? 'held' : 'queued';
-  const checks = config.checks.map((check) => check.name);
-  receipts.push(fleetRanReceipt(step, { dueMs, atMs: endedAtMs, delivery, pause: pause?.pause, checks }));
-  return receipts;
-}
-
-/** The records of the slots since the last commit that have none of their own (collapsed, or died). */
-async function gapReceipts(
-  ctx: WorkerContext,
-  { heartbeat, slot, dueMs }: SlotJob,
-  state: FleetStateDocument,
-  atMs: number,
-): Promise<Receipt[]> {
-  const { lastSlot } = state.fleet;
-  if (lastSlot === undefined || slot <= lastSlot + 1) return [];
-  const listed = await receiptStoreFor(ctx, heartbeat.id).list();
-  if (listed.isErr()) throw new Error(listed.error.message);
-  return fleetGapReceipts(listed.value.receipts, { lastSlot, slot, dueMs, intervalMs: heartbeat.intervalMs, atMs });
 }

@@ -234,13 +234,17 @@ export type { PauseStore, PauseStoreError } from '../operator/pause-store.js';
 export { type DescribeRanReceipt, MAX_SOURCE_DETAIL_CHARS } from '../schedule/receipts.js';
 export { type PlanInput, type PlanJudge, type SlotJudgement } from '../schedule/plan.js';
 export {
+  type SettledSlot,
+  type SlotBody,
   type SlotEnd,
   type SlotGrid,
   type SlotPlan,
   type SlotPorts,
   type SlotRun,
   type SlotStamp,
+  type SlotSteps,
   type UnwrittenReceipt,
   runSlot,
+  settleSlot,
   slotReceipt,
 } from '../schedule/run-slot.js';

@@ -67,6 +67,48 @@ export function slotReceipt(end: SlotEnd, stamp: SlotStamp): Receipt {
   }
 }
 
+/**
+ * What a slot's body found: its ending (undefined: the slot already has its record, e.g. a retried
+ * job whose slot ran) and what the runner needs to record it (`value`).
+ */
+export interface SlotBody<T> {
+  readonly end: SlotEnd | undefined;
+  readonly value?: T | undefined;
+}
+
+/** A slot's ending with its one receipt, handed to the runner that writes it. */
+export interface SettledSlot<T> {
+  readonly end: SlotEnd | undefined;
+  /** The ending's receipt ({@link slotReceipt}); undefined when the body gave no ending. */
+  readonly receipt: Receipt | undefined;
+  /** The body's value; undefined when the body gave none. */
+  readonly value: T | undefined;
+}
+
+/**
+ * The I/O one runner supplies to {@link settleSlot}: its body (lock, state, work: whatever it
+ * does), the stamp of the slot a receipt closes, and how it writes the receipt (an append, a
+ * fenced commit with its state).
+ */
+export interface SlotSteps<T, R> {
+  readonly body: () => Promise<SlotBody<T>>;
+  readonly stamp: (end: SlotEnd, value: T | undefined) => SlotStamp;
+  readonly record: (settled: SettledSlot<T>) => Promise<R>;
+}
+
+/**
+ * The ending step every runner (cycle, loop, fleet job, WoterClip beat) goes through: run the
+ * body, turn its ending into the slot's one receipt, hand both to the runner to write. Kept as
+ * the single place an ending is decided and mapped, so a new kind of ending is one change here.
+ */
+export async function settleSlot<T, R>(steps: SlotSteps<T, R>): Promise<SettledSlot<T> & { readonly recorded: R }> {
+  const body = await steps.body();
+  const { end, value } = body;
+  const receipt = end === undefined ? undefined : slotReceipt(end, steps.stamp(end, value));
+  const settled = { end, receipt, value };
+  return { ...settled, recorded: await steps.record(settled) };
+}
+
 /** A cron schedule's grid, to close the slots no run closed since the last receipt. */
 export interface SlotGrid {
   readonly nextAfter: (ms: number) => number | undefined;
@@ -140,6 +182,30 @@ interface UnderLock {
  * (`ran`, or `state-refused`), let go of the lock, then write exactly one receipt for the slot.
  */
 export async function runSlot(ports: SlotPorts, plan: SlotPlan): Promise<SlotRun> {
+  const settled = await settleSlot<LockedSlot, SlotRun>({
+    body: async () => {
+      const locked = await lockedSlot(ports, plan);
+      return { end: locked.inner.end, value: locked };
+    },
+    stamp: (end, locked) => {
+      const atMs = ports.clock.now().getTime();
+      // A cycle closes its decision's instant unless it was started for a slot; a skip closes now.
+      const slotMs = locked?.inner.slotMs ?? plan.slotMs ?? (end.kind === 'ran' ? Date.parse(end.outcome.decision.at) : atMs);
+      return { slotMs, atMs, source: plan.source };
+    },
+    record: ({ end, receipt, value }) => finish(ports, plan, { end, receipt, locked: value }),
+  });
+  return settled.recorded;
+}
+
+/** What the body of core's runner found: its ending under the lock, and the stale holder it took over. */
+interface LockedSlot {
+  readonly inner: UnderLock;
+  readonly tookOverFrom?: LockRecord | undefined;
+}
+
+/** Takes the lock, runs the part under it, lets go of the lock. */
+async function lockedSlot(ports: SlotPorts, plan: SlotPlan): Promise<LockedSlot> {
   const nowMs = (): number => ports.clock.now().getTime();
   const lock = ports.lock;
   let tookOverFrom: LockRecord | undefined;
@@ -153,7 +219,7 @@ export async function runSlot(ports: SlotPorts, plan: SlotPlan): Promise<SlotRun
         error.kind === 'held'
           ? { kind: 'overlapping', detail: lock.detail, holder: error.holder, liveness: error.liveness ?? 'unknown' }
           : { kind: 'lock-unavailable', detail: lock.detail, error };
-      return finish(ports, plan, { end, slotMs: plan.slotMs, unwritten: [] }, undefined);
+      return { inner: { end, slotMs: plan.slotMs, unwritten: [] } };
     }
     tookOverFrom = acquired.value.tookOverFrom;
     try {
@@ -162,7 +228,7 @@ export async function runSlot(ports: SlotPorts, plan: SlotPlan): Promise<SlotRun
       await lock.store.release(lock.request.owner);
     }
   }
-  return finish(ports, plan, inner, tookOverFrom);
+  return { inner, tookOverFrom };
 }
 
 /** The part under the lock: missed slots, the pause, the cycle. */
@@ -209,14 +275,19 @@ async function closeMissedSlots(
 }
 
 /** After the lock: the ending's one receipt, written. */
-async function finish(ports: SlotPorts, plan: SlotPlan, inner: UnderLock, tookOverFrom: LockRecord | undefined): Promise<SlotRun> {
-  const atMs = ports.clock.now().getTime();
-  const { end } = inner;
-  // A cycle closes its decision's instant unless it was started for a slot; a skip closes now.
-  const slotMs = inner.slotMs ?? (end.kind === 'ran' ? Date.parse(end.outcome.decision.at) : atMs);
-  const planned = slotReceipt(end, { slotMs, atMs, source: plan.source });
+async function finish(
+  ports: SlotPorts,
+  plan: SlotPlan,
+  settled: { readonly end: SlotEnd | undefined; readonly receipt: Receipt | undefined; readonly locked: LockedSlot | undefined },
+): Promise<SlotRun> {
+  const { end, receipt: planned, locked } = settled;
+  // Core's body always ends its slot; a body that gave no ending is a bug in this file.
+  if (end === undefined || planned === undefined) throw new Error('runSlot: the slot has no ending');
+  // No body value: the ending came from the lifecycle itself, with nothing found under the lock.
+  const inner = locked?.inner;
+  const tookOverFrom = locked?.tookOverFrom;
   const receipt = plan.beforeReceipt === undefined ? planned : await plan.beforeReceipt(end, planned);
-  const unwritten = [...inner.unwritten];
+  const unwritten = [...(inner?.unwritten ?? [])];
   let written = true;
   if (ports.receipts !== undefined) {
     const appended = await ports.receipts.append(receipt);
@@ -228,10 +299,10 @@ async function finish(ports: SlotPorts, plan: SlotPlan, inner: UnderLock, tookOv
   return {
     end,
     receipt,
-    slotMs,
+    slotMs: Date.parse(planned.slot),
     written,
     unwritten,
-    ...(inner.listError === undefined ? {} : { listError: inner.listError }),
+    ...(inner?.listError === undefined ? {} : { listError: inner.listError }),
     ...(tookOverFrom === undefined ? {} : { tookOverFrom }),
   };
 }

@@ -1,9 +1,10 @@
 import { type Receipt, type ReceiptStore, sanitizeForMessage } from '@heartbeat-kit/core';
-import type { BreakerSettings } from '@heartbeat-kit/core/host';
+import { type BreakerSettings, type SettledSlot, settleSlot } from '@heartbeat-kit/core/host';
 import { ok } from 'neverthrow';
 import { DEFAULT_DISPATCH_BREAKER, dispatchBreakerSettings } from '../config/woterclip-config.js';
-import { priorBeatState } from './beat-receipts.js';
-import { planBeatRecord } from './beat-record.js';
+import { BEAT_RECEIPT_SOURCE } from './beat-detail.js';
+import { beatSlotMs, priorBeatState } from './beat-receipts.js';
+import { planBeatRecord, type BeatRecordPlan } from './beat-record.js';
 import { earlyStop, releaseLock, takeLock, type BeatEnd } from './beat-session.js';
 import { EMPTY_SUMMARY, foldNotes } from './beat-summary.js';
 import type { BeatDeps, BeatOptions, BeatResult } from './beat-types.js';
@@ -48,6 +49,36 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   const dryRun = options.dryRun === true;
   const rehearsed = dryRun ? rehearsal(deps) : undefined;
   const ports = rehearsed?.deps ?? deps;
+  // Core's one ending step: the beat supplies its body and its writes; its own receipts are
+  // planned by planBeatRecord (whose skips go through core's slotReceipt), so the body gives no
+  // ending of its own and core adds only the endings of the lifecycle itself.
+  const settled = await settleSlot<FinishedBeat, BeatResult | undefined>({
+    body: async () => ({ end: undefined, value: await beatBody(deps, ports, options, { startMs, rehearsed }) }),
+    stamp: () => ({ slotMs: beatSlotMs(startMs), atMs: deps.clock.now().getTime(), source: BEAT_RECEIPT_SOURCE }),
+    record: (ended) => recordBeat(ports, ended),
+  });
+  // Only a slot the lifecycle itself ended has no beat result, and that ending is not returned.
+  if (settled.recorded === undefined) throw new Error('runBeat: the beat ended without a result');
+  return settled.recorded;
+}
+
+/** What a beat's body hands to {@link recordBeat}: its result, its lock summary and, with a receipt store, what to record. */
+interface FinishedBeat {
+  readonly result: BeatResult;
+  readonly summary: BeatEnd['summary'];
+  readonly plan?: BeatRecordPlan;
+  readonly beat: number;
+}
+
+/** The beat itself: prior receipts, its steps, and the plan of what it records. */
+async function beatBody(
+  deps: BeatDeps,
+  ports: BeatDeps,
+  options: BeatOptions,
+  run: { readonly startMs: number; readonly rehearsed: ReturnType<typeof rehearsal> | undefined },
+): Promise<FinishedBeat> {
+  const { startMs, rehearsed } = run;
+  const dryRun = rehearsed !== undefined;
   const kept = await listBeatReceipts(ports.receipts);
   const prior = priorBeatState(kept.receipts);
   const beat = prior.n + 1;
@@ -62,10 +93,7 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     ...(summary.reportNotPosted === undefined ? {} : { reportNotPosted: summary.reportNotPosted }),
     warnings: [...kept.warnings, ...steps.warnings],
   };
-  if (ports.receipts === undefined) {
-    const released = await releaseLock(ports, summary, result.beatId);
-    return released.length === 0 ? result : { ...result, warnings: [...result.warnings, ...released] };
-  }
+  if (ports.receipts === undefined) return { result, summary, beat };
   const plan = planBeatRecord({
     result,
     prior,
@@ -78,6 +106,26 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
     ...(summary.tookOverFrom === undefined ? {} : { tookOverFrom: summary.tookOverFrom }),
     existing: kept.receipts,
   });
+  return { result, summary, plan, beat };
+}
+
+/**
+ * Writes what a beat records, then lets go of its lock: the lock goes only after the receipt is
+ * durable, so a kill at any instant leaves the receipt or the lock, and the beat that takes a
+ * stale lock over records the slot as abandoned. An ending of the lifecycle itself (no beat) is
+ * its one receipt, appended.
+ */
+async function recordBeat(ports: BeatDeps, ended: SettledSlot<FinishedBeat>): Promise<BeatResult | undefined> {
+  const { value, receipt: lifecycleReceipt } = ended;
+  if (value === undefined) {
+    if (lifecycleReceipt !== undefined) await ports.receipts?.append(lifecycleReceipt);
+    return undefined;
+  }
+  const { result, summary, plan, beat } = value;
+  if (plan === undefined || ports.receipts === undefined) {
+    const released = await releaseLock(ports, summary, result.beatId);
+    return released.length === 0 ? result : { ...result, warnings: [...result.warnings, ...released] };
+  }
   const receiptWarnings: string[] = [];
   let written: Receipt | undefined;
   for (const receipt of plan.receipts) {
@@ -86,8 +134,6 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
       receiptWarnings.push(`receipts: the receipt of slot ${receipt.slot} was not written (${appended.error.message}).`);
     else if (receipt === plan.own) written = receipt;
   }
-  // The lock goes only after the receipt is durable: a kill at any instant leaves the receipt or
-  // the lock, and the beat that takes a stale lock over records the slot as abandoned.
   const released = await releaseLock(ports, summary, result.beatId);
   return {
     ...plan.result,
