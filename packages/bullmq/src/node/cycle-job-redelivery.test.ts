@@ -11,7 +11,7 @@
  */
 import type { Receipt, Scanner } from '@heartbeat-kit/core';
 import { Queue } from 'bullmq';
-import { ok, okAsync } from 'neverthrow';
+import { err, ok, okAsync } from 'neverthrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFleetBackend } from '../../test/support/fleet-backends.js';
 import { cycleJobId, slotOf } from '../fleet/slots.js';
@@ -153,5 +153,44 @@ describe('a cycle job processed twice', () => {
       await createRedisReceiptStore({ redis: client, key: keys.receipts('hb'), clock: { now: () => new Date() } }).list()
     )._unsafeUnwrap().receipts as Receipt[];
     expect(receipts.filter((r) => slotOf(Date.parse(r.slot), intervalMs) === slot).map((r) => r.kind)).toEqual(['ran']);
+  });
+
+  it('a job whose setup failed, processed again, records its config error once', async () => {
+    const prefix = 'redelivered-config-error';
+    const keys = fleetKeys(prefix);
+    const intervalMs = 60_000;
+    await client.hset(
+      keys.registry,
+      'hb',
+      JSON.stringify({ id: 'hb', intervalMs, source: { kind: 'scanners', set: 'fake', reportEvery: 0 } }),
+    );
+    const slot = slotOf(Date.now(), intervalMs);
+    const events: FleetEvent[] = [];
+    const worker = createFleetWorker({
+      target: backend.current().target,
+      prefix,
+      // A broken registration: every processing of the slot's job fails its setup the same way.
+      resolve: () => Promise.resolve(err('HEARTBEAT.md: Checks → run: is missing')),
+      sink: { deliver: () => okAsync(undefined) },
+      onEvent: (event) => void events.push(event),
+    });
+    const cycles = new Queue(keys.cycleQueue, { connection: backend.current().bull(), prefix: keys.bullPrefix });
+    const add = (jobId: string) => cycles.add('cycle', { heartbeatId: 'hb', slot, dueMs: slot * intervalMs + 7 }, { jobId });
+    const ofSlot = () => events.filter((e) => (e.type === 'failed' || e.type === 'skip') && e.slot === slot);
+    await add(cycleJobId('hb', slot));
+    await waitFor(() => ofSlot().length >= 1);
+    // The same slot's job processed again (a stalled job whose worker died after the record; another id stands for it).
+    await add(`${cycleJobId('hb', slot)}-again`);
+    await waitFor(() => ofSlot().length >= 2);
+    await worker.close();
+    await cycles.close();
+
+    const receipts = (
+      await createRedisReceiptStore({ redis: client, key: keys.receipts('hb'), clock: { now: () => new Date() } }).list()
+    )._unsafeUnwrap().receipts as Receipt[];
+    const kinds = receipts
+      .filter((r) => slotOf(Date.parse(r.slot), intervalMs) === slot)
+      .map((r) => (r.kind === 'skipped' ? r.reason : r.kind));
+    expect(kinds).toEqual(['config-error']);
   });
 });

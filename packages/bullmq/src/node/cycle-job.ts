@@ -24,7 +24,7 @@ import {
 import { CAPPED_BACKOFF, OUTBOX_RETRY_MS } from '../fleet/outbox-rules.js';
 import { outboxJobId } from '../fleet/slots.js';
 import { recordFleetSlot, type FleetSlotValue, type Held, type SlotJob } from './cycle-record.js';
-import { closedByOverlap, recordOverlapOnce } from './overlap-records.js';
+import { closedByOverlap, recordSlotOnce } from './overlap-records.js';
 import {
   holdLock,
   LockBusy,
@@ -124,7 +124,7 @@ async function recordOverlap(
     record: async ({ receipt }) => {
       if (receipt === undefined) return 'already-ran';
       const keys = { receipts: ctx.keys.receipts(heartbeatId), lock: ctx.keys.lock(heartbeatId), overlaps: ctx.keys.overlaps(heartbeatId) };
-      return recordOverlapOnce(ctx.redis, keys, holder, slot, receipt, ctx.receiptBounds);
+      return recordSlotOnce(ctx.redis, keys, holder, slot, receipt, ctx.receiptBounds);
     },
   });
   return settled.recorded;

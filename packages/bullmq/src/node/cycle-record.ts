@@ -5,6 +5,7 @@ import type { FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import { fleetGapReceipts } from '../fleet/fleet-receipts.js';
 import type { FleetStateDocument } from '../fleet/fleet-state.js';
 import { commitCycle } from './fleet-commit.js';
+import { recordSlotOnce } from './overlap-records.js';
 import { receiptStoreFor, type HeldLock, type WorkerContext } from './fleet-worker-context.js';
 import type { FleetEvent } from './fleet-worker-types.js';
 
@@ -59,12 +60,16 @@ export async function recordFleetSlot(ctx: WorkerContext, job: SlotJob, held: He
     await ctx.emit(commit.event);
     return;
   }
-  const appended = await receiptStoreFor(ctx, heartbeatId).append(receipt);
-  if (appended.isErr()) throw new Error(appended.error.message);
   if (end.kind === 'config-error') {
+    // Once per slot, like an overlap record: a job processed again (its worker died between this
+    // record and failing the job) finds the slot closed instead of writing a second config error.
+    const keys = { receipts: ctx.keys.receipts(heartbeatId), lock: ctx.keys.lock(heartbeatId), overlaps: ctx.keys.overlaps(heartbeatId) };
+    await recordSlotOnce(ctx.redis, keys, held.owner, job.slot, receipt, ctx.receiptBounds);
     await ctx.emit({ type: 'failed', heartbeatId, slot: job.slot, message: end.detail, worker: ctx.id });
     throw new UnrecoverableError(end.detail);
   }
+  const appended = await receiptStoreFor(ctx, heartbeatId).append(receipt);
+  if (appended.isErr()) throw new Error(appended.error.message);
 }
 
 /** The records of the slots since the last commit that have none of their own (collapsed, or died). */

@@ -46,6 +46,8 @@ export type HeldLock =
   | {
       readonly skippedFor: undefined;
       readonly fence: number;
+      /** Who holds it (this processing of the job). */
+      readonly owner: string;
       /** True once a renewal found the lock taken over. */
       readonly lost: () => boolean;
       /** True while no newer holder has taken the lock. */
@@ -76,6 +78,7 @@ export async function holdLock(ctx: WorkerContext, heartbeatId: string, purpose:
       return {
         skippedFor: undefined,
         fence,
+        owner,
         lost: () => lost,
         current: async () => Number((await redis.get(lock.fenceKey)) ?? '0') === fence,
         release: async () => {

@@ -9,6 +9,7 @@ import type { RedisClient } from './redis-connection.js';
 // is processed again — so without a mark the second processing records the overlap again, or, once
 // the holder has committed, runs the slot: two records for one slot. The mark is a sorted set of the
 // slots closed this way (score = member = slot), bounded like the receipts, in the heartbeat's tag.
+// A config error (the job then fails for good) closes its slot the same way, for the same reason.
 const RECORD_ONCE = `
 if redis.call('HGET', KEYS[2], 'owner') ~= ARGV[1] then return 0 end
 if redis.call('ZADD', KEYS[3], 'NX', ARGV[2], ARGV[2]) == 0 then return 2 end
@@ -27,11 +28,11 @@ export interface OverlapKeys {
 }
 
 /**
- * Records `slot` as skipped (`receipt`) only while `owner` still holds the heartbeat lock, and only
- * once per slot. 'recorded' or 'already' (an earlier processing of the same job recorded it): the
+ * Records `slot` as skipped (`receipt`: an overlap, or a config error that fails the job) only
+ * while `owner` still holds the heartbeat lock, and only once per slot. 'recorded' or 'already' (an earlier processing of the same job recorded it): the
  * slot is closed either way. 'holder-changed': nothing written, the caller decides again.
  */
-export async function recordOverlapOnce(
+export async function recordSlotOnce(
   redis: RedisClient,
   keys: OverlapKeys,
   owner: string,
@@ -54,7 +55,7 @@ export async function recordOverlapOnce(
   return reply === 1 ? 'recorded' : reply === 2 ? 'already' : 'holder-changed';
 }
 
-/** True when an overlap record already closed `slot`: a second processing of its job must not run it. */
+/** True when a record of its own (an overlap, a config error) already closed `slot`: a second processing of its job must not run it. */
 export async function closedByOverlap(redis: RedisClient, overlapsKey: string, slot: number): Promise<boolean> {
   return (await redis.zscore(overlapsKey, String(slot))) !== null;
 }
