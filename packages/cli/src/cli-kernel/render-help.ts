@@ -43,10 +43,20 @@ export function renderHelp(spec: CommandSpec): string {
     sections.push(['Options:', ...flags.flatMap(([name, flag]) => flagLines(name, flag, column))].join('\n'));
   }
   if (spec.notes !== undefined) sections.push(spec.notes.trimEnd());
+  const list = spec.helpLayout === 'list';
   if (spec.examples !== undefined && spec.examples.length > 0) {
-    sections.push(['Examples:', ...spec.examples.map((e) => `  heartbeat-kit ${e}`)].join('\n'));
+    const lines = spec.examples.map((e) => (e.startsWith(' ') ? `  ${e}` : `  heartbeat-kit ${e}`));
+    sections.push([list ? 'Example:' : 'Examples:', ...lines].join('\n'));
   }
-  const codes = spec.exitCodes.map(([code, meaning]) => `${code} ${meaning}`).join(', ');
-  sections.push(`${wrapWords(`Exit codes: ${codes}.`, WIDTH).join('\n')}`);
+  sections.push(list ? exitCodeList(spec) : exitCodeSentence(spec));
   return `${sections.join('\n\n')}\n`;
+}
+
+function exitCodeSentence(spec: CommandSpec): string {
+  const codes = spec.exitCodes.map(([code, meaning]) => `${code} ${meaning}`).join(', ');
+  return wrapWords(`Exit codes: ${codes}.`, WIDTH).join('\n');
+}
+
+function exitCodeList(spec: CommandSpec): string {
+  return ['Exit codes:', ...spec.exitCodes.map(([code, meaning]) => `  ${code}  ${meaning}`)].join('\n');
 }
