@@ -44,7 +44,10 @@ export interface CommandSpec<F extends FlagSpecs = FlagSpecs> {
   readonly positionals?: { readonly min?: number; readonly max?: number; readonly fix: string };
   /** Paragraphs printed after the options (what the flags alone do not say). */
   readonly notes?: string;
-  /** Command lines printed under "Examples:" (without the `heartbeat-kit` prefix). */
+  /**
+   * Command lines printed under "Examples:" (without the `heartbeat-kit` prefix); a line that starts
+   * with a space is the output of the command above it and is printed as given.
+   */
   readonly examples?: readonly string[];
   /** The codes this command ends with and what each means here; 0 and 2 always. */
   readonly exitCodes: readonly (readonly [ExitCode, string])[];
@@ -54,6 +57,11 @@ export interface CommandSpec<F extends FlagSpecs = FlagSpecs> {
   readonly helpColumn?: number;
   /** Leave `-h, --help` out of the options list (the description already says it). */
   readonly omitHelpLine?: boolean;
+  /**
+   * `list`: "Example:" and one exit code a line (`  0  meaning`), for pages whose examples show
+   * output and whose codes need a sentence each (the runbook subcommands). Default: one line each.
+   */
+  readonly helpLayout?: 'list';
 }
 
 /** Why a command stopped: the exit code and the one line (`problem. Fix: how`) stderr gets. */

@@ -62,6 +62,31 @@ describe('renderHelp', () => {
     );
   });
 
+  it('in the list layout prints "Example:" with the output lines as given and one exit code a line', () => {
+    const text = renderHelp({
+      ...SPEC,
+      omitHelpLine: true,
+      helpLayout: 'list',
+      examples: ['demo a.jsonl', '  a.jsonl: done'],
+    });
+    expect(text).toBe(
+      [
+        'Usage: heartbeat-kit demo FILE [options]',
+        '',
+        'Does a demo.',
+        '',
+        'Example:',
+        '  heartbeat-kit demo a.jsonl',
+        '    a.jsonl: done',
+        '',
+        'Exit codes:',
+        '  0  done',
+        '  2  usage error',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('puts a flag that reaches the help column on its own line', () => {
     const text = renderHelp({ ...SPEC, flags: { 'active-hours-only': { type: 'boolean', help: 'count only active time' } } });
     expect(text).toContain('  --active-hours-only\n                     count only active time\n');

@@ -35,7 +35,8 @@ export function wrapWords(text: string, width: number): string[] {
 
 /** "Exit codes:" as one wrapped sentence, or as a table when the spec asks for one. */
 function exitCodesSection(spec: CommandSpec): string {
-  if (spec.exitCodeTable === true) {
+  // The list layout's exit codes are the table (`  0  meaning`), one a line.
+  if (spec.exitCodeTable === true || spec.helpLayout === 'list') {
     const rows = spec.exitCodes.map(([code, meaning]) => `  ${String(code).padEnd(3)}${meaning.split('\n').join(`\n${' '.repeat(5)}`)}`);
     return ['Exit codes:', ...rows].join('\n');
   }
@@ -53,8 +54,10 @@ export function renderHelp(spec: CommandSpec): string {
     sections.push(['Options:', ...flags.flatMap(([name, flag]) => flagLines(name, flag, column))].join('\n'));
   }
   if (spec.notes !== undefined) sections.push(spec.notes.trimEnd());
+  const list = spec.helpLayout === 'list';
   if (spec.examples !== undefined && spec.examples.length > 0) {
-    sections.push(['Examples:', ...spec.examples.map((e) => `  heartbeat-kit ${e}`)].join('\n'));
+    const lines = spec.examples.map((e) => (e.startsWith(' ') ? `  ${e}` : `  heartbeat-kit ${e}`));
+    sections.push([list ? 'Example:' : 'Examples:', ...lines].join('\n'));
   }
   sections.push(exitCodesSection(spec));
   return `${sections.join('\n\n')}\n`;

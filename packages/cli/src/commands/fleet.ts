@@ -45,7 +45,7 @@ export const fleetCommand: Command = async (argv, io) => {
     { cwd: io.cwd, now: commandClock(io, undefined).now() },
     read.args.selector,
   );
-  if (!request.ok) return usageError(io, sub, request.message);
+  if (request.isErr()) return usageError(io, sub, request.error);
   const unreachable = await reachRedis(io, sub, read.args.target, read.args.shown);
   if (unreachable !== undefined) return unreachable;
   return dispatch(io, read.args, request.value);

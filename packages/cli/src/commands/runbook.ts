@@ -1,32 +1,34 @@
+import { renderHelp, type DeclaredCommand } from '../cli-kernel/index.js';
 import { unknownNameError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
-import { RUNBOOK_HELP, SAMPLE_RUNBOOK_FILE, SAMPLE_STATUS_FILE } from './runbook/help.js';
+import { SAMPLE_RUNBOOK_FILE, SAMPLE_STATUS_FILE, type RunbookSubcommand } from './runbook/help.js';
 import { initCommand } from './runbook/init.js';
 import {
   bootTriageCommand,
   checkCommand,
   dueCommand,
   gateReportCommand,
-  guarded,
   pruneCommand,
   quietCommand,
   tickCommand,
 } from './runbook/subcommands.js';
 
-const SUBCOMMANDS: Record<string, { readonly usage: string; readonly run: Command }> = {
-  init: { usage: 'init [DIR] [--dry-run]              write a commented sample runbook and status file', run: initCommand },
-  check: { usage: 'check FILE                          would the server store this runbook? line-numbered errors', run: checkCommand },
-  due: { usage: 'due FILE                            tracked items due today', run: dueCommand },
-  prune: { usage: 'prune FILE [--write]                items to remove: past DELETE dates, fired PR triggers', run: pruneCommand },
-  tick: { usage: 'tick --runbook FILE --status FILE   would a checklist task be created now? prints it', run: tickCommand },
-  quiet: { usage: 'quiet --runbook FILE --status FILE  the quiet check: one "Quiet. Same as ..." line, or why not', run: quietCommand },
+// The subcommands are declared on the command kernel (runbook/help.ts holds their pages); this
+// file lists them with one line each and dispatches.
+const SUBCOMMANDS: Record<RunbookSubcommand, { readonly summary: string; readonly run: DeclaredCommand }> = {
+  init: { summary: 'init [DIR] [--dry-run]              write a commented sample runbook and status file', run: initCommand },
+  check: { summary: 'check FILE                          would the server store this runbook? line-numbered errors', run: checkCommand },
+  due: { summary: 'due FILE                            tracked items due today', run: dueCommand },
+  prune: { summary: 'prune FILE [--write]                items to remove: past DELETE dates, fired PR triggers', run: pruneCommand },
+  tick: { summary: 'tick --runbook FILE --status FILE   would a checklist task be created now? prints it', run: tickCommand },
+  quiet: { summary: 'quiet --runbook FILE --status FILE  the quiet check: one "Quiet. Same as ..." line, or why not', run: quietCommand },
   'boot-triage': {
-    usage: 'boot-triage --status FILE           would a boot-triage task be created after a restart?',
+    summary: 'boot-triage --status FILE           would a boot-triage task be created after a restart?',
     run: bootTriageCommand,
   },
   'gate-report': {
-    usage: "gate-report LOG                     how often the gate's quiet calls matched the lead's",
+    summary: "gate-report LOG                     how often the gate's quiet calls matched the lead's",
     run: gateReportCommand,
   },
 };
@@ -39,7 +41,7 @@ function help(): string {
     "creates a checklist task from it and the server's status; these subcommands make the same",
     'decisions from files, so you can check a runbook and preview a tick before the server does.',
     '',
-    ...Object.values(SUBCOMMANDS).map((s) => `  ${s.usage}`),
+    ...Object.values(SUBCOMMANDS).map((s) => `  ${s.summary}`),
     '',
     'Every subcommand takes --json, --now ISO (default: now) and --tz ZONE (default: TZ or the system',
     'zone), and explains its file formats, an example and its exit codes with --help.',
@@ -59,14 +61,15 @@ export const runbookCommand: Command = async (argv: readonly string[], io: CliIo
     io.stdout(help());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
+  const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name as RunbookSubcommand] : undefined;
   if (sub === undefined) {
     unknownNameError(io, 'runbook', 'subcommand', name, Object.keys(SUBCOMMANDS));
     return EXIT.usage;
   }
+  // --help anywhere wins, also beside a flag the parser would refuse (as before the kernel).
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(RUNBOOK_HELP[name] ?? `Usage: heartbeat-kit runbook ${sub.usage}\n`);
+    io.stdout(renderHelp(sub.run.spec));
     return EXIT.ok;
   }
-  return guarded(io, name, () => sub.run(rest, io));
+  return sub.run(rest, io);
 };

@@ -9,6 +9,7 @@ import {
   type FleetHeartbeatInput,
 } from '@heartbeat-kit/bullmq';
 import { ackEnd, BUILTIN_SCANNERS, createPause, type Pause, validateAckNote } from '@heartbeat-kit/core/host';
+import { err, ok, type Result } from 'neverthrow';
 import { parseMetricsFlags, type MetricsFlags } from '../../metrics/metrics-export.js';
 import { parseSinkSpec, type SinkSpec } from '../../sinks/sink-spec.js';
 import { resolvePath } from '../../wiring/cycle-deps.js';
@@ -56,7 +57,8 @@ export interface WorkerOptions {
   readonly metrics: MetricsFlags;
 }
 
-type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+/** A checked value, or the usage error's message (`problem. Fix: how`). */
+type Checked<T> = Result<T, string>;
 
 const notAnId = (id: string): string => `"${id}" is not a heartbeat ID. Fix: use letters, digits, '.', '_' or '-' (no '__'), e.g. my-repo.`;
 
@@ -71,53 +73,53 @@ export function readRequest(
   const { cwd, now } = place;
   switch (sub) {
     case 'ack': {
-      if (!isFleetHeartbeatId(id!)) return { ok: false, message: notAnId(id!) };
+      if (!isFleetHeartbeatId(id!)) return err(notAnId(id!));
       const ack = readAckFlags(id!, selector, values, now);
-      return ack.ok ? { ok: true, value: { sub, ack: ack.value } } : ack;
+      return ack.map((value) => ({ sub, ack: value }));
     }
     case 'pause':
       return readPauseFlags(id!, values, now);
     case 'resume':
-      return isFleetHeartbeatId(id!) ? { ok: true, value: { sub, id: id! } } : { ok: false, message: notAnId(id!) };
+      return isFleetHeartbeatId(id!) ? ok({ sub, id: id! }) : err(notAnId(id!));
     case 'unack':
-      return isFleetHeartbeatId(id!) ? { ok: true, value: { sub, id: id!, selector: selector! } } : { ok: false, message: notAnId(id!) };
+      return isFleetHeartbeatId(id!) ? ok({ sub, id: id!, selector: selector! }) : err(notAnId(id!));
     case 'worker': {
       const worker = readWorkerFlags(values, cwd);
-      return worker.ok ? { ok: true, value: { sub, worker: worker.value } } : worker;
+      return worker.map((value) => ({ sub, worker: value }));
     }
     case 'add': {
       const heartbeat = readAddFlags(id!, values, cwd);
-      return heartbeat.ok ? { ok: true, value: { sub, heartbeat: heartbeat.value } } : heartbeat;
+      return heartbeat.map((value) => ({ sub, heartbeat: value }));
     }
     case 'remove':
-      return isFleetHeartbeatId(id!) ? { ok: true, value: { sub, id: id! } } : { ok: false, message: notAnId(id!) };
+      return isFleetHeartbeatId(id!) ? ok({ sub, id: id! }) : err(notAnId(id!));
     case 'list':
     case 'status':
-      return { ok: true, value: { sub } };
+      return ok({ sub });
     case 'history':
     case 'liveness': {
       const history = readHistoryFlags(id!, values, now);
-      if (!history.ok) return history;
+      if (history.isErr()) return err(history.error);
       const { at, sinceMs } = history.value;
-      if (sub === 'history') return { ok: true, value: { sub, id: id!, at, sinceMs } };
+      if (sub === 'history') return ok({ sub, id: id!, at, sinceMs });
       const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
-      return maxAge.ok ? { ok: true, value: { sub, id: id!, at, maxAgeMs: maxAge.ms } } : maxAge;
+      return maxAge.ok ? ok({ sub, id: id!, at, maxAgeMs: maxAge.ms }) : err(maxAge.message);
     }
   }
 }
 
 /** `fleet pause ID`: the same checks as `heartbeat-kit pause` (core's `createPause`), before Redis is contacted. */
 function readPauseFlags(id: string, values: FleetValues, clockNow: Date): Checked<FleetRequest> {
-  if (!isFleetHeartbeatId(id)) return { ok: false, message: notAnId(id) };
+  if (!isFleetHeartbeatId(id)) return err(notAnId(id));
   const now = parseInstantFlag('--now', values.now);
-  if (!now.ok) return now;
+  if (!now.ok) return err(now.message);
   const made = createPause(
     { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
     (now.date ?? clockNow).getTime(),
     BUILTIN_SCANNERS,
   );
-  if (made.isErr()) return { ok: false, message: `${made.error.flag}: ${made.error.message}` };
-  return { ok: true, value: { sub: 'pause', id, pause: made.value, rehearsal: now.date !== undefined } };
+  if (made.isErr()) return err(`${made.error.flag}: ${made.error.message}`);
+  return ok({ sub: 'pause', id, pause: made.value, rehearsal: now.date !== undefined });
 }
 
 /** The longest `--for` an ack takes (as `heartbeat-kit ack`). */
@@ -125,47 +127,43 @@ const MAX_ACK_FOR_MS = 366 * 86_400_000;
 
 function readAckFlags(id: string, selector: string | undefined, values: FleetValues, clockNow: Date): Checked<FleetAckRequest> {
   const now = parseInstantFlag('--now', values.now);
-  if (!now.ok) return now;
+  if (!now.ok) return err(now.message);
   const at = now.date ?? clockNow;
   const rehearsal = now.date !== undefined;
   const by = values.by?.trim().slice(0, 200);
-  if (values.list === true)
-    return { ok: true, value: { id, selector: undefined, note: '', until: undefined, snooze: false, by, at, rehearsal } };
+  if (values.list === true) return ok({ id, selector: undefined, note: '', until: undefined, snooze: false, by, at, rehearsal });
   const note = validateAckNote(values.note);
-  if (note.isErr()) return { ok: false, message: note.error.message };
+  if (note.isErr()) return err(note.error.message);
   const forFlag = parseDurationFlag('--for', values.for, { unit: 'h', example: '4h', maxMs: MAX_ACK_FOR_MS });
-  if (!forFlag.ok) return forFlag;
+  if (!forFlag.ok) return err(forFlag.message);
   const untilFlag = parseInstantFlag('--until', values.until);
-  if (!untilFlag.ok) return untilFlag;
+  if (!untilFlag.ok) return err(untilFlag.message);
   const until = ackEnd({ forMs: forFlag.ms, until: untilFlag.date, now: at });
-  if (until.isErr()) return { ok: false, message: until.error.message };
-  return { ok: true, value: { id, selector, note: note.value, until: until.value, snooze: values.snooze === true, by, at, rehearsal } };
+  if (until.isErr()) return err(until.error.message);
+  return ok({ id, selector, note: note.value, until: until.value, snooze: values.snooze === true, by, at, rehearsal });
 }
 
 function parseNumber(text: string | undefined, flag: string, min: number): Checked<number | undefined> {
-  if (text === undefined) return { ok: true, value: undefined };
+  if (text === undefined) return ok(undefined);
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value) || value < min)
-    return { ok: false, message: `${flag} "${text}" must be a number ≥ ${min}. Fix: e.g. ${flag} ${Math.max(min, 1)}` };
-  return { ok: true, value };
+    return err(`${flag} "${text}" must be a number ≥ ${min}. Fix: e.g. ${flag} ${Math.max(min, 1)}`);
+  return ok(value);
 }
 
 function readWorkerFlags(values: FleetValues, cwd: string): Checked<WorkerOptions> {
   const concurrency = parseNumber(values.concurrency, '--concurrency', 1);
-  if (!concurrency.ok) return concurrency;
+  if (concurrency.isErr()) return err(concurrency.error);
   const lockTtl = parseDurationFlag('--lock-ttl', values['lock-ttl'], { unit: 's', example: '30s', minMs: 1000 });
-  if (!lockTtl.ok) return lockTtl;
+  if (!lockTtl.ok) return err(lockTtl.message);
   const acks = parseNumber(values['min-replica-acks'], '--min-replica-acks', 0);
-  if (!acks.ok) return acks;
+  if (acks.isErr()) return err(acks.error);
   if (acks.value !== undefined && !Number.isInteger(acks.value))
-    return {
-      ok: false,
-      message: `--min-replica-acks "${values['min-replica-acks']}" must be a whole number. Fix: e.g. --min-replica-acks 1`,
-    };
+    return err(`--min-replica-acks "${values['min-replica-acks']}" must be a whole number. Fix: e.g. --min-replica-acks 1`);
   const sink = parseSinkSpec(values.sink ?? 'stdout');
-  if (sink.isErr()) return { ok: false, message: sink.error.message };
+  if (sink.isErr()) return err(sink.error.message);
   const metrics = parseMetricsFlags(values, cwd);
-  if (!metrics.ok) return metrics;
+  if (!metrics.ok) return err(metrics.message);
   const worker: WorkerOptions = {
     concurrency: concurrency.value === undefined ? undefined : Math.floor(concurrency.value),
     lockTtlMs: lockTtl.ms,
@@ -174,34 +172,32 @@ function readWorkerFlags(values: FleetValues, cwd: string): Checked<WorkerOption
     fakeScanners: values['fake-scanners'] === true,
     metrics: metrics.value,
   };
-  return { ok: true, value: worker };
+  return ok(worker);
 }
 
 /** The instant `history` and `liveness` judge ages at and the start of the window. */
 function readHistoryFlags(id: string, values: FleetValues, clockNow: Date): Checked<{ readonly at: Date; readonly sinceMs: number }> {
-  if (!isFleetHeartbeatId(id)) return { ok: false, message: notAnId(id) };
+  if (!isFleetHeartbeatId(id)) return err(notAnId(id));
   const now = parseInstantFlag('--now', values.now);
-  if (!now.ok) return now;
+  if (!now.ok) return err(now.message);
   const at = now.date ?? clockNow;
-  if (values.since === undefined) return { ok: true, value: { at, sinceMs: Number.NEGATIVE_INFINITY } };
+  if (values.since === undefined) return ok({ at, sinceMs: Number.NEGATIVE_INFINITY });
   const since = parseSince(values.since, at);
-  return since.isOk() ? { ok: true, value: { at, sinceMs: since.value } } : { ok: false, message: since.error };
+  return since.isOk() ? ok({ at, sinceMs: since.value }) : err(since.error);
 }
 
 /** The registration `fleet add` asks for, checked as the scheduler will check it. */
 function readAddFlags(id: string, values: FleetValues, cwd: string): Checked<FleetHeartbeatInput> {
-  if (!isFleetHeartbeatId(id)) return { ok: false, message: notAnId(id) };
+  if (!isFleetHeartbeatId(id)) return err(notAnId(id));
   const rule = { unit: 's', example: '10m', minMs: MIN_FLEET_INTERVAL_MS, maxMs: MAX_FLEET_INTERVAL_MS } as const;
   const interval = parseDurationFlag('--interval', values.interval, rule);
-  if (!interval.ok) return interval;
+  if (!interval.ok) return err(interval.message);
   const source = readAddSource(values, cwd);
-  if (!source.ok) return source;
+  if (source.isErr()) return err(source.error);
   const input: FleetHeartbeatInput = { id, intervalMs: interval.ms ?? 600_000, source: source.value };
   // The scheduler checks the registration again; anything the flags above let through is still a usage error here.
   const checked = parseFleetHeartbeat(input);
-  return checked.isOk()
-    ? { ok: true, value: input }
-    : { ok: false, message: `${checked.error}. Fix: see 'heartbeat-kit fleet add --help'.` };
+  return checked.isOk() ? ok(input) : err(`${checked.error}. Fix: see 'heartbeat-kit fleet add --help'.`);
 }
 
 /** `--cwd DIR` (the real scanners) or `--scanners fake` with its `--scan-ms` and `--report-every`. */
@@ -212,29 +208,20 @@ function readAddSource(values: FleetValues, cwd: string): Checked<FleetHeartbeat
     allowZero: true,
     maxMs: MAX_FAKE_SCAN_MS,
   });
-  if (!scanMs.ok) return scanMs;
+  if (!scanMs.ok) return err(scanMs.message);
   const reportEvery = parseNumber(values['report-every'], '--report-every', 0);
-  if (!reportEvery.ok) return reportEvery;
+  if (reportEvery.isErr()) return err(reportEvery.error);
   if ((values.cwd === undefined) === (values.scanners === undefined))
-    return {
-      ok: false,
-      message: 'give exactly one of --cwd DIR or --scanners fake. Fix: heartbeat-kit fleet add my-repo --cwd ~/src/my-repo',
-    };
+    return err('give exactly one of --cwd DIR or --scanners fake. Fix: heartbeat-kit fleet add my-repo --cwd ~/src/my-repo');
   if (values.scanners !== undefined && values.scanners !== 'fake')
-    return { ok: false, message: `unknown scanner set "${values.scanners}". Fix: --scanners fake, or --cwd DIR for the real scanners.` };
+    return err(`unknown scanner set "${values.scanners}". Fix: --scanners fake, or --cwd DIR for the real scanners.`);
   if (values.cwd !== undefined && (values['scan-ms'] !== undefined || values['report-every'] !== undefined))
-    return {
-      ok: false,
-      message: '--scan-ms and --report-every only apply to --scanners fake. Fix: drop them, or use --scanners fake instead of --cwd.',
-    };
-  if (values.cwd !== undefined) return { ok: true, value: { kind: 'project', cwd: resolvePath(cwd, values.cwd) } };
-  return {
-    ok: true,
-    value: {
-      kind: 'scanners',
-      set: 'fake',
-      ...(scanMs.ms === undefined ? {} : { scanMs: scanMs.ms }),
-      ...(reportEvery.value === undefined ? {} : { reportEvery: Math.floor(reportEvery.value) }),
-    },
-  };
+    return err('--scan-ms and --report-every only apply to --scanners fake. Fix: drop them, or use --scanners fake instead of --cwd.');
+  if (values.cwd !== undefined) return ok({ kind: 'project', cwd: resolvePath(cwd, values.cwd) });
+  return ok({
+    kind: 'scanners',
+    set: 'fake',
+    ...(scanMs.ms === undefined ? {} : { scanMs: scanMs.ms }),
+    ...(reportEvery.value === undefined ? {} : { reportEvery: Math.floor(reportEvery.value) }),
+  });
 }

@@ -2,10 +2,11 @@ import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { addCalendarDays } from '@heartbeat-kit/core/host';
 import { calendarDateIn, formatMonthDay, formatCalendarDate } from '@heartbeat-kit/runbook';
+import { err, ok, type Result } from 'neverthrow';
+import { commandFailure, defineCommand, type CommandFailure } from '../../cli-kernel/index.js';
 import { EXIT } from '../../exit-codes.js';
-import type { CliIo } from '../../io.js';
-import { SAMPLE_RUNBOOK_FILE, SAMPLE_STATUS_FILE } from './help.js';
-import { UsageError, parse, printJson, resolveCommon, resolvePath } from './shared.js';
+import { SAMPLE_RUNBOOK_FILE, SAMPLE_STATUS_FILE, runbookSpec } from './help.js';
+import { printJson, resolveCommon, resolvePath, runbookUsage } from './shared.js';
 
 const MINUTE = 60_000;
 
@@ -97,58 +98,78 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** `runbook init [DIR] [--dry-run]`: writes the sample runbook and status file; never overwrites. */
-export async function initCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { 'dry-run': { type: 'boolean' } });
-  const common = resolveCommon(values, io);
-  if (positionals.length > 1)
-    throw new UsageError(`expected at most one DIR, got ${positionals.length}; e.g. heartbeat-kit runbook init ops`);
-  const dir = resolvePath(io, positionals[0] ?? '.');
-  const files = [
-    { name: SAMPLE_RUNBOOK_FILE, path: join(dir, SAMPLE_RUNBOOK_FILE), text: sampleRunbook(common.now, common.tz) },
-    { name: SAMPLE_STATUS_FILE, path: join(dir, SAMPLE_STATUS_FILE), text: sampleStatus(common.now) },
-  ];
-  const present = await Promise.all(files.map(async (f) => ({ ...f, exists: await exists(f.path) })));
-  const taken = present.filter((f) => f.exists);
-  const dryRun = values['dry-run'] === true;
-  if (common.json && (dryRun || taken.length > 0)) {
-    printJson(io, {
-      dryRun,
-      written: [],
-      exists: taken.map((f) => f.path),
-      files: dryRun ? present.map((f) => ({ path: f.path, exists: f.exists, text: f.text })) : undefined,
-    });
-  }
-  if (taken.length > 0) {
-    io.stderr(
-      `heartbeat-kit runbook init: ${taken.map((f) => f.path).join(' and ')} already exist${taken.length === 1 ? 's' : ''}; nothing written (move ${taken.length === 1 ? 'it' : 'them'} away or pick another DIR)\n`,
-    );
-    return EXIT.rejected;
-  }
-  if (dryRun) {
-    if (!common.json) for (const f of present) io.stdout(`would write ${f.path}:\n${f.text}\n`);
-    return EXIT.ok;
-  }
+/** One file `runbook init` writes, and whether it is there already. */
+interface SampleFile {
+  readonly name: string;
+  readonly path: string;
+  readonly text: string;
+  readonly exists: boolean;
+}
+
+/** Writes the files in order, never over an existing one; the failure names what was written. */
+async function writeSamples(dir: string, files: readonly SampleFile[]): Promise<Result<string[], CommandFailure>> {
   const written: string[] = [];
   try {
     await mkdir(dir, { recursive: true });
-    for (const f of present) {
+    for (const f of files) {
       await writeFile(f.path, f.text, { flag: 'wx' });
       written.push(f.path);
     }
+    return ok(written);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    io.stderr(
-      `heartbeat-kit runbook init: cannot write ${files[written.length]?.path ?? dir}: ${cause instanceof Error ? cause.message : String(cause)}${written.length > 0 ? ` (${written.join(', ')} was written)` : ''}\n`,
-    );
-    return code === 'EEXIST' ? EXIT.rejected : EXIT.failure;
-  }
-  if (common.json) printJson(io, { dryRun: false, written, exists: [] });
-  else {
-    const [runbookPath, statusPath] = present.map((f) => relative(io.cwd, f.path) || f.name);
-    io.stdout(
-      `wrote ${written.join('\nwrote ')}\nnext: heartbeat-kit runbook check ${runbookPath}\n      heartbeat-kit runbook tick --runbook ${runbookPath} --status ${statusPath}\n`,
+    return commandFailure(
+      `cannot write ${files[written.length]?.path ?? dir}: ${cause instanceof Error ? cause.message : String(cause)}${written.length > 0 ? ` (${written.join(', ')} was written)` : ''}`,
+      code === 'EEXIST' ? EXIT.rejected : EXIT.failure,
     );
   }
-  return EXIT.ok;
 }
+
+/** `runbook init [DIR] [--dry-run]`: writes the sample runbook and status file; never overwrites. */
+export const initCommand = defineCommand(
+  runbookSpec('init', { 'dry-run': { type: 'boolean', help: 'print what it would write' } }),
+  async ({ flags, positionals, io }) => {
+    const common = resolveCommon('init', flags, io);
+    if (common.isErr()) return err(common.error);
+    const { json, now, tz } = common.value;
+    if (positionals.length > 1)
+      return runbookUsage('init', `expected at most one DIR, got ${positionals.length}; e.g. heartbeat-kit runbook init ops`);
+    const dir = resolvePath(io, positionals[0] ?? '.');
+    const files = [
+      { name: SAMPLE_RUNBOOK_FILE, path: join(dir, SAMPLE_RUNBOOK_FILE), text: sampleRunbook(now, tz) },
+      { name: SAMPLE_STATUS_FILE, path: join(dir, SAMPLE_STATUS_FILE), text: sampleStatus(now) },
+    ];
+    const present = await Promise.all(files.map(async (f) => ({ ...f, exists: await exists(f.path) })));
+    const taken = present.filter((f) => f.exists);
+    const dryRun = flags['dry-run'] === true;
+    if (json && (dryRun || taken.length > 0)) {
+      printJson(io, {
+        dryRun,
+        written: [],
+        exists: taken.map((f) => f.path),
+        files: dryRun ? present.map((f) => ({ path: f.path, exists: f.exists, text: f.text })) : undefined,
+      });
+    }
+    if (taken.length > 0) {
+      const them = taken.length === 1 ? 'it' : 'them';
+      return commandFailure(
+        `${taken.map((f) => f.path).join(' and ')} already exist${taken.length === 1 ? 's' : ''}; nothing written (move ${them} away or pick another DIR)`,
+        EXIT.rejected,
+      );
+    }
+    if (dryRun) {
+      if (!json) for (const f of present) io.stdout(`would write ${f.path}:\n${f.text}\n`);
+      return ok(EXIT.ok);
+    }
+    const written = await writeSamples(dir, present);
+    if (written.isErr()) return err(written.error);
+    if (json) printJson(io, { dryRun: false, written: written.value, exists: [] });
+    else {
+      const [runbookPath, statusPath] = present.map((f) => relative(io.cwd, f.path) || f.name);
+      io.stdout(
+        `wrote ${written.value.join('\nwrote ')}\nnext: heartbeat-kit runbook check ${runbookPath}\n      heartbeat-kit runbook tick --runbook ${runbookPath} --status ${statusPath}\n`,
+      );
+    }
+    return ok(EXIT.ok);
+  },
+);

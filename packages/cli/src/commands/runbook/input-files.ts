@@ -5,102 +5,80 @@ import {
   type ScriptReports,
   type SystemStatus,
 } from '@heartbeat-kit/runbook';
-import { createFileTaskStore, readTextFile, type FileError } from '@heartbeat-kit/runbook/node';
-import { EXIT } from '../../exit-codes.js';
+import { createFileTaskStore, readTextFile } from '@heartbeat-kit/runbook/node';
+import { err, ok, type Result } from 'neverthrow';
+import { commandFailure, usageFailure, type CommandFailure } from '../../cli-kernel/index.js';
 import type { CliIo } from '../../io.js';
-import { UsageError, resolvePath } from './shared.js';
+import { resolvePath } from './shared.js';
 
 // The files a runbook subcommand is given (runbook, status, script outputs), read with their
-// problems as one-line errors and exit codes: a missing file is the user's to fix (2), an
-// unreadable one a failure (1).
+// problems as one-line failures: a missing or invalid file is the user's to fix (2), an unreadable
+// one a failure (3).
 
-class FileProblem extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
-
-export async function readFileOrThrow(io: CliIo, path: string, what: string): Promise<string> {
+/** The text of a file the user named; `what` names it in the error (`runbook`, `gate log`). */
+export async function readInputFile(io: CliIo, path: string, what: string): Promise<Result<string, CommandFailure>> {
   const r = await readTextFile(resolvePath(io, path));
-  if (r.isOk()) return r.value;
-  const e: FileError = r.error;
-  throw new FileProblem(
-    e.kind === 'not-found' ? `${what} ${path} does not exist; pass the path of an existing file` : `cannot read ${path}: ${e.message}`,
-    e.kind === 'not-found' ? EXIT.usage : EXIT.failure,
-  );
+  if (r.isOk()) return ok(r.value);
+  return r.error.kind === 'not-found'
+    ? usageFailure(`${what} ${path} does not exist; pass the path of an existing file`)
+    : commandFailure(`cannot read ${path}: ${r.error.message}`);
 }
 
-export async function readStatus(io: CliIo, path: string): Promise<SystemStatus> {
+/** The server status snapshot in `path`, checked against its schema. */
+export async function readStatus(io: CliIo, path: string): Promise<Result<SystemStatus, CommandFailure>> {
   const r = await createFileTaskStore(resolvePath(io, path)).snapshot();
-  if (r.isOk()) return r.value;
-  if (r.error.kind === 'io')
-    throw new FileProblem(`status file ${path}: ${r.error.message}; pass the path of a status JSON file`, EXIT.usage);
-  throw new FileProblem(
+  if (r.isOk()) return ok(r.value);
+  if (r.error.kind === 'io') return usageFailure(`status file ${path}: ${r.error.message}; pass the path of a status JSON file`);
+  return usageFailure(
     `${r.error.problems[0] ?? `${path}: invalid status`} (fix that key; every key is in docs/schemas/runbook-status.schema.json)`,
-    EXIT.usage,
   );
 }
 
-async function readJsonFile(io: CliIo, path: string, what: string): Promise<unknown> {
-  const text = await readFileOrThrow(io, path, what);
+async function readJsonFile(io: CliIo, path: string, what: string): Promise<Result<unknown, CommandFailure>> {
+  const text = await readInputFile(io, path, what);
+  if (text.isErr()) return err(text.error);
   try {
-    return JSON.parse(text) as unknown;
+    return ok(JSON.parse(text.value) as unknown);
   } catch (cause) {
-    throw new FileProblem(
+    return usageFailure(
       `${what} ${path} is not JSON (${cause instanceof Error ? cause.message : String(cause)}); pass the JSON the script printed`,
-      EXIT.usage,
     );
   }
 }
 
+/** The two health scripts' reports and where each came from (a file given, or the status). */
+export interface ReadScriptReports {
+  readonly reports: ScriptReports;
+  readonly source: { readonly scheduleHealth: string; readonly failureAudit: string };
+}
+
+/** The health scripts' reports: from the files given, else derived from the status. */
 export async function readScriptReports(
   io: CliIo,
   status: SystemStatus,
   now: Date,
   files: { scheduleHealth?: string | undefined; failureAudit?: string | undefined },
-): Promise<{ reports: ScriptReports; source: { scheduleHealth: string; failureAudit: string } }> {
+): Promise<Result<ReadScriptReports, CommandFailure>> {
   const derived = scriptReportsFromStatus(status, now);
   let scheduleHealth = derived.scheduleHealth;
   let failureAudit = derived.failureAudit;
   if (files.scheduleHealth !== undefined) {
-    const r = parseScheduleHealth(await readJsonFile(io, files.scheduleHealth, 'schedule-health output'), files.scheduleHealth);
+    const json = await readJsonFile(io, files.scheduleHealth, 'schedule-health output');
+    if (json.isErr()) return err(json.error);
+    const r = parseScheduleHealth(json.value, files.scheduleHealth);
     if (r.isErr())
-      throw new FileProblem(
-        `${r.error.problems[0] ?? files.scheduleHealth}; expected {"totalSchedules": N, "flagged": [{"id": ...}]}`,
-        EXIT.usage,
-      );
+      return usageFailure(`${r.error.problems[0] ?? files.scheduleHealth}; expected {"totalSchedules": N, "flagged": [{"id": ...}]}`);
     scheduleHealth = r.value;
   }
   if (files.failureAudit !== undefined) {
-    const r = parseFailureAudit(await readJsonFile(io, files.failureAudit, 'task-failure-audit output'), files.failureAudit);
-    if (r.isErr())
-      throw new FileProblem(`${r.error.problems[0] ?? files.failureAudit}; expected {"groups": [{"taskIds": [...]}]}`, EXIT.usage);
+    const json = await readJsonFile(io, files.failureAudit, 'task-failure-audit output');
+    if (json.isErr()) return err(json.error);
+    const r = parseFailureAudit(json.value, files.failureAudit);
+    if (r.isErr()) return usageFailure(`${r.error.problems[0] ?? files.failureAudit}; expected {"groups": [{"taskIds": [...]}]}`);
     failureAudit = r.value;
   }
-  return {
+  return ok({
     reports: { scheduleHealth, failureAudit },
     source: { scheduleHealth: files.scheduleHealth ?? 'status', failureAudit: files.failureAudit ?? 'status' },
-  };
-}
-
-/** Runs a subcommand body, turning usage and file problems into one-line errors and exit codes. */
-export async function guarded(io: CliIo, sub: string, body: () => Promise<number>): Promise<number> {
-  try {
-    return await body();
-  } catch (cause) {
-    if (cause instanceof UsageError) {
-      // One error style across commands: the problem, then `Fix:`.
-      const fix = cause.message.includes(' Fix: ') ? '' : ` Fix: see 'heartbeat-kit help runbook ${sub}'.`;
-      io.stderr(`heartbeat-kit runbook ${sub}: ${cause.message.replace(/\.$/, '')}.${fix}\n`);
-      return EXIT.usage;
-    }
-    if (cause instanceof FileProblem) {
-      io.stderr(`heartbeat-kit runbook ${sub}: ${cause.message}\n`);
-      return cause.exitCode;
-    }
-    throw cause;
-  }
+  });
 }
