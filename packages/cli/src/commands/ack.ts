@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { decodeHeartbeatState, DEFAULT_CATEGORIES } from '@heartbeat-kit/core';
+import { decodeHeartbeatState } from '@heartbeat-kit/core';
+import { DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
 import {
   type Ack,
   ackActive,

@@ -8,7 +8,7 @@ import {
   formatDuration,
   isWithinActiveHours,
 } from '@heartbeat-kit/core/host';
-import { CHECK_SLICE, checkArgv, runCheck, type CheckSlice } from '@heartbeat-kit/scanners';
+import { CHECK_SLICE, checkArgv, DEFAULT_CATEGORIES, runCheck, type CheckSlice } from '@heartbeat-kit/scanners';
 import { unknownNameError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo, Command } from '../io.js';
@@ -192,6 +192,7 @@ export const checkCommand: Command = async (argv, io) => {
     timeZone: settings.timeZone,
     insideActiveHours,
     operatorLastActiveAt: undefined,
+    categories: DEFAULT_CATEGORIES,
   });
   const category = checkCategoryOf(check);
   const mine = (f: Finding): boolean => f.category === category;
