@@ -440,6 +440,7 @@ async function runCycleCommand(
             timeZone: settings.timeZone,
             insideActiveHours: d.insideActiveHours,
             operatorLastActiveAt: outcome.operatorLastActiveAt,
+            categories: DEFAULT_CATEGORIES,
           },
           d,
         ),
