@@ -7,7 +7,7 @@
 export { type PriorityClass, type FindingCategory } from './domain/categories.js';
 export {
   defineCategories,
-  DEFAULT_CATEGORIES,
+  OPEN_CATEGORIES,
   type CategoryTable,
   type CategorySpec,
   type DefineCategoriesOptions,

@@ -44,6 +44,13 @@ export { createGChatScanner, type GChatScannerDeps, GCHAT_POLL_SCRIPT, GCHAT_NO_
 export type { DurationMeter } from './scanner-support.js';
 export type { FileExists } from './file-exists.js';
 export { createDefaultScanners, type DefaultScannersDeps } from './default-scanners.js';
+export {
+  COBUILDER_CATEGORIES,
+  type CoBuilderCategory,
+  CATEGORY_INFO,
+  isCoBuilderCategory,
+  DEFAULT_CATEGORIES,
+} from './categories/cobuilder-categories.js';
 // --- pipelines (scan target 7) ---
 export {
   parseDot,

@@ -22,6 +22,7 @@ import {
 } from './pipelines/pipeline-findings.js';
 import { derivePaneIdle } from './tmux/orch-idle.js';
 import { deriveInProgressChange, orchestratorFindings } from './tmux/orchestrators-scanner.js';
+import { DEFAULT_CATEGORIES } from './categories/cobuilder-categories.js';
 
 const NOW = Date.parse('2026-02-19T14:00:00Z');
 const HOUR = 3_600_000;
@@ -211,8 +212,14 @@ describe('redaction leaves every sentence of our own reports as it is', () => {
     fc.assert(
       fc.property(names, (n) => {
         const findings = everyTemplate(n);
-        const content = renderWorkFound({ findings, cycle: 7, at: new Date(NOW), timeZone: 'UTC', budgetTokens: 1_000_000 }).message
-          .content;
+        const content = renderWorkFound({
+          findings,
+          cycle: 7,
+          at: new Date(NOW),
+          timeZone: 'UTC',
+          categories: DEFAULT_CATEGORIES,
+          budgetTokens: 1_000_000,
+        }).message.content;
         expect(content).not.toContain('[REDACTED]');
         for (const finding of findings) {
           for (const line of `${finding.line}\n${finding.action}`.split('\n')) expect(content).toContain(line.trim());
@@ -229,8 +236,14 @@ describe('redaction leaves every sentence of our own reports as it is', () => {
       NOW,
       0.5 * HOUR,
     ).findings;
-    const content = renderWorkFound({ findings: [idle!], cycle: 1, at: new Date(NOW), timeZone: 'UTC', budgetTokens: 20_000 }).message
-      .content;
+    const content = renderWorkFound({
+      findings: [idle!],
+      cycle: 1,
+      at: new Date(NOW),
+      timeZone: 'UTC',
+      categories: DEFAULT_CATEGORIES,
+      budgetTokens: 20_000,
+    }).message.content;
     expect(content).toContain('IDLE: orch-auth (no pane change for 45 min)');
     expect(content).toContain('1. Check orch-auth: it may be waiting for input or finished');
   });

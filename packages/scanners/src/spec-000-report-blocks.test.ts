@@ -7,6 +7,7 @@ import { PIPELINE_SLICE, derivePipelineFinalized, nodeFailedFinding, pipelineSta
 import { orchestratorFindings } from './tmux/orchestrators-scanner.js';
 import { cycleContext } from '../../core/test/support/cycle-context.js';
 import { dashboardOf, row } from '../test/support/dashboards.js';
+import { DEFAULT_CATEGORIES } from './categories/cobuilder-categories.js';
 
 // Every report block of spec 000, rendered from the finding builders the scanners use and compared
 // with the spec's text character for character (placeholders filled in).
@@ -14,7 +15,14 @@ import { dashboardOf, row } from '../test/support/dashboards.js';
 const AT = new Date('2026-02-19T14:50:00Z');
 
 function findingsSection(findings: readonly Finding[]): string {
-  const { message } = renderWorkFound({ findings, cycle: 15, at: AT, timeZone: 'UTC', budgetTokens: 20_000 });
+  const { message } = renderWorkFound({
+    findings,
+    cycle: 15,
+    at: AT,
+    timeZone: 'UTC',
+    categories: DEFAULT_CATEGORIES,
+    budgetTokens: 20_000,
+  });
   const content = message.content;
   return content.slice(content.indexOf('## Findings\n') + '## Findings\n'.length, content.indexOf('\n\n## Recommended Action'));
 }
@@ -85,7 +93,14 @@ describe('spec 000 report blocks, verbatim', () => {
       expected: [],
       prefix: 'orch-',
     });
-    const { message } = renderWorkFound({ findings: crash, cycle: 15, at: AT, timeZone: 'UTC', budgetTokens: 20_000 });
+    const { message } = renderWorkFound({
+      findings: crash,
+      cycle: 15,
+      at: AT,
+      timeZone: 'UTC',
+      categories: DEFAULT_CATEGORIES,
+      budgetTokens: 20_000,
+    });
     expect(message.content).toMatch(
       /^WORK_FOUND: ORCH_FAILURE\n\n## Context Brief\nOrchestrator crash detected\.\n\n## Findings\nCRASHED: orch-auth \(bead beads-a3m9 still in_progress\)\n\n## Recommended Action\n1\. Re-launch orch-auth for beads-a3m9\n\n## Source\nHeartbeat cycle #15 at 2026-02-19T14:50:00\nToken cost this cycle: ~\d+ tokens$/,
     );

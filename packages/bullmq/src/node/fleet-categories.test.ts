@@ -1,8 +1,8 @@
 import {
-  DEFAULT_CATEGORIES,
   DEFAULT_HEARTBEAT_CONFIG,
   defineCategories,
   type HeartbeatConfig,
+  OPEN_CATEGORIES,
   type Scanner,
   scanOk,
 } from '@heartbeat-kit/core';
@@ -35,7 +35,7 @@ describe('fleet worker: an embedder’s category table', () => {
   it('a custom category is confirmed, ranked and let through outside active hours as the heartbeat’s table says', async () => {
     const categories = defineCategories(
       { QUEUE_RISING: { priority: 'Immediate', outsideActiveHours: true, confirmCycles: 2, brief: 'queue depth rising' } },
-      { extend: DEFAULT_CATEGORIES },
+      { extend: OPEN_CATEGORIES },
     );
     const rising: Scanner = {
       name: 'queue-depth',

@@ -38,7 +38,8 @@ export interface CycleSetup {
   readonly operatorActivity?: OperatorActivity;
   /**
    * The categories' rules (an embedder's own from `defineCategories`): priority, outside-hours rule,
-   * confirm cycles and header order of this heartbeat's findings and messages; default `DEFAULT_CATEGORIES`.
+   * confirm cycles and header order of this heartbeat's findings and messages; default `OPEN_CATEGORIES`
+   * (the CLI passes the CoBuilder table, `DEFAULT_CATEGORIES` of `@heartbeat-kit/scanners`).
    */
   readonly categories?: CategoryTable;
 }

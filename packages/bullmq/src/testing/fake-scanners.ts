@@ -28,6 +28,8 @@ export function createFakeScanners(options: FakeScannerOptions): Scanner[] {
         const session = `orch-${options.heartbeatId}-${window}`;
         const finding = createFinding({
           category: 'ORCH_FAILURE',
+          // Core knows no category's priority; this is ORCH_FAILURE's in the CoBuilder table.
+          priority: 'Immediate',
           subject: session,
           line: `CRASHED: ${session} (fake scanner)`,
           action: `Restart ${session}`,

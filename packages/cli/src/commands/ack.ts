@@ -1,4 +1,5 @@
-import { decodeHeartbeatState, DEFAULT_CATEGORIES } from '@heartbeat-kit/core';
+import { decodeHeartbeatState } from '@heartbeat-kit/core';
+import { DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
 import {
   type Ack,
   ackActive,

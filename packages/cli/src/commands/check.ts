@@ -7,7 +7,7 @@ import {
   formatDuration,
   isWithinActiveHours,
 } from '@heartbeat-kit/core/host';
-import { CHECK_SLICE, checkArgv, runCheck, type CheckSlice } from '@heartbeat-kit/scanners';
+import { CHECK_SLICE, checkArgv, DEFAULT_CATEGORIES, runCheck, type CheckSlice } from '@heartbeat-kit/scanners';
 import { err, ok, type Result } from 'neverthrow';
 import { defineCommand, usageFailure, type CommandFailure, type CommandInput } from '../cli-kernel/index.js';
 import { unknownNameError, unknownNameMessage } from '../errors.js';
@@ -127,6 +127,7 @@ function checkVerdicts(context: CheckContext, check: CheckSpec, run: CheckRun, i
     timeZone: settings.timeZone,
     insideActiveHours,
     operatorLastActiveAt: undefined,
+    categories: DEFAULT_CATEGORIES,
   });
   const category = checkCategoryOf(check);
   const mine = (f: Finding): boolean => f.category === category;

@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
 import { type CycleOutcome, type Receipt, runCycle } from '@heartbeat-kit/core';
+import { DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
 import {
   createCycleRecord,
   cutOffScanners,
@@ -371,6 +372,7 @@ async function runCycleCommand(
           {
             config: settings.config,
             timeZone: settings.timeZone,
+            categories: DEFAULT_CATEGORIES,
             now: start,
             ...(lastActive.date ? { operatorLastActiveAt: lastActive.date } : {}),
             ...(dryRun ? { dryRun } : {}),
@@ -438,6 +440,7 @@ async function runCycleCommand(
             timeZone: settings.timeZone,
             insideActiveHours: d.insideActiveHours,
             operatorLastActiveAt: outcome.operatorLastActiveAt,
+            categories: DEFAULT_CATEGORIES,
           },
           d,
         ),

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { okAsync } from 'neverthrow';
 import { performance } from 'node:perf_hooks';
 import { type CycleOutcome, type OutboundMessage, runLoop } from '@heartbeat-kit/core';
+import { DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
 import {
   CATCH_UP_POLICIES,
   type CatchUpPolicy,
@@ -230,7 +231,7 @@ export const loopCommand: Command = async (argv, io) => {
             );
           }
         } else io.stderr(`heartbeat-kit loop: warning: ${next.message} (keeping the previous settings)\n`);
-        return { config: current.config, timeZone: current.timeZone };
+        return { config: current.config, timeZone: current.timeZone, categories: DEFAULT_CATEGORIES };
       },
       // The same lock as `cycle`: a cron cycle and this loop never evaluate one state at once.
       guard: async (cycle, slotMs) => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { DEFAULT_CATEGORIES } from '@heartbeat-kit/core';
 import { categoryTableFingerprint, replayCycleRecords } from '@heartbeat-kit/core/host';
+import { DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
 import { ok } from 'neverthrow';
 import { defineCommand, usageFailure } from '../cli-kernel/index.js';
 import { EXIT } from '../exit-codes.js';
@@ -31,7 +31,7 @@ compared: replay those with replayCycleRecords(text, { categories }) from @heart
     } catch (error) {
       return usageFailure(`cannot read ${file}: ${(error as Error).message}`);
     }
-    const report = replayCycleRecords(text);
+    const report = replayCycleRecords(text, { categories: DEFAULT_CATEGORIES });
     if (flags.json) io.stdout(`${JSON.stringify(report)}\n`);
     else {
       io.stdout(`${report.matched}/${report.total} decisions reproduced\n`);

@@ -1,4 +1,4 @@
-import { CATEGORY_INFO, COBUILDER_CATEGORIES } from '@heartbeat-kit/core/host';
+import { CATEGORY_INFO, COBUILDER_CATEGORIES } from '@heartbeat-kit/scanners';
 import {
   FLEET_QUEUE_NAMES,
   type FleetEvent,

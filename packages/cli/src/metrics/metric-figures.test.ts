@@ -1,11 +1,18 @@
-import { createFinding, DEFAULT_HEARTBEAT_CONFIG, type Receipt, runCycle, type Scanner, scanOk } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_CONFIG, type Receipt, runCycle, type Scanner, scanOk } from '@heartbeat-kit/core';
 import { receiptForOutcome, SKIP_REASON_NAMES } from '@heartbeat-kit/core/host';
 import { createFakeClock, createMemoryStateStore, createRecordingSink } from '@heartbeat-kit/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { metricFigures, type MetricFamily } from './metric-figures.js';
+import { DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
 
-const stale = createFinding({ category: 'GIT_STALE', subject: '/wt', line: 'STALE: /wt', action: 'Commit /wt', short: 'wt stale' });
+const stale = DEFAULT_CATEGORIES.createFinding({
+  category: 'GIT_STALE',
+  subject: '/wt',
+  line: 'STALE: /wt',
+  action: 'Commit /wt',
+  short: 'wt stale',
+});
 const settings = { config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' };
 
 function value(families: readonly MetricFamily[], name: string, labels: Record<string, string> = {}): number | undefined {

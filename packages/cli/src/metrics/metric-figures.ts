@@ -1,5 +1,6 @@
 import type { CycleOutcome, HeartbeatState, Receipt } from '@heartbeat-kit/core';
-import { CATEGORY_INFO, COBUILDER_CATEGORIES, type PauseDecision, SKIP_REASON_NAMES } from '@heartbeat-kit/core/host';
+import { type PauseDecision, SKIP_REASON_NAMES } from '@heartbeat-kit/core/host';
+import { CATEGORY_INFO, COBUILDER_CATEGORIES } from '@heartbeat-kit/scanners';
 
 /** One sample of a metric family: its labels and value. */
 export interface MetricSample {

@@ -1,7 +1,6 @@
 // The `## Checks` section of HEARTBEAT.md: any command as a scanner. Its zod schema, the names it may
 // not take, and the category and cadence every reader of a check (scanner, plan, decision) derives alike.
 import { z } from 'zod';
-import { isCoBuilderCategory } from '../domain/categories.js';
 import { BUILTIN_SCANNERS } from '../domain/scan-result.js';
 import { repeatSchedule } from './repeat-limits.js';
 
@@ -10,6 +9,27 @@ export const CHECK_NAME_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
 
 /** What a check's own category may be called: upper-case letters, digits and `_`. */
 export const CHECK_CATEGORY_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/**
+ * Categories a check may not take: the built-in scanners' (CoBuilder's, owned by
+ * `@heartbeat-kit/scanners`, whose tests pin this list to its table). A copy of names only, because
+ * the configuration schema is still composed here with the built-in scanners' keys (issue 32).
+ */
+const BUILTIN_CATEGORY_NAMES: ReadonlySet<string> = new Set([
+  'TMUX_DOWN',
+  'ORCH_FAILURE',
+  'P0_WORK_READY',
+  'P1_WORK_READY',
+  'GCHAT_REPLY_RECEIVED',
+  'PIPELINE_NODE_FAILED',
+  'PIPELINE_FINALIZED',
+  'GIT_STALE',
+  'STALE_TASK',
+  'ORCH_IDLE',
+  'PIPELINE_VALIDATION_STALLED',
+  'PIPELINE_STALLED',
+  'WORK_READY',
+]);
 
 /** The longest a check may run: below the cycle's 30 s per-scanner bound, so the check's own deadline (and its kill) comes first. */
 export const MAX_CHECK_TIMEOUT_MS = 25_000;
@@ -137,7 +157,7 @@ export const checksSchema = z
         });
       else names.set(check.name, index);
       const category = checkCategoryOf(check);
-      if (isCoBuilderCategory(category))
+      if (BUILTIN_CATEGORY_NAMES.has(category))
         ctx.addIssue({
           code: 'custom',
           path: [index, 'category'],

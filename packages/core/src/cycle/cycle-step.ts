@@ -36,7 +36,7 @@ export interface CycleStepInput {
   readonly concurrency?: number;
   readonly scannerTimeoutMs?: number;
   readonly estimateTokens?: TokenEstimator;
-  /** The categories' rules; default the CoBuilder table (see `defineCategories`). */
+  /** The categories' rules; default `OPEN_CATEGORIES` (see `defineCategories`). */
   readonly categories?: CategoryTable;
   /** The operator's acks, read once for this cycle (see `decideAcks`). */
   readonly acks?: readonly Ack[];

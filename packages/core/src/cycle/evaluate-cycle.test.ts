@@ -3,13 +3,13 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig } from '../config/heartbeat-config-schema.js';
-import { createFinding, type Finding } from '../domain/finding.js';
+import { type Finding } from '../domain/finding.js';
 import { BUILTIN_SCANNERS, scanOk, type ScanResult } from '../domain/scan-result.js';
-import { COBUILDER_CATEGORIES } from '../domain/categories.js';
-import { DEFAULT_CATEGORIES, defineCategories } from '../domain/category-table.js';
+import { defineCategories } from '../domain/category-table.js';
 import { evaluateCycle, markDelivered } from './evaluate-cycle.js';
 import { initialHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
 import { cycleContext } from '../../test/support/cycle-context.js';
+import { createFinding, COBUILDER_CATEGORIES, DEFAULT_CATEGORIES } from '../../test/support/cobuilder-categories.js';
 
 const MIN = 60_000;
 

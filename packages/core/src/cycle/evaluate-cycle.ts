@@ -1,5 +1,5 @@
 import type { FindingCategory } from '../domain/categories.js';
-import { DEFAULT_CATEGORIES, recoveryNoticeOf, unregisteredCategoryError, type CategoryTable } from '../domain/category-table.js';
+import { OPEN_CATEGORIES, recoveryNoticeOf, unregisteredCategoryError, type CategoryTable } from '../domain/category-table.js';
 import { findingContentHash, type Finding } from '../domain/finding.js';
 import type { ScanResult, ScanWarning, ScannerName } from '../domain/scan-result.js';
 import type { HeartbeatConfig } from '../config/heartbeat-config-schema.js';
@@ -42,7 +42,7 @@ export interface CycleContext {
   readonly estimateTokens?: TokenEstimator;
   /**
    * The categories' rules (priority, outside-hours rule, confirm cycles, header order); default
-   * {@link DEFAULT_CATEGORIES}, the CoBuilder table. Build your own with `defineCategories`.
+   * {@link OPEN_CATEGORIES} (no categories of its own: the CLI passes the CoBuilder table). Build your own with `defineCategories`.
    */
   readonly categories?: CategoryTable;
   /**
@@ -216,7 +216,7 @@ function uniqueByFingerprint(findings: readonly Finding[]): Finding[] {
  */
 export function evaluateCycle(state: HeartbeatState, results: readonly ScanResult[], context: CycleContext): CycleEvaluation {
   const { config } = context;
-  const table = context.categories ?? DEFAULT_CATEGORIES;
+  const table = context.categories ?? OPEN_CATEGORIES;
   const nowMs = context.now.getTime();
   const cycle = state.cycle + 1;
   const okResults = results.filter((r): r is Extract<ScanResult, { status: 'ok' }> => r.status === 'ok');

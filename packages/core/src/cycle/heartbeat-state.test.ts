@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../domain/json.js';
-import { createFinding } from '../domain/finding.js';
 import {
   decodeHeartbeatState,
   encodeHeartbeatState,
@@ -10,6 +9,7 @@ import {
   initialHeartbeatState,
   type HeartbeatState,
 } from './heartbeat-state.js';
+import { createFinding } from '../../test/support/cobuilder-categories.js';
 
 const reply = createFinding({
   category: 'GCHAT_REPLY_RECEIVED',

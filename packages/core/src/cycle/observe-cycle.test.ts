@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
-import { createFinding } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
 import type { CycleObserver, ObservedValue } from '../ports/cycle-observer.js';
 import type { Scanner } from '../ports/scanner.js';
 import { createFakeClock, createMemoryStateStore, createRecordingSink } from '../testing/index.js';
 import { runCycle } from './run-cycle.js';
+import { createFinding } from '../../test/support/cobuilder-categories.js';
 
 interface Step {
   kind: string;

@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createFinding, type Finding } from '../domain/finding.js';
+import { type Finding } from '../domain/finding.js';
 import { scanOk, type ScanResult } from '../domain/scan-result.js';
-import { DEFAULT_CATEGORIES, defineCategories } from '../domain/category-table.js';
+import { defineCategories } from '../domain/category-table.js';
 import { evaluateCycle, markDelivered } from './evaluate-cycle.js';
 import { initialHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
 import { splitByRoute } from './route-split.js';
 import { cycleContext } from '../../test/support/cycle-context.js';
+import { createFinding, DEFAULT_CATEGORIES } from '../../test/support/cobuilder-categories.js';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-02-19T14:00:00Z');

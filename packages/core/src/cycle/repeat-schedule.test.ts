@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG, heartbeatConfigSchema, type HeartbeatConfig } from '../config/heartbeat-config-schema.js';
 import { parseHeartbeatConfig } from '../config/heartbeat-markdown-parser.js';
 import { renderHeartbeatMarkdown } from '../config/heartbeat-markdown-renderer.js';
-import { createFinding, findingContentHash } from '../domain/finding.js';
+import { findingContentHash } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
 import { evaluateCycle, markDelivered } from './evaluate-cycle.js';
 import { decodeHeartbeatState, encodeHeartbeatState, initialHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
@@ -17,6 +17,7 @@ import {
   repeatScheduleOf,
   type ReportMemory,
 } from './repeat-schedule.js';
+import { createFinding } from '../../test/support/cobuilder-categories.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -1,7 +1,7 @@
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
-import { createFinding, type Finding } from '../domain/finding.js';
+import { type Finding } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
 import type { Scanner } from '../ports/scanner.js';
 import type { StateStore } from '../ports/state-store.js';
@@ -14,10 +14,11 @@ import {
   type MemoryReplyInbox,
 } from '../testing/index.js';
 import { runCycle } from './run-cycle.js';
+import { createFinding, DEFAULT_CATEGORIES } from '../../test/support/cobuilder-categories.js';
 
 const stale = createFinding({ category: 'GIT_STALE', subject: '/wt', line: 'STALE: /wt', action: 'Commit /wt', short: 'wt stale' });
 const scanner: Scanner = { name: 'git', runsOutsideActiveHours: false, scan: () => Promise.resolve(scanOk('git', { findings: [stale] })) };
-const settings = { config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC' };
+const settings = { config: DEFAULT_HEARTBEAT_CONFIG, timeZone: 'UTC', categories: DEFAULT_CATEGORIES };
 
 describe('runCycle', () => {
   it('retries a failed delivery on the next cycle and counts the cycle', async () => {

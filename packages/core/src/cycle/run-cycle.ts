@@ -66,7 +66,7 @@ export interface CycleSettings {
   readonly concurrency?: number;
   readonly scannerTimeoutMs?: number;
   readonly estimateTokens?: TokenEstimator;
-  /** The categories' rules (an embedder's own from `defineCategories`); default the CoBuilder table. */
+  /** The categories' rules (an embedder's own from `defineCategories`); default `OPEN_CATEGORIES`. */
   readonly categories?: CategoryTable;
   /**
    * Decide only: scan and evaluate, but deliver nothing and save no state, so an operator can ask

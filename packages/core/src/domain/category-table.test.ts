@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { evaluateCycle, UNREGISTERED_CATEGORY_CODE } from '../cycle/evaluate-cycle.js';
 import { initialHeartbeatState, type HeartbeatState } from '../cycle/heartbeat-state.js';
 import { PRIORITY_RANK, type PriorityClass } from './categories.js';
-import { DEFAULT_CATEGORIES, defineCategories, type CategorySpec, type CategoryTable } from './category-table.js';
-import { createFinding, type Finding, type FindingInput } from './finding.js';
+import { defineCategories, type CategorySpec, type CategoryTable } from './category-table.js';
+import { type Finding, type FindingInput } from './finding.js';
 import { scanOk, type ScanResult } from './scan-result.js';
 import { cycleContext } from '../../test/support/cycle-context.js';
+import { createFinding, DEFAULT_CATEGORIES } from '../../test/support/cobuilder-categories.js';
 
 const NOW = '2026-02-19T10:00:00Z';
 

@@ -1,12 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import {
-  CATEGORY_INFO,
-  PRIORITY_RANK,
-  type CategoryInfo,
-  type CoBuilderCategory,
-  type FindingCategory,
-  type PriorityClass,
-} from './categories.js';
+import { PRIORITY_RANK, type CategoryInfo, type FindingCategory, type PriorityClass } from './categories.js';
 import { createFinding, type Finding, type FindingInput } from './finding.js';
 
 /**
@@ -41,7 +34,7 @@ export interface UnregisteredCategoryError {
 /**
  * The categories a cycle knows, in table order, with their rules: what {@link defineCategories}
  * returns and `evaluateCycle`, the report rendering and `runCycle`/`runLoop` read (option
- * `categories`, default {@link DEFAULT_CATEGORIES}). `C` is the closed set of its names, so a
+ * `categories`, default {@link OPEN_CATEGORIES}). `C` is the closed set of its names, so a
  * finding built with {@link CategoryTable.createFinding} cannot name a category it does not hold.
  */
 export interface CategoryTable<C extends string = string> {
@@ -50,7 +43,7 @@ export interface CategoryTable<C extends string = string> {
   /**
    * What the cycle does with a finding whose category is not in the table: `allow` uses the
    * finding's own priority, one confirm cycle, and outside active hours is reported when the scanner
-   * that found it runs there (`runsOutsideActiveHours`) (the CoBuilder default, where
+   * that found it runs there (`runsOutsideActiveHours`) (the default tables, where
    * `createFinding` lets any embedder name a category); `advise` does the same and adds an
    * `UNREGISTERED_CATEGORY` warning to the decision, once per category and cycle.
    */
@@ -72,7 +65,7 @@ export type TableFindingInput<C extends string> = Omit<FindingInput, 'category' 
 
 /** Options of {@link defineCategories}. */
 export interface DefineCategoriesOptions<B extends string> {
-  /** Start from this table (e.g. {@link DEFAULT_CATEGORIES} to keep the CoBuilder ones); its names come first. */
+  /** Start from this table (e.g. `DEFAULT_CATEGORIES` of `@heartbeat-kit/scanners` to keep the CoBuilder ones); its names come first. */
   readonly extend?: CategoryTable<B>;
   /** See {@link CategoryTable.unregistered}; default `advise`. */
   readonly unregistered?: 'allow' | 'advise';
@@ -133,7 +126,8 @@ export function recoveryNoticeOf(info: CategoryInfo | undefined, priority: Prior
  *
  * @example
  * ```ts
- * import { DEFAULT_CATEGORIES, defineCategories } from '@heartbeat-kit/core';
+ * import { defineCategories } from '@heartbeat-kit/core';
+ * import { DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
  *
  * const categories = defineCategories(
  *   { QUEUE_RISING: { priority: 'Advisory', outsideActiveHours: false, confirmCycles: 3, brief: 'queue depth rising' } },
@@ -179,10 +173,12 @@ export function unregisteredCategoryError(category: string): UnregisteredCategor
 }
 
 /**
- * The CoBuilder table as a {@link CategoryTable}: the default of every cycle. Other categories are
- * allowed with their own priority (one confirm cycle; outside active hours when their scanner runs there).
+ * The table of a cycle given none: no categories of its own, every category allowed with the
+ * finding's own priority (one confirm cycle; outside active hours when its scanner runs there).
+ * Core knows no scanner's categories: a host passes its table (the CLI the CoBuilder one,
+ * `DEFAULT_CATEGORIES` of `@heartbeat-kit/scanners`).
  */
-export const DEFAULT_CATEGORIES: CategoryTable<CoBuilderCategory> = defineCategories(CATEGORY_INFO, { unregistered: 'allow' });
+export const OPEN_CATEGORIES: CategoryTable<never> = defineCategories({}, { unregistered: 'allow' });
 
 /**
  * Orders categories for a batched header by a table: Immediate, Advisory, Normal, then table order,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORY_INFO, isCoBuilderCategory, type FindingCategory, type PriorityClass } from './categories.js';
+import type { FindingCategory, PriorityClass } from './categories.js';
 import type { JsonValue } from './json.js';
 import { canonicalJson, stableHash } from '../text/stable-hash.js';
 
@@ -40,7 +40,7 @@ export interface FindingInput {
   readonly details?: Readonly<Record<string, JsonValue>>;
   /** See {@link Finding.content}; absent = `details`. */
   readonly content?: JsonValue;
-  /** Needed for custom categories; built-in ones take theirs from the category table. */
+  /** The finding's priority class (default Normal); a table's `createFinding` fills it from the table. */
   readonly priority?: PriorityClass;
 }
 
@@ -50,13 +50,14 @@ export function fingerprintOf(category: FindingCategory, subject: string): strin
 }
 
 /**
- * Creates a finding, deriving priority (built-in categories) and fingerprint.
+ * Creates a finding and its fingerprint; its priority is the input's (default Normal). A table's
+ * `createFinding` (see `defineCategories`) takes the priority from the table instead.
  *
  * @example
  * ```ts
  * import { createFinding } from '@heartbeat-kit/core';
  *
- * // A custom category carries its own priority; built-in ones take theirs from CATEGORY_INFO.
+ * // The finding carries its own priority; a CategoryTable's createFinding takes it from the table.
  * const finding = createFinding({
  *   category: 'QUEUE_BACKLOG',
  *   priority: 'Advisory',
@@ -69,7 +70,7 @@ export function fingerprintOf(category: FindingCategory, subject: string): strin
  * ```
  */
 export function createFinding(input: FindingInput): Finding {
-  const priority = isCoBuilderCategory(input.category) ? CATEGORY_INFO[input.category].priority : (input.priority ?? 'Normal');
+  const priority = input.priority ?? 'Normal';
   return {
     category: input.category,
     priority,

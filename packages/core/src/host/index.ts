@@ -6,7 +6,7 @@
  * in a minor release more readily than the main entry.
  * @module @heartbeat-kit/core/host
  */
-export { COBUILDER_CATEGORIES, type CoBuilderCategory, type CategoryInfo, CATEGORY_INFO } from '../domain/categories.js';
+export { type CategoryInfo } from '../domain/categories.js';
 export { type TableFindingInput, type UnregisteredCategoryError } from '../domain/category-table.js';
 export { categoryTableFingerprint } from '../domain/category-fingerprint.js';
 export { findingContentHash } from '../domain/finding.js';

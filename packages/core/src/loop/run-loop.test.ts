@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
-import { createFinding } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
 import type { Scanner } from '../ports/scanner.js';
 import { createFakeClock, createMemoryStateStore, createRecordingSink } from '../testing/index.js';
 import { deterministicJitter, runLoop } from './run-loop.js';
 import fc from 'fast-check';
+import { createFinding } from '../../test/support/cobuilder-categories.js';
 
 const crash = createFinding({
   category: 'ORCH_FAILURE',

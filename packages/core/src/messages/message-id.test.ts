@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COBUILDER_CATEGORIES } from '../domain/categories.js';
-import { createFinding, type Finding } from '../domain/finding.js';
+import { type Finding } from '../domain/finding.js';
 import type { JsonValue } from '../domain/json.js';
 import { sanitizeForMessage } from '../text/sanitize.js';
 import { stableFindingId, stableMessageId } from './message-id.js';
 import { renderWorkFound } from './render-messages.js';
+import { createFinding, COBUILDER_CATEGORIES } from '../../test/support/cobuilder-categories.js';
 
 const at = new Date('2026-02-19T14:50:00Z');
 

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { COBUILDER_CATEGORIES } from '../domain/categories.js';
-import { createFinding } from '../domain/finding.js';
 import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
 import { renderCostAlert, renderWorkFound, type WorkFoundInput } from './render-messages.js';
 import { intlTimestamp } from '../../test/support/intl-timestamp.js';
+import { createFinding, COBUILDER_CATEGORIES } from '../../test/support/cobuilder-categories.js';
 
 const at = new Date('2026-02-19T14:50:00Z');
 const findingArb = fc.record({

@@ -1,6 +1,6 @@
 import { formatActiveHours, type ActiveHoursWindow } from '../active-hours/active-hours.js';
 import type { FindingCategory } from '../domain/categories.js';
-import { DEFAULT_CATEGORIES, categoryComparator, type CategoryTable } from '../domain/category-table.js';
+import { OPEN_CATEGORIES, categoryComparator, type CategoryTable } from '../domain/category-table.js';
 import type { Finding } from '../domain/finding.js';
 import type { MessageFinding, OutboundMessage } from '../ports/sink.js';
 import type { ResolvedNotice } from '../cycle/recovery-notices.js';
@@ -21,7 +21,7 @@ export interface WorkFoundInput {
   /** Cut the Findings section per category ("+N more") to stay under this many tokens. */
   readonly budgetTokens: number;
   readonly estimateTokens?: TokenEstimator;
-  /** Header order, briefs and list headings; default {@link DEFAULT_CATEGORIES}. */
+  /** Header order, briefs and list headings; default {@link OPEN_CATEGORIES}. */
   readonly categories?: CategoryTable;
   /** Delivered findings that cleared: one `RESOLVED:` line each (a report of only these is a short one). */
   readonly resolved?: readonly ResolvedNotice[];
@@ -39,7 +39,7 @@ export interface RenderedReport {
 /** Groups findings by category in header order (Immediate, Advisory, Normal, then table order). */
 export function groupByCategory(
   findings: readonly Finding[],
-  table: CategoryTable = DEFAULT_CATEGORIES,
+  table: CategoryTable = OPEN_CATEGORIES,
 ): { category: FindingCategory; findings: Finding[] }[] {
   const compare = categoryComparator(table);
   const groups = new Map<FindingCategory, Finding[]>();
@@ -98,7 +98,7 @@ function buildContent(
   perCategory: number,
   tokens: number,
 ): { content: string; omitted: number } {
-  const table = input.categories ?? DEFAULT_CATEGORIES;
+  const table = input.categories ?? OPEN_CATEGORIES;
   const resolved = resolvedLines(input.resolved);
   const source = [
     '## Source',

@@ -7,10 +7,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
 import { decodeHeartbeatState } from '../cycle/heartbeat-state.js';
 import { evaluateCycle } from '../cycle/evaluate-cycle.js';
-import { createFinding } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
 import { ACK_BOOK_VERSION, type AckBook } from '../operator/ack-book.js';
 import { ackPathFor, createFileAckStore } from './file-ack-store.js';
+import { createFinding } from '../../test/support/cobuilder-categories.js';
 
 const root = mkdtempSync(join(tmpdir(), 'hb-ack-store-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

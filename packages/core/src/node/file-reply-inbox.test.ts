@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heldFifo } from '../../test/support/fifo.js';
-import { createFinding } from '../domain/finding.js';
 import { createFileReplyInbox, inboxPathFor } from './file-reply-inbox.js';
+import { createFinding } from '../../test/support/cobuilder-categories.js';
 
 const root = mkdtempSync(join(tmpdir(), 'hb-inbox-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createFinding, findingContentHash, type Finding } from '../domain/finding.js';
+import { findingContentHash, type Finding } from '../domain/finding.js';
 import { scanOk, type ScanResult } from '../domain/scan-result.js';
 import { ackActive, ackMatches, type Ack } from './ack-book.js';
 import { decideAcks, type AckMemory } from './ack-decision.js';
+import { createFinding } from '../../test/support/cobuilder-categories.js';
 
 const NOW = new Date('2026-02-19T15:00:00Z');
 const CATEGORIES = ['GIT_STALE', 'STALE_TASK', 'ORCH_FAILURE'] as const;

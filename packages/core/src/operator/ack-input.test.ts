@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEARTBEAT_CONFIG } from '../config/heartbeat-config-schema.js';
 import { evaluateCycle, markDelivered } from '../cycle/evaluate-cycle.js';
 import { decodeHeartbeatState } from '../cycle/heartbeat-state.js';
-import { DEFAULT_CATEGORIES } from '../domain/category-table.js';
-import { createFinding, findingContentHash } from '../domain/finding.js';
+import { findingContentHash } from '../domain/finding.js';
 import { scanOk } from '../domain/scan-result.js';
 import { stableFindingId } from '../messages/message-id.js';
 import { emptyAckBook } from './ack-book.js';
 import { ackEnd, addAck, knownFindingsOf, removeAcks, resolveAckSelector, validateAckNote } from './ack-input.js';
+import { createFinding, DEFAULT_CATEGORIES } from '../../test/support/cobuilder-categories.js';
 
 const NOW = new Date('2026-02-19T15:00:00Z');
 const stale = (branch: string) =>

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COBUILDER_CATEGORIES, CATEGORY_INFO } from '../domain/categories.js';
 import { scanOk, type ScanResult } from '../domain/scan-result.js';
-import { createFinding } from '../domain/finding.js';
 import {
   decidePause,
   isCriticalFinding,
@@ -12,6 +10,7 @@ import {
   type SlotPause,
 } from './pause-decision.js';
 import type { Pause } from './pause-model.js';
+import { createFinding, COBUILDER_CATEGORIES, CATEGORY_INFO } from '../../test/support/cobuilder-categories.js';
 
 const T0 = Date.parse('2026-02-19T10:00:00Z');
 const HOUR = 3_600_000;

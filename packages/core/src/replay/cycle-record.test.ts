@@ -2,13 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PriorityClass } from '../domain/categories.js';
 import { categoryTableFingerprint } from '../domain/category-fingerprint.js';
-import { DEFAULT_CATEGORIES, defineCategories, type CategorySpec, type CategoryTable } from '../domain/category-table.js';
-import { createFinding } from '../domain/finding.js';
+import { defineCategories, type CategorySpec, type CategoryTable } from '../domain/category-table.js';
 import { scanOk } from '../domain/scan-result.js';
 import { evaluateCycle, markDelivered } from '../cycle/evaluate-cycle.js';
 import { initialHeartbeatState } from '../cycle/heartbeat-state.js';
 import { createCycleRecord, replayCycleRecords } from './cycle-record.js';
 import { cycleContext } from '../../test/support/cycle-context.js';
+import { createFinding, DEFAULT_CATEGORIES } from '../../test/support/cobuilder-categories.js';
+
+/** Core's cycle knows no categories; these recordings were made, and are replayed, under the CoBuilder table. */
+const COBUILDER = { categories: DEFAULT_CATEGORIES };
 
 function recordDay(): string[] {
   const lines: string[] = [];
@@ -35,7 +38,7 @@ function recordDay(): string[] {
 
 describe('replay', () => {
   it('reproduces every recorded decision', () => {
-    const report = replayCycleRecords(recordDay().join('\n') + '\n');
+    const report = replayCycleRecords(recordDay().join('\n') + '\n', COBUILDER);
     expect(report).toEqual({ total: 12, matched: 12, mismatches: [], errors: [] });
   });
 
@@ -44,7 +47,7 @@ describe('replay', () => {
     const tampered = JSON.parse(lines[1]!) as { decision: { status: string } };
     tampered.decision.status = tampered.decision.status === 'ok' ? 'report' : 'ok';
     lines[1] = JSON.stringify(tampered);
-    const report = replayCycleRecords(lines.join('\n'));
+    const report = replayCycleRecords(lines.join('\n'), COBUILDER);
     expect(report.matched).toBe(11);
     expect(report.mismatches).toEqual([{ line: 2, cycle: 2, paths: ['status'] }]);
   });
@@ -58,14 +61,14 @@ describe('replay', () => {
     delete old.decision.message.findings;
     tampered.decision.message.findings![0]!.id = 'hbf-0';
     const report = (record: unknown) =>
-      replayCycleRecords(lines.map((line, i) => (i === reported ? JSON.stringify(record) : line)).join('\n'));
+      replayCycleRecords(lines.map((line, i) => (i === reported ? JSON.stringify(record) : line)).join('\n'), COBUILDER);
     expect(report(old)).toMatchObject({ total: 12, matched: 12, mismatches: [] });
     expect(report(tampered).mismatches).toEqual([{ line: reported + 1, cycle: reported + 1, paths: ['message.findings.0.id'] }]);
   });
 
   it('tolerates a torn last line', () => {
     const lines = recordDay();
-    const report = replayCycleRecords(lines.join('\n') + '\n' + lines[0]!.slice(0, 40));
+    const report = replayCycleRecords(lines.join('\n') + '\n' + lines[0]!.slice(0, 40), COBUILDER);
     expect(report.total).toBe(12);
     expect(report.errors).toHaveLength(1);
     expect(report.errors[0]!.line).toBe(13);
@@ -109,7 +112,7 @@ describe('replay with an embedder’s category table', () => {
 
   it('says plainly that another table decided, instead of reporting every decision as differing', () => {
     const lines = recordWithTable(QUEUE_TABLE, 'QUEUE_RISING', [true, true, true], false);
-    const report = replayCycleRecords(lines.join('\n'));
+    const report = replayCycleRecords(lines.join('\n'), COBUILDER);
     expect(report).toEqual({
       total: 3,
       matched: 0,
@@ -136,7 +139,7 @@ describe('replay with an embedder’s category table', () => {
       delete record.context.categories;
       return JSON.stringify(record);
     });
-    expect(replayCycleRecords(older.join('\n'))).toEqual({ total: 12, matched: 12, mismatches: [], errors: [] });
+    expect(replayCycleRecords(older.join('\n'), COBUILDER)).toEqual({ total: 12, matched: 12, mismatches: [], errors: [] });
     // An older recording replayed under another table is compared, and its differences are reported.
     const differs = replayCycleRecords(older.join('\n'), {
       categories: defineCategories({ ORCH_FAILURE: { priority: 'Normal', outsideActiveHours: false, confirmCycles: 3 } }),
@@ -148,7 +151,7 @@ describe('replay with an embedder’s category table', () => {
   it('rejects a record whose table fingerprint is not one', () => {
     const record = JSON.parse(recordDay()[0]!) as { context: Record<string, unknown> };
     record.context.categories = 'ct-$(rm -rf ~)';
-    const report = replayCycleRecords(JSON.stringify(record));
+    const report = replayCycleRecords(JSON.stringify(record), COBUILDER);
     expect(report.errors).toEqual([{ line: 1, message: expect.stringContaining('context.categories') as unknown }]);
   });
 
@@ -170,7 +173,7 @@ describe('replay with an embedder’s category table', () => {
           mismatches: [],
           errors: [],
         });
-        expect(replayCycleRecords(jsonl)).toMatchObject({ matched: 0, mismatches: [], otherTable: { count: pattern.length } });
+        expect(replayCycleRecords(jsonl, COBUILDER)).toMatchObject({ matched: 0, mismatches: [], otherTable: { count: pattern.length } });
       }),
       { numRuns: 60 },
     );

@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { heartbeatConfigSchema } from '../config/heartbeat-config-schema.js';
 import { categoryTableFingerprint } from '../domain/category-fingerprint.js';
-import { DEFAULT_CATEGORIES, type CategoryTable } from '../domain/category-table.js';
+import { OPEN_CATEGORIES, type CategoryTable } from '../domain/category-table.js';
 import type { JsonValue } from '../domain/json.js';
 import type { ScanResult } from '../domain/scan-result.js';
 import { evaluateCycle, type CycleContext, type CycleDecision } from '../cycle/evaluate-cycle.js';
@@ -65,7 +65,7 @@ export function createCycleRecord(
       timeZone: context.timeZone,
       insideActiveHours: context.insideActiveHours,
       operatorLastActiveAt: context.operatorLastActiveAt?.toISOString() ?? null,
-      categories: categoryTableFingerprint(context.categories ?? DEFAULT_CATEGORIES),
+      categories: categoryTableFingerprint(context.categories ?? OPEN_CATEGORIES),
     },
     decision,
   };
@@ -114,7 +114,7 @@ export interface ReplayReport {
 
 /** Options of {@link replayCycleRecords}. */
 export interface ReplayOptions {
-  /** The category table to replay with (the one the recording's runner used); default `DEFAULT_CATEGORIES`. */
+  /** The category table to replay with (the one the recording's runner used); default `OPEN_CATEGORIES`. */
   readonly categories?: CategoryTable;
 }
 
@@ -160,7 +160,7 @@ export function parseCycleRecord(line: string): Result<CycleRecord, string> {
  * error, not a crash.
  */
 export function replayCycleRecords(jsonl: string, options: ReplayOptions = {}): ReplayReport {
-  const table = options.categories ?? DEFAULT_CATEGORIES;
+  const table = options.categories ?? OPEN_CATEGORIES;
   const replayed = categoryTableFingerprint(table);
   const mismatches: ReplayMismatch[] = [];
   const errors: ReplayLineError[] = [];

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createFinding } from '../domain/finding.js';
 import { renderWorkFound } from '../messages/render-messages.js';
 import { loadTiktokenEstimator } from './index.js';
+import { createFinding } from '../../test/support/cobuilder-categories.js';
 
 describe('loadTiktokenEstimator (opt-in real tokenizer)', () => {
   it('counts real BPE tokens, which differ from ceil(chars / 4)', async () => {

@@ -4,8 +4,12 @@
  */
 import { DEFAULT_HEARTBEAT_CONFIG } from '../../src/config/heartbeat-config-schema.js';
 import type { CycleContext } from '../../src/cycle/evaluate-cycle.js';
+import { DEFAULT_CATEGORIES } from './cobuilder-categories.js';
 
-/** A cycle context at `now`: default config, UTC, inside active hours, operator activity unknown; `overrides` win. */
+/**
+ * A cycle context at `now`: default config, UTC, inside active hours, operator activity unknown, the
+ * CoBuilder categories (what these tests were written against); `overrides` win.
+ */
 export function cycleContext(now: Date | string | number, overrides: Partial<CycleContext> = {}): CycleContext {
   return {
     now: new Date(now),
@@ -13,6 +17,7 @@ export function cycleContext(now: Date | string | number, overrides: Partial<Cyc
     timeZone: 'UTC',
     insideActiveHours: true,
     operatorLastActiveAt: undefined,
+    categories: DEFAULT_CATEGORIES,
     ...overrides,
   };
 }

@@ -1,7 +1,8 @@
-import { createFinding, type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanResult } from '@heartbeat-kit/core';
+import { type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanResult } from '@heartbeat-kit/core';
 import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import type { Bead } from './bead.js';
 import type { BeadsSource, BeadsSourceError } from './beads-source.js';
+import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
 
 /** Dependencies of {@link createBeadsScanner}. */
 export interface BeadsScannerDeps {
@@ -38,7 +39,7 @@ export function readyBeadFinding(bead: Bead): Finding {
   const id = sanitizeForMessage(bead.id, { maxLength: 80 });
   const title = sanitizeForMessage(bead.title, { maxLength: 120 });
   const prio = bead.priority === undefined ? 'P?' : `P${bead.priority}`;
-  return createFinding({
+  return createCoBuilderFinding({
     category: readyCategory(bead),
     subject: bead.id,
     line: `${prio} READY: ${id} '${title}'`,

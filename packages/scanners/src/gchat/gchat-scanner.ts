@@ -1,6 +1,5 @@
 import {
   type CommandRunner,
-  createFinding,
   type Finding,
   sanitizeForMessage,
   type Scanner,
@@ -13,6 +12,7 @@ import type { FileExists } from '../file-exists.js';
 import { firstStderrLine, guardScan, runTool, skipped, type DurationMeter } from '../scanner-support.js';
 import { judgeRefused, judgeSpool, type SpoolVerdict } from './judge-spool.js';
 import { parseGChatPoll, type GChatReply } from './parse-gchat-poll.js';
+import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
 
 /** Dependencies of {@link createGChatScanner}. */
 export interface GChatScannerDeps {
@@ -79,7 +79,7 @@ export function gchatReplyFinding(reply: GChatReply): Finding {
   const session = sanitizeForMessage(reply.sessionId, { maxLength: 120 });
   const text = sanitizeForMessage(reply.replyText, { maxLength: 500 }).replace(/"/g, "'");
   const from = sanitizeForMessage(reply.senderName, { maxLength: 80 });
-  return createFinding({
+  return createCoBuilderFinding({
     category: 'GCHAT_REPLY_RECEIVED',
     subject: reply.questionId,
     // A list item under the category heading the renderer prints once (one heading for all replies; spec 000).

@@ -1,5 +1,5 @@
 import { ok } from 'neverthrow';
-import { createFinding, type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
+import { type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
 import { failed, formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, skipped, type DurationMeter } from '../scanner-support.js';
 import {
   commitEpochs,
@@ -13,6 +13,7 @@ import {
 import type { StatusEntry } from './parse-status.js';
 import { scannableWorktrees, type Worktree } from './parse-worktrees.js';
 import { createWorktreeSource, type WorktreeSource } from './worktree-source.js';
+import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
 
 /** Dependencies of {@link createGitScanner}. */
 export interface GitScannerDeps extends GitDeps {
@@ -99,7 +100,7 @@ export function gitStaleFinding(state: WorktreeState, nowMs: number): Finding {
       .split('/')
       .filter((p) => p !== '')
       .at(-1) ?? state.path;
-  return createFinding({
+  return createCoBuilderFinding({
     category: 'GIT_STALE',
     subject: state.path,
     line: `STALE: ${path} (${state.changes} uncommitted change${state.changes === 1 ? '' : 's'}, last commit ${age} ago)`,

@@ -1,4 +1,4 @@
-import { createFinding, type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
+import { type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
 import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
 import { beadsFailureResult } from '../beads/beads-scanner.js';
@@ -6,6 +6,7 @@ import { escapeRegExp, formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRE
 import { branchTipEpochs, commitsSince, describeGitError, type GitDeps } from './git-client.js';
 import { scannableWorktrees, type Worktree } from './parse-worktrees.js';
 import { createWorktreeSource, type WorktreeSource } from './worktree-source.js';
+import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
 
 /** Dependencies of {@link createStaleTasksScanner}. */
 export interface StaleTasksScannerDeps extends GitDeps {
@@ -44,7 +45,7 @@ export function staleTaskFinding(bead: Bead, ageMs: number, windowMs: number, br
     branch === undefined
       ? 'no branch found'
       : `no commits on ${sanitizeForMessage(branch, { maxLength: 120 })} in the last ${formatAge(windowMs)}`;
-  return createFinding({
+  return createCoBuilderFinding({
     category: 'STALE_TASK',
     subject: bead.id,
     line: `STALE TASK: ${id} '${title}' (in_progress ${formatAge(ageMs)}, ${evidence})`,

@@ -1,7 +1,8 @@
-import { createFinding, type Finding, sanitizeForMessage, type ScannerSliceSpec } from '@heartbeat-kit/core';
+import { type Finding, sanitizeForMessage, type ScannerSliceSpec } from '@heartbeat-kit/core';
 import { z } from 'zod';
 import type { PipelineDashboard } from './dashboard-schema.js';
 import { classifyDashboardNode, type PipelineStage } from './pipeline-dashboard.js';
+import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
 
 /** One pipeline's stage and promise this cycle; the scanner keeps the stages in its slice (PIPELINE_FINALIZED). */
 export interface PipelineObservation {
@@ -57,7 +58,7 @@ export function derivePipelineFinalized(
       const pipeline = safe(obs.pipeline);
       const prd = safe(obs.prdRef);
       findings.push(
-        createFinding({
+        createCoBuilderFinding({
           category: 'PIPELINE_FINALIZED',
           subject: `${obs.pipeline}:Finalized`,
           line: `PIPELINE_FINALIZED:\n  Pipeline: ${pipeline}\n  PRD: ${prd}\n  Stage: Finalized\n  Promise: ${obs.validated}/${obs.total} gates validated`,
@@ -93,7 +94,7 @@ export function nodeFailedFinding(pipeline: string, dashboard: PipelineDashboard
   const ids = [...new Set(failed.map((n) => n.node_id))].sort();
   const beads = [...new Set(failed.map((n) => n.bead_id).filter((b) => b !== ''))].sort();
   const name = safe(pipeline);
-  return createFinding({
+  return createCoBuilderFinding({
     category: 'PIPELINE_NODE_FAILED',
     subject: `${pipeline}:${ids.join(',')}`,
     // Spec 000's block: one indented line per field, like PIPELINE_FINALIZED.
@@ -122,7 +123,7 @@ export function validationStalledFinding(pipeline: string, dashboard: PipelineDa
   if (!stalled) return undefined;
   const name = safe(pipeline);
   const { validated, total } = dashboard.promise_progress;
-  return createFinding({
+  return createCoBuilderFinding({
     category: 'PIPELINE_VALIDATION_STALLED',
     subject: `${pipeline}:${dashboard.pipeline_stage}`,
     // Spec 000 gives this category no block; it follows the shape of the other PIPELINE_* blocks.
@@ -141,7 +142,7 @@ export function pipelineStalledFinding(pipeline: string, dashboard: PipelineDash
   if (dashboard.pipeline_stage !== 'Implementation') return undefined;
   if (dashboard.nodes.some((n) => n.status === 'active')) return undefined;
   const name = safe(pipeline);
-  return createFinding({
+  return createCoBuilderFinding({
     category: 'PIPELINE_STALLED',
     subject: `${pipeline}:${dashboard.pipeline_stage}`,
     line: `PIPELINE_STALLED:\n  Pipeline: ${name}\n  Stage: ${dashboard.pipeline_stage}\n  Active nodes: 0 (expected some)\n  Recommended: Check orchestrators and dispatch pending nodes`,

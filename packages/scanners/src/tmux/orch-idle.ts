@@ -1,5 +1,6 @@
-import { createFinding, type Finding, sanitizeForMessage, type ScannerSliceSpec } from '@heartbeat-kit/core';
+import { type Finding, sanitizeForMessage, type ScannerSliceSpec } from '@heartbeat-kit/core';
 import { z } from 'zod';
+import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
 
 /** The idle-orchestrators scanner's slice: each orchestrator session's pane hash and since when it is unchanged. */
 export const paneSliceSchema = z.object({
@@ -53,7 +54,7 @@ export function derivePaneIdle(
     if (quietMs > idleMs) {
       const session = safe(pane.session);
       findings.push(
-        createFinding({
+        createCoBuilderFinding({
           category: 'ORCH_IDLE',
           subject: pane.session,
           line: `IDLE: ${session} (no pane change for ${minutes(quietMs)} min)`,

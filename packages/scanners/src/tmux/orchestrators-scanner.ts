@@ -15,6 +15,7 @@ import type { BeadsSource } from '../beads/beads-source.js';
 import { beadsFailureResult } from '../beads/beads-scanner.js';
 import type { PipelineBeadNode, PipelineOwners } from '../pipelines/pipeline-owners.js';
 import { createTmuxSessionsSource, type TmuxDeps, type TmuxSessionsSource } from './tmux-client.js';
+import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
 
 /** Dependencies of {@link createOrchestratorsScanner}. */
 export interface OrchestratorsScannerDeps extends TmuxDeps {
@@ -133,7 +134,7 @@ export function orchestratorFindings(input: {
     const s = sanitizeForMessage(session, { maxLength: 80 });
     const id = sanitizeForMessage(bead.id, { maxLength: 80 });
     findings.push(
-      createFinding({
+      createCoBuilderFinding({
         category: 'ORCH_FAILURE',
         subject: session,
         line: `CRASHED: ${s} (bead ${id} still in_progress)`,
@@ -148,7 +149,7 @@ export function orchestratorFindings(input: {
     reported.add(session);
     const s = sanitizeForMessage(session, { maxLength: 80 });
     findings.push(
-      createFinding({
+      createCoBuilderFinding({
         category: 'ORCH_FAILURE',
         subject: session,
         line: `MISSING: ${s} (expected in HEARTBEAT.md)`,
@@ -172,7 +173,7 @@ export function tmuxDownFinding(sessionCount: number, failures: readonly Finding
   const names = failures.map((f) => sanitizeForMessage(f.subject, { maxLength: 80 }));
   const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ` +${names.length - 3} more` : '');
   return [
-    createFinding({
+    createCoBuilderFinding({
       category: 'TMUX_DOWN',
       subject: 'tmux',
       line: `TMUX DOWN: no tmux server (or session) is running; ${names.length} orchestrator session${names.length === 1 ? '' : 's'} should be: ${shown}`,

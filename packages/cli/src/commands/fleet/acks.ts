@@ -1,7 +1,8 @@
 // `fleet ack` and `fleet unack`: one heartbeat's operator acks in Redis, beside its state.
 import { decodeFleetState } from '@heartbeat-kit/bullmq';
 import { closeRedisClient, createRedisAckStore, createRedisClient, fleetKeys } from '@heartbeat-kit/bullmq/node';
-import { DEFAULT_CATEGORIES, type JsonValue } from '@heartbeat-kit/core';
+import type { JsonValue } from '@heartbeat-kit/core';
+import { DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
 import { addAck, knownFindingsOf, removeAcks, resolveAckSelector } from '@heartbeat-kit/core/host';
 import { EXIT } from '../../exit-codes.js';
 import { commandClock } from '../../wiring/instant.js';

@@ -1,5 +1,6 @@
 import { err, ok } from 'neverthrow';
 import type { ResolveHeartbeat } from '@heartbeat-kit/bullmq/node';
+import { DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
 import { createFakeResolver } from '@heartbeat-kit/bullmq/testing';
 import type { CliIo } from '../../io.js';
 import { createCycleDeps } from '../../wiring/cycle-deps.js';
@@ -8,10 +9,13 @@ import { loadHeartbeatSettings } from '../../wiring/heartbeat-settings.js';
 /**
  * Resolves a registration to scanners: a project directory gets the real scanners and its
  * HEARTBEAT.md (as `heartbeat-kit cycle --cwd DIR`); the `fake` set gets in-memory scanners.
- * With `forceFake` every heartbeat uses fake scanners (tests, benchmarks, dry runs).
+ * With `forceFake` every heartbeat uses fake scanners (tests, benchmarks, dry runs). Every cycle
+ * judges with the CoBuilder categories, as `heartbeat-kit cycle` does.
  */
 export function createProjectResolver(io: CliIo, forceFake: boolean): ResolveHeartbeat {
-  const fake = createFakeResolver();
+  const fakeResolver = createFakeResolver();
+  const fake: ResolveHeartbeat = async (heartbeat, slot) =>
+    (await fakeResolver(heartbeat, slot)).map((setup) => ({ ...setup, categories: DEFAULT_CATEGORIES }));
   return async (heartbeat, slot) => {
     const { source } = heartbeat;
     if (forceFake && source.kind === 'project') {
@@ -28,6 +32,11 @@ export function createProjectResolver(io: CliIo, forceFake: boolean): ResolveHea
       io,
       checks: settings.value.config.checks,
     });
-    return ok({ scanners: deps.scanners, config: settings.value.config, timeZone: settings.value.timeZone });
+    return ok({
+      scanners: deps.scanners,
+      config: settings.value.config,
+      timeZone: settings.value.timeZone,
+      categories: DEFAULT_CATEGORIES,
+    });
   };
 }
