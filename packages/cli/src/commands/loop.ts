@@ -33,7 +33,9 @@ import { startMetricsServer, type MetricsServer } from '../metrics/metrics-serve
 import type { MetricInputs } from '../metrics/metric-figures.js';
 import { endPingEvent, outcomeExitCode, withPingFailures } from '../pings/ping-outcome.js';
 import { checkPingFlags, pingerFor } from '../pings/ping-wiring.js';
-import { LOOP_HELP } from './loop-help.js';
+import { renderHelp } from '../cli-kernel/index.js';
+import { LOOP_SPEC } from './loop-help.js';
+const LOOP_HELP = renderHelp(LOOP_SPEC);
 
 const OPTIONS = {
   ...HEARTBEAT_OPTIONS,
