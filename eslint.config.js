@@ -162,7 +162,6 @@ export default tseslint.config(
       'packages/cli/src/commands/ack.ts',
       'packages/cli/src/commands/check-liveness.ts',
       'packages/cli/src/commands/check.ts',
-      'packages/cli/src/commands/loop.ts',
       'packages/cli/src/commands/mcp/operations.ts',
       'packages/cli/src/commands/plan.ts',
       'packages/cli/src/commands/woterclip-init.ts',
