@@ -138,12 +138,7 @@ export default tseslint.config(
     // Over 400 lines before the rule came (issue 32): the core barrel (item 3 shrinks it), core's
     // receipts and cycle evaluation (item 2 moves their users' parts out) and two CLI commands other
     // work is changing (item 5's command kernel). Do not add to this list: split the file.
-    files: [
-      'packages/core/src/index.ts',
-      'packages/core/src/schedule/receipts.ts',
-      'packages/core/src/cycle/evaluate-cycle.ts',
-      'packages/cli/src/commands/cycle.ts',
-    ],
+    files: ['packages/core/src/index.ts', 'packages/core/src/schedule/receipts.ts', 'packages/core/src/cycle/evaluate-cycle.ts'],
     rules: { 'max-lines': 'off' },
   },
   {
@@ -160,8 +155,6 @@ export default tseslint.config(
     // closure, and long scanners and renderers. Do not add to this list: split the function.
     files: [
       'packages/cli/src/commands/check-liveness.ts',
-      'packages/cli/src/commands/cycle.ts',
-      'packages/cli/src/commands/loop.ts',
       'packages/cli/src/commands/mcp/operations.ts',
       'packages/cli/src/commands/plan.ts',
       'packages/cli/src/format/cycle-json.ts',

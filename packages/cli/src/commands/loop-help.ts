@@ -1,9 +1,13 @@
-// The help text of `heartbeat-kit loop`, apart from the command so loop.ts stays about the loop.
+// The declaration of `heartbeat-kit loop`, apart from the command so loop.ts stays about the loop.
+import type { CommandSpec } from '../cli-kernel/index.js';
+import { EXIT } from '../exit-codes.js';
+import { HEARTBEAT_FLAGS } from './heartbeat-flags.js';
 
-/** Help text of `heartbeat-kit loop`. */
-export const LOOP_HELP = `Usage: heartbeat-kit loop [options]
-
-Runs the heartbeat loop of spec 000: HEARTBEAT_ONLINE, a first cycle at once, then one
+/** `heartbeat-kit loop` as the command kernel reads it (parsing, `--help`, docs/reference/cli.md). */
+export const LOOP_SPEC = {
+  name: 'loop',
+  usage: '[options]',
+  description: `Runs the heartbeat loop of spec 000: HEARTBEAT_ONLINE, a first cycle at once, then one
 cycle per slot of the wall-clock grid (multiples of the interval since the epoch, plus the
 --jitter offset), so a restart keeps the grid. HEARTBEAT.md is re-read before every cycle.
 Quiet cycles print nothing.
@@ -24,60 +28,85 @@ The newest receipt is where a restart resumes: restarted mid-interval it waits f
 slot (no burst); slots missed while it was down, while the machine slept or the clock jumped
 (told apart by comparing the wall clock with the monotonic one) or while a cycle overran are
 recorded, and the catch-up policy picks which run now: skip (none), latest-once (default: one
-cycle now) or all (the newest, up to the cap). See docs/scheduling.md.
-
-Options:
-  --cwd DIR                    a directory of the project's git repository (default: current directory)
-  --config FILE                heartbeat config (default: the nearest .claude/HEARTBEAT.md from DIR
-                               up to the repository root; none = defaults)
-  --state FILE                 cross-cycle state (default: heartbeat-kit/state.json in the repository's
-                               common git directory, shared by all worktrees; never in the working tree)
-  --interval DURATION          cycle interval: 10m, 1h30m, or seconds (default: the config's, 600)
-  --jitter DURATION            spread slots by a stable offset in [0, DURATION) derived from DIR
-                               (30s, 5m, or seconds)
-  --catch-up POLICY            skip | latest-once | all (default: HEARTBEAT.md Catch-up, else
-                               latest-once)
-  --catch-up-cap N             at most N cycles per catch-up (default: HEARTBEAT.md Catch-up
-                               cap, else 3)
-  --now ISO                    rehearse: start the loop's clock at this instant (it then runs at
-                               real speed) to try a restart or a night without waiting for it.
-                               A rehearsal writes nothing a real run reads: its state and receipts
-                               stay in memory, it takes no cycle lock and leaves replies queued
-  --metrics-textfile PATH      after every slot, replace PATH (must end in .prom) with the heartbeat's
-                               figures in node_exporter's textfile format (docs/metrics.md); a
-                               rehearsal writes none
-  --metrics-listen HOST:PORT   serve the same figures at http://HOST:PORT/metrics while the loop
-                               runs (port 0: any free port; the address is said on stderr). Only
-                               loopback hosts (127.0.0.1, ::1, localhost) unless --metrics-listen-public
-  --metrics-listen-public      let --metrics-listen take a non-loopback address (on purpose: anyone
-                               who reaches it reads the scanner and finding figures)
-  --operator-activity-file F   take the operator's last message time from F's modification time
-                               (default: $HEARTBEAT_OPERATOR_ACTIVITY_FILE when set)
-  --sink SPEC                  stdout (default) | file:PATH | webhook:URL | command:CMD |
-                               inbox:DIR (kept for 'inbox drain') |
-                               tmux:SESSION[:WINDOW.PANE] (an idle agent pane; docs/tmux-sink.md)
-  --route PRIORITY=SINK        routing by priority (repeatable): Immediate, Advisory or Normal
-                               reports go to SINK with their own message id, retries, breaker and
-                               receipt entry (replaces HEARTBEAT.md ## Delivery's line; read at start)
-  --sink-auth-env NAME         send $NAME as the webhook's Authorization header (never put
-                               credentials in the URL: such URLs are refused)
-  --sink-same-origin-redirects follow the webhook's 307/308 redirects within its own origin
-                               (scheme, host, port). Default: none; a redirect fails the delivery,
-                               naming its Location. Another origin or https → http: never
-  --ping URL                   ping an off-host monitor when each slot starts and ends (Healthchecks.io:
-                               /start, the URL on success, /fail or /EXIT otherwise, ?rid= the slot's
-                               id; cronitor:URL for Cronitor telemetry). Replaces HEARTBEAT.md
-                               Delivery → Ping. 5 s per ping; a failed ping is a stderr warning and
-                               a receipt field, never a failed cycle. Dry runs never ping (docs/pings.md)
-  --ping-flavour NAME          healthchecks (default) | cronitor: the protocol of --ping's URL
-  --tmux-socket NAME           use the tmux server on socket NAME (tmux -L NAME)
-  --env-allow NAMES            hardened mode: tools get only PATH, HOME, USER, LANG, TMPDIR,
-                               TMUX_TMPDIR and these comma-separated names (PREFIX* = prefix;
-                               replaces HEARTBEAT.md Environment → Allow); see docs/environment.md
-  --json                       print one JSON object per cycle and per message
-  -h, --help                   show this help
-
-Exit codes: 0 stopped cleanly, 2 usage or config error (or DIR is not in a git repository), 3
-stopped because the state file was written by a newer heartbeat-kit (left untouched; the reason
-is on stderr).
-`;
+cycle now) or all (the newest, up to the cap). See docs/scheduling.md.`,
+  flags: {
+    cwd: HEARTBEAT_FLAGS['cwd'],
+    config: HEARTBEAT_FLAGS['config'],
+    state: HEARTBEAT_FLAGS['state'],
+    interval: { type: 'string', value: 'DURATION', help: `cycle interval: 10m, 1h30m, or seconds (default: the config's, 600)` },
+    jitter: {
+      type: 'string',
+      value: 'DURATION',
+      help: `spread slots by a stable offset in [0, DURATION) derived from DIR
+(30s, 5m, or seconds)`,
+    },
+    'catch-up': {
+      type: 'string',
+      value: 'POLICY',
+      help: `skip | latest-once | all (default: HEARTBEAT.md Catch-up, else
+latest-once)`,
+    },
+    'catch-up-cap': {
+      type: 'string',
+      value: 'N',
+      help: `at most N cycles per catch-up (default: HEARTBEAT.md Catch-up
+cap, else 3)`,
+    },
+    now: {
+      type: 'string',
+      value: 'ISO',
+      help: `rehearse: start the loop's clock at this instant (it then runs at
+real speed) to try a restart or a night without waiting for it.
+A rehearsal writes nothing a real run reads: its state and receipts
+stay in memory, it takes no cycle lock and leaves replies queued`,
+    },
+    'metrics-textfile': {
+      type: 'string',
+      value: 'PATH',
+      help: `after every slot, replace PATH (must end in .prom) with the heartbeat's
+figures in node_exporter's textfile format (docs/metrics.md); a
+rehearsal writes none`,
+    },
+    'metrics-listen': {
+      type: 'string',
+      value: 'HOST:PORT',
+      help: `serve the same figures at http://HOST:PORT/metrics while the loop
+runs (port 0: any free port; the address is said on stderr). Only
+loopback hosts (127.0.0.1, ::1, localhost) unless --metrics-listen-public`,
+    },
+    'metrics-listen-public': {
+      type: 'boolean',
+      help: `let --metrics-listen take a non-loopback address (on purpose: anyone
+who reaches it reads the scanner and finding figures)`,
+    },
+    'operator-activity-file': HEARTBEAT_FLAGS['operator-activity-file'],
+    sink: {
+      type: 'string',
+      value: 'SPEC',
+      help: `stdout (default) | file:PATH | webhook:URL | command:CMD |
+inbox:DIR (kept for 'inbox drain') |
+tmux:SESSION[:WINDOW.PANE] (an idle agent pane; docs/tmux-sink.md)`,
+    },
+    route: {
+      type: 'string',
+      value: 'PRIORITY=SINK',
+      multiple: true,
+      help: `routing by priority (repeatable): Immediate, Advisory or Normal
+reports go to SINK with their own message id, retries, breaker and
+receipt entry (replaces HEARTBEAT.md ## Delivery's line; read at start)`,
+    },
+    'sink-auth-env': HEARTBEAT_FLAGS['sink-auth-env'],
+    'sink-same-origin-redirects': HEARTBEAT_FLAGS['sink-same-origin-redirects'],
+    ping: HEARTBEAT_FLAGS['ping'],
+    'ping-flavour': HEARTBEAT_FLAGS['ping-flavour'],
+    'tmux-socket': HEARTBEAT_FLAGS['tmux-socket'],
+    'env-allow': HEARTBEAT_FLAGS['env-allow'],
+    json: { type: 'boolean', help: `print one JSON object per cycle and per message` },
+  },
+  exitCodes: [
+    [EXIT.ok, 'stopped cleanly'],
+    [EXIT.usage, 'usage or config error (or DIR is not in a git repository)'],
+    [EXIT.failure, 'stopped because the state file was written by a newer heartbeat-kit (left untouched; the reason is on stderr)'],
+  ],
+  helpColumn: 31,
+} as const satisfies CommandSpec;
