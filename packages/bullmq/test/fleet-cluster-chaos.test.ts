@@ -83,6 +83,9 @@ it('a master and a worker SIGKILLed under load: 0 lost findings, 0 findings unde
     FLEET_JOB_LOCK_MS: '3000',
     FLEET_STALLED_MS: '1000',
     FLEET_MIN_REPLICA_ACKS: '1',
+    // A failover can lose a heartbeat's next tick (the write BullMQ makes when a worker takes a
+    // tick): the watchdog restarts such a chain; once a second here instead of every 30 s.
+    FLEET_TICK_WATCHDOG_MS: '1000',
   };
   workers.push(...(await Promise.all([1, 2, 3].map(() => startWorker(bundle.file, env)))));
   const ranReceipts = async (id: string): Promise<readonly Receipt[]> =>
@@ -109,7 +112,9 @@ it('a master and a worker SIGKILLed under load: 0 lost findings, 0 findings unde
   await cluster.restart(queueMaster);
   // Past the failover: every heartbeat keeps running on the two surviving workers.
   const atKill = await ranCount();
+  const progress = reportProgress(client, keys, ids, ranCount);
   await waitFor(async () => (await ranCount()).every((n, index) => n >= atKill[index]! + 4));
+  progress.stop();
   // Stop the ticks, then let the outbox drain: a finding is lost only if its message never leaves.
   for (const id of ids) (await scheduler.remove(id))._unsafeUnwrap();
   const pendingNow = async (): Promise<number> => {
@@ -153,12 +158,42 @@ it('a master and a worker SIGKILLed under load: 0 lost findings, 0 findings unde
   }
   const underTwoIds = [...idsPerFinding.values()].filter((set) => set.size > 1).length;
   const sameIdAgain = lines.length - new Set(lines.map((line) => line.id)).size;
+  const restarted = (await readFleetJournal(client, prefix)).filter((event) => event.type === 'ticks-restarted').length;
   console.log(
-    `fleet-cluster-chaos: 1 run · kills: master :${queueMaster} (queues' slot, failover ${failoverMs} ms) + 1 worker · ${ids.length} heartbeats · ${cycles} cycles · ${lines.length} messages (${sameIdAgain} re-sent under the same id) · lost ${lost} · under two ids ${underTwoIds} · slots run twice ${runTwice}`,
+    `fleet-cluster-chaos: 1 run · kills: master :${queueMaster} (queues' slot, failover ${failoverMs} ms) + 1 worker · ${ids.length} heartbeats · ${cycles} cycles · ${lines.length} messages (${sameIdAgain} re-sent under the same id) · lost ${lost} · under two ids ${underTwoIds} · slots run twice ${runTwice} · tick chains restarted ${restarted}`,
   );
   if (twice.length > 0) console.log(describeTwice(twice, await readFleetJournal(client, prefix)));
   expect({ lost, underTwoIds, runTwice }).toEqual({ lost: 0, underTwoIds: 0, runTwice: 0 });
 });
+
+/**
+ * While the fleet recovers, prints once a minute where it stands, so that a run that stops making
+ * progress says why when it is killed: cycles per heartbeat, the tick queue's jobs by state, and
+ * the heartbeats whose scheduler's next tick is over 5 s late.
+ */
+function reportProgress(
+  redis: RedisClient,
+  keys: ReturnType<typeof fleetKeys>,
+  ids: readonly string[],
+  ranCount: () => Promise<number[]>,
+): { readonly stop: () => void } {
+  const queueKey = (name: string): string => `${keys.bullPrefix}:${keys.tickQueue}:${name}`;
+  const timer = setInterval(() => {
+    void (async () => {
+      const [ran, wait, delayed, active, late] = await Promise.all([
+        ranCount(),
+        redis.llen(queueKey('wait')),
+        redis.zcard(queueKey('delayed')),
+        redis.llen(queueKey('active')),
+        redis.zrangebyscore(queueKey('repeat'), '-inf', Date.now() - 5000),
+      ]);
+      console.log(
+        `fleet-cluster-chaos: still recovering · ran ${ran.join(',')} · ticks wait ${wait} delayed ${delayed} active ${active} · late schedulers ${late.length}/${ids.length}`,
+      );
+    })().catch((error: unknown) => console.log(`fleet-cluster-chaos: progress unreadable: ${String(error)}`));
+  }, 60_000);
+  return { stop: () => clearInterval(timer) };
+}
 
 /** True when receipt `r` closes `slot` (a range receipt closes every slot through `through`). */
 function covers(r: Receipt, slot: number, intervalMs: number): boolean {

@@ -68,6 +68,19 @@ export async function readRegistry(redis: RedisClient, keys: FleetKeys): Promise
 }
 
 /**
+ * Upserts a heartbeat's BullMQ job scheduler on the tick queue: `every` its interval, at its
+ * place in the interval. `fleet add` and the worker's tick watchdog (restarting a chain whose
+ * next tick was lost) schedule the same way, so a restart never moves a heartbeat's slots.
+ */
+export async function scheduleTicks(ticks: Queue<TickJobData>, heartbeat: FleetHeartbeat): Promise<void> {
+  await ticks.upsertJobScheduler(
+    heartbeat.id,
+    { every: heartbeat.intervalMs, offset: spreadOffsetMs(heartbeat.id, heartbeat.intervalMs) },
+    { name: 'tick', data: { heartbeatId: heartbeat.id }, opts: { removeOnComplete: true, removeOnFail: 1000 } },
+  );
+}
+
+/**
  * The fleet's administration side. Each heartbeat is one BullMQ job scheduler (`every` its
  * interval, at a fixed place in it given by a hash of the id — see `spreadOffsetMs`) on the tick queue; BullMQ keeps exactly one delayed tick per scheduler, so slots
  * missed while no worker ran collapse into the one tick that fires when a worker is back.
@@ -98,11 +111,7 @@ export function createFleetScheduler(options: FleetSchedulerOptions): FleetSched
   const add = async (heartbeat: FleetHeartbeat): Promise<FleetHeartbeat> => {
     // Registry first: a tick that fires before the hash is written would find no heartbeat.
     await redis.hset(keys.registry, heartbeat.id, JSON.stringify(heartbeat));
-    await ticks.upsertJobScheduler(
-      heartbeat.id,
-      { every: heartbeat.intervalMs, offset: spreadOffsetMs(heartbeat.id, heartbeat.intervalMs) },
-      { name: 'tick', data: { heartbeatId: heartbeat.id }, opts: { removeOnComplete: true, removeOnFail: 1000 } },
-    );
+    await scheduleTicks(ticks, heartbeat);
     return heartbeat;
   };
 

@@ -101,6 +101,24 @@ export type FleetEvent =
       readonly worker: string;
     }
   | {
+      /**
+       * The tick watchdog found the heartbeat's ticks stopped (its next tick over one interval late
+       * and no job carrying it, or no scheduler at all) and scheduled them again.
+       */
+      readonly type: 'ticks-restarted';
+      readonly heartbeatId: string;
+      /** When the tick that never came was due (absent when the heartbeat had no scheduler). */
+      readonly lostTickMs?: number;
+      readonly worker: string;
+    }
+  | {
+      /** A BullMQ queue reported an error (a script refused, the next tick not scheduled, Redis unreachable); BullMQ retries. */
+      readonly type: 'queue-error';
+      readonly queue: 'ticks' | 'cycles' | 'outbox';
+      readonly message: string;
+      readonly worker: string;
+    }
+  | {
       /** The heartbeat's sink breaker: `tripped`, `recovered`, `changed` once each; `held` per message not tried. */
       readonly type: 'sink-breaker';
       readonly kind: 'tripped' | 'recovered' | 'changed' | 'held';

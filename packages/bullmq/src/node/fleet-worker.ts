@@ -11,11 +11,19 @@ import { createCycleProcessor } from './cycle-job.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
 import type { TickJobData } from './fleet-scheduler.js';
 import type { WorkerContext } from './fleet-worker-context.js';
-import { observeJobs, queueCounts, type FleetJobEvent, type FleetQueueCounts, type FleetQueueName } from './fleet-worker-observe.js';
+import {
+  FLEET_QUEUE_NAMES,
+  observeJobs,
+  queueCounts,
+  type FleetJobEvent,
+  type FleetQueueCounts,
+  type FleetQueueName,
+} from './fleet-worker-observe.js';
 import type { CycleJobData, FleetEvent, FleetSink, OutboxJobData, ResolveHeartbeat } from './fleet-worker-types.js';
 import { createOutboxProcessor } from './outbox-job.js';
-import { closeRedisClient, createRedisClient, bullConnectionFor, type RedisClient } from './redis-connection.js';
+import { closeRedisClient, createRedisClient, bullConnectionFor, type BullConnection, type RedisClient } from './redis-connection.js';
 import { DEFAULT_FLEET_RECEIPT_BOUNDS } from './redis-receipt-store.js';
+import { startTickChainWatchdog, type TickChainWatchdog } from './tick-chain-watchdog.js';
 import { createTickProcessor } from './tick-job.js';
 
 export type { OutboxBreakerSettings } from '../fleet/outbox-rules.js';
@@ -62,6 +70,12 @@ export interface FleetWorkerOptions {
   readonly jobLockMs?: number;
   /** How often BullMQ looks for stalled jobs (default: half the job lock). */
   readonly stalledIntervalMs?: number;
+  /**
+   * How often the tick watchdog looks for heartbeats whose ticks stopped (a next tick lost in a
+   * Redis failover, or never scheduled because BullMQ's write failed) and restarts them
+   * (default 30 s; 0 turns it off). See `startTickChainWatchdog`.
+   */
+  readonly tickWatchdogMs?: number;
   /** Append every event to the `{<prefix>}:journal` list (tests and benchmarks read it). */
   readonly journal?: boolean;
   readonly onEvent?: (event: FleetEvent) => void;
@@ -133,11 +147,74 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
       if (options.journal === true) await redis.rpush(keys.journal, JSON.stringify(event));
     },
   };
-  const jobLockMs = options.jobLockMs ?? 30_000;
   const bull = bullConnectionFor(options.target);
   const { connection } = bull;
   const cycles = new Queue<CycleJobData>(keys.cycleQueue, { connection, prefix: keys.bullPrefix });
   const outbox = new Queue<OutboxJobData>(keys.outboxQueue, { connection, prefix: keys.bullPrefix });
+  const byQueue = startWorkers(ctx, options, { connection, cycles, outbox });
+  const workers = Object.values(byQueue);
+  // The ticks queue is counted and used by the watchdog (the workers add to the other two).
+  let ticks: Queue<TickJobData> | undefined;
+  const ticksQueue = (): Queue<TickJobData> => {
+    if (ticks === undefined) {
+      ticks = new Queue<TickJobData>(keys.tickQueue, { connection, prefix: keys.bullPrefix });
+      ticks.on('error', reportError('ticks'));
+    }
+    return ticks;
+  };
+  let closing = false;
+  // BullMQ retries (and ioredis reconnects); an unheard 'error' event would crash. Each error is
+  // said to `onEvent` (not journaled: Redis may be what failed) — among them BullMQ's "Failed to
+  // add repeatable job for next iteration", after which the watchdog restarts the heartbeat.
+  function reportError(queue: FleetQueueName): (error: unknown) => void {
+    return (error) => {
+      if (closing) return;
+      options.onEvent?.({ type: 'queue-error', queue, message: error instanceof Error ? error.message : String(error), worker: ctx.id });
+    };
+  }
+  for (const queue of FLEET_QUEUE_NAMES) byQueue[queue].on('error', reportError(queue));
+  cycles.on('error', reportError('cycles'));
+  outbox.on('error', reportError('outbox'));
+  redis.on('error', () => undefined);
+  const watchdogMs = options.tickWatchdogMs ?? 30_000;
+  const watchdog: TickChainWatchdog | undefined =
+    watchdogMs > 0 ? startTickChainWatchdog({ ctx, ticks: ticksQueue(), everyMs: watchdogMs }) : undefined;
+
+  return {
+    id: ctx.id,
+    queueCounts: async () => {
+      const [t, c, o] = await Promise.all([queueCounts(ticksQueue()), queueCounts(cycles), queueCounts(outbox)]);
+      return { ticks: t, cycles: c, outbox: o };
+    },
+    registeredHeartbeats: () => redis.hlen(keys.registry),
+    paused: () => closing || workers.some((worker) => worker.isPaused()),
+    close: async () => {
+      closing = true;
+      await watchdog?.stop();
+      const queues = [cycles, outbox, ...(ticks === undefined ? [] : [ticks])];
+      // See fleet-scheduler: never close a BullMQ connection that is still initialising.
+      await Promise.all([...workers, ...queues].map((q) => q.waitUntilReady().catch(() => undefined)));
+      await Promise.all(workers.map((worker) => worker.close()));
+      await Promise.all(queues.map((queue) => queue.close()));
+      await bull.close();
+      await closeRedisClient(redis);
+    },
+  };
+}
+
+/** The three BullMQ workers of a fleet worker, by the queue each takes jobs from. */
+function startWorkers(
+  ctx: WorkerContext,
+  options: FleetWorkerOptions,
+  queues: {
+    readonly connection: BullConnection['connection'];
+    readonly cycles: Queue<CycleJobData>;
+    readonly outbox: Queue<OutboxJobData>;
+  },
+): Record<FleetQueueName, Worker> {
+  const { connection, cycles, outbox } = queues;
+  const { keys } = ctx;
+  const jobLockMs = options.jobLockMs ?? 30_000;
   const workerOptions = {
     connection,
     prefix: keys.bullPrefix,
@@ -151,53 +228,25 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
     },
   };
   const observe = { clock: ctx.clock, onJob: options.onJob };
-  const workers = [
-    new Worker<TickJobData>(
+  return {
+    ticks: new Worker<TickJobData>(
       keys.tickQueue,
       observeJobs('ticks', createTickProcessor(ctx, cycles), { ...observe, dueOf: (job) => tickDueMs({ ...job, id: job.id }) }),
       workerOptions,
-    ),
-    new Worker<CycleJobData>(
+    ) as Worker,
+    cycles: new Worker<CycleJobData>(
       keys.cycleQueue,
       observeJobs('cycles', createCycleProcessor(ctx, { resolve: options.resolve, outbox }), {
         ...observe,
         dueOf: (job) => job.data.dueMs,
       }),
       workerOptions,
-    ),
-    new Worker<OutboxJobData>(keys.outboxQueue, observeJobs('outbox', createOutboxProcessor(ctx, options.sink), observe), workerOptions),
-  ];
-  // The ticks queue is only counted (the workers add to the other two): opened on the first count.
-  let ticks: Queue<TickJobData> | undefined;
-  let closing = false;
-  // Errors are retried by BullMQ (and ioredis reconnects); an unheard 'error' event would crash.
-  for (const worker of workers) worker.on('error', () => undefined);
-  cycles.on('error', () => undefined);
-  outbox.on('error', () => undefined);
-  redis.on('error', () => undefined);
-
-  return {
-    id: ctx.id,
-    queueCounts: async () => {
-      if (ticks === undefined) {
-        ticks = new Queue<TickJobData>(keys.tickQueue, { connection, prefix: keys.bullPrefix });
-        ticks.on('error', () => undefined);
-      }
-      const [t, c, o] = await Promise.all([queueCounts(ticks), queueCounts(cycles), queueCounts(outbox)]);
-      return { ticks: t, cycles: c, outbox: o };
-    },
-    registeredHeartbeats: () => redis.hlen(keys.registry),
-    paused: () => closing || workers.some((worker) => worker.isPaused()),
-    close: async () => {
-      closing = true;
-      const queues = [cycles, outbox, ...(ticks === undefined ? [] : [ticks])];
-      // See fleet-scheduler: never close a BullMQ connection that is still initialising.
-      await Promise.all([...workers, ...queues].map((q) => q.waitUntilReady().catch(() => undefined)));
-      await Promise.all(workers.map((worker) => worker.close()));
-      await Promise.all(queues.map((queue) => queue.close()));
-      await bull.close();
-      await closeRedisClient(redis);
-    },
+    ) as Worker,
+    outbox: new Worker<OutboxJobData>(
+      keys.outboxQueue,
+      observeJobs('outbox', createOutboxProcessor(ctx, options.sink), observe),
+      workerOptions,
+    ) as Worker,
   };
 }
 

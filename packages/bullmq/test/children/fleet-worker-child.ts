@@ -52,6 +52,7 @@ const worker = createFleetWorker({
   ...(number('FLEET_MIN_REPLICA_ACKS') === undefined ? {} : { minReplicaAcks: number('FLEET_MIN_REPLICA_ACKS')! }),
   ...(number('FLEET_JOB_LOCK_MS') === undefined ? {} : { jobLockMs: number('FLEET_JOB_LOCK_MS')! }),
   ...(number('FLEET_STALLED_MS') === undefined ? {} : { stalledIntervalMs: number('FLEET_STALLED_MS')! }),
+  ...(number('FLEET_TICK_WATCHDOG_MS') === undefined ? {} : { tickWatchdogMs: number('FLEET_TICK_WATCHDOG_MS')! }),
   sink: {
     deliver: (delivery) => {
       if (claimHold()) return new ResultAsync(new Promise<never>(() => undefined));

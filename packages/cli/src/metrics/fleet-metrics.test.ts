@@ -46,6 +46,9 @@ describe('fleet worker figures', () => {
     busy.onEvent({ type: 'delivery-failed', heartbeatId: 'busy', cycle: 1, id: 'busy__1', message: 'HTTP 503', worker: 'w1' });
     busy.onEvent({ type: 'sink-breaker', kind: 'held', heartbeatId: 'busy', cycle: 2, id: 'busy__1', line: 'held', worker: 'w1' });
     busy.onEvent({ type: 'skip', heartbeatId: 'busy', slot: 2, reason: 'paused', worker: 'w1' });
+    busy.onEvent({ type: 'ticks-restarted', heartbeatId: 'busy', lostTickMs: 900, worker: 'w1' });
+    busy.onEvent({ type: 'queue-error', queue: 'ticks', message: 'CLUSTERDOWN', worker: 'w1' });
+    busy.onEvent({ type: 'queue-error', queue: 'ticks', message: 'CLUSTERDOWN', worker: 'w1' });
     const quietText = (await quiet.render(source())).text;
     const busyText = (await busy.render(source())).text;
     expect(promtool(quietText)).toEqual({ code: 0, output: '' });
@@ -58,6 +61,10 @@ describe('fleet worker figures', () => {
     expect(b.get(`${M}findings_total{category="ORCH_FAILURE",priority="Immediate",${W}}`)).toBe(2);
     expect(q.get(`${M}findings_total{category="ORCH_FAILURE",priority="Immediate",${W}}`)).toBe(0);
     for (const state of ['delivered', 'failed', 'held']) expect(b.get(`${M}messages_total{state="${state}",${W}}`)).toBe(1);
+    expect(b.get(`${M}ticks_restarted_total{${W}}`)).toBe(1);
+    expect(q.get(`${M}ticks_restarted_total{${W}}`)).toBe(0);
+    expect(b.get(`${M}queue_errors_total{queue="ticks",${W}}`)).toBe(2);
+    expect(q.get(`${M}queue_errors_total{queue="outbox",${W}}`)).toBe(0);
     expect(b.get(`${M}slots_skipped_total{reason="paused",${W}}`)).toBe(1);
     // 0.3 s of work, started 0.2 s after its slot: in the 0.5 s duration bucket and the 0.25 s lag bucket.
     expect(b.get(`${M}job_duration_seconds_bucket{le="0.25",${W},queue="cycles"}`)).toBe(0);

@@ -122,6 +122,17 @@ export function createFleetMetrics(): FleetMetrics {
     help: 'Cycles whose commit the fence refused (the lock was lost).',
     registers,
   });
+  const ticksRestarted = new Counter({
+    name: name('ticks_restarted_total'),
+    help: "Heartbeats whose ticks had stopped (next tick lost or never scheduled) and this worker's watchdog scheduled again.",
+    registers,
+  });
+  const queueErrors = new Counter({
+    name: name('queue_errors_total'),
+    help: 'Errors BullMQ reported on this worker, by queue (Redis unreachable, a script refused, a next tick not scheduled).',
+    labelNames: ['queue'],
+    registers,
+  });
   const findings = new Counter({
     name: name('findings_total'),
     help: "Findings in the messages of this worker's cycles, by category and priority (every built-in category listed).",
@@ -142,7 +153,9 @@ export function createFleetMetrics(): FleetMetrics {
   });
   let lastEndRegistered = false;
 
+  ticksRestarted.inc(0);
   for (const queue of QUEUES) {
+    queueErrors.inc({ queue }, 0);
     for (const outcome of OUTCOMES) jobs.inc({ queue, outcome }, 0);
     duration.zero({ queue });
     active.set({ queue }, 0);
@@ -160,6 +173,8 @@ export function createFleetMetrics(): FleetMetrics {
     } else if (event.type === 'skip') skipped.inc({ reason: event.reason });
     else if (event.type === 'failed') failedSlots.inc();
     else if (event.type === 'stale-write') staleWrites.inc();
+    else if (event.type === 'ticks-restarted') ticksRestarted.inc();
+    else if (event.type === 'queue-error') queueErrors.inc({ queue: event.queue });
     else if (event.type === 'delivered') messages.inc({ state: 'delivered' });
     else if (event.type === 'delivery-failed') messages.inc({ state: 'failed' });
     else if (event.type === 'sink-breaker' && event.kind === 'held') messages.inc({ state: 'held' });

@@ -1,10 +1,11 @@
 // `heartbeat-kit fleet worker`: runs a fleet worker until SIGINT/SIGTERM, its events on stderr.
 import type { RedisTarget } from '@heartbeat-kit/bullmq';
-import { createFleetWorker, type FleetEvent } from '@heartbeat-kit/bullmq/node';
+import { createFleetWorker } from '@heartbeat-kit/bullmq/node';
 import { EXIT } from '../../exit-codes.js';
 import { printInfo } from '../../errors.js';
 import type { CliIo } from '../../io.js';
 import { createFleetSink } from './fleet-sink.js';
+import { createEventPrinter } from './worker-events.js';
 import { createProjectResolver } from './project-resolver.js';
 import type { WorkerOptions } from './request.js';
 
@@ -17,6 +18,7 @@ export async function runWorker(io: CliIo, target: RedisTarget, prefix: string, 
       : await (await import('./worker-metrics.js')).startWorkerMetrics(io, options.metrics);
   if (started?.ok === false) return started.exit;
   const metrics = started?.value;
+  const printEvent = createEventPrinter(io, json);
   const worker = createFleetWorker({
     target,
     prefix,
@@ -27,8 +29,7 @@ export async function runWorker(io: CliIo, target: RedisTarget, prefix: string, 
     ...(options.minReplicaAcks === undefined ? {} : { minReplicaAcks: options.minReplicaAcks }),
     onEvent: (event) => {
       metrics?.onEvent(event);
-      if (json) io.stderr(`${JSON.stringify(event)}\n`);
-      else printEvent(io, event);
+      printEvent(event);
     },
     ...(metrics === undefined ? {} : { onJob: metrics.onJob }),
   });
@@ -39,21 +40,4 @@ export async function runWorker(io: CliIo, target: RedisTarget, prefix: string, 
   await worker.close();
   await metrics?.close();
   return EXIT.ok;
-}
-
-// Without --json only what an operator acts on is printed: failures, warnings, the sink breaker and lost locks.
-function printEvent(io: CliIo, event: FleetEvent): void {
-  if (event.type === 'failed') io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot} failed: ${event.message}\n`);
-  else if (event.type === 'cycle' && event.warnings !== undefined)
-    for (const warning of event.warnings)
-      io.stderr(`heartbeat-kit fleet worker: ${event.heartbeatId} cycle ${event.cycle}: warning: ${warning}\n`);
-  else if (event.type === 'sink-breaker' && event.kind !== 'held')
-    // The operator's channel is stderr: the sink that fails cannot carry its own advisory.
-    io.stderr(
-      `heartbeat-kit fleet worker: ${event.heartbeatId}: ${event.advisory === undefined ? event.line : `${event.advisory.line}\n  Action: ${event.advisory.action}`}\n`,
-    );
-  else if (event.type === 'stale-write')
-    io.stderr(
-      `heartbeat-kit fleet worker: ${event.heartbeatId} slot ${event.slot}: lost the lock (fence ${event.fence} < ${event.current}); write rejected\n`,
-    );
 }
