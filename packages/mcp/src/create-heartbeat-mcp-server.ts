@@ -69,13 +69,23 @@ export interface HeartbeatMcpServer {
 /** The SDK server with the tools and resources registered (serveStdio uses it directly). */
 export function buildMcpServer(deps: HeartbeatMcpDeps): McpServer {
   const server = new McpServer({ name: 'heartbeat-kit', version: deps.version });
-  const run = async (tool: string, operation: () => Promise<McpOutcome>): Promise<CallToolResult> => {
+  const run: RunTool = async (tool, operation) => {
     if (WRITE_TOOLS.has(tool) && !deps.allowWrite) return toolError(writeRefusedMessage(tool));
     return asToolResult(await operation());
   };
-  const read = { readOnlyHint: true, openWorldHint: false } as const;
-  const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
+  registerReadTools(server, deps, run);
+  registerWriteTools(server, deps, run);
+  registerResources(server, deps);
+  return server;
+}
 
+/** Runs one tool's operation, refusing a write tool on a read-only server. */
+type RunTool = (tool: string, operation: () => Promise<McpOutcome>) => Promise<CallToolResult>;
+
+const read = { readOnlyHint: true, openWorldHint: false } as const;
+const write = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
+
+function registerReadTools(server: McpServer, deps: HeartbeatMcpDeps, run: RunTool): void {
   server.registerTool(
     'status',
     {
@@ -123,6 +133,9 @@ export function buildMcpServer(deps: HeartbeatMcpDeps): McpServer {
     },
     () => run('cycle_dry_run', deps.cycleDryRun),
   );
+}
+
+function registerWriteTools(server: McpServer, deps: HeartbeatMcpDeps, run: RunTool): void {
   server.registerTool(
     'ack',
     {
@@ -163,7 +176,9 @@ export function buildMcpServer(deps: HeartbeatMcpDeps): McpServer {
     },
     () => run('cycle', deps.cycle),
   );
+}
 
+function registerResources(server: McpServer, deps: HeartbeatMcpDeps): void {
   server.registerResource(
     'config',
     'heartbeat://config',
@@ -176,7 +191,6 @@ export function buildMcpServer(deps: HeartbeatMcpDeps): McpServer {
     { description: 'The last cycle receipt and the message it sent, if any.', mimeType: 'application/json' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: resourceText(await deps.lastReport()) }] }),
   );
-  return server;
 }
 
 /** Compact JSON: agents pay for every token, whitespace included. */

@@ -17,23 +17,7 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
     categories: d.categories,
     findings: d.reportable.map(brief),
     // An acked finding is said with its ack: `held: "ack"`, who, when, the note and the end.
-    suppressed: d.suppressed.map((s) => ({
-      ...brief(s.finding),
-      reason: s.reason,
-      ...(s.ack === undefined
-        ? {}
-        : {
-            held: 'ack',
-            ack: {
-              id: s.ack.id,
-              by: s.ack.by,
-              at: s.ack.at,
-              note: s.ack.note,
-              ...(s.ack.until === undefined ? {} : { until: s.ack.until }),
-              snooze: s.ack.snooze,
-            },
-          }),
-    })),
+    suppressed: d.suppressed.map(suppressedJson),
     held: d.held.map(brief),
     // Delivered findings that cleared: one RESOLVED line each in the message.
     resolved: (d.resolved ?? []).map((n) => ({ category: n.category, fingerprint: n.fingerprint, priority: n.priority, line: n.line })),
@@ -57,79 +41,89 @@ export function cycleJson(outcome: CycleOutcome): Record<string, unknown> {
       fix: p.fix,
     })),
     // Circuit breakers that tripped, recovered or changed this cycle (said once; absent when none did).
-    ...(d.breakerEvents === undefined
-      ? {}
-      : {
-          breaker: d.breakerEvents.map((e) => ({
-            kind: e.kind,
-            scanner: e.scanner,
-            // Every scanner of the event: scanners failing for one cause share one line and one advisory.
-            scanners: e.scanners,
-            code: e.code,
-            failures: e.failures,
-            since: e.since,
-            line: e.line,
-          })),
-        }),
+    ...(d.breakerEvents === undefined ? {} : { breaker: d.breakerEvents.map(breakerJson) }),
     // The sink's circuit breaker when it had something to say: held back, tripped (with the one
     // SINK_FAILING advisory, which the failing sink cannot carry), recovered or changed.
-    ...(outcome.sinkBreaker === undefined
-      ? {}
-      : {
-          sinkBreaker: {
-            ...(outcome.sinkBreaker.held === undefined
-              ? {}
-              : { held: true, nextTryCycle: outcome.sinkBreaker.held.nextRunCycle, line: outcome.sinkBreaker.held.line }),
-            events: outcome.sinkBreaker.events,
-            ...(outcome.sinkBreaker.advisory === undefined
-              ? {}
-              : {
-                  advisory: {
-                    ...brief(outcome.sinkBreaker.advisory),
-                    priority: outcome.sinkBreaker.advisory.priority,
-                    line: outcome.sinkBreaker.advisory.line,
-                    action: outcome.sinkBreaker.advisory.action,
-                  },
-                }),
-            ...(outcome.sinkBreaker.breaker === undefined
-              ? {}
-              : {
-                  sink: outcome.sinkBreaker.breaker.sink,
-                  code: outcome.sinkBreaker.breaker.code,
-                  failures: outcome.sinkBreaker.breaker.failures,
-                  since: new Date(outcome.sinkBreaker.breaker.sinceMs).toISOString(),
-                }),
-          },
-        }),
+    ...(outcome.sinkBreaker === undefined ? {} : { sinkBreaker: sinkBreakerJson(outcome.sinkBreaker) }),
     estimatedTokens: d.estimatedTokens,
     delivery: outcome.delivery,
     // Held or failed: why nobody was told (the breaker's line, the sink's reason, the error).
     ...(outcome.deliveryWhy === undefined ? {} : { deliveryWhy: outcome.deliveryWhy }),
     // With routes by priority: each route's own message id and outcome (absent without routes).
-    ...(outcome.routes === undefined
+    ...(outcome.routes === undefined ? {} : { routes: outcome.routes.map(routeJson) }),
+    // With --sink stdout this object is the delivery: the ids a receiver deduplicates by come with it.
+    message: d.message === null ? null : messageJson(d.message),
+    costAlert: d.costAlert === null ? null : { content: d.costAlert.content, summary: d.costAlert.summary },
+  };
+}
+
+type Decision = CycleOutcome['decision'];
+
+function suppressedJson(s: Decision['suppressed'][number]): Record<string, unknown> {
+  return {
+    ...brief(s.finding),
+    reason: s.reason,
+    ...(s.ack === undefined
       ? {}
       : {
-          routes: outcome.routes.map((r) => ({
-            route: r.route,
-            sink: r.sink,
-            delivery: r.delivery,
-            id: r.messageId,
-            findings: r.findings,
-            resolved: r.resolved,
-            ...(r.error === undefined ? {} : { error: r.error }),
-          })),
-        }),
-    // With --sink stdout this object is the delivery: the ids a receiver deduplicates by come with it.
-    message:
-      d.message === null
-        ? null
-        : {
-            ...(d.message.id === undefined ? {} : { id: d.message.id }),
-            content: d.message.content,
-            summary: d.message.summary,
-            ...(d.message.findings === undefined ? {} : { findings: d.message.findings }),
+          held: 'ack',
+          ack: {
+            id: s.ack.id,
+            by: s.ack.by,
+            at: s.ack.at,
+            note: s.ack.note,
+            ...(s.ack.until === undefined ? {} : { until: s.ack.until }),
+            snooze: s.ack.snooze,
           },
-    costAlert: d.costAlert === null ? null : { content: d.costAlert.content, summary: d.costAlert.summary },
+        }),
+  };
+}
+
+function breakerJson(e: NonNullable<Decision['breakerEvents']>[number]): Record<string, unknown> {
+  return {
+    kind: e.kind,
+    scanner: e.scanner,
+    // Every scanner of the event: scanners failing for one cause share one line and one advisory.
+    scanners: e.scanners,
+    code: e.code,
+    failures: e.failures,
+    since: e.since,
+    line: e.line,
+  };
+}
+
+function sinkBreakerJson(sinkBreaker: NonNullable<CycleOutcome['sinkBreaker']>): Record<string, unknown> {
+  const { held, advisory, breaker } = sinkBreaker;
+  return {
+    ...(held === undefined ? {} : { held: true, nextTryCycle: held.nextRunCycle, line: held.line }),
+    events: sinkBreaker.events,
+    ...(advisory === undefined
+      ? {}
+      : { advisory: { ...brief(advisory), priority: advisory.priority, line: advisory.line, action: advisory.action } }),
+    ...(breaker === undefined
+      ? {}
+      : { sink: breaker.sink, code: breaker.code, failures: breaker.failures, since: new Date(breaker.sinceMs).toISOString() }),
+  };
+}
+
+function routeJson(r: NonNullable<CycleOutcome['routes']>[number]): Record<string, unknown> {
+  return {
+    route: r.route,
+    sink: r.sink,
+    delivery: r.delivery,
+    id: r.messageId,
+    findings: r.findings,
+    resolved: r.resolved,
+    ...(r.error === undefined ? {} : { error: r.error }),
+  };
+}
+
+function messageJson(message: NonNullable<Decision['message']>): Record<string, unknown> {
+  return {
+    ...(message.id === undefined ? {} : { id: message.id }),
+    content: message.content,
+    summary: message.summary,
+    ...(message.findings === undefined ? {} : { findings: message.findings }),
   };
 }
 

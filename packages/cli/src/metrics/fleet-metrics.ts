@@ -53,175 +53,192 @@ const name = (suffix: string): string => `${METRIC_PREFIX}fleet_${suffix}`;
 export function createFleetMetrics(): FleetMetrics {
   const registry = new Registry();
   const registers = [registry];
-  const up = new Gauge({
-    name: name('worker_up'),
-    help: '1 while this fleet worker runs; 0 in the textfile it writes on shutdown.',
-    registers,
-  });
-  const paused = new Gauge({
-    name: name('worker_paused'),
-    help: '1 while this worker takes no new jobs (its BullMQ workers paused, or shutting down), else 0.',
-    registers,
-  });
-  const jobs = new Counter({
-    name: name('jobs_total'),
-    help: 'Job attempts this worker finished, by queue and outcome (failed: BullMQ retries it; delayed: held back by a sink breaker).',
-    labelNames: ['queue', 'outcome'],
-    registers,
-  });
-  const duration = new Histogram({
-    name: name('job_duration_seconds'),
-    help: 'How long each job attempt of this worker took, by queue.',
-    labelNames: ['queue'],
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
-  const lag = new Histogram({
-    name: name('schedule_lag_seconds'),
-    help: "How late this worker started a slot's job: job start minus the slot's time, by queue (ticks, cycles).",
-    labelNames: ['queue'],
-    buckets: LAG_BUCKETS,
-    registers,
-  });
-  const active = new Gauge({
-    name: name('jobs_active'),
-    help: 'Jobs this worker is running now, by queue.',
-    labelNames: ['queue'],
-    registers,
-  });
-  const depth = new Gauge({
-    name: name('queue_jobs'),
-    help: "Jobs in the fleet's queue by state (every worker's: the same for each worker of a fleet), read from Redis at scrape or write.",
-    labelNames: ['queue', 'state'],
-    registers: [],
-  });
-  const registered = new Gauge({
-    name: name('heartbeats_registered'),
-    help: 'Heartbeats registered in the fleet, read from Redis at scrape or write.',
-    registers: [],
-  });
-  const cycles = new Counter({
-    name: name('cycles_total'),
-    help: 'Cycles this worker committed, by status.',
-    labelNames: ['status'],
-    registers,
-  });
-  const skipped = new Counter({
-    name: name('slots_skipped_total'),
-    help: 'Slots this worker ran no cycle for, by reason (already-ran, unregistered, overlap, paused).',
-    labelNames: ['reason'],
-    registers,
-  });
-  const failedSlots = new Counter({
-    name: name('slots_failed_total'),
-    help: 'Slots whose setup failed (recorded as config-error).',
-    registers,
-  });
-  const staleWrites = new Counter({
-    name: name('stale_writes_total'),
-    help: 'Cycles whose commit the fence refused (the lock was lost).',
-    registers,
-  });
-  const ticksRestarted = new Counter({
-    name: name('ticks_restarted_total'),
-    help: "Heartbeats whose ticks had stopped (next tick lost or never scheduled) and this worker's watchdog scheduled again.",
-    registers,
-  });
-  const queueErrors = new Counter({
-    name: name('queue_errors_total'),
-    help: 'Errors BullMQ reported on this worker, by queue (Redis unreachable, a script refused, a next tick not scheduled).',
-    labelNames: ['queue'],
-    registers,
-  });
-  const findings = new Counter({
-    name: name('findings_total'),
-    help: "Findings in the messages of this worker's cycles, by category and priority (every built-in category listed).",
-    labelNames: ['category', 'priority'],
-    registers,
-  });
-  const messages = new Counter({
-    name: name('messages_total'),
-    help: 'Outbox messages by what became of a delivery attempt (delivered; held by an open sink breaker; failed: retried).',
-    labelNames: ['state'],
-    registers,
-  });
-  // Registered at the first job's end: before it there is no time to say (never "1970").
-  const lastEnd = new Gauge({
-    name: name('last_job_end_timestamp_seconds'),
-    help: 'When this worker last finished a job attempt (Unix seconds).',
-    registers: [],
-  });
-  let lastEndRegistered = false;
-
-  ticksRestarted.inc(0);
-  for (const queue of QUEUES) {
-    queueErrors.inc({ queue }, 0);
-    for (const outcome of OUTCOMES) jobs.inc({ queue, outcome }, 0);
-    duration.zero({ queue });
-    active.set({ queue }, 0);
-  }
-  for (const queue of SLOT_QUEUES) lag.zero({ queue });
-  for (const status of ['ok', 'report']) cycles.inc({ status }, 0);
-  for (const reason of SKIP_REASONS) skipped.inc({ reason }, 0);
-  for (const state of MESSAGE_STATES) messages.inc({ state }, 0);
-  for (const category of COBUILDER_CATEGORIES) findings.inc({ category, priority: CATEGORY_INFO[category].priority }, 0);
-
-  const onEvent = (event: FleetEvent): void => {
-    if (event.type === 'cycle') {
-      cycles.inc({ status: event.status ?? (event.report ? 'report' : 'ok') });
-      for (const f of event.findings ?? []) findings.inc({ category: f.category, priority: f.priority }, f.count);
-    } else if (event.type === 'skip') skipped.inc({ reason: event.reason });
-    else if (event.type === 'failed') failedSlots.inc();
-    else if (event.type === 'stale-write') staleWrites.inc();
-    else if (event.type === 'ticks-restarted') ticksRestarted.inc();
-    else if (event.type === 'queue-error') queueErrors.inc({ queue: event.queue });
-    else if (event.type === 'delivered') messages.inc({ state: 'delivered' });
-    else if (event.type === 'delivery-failed') messages.inc({ state: 'failed' });
-    else if (event.type === 'sink-breaker' && event.kind === 'held') messages.inc({ state: 'held' });
-  };
-
-  const onJob = (event: FleetJobEvent): void => {
-    const { queue } = event;
-    if (event.phase === 'start') {
-      active.inc({ queue });
-      if (event.dueMs !== undefined) lag.observe({ queue }, Math.max(0, event.startedAtMs - event.dueMs) / 1000);
-      return;
-    }
-    active.dec({ queue });
-    jobs.inc({ queue, outcome: event.outcome });
-    duration.observe({ queue }, Math.max(0, event.endedAtMs - event.startedAtMs) / 1000);
-    if (!lastEndRegistered) {
-      registry.registerMetric(lastEnd);
-      lastEndRegistered = true;
-    }
-    lastEnd.set(event.endedAtMs / 1000);
-  };
-
-  const renderNow = async (source: FleetMetricsSource): Promise<MetricsText> => {
-    registry.setDefaultLabels({ worker: source.workerId });
-    up.set(source.up() ? 1 : 0);
-    paused.set(source.paused() ? 1 : 0);
-    // A closed worker's queues are closed: its last figures say nothing of Redis.
-    const sampled = !source.up() ? undefined : await withinSampleWait(Promise.all([source.queueCounts(), source.registeredHeartbeats()]));
-    // Registered only while sampled: an unlabelled gauge prom-client has no value for reads as 0, a lie.
-    for (const sampledName of [name('queue_jobs'), name('heartbeats_registered')]) registry.removeSingleMetric(sampledName);
-    if (sampled !== undefined) {
-      const [counts, heartbeats] = sampled;
-      for (const queue of QUEUES) for (const state of QUEUE_STATES) depth.set({ queue, state }, counts[queue][state]);
-      registered.set(heartbeats);
-      registry.registerMetric(depth);
-      registry.registerMetric(registered);
-    }
-    return { text: await registry.metrics(), contentType: Registry.PROMETHEUS_CONTENT_TYPE };
-  };
+  // Created in the order they are exported: prom-client renders metrics in registration order.
+  const figures: FleetFigures = { registry, ...jobFigures(registers), ...fleetFigures(registers), lastEndRegistered: false };
+  zeroFigures(figures);
   // One render at a time: a scrape and a textfile write at once must not see each other's half-registered gauges.
   let rendering: Promise<unknown> = Promise.resolve();
   const render = (source: FleetMetricsSource): Promise<MetricsText> => {
-    const next = rendering.then(() => renderNow(source));
+    const next = rendering.then(() => renderNow(figures, source));
     rendering = next.catch(() => undefined);
     return next;
   };
-  return { onEvent, onJob, render };
+  return { onEvent: (event) => countEvent(figures, event), onJob: (event) => countJob(figures, event), render };
+}
+
+/** The worker's own figures: whether it runs, and its job attempts. */
+function jobFigures(registers: Registry[]) {
+  return {
+    up: new Gauge({
+      name: name('worker_up'),
+      help: '1 while this fleet worker runs; 0 in the textfile it writes on shutdown.',
+      registers,
+    }),
+    paused: new Gauge({
+      name: name('worker_paused'),
+      help: '1 while this worker takes no new jobs (its BullMQ workers paused, or shutting down), else 0.',
+      registers,
+    }),
+    jobs: new Counter({
+      name: name('jobs_total'),
+      help: 'Job attempts this worker finished, by queue and outcome (failed: BullMQ retries it; delayed: held back by a sink breaker).',
+      labelNames: ['queue', 'outcome'],
+      registers,
+    }),
+    duration: new Histogram({
+      name: name('job_duration_seconds'),
+      help: 'How long each job attempt of this worker took, by queue.',
+      labelNames: ['queue'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    lag: new Histogram({
+      name: name('schedule_lag_seconds'),
+      help: "How late this worker started a slot's job: job start minus the slot's time, by queue (ticks, cycles).",
+      labelNames: ['queue'],
+      buckets: LAG_BUCKETS,
+      registers,
+    }),
+    active: new Gauge({
+      name: name('jobs_active'),
+      help: 'Jobs this worker is running now, by queue.',
+      labelNames: ['queue'],
+      registers,
+    }),
+  };
+}
+
+/** The fleet's figures as this worker sees them: queues, registrations, and what its cycles did. */
+function fleetFigures(registers: Registry[]) {
+  return {
+    depth: new Gauge({
+      name: name('queue_jobs'),
+      help: "Jobs in the fleet's queue by state (every worker's: the same for each worker of a fleet), read from Redis at scrape or write.",
+      labelNames: ['queue', 'state'],
+      registers: [],
+    }),
+    registered: new Gauge({
+      name: name('heartbeats_registered'),
+      help: 'Heartbeats registered in the fleet, read from Redis at scrape or write.',
+      registers: [],
+    }),
+    cycles: new Counter({
+      name: name('cycles_total'),
+      help: 'Cycles this worker committed, by status.',
+      labelNames: ['status'],
+      registers,
+    }),
+    skipped: new Counter({
+      name: name('slots_skipped_total'),
+      help: 'Slots this worker ran no cycle for, by reason (already-ran, unregistered, overlap, paused).',
+      labelNames: ['reason'],
+      registers,
+    }),
+    failedSlots: new Counter({ name: name('slots_failed_total'), help: 'Slots whose setup failed (recorded as config-error).', registers }),
+    staleWrites: new Counter({
+      name: name('stale_writes_total'),
+      help: 'Cycles whose commit the fence refused (the lock was lost).',
+      registers,
+    }),
+    ticksRestarted: new Counter({
+      name: name('ticks_restarted_total'),
+      help: "Heartbeats whose ticks had stopped (next tick lost or never scheduled) and this worker's watchdog scheduled again.",
+      registers,
+    }),
+    queueErrors: new Counter({
+      name: name('queue_errors_total'),
+      help: 'Errors BullMQ reported on this worker, by queue (Redis unreachable, a script refused, a next tick not scheduled).',
+      labelNames: ['queue'],
+      registers,
+    }),
+    findings: new Counter({
+      name: name('findings_total'),
+      help: "Findings in the messages of this worker's cycles, by category and priority (every built-in category listed).",
+      labelNames: ['category', 'priority'],
+      registers,
+    }),
+    messages: new Counter({
+      name: name('messages_total'),
+      help: 'Outbox messages by what became of a delivery attempt (delivered; held by an open sink breaker; failed: retried).',
+      labelNames: ['state'],
+      registers,
+    }),
+    // Registered at the first job's end: before it there is no time to say (never "1970").
+    lastEnd: new Gauge({
+      name: name('last_job_end_timestamp_seconds'),
+      help: 'When this worker last finished a job attempt (Unix seconds).',
+      registers: [],
+    }),
+  };
+}
+
+/** Every figure of one worker, and whether the last-job-end gauge is registered yet. */
+type FleetFigures = { readonly registry: Registry } & ReturnType<typeof jobFigures> &
+  ReturnType<typeof fleetFigures> & { lastEndRegistered: boolean };
+
+function zeroFigures(f: FleetFigures): void {
+  f.ticksRestarted.inc(0);
+  for (const queue of QUEUES) {
+    f.queueErrors.inc({ queue }, 0);
+    for (const outcome of OUTCOMES) f.jobs.inc({ queue, outcome }, 0);
+    f.duration.zero({ queue });
+    f.active.set({ queue }, 0);
+  }
+  for (const queue of SLOT_QUEUES) f.lag.zero({ queue });
+  for (const status of ['ok', 'report']) f.cycles.inc({ status }, 0);
+  for (const reason of SKIP_REASONS) f.skipped.inc({ reason }, 0);
+  for (const state of MESSAGE_STATES) f.messages.inc({ state }, 0);
+  for (const category of COBUILDER_CATEGORIES) f.findings.inc({ category, priority: CATEGORY_INFO[category].priority }, 0);
+}
+
+function countEvent(f: FleetFigures, event: FleetEvent): void {
+  if (event.type === 'cycle') {
+    f.cycles.inc({ status: event.status ?? (event.report ? 'report' : 'ok') });
+    for (const finding of event.findings ?? []) f.findings.inc({ category: finding.category, priority: finding.priority }, finding.count);
+  } else if (event.type === 'skip') f.skipped.inc({ reason: event.reason });
+  else if (event.type === 'failed') f.failedSlots.inc();
+  else if (event.type === 'stale-write') f.staleWrites.inc();
+  else if (event.type === 'ticks-restarted') f.ticksRestarted.inc();
+  else if (event.type === 'queue-error') f.queueErrors.inc({ queue: event.queue });
+  else if (event.type === 'delivered') f.messages.inc({ state: 'delivered' });
+  else if (event.type === 'delivery-failed') f.messages.inc({ state: 'failed' });
+  else if (event.type === 'sink-breaker' && event.kind === 'held') f.messages.inc({ state: 'held' });
+}
+
+function countJob(f: FleetFigures, event: FleetJobEvent): void {
+  const { queue } = event;
+  if (event.phase === 'start') {
+    f.active.inc({ queue });
+    if (event.dueMs !== undefined) f.lag.observe({ queue }, Math.max(0, event.startedAtMs - event.dueMs) / 1000);
+    return;
+  }
+  f.active.dec({ queue });
+  f.jobs.inc({ queue, outcome: event.outcome });
+  f.duration.observe({ queue }, Math.max(0, event.endedAtMs - event.startedAtMs) / 1000);
+  if (!f.lastEndRegistered) {
+    f.registry.registerMetric(f.lastEnd);
+    f.lastEndRegistered = true;
+  }
+  f.lastEnd.set(event.endedAtMs / 1000);
+}
+
+async function renderNow(f: FleetFigures, source: FleetMetricsSource): Promise<MetricsText> {
+  const { registry } = f;
+  registry.setDefaultLabels({ worker: source.workerId });
+  f.up.set(source.up() ? 1 : 0);
+  f.paused.set(source.paused() ? 1 : 0);
+  // A closed worker's queues are closed: its last figures say nothing of Redis.
+  const sampled = !source.up() ? undefined : await withinSampleWait(Promise.all([source.queueCounts(), source.registeredHeartbeats()]));
+  // Registered only while sampled: an unlabelled gauge prom-client has no value for reads as 0, a lie.
+  for (const sampledName of [name('queue_jobs'), name('heartbeats_registered')]) registry.removeSingleMetric(sampledName);
+  if (sampled !== undefined) {
+    const [counts, heartbeats] = sampled;
+    for (const queue of QUEUES) for (const state of QUEUE_STATES) f.depth.set({ queue, state }, counts[queue][state]);
+    f.registered.set(heartbeats);
+    registry.registerMetric(f.depth);
+    registry.registerMetric(f.registered);
+  }
+  return { text: await registry.metrics(), contentType: Registry.PROMETHEUS_CONTENT_TYPE };
 }
 
 /** The sample, or undefined when Redis failed or did not answer in time (the figures then leave it out). */

@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync, type Stats } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,7 +16,7 @@ import {
   prefetchPlanName,
   sameEnvAllow,
 } from './prefetch-plan.js';
-import { readPlanFile, writePlanFile } from './prefetch-plan-file.js';
+import { readPlanFile, writePlanFile, type PlanFileRead } from './prefetch-plan-file.js';
 import { prefetchIdOf, prefetchRequest, sameRequest, type PrefetchContext, type PrefetchId } from './prefetch-requests.js';
 import { findProjectRoot, PROJECT_CONFIG_FILE } from './project-root.js';
 import { revParseRequest } from './rev-parse-request.js';
@@ -62,155 +62,202 @@ export type PrefetchIo = Pick<CliIo, 'cwd' | 'env' | 'shutdownSignal'>;
  * arguments the command itself would refuse, nothing is started.
  */
 export function startCyclePrefetch(argv: readonly string[], io: PrefetchIo, kit: string): CyclePrefetch {
-  const runs: Run[] = [];
-  const recorded: { request: CommandRequest; envAllow: readonly string[] | undefined }[] = [];
-  const warnings: string[] = [];
-  let place: Place | undefined;
-  let discarded = false;
-  let planned: Promise<number> = Promise.resolve(0);
-
-  const start = (request: CommandRequest, envAllow: readonly string[] | undefined): Run => {
-    const controller = new AbortController();
-    const runner = createProcessRunner({ baseEnv: io.env, shutdownSignal: io.shutdownSignal, envAllow });
-    const run: Run = { request, envAllow, controller, result: runner.run(request, controller.signal), claimed: false };
-    runs.push(run);
-    return run;
-  };
-
-  const flags = readFlags(argv);
-  let real: string | undefined;
-  if (flags !== undefined) {
-    try {
-      real = realpathSync(resolve(io.cwd, flags.cwd ?? '.'));
-    } catch {
-      real = undefined;
-    }
-  }
-  // Without an effective uid (Windows) the owner of a plan cannot be checked: no plan is read or written.
-  const euid = process.geteuid?.();
-  if (flags !== undefined && real !== undefined) {
-    const cwd = real;
-    const key = prefetchKey({ cwd, config: flags.config, state: flags.state, tmuxSocket: flags.tmuxSocket });
-    const nowMs = flags.now === undefined ? Date.now() : Date.parse(flags.now);
-    const probe = start(revParseRequest(cwd), undefined);
-    planned = (async () => {
-      const out = await probe.result;
-      if (out.isErr() || out.value.exitCode !== 0 || euid === undefined) return 0;
-      const [top = '', common = ''] = out.value.stdout.split('\n');
-      if (top === '' || common === '') return 0;
-      const commonDir = resolve(cwd, common);
-      const planPath = join(commonDir, STATE_DIR_NAME, `prefetch-${euid}`, prefetchPlanName(key));
-      // The project and config exactly as the project lookup finds them (project-location.ts), and
-      // the plan, side by side: each step waits for a turn of a loop that is busy loading the command.
-      const [found, read] = await Promise.all([
-        findProjectRoot(cwd, resolve(cwd, top), commonDir).then(async ({ project }) => {
-          const configFile = flags.config === undefined ? join(project, PROJECT_CONFIG_FILE) : resolve(cwd, flags.config);
-          return { project, configFile, config: await stat(configFile).catch(() => undefined) };
-        }),
-        readPlanFile(planPath, euid),
-      ]);
-      const here: Place = {
-        ctx: { project: found.project, tmuxSocket: flags.tmuxSocket },
-        planPath,
-        configFile: found.configFile,
-        key,
-        euid,
-        planText: undefined,
-        refused: false,
-      };
-      place = here;
-      if (read.kind === 'absent') return 0;
-      if (read.kind === 'refused') {
-        here.refused = true;
-        warnings.push(ignored(here.planPath, read.reason, read.fix));
-        return 0;
-      }
-      here.planText = read.text;
-      const verdict = parsePrefetchPlan(read.text);
-      if (!verdict.ok) {
-        warnings.push(
-          ignored(
-            here.planPath,
-            verdict.reason,
-            `nothing to do if you edited it (a cache: the next cycle replaces it); if not, check who can write to ${dirname(here.planPath)}`,
-          ),
-        );
-        return 0;
-      }
-      const plan = verdict.plan;
-      if (plan.kit !== kit || plan.key !== key || !(nowMs < plan.validUntilMs) || fileSignature(found.config) !== plan.config || discarded)
-        return 0;
-      let started = 0;
-      for (const id of plan.ids) {
-        const request = prefetchRequest(id, here.ctx);
-        if (request === undefined) continue;
-        start(request, plan.envAllow ?? undefined);
-        started += 1;
-      }
-      return started;
-    })().catch(() => 0);
-  }
-
-  const stats = (): PrefetchStats => ({ started: runs.length, claimed: runs.filter((r) => r.claimed).length });
+  const p: Prefetch = { io, kit, runs: [], recorded: [], warnings: [], place: undefined, discarded: false };
+  const planned = startPlanned(p, argv);
+  const stats = (): PrefetchStats => ({ started: p.runs.length, claimed: p.runs.filter((r) => r.claimed).length });
   return {
     planned,
-    warnings: () => [...warnings],
-    claim: (request, envAllow, signal) => {
-      const run = runs.find((r) => !r.claimed && sameEnvAllow(r.envAllow, envAllow) && sameRequest(r.request, request));
-      if (run === undefined) return undefined;
-      run.claimed = true;
-      if (signal !== undefined) {
-        if (signal.aborted) run.controller.abort(signal.reason);
-        else signal.addEventListener('abort', () => run.controller.abort(signal.reason), { once: true });
-      }
-      return run.result;
-    },
+    warnings: () => [...p.warnings],
+    claim: (request, envAllow, signal) => claim(p, request, envAllow, signal),
     record: (request, envAllow) => {
       // Kept as asked; which listing it is (if any) is decided when the plan is saved.
-      if (request.speculative === true && recorded.length < 64)
-        recorded.push({ request: { ...request, args: [...request.args] }, envAllow });
+      if (request.speculative === true && p.recorded.length < 64)
+        p.recorded.push({ request: { ...request, args: [...request.args] }, envAllow });
     },
     stats,
     discard: () => {
-      discarded = true;
-      for (const run of runs) if (!run.claimed) run.controller.abort('not claimed');
+      p.discarded = true;
+      for (const run of p.runs) if (!run.claimed) run.controller.abort('not claimed');
       return stats();
     },
-    savePlan: async ({ configFile, validUntilMs }) => {
+    savePlan: async (facts) => {
       await planned;
-      const here = place;
-      if (here === undefined || here.refused) return;
-      const envAllow = recorded[0]?.envAllow;
-      const ids: PrefetchId[] = [];
-      // The config the command read must be the one the next bin will look at, or the plan could
-      // outlive an edit of the real one; one policy per plan (the scanners share one runner).
-      if (validUntilMs !== undefined && configFile === here.configFile && (envAllow === undefined || isEnvAllowList(envAllow))) {
-        for (const r of recorded) {
-          if (!sameEnvAllow(r.envAllow, envAllow)) continue;
-          const id = prefetchIdOf(r.request, here.ctx);
-          if (id !== undefined && !ids.includes(id)) ids.push(id);
-        }
-      }
-      let signature: string;
-      try {
-        signature = fileSignature(statSync(here.configFile));
-      } catch {
-        signature = fileSignature(undefined);
-      }
-      const text = formatPrefetchPlan({
-        kit,
-        key: here.key,
-        config: signature,
-        validUntilMs: ids.length === 0 ? 0 : (validUntilMs ?? 0),
-        envAllow: ids.length === 0 ? null : (envAllow ?? null),
-        ids,
-      });
-      if (text === here.planText) return;
-      if (await writePlanFile(here.planPath, text, here.euid)) here.planText = text;
-      // Versions before 2 kept a plan of whole command lines beside the state: never read again.
-      await unlink(join(dirname(dirname(here.planPath)), prefetchPlanName(here.key))).catch(() => undefined);
+      await savePlan(p, facts);
     },
   };
+}
+
+/** One speculative request the cycle ran, kept for the next cycle's plan. */
+interface Recorded {
+  readonly request: CommandRequest;
+  readonly envAllow: readonly string[] | undefined;
+}
+
+/** What one invocation's prefetch keeps: its runs, what the cycle asked for, and where its plan is. */
+interface Prefetch {
+  readonly io: PrefetchIo;
+  readonly kit: string;
+  readonly runs: Run[];
+  readonly recorded: Recorded[];
+  readonly warnings: string[];
+  place: Place | undefined;
+  discarded: boolean;
+}
+
+function startRun(p: Prefetch, request: CommandRequest, envAllow: readonly string[] | undefined): Run {
+  const controller = new AbortController();
+  const runner = createProcessRunner({ baseEnv: p.io.env, shutdownSignal: p.io.shutdownSignal, envAllow });
+  const run: Run = { request, envAllow, controller, result: runner.run(request, controller.signal), claimed: false };
+  p.runs.push(run);
+  return run;
+}
+
+/** Starts `git rev-parse` at once, then the listings of the plan it leads to; resolves to how many listings started. */
+function startPlanned(p: Prefetch, argv: readonly string[]): Promise<number> {
+  const flags = readFlags(argv);
+  if (flags === undefined) return Promise.resolve(0);
+  let cwd: string;
+  try {
+    cwd = realpathSync(resolve(p.io.cwd, flags.cwd ?? '.'));
+  } catch {
+    return Promise.resolve(0);
+  }
+  // Without an effective uid (Windows) the owner of a plan cannot be checked: no plan is read or written.
+  const euid = process.geteuid?.();
+  const key = prefetchKey({ cwd, config: flags.config, state: flags.state, tmuxSocket: flags.tmuxSocket });
+  const nowMs = flags.now === undefined ? Date.now() : Date.parse(flags.now);
+  const probe = startRun(p, revParseRequest(cwd), undefined);
+  return (async () => {
+    const out = await probe.result;
+    if (out.isErr() || out.value.exitCode !== 0 || euid === undefined) return 0;
+    const [top = '', common = ''] = out.value.stdout.split('\n');
+    if (top === '' || common === '') return 0;
+    const located = await locatePlan({ cwd, top, common, flags, key, euid });
+    p.place = located.here;
+    return startFromPlan(p, located, nowMs);
+  })().catch(() => 0);
+}
+
+/** The plan file as read, beside the place it belongs to and the config file's state now. */
+interface Located {
+  readonly here: Place;
+  readonly read: PlanFileRead;
+  readonly config: Stats | undefined;
+}
+
+async function locatePlan(at: {
+  readonly cwd: string;
+  readonly top: string;
+  readonly common: string;
+  readonly flags: PrefetchFlags;
+  readonly key: string;
+  readonly euid: number;
+}): Promise<Located> {
+  const { cwd, flags, key, euid } = at;
+  const commonDir = resolve(cwd, at.common);
+  const planPath = join(commonDir, STATE_DIR_NAME, `prefetch-${euid}`, prefetchPlanName(key));
+  // The project and config exactly as the project lookup finds them (project-location.ts), and
+  // the plan, side by side: each step waits for a turn of a loop that is busy loading the command.
+  const [found, read] = await Promise.all([
+    findProjectRoot(cwd, resolve(cwd, at.top), commonDir).then(async ({ project }) => {
+      const configFile = flags.config === undefined ? join(project, PROJECT_CONFIG_FILE) : resolve(cwd, flags.config);
+      return { project, configFile, config: await stat(configFile).catch(() => undefined) };
+    }),
+    readPlanFile(planPath, euid),
+  ]);
+  const here: Place = {
+    ctx: { project: found.project, tmuxSocket: flags.tmuxSocket },
+    planPath,
+    configFile: found.configFile,
+    key,
+    euid,
+    planText: undefined,
+    refused: false,
+  };
+  return { here, read, config: found.config };
+}
+
+/** Starts the listings a usable plan names; a plan that is not one leaves a warning and starts nothing. */
+function startFromPlan(p: Prefetch, { here, read, config }: Located, nowMs: number): number {
+  if (read.kind === 'absent') return 0;
+  if (read.kind === 'refused') {
+    here.refused = true;
+    p.warnings.push(ignored(here.planPath, read.reason, read.fix));
+    return 0;
+  }
+  here.planText = read.text;
+  const verdict = parsePrefetchPlan(read.text);
+  if (!verdict.ok) {
+    p.warnings.push(
+      ignored(
+        here.planPath,
+        verdict.reason,
+        `nothing to do if you edited it (a cache: the next cycle replaces it); if not, check who can write to ${dirname(here.planPath)}`,
+      ),
+    );
+    return 0;
+  }
+  const plan = verdict.plan;
+  if (plan.kit !== p.kit || plan.key !== here.key || !(nowMs < plan.validUntilMs) || fileSignature(config) !== plan.config || p.discarded)
+    return 0;
+  let started = 0;
+  for (const id of plan.ids) {
+    const request = prefetchRequest(id, here.ctx);
+    if (request === undefined) continue;
+    startRun(p, request, plan.envAllow ?? undefined);
+    started += 1;
+  }
+  return started;
+}
+
+function claim(
+  p: Prefetch,
+  request: CommandRequest,
+  envAllow: readonly string[] | undefined,
+  signal: AbortSignal | undefined,
+): ResultAsync<CommandOutput, CommandError> | undefined {
+  const run = p.runs.find((r) => !r.claimed && sameEnvAllow(r.envAllow, envAllow) && sameRequest(r.request, request));
+  if (run === undefined) return undefined;
+  run.claimed = true;
+  if (signal !== undefined) {
+    if (signal.aborted) run.controller.abort(signal.reason);
+    else signal.addEventListener('abort', () => run.controller.abort(signal.reason), { once: true });
+  }
+  return run.result;
+}
+
+async function savePlan(p: Prefetch, { configFile, validUntilMs }: Parameters<CyclePrefetch['savePlan']>[0]): Promise<void> {
+  const here = p.place;
+  if (here === undefined || here.refused) return;
+  const envAllow = p.recorded[0]?.envAllow;
+  const ids: PrefetchId[] = [];
+  // The config the command read must be the one the next bin will look at, or the plan could
+  // outlive an edit of the real one; one policy per plan (the scanners share one runner).
+  if (validUntilMs !== undefined && configFile === here.configFile && (envAllow === undefined || isEnvAllowList(envAllow))) {
+    for (const r of p.recorded) {
+      if (!sameEnvAllow(r.envAllow, envAllow)) continue;
+      const id = prefetchIdOf(r.request, here.ctx);
+      if (id !== undefined && !ids.includes(id)) ids.push(id);
+    }
+  }
+  let signature: string;
+  try {
+    signature = fileSignature(statSync(here.configFile));
+  } catch {
+    signature = fileSignature(undefined);
+  }
+  const text = formatPrefetchPlan({
+    kit: p.kit,
+    key: here.key,
+    config: signature,
+    validUntilMs: ids.length === 0 ? 0 : (validUntilMs ?? 0),
+    envAllow: ids.length === 0 ? null : (envAllow ?? null),
+    ids,
+  });
+  if (text === here.planText) return;
+  if (await writePlanFile(here.planPath, text, here.euid)) here.planText = text;
+  // Versions before 2 kept a plan of whole command lines beside the state: never read again.
+  await unlink(join(dirname(dirname(here.planPath)), prefetchPlanName(here.key))).catch(() => undefined);
 }
 
 /** The warning for a plan that was not used: which file, why, and what to do. */

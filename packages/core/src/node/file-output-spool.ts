@@ -169,161 +169,32 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSpool {
   const { directory, prefix } = options;
   const clock = options.clock ?? systemClock;
-  const maxReadBytes = options.maxReadBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  const pattern = new RegExp(`^${escapeRegExp(prefix)}-(\\d+)-(\\d+)-([0-9a-f]+)(?:\\.w(\\d+)(?:-s(\\d+))?)?\\.out$`);
-  // Spools this process opened, by id → current path (renamed once the child exists).
-  const mine = new Map<string, string>();
-  const pathOf = (id: string): string => mine.get(id) ?? join(directory, id);
-  const ioError =
-    (action: string) =>
-    (error: unknown): OutputSpoolError => ({
-      kind: 'io',
-      message: `Could not ${action} output spool in ${directory}: ${describeError(error)}`,
-    });
-
-  // Synchronous up to the descriptor: the spool exists (and its directory entry is on disk) in the
-  // same tick the scanner asks for it, so the poll starts at once instead of queueing three event
-  // loop turns behind every other scanner's spawns (the GChat poll was the cycle's last process to
-  // start). The id is registered before the file exists, so a concurrent `leftovers` listing never
-  // takes this process's own fresh spool for a killed cycle's.
-  const openSpool = (): OpenSpool => {
-    const stem = `${prefix}-${clock.now().getTime()}-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const id = `${stem}.out`;
-    const path = join(directory, id);
-    mine.set(id, path);
-    let fd: number;
-    try {
-      mkdirSync(directory, { recursive: true });
-      // Read and write: `collect` reads back through this descriptor, never through a name someone could swap.
-      fd = openSync(path, 'wx+', 0o600);
-    } catch (error) {
-      mine.delete(id);
-      throw error;
-    }
-    try {
-      syncDirectorySync(directory);
-    } catch (error) {
-      closeSync(fd);
-      throw error;
-    }
-    let collected: Promise<SpoolText> | undefined;
-    return {
-      id,
-      stdout: {
-        fd,
-        onSpawn: (pid) => {
-          // With its start mark: a later process that gets the same pid is not taken for the writer.
-          const start = startMarkSync(pid);
-          const named = join(directory, `${stem}.w${pid}${start === undefined ? '' : `-s${start}`}.out`);
-          try {
-            renameSync(mine.get(id) ?? path, named);
-            mine.set(id, named);
-          } catch {
-            // Unnamed writer: a later cycle reads the spool without waiting for it.
-          }
-        },
-      },
-      collect: () => {
-        // Once: the descriptor is closed after it; a second call gets the same answer.
-        collected ??= (async () => {
-          try {
-            await fsyncAsync(fd);
-            const text = await readCapped(fd, (await fstatAsync(fd)).size, maxReadBytes);
-            await syncDirectory(directory);
-            return text;
-          } finally {
-            await closeAsync(fd);
-          }
-        })();
-        return ResultAsync.fromPromise(collected, ioError('read'));
-      },
-    };
+  const spool: SpoolDirectory = {
+    directory,
+    prefix,
+    clock,
+    maxReadBytes: options.maxReadBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    pattern: new RegExp(`^${escapeRegExp(prefix)}-(\\d+)-(\\d+)-([0-9a-f]+)(?:\\.w(\\d+)(?:-s(\\d+))?)?\\.out$`),
+    mine: new Map<string, string>(),
   };
-
-  // Whether the writer a spool's name records may still print into it.
-  const stillPrinting = async (name: string, match: RegExpExecArray, stats: Stats): Promise<boolean> => {
-    if (match[4] === undefined) return heldOpenElsewhere(resolve(directory, name));
-    const pid = Number(match[4]);
-    if (!(await processGroupAlive(pid))) return false;
-    const currentStart = startMarkSync(pid);
-    const currentStartedAtMs = currentStart === undefined ? undefined : startedAtMs(currentStart);
-    return spoolWriterRuns({
-      ...(match[5] === undefined ? {} : { recordedStart: match[5] }),
-      ...(currentStart === undefined ? {} : { currentStart }),
-      ...(currentStartedAtMs === undefined ? {} : { currentStartedAtMs }),
-      spoolChangedAtMs: stats.ctimeMs,
-    });
-  };
-
-  const listLeftovers = async (): Promise<LeftoverSpools> => {
-    let names: string[];
-    try {
-      names = await readdir(directory);
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return { spools: [], refused: [], stillWritten: 0 };
-      throw error;
-    }
-    const found = names
-      .map((name) => ({ name, match: pattern.exec(name) }))
-      .filter(
-        // Never this process's own: by its first name or its renamed one (a listing may see either).
-        (x): x is { name: string; match: RegExpExecArray } =>
-          x.match !== null && ![...mine].some(([id, path]) => id === x.name || basename(path) === x.name),
-      )
-      .sort((a, b) => Number(a.match[1]) - Number(b.match[1]) || a.name.localeCompare(b.name));
-    const spools: LeftoverSpool[] = [];
-    const refused: RefusedSpool[] = [];
-    let stillWritten = 0;
-    let readInAll = 0;
-    for (const { name, match } of found) {
-      const path = join(directory, name);
-      let stats: Stats;
-      try {
-        // lstat: a link is judged as the link, never by what it points to.
-        stats = await lstat(path);
-      } catch (error) {
-        if (errorCode(error) !== 'ENOENT')
-          refused.push({ id: name, kind: 'unreadable', reason: `could not be examined (${codeOf(error)})` });
-        continue;
-      }
-      if (!stats.isFile()) {
-        refused.push({ id: name, kind: 'not-a-file', reason: notASpool(stats) });
-        continue;
-      }
-      if (await stillPrinting(name, match, stats)) {
-        stillWritten += 1;
-        continue;
-      }
-      // About one cap's worth per listing, and at least one spool: the rest wait for the next listing.
-      if (spools.length > 0 && readInAll + Math.min(stats.size, maxReadBytes) > maxReadBytes) break;
-      const read = await readLeftover(path, maxReadBytes);
-      if (read === undefined) continue;
-      if ('reason' in read) refused.push({ id: name, ...read });
-      else {
-        spools.push({ id: name, ...read });
-        readInAll += read.readBytes;
-      }
-    }
-    return { spools, refused, stillWritten };
-  };
-
+  const pathOf = (id: string): string => spool.mine.get(id) ?? join(directory, id);
   return {
     open: () => {
       try {
-        return okAsync(openSpool());
+        return okAsync(openSpool(spool));
       } catch (error) {
-        return errAsync(ioError('create')(error));
+        return errAsync(ioError(directory, 'create')(error));
       }
     },
-    leftovers: () => ResultAsync.fromPromise(listLeftovers(), ioError('list')),
+    leftovers: () => ResultAsync.fromPromise(listLeftovers(spool), ioError(directory, 'list')),
     remove: (id) =>
       ResultAsync.fromPromise(
         (async () => {
           await unlinkQuietly(pathOf(id));
-          mine.delete(id);
+          spool.mine.delete(id);
           await syncDirectory(directory);
         })(),
-        ioError('remove'),
+        ioError(directory, 'remove'),
       ),
     setAside: (id) =>
       ResultAsync.fromPromise(
@@ -331,11 +202,162 @@ export function createFileOutputSpool(options: FileOutputSpoolOptions): OutputSp
           const from = pathOf(id);
           const aside = `${from}.unreadable-${clock.now().toISOString().replace(/[:.]/g, '-')}`;
           await rename(from, aside);
-          mine.delete(id);
+          spool.mine.delete(id);
           await syncDirectory(dirname(aside));
           return aside;
         })(),
-        ioError('set aside'),
+        ioError(directory, 'set aside'),
       ),
   };
+}
+
+/** What every operation of one spool directory shares. */
+interface SpoolDirectory {
+  readonly directory: string;
+  readonly prefix: string;
+  readonly clock: Clock;
+  readonly maxReadBytes: number;
+  /** A spool's name: start ms, pid, random, and the writer's pid and start mark once renamed. */
+  readonly pattern: RegExp;
+  /** Spools this process opened, by id → current path (renamed once the child exists). */
+  readonly mine: Map<string, string>;
+}
+
+/** Maps an error of `action` to the port's error, naming the directory. */
+function ioError(directory: string, action: string): (error: unknown) => OutputSpoolError {
+  return (error) => ({ kind: 'io', message: `Could not ${action} output spool in ${directory}: ${describeError(error)}` });
+}
+
+// Synchronous up to the descriptor: the spool exists (and its directory entry is on disk) in the
+// same tick the scanner asks for it, so the poll starts at once instead of queueing three event
+// loop turns behind every other scanner's spawns (the GChat poll was the cycle's last process to
+// start). The id is registered before the file exists, so a concurrent `leftovers` listing never
+// takes this process's own fresh spool for a killed cycle's.
+function openSpool(spool: SpoolDirectory): OpenSpool {
+  const { directory, mine } = spool;
+  const stem = `${spool.prefix}-${spool.clock.now().getTime()}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const id = `${stem}.out`;
+  const path = join(directory, id);
+  mine.set(id, path);
+  let fd: number;
+  try {
+    mkdirSync(directory, { recursive: true });
+    // Read and write: `collect` reads back through this descriptor, never through a name someone could swap.
+    fd = openSync(path, 'wx+', 0o600);
+  } catch (error) {
+    mine.delete(id);
+    throw error;
+  }
+  try {
+    syncDirectorySync(directory);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  let collected: Promise<SpoolText> | undefined;
+  return {
+    id,
+    stdout: {
+      fd,
+      onSpawn: (pid) => {
+        // With its start mark: a later process that gets the same pid is not taken for the writer.
+        const start = startMarkSync(pid);
+        const named = join(directory, `${stem}.w${pid}${start === undefined ? '' : `-s${start}`}.out`);
+        try {
+          renameSync(mine.get(id) ?? path, named);
+          mine.set(id, named);
+        } catch {
+          // Unnamed writer: a later cycle reads the spool without waiting for it.
+        }
+      },
+    },
+    collect: () => {
+      // Once: the descriptor is closed after it; a second call gets the same answer.
+      collected ??= collectSpool(fd, directory, spool.maxReadBytes);
+      return ResultAsync.fromPromise(collected, ioError(directory, 'read'));
+    },
+  };
+}
+
+/** Reads back what the child wrote through the spool's own descriptor, then closes it. */
+async function collectSpool(fd: number, directory: string, maxReadBytes: number): Promise<SpoolText> {
+  try {
+    await fsyncAsync(fd);
+    const text = await readCapped(fd, (await fstatAsync(fd)).size, maxReadBytes);
+    await syncDirectory(directory);
+    return text;
+  } finally {
+    await closeAsync(fd);
+  }
+}
+
+/** Whether the writer a spool's name records may still print into it. */
+async function stillPrinting(directory: string, name: string, match: RegExpExecArray, stats: Stats): Promise<boolean> {
+  if (match[4] === undefined) return heldOpenElsewhere(resolve(directory, name));
+  const pid = Number(match[4]);
+  if (!(await processGroupAlive(pid))) return false;
+  const currentStart = startMarkSync(pid);
+  const currentStartedAtMs = currentStart === undefined ? undefined : startedAtMs(currentStart);
+  return spoolWriterRuns({
+    ...(match[5] === undefined ? {} : { recordedStart: match[5] }),
+    ...(currentStart === undefined ? {} : { currentStart }),
+    ...(currentStartedAtMs === undefined ? {} : { currentStartedAtMs }),
+    spoolChangedAtMs: stats.ctimeMs,
+  });
+}
+
+/** The spools of the directory other processes left, oldest first; none when the directory does not exist. */
+async function spoolNames(spool: SpoolDirectory): Promise<{ name: string; match: RegExpExecArray }[]> {
+  let names: string[];
+  try {
+    names = await readdir(spool.directory);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return [];
+    throw error;
+  }
+  return names
+    .map((name) => ({ name, match: spool.pattern.exec(name) }))
+    .filter(
+      // Never this process's own: by its first name or its renamed one (a listing may see either).
+      (x): x is { name: string; match: RegExpExecArray } =>
+        x.match !== null && ![...spool.mine].some(([id, path]) => id === x.name || basename(path) === x.name),
+    )
+    .sort((a, b) => Number(a.match[1]) - Number(b.match[1]) || a.name.localeCompare(b.name));
+}
+
+async function listLeftovers(spool: SpoolDirectory): Promise<LeftoverSpools> {
+  const { directory, maxReadBytes } = spool;
+  const spools: LeftoverSpool[] = [];
+  const refused: RefusedSpool[] = [];
+  let stillWritten = 0;
+  let readInAll = 0;
+  for (const { name, match } of await spoolNames(spool)) {
+    const path = join(directory, name);
+    let stats: Stats;
+    try {
+      // lstat: a link is judged as the link, never by what it points to.
+      stats = await lstat(path);
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') refused.push({ id: name, kind: 'unreadable', reason: `could not be examined (${codeOf(error)})` });
+      continue;
+    }
+    if (!stats.isFile()) {
+      refused.push({ id: name, kind: 'not-a-file', reason: notASpool(stats) });
+      continue;
+    }
+    if (await stillPrinting(directory, name, match, stats)) {
+      stillWritten += 1;
+      continue;
+    }
+    // About one cap's worth per listing, and at least one spool: the rest wait for the next listing.
+    if (spools.length > 0 && readInAll + Math.min(stats.size, maxReadBytes) > maxReadBytes) break;
+    const read = await readLeftover(path, maxReadBytes);
+    if (read === undefined) continue;
+    if ('reason' in read) refused.push({ id: name, ...read });
+    else {
+      spools.push({ id: name, ...read });
+      readInAll += read.readBytes;
+    }
+  }
+  return { spools, refused, stillWritten };
 }

@@ -59,59 +59,6 @@ export function createFileReplyInbox(options: FileReplyInboxOptions): ReplyInbox
   const { path } = options;
   const clock = options.clock ?? systemClock;
 
-  const read = async (): Promise<ListedInbox> => {
-    let text: string | undefined;
-    let reason = 'not JSON';
-    try {
-      text = await readRegularFile(path);
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return { entries: [], warnings: [] };
-      // A FIFO, device or link is never read (it could block, or point anywhere): set aside like a damaged file.
-      if (!(error instanceof NotRegularFileError) || error.kind === 'directory') throw error;
-      reason = `a ${error.kind}, not a regular file`;
-    }
-    let parsed: z.ZodSafeParseResult<z.infer<typeof documentSchema>> | undefined;
-    try {
-      parsed = text === undefined ? undefined : documentSchema.safeParse(JSON.parse(text));
-      if (parsed?.success === false) reason = `does not match inbox version 1 at ${parsed.error.issues[0]?.path.join('.') || '(root)'}`;
-    } catch {
-      parsed = undefined;
-    }
-    if (parsed?.success === true) return { entries: parsed.data.entries, warnings: [] };
-    // Never overwrite what could still hold replies: keep it for the operator to read.
-    const aside = `${path}.corrupt-${clock.now().toISOString().replace(/[:.]/g, '-')}`;
-    try {
-      await rename(path, aside);
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw error;
-    }
-    return {
-      entries: [],
-      warnings: [
-        `Reply inbox ${path} was unreadable (${reason}); moved it to ${aside}. Replies in it were not delivered: read them there.`,
-      ],
-    };
-  };
-
-  const write = async (entries: readonly InboxEntry[]): Promise<void> => {
-    await ensureParentDirectory(path);
-    if (entries.length === 0) {
-      await unlinkQuietly(path);
-      await syncDirectory(dirname(path));
-      return;
-    }
-    await sweepOrphanedSiblings(path, TEMP_TAG);
-    const temp = uniqueSibling(path, TEMP_TAG);
-    try {
-      await writeNewFileSynced(temp, `${JSON.stringify({ version: 1, entries })}\n`);
-      await rename(temp, path);
-    } catch (error) {
-      await unlinkQuietly(temp).catch(() => undefined);
-      throw error;
-    }
-    await syncDirectory(dirname(path));
-  };
-
   // Read-modify-write must not interleave within this process.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
@@ -127,23 +74,80 @@ export function createFileReplyInbox(options: FileReplyInboxOptions): ReplyInbox
     add: (findings, receivedAt) =>
       ResultAsync.fromPromise(
         serial(async () => {
-          const current = await read();
+          const current = await readInbox(path, clock);
           const next = addToInbox(current.entries, findings, receivedAt.getTime());
-          if (next.added.length > 0) await write(next.entries);
+          if (next.added.length > 0) await writeInbox(path, next.entries);
           return { entries: next.entries, warnings: current.warnings };
         }),
         ioError('write'),
       ),
-    list: () => ResultAsync.fromPromise(serial(read), ioError('read')),
+    list: () =>
+      ResultAsync.fromPromise(
+        serial(() => readInbox(path, clock)),
+        ioError('read'),
+      ),
     remove: (ids) =>
       ResultAsync.fromPromise(
         serial(async () => {
           const gone = new Set(ids);
-          const current = await read();
+          const current = await readInbox(path, clock);
           const kept = current.entries.filter((e) => !gone.has(e.id));
-          if (kept.length !== current.entries.length) await write(kept);
+          if (kept.length !== current.entries.length) await writeInbox(path, kept);
         }),
         ioError('update'),
       ),
   };
+}
+
+/** Reads the inbox; a file that is not one is set aside with a warning, never overwritten. */
+async function readInbox(path: string, clock: Clock): Promise<ListedInbox> {
+  let text: string | undefined;
+  let reason = 'not JSON';
+  try {
+    text = await readRegularFile(path);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return { entries: [], warnings: [] };
+    // A FIFO, device or link is never read (it could block, or point anywhere): set aside like a damaged file.
+    if (!(error instanceof NotRegularFileError) || error.kind === 'directory') throw error;
+    reason = `a ${error.kind}, not a regular file`;
+  }
+  let parsed: z.ZodSafeParseResult<z.infer<typeof documentSchema>> | undefined;
+  try {
+    parsed = text === undefined ? undefined : documentSchema.safeParse(JSON.parse(text));
+    if (parsed?.success === false) reason = `does not match inbox version 1 at ${parsed.error.issues[0]?.path.join('.') || '(root)'}`;
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed?.success === true) return { entries: parsed.data.entries, warnings: [] };
+  // Never overwrite what could still hold replies: keep it for the operator to read.
+  const aside = `${path}.corrupt-${clock.now().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    await rename(path, aside);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+  }
+  return {
+    entries: [],
+    warnings: [`Reply inbox ${path} was unreadable (${reason}); moved it to ${aside}. Replies in it were not delivered: read them there.`],
+  };
+}
+
+/** Replaces the inbox durably (temp file, fsync, rename, fsync of the directory); no entries removes it. */
+async function writeInbox(path: string, entries: readonly InboxEntry[]): Promise<void> {
+  await ensureParentDirectory(path);
+  if (entries.length === 0) {
+    await unlinkQuietly(path);
+    await syncDirectory(dirname(path));
+    return;
+  }
+  await sweepOrphanedSiblings(path, TEMP_TAG);
+  const temp = uniqueSibling(path, TEMP_TAG);
+  try {
+    await writeNewFileSynced(temp, `${JSON.stringify({ version: 1, entries })}\n`);
+    await rename(temp, path);
+  } catch (error) {
+    await unlinkQuietly(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(dirname(path));
 }

@@ -183,122 +183,175 @@ function isCommandError(value: CommandOutput | CommandError): value is CommandEr
  * ```
  */
 export function createProcessRunner(options: ProcessRunnerOptions = {}): CommandRunner {
-  const defaultTimeoutMs = options.timeoutMs ?? 10_000;
-  const defaultMaxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  const killGraceMs = options.killGraceMs ?? 2_000;
-  const baseEnv = options.baseEnv ?? process.env;
-  const shutdown = options.shutdownSignal;
-
-  const execute = (request: CommandRequest, signal: AbortSignal | undefined): Promise<CommandOutput | CommandError> =>
-    new Promise((resolve) => {
-      const timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
-      const maxOutputBytes = request.maxOutputBytes ?? defaultMaxOutputBytes;
-      const limits = { timeoutMs, maxOutputBytes };
-      const profile = request.profile ?? options.profile ?? inferToolProfile(request.file);
-      const started = performance.now();
-      let child: ChildProcess;
-      try {
-        child = spawn(request.file, [...request.args], {
-          shell: false,
-          env: buildChildEnv(baseEnv, { profile, allow: options.envAllow, requestEnv: request.env }),
-          ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
-          stdio: [request.input === undefined ? 'ignore' : 'pipe', request.stdoutTo?.fd ?? 'pipe', 'pipe'],
-          // Its own process group, so that a timeout reaches grandchildren too.
-          detached: true,
-          windowsHide: true,
-        });
-      } catch (error) {
-        // Some spawn errors (ENOTDIR, EISDIR, ENOEXEC, EPERM) and invalid options (a NUL byte in an
-        // argument) throw synchronously instead of arriving as 'error'.
-        const code = (error as { code?: string }).code;
-        resolve(
-          code !== undefined && code.startsWith('E')
-            ? classify(request, { code }, undefined, limits, performance.now() - started)
-            : { kind: 'spawn-failed', file: request.file, message: code ?? 'invalid options' },
-        );
-        return;
-      }
-      const pid = child.pid;
-      if (pid !== undefined) {
-        trackGroup(pid);
-        // Before anything else can run: a spool must name its writer in case this process dies now.
-        request.stdoutTo?.onSpawn(pid);
-      }
-
-      let stopped: StopReason;
-      let overLimit = false;
-      let settled = false;
-      const timers: NodeJS.Timeout[] = [];
-      const unsubscribe: (() => void)[] = [];
-      // Stop waiting on the pipes: a process that left the group (setsid) may still hold them.
-      const release = (): void => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-      };
-      const stop = (reason: 'timeout' | 'aborted'): void => {
-        if (stopped !== undefined || pid === undefined) return;
-        stopped = reason;
-        killGroup(pid, 'SIGTERM');
-        timers.push(
-          setTimeout(() => {
-            killGroup(pid, 'SIGKILL');
-            timers.push(setTimeout(release, 500));
-          }, killGraceMs),
-        );
-      };
-      const limitReached = (): void => {
-        if (overLimit) return;
-        overLimit = true;
-        if (pid !== undefined) killGroup(pid, 'SIGKILL');
-        release();
-      };
-      const stdout = new Collector(maxOutputBytes, limitReached);
-      const stderr = new Collector(maxOutputBytes, limitReached);
-      child.stdout?.on('data', (chunk: Buffer) => stdout.add(chunk));
-      child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk));
-
-      const finish = (outcome: Outcome): void => {
-        if (settled) return;
-        settled = true;
-        for (const timer of timers) clearTimeout(timer);
-        for (const off of unsubscribe) off();
-        const classified = classify(
-          request,
-          { ...outcome, isMaxBuffer: overLimit, stdout: stdout.text(), stderr: stderr.text() },
-          stopped,
-          limits,
-          performance.now() - started,
-        );
-        if (pid !== undefined) {
-          // Whatever of the group is left after a failure (output cap, killed leader) goes too.
-          if (isCommandError(classified)) killGroup(pid, 'SIGKILL');
-          liveGroups.delete(pid);
-        }
-        resolve(classified);
-      };
-      // A spawn failure (ENOENT, EACCES, bad cwd) arrives as 'error'; 'close' waits for exit and both pipes.
-      child.once('error', (error: NodeJS.ErrnoException) => finish({ code: error.code }));
-      child.once('close', (code: number | null, sig: NodeJS.Signals | null) =>
-        finish({ exitCode: code ?? undefined, signal: sig ?? undefined }),
-      );
-
-      if (request.input !== undefined && child.stdin) {
-        // A child that exits without reading its input closes the pipe: not our failure.
-        child.stdin.on('error', () => undefined);
-        child.stdin.end(request.input);
-      }
-      timers.push(setTimeout(() => stop('timeout'), timeoutMs));
-      const aborted = (): void => stop('aborted');
-      if (signal !== undefined) unsubscribe.push(onAbort(signal, aborted));
-      if (shutdown !== undefined) unsubscribe.push(onAbort(shutdown, aborted));
-    });
-
+  const settings: RunnerSettings = {
+    defaultTimeoutMs: options.timeoutMs ?? 10_000,
+    defaultMaxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    killGraceMs: options.killGraceMs ?? 2_000,
+    baseEnv: options.baseEnv ?? process.env,
+    envAllow: options.envAllow,
+    profile: options.profile,
+    shutdown: options.shutdownSignal,
+  };
+  const { shutdown } = settings;
   const run = (request: CommandRequest, signal?: AbortSignal): ResultAsync<CommandOutput, CommandError> => {
     if (signal?.aborted === true || shutdown?.aborted === true) return errAsync({ kind: 'aborted', file: request.file });
-    return ResultAsync.fromSafePromise(execute(request, signal)).andThen((value) =>
+    return ResultAsync.fromSafePromise(execute(settings, request, signal)).andThen((value) =>
       isCommandError(value) ? errAsync(value) : okAsync(value),
     );
   };
-
   return { run };
+}
+
+/** A runner's options with their defaults filled in. */
+interface RunnerSettings {
+  readonly defaultTimeoutMs: number;
+  readonly defaultMaxOutputBytes: number;
+  readonly killGraceMs: number;
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  readonly envAllow: readonly string[] | undefined;
+  readonly profile: ToolProfile | undefined;
+  readonly shutdown: AbortSignal | undefined;
+}
+
+/** One command's limits: its own where the request names them, else the runner's. */
+interface Limits {
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+}
+
+/** One command being run: what was asked, its limits, when it started and the signal that aborts it. */
+interface Run {
+  readonly request: CommandRequest;
+  readonly limits: Limits;
+  readonly started: number;
+  readonly signal: AbortSignal | undefined;
+}
+
+function execute(
+  settings: RunnerSettings,
+  request: CommandRequest,
+  signal: AbortSignal | undefined,
+): Promise<CommandOutput | CommandError> {
+  return new Promise((resolve) => {
+    const limits = {
+      timeoutMs: request.timeoutMs ?? settings.defaultTimeoutMs,
+      maxOutputBytes: request.maxOutputBytes ?? settings.defaultMaxOutputBytes,
+    };
+    const run: Run = { request, limits, started: performance.now(), signal };
+    const spawned = spawnChild(settings, run);
+    if ('failed' in spawned) {
+      resolve(spawned.failed);
+      return;
+    }
+    const { child } = spawned;
+    if (child.pid !== undefined) {
+      trackGroup(child.pid);
+      // Before anything else can run: a spool must name its writer in case this process dies now.
+      request.stdoutTo?.onSpawn(child.pid);
+    }
+    watchChild(settings, run, child, resolve);
+  });
+}
+
+/** Starts the command in its own process group; a spawn that throws is classified at once. */
+function spawnChild(
+  settings: RunnerSettings,
+  run: Run,
+): { readonly child: ChildProcess } | { readonly failed: CommandOutput | CommandError } {
+  const { request } = run;
+  const profile = request.profile ?? settings.profile ?? inferToolProfile(request.file);
+  try {
+    const child = spawn(request.file, [...request.args], {
+      shell: false,
+      env: buildChildEnv(settings.baseEnv, { profile, allow: settings.envAllow, requestEnv: request.env }),
+      ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+      stdio: [request.input === undefined ? 'ignore' : 'pipe', request.stdoutTo?.fd ?? 'pipe', 'pipe'],
+      // Its own process group, so that a timeout reaches grandchildren too.
+      detached: true,
+      windowsHide: true,
+    });
+    return { child };
+  } catch (error) {
+    // Some spawn errors (ENOTDIR, EISDIR, ENOEXEC, EPERM) and invalid options (a NUL byte in an
+    // argument) throw synchronously instead of arriving as 'error'.
+    const code = (error as { code?: string }).code;
+    return {
+      failed:
+        code !== undefined && code.startsWith('E')
+          ? classify(request, { code }, undefined, run.limits, performance.now() - run.started)
+          : { kind: 'spawn-failed', file: request.file, message: code ?? 'invalid options' },
+    };
+  }
+}
+
+/** Collects the child's output under the cap, stops it on timeout or abort, and resolves once with its outcome. */
+function watchChild(settings: RunnerSettings, run: Run, child: ChildProcess, resolve: (value: CommandOutput | CommandError) => void): void {
+  const { request, limits } = run;
+  const pid = child.pid;
+  let stopped: StopReason;
+  let overLimit = false;
+  let settled = false;
+  const timers: NodeJS.Timeout[] = [];
+  const unsubscribe: (() => void)[] = [];
+  // Stop waiting on the pipes: a process that left the group (setsid) may still hold them.
+  const release = (): void => {
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  };
+  const stop = (reason: 'timeout' | 'aborted'): void => {
+    if (stopped !== undefined || pid === undefined) return;
+    stopped = reason;
+    killGroup(pid, 'SIGTERM');
+    timers.push(
+      setTimeout(() => {
+        killGroup(pid, 'SIGKILL');
+        timers.push(setTimeout(release, 500));
+      }, settings.killGraceMs),
+    );
+  };
+  const limitReached = (): void => {
+    if (overLimit) return;
+    overLimit = true;
+    if (pid !== undefined) killGroup(pid, 'SIGKILL');
+    release();
+  };
+  const stdout = new Collector(limits.maxOutputBytes, limitReached);
+  const stderr = new Collector(limits.maxOutputBytes, limitReached);
+  child.stdout?.on('data', (chunk: Buffer) => stdout.add(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk));
+
+  const finish = (outcome: Outcome): void => {
+    if (settled) return;
+    settled = true;
+    for (const timer of timers) clearTimeout(timer);
+    for (const off of unsubscribe) off();
+    const classified = classify(
+      request,
+      { ...outcome, isMaxBuffer: overLimit, stdout: stdout.text(), stderr: stderr.text() },
+      stopped,
+      limits,
+      performance.now() - run.started,
+    );
+    if (pid !== undefined) {
+      // Whatever of the group is left after a failure (output cap, killed leader) goes too.
+      if (isCommandError(classified)) killGroup(pid, 'SIGKILL');
+      liveGroups.delete(pid);
+    }
+    resolve(classified);
+  };
+  // A spawn failure (ENOENT, EACCES, bad cwd) arrives as 'error'; 'close' waits for exit and both pipes.
+  child.once('error', (error: NodeJS.ErrnoException) => finish({ code: error.code }));
+  child.once('close', (code: number | null, sig: NodeJS.Signals | null) =>
+    finish({ exitCode: code ?? undefined, signal: sig ?? undefined }),
+  );
+
+  if (request.input !== undefined && child.stdin) {
+    // A child that exits without reading its input closes the pipe: not our failure.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(request.input);
+  }
+  timers.push(setTimeout(() => stop('timeout'), limits.timeoutMs));
+  const aborted = (): void => stop('aborted');
+  if (run.signal !== undefined) unsubscribe.push(onAbort(run.signal, aborted));
+  if (settings.shutdown !== undefined) unsubscribe.push(onAbort(settings.shutdown, aborted));
 }

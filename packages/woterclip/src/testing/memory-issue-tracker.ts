@@ -81,19 +81,7 @@ const MUTATING: ReadonlySet<TrackerOperation> = new Set(['editLabels', 'createLa
 export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}): MemoryIssueTracker {
   const login = options.login ?? 'octocat';
   const repo = options.repo ?? 'o/r';
-  const issues = new Map<number, FakeIssue>();
-  for (const seed of options.issues ?? []) {
-    issues.set(seed.number, {
-      body: '',
-      labels: [],
-      comments: [],
-      createdAt: '2026-01-01T00:00:00Z',
-      state: 'open',
-      assignedToMe: true,
-      subIssues: [],
-      ...seed,
-    });
-  }
+  const issues = seedIssues(options.issues ?? []);
   const repoLabels = new Set(options.repoLabels ?? [...issues.values()].flatMap((i) => i.labels));
   const labelColors = new Map<string, string>();
   const calls: TrackerCall[] = [];
@@ -112,19 +100,7 @@ export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}
       return failure === undefined ? body() : errAsync(failure);
     });
   };
-  const find = (n: number): ResultAsync<FakeIssue, TrackerError> => {
-    const issue = issues.get(n);
-    return issue === undefined ? errAsync({ kind: 'not-found', message: `issue #${n} not found` }) : okAsync(issue);
-  };
-  const detail = (i: FakeIssue): IssueDetail => ({
-    number: i.number,
-    title: i.title,
-    body: i.body,
-    labels: [...i.labels],
-    comments: i.comments.map((c) => ({ ...c })),
-  });
-  const summary = (i: FakeIssue): IssueSummary => ({ number: i.number, title: i.title, labels: [...i.labels], createdAt: i.createdAt });
-  const nextNumber = (): number => Math.max(0, ...issues.keys()) + 1;
+  const find = (n: number): ResultAsync<FakeIssue, TrackerError> => findIssue(issues, n);
   const addComment = (n: number, author: string, body: string, createdAt: string): string => {
     const issue = issues.get(n);
     commentSeq += 1;
@@ -150,36 +126,11 @@ export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}
     },
     mutations: () => calls.filter((c) => MUTATING.has(c.op)),
     authStatus: () => call('authStatus', [], () => okAsync({ login })),
-    listInbox: () =>
-      call('listInbox', [], () =>
-        okAsync(
-          [...issues.values()]
-            .filter((i) => i.state === 'open' && i.assignedToMe)
-            .sort((a, b) => b.number - a.number)
-            .slice(0, 100)
-            .map(summary),
-        ),
-      ),
+    listInbox: () => call('listInbox', [], () => okAsync(inbox(issues))),
     viewIssue: (n) => call('viewIssue', [n], () => find(n).map(detail)),
     viewLabels: (n) => call('viewLabels', [n], () => find(n).map((i) => [...i.labels])),
     editLabels: (n, edit: LabelEdit) =>
-      call('editLabels', [n, edit], () =>
-        find(n).andThen((issue) => {
-          const missing = (edit.add ?? []).find((l) => !repoLabels.has(l));
-          if (missing !== undefined)
-            return errAsync<void, TrackerError>({
-              kind: 'label-not-found',
-              label: missing,
-              message: `could not add label: '${missing}' not found`,
-            });
-          const remove = new Set(edit.remove ?? []);
-          issue.labels = [
-            ...issue.labels.filter((l) => !remove.has(l)),
-            ...(edit.add ?? []).filter((l) => !issue.labels.includes(l) && !remove.has(l)),
-          ];
-          return okAsync<void, TrackerError>(undefined);
-        }),
-      ),
+      call('editLabels', [n, edit], () => find(n).andThen((issue) => editLabels(repoLabels, issue, edit))),
     createLabel: (name, style) =>
       call('createLabel', style === undefined ? [name] : [name, style], () => {
         if (repoLabels.has(name)) return errAsync({ kind: 'failed', message: `label with name "${name}" already exists` });
@@ -196,37 +147,92 @@ export function createMemoryIssueTracker(options: MemoryIssueTrackerOptions = {}
           i.state = 'closed';
         }),
       ),
-    createIssue: (spec: NewIssue) =>
-      call('createIssue', [spec], () => {
-        const missing = spec.labels.find((l) => !repoLabels.has(l));
-        if (missing !== undefined) return errAsync({ kind: 'failed', message: `could not add label: '${missing}' not found` });
-        const number = nextNumber();
-        issues.set(number, {
-          number,
-          title: spec.title,
-          body: spec.body,
-          labels: [...spec.labels],
-          comments: [],
-          createdAt: new Date(0).toISOString(),
-          state: 'open',
-          assignedToMe: true,
-          subIssues: [],
-        });
-        return okAsync({ number });
-      }),
+    createIssue: (spec: NewIssue) => call('createIssue', [spec], () => createIssue(issues, repoLabels, spec)),
     issueId: (n) => call('issueId', [n], () => find(n).map((i) => 3_000_000_000 + i.number)),
-    addSubIssue: (parent, id) =>
-      call('addSubIssue', [parent, id], () =>
-        find(parent).andThen((p) => {
-          const child = id - 3_000_000_000;
-          if (!issues.has(child)) return errAsync<void, TrackerError>({ kind: 'failed', message: 'Validation Failed (HTTP 422)' });
-          if (!p.subIssues.includes(child)) p.subIssues.push(child);
-          return okAsync<void, TrackerError>(undefined);
-        }),
-      ),
+    addSubIssue: (parent, id) => call('addSubIssue', [parent, id], () => find(parent).andThen((p) => addSubIssue(issues, p, id))),
     listSubIssues: (parent) =>
       call('listSubIssues', [parent], () =>
         find(parent).map((p) => p.subIssues.map((c): SubIssueState => ({ number: c, state: issues.get(c)?.state ?? 'open' }))),
       ),
   };
+}
+
+function seedIssues(seeds: readonly FakeIssueSeed[]): Map<number, FakeIssue> {
+  const issues = new Map<number, FakeIssue>();
+  for (const seed of seeds) {
+    issues.set(seed.number, {
+      body: '',
+      labels: [],
+      comments: [],
+      createdAt: '2026-01-01T00:00:00Z',
+      state: 'open',
+      assignedToMe: true,
+      subIssues: [],
+      ...seed,
+    });
+  }
+  return issues;
+}
+
+function findIssue(issues: ReadonlyMap<number, FakeIssue>, n: number): ResultAsync<FakeIssue, TrackerError> {
+  const issue = issues.get(n);
+  return issue === undefined ? errAsync({ kind: 'not-found', message: `issue #${n} not found` }) : okAsync(issue);
+}
+
+function detail(i: FakeIssue): IssueDetail {
+  return { number: i.number, title: i.title, body: i.body, labels: [...i.labels], comments: i.comments.map((c) => ({ ...c })) };
+}
+
+/** Open issues assigned to me, newest first, at most 100 (gh issue list's default cap here). */
+function inbox(issues: ReadonlyMap<number, FakeIssue>): IssueSummary[] {
+  return [...issues.values()]
+    .filter((i) => i.state === 'open' && i.assignedToMe)
+    .sort((a, b) => b.number - a.number)
+    .slice(0, 100)
+    .map((i) => ({ number: i.number, title: i.title, labels: [...i.labels], createdAt: i.createdAt }));
+}
+
+function editLabels(repoLabels: ReadonlySet<string>, issue: FakeIssue, edit: LabelEdit): ResultAsync<void, TrackerError> {
+  const missing = (edit.add ?? []).find((l) => !repoLabels.has(l));
+  if (missing !== undefined)
+    return errAsync<void, TrackerError>({
+      kind: 'label-not-found',
+      label: missing,
+      message: `could not add label: '${missing}' not found`,
+    });
+  const remove = new Set(edit.remove ?? []);
+  issue.labels = [
+    ...issue.labels.filter((l) => !remove.has(l)),
+    ...(edit.add ?? []).filter((l) => !issue.labels.includes(l) && !remove.has(l)),
+  ];
+  return okAsync<void, TrackerError>(undefined);
+}
+
+function createIssue(
+  issues: Map<number, FakeIssue>,
+  repoLabels: ReadonlySet<string>,
+  spec: NewIssue,
+): ResultAsync<{ number: number }, TrackerError> {
+  const missing = spec.labels.find((l) => !repoLabels.has(l));
+  if (missing !== undefined) return errAsync({ kind: 'failed', message: `could not add label: '${missing}' not found` });
+  const number = Math.max(0, ...issues.keys()) + 1;
+  issues.set(number, {
+    number,
+    title: spec.title,
+    body: spec.body,
+    labels: [...spec.labels],
+    comments: [],
+    createdAt: new Date(0).toISOString(),
+    state: 'open',
+    assignedToMe: true,
+    subIssues: [],
+  });
+  return okAsync({ number });
+}
+
+function addSubIssue(issues: ReadonlyMap<number, FakeIssue>, parent: FakeIssue, id: number): ResultAsync<void, TrackerError> {
+  const child = id - 3_000_000_000;
+  if (!issues.has(child)) return errAsync<void, TrackerError>({ kind: 'failed', message: 'Validation Failed (HTTP 422)' });
+  if (!parent.subIssues.includes(child)) parent.subIssues.push(child);
+  return okAsync<void, TrackerError>(undefined);
 }
