@@ -16,7 +16,7 @@ import { resolvePath } from '../../wiring/cycle-deps.js';
 import { parseDurationFlag } from '../../wiring/duration-flag.js';
 import { parseInstantFlag } from '../../wiring/instant.js';
 import { parseSince } from '../history.js';
-import type { FleetValues, Subcommand } from './args.js';
+import type { FleetValues, Subcommand } from './flags.js';
 
 /** What one fleet subcommand was asked to do, every flag and argument already checked. */
 export type FleetRequest =
