@@ -11,6 +11,11 @@ export interface FlagSpec {
   readonly help: string;
   /** Parsed but not listed (a flag a sibling command shares and this one refuses with a fix). */
   readonly hidden?: boolean;
+  /**
+   * The options block the help lists the flag under (`Common options`), after the command's own
+   * `Options:`; default: `Options`.
+   */
+  readonly group?: string;
 }
 
 /** The flags of a command by long name (without `--`). */
@@ -40,6 +45,11 @@ export interface CommandSpec<F extends FlagSpecs = FlagSpecs> {
   /** The prose under the Usage line (hand-wrapped paragraphs). */
   readonly description: string;
   readonly flags: F;
+  /**
+   * Flags a sibling subcommand takes and this one does not: parsed, never listed, and refused as
+   * `--NAME does not apply to 'SUB'` with the help page as the fix (not as an unknown option).
+   */
+  readonly siblingFlags?: FlagSpecs;
   /** How many positional arguments the command takes (default: none). */
   readonly positionals?: { readonly min?: number; readonly max?: number; readonly fix: string };
   /** Paragraphs printed after the options (what the flags alone do not say). */
@@ -49,7 +59,7 @@ export interface CommandSpec<F extends FlagSpecs = FlagSpecs> {
    * with a space is the output of the command above it and is printed as given.
    */
   readonly examples?: readonly string[];
-  /** The codes this command ends with and what each means here; 0 and 2 always. */
+  /** The codes this command ends with and what each means here; 0 and 2 always (empty: the page has no exit-code line). */
   readonly exitCodes: readonly (readonly [ExitCode, string])[];
   /** List the exit codes one a line (`  3  meaning`; a `\n` in a meaning continues under it), not as one sentence. */
   readonly exitCodeTable?: boolean;

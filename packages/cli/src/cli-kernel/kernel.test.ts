@@ -104,6 +104,28 @@ describe('renderHelp', () => {
     expect(text.endsWith('\n\nExit codes:\n  0  done\n  2  usage error,\n     nothing written\n')).toBe(true);
   });
 
+  it('lists grouped flags as a block after Options, -h ending the last block; an empty block or exit-code list is left out', () => {
+    const common = { redis: { type: 'string', value: 'URL', help: 'the Redis', group: 'Common options' } } as const;
+    const page = (flags: CommandSpec['flags']): string => renderHelp({ ...SPEC, flags, notes: 'Notes.', examples: [], exitCodes: [] });
+    expect(page({ json: SPEC.flags.json, ...common })).toBe(
+      [
+        'Usage: heartbeat-kit demo FILE [options]',
+        '',
+        'Does a demo.',
+        '',
+        'Options:',
+        '  --json             print JSON',
+        'Common options:',
+        '  --redis URL        the Redis',
+        '  -h, --help         show this help',
+        '',
+        'Notes.',
+        '',
+      ].join('\n'),
+    );
+    expect(page(common)).toContain('Does a demo.\n\nCommon options:\n  --redis URL        the Redis\n  -h, --help ');
+  });
+
   it('wraps words into lines no longer than the width, losing none', () => {
     fc.assert(
       fc.property(
@@ -149,6 +171,18 @@ describe('parseCommand', () => {
     expect(parseCommand(SPEC, ['a', 'b']).isErr()).toBe(true);
     const { positionals: _none, ...noPositionals } = SPEC;
     expect(parseCommand(noPositionals, ['a']).isErr()).toBe(true);
+  });
+
+  it("refuses a sibling subcommand's flag as not applying to this one, naming the help page; --help still wins", () => {
+    const sub = { ...SPEC, name: 'demo list', siblingFlags: { concurrency: { type: 'string', help: 'jobs' } } } as const;
+    expect(parseCommand(sub, ['f', '--concurrency', '3'])._unsafeUnwrapErr()).toEqual({
+      exit: EXIT.usage,
+      message: "--concurrency does not apply to 'list'. Fix: see 'heartbeat-kit demo list --help'.",
+    });
+    expect(parseCommand(sub, ['--concurrency', '3', '--help'])._unsafeUnwrap().flags.help).toBe(true);
+    // Its value is the flag's, not a positional; an unknown flag is still unknown.
+    expect(parseCommand(sub, ['f', '--json'])._unsafeUnwrap().positionals).toEqual(['f']);
+    expect(parseCommand(sub, ['f', '--concurency', '3'])._unsafeUnwrapErr().message).toMatch(/^Unknown option '--concurency'/);
   });
 
   it('lets --help through whatever the positionals', () => {

@@ -37,20 +37,33 @@ function refused(spec: CommandSpec, error: Error): CommandFailure {
   return { exit: EXIT.usage, message: `${error.message.replace(/\.$/, '')}.${fix}` };
 }
 
+/** The refusal of the first flag given that only a sibling subcommand takes, if any. */
+function notApplying(spec: CommandSpec, given: readonly string[]): CommandFailure | undefined {
+  const foreign = given.find((name) => !Object.hasOwn(spec.flags, name) && name !== 'help');
+  if (foreign === undefined) return undefined;
+  const sub = spec.name.split(' ').at(-1) ?? spec.name;
+  return { exit: EXIT.usage, message: `--${foreign} does not apply to '${sub}'. Fix: see 'heartbeat-kit ${spec.name} --help'.` };
+}
+
 /**
  * Parses argv by the command's declaration (node:util's strict parser underneath): unknown flags,
- * a value missing or given to a boolean, and a wrong number of positional arguments are usage errors.
+ * a flag only a sibling subcommand takes, a value missing or given to a boolean, and a wrong number
+ * of positional arguments are usage errors.
  */
 export function parseCommand<F extends FlagSpecs>(spec: CommandSpec<F>, argv: readonly string[]): Result<ParsedArgs<F>, CommandFailure> {
   const allowPositionals = (spec.positionals?.max ?? 0) > 0;
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: parserOptions(spec.flags), strict: true, allowPositionals });
+    const options = { ...parserOptions(spec.siblingFlags ?? {}), ...parserOptions(spec.flags) };
+    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals });
   } catch (error) {
     return err(refused(spec, error as Error));
   }
   const flags = parsed.values as FlagValues<F>;
-  if (flags.help === true || spec.positionals === undefined) return ok({ flags, positionals: parsed.positionals });
+  if (flags.help === true) return ok({ flags, positionals: parsed.positionals });
+  const sibling = notApplying(spec, Object.keys(parsed.values));
+  if (sibling !== undefined) return err(sibling);
+  if (spec.positionals === undefined) return ok({ flags, positionals: parsed.positionals });
   const { min = 0, max = Number.POSITIVE_INFINITY, fix } = spec.positionals;
   const count = parsed.positionals.length;
   if (count < min || count > max) {

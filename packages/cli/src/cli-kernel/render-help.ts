@@ -44,21 +44,42 @@ function exitCodesSection(spec: CommandSpec): string {
   return wrapWords(`Exit codes: ${codes}.`, WIDTH).join('\n');
 }
 
+/**
+ * The listed flags by block, `Options` first and the others (`Common options`) in the order they
+ * first appear; `-h, --help` ends the last block. Empty blocks are left out.
+ */
+function flagGroups(spec: CommandSpec): [string, [string, FlagSpec][]][] {
+  const groups = new Map<string, [string, FlagSpec][]>([['Options', []]]);
+  for (const [name, flag] of Object.entries(spec.flags)) {
+    if (flag.hidden === true) continue;
+    const title = flag.group ?? 'Options';
+    groups.set(title, [...(groups.get(title) ?? []), [name, flag]]);
+  }
+  const listed = [...groups].filter(([, flags]) => flags.length > 0);
+  const last = listed.at(-1);
+  if (last === undefined) return [['Options', [['help', HELP_FLAG]]]];
+  last[1].push(['help', HELP_FLAG]);
+  return listed;
+}
+
+/** The options blocks as one section: a block follows the one before it without a blank line. */
+function optionsSection(spec: CommandSpec, column: number): string {
+  return flagGroups(spec)
+    .map(([title, flags]) => [`${title}:`, ...flags.flatMap(([name, flag]) => flagLines(name, flag, column))].join('\n'))
+    .join('\n');
+}
+
 /** The `--help` text of a command, derived from its declaration. */
 export function renderHelp(spec: CommandSpec): string {
   const column = spec.helpColumn ?? DEFAULT_COLUMN;
-  const flags = Object.entries(spec.flags).filter(([, flag]) => flag.hidden !== true);
-  if (spec.omitHelpLine !== true) flags.push(['help', HELP_FLAG]);
   const sections = [`Usage: heartbeat-kit ${spec.name} ${spec.usage}`, spec.description.trimEnd()];
-  if (flags.length > 0 && spec.omitHelpLine !== true) {
-    sections.push(['Options:', ...flags.flatMap(([name, flag]) => flagLines(name, flag, column))].join('\n'));
-  }
+  if (spec.omitHelpLine !== true) sections.push(optionsSection(spec, column));
   if (spec.notes !== undefined) sections.push(spec.notes.trimEnd());
   const list = spec.helpLayout === 'list';
   if (spec.examples !== undefined && spec.examples.length > 0) {
     const lines = spec.examples.map((e) => (e.startsWith(' ') ? `  ${e}` : `  heartbeat-kit ${e}`));
     sections.push([list ? 'Example:' : 'Examples:', ...lines].join('\n'));
   }
-  sections.push(exitCodesSection(spec));
+  if (spec.exitCodes.length > 0) sections.push(exitCodesSection(spec));
   return `${sections.join('\n\n')}\n`;
 }

@@ -107,10 +107,10 @@ function ackRequest({ flags, positionals, io }: AckInput, now: Date) {
   const note = validateAckNote(flags.note);
   if (note.isErr()) return usageFailure(note.error.message);
   const forFlag = parseDurationFlag('--for', flags.for, { unit: 'h', example: '4h', maxMs: MAX_ACK_FOR_MS });
-  if (!forFlag.ok) return usageFailure(forFlag.message);
+  if (forFlag.isErr()) return usageFailure(forFlag.error);
   const untilFlag = parseInstantFlag('--until', flags.until);
-  if (!untilFlag.ok) return usageFailure(untilFlag.message);
-  const until = ackEnd({ forMs: forFlag.ms, until: untilFlag.date, now });
+  if (untilFlag.isErr()) return usageFailure(untilFlag.error);
+  const until = ackEnd({ forMs: forFlag.value, until: untilFlag.value, now });
   if (until.isErr()) return usageFailure(until.error.message);
   const by = (flags.by ?? io.env.USER ?? io.env.LOGNAME ?? 'operator').trim().slice(0, 200) || 'operator';
   return ok({ selector: positionals[0] as string, note: note.value, until: until.value, by });
@@ -182,10 +182,10 @@ name a finding the last cycle knows or a category of the category table.`,
   },
   (input) => {
     const nowFlag = parseInstantFlag('--now', input.flags.now);
-    if (!nowFlag.ok) return Promise.resolve(usageFailure(nowFlag.message));
-    const now = commandClock(input.io, nowFlag.date).now();
+    if (nowFlag.isErr()) return Promise.resolve(usageFailure(nowFlag.error));
+    const now = commandClock(input.io, nowFlag.value).now();
     // An ack at another instant is a rehearsal, like `cycle --now`: a written ack would hold findings for real runs.
-    return input.flags.list === true ? listAcks(input, now) : addOneAck(input, now, nowFlag.date !== undefined);
+    return input.flags.list === true ? listAcks(input, now) : addOneAck(input, now, nowFlag.value !== undefined);
   },
 );
 

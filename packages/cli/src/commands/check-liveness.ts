@@ -71,16 +71,16 @@ Acks never change the exit code.`,
   },
   async ({ flags: values, io }) => {
     const now = parseInstantFlag('--now', values.now);
-    if (!now.ok) return usageFailure(now.message);
+    if (now.isErr()) return usageFailure(now.error);
     const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
-    if (!maxAge.ok) return usageFailure(maxAge.message);
-    let maxAgeMs = maxAge.ms;
+    if (maxAge.isErr()) return usageFailure(maxAge.error);
+    let maxAgeMs = maxAge.value;
     const maxPauseAge = parseDurationFlag('--max-pause-age', values['max-pause-age'], { unit: 'h', example: '24h' });
-    if (!maxPauseAge.ok) return usageFailure(maxPauseAge.message);
+    if (maxPauseAge.isErr()) return usageFailure(maxPauseAge.error);
     if (values.woterclip === true) {
       if (values.state !== undefined || values.config !== undefined)
         return usageFailure('--woterclip judges .woterclip/ under --cwd; --state and --config are for cycles. Fix: drop them.');
-      return checkWoterclip(io, { ...values, maxAgeMs, maxPauseAgeMs: maxPauseAge.ms ?? 24 * 3_600_000, nowDate: now.date });
+      return checkWoterclip(io, { ...values, maxAgeMs, maxPauseAgeMs: maxPauseAge.value ?? 24 * 3_600_000, nowDate: now.value });
     }
     const located = await locateState(io, values);
     if (!located.ok) return usageFailure(located.message);
@@ -100,12 +100,12 @@ Acks never change the exit code.`,
       }
     }
     // A pause in force is the answer: the operator said not to run, so no run is not a death.
-    const nowMs = commandClock(io, now.date).now().getTime();
+    const nowMs = commandClock(io, now.value).now().getTime();
     const storedPause = await pauseStoreFor(statePath).read();
     if (storedPause.isErr()) io.stderr(`heartbeat-kit check-liveness: warning: ${storedPause.error.message}\n`);
-    const paused = pauseLiveness(storedPause.isOk() ? storedPause.value : undefined, nowMs, maxPauseAge.ms ?? 24 * 3_600_000);
+    const paused = pauseLiveness(storedPause.isOk() ? storedPause.value : undefined, nowMs, maxPauseAge.value ?? 24 * 3_600_000);
     // What the operator's acks hold: said beside the answer, never changing it.
-    const acked = await readAckHolding(statePath, nowMs, maxPauseAge.ms ?? 24 * 3_600_000);
+    const acked = await readAckHolding(statePath, nowMs, maxPauseAge.value ?? 24 * 3_600_000);
     for (const warning of [...acked.warnings, ...acked.holding.warnings]) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
     const ackLine = ackHoldingLine(acked.holding);
     const ackText = ackLine === undefined ? '' : `${ackLine}\n`;
@@ -119,7 +119,7 @@ Acks never change the exit code.`,
       );
       return ok(EXIT.ok);
     }
-    const listed = await receiptStoreFor(statePath, commandClock(io, now.date)).list();
+    const listed = await receiptStoreFor(statePath, commandClock(io, now.value)).list();
     if (listed.isErr()) return commandFailure(`${listed.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is readable.`);
     for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit check-liveness: warning: ${warning}\n`);
     const lock = await createFileLockStore({ path: cycleLockPath(statePath) }).read();
@@ -128,7 +128,7 @@ Acks never change the exit code.`,
         `heartbeat-kit check-liveness: warning: cannot read ${cycleLockPath(statePath)}: ${lock.error.kind === 'held' ? 'held' : lock.error.message}\n`,
       );
     const verdict = judgeLiveness(listed.value.receipts, {
-      nowMs: commandClock(io, now.date).now().getTime(),
+      nowMs: commandClock(io, now.value).now().getTime(),
       maxAgeMs,
       lock: lock.isOk() ? lock.value : undefined,
       expectedAt,

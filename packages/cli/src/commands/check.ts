@@ -251,7 +251,7 @@ async function checkBody({ flags, positionals, io }: CommandInput<typeof FLAGS>)
   const target = checkTarget(positionals);
   if (target.isErr()) return err(target.error);
   const now = parseInstantFlag('--now', flags.now);
-  if (!now.ok) return usageFailure(now.message);
+  if (now.isErr()) return usageFailure(now.error);
   const envFlag = parseEnvAllowFlag(flags['env-allow']);
   if (!envFlag.ok) return usageFailure(envFlag.message);
   // A rehearsal: nothing is migrated, locked or written.
@@ -264,7 +264,7 @@ async function checkBody({ flags, positionals, io }: CommandInput<typeof FLAGS>)
     resolved: resolved.value,
     state,
     sliceOf: sliceReader(state),
-    now: now.date ?? new Date(),
+    now: now.value ?? new Date(),
     json: flags.json === true,
     envAllow: envFlag.names,
   };

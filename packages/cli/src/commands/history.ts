@@ -10,8 +10,8 @@ import { commandClock, parseInstantFlag } from '../wiring/instant.js';
 export function parseSince(value: string, now: Date): Result<number, string> {
   if (/^\d{4}-\d{2}-\d{2}/.test(value)) {
     const instant = parseInstantFlag('--since', value);
-    if (!instant.ok) return err(instant.message);
-    return instant.date === undefined ? err('') : ok(instant.date.getTime());
+    if (instant.isErr()) return err(instant.error);
+    return instant.value === undefined ? err('') : ok(instant.value.getTime());
   }
   // The whole value is the duration: `--since 2 hours ago` is an error, not two hours.
   const duration = parseDurationStrict(value, 'h');
@@ -54,8 +54,8 @@ to the last 2000 records and 30 days.`,
   },
   async ({ flags, io }) => {
     const now = parseInstantFlag('--now', flags.now);
-    if (!now.ok) return usageFailure(now.message);
-    const at = commandClock(io, now.date).now();
+    if (now.isErr()) return usageFailure(now.error);
+    const at = commandClock(io, now.value).now();
     let sinceMs = Number.NEGATIVE_INFINITY;
     if (flags.since !== undefined) {
       const since = parseSince(flags.since, at);
@@ -65,7 +65,7 @@ to the last 2000 records and 30 days.`,
     const located = await locateState(io, flags);
     if (!located.ok) return usageFailure(located.message);
     const { statePath } = located;
-    const listed = await receiptStoreFor(statePath, commandClock(io, now.date)).list();
+    const listed = await receiptStoreFor(statePath, commandClock(io, now.value)).list();
     if (listed.isErr()) return commandFailure(`${listed.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is readable.`);
     const receipts = listed.value.receipts.filter((r) => Date.parse(r.slot) >= sinceMs);
     for (const warning of listed.value.warnings) io.stderr(`heartbeat-kit history: warning: ${warning}\n`);

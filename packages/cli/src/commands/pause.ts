@@ -96,7 +96,7 @@ export function createPauseCommand(target: PauseTarget, spec: CommandSpec<PauseF
   const command = spec.name;
   return defineCommand(spec, async ({ flags: values, io }) => {
     const now = parseInstantFlag('--now', values.now);
-    if (!now.ok) return usageFailure(now.message);
+    if (now.isErr()) return usageFailure(now.error);
     if (target.scanners.length === 0 && values.scanner !== undefined)
       return usageFailure(
         `--scanner: ${command} has no scanners to pause. Fix: drop --scanner (pause the whole beat, or --except-critical for triage only).`,
@@ -106,13 +106,13 @@ export function createPauseCommand(target: PauseTarget, spec: CommandSpec<PauseF
     const { file } = located.value;
     const made = createPause(
       { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
-      commandClock(io, now.date).now().getTime(),
+      commandClock(io, now.value).now().getTime(),
       [...target.scanners, ...(located.value.scanners ?? [])],
     );
     if (made.isErr()) return usageFailure(`${made.error.flag}: ${made.error.message}`);
     // A pause at another instant is a rehearsal, like `cycle --now`: a written pause would stop real slots.
-    if (now.date !== undefined) {
-      io.stderr(`heartbeat-kit ${command}: rehearsal at ${now.date.toISOString()} (--now): nothing was written.\n`);
+    if (now.value !== undefined) {
+      io.stderr(`heartbeat-kit ${command}: rehearsal at ${now.value.toISOString()} (--now): nothing was written.\n`);
       if (values.json === true) io.stdout(`${JSON.stringify({ paused: made.value, file, rehearsal: true })}\n`);
       else io.stdout(`would pause: ${describePause(made.value)}\n`);
       return ok(EXIT.ok);

@@ -174,13 +174,13 @@ start are listed with who, the note, their end and the slot they end in`,
   },
   async ({ flags: values, io }) => {
     const now = parseInstantFlag('--now', values.now);
-    if (!now.ok) return usageFailure(now.message);
+    if (now.isErr()) return usageFailure(now.error);
     const hours = positive('--hours', values.hours, 1, 24 * 31);
     if (hours.isErr()) return usageFailure(hours.error);
     const interval = parseDurationFlag('--interval', values.interval, { unit: 's', example: '10m', minMs: 1000, maxMs: 7 * 86_400_000 });
-    if (!interval.ok) return usageFailure(interval.message);
+    if (interval.isErr()) return usageFailure(interval.error);
     const jitter = parseDurationFlag('--jitter', values.jitter, { unit: 's', example: '30s', maxMs: 7 * 86_400_000, allowZero: true });
-    if (!jitter.ok) return usageFailure(jitter.message);
+    if (jitter.isErr()) return usageFailure(jitter.error);
     if (values.cron !== undefined && (values.interval !== undefined || values.jitter !== undefined)) {
       return usageFailure('--cron plans a cron-driven cycle; --interval and --jitter describe the loop. Fix: give one or the other.');
     }
@@ -200,9 +200,9 @@ start are listed with who, the note, their end and the slot they end in`,
       if (!cron.ok) return usageFailure(cron.message);
       schedule = { kind: 'cron', expression: values.cron, nextAfter: cron.value.nextAfter };
     } else {
-      const intervalMs = interval.ms ?? config.intervalMs;
+      const intervalMs = interval.value ?? config.intervalMs;
       // The same offset `loop --jitter` derives from the project directory.
-      const offsetMs = jitter.ms === undefined ? 0 : deterministicJitter(project, jitter.ms);
+      const offsetMs = jitter.value === undefined ? 0 : deterministicJitter(project, jitter.value);
       schedule = { kind: 'interval', intervalMs, offsetMs };
     }
     const quiet = await woterclipQuietHours(cwd);
@@ -218,7 +218,7 @@ start are listed with who, the note, their end and the slot they end in`,
     const pause = storedPause?.isOk() === true ? storedPause.value : undefined;
     const storedAcks = statePath === undefined ? undefined : await readAcks(statePath);
     for (const warning of storedAcks?.warnings ?? []) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
-    const from = commandClock(io, now.date).now();
+    const from = commandClock(io, now.value).now();
     const slots = planSlots({
       ...(pause === undefined ? {} : { pause }),
       fromMs: from.getTime(),

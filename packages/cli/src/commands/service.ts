@@ -194,7 +194,7 @@ async function runService(
   if (kind.isErr()) return err(kind.error);
   if (values['max-age'] !== undefined) {
     const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
-    if (!maxAge.ok) return usageFailure(maxAge.message);
+    if (maxAge.isErr()) return usageFailure(maxAge.error);
   }
   const runner = createCliRunner(io);
   const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), { runner, env: io.env, flag: '--cwd' });

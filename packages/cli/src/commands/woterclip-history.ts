@@ -36,8 +36,8 @@ the cycle's ('heartbeat-kit history'), bounded to the last 2000 records and 30 d
   },
   async ({ flags, io }) => {
     const now = parseInstantFlag('--now', flags.now);
-    if (!now.ok) return usageFailure(now.message);
-    const at = now.date ?? new Date();
+    if (now.isErr()) return usageFailure(now.error);
+    const at = now.value ?? new Date();
     let sinceMs = Number.NEGATIVE_INFINITY;
     if (flags.since !== undefined) {
       const since = parseSince(flags.since, at);

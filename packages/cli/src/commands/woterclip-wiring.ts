@@ -25,8 +25,8 @@ export function woterclipReceiptsDirectory(repoRoot: string): string {
 export function clockFrom(now: string | undefined): Clock | string {
   if (now === undefined) return systemClock;
   const parsed = parseInstantFlag('--now', now);
-  if (!parsed.ok) return parsed.message;
-  const start = parsed.date?.getTime() ?? Date.now();
+  if (parsed.isErr()) return parsed.error;
+  const start = parsed.value?.getTime() ?? Date.now();
   const real = Date.now();
   return { now: () => new Date(start + (Date.now() - real)) };
 }

@@ -1,7 +1,8 @@
 import { type DurationUnit, formatDuration, parseDurationStrict } from '@heartbeat-kit/core/host';
+import { err, ok, type Result } from 'neverthrow';
 
 /** What a duration flag gave: absent, milliseconds, or a one-line error naming the flag and the fix. */
-export type DurationFlag = { readonly ok: true; readonly ms: number | undefined } | { readonly ok: false; readonly message: string };
+export type DurationFlag = Result<number | undefined, string>;
 
 /** How one flag reads its duration. */
 export interface DurationFlagRule {
@@ -25,17 +26,17 @@ const UNIT_NAMES: Readonly<Record<DurationUnit, string>> = { ms: 'milliseconds',
  * usage error instead of 30 minutes.
  */
 export function parseDurationFlag(flag: string, value: string | undefined, rule: DurationFlagRule): DurationFlag {
-  if (value === undefined) return { ok: true, ms: undefined };
+  if (value === undefined) return ok(undefined);
   const fix = `Fix: give only a duration, e.g. ${flag} ${rule.example} (a bare number is ${UNIT_NAMES[rule.unit]}).`;
   const parsed = parseDurationStrict(value, rule.unit);
   if (parsed.isErr()) {
-    if (parsed.error.reason === 'not-positive' && rule.allowZero === true) return { ok: true, ms: 0 };
-    return { ok: false, message: `${flag} ${JSON.stringify(value)} ${parsed.error.message} ${fix}` };
+    if (parsed.error.reason === 'not-positive' && rule.allowZero === true) return ok(0);
+    return err(`${flag} ${JSON.stringify(value)} ${parsed.error.message} ${fix}`);
   }
   const ms = parsed.value;
   const minMs = rule.minMs ?? 1;
-  if (ms < minMs) return { ok: false, message: `${flag} ${JSON.stringify(value)} is shorter than ${formatDuration(minMs)}. ${fix}` };
+  if (ms < minMs) return err(`${flag} ${JSON.stringify(value)} is shorter than ${formatDuration(minMs)}. ${fix}`);
   if (rule.maxMs !== undefined && ms > rule.maxMs)
-    return { ok: false, message: `${flag} ${JSON.stringify(value)} is longer than ${formatDuration(rule.maxMs)}. ${fix}` };
-  return { ok: true, ms };
+    return err(`${flag} ${JSON.stringify(value)} is longer than ${formatDuration(rule.maxMs)}. ${fix}`);
+  return ok(ms);
 }

@@ -23,18 +23,18 @@ export interface CheckedCycleFlags {
 /** The flag checks that need nothing read yet, in the order the errors are reported; the error is the usage line's message. */
 export function checkCycleFlags(flags: CycleFlags, cwd: string): Result<CheckedCycleFlags, string> {
   const now = parseInstantFlag('--now', flags.now);
-  if (!now.ok) return err(now.message);
+  if (now.isErr()) return err(now.error);
   const pingFlags = checkPingFlags(flags);
   if (!pingFlags.ok) return err(pingFlags.message);
   const lastActive = parseInstantFlag('--operator-last-active', flags['operator-last-active']);
-  if (!lastActive.ok) return err(lastActive.message);
-  const rehearsal = now.date !== undefined;
+  if (lastActive.isErr()) return err(lastActive.error);
+  const rehearsal = now.value !== undefined;
   const dryRun = flags['dry-run'] === true || rehearsal;
   const metrics = parseMetricsFlags(flags, cwd);
   if (!metrics.ok) return err(metrics.message);
   return ok({
-    now: now.date,
-    operatorLastActive: lastActive.date,
+    now: now.value,
+    operatorLastActive: lastActive.value,
     rehearsal,
     dryRun,
     textfile: dryRun ? undefined : metrics.value.textfile,

@@ -1,82 +1,10 @@
-// `heartbeat-kit fleet SUB …` argv: the options every subcommand takes, which ones apply to which
-// subcommand, how many IDs it needs, and the Redis URL and key prefix they name.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+// What every `heartbeat-kit fleet SUB` reads after the kernel parsed its flags: how many IDs it
+// needs, and the Redis URL and key prefix it talks to.
 import { parseRedisUrl, redactRedisUrl, type RedisTarget } from '@heartbeat-kit/bullmq';
+import { ok, type Result } from 'neverthrow';
+import { usageFailure, type CommandFailure } from '../../cli-kernel/index.js';
+import type { FleetValues, Subcommand } from './flags.js';
 
-/** A `heartbeat-kit fleet` subcommand. */
-export type Subcommand = 'worker' | 'add' | 'list' | 'remove' | 'status' | 'history' | 'liveness' | 'ack' | 'unack' | 'pause' | 'resume';
-/** Every subcommand, in the order the help lists them. */
-export const SUBCOMMANDS: readonly Subcommand[] = [
-  'worker',
-  'add',
-  'list',
-  'remove',
-  'status',
-  'history',
-  'liveness',
-  'ack',
-  'unack',
-  'pause',
-  'resume',
-];
-
-const OPTIONS = {
-  redis: { type: 'string' },
-  'redis-cluster': { type: 'boolean' },
-  prefix: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  concurrency: { type: 'string' },
-  sink: { type: 'string' },
-  'fake-scanners': { type: 'boolean' },
-  'lock-ttl': { type: 'string' },
-  'min-replica-acks': { type: 'string' },
-  cwd: { type: 'string' },
-  scanners: { type: 'string' },
-  'scan-ms': { type: 'string' },
-  'report-every': { type: 'string' },
-  interval: { type: 'string' },
-  since: { type: 'string' },
-  now: { type: 'string' },
-  'max-age': { type: 'string' },
-  note: { type: 'string' },
-  for: { type: 'string' },
-  until: { type: 'string' },
-  snooze: { type: 'boolean' },
-  by: { type: 'string' },
-  list: { type: 'boolean' },
-  scanner: { type: 'string', multiple: true },
-  'except-critical': { type: 'boolean' },
-  'metrics-textfile': { type: 'string' },
-  'metrics-listen': { type: 'string' },
-  'metrics-listen-public': { type: 'boolean' },
-} as const satisfies ParseArgsConfig['options'];
-
-type OptionName = keyof typeof OPTIONS;
-const COMMON_OPTIONS: readonly OptionName[] = ['redis', 'redis-cluster', 'prefix', 'json', 'help'];
-
-const ALLOWED: Record<Subcommand, readonly OptionName[]> = {
-  worker: [
-    'concurrency',
-    'sink',
-    'fake-scanners',
-    'lock-ttl',
-    'min-replica-acks',
-    'metrics-textfile',
-    'metrics-listen',
-    'metrics-listen-public',
-  ],
-  add: ['cwd', 'scanners', 'scan-ms', 'report-every', 'interval'],
-  list: [],
-  remove: [],
-  status: [],
-  history: ['since', 'now'],
-  liveness: ['max-age', 'now'],
-  ack: ['note', 'for', 'until', 'snooze', 'by', 'now', 'list'],
-  unack: [],
-  pause: ['note', 'for', 'until', 'scanner', 'except-critical', 'now'],
-  resume: [],
-};
 const POSITIONALS: Record<Subcommand, number> = {
   worker: 0,
   add: 1,
@@ -89,15 +17,6 @@ const POSITIONALS: Record<Subcommand, number> = {
   unack: 2,
   pause: 1,
   resume: 1,
-};
-
-/** The options as given, before the subcommand reads its own (boolean flags true, the rest text). */
-export type FleetValues = {
-  readonly [K in OptionName]?: (typeof OPTIONS)[K]['type'] extends 'boolean'
-    ? boolean
-    : (typeof OPTIONS)[K] extends { readonly multiple: true }
-      ? string[]
-      : string;
 };
 
 /** What every subcommand shares once its argv is read: the Redis it talks to and how it prints. */
@@ -114,42 +33,37 @@ export interface FleetArgs {
   readonly json: boolean;
 }
 
-/** The subcommand's argv read: `--help` asked, a usage error, or its arguments. */
-export type ReadFleetArgs =
-  { readonly kind: 'help' } | { readonly kind: 'usage'; readonly message: string } | { readonly kind: 'args'; readonly args: FleetArgs };
-
-/** Reads `argv` (after the subcommand) with the options `sub` accepts and the Redis URL from the flag or `env`. */
-export function readFleetArgs(sub: Subcommand, argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ReadFleetArgs {
-  const seeHelp = `Fix: see 'heartbeat-kit fleet ${sub} --help'.`;
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true });
-  } catch (error) {
-    return { kind: 'usage', message: `${(error as Error).message}. ${seeHelp}` };
+/** The refusal of a wrong number of IDs, in each subcommand's words (with the example it needs). */
+function countRefused(sub: Subcommand, wanted: number, positionals: readonly string[]): Result<never, CommandFailure> {
+  if (wanted === 2) {
+    const flags = sub === 'ack' ? ' --for 4h --note "why"' : '';
+    return usageFailure(`needs a heartbeat ID and a SELECTOR. Fix: heartbeat-kit fleet ${sub} my-repo GIT_STALE:feature-x${flags}`);
   }
-  const { values, positionals } = parsed;
-  if (values.help === true) return { kind: 'help' };
-  const foreign = (Object.keys(values) as OptionName[]).filter((key) => !COMMON_OPTIONS.includes(key) && !ALLOWED[sub].includes(key));
-  if (foreign.length > 0) return { kind: 'usage', message: `--${foreign[0]} does not apply to '${sub}'. ${seeHelp}` };
+  if (wanted === 1) return usageFailure(`needs exactly one heartbeat ID. Fix: heartbeat-kit fleet ${sub} my-repo …`);
+  return usageFailure(`takes no arguments (got '${positionals[0]}'). Fix: see 'heartbeat-kit fleet ${sub} --help'.`);
+}
+
+/**
+ * Reads the IDs `sub` needs from `positionals` and the Redis URL from `--redis` or `env`, after the
+ * kernel parsed the flags; a wrong count, URL or prefix is a usage error.
+ */
+export function readFleetArgs(
+  sub: Subcommand,
+  values: FleetValues,
+  positionals: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Result<FleetArgs, CommandFailure> {
   // `fleet ack ID --list` lists the heartbeat's acks: no SELECTOR then.
   const wanted = sub === 'ack' && values.list === true ? 1 : POSITIONALS[sub];
-  if (positionals.length !== wanted) {
-    const message =
-      wanted === 2
-        ? `needs a heartbeat ID and a SELECTOR. Fix: heartbeat-kit fleet ${sub} my-repo GIT_STALE:feature-x${sub === 'ack' ? ' --for 4h --note "why"' : ''}`
-        : wanted === 1
-          ? `needs exactly one heartbeat ID. Fix: heartbeat-kit fleet ${sub} my-repo …`
-          : `takes no arguments (got '${positionals[0]}'). ${seeHelp}`;
-    return { kind: 'usage', message };
-  }
+  if (positionals.length !== wanted) return countRefused(sub, wanted, positionals);
   const url = values.redis ?? env.HEARTBEAT_KIT_REDIS ?? 'redis://127.0.0.1:6379';
   // Several comma-separated nodes, or --redis-cluster, mean a Redis Cluster (ioredis' Cluster client).
   const target = parseRedisUrl(url, { cluster: values['redis-cluster'] === true });
-  if (target.isErr()) return { kind: 'usage', message: `--redis: ${target.error}` };
+  if (target.isErr()) return usageFailure(`--redis: ${target.error}`);
   const prefix = values.prefix ?? 'hbk';
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix))
-    return { kind: 'usage', message: `--prefix "${prefix}" is not a key prefix. Fix: use letters, digits, '.', '_' or '-'.` };
-  const args = {
+    return usageFailure(`--prefix "${prefix}" is not a key prefix. Fix: use letters, digits, '.', '_' or '-'.`);
+  return ok({
     values,
     id: positionals[0],
     selector: positionals[1],
@@ -157,6 +71,5 @@ export function readFleetArgs(sub: Subcommand, argv: readonly string[], env: Rea
     shown: redactRedisUrl(url),
     prefix,
     json: values.json === true,
-  };
-  return { kind: 'args', args };
+  });
 }

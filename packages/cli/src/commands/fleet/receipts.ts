@@ -2,8 +2,10 @@
 import { closeRedisClient, createRedisClient, createRedisPauseStore, createRedisReceiptStore, fleetKeys } from '@heartbeat-kit/bullmq/node';
 import type { ListedReceipts } from '@heartbeat-kit/core';
 import { formatReceipt, judgeLiveness, type Pause, pauseLiveness } from '@heartbeat-kit/core/host';
+import { err, ok, type Result } from 'neverthrow';
+import { commandFailure, usageFailure, type CommandFailure } from '../../cli-kernel/index.js';
 import { EXIT } from '../../exit-codes.js';
-import { redisFailed, seconds, usageError } from './output.js';
+import { redisFailed, seconds, type FleetOutcome } from './output.js';
 import { withScheduler, type RegistryTarget } from './registrations.js';
 
 /** Which heartbeat's receipts, and the instant their ages are judged at. */
@@ -12,53 +14,44 @@ export interface ReceiptQuery {
   readonly at: Date;
 }
 
-type Listed = { readonly ok: true; readonly value: ListedReceipts } | { readonly ok: false; readonly message: string };
-
-/** The heartbeat's receipts as stored, their warnings printed on stderr. */
-async function readReceipts(at: RegistryTarget, sub: string, query: ReceiptQuery): Promise<Listed> {
+/** The heartbeat's receipts as stored, their warnings printed on stderr; or the store's message. */
+async function readReceipts(at: RegistryTarget, sub: string, query: ReceiptQuery): Promise<Result<ListedReceipts, string>> {
   const redis = createRedisClient(at.target);
   try {
     const key = fleetKeys(at.prefix).receipts(query.id);
     const listed = await createRedisReceiptStore({ redis, key, clock: { now: () => query.at } }).list();
-    if (listed.isErr()) return { ok: false, message: listed.error.message };
+    if (listed.isErr()) return err(listed.error.message);
     for (const warning of listed.value.warnings) at.io.stderr(`heartbeat-kit fleet ${sub}: warning: ${warning}\n`);
-    return { ok: true, value: listed.value };
+    return ok(listed.value);
   } finally {
     await closeRedisClient(redis);
   }
 }
 
 /** `fleet history`: the receipts of slots at or after `sinceMs`, oldest first. */
-export async function showHistory(at: RegistryTarget, query: ReceiptQuery & { readonly sinceMs: number }): Promise<number> {
+export async function showHistory(at: RegistryTarget, query: ReceiptQuery & { readonly sinceMs: number }): Promise<FleetOutcome> {
   const { io, prefix } = at;
   const { id, sinceMs } = query;
   const listed = await readReceipts(at, 'history', query);
-  if (!listed.ok) {
-    io.stderr(`heartbeat-kit fleet history: ${listed.message}. Fix: check --redis and that redis-server runs.\n`);
-    return EXIT.failure;
-  }
+  if (listed.isErr()) return commandFailure(`${listed.error}. Fix: check --redis and that redis-server runs.`);
   const receipts = listed.value.receipts.filter((r) => Date.parse(r.slot) >= sinceMs);
   const since = sinceMs === Number.NEGATIVE_INFINITY ? '' : ` since ${new Date(sinceMs).toISOString()}`;
   if (at.json) io.stdout(`${JSON.stringify({ receipts, warnings: listed.value.warnings })}\n`);
   else if (receipts.length === 0) io.stdout(`no receipts for ${id}${since} (prefix ${prefix})\n`);
   else for (const receipt of receipts) io.stdout(`${formatReceipt(receipt)}\n`);
-  return EXIT.ok;
+  return ok(EXIT.ok);
 }
 
-/** `--max-age`, or 3 × the registered interval; else the exit code (not registered, Redis failed). */
-async function maxAgeOf(
-  at: RegistryTarget,
-  id: string,
-  given: number | undefined,
-): Promise<{ readonly ms: number } | { readonly exit: number }> {
-  if (given !== undefined) return { ms: given };
+/** `--max-age`, or 3 × the registered interval in ms; else why not (not registered, Redis failed). */
+async function maxAgeOf(at: RegistryTarget, id: string, given: number | undefined): Promise<Result<number, CommandFailure>> {
+  if (given !== undefined) return ok(given);
   return withScheduler(at, async (scheduler) => {
     const listed = await scheduler.list();
-    if (listed.isErr()) return { exit: redisFailed(at.io, 'liveness', listed.error.message) };
+    if (listed.isErr()) return redisFailed(listed.error.message);
     const heartbeat = listed.value.find((h) => h.id === id);
-    if (heartbeat !== undefined) return { ms: 3 * heartbeat.intervalMs };
+    if (heartbeat !== undefined) return ok(3 * heartbeat.intervalMs);
     const fix = `Fix: check the ID with 'heartbeat-kit fleet list', or pass --max-age.`;
-    return { exit: usageError(at.io, 'liveness', `${id} is not registered (prefix ${at.prefix}). ${fix}`) };
+    return usageFailure(`${id} is not registered (prefix ${at.prefix}). ${fix}`);
   });
 }
 
@@ -78,11 +71,14 @@ async function readPause(at: RegistryTarget, id: string): Promise<Pause | undefi
 }
 
 /** `fleet liveness`: core's liveness verdict over one heartbeat's receipts; exit 0 alive, 1 not. */
-export async function checkLiveness(at: RegistryTarget, query: ReceiptQuery & { readonly maxAgeMs: number | undefined }): Promise<number> {
+export async function checkLiveness(
+  at: RegistryTarget,
+  query: ReceiptQuery & { readonly maxAgeMs: number | undefined },
+): Promise<FleetOutcome> {
   const { io } = at;
   const { id } = query;
   const maxAge = await maxAgeOf(at, id, query.maxAgeMs);
-  if ('exit' in maxAge) return maxAge.exit;
+  if (maxAge.isErr()) return err(maxAge.error);
   // A pause in force is the answer: the operator said not to run, so no run is not a death.
   const pause = await readPause(at, id);
   const paused = pauseLiveness(pause, query.at.getTime(), MAX_OPEN_PAUSE_MS);
@@ -93,17 +89,17 @@ export async function checkLiveness(at: RegistryTarget, query: ReceiptQuery & { 
       );
     const notes = paused.warning === undefined ? [] : [paused.warning];
     io.stdout(at.json ? `${JSON.stringify({ live: true, paused: pause, message: paused.message, notes })}\n` : `${id} ${paused.message}\n`);
-    return EXIT.ok;
+    return ok(EXIT.ok);
   }
   const listed = await readReceipts(at, 'liveness', query);
-  if (!listed.ok) return redisFailed(io, 'liveness', listed.message);
+  if (listed.isErr()) return redisFailed(listed.error);
   const verdict = judgeLiveness(listed.value.receipts, {
     nowMs: query.at.getTime(),
-    maxAgeMs: maxAge.ms,
+    maxAgeMs: maxAge.value,
     terms: { run: 'fleet cycle', lock: 'fleet lock' },
   });
   const message = verdict.live
-    ? `alive: ${id} cycle #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${seconds(verdict.ageMs)} ago, max ${seconds(maxAge.ms)})`
+    ? `alive: ${id} cycle #${verdict.lastRan.cycle} ran at ${verdict.lastRan.slot} (${seconds(verdict.ageMs)} ago, max ${seconds(maxAge.value)})`
     : `not alive (${verdict.reason}): ${id}: ${verdict.message}`;
   const notes = verdict.live ? verdict.notes : [];
   if (at.json)
@@ -111,5 +107,5 @@ export async function checkLiveness(at: RegistryTarget, query: ReceiptQuery & { 
       `${JSON.stringify(verdict.live ? { live: true, message, lastRan: verdict.lastRan, notes } : { live: false, reason: verdict.reason, message, ...(verdict.lastRan ? { lastRan: verdict.lastRan } : {}) })}\n`,
     );
   else io.stdout(`${[message, ...notes.map((note) => `  note: ${note}`)].join('\n')}\n`);
-  return verdict.live ? EXIT.ok : EXIT.rejected;
+  return ok(verdict.live ? EXIT.ok : EXIT.rejected);
 }

@@ -10,9 +10,11 @@ import {
   type FleetScheduler,
 } from '@heartbeat-kit/bullmq/node';
 import { describePause, type Pause, pauseActiveAt } from '@heartbeat-kit/core/host';
+import { ok } from 'neverthrow';
+import { usageFailure } from '../../cli-kernel/index.js';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIo } from '../../io.js';
-import { redisFailed, seconds, usageError } from './output.js';
+import { redisFailed, seconds, type FleetOutcome } from './output.js';
 
 /** Where a registration talks to Redis: one scheduler per command, closed when the command ends. */
 export interface RegistryTarget {
@@ -37,51 +39,48 @@ function describeSource(heartbeat: FleetHeartbeat): string {
 }
 
 /** `fleet add`: registers (or updates) a heartbeat and schedules it. */
-export function addHeartbeat(at: RegistryTarget, input: FleetHeartbeatInput): Promise<number> {
+export function addHeartbeat(at: RegistryTarget, input: FleetHeartbeatInput): Promise<FleetOutcome> {
   const { io } = at;
   return withScheduler(at, async (scheduler) => {
     const added = await scheduler.add(input);
-    if (added.isErr())
-      return added.error.kind === 'invalid'
-        ? usageError(io, 'add', `${added.error.message}.`)
-        : redisFailed(io, 'add', added.error.message);
+    if (added.isErr()) return added.error.kind === 'invalid' ? usageFailure(`${added.error.message}.`) : redisFailed(added.error.message);
     const { value } = added;
     io.stdout(at.json ? `${JSON.stringify(value)}\n` : `added ${input.id}: every ${value.intervalMs / 1000}s, ${describeSource(value)}\n`);
-    return EXIT.ok;
+    return ok(EXIT.ok);
   });
 }
 
 /** `fleet remove`: unregisters a heartbeat; exit 1 when it was not registered. */
-export function removeHeartbeat(at: RegistryTarget, id: string): Promise<number> {
+export function removeHeartbeat(at: RegistryTarget, id: string): Promise<FleetOutcome> {
   const { io } = at;
   return withScheduler(at, async (scheduler) => {
     const removed = await scheduler.remove(id);
-    if (removed.isErr()) return redisFailed(io, 'remove', removed.error.message);
+    if (removed.isErr()) return redisFailed(removed.error.message);
     if (at.json) io.stdout(`${JSON.stringify({ id, removed: removed.value })}\n`);
     else io.stdout(removed.value ? `removed ${id}\n` : `${id} was not registered\n`);
-    return removed.value ? EXIT.ok : EXIT.rejected;
+    return ok(removed.value ? EXIT.ok : EXIT.rejected);
   });
 }
 
 /** `fleet list`: the registered heartbeats. */
-export function listHeartbeats(at: RegistryTarget): Promise<number> {
+export function listHeartbeats(at: RegistryTarget): Promise<FleetOutcome> {
   const { io } = at;
   return withScheduler(at, async (scheduler) => {
     const listed = await scheduler.list();
-    if (listed.isErr()) return redisFailed(io, 'list', listed.error.message);
+    if (listed.isErr()) return redisFailed(listed.error.message);
     const line = (h: FleetHeartbeat): string => `${h.id.padEnd(20)} every ${h.intervalMs / 1000}s  ${describeSource(h)}\n`;
     if (at.json) io.stdout(`${JSON.stringify(listed.value)}\n`);
     else io.stdout(listed.value.length === 0 ? 'no heartbeats registered\n' : listed.value.map(line).join(''));
-    return EXIT.ok;
+    return ok(EXIT.ok);
   });
 }
 
 /** `fleet status`: per heartbeat its last cycle, next slot, lag and last report. */
-export function showStatus(at: RegistryTarget): Promise<number> {
+export function showStatus(at: RegistryTarget): Promise<FleetOutcome> {
   const { io } = at;
   return withScheduler(at, async (scheduler) => {
     const status = await scheduler.status();
-    if (status.isErr()) return redisFailed(io, 'status', status.error.message);
+    if (status.isErr()) return redisFailed(status.error.message);
     const pauses = await pausesInForce(
       at,
       status.value.map((entry) => entry.heartbeat.id),
@@ -92,7 +91,7 @@ export function showStatus(at: RegistryTarget): Promise<number> {
     });
     if (at.json) io.stdout(`${JSON.stringify(entries)}\n`);
     else io.stdout(entries.length === 0 ? 'no heartbeats registered\n' : entries.map((entry) => `${statusLine(entry)}\n`).join(''));
-    return EXIT.ok;
+    return ok(EXIT.ok);
   });
 }
 

@@ -16,7 +16,7 @@ import { resolvePath } from '../../wiring/cycle-deps.js';
 import { parseDurationFlag } from '../../wiring/duration-flag.js';
 import { parseInstantFlag } from '../../wiring/instant.js';
 import { parseSince } from '../history.js';
-import type { FleetValues, Subcommand } from './args.js';
+import type { FleetValues, Subcommand } from './flags.js';
 
 /** What one fleet subcommand was asked to do, every flag and argument already checked. */
 export type FleetRequest =
@@ -103,7 +103,7 @@ export function readRequest(
       const { at, sinceMs } = history.value;
       if (sub === 'history') return ok({ sub, id: id!, at, sinceMs });
       const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
-      return maxAge.ok ? ok({ sub, id: id!, at, maxAgeMs: maxAge.ms }) : err(maxAge.message);
+      return maxAge.isOk() ? ok({ sub, id: id!, at, maxAgeMs: maxAge.value }) : err(maxAge.error);
     }
   }
 }
@@ -112,14 +112,14 @@ export function readRequest(
 function readPauseFlags(id: string, values: FleetValues, clockNow: Date): Checked<FleetRequest> {
   if (!isFleetHeartbeatId(id)) return err(notAnId(id));
   const now = parseInstantFlag('--now', values.now);
-  if (!now.ok) return err(now.message);
+  if (now.isErr()) return err(now.error);
   const made = createPause(
     { note: values.note, for: values.for, until: values.until, scanners: values.scanner, exceptCritical: values['except-critical'] },
-    (now.date ?? clockNow).getTime(),
+    (now.value ?? clockNow).getTime(),
     BUILTIN_SCANNERS,
   );
   if (made.isErr()) return err(`${made.error.flag}: ${made.error.message}`);
-  return ok({ sub: 'pause', id, pause: made.value, rehearsal: now.date !== undefined });
+  return ok({ sub: 'pause', id, pause: made.value, rehearsal: now.value !== undefined });
 }
 
 /** The longest `--for` an ack takes (as `heartbeat-kit ack`). */
@@ -127,18 +127,18 @@ const MAX_ACK_FOR_MS = 366 * 86_400_000;
 
 function readAckFlags(id: string, selector: string | undefined, values: FleetValues, clockNow: Date): Checked<FleetAckRequest> {
   const now = parseInstantFlag('--now', values.now);
-  if (!now.ok) return err(now.message);
-  const at = now.date ?? clockNow;
-  const rehearsal = now.date !== undefined;
+  if (now.isErr()) return err(now.error);
+  const at = now.value ?? clockNow;
+  const rehearsal = now.value !== undefined;
   const by = values.by?.trim().slice(0, 200);
   if (values.list === true) return ok({ id, selector: undefined, note: '', until: undefined, snooze: false, by, at, rehearsal });
   const note = validateAckNote(values.note);
   if (note.isErr()) return err(note.error.message);
   const forFlag = parseDurationFlag('--for', values.for, { unit: 'h', example: '4h', maxMs: MAX_ACK_FOR_MS });
-  if (!forFlag.ok) return err(forFlag.message);
+  if (forFlag.isErr()) return err(forFlag.error);
   const untilFlag = parseInstantFlag('--until', values.until);
-  if (!untilFlag.ok) return err(untilFlag.message);
-  const until = ackEnd({ forMs: forFlag.ms, until: untilFlag.date, now: at });
+  if (untilFlag.isErr()) return err(untilFlag.error);
+  const until = ackEnd({ forMs: forFlag.value, until: untilFlag.value, now: at });
   if (until.isErr()) return err(until.error.message);
   return ok({ id, selector, note: note.value, until: until.value, snooze: values.snooze === true, by, at, rehearsal });
 }
@@ -155,7 +155,7 @@ function readWorkerFlags(values: FleetValues, cwd: string): Checked<WorkerOption
   const concurrency = parseNumber(values.concurrency, '--concurrency', 1);
   if (concurrency.isErr()) return err(concurrency.error);
   const lockTtl = parseDurationFlag('--lock-ttl', values['lock-ttl'], { unit: 's', example: '30s', minMs: 1000 });
-  if (!lockTtl.ok) return err(lockTtl.message);
+  if (lockTtl.isErr()) return err(lockTtl.error);
   const acks = parseNumber(values['min-replica-acks'], '--min-replica-acks', 0);
   if (acks.isErr()) return err(acks.error);
   if (acks.value !== undefined && !Number.isInteger(acks.value))
@@ -166,7 +166,7 @@ function readWorkerFlags(values: FleetValues, cwd: string): Checked<WorkerOption
   if (!metrics.ok) return err(metrics.message);
   const worker: WorkerOptions = {
     concurrency: concurrency.value === undefined ? undefined : Math.floor(concurrency.value),
-    lockTtlMs: lockTtl.ms,
+    lockTtlMs: lockTtl.value,
     minReplicaAcks: acks.value,
     sink: sink.value,
     fakeScanners: values['fake-scanners'] === true,
@@ -179,8 +179,8 @@ function readWorkerFlags(values: FleetValues, cwd: string): Checked<WorkerOption
 function readHistoryFlags(id: string, values: FleetValues, clockNow: Date): Checked<{ readonly at: Date; readonly sinceMs: number }> {
   if (!isFleetHeartbeatId(id)) return err(notAnId(id));
   const now = parseInstantFlag('--now', values.now);
-  if (!now.ok) return err(now.message);
-  const at = now.date ?? clockNow;
+  if (now.isErr()) return err(now.error);
+  const at = now.value ?? clockNow;
   if (values.since === undefined) return ok({ at, sinceMs: Number.NEGATIVE_INFINITY });
   const since = parseSince(values.since, at);
   return since.isOk() ? ok({ at, sinceMs: since.value }) : err(since.error);
@@ -191,10 +191,10 @@ function readAddFlags(id: string, values: FleetValues, cwd: string): Checked<Fle
   if (!isFleetHeartbeatId(id)) return err(notAnId(id));
   const rule = { unit: 's', example: '10m', minMs: MIN_FLEET_INTERVAL_MS, maxMs: MAX_FLEET_INTERVAL_MS } as const;
   const interval = parseDurationFlag('--interval', values.interval, rule);
-  if (!interval.ok) return err(interval.message);
+  if (interval.isErr()) return err(interval.error);
   const source = readAddSource(values, cwd);
   if (source.isErr()) return err(source.error);
-  const input: FleetHeartbeatInput = { id, intervalMs: interval.ms ?? 600_000, source: source.value };
+  const input: FleetHeartbeatInput = { id, intervalMs: interval.value ?? 600_000, source: source.value };
   // The scheduler checks the registration again; anything the flags above let through is still a usage error here.
   const checked = parseFleetHeartbeat(input);
   return checked.isOk() ? ok(input) : err(`${checked.error}. Fix: see 'heartbeat-kit fleet add --help'.`);
@@ -208,7 +208,7 @@ function readAddSource(values: FleetValues, cwd: string): Checked<FleetHeartbeat
     allowZero: true,
     maxMs: MAX_FAKE_SCAN_MS,
   });
-  if (!scanMs.ok) return err(scanMs.message);
+  if (scanMs.isErr()) return err(scanMs.error);
   const reportEvery = parseNumber(values['report-every'], '--report-every', 0);
   if (reportEvery.isErr()) return err(reportEvery.error);
   if ((values.cwd === undefined) === (values.scanners === undefined))
@@ -221,7 +221,7 @@ function readAddSource(values: FleetValues, cwd: string): Checked<FleetHeartbeat
   return ok({
     kind: 'scanners',
     set: 'fake',
-    ...(scanMs.ms === undefined ? {} : { scanMs: scanMs.ms }),
+    ...(scanMs.value === undefined ? {} : { scanMs: scanMs.value }),
     ...(reportEvery.value === undefined ? {} : { reportEvery: Math.floor(reportEvery.value) }),
   });
 }

@@ -5,7 +5,8 @@ import type { CliIo } from '../../io.js';
 import { createFleetMetrics, type FleetMetricsSource } from '../../metrics/fleet-metrics.js';
 import { writeMetricsText, type MetricsFlags } from '../../metrics/metrics-export.js';
 import { serveMetrics, type MetricsServer } from '../../metrics/metrics-server.js';
-import { usageError } from './output.js';
+import { ok, type Result } from 'neverthrow';
+import { usageFailure, type CommandFailure } from '../../cli-kernel/index.js';
 
 /** How often the textfile is rewritten when no job ends (queue depths and `up` stay fresh on an idle worker). */
 export const TEXTFILE_REFRESH_MS = 15_000;
@@ -22,12 +23,9 @@ export interface WorkerMetrics {
 
 /**
  * Starts the `/metrics` endpoint (before the worker, so a taken port is exit 2 with nothing started)
- * and returns the outputs; or the exit code of a usage error.
+ * and returns the outputs; or the usage error.
  */
-export async function startWorkerMetrics(
-  io: CliIo,
-  flags: MetricsFlags,
-): Promise<{ ok: true; value: WorkerMetrics } | { ok: false; exit: number }> {
+export async function startWorkerMetrics(io: CliIo, flags: MetricsFlags): Promise<Result<WorkerMetrics, CommandFailure>> {
   const metrics = createFleetMetrics();
   let worker: FleetWorker | undefined;
   let closed = false;
@@ -46,39 +44,33 @@ export async function startWorkerMetrics(
     try {
       server = await serveMetrics(flags.listen, render);
     } catch (error) {
-      const exit = usageError(
-        io,
-        'worker',
+      return usageFailure(
         `--metrics-listen ${host}:${port}: cannot listen (${(error as Error).message}). Fix: pick a free port, or stop what holds it.`,
       );
-      return { ok: false, exit };
     }
     io.stderr(`heartbeat-kit fleet worker: metrics at ${server.url}\n`);
   }
 
   const writer = textfileWriter(io, flags.textfile, render);
   let timer: NodeJS.Timeout | undefined;
-  return {
-    ok: true,
-    value: {
-      onEvent: metrics.onEvent,
-      onJob: (event) => {
-        metrics.onJob(event);
-        if (event.phase === 'end') void writer.request();
-      },
-      attach: async (attached) => {
-        worker = attached;
-        await writer.request();
-        if (flags.textfile !== undefined) timer = setInterval(() => void writer.request(), TEXTFILE_REFRESH_MS);
-      },
-      close: async () => {
-        closed = true;
-        clearInterval(timer);
-        await server?.close();
-        await writer.request();
-      },
+  return ok({
+    onEvent: metrics.onEvent,
+    onJob: (event) => {
+      metrics.onJob(event);
+      if (event.phase === 'end') void writer.request();
     },
-  };
+    attach: async (attached) => {
+      worker = attached;
+      await writer.request();
+      if (flags.textfile !== undefined) timer = setInterval(() => void writer.request(), TEXTFILE_REFRESH_MS);
+    },
+    close: async () => {
+      closed = true;
+      clearInterval(timer);
+      await server?.close();
+      await writer.request();
+    },
+  });
 }
 
 /**

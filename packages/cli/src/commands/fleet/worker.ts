@@ -1,23 +1,31 @@
 // `heartbeat-kit fleet worker`: runs a fleet worker until SIGINT/SIGTERM, its events on stderr.
 import type { RedisTarget } from '@heartbeat-kit/bullmq';
 import { createFleetWorker } from '@heartbeat-kit/bullmq/node';
+import { err, ok } from 'neverthrow';
 import { EXIT } from '../../exit-codes.js';
 import { printInfo } from '../../errors.js';
 import type { CliIo } from '../../io.js';
 import { createFleetSink } from './fleet-sink.js';
+import type { FleetOutcome } from './output.js';
 import { createEventPrinter } from './worker-events.js';
 import { createProjectResolver } from './project-resolver.js';
 import type { WorkerOptions } from './request.js';
 
 /** Processes the fleet's slots, cycles and outbox until the shutdown signal; exit 0 once closed. */
-export async function runWorker(io: CliIo, target: RedisTarget, prefix: string, options: WorkerOptions, json: boolean): Promise<number> {
+export async function runWorker(
+  io: CliIo,
+  target: RedisTarget,
+  prefix: string,
+  options: WorkerOptions,
+  json: boolean,
+): Promise<FleetOutcome> {
   const { textfile, listen } = options.metrics;
   const started =
     textfile === undefined && listen === undefined
       ? undefined
       : await (await import('./worker-metrics.js')).startWorkerMetrics(io, options.metrics);
-  if (started?.ok === false) return started.exit;
-  const metrics = started?.value;
+  if (started?.isErr() === true) return err(started.error);
+  const metrics = started?.unwrapOr(undefined);
   const printEvent = createEventPrinter(io, json);
   const worker = createFleetWorker({
     target,
@@ -39,5 +47,5 @@ export async function runWorker(io: CliIo, target: RedisTarget, prefix: string, 
     await new Promise<void>((resolve) => io.shutdownSignal.addEventListener('abort', () => resolve(), { once: true }));
   await worker.close();
   await metrics?.close();
-  return EXIT.ok;
+  return ok(EXIT.ok);
 }

@@ -32,26 +32,26 @@ function parseCap(capFlag: string | undefined): Result<number | undefined, strin
 /** The flag checks that need nothing read yet, in the order the errors are reported; the error is the usage line's message. */
 export function checkLoopFlags(flags: LoopFlags, cwd: string): Result<CheckedLoopFlags, string> {
   const interval = parseDurationFlag('--interval', flags.interval, { unit: 's', example: '10m', minMs: 1000 });
-  if (!interval.ok) return err(interval.message);
+  if (interval.isErr()) return err(interval.error);
   const jitter = parseDurationFlag('--jitter', flags.jitter, { unit: 's', example: '30s', allowZero: true });
-  if (!jitter.ok) return err(jitter.message);
+  if (jitter.isErr()) return err(jitter.error);
   const policy = flags['catch-up'];
   if (policy !== undefined && !(CATCH_UP_POLICIES as readonly string[]).includes(policy))
     return err(`--catch-up "${policy}" is not a catch-up policy. Fix: --catch-up skip, latest-once or all.`);
   const cap = parseCap(flags['catch-up-cap']);
   if (cap.isErr()) return err(cap.error);
   const startAt = parseInstantFlag('--now', flags.now);
-  if (!startAt.ok) return err(startAt.message);
+  if (startAt.isErr()) return err(startAt.error);
   const metrics = parseMetricsFlags(flags, cwd);
   if (!metrics.ok) return err(metrics.message);
   const pingFlags = checkPingFlags(flags);
   if (!pingFlags.ok) return err(pingFlags.message);
   return ok({
-    intervalMs: interval.ms,
-    jitterMs: jitter.ms,
+    intervalMs: interval.value,
+    jitterMs: jitter.value,
     policy: policy as CatchUpPolicy | undefined,
     cap: cap.value,
-    startAt: startAt.date,
+    startAt: startAt.value,
     metrics: metrics.value,
   });
 }

@@ -46,8 +46,8 @@ export function resolveCommon(
   io: CliIo,
 ): Result<Common, CommandFailure> {
   const parsed = parseInstantFlag('--now', values.now);
-  if (!parsed.ok) return runbookUsage(sub, parsed.message);
-  const now = parsed.date ?? new Date();
+  if (parsed.isErr()) return runbookUsage(sub, parsed.error);
+  const now = parsed.value ?? new Date();
   // The zone is read the way the heartbeat config's is (core's resolveTimeZone): one rule for every
   // command, and the stored spelling (trimmed, letter case corrected) is what the dates use.
   if (values.tz === undefined) {
