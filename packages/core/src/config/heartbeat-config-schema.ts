@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { checksSchema } from './check-schema.js';
+import type { CategoryTable } from '../domain/category-table.js';
+import { checksSchema, checksSchemaFor } from './check-schema.js';
 import { repeatSchedule } from './repeat-limits.js';
 import { daysSchema, timeOfDaySchema } from './window-schema.js';
 import { PING_TARGET_PATTERN, ROUTE_SINK_PATTERN } from './heartbeat-delivery-readers.js';
@@ -252,3 +253,19 @@ export type HeartbeatConfig = z.infer<typeof heartbeatConfigSchema>;
 
 /** The configuration used when `.claude/HEARTBEAT.md` is missing or empty. */
 export const DEFAULT_HEARTBEAT_CONFIG: HeartbeatConfig = heartbeatConfigSchema.parse({});
+
+// One schema per table: a host parses its configuration every cycle with the same table.
+const schemaByTable = new WeakMap<CategoryTable, typeof heartbeatConfigSchema>();
+
+/**
+ * {@link heartbeatConfigSchema} for a host whose category table is `categories`: a check may not
+ * take one of the table's categories (the CLI passes the CoBuilder table of `@heartbeat-kit/scanners`).
+ */
+export function heartbeatConfigSchemaFor(categories: CategoryTable): typeof heartbeatConfigSchema {
+  let schema = schemaByTable.get(categories);
+  if (schema === undefined) {
+    schema = heartbeatConfigSchema.extend({ checks: checksSchemaFor(new Set(categories.names)) });
+    schemaByTable.set(categories, schema);
+  }
+  return schema;
+}

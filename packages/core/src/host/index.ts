@@ -45,6 +45,7 @@ export { type IsoInstantError } from '../text/iso-instant.js';
 export { splitCommaList, type CommaListOptions } from '../text/comma-list.js';
 export { DEFAULT_HEARTBEAT_FILE, type ParseHeartbeatConfigOptions } from '../config/heartbeat-markdown-parser.js';
 export { renderHeartbeatMarkdown } from '../config/heartbeat-markdown-renderer.js';
+export { heartbeatConfigSchemaFor } from '../config/heartbeat-config-schema.js';
 export { daysSchema, timeOfDaySchema } from '../config/window-schema.js';
 export { activeHoursStatus, isWithinActiveHours, type ActiveHoursWindow, type ActiveHoursStatus } from '../active-hours/index.js';
 export {
