@@ -1,7 +1,6 @@
 // The `## Checks` section of HEARTBEAT.md: any command as a scanner. Its zod schema, the names it may
 // not take, and the category and cadence every reader of a check (scanner, plan, decision) derives alike.
 import { z } from 'zod';
-import { BUILTIN_SCANNERS } from '../domain/scan-result.js';
 import { repeatSchedule } from './repeat-limits.js';
 
 /** What a check may be called: lower-case letters, digits and `-`, starting with a letter (it names a scanner and a category). */
@@ -110,12 +109,16 @@ export const checkSchema = z
 /** One validated check. */
 export type CheckSpec = z.infer<typeof checkSchema>;
 
-/**
- * The `checks` key of a configuration whose host reserves `reservedCategories` (the names of its
- * category table: a check may not report as one of them). Names and categories unique, never a
- * built-in scanner's name or a reserved category.
- */
-export function checksSchemaFor(reservedCategories: ReadonlySet<string>) {
+/** Names a host keeps for itself: a check may not be called like one of its scanners nor report as one of its categories. */
+export interface ReservedNames {
+  /** The host's scanners (the CLI: the built-in ones). */
+  readonly scanners: readonly string[];
+  /** The categories of the host's table. */
+  readonly categories: ReadonlySet<string>;
+}
+
+/** The `checks` key of a configuration whose host reserves `reserved`: names and categories unique, never a reserved one. */
+export function checksSchemaFor({ scanners, categories: reservedCategories }: ReservedNames) {
   return z
     .array(checkSchema)
     .max(MAX_CHECKS)
@@ -124,12 +127,12 @@ export function checksSchemaFor(reservedCategories: ReadonlySet<string>) {
       const names = new Map<string, number>();
       const categories = new Map<string, number>();
       checks.forEach((check, index) => {
-        if ((BUILTIN_SCANNERS as readonly string[]).includes(check.name))
+        if (scanners.includes(check.name))
           ctx.addIssue({
             code: 'custom',
             path: [index, 'name'],
             message: `is the name of a built-in scanner`,
-            params: { fix: `give the check another name, such as ${check.name}-check (built-ins: ${BUILTIN_SCANNERS.join(', ')})` },
+            params: { fix: `give the check another name, such as ${check.name}-check (built-ins: ${scanners.join(', ')})` },
           });
         const first = names.get(check.name);
         if (first !== undefined)
@@ -162,8 +165,8 @@ export function checksSchemaFor(reservedCategories: ReadonlySet<string>) {
     .describe('## Checks: commands run as scanners. See docs/checks.md for the output contract.');
 }
 
-/** The `checks` key with no category reserved: what a configuration is checked with before a host gives its table. */
-export const checksSchema = checksSchemaFor(new Set());
+/** The `checks` key with no name reserved: what a configuration is checked with before a host gives its own. */
+export const checksSchema = checksSchemaFor({ scanners: [], categories: new Set() });
 
 /** `CHECK_<NAME>`: a check's category when it names none. */
 export function defaultCheckCategory(name: string): string {

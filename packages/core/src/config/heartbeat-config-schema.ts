@@ -254,18 +254,30 @@ export type HeartbeatConfig = z.infer<typeof heartbeatConfigSchema>;
 /** The configuration used when `.claude/HEARTBEAT.md` is missing or empty. */
 export const DEFAULT_HEARTBEAT_CONFIG: HeartbeatConfig = heartbeatConfigSchema.parse({});
 
-// One schema per table: a host parses its configuration every cycle with the same table.
-const schemaByTable = new WeakMap<CategoryTable, typeof heartbeatConfigSchema>();
+/** What a host keeps for itself in the configuration (see {@link heartbeatConfigSchemaFor}). */
+export interface ConfigHost {
+  /** Its category table: a check may not take one of its categories. Default: none reserved. */
+  readonly categories?: CategoryTable;
+  /** Its scanners' names: a check may not be called like one. Default: none reserved. */
+  readonly scanners?: readonly string[];
+}
+
+const NONE = {};
+// One schema per host: a host parses its configuration every cycle with the same table and names.
+const schemaByHost = new WeakMap<object, WeakMap<object, typeof heartbeatConfigSchema>>();
 
 /**
- * {@link heartbeatConfigSchema} for a host whose category table is `categories`: a check may not
- * take one of the table's categories (the CLI passes the CoBuilder table of `@heartbeat-kit/scanners`).
+ * {@link heartbeatConfigSchema} for a host: a check may not be called like one of its scanners nor
+ * take one of its categories (the CLI passes `BUILTIN_SCANNERS` and `DEFAULT_CATEGORIES` of `@heartbeat-kit/scanners`).
  */
-export function heartbeatConfigSchemaFor(categories: CategoryTable): typeof heartbeatConfigSchema {
-  let schema = schemaByTable.get(categories);
+export function heartbeatConfigSchemaFor(host: ConfigHost): typeof heartbeatConfigSchema {
+  const byScanners = schemaByHost.get(host.categories ?? NONE) ?? new WeakMap<object, typeof heartbeatConfigSchema>();
+  schemaByHost.set(host.categories ?? NONE, byScanners);
+  let schema = byScanners.get(host.scanners ?? NONE);
   if (schema === undefined) {
-    schema = heartbeatConfigSchema.extend({ checks: checksSchemaFor(new Set(categories.names)) });
-    schemaByTable.set(categories, schema);
+    const reserved = { scanners: host.scanners ?? [], categories: new Set<string>(host.categories?.names ?? []) };
+    schema = heartbeatConfigSchema.extend({ checks: checksSchemaFor(reserved) });
+    byScanners.set(host.scanners ?? NONE, schema);
   }
   return schema;
 }

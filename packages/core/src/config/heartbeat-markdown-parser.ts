@@ -48,6 +48,8 @@ export interface ParseHeartbeatConfigOptions {
    * CoBuilder table, `DEFAULT_CATEGORIES` of `@heartbeat-kit/scanners`). Default: none reserved.
    */
   readonly categories?: CategoryTable;
+  /** The host's scanners' names: a check may not be called like one (the CLI passes `BUILTIN_SCANNERS`). Default: none reserved. */
+  readonly scanners?: readonly string[];
 }
 
 /**
@@ -92,7 +94,8 @@ export function parseHeartbeatConfig(
   }
   const weekendWarning = weekendContradiction(read.value, file);
   if (weekendWarning !== undefined) warnings.push(weekendWarning);
-  const schema = options.categories === undefined ? heartbeatConfigSchema : heartbeatConfigSchemaFor(options.categories);
+  const schema =
+    options.categories === undefined && options.scanners === undefined ? heartbeatConfigSchema : heartbeatConfigSchemaFor(options);
   return checkSchema(read.value, file, schema).map((config) => ({
     config,
     found: true,

@@ -25,7 +25,9 @@ describe('the CoBuilder categories', () => {
 
   // Core's config schema reserves the categories of the table a host passes (the CLI passes this one).
   it.each([...COBUILDER_CATEGORIES])('core refuses %s as a check category', (category) => {
-    const parsed = heartbeatConfigSchemaFor(DEFAULT_CATEGORIES).safeParse({ checks: [{ name: 'disk', run: ['df'], category }] });
+    const parsed = heartbeatConfigSchemaFor({ categories: DEFAULT_CATEGORIES }).safeParse({
+      checks: [{ name: 'disk', run: ['df'], category }],
+    });
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((issue) => issue.message)).toContain('is a built-in category');
   });
