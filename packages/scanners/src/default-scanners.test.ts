@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_SCANNERS } from '@heartbeat-kit/core/host';
 import { makeContext, scriptedRunner } from '../test/support/context.js';
+import { BUILTIN_SCANNERS } from './builtin-scanner-names.js';
 import { createDefaultScanners } from './default-scanners.js';
 import { formatAge } from './scanner-support.js';
 

@@ -44,6 +44,7 @@ export { createGChatScanner, type GChatScannerDeps, GCHAT_POLL_SCRIPT, GCHAT_NO_
 export type { DurationMeter } from './scanner-support.js';
 export type { FileExists } from './file-exists.js';
 export { createDefaultScanners, type DefaultScannersDeps } from './default-scanners.js';
+export { BUILTIN_SCANNERS, type BuiltinScannerName } from './builtin-scanner-names.js';
 export {
   COBUILDER_CATEGORIES,
   type CoBuilderCategory,

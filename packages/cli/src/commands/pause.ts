@@ -1,4 +1,5 @@
-import { BUILTIN_SCANNERS, createPause, describePause } from '@heartbeat-kit/core/host';
+import { createPause, describePause } from '@heartbeat-kit/core/host';
+import { BUILTIN_SCANNERS } from '@heartbeat-kit/scanners';
 import { createFilePauseStore, pausePathFor } from '@heartbeat-kit/core/node';
 import { err, ok, type Result } from 'neverthrow';
 import { commandFailure, defineCommand, usageFailure, type CommandSpec, type DeclaredCommand, type FlagSpec } from '../cli-kernel/index.js';

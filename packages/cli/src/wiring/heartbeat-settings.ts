@@ -2,6 +2,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { formatHeartbeatConfigError, type HeartbeatConfig, parseHeartbeatConfig } from '@heartbeat-kit/core';
 import { DEFAULT_HEARTBEAT_FILE, resolveTimeZone } from '@heartbeat-kit/core/host';
 import { NotRegularFileError, readRegularFile } from '@heartbeat-kit/core/node';
+import { BUILTIN_SCANNERS, DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
 import { systemTimeZone } from './system-time-zone.js';
 
 /** A loaded HEARTBEAT.md with its resolved zone. */
@@ -50,7 +51,11 @@ export async function loadHeartbeatSettings(
         message: `cannot read config file ${file}: ${(error as Error).message}. Fix: check the path and its permissions.`,
       };
   }
-  const parsed = parseHeartbeatConfig(text, { file: configPath ?? DEFAULT_HEARTBEAT_FILE });
+  const parsed = parseHeartbeatConfig(text, {
+    file: configPath ?? DEFAULT_HEARTBEAT_FILE,
+    categories: DEFAULT_CATEGORIES,
+    scanners: BUILTIN_SCANNERS,
+  });
   if (parsed.isErr()) return { ok: false, message: formatHeartbeatConfigError(parsed.error) };
   // The file's zone when it names one (its error names the file), else the system's (its error names TZ).
   const configured = parsed.value.config.activeHours.timeZone;

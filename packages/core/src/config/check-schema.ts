@@ -1,7 +1,6 @@
 // The `## Checks` section of HEARTBEAT.md: any command as a scanner. Its zod schema, the names it may
 // not take, and the category and cadence every reader of a check (scanner, plan, decision) derives alike.
 import { z } from 'zod';
-import { BUILTIN_SCANNERS } from '../domain/scan-result.js';
 import { repeatSchedule } from './repeat-limits.js';
 
 /** What a check may be called: lower-case letters, digits and `-`, starting with a letter (it names a scanner and a category). */
@@ -9,27 +8,6 @@ export const CHECK_NAME_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
 
 /** What a check's own category may be called: upper-case letters, digits and `_`. */
 export const CHECK_CATEGORY_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
-
-/**
- * Categories a check may not take: the built-in scanners' (CoBuilder's, owned by
- * `@heartbeat-kit/scanners`, whose tests pin this list to its table). A copy of names only, because
- * the configuration schema is still composed here with the built-in scanners' keys (issue 32).
- */
-const BUILTIN_CATEGORY_NAMES: ReadonlySet<string> = new Set([
-  'TMUX_DOWN',
-  'ORCH_FAILURE',
-  'P0_WORK_READY',
-  'P1_WORK_READY',
-  'GCHAT_REPLY_RECEIVED',
-  'PIPELINE_NODE_FAILED',
-  'PIPELINE_FINALIZED',
-  'GIT_STALE',
-  'STALE_TASK',
-  'ORCH_IDLE',
-  'PIPELINE_VALIDATION_STALLED',
-  'PIPELINE_STALLED',
-  'WORK_READY',
-]);
 
 /** The longest a check may run: below the cycle's 30 s per-scanner bound, so the check's own deadline (and its kill) comes first. */
 export const MAX_CHECK_TIMEOUT_MS = 25_000;
@@ -131,51 +109,64 @@ export const checkSchema = z
 /** One validated check. */
 export type CheckSpec = z.infer<typeof checkSchema>;
 
-/** The `checks` key of the configuration: names and categories unique, never a built-in scanner's or category. */
-export const checksSchema = z
-  .array(checkSchema)
-  .max(MAX_CHECKS)
-  .default([])
-  .superRefine((checks, ctx) => {
-    const names = new Map<string, number>();
-    const categories = new Map<string, number>();
-    checks.forEach((check, index) => {
-      if ((BUILTIN_SCANNERS as readonly string[]).includes(check.name))
-        ctx.addIssue({
-          code: 'custom',
-          path: [index, 'name'],
-          message: `is the name of a built-in scanner`,
-          params: { fix: `give the check another name, such as ${check.name}-check (built-ins: ${BUILTIN_SCANNERS.join(', ')})` },
-        });
-      const first = names.get(check.name);
-      if (first !== undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: [index, 'name'],
-          message: `is the name of check ${first + 1} too`,
-          params: { fix: 'give every check its own name' },
-        });
-      else names.set(check.name, index);
-      const category = checkCategoryOf(check);
-      if (BUILTIN_CATEGORY_NAMES.has(category))
-        ctx.addIssue({
-          code: 'custom',
-          path: [index, 'category'],
-          message: `is a built-in category`,
-          params: { fix: `leave category out (it defaults to ${defaultCheckCategory(check.name)}) or pick a name of your own` },
-        });
-      const sharing = categories.get(category);
-      if (sharing !== undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: [index, 'category'],
-          message: `${category} is the category of check ${sharing + 1} too`,
-          params: { fix: 'give every check its own category (or leave category out: it defaults to CHECK_<NAME>)' },
-        });
-      else categories.set(category, index);
-    });
-  })
-  .describe('## Checks: commands run as scanners. See docs/checks.md for the output contract.');
+/** Names a host keeps for itself: a check may not be called like one of its scanners nor report as one of its categories. */
+export interface ReservedNames {
+  /** The host's scanners (the CLI: the built-in ones). */
+  readonly scanners: readonly string[];
+  /** The categories of the host's table. */
+  readonly categories: ReadonlySet<string>;
+}
+
+/** The `checks` key of a configuration whose host reserves `reserved`: names and categories unique, never a reserved one. */
+export function checksSchemaFor({ scanners, categories: reservedCategories }: ReservedNames) {
+  return z
+    .array(checkSchema)
+    .max(MAX_CHECKS)
+    .default([])
+    .superRefine((checks, ctx) => {
+      const names = new Map<string, number>();
+      const categories = new Map<string, number>();
+      checks.forEach((check, index) => {
+        if (scanners.includes(check.name))
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'name'],
+            message: `is the name of a built-in scanner`,
+            params: { fix: `give the check another name, such as ${check.name}-check (built-ins: ${scanners.join(', ')})` },
+          });
+        const first = names.get(check.name);
+        if (first !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'name'],
+            message: `is the name of check ${first + 1} too`,
+            params: { fix: 'give every check its own name' },
+          });
+        else names.set(check.name, index);
+        const category = checkCategoryOf(check);
+        if (reservedCategories.has(category))
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'category'],
+            message: `is a built-in category`,
+            params: { fix: `leave category out (it defaults to ${defaultCheckCategory(check.name)}) or pick a name of your own` },
+          });
+        const sharing = categories.get(category);
+        if (sharing !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'category'],
+            message: `${category} is the category of check ${sharing + 1} too`,
+            params: { fix: 'give every check its own category (or leave category out: it defaults to CHECK_<NAME>)' },
+          });
+        else categories.set(category, index);
+      });
+    })
+    .describe('## Checks: commands run as scanners. See docs/checks.md for the output contract.');
+}
+
+/** The `checks` key with no name reserved: what a configuration is checked with before a host gives its own. */
+export const checksSchema = checksSchemaFor({ scanners: [], categories: new Set() });
 
 /** `CHECK_<NAME>`: a check's category when it names none. */
 export function defaultCheckCategory(name: string): string {

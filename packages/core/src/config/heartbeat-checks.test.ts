@@ -6,6 +6,7 @@ import { checkCategoryOf, checkDueAtMs, isCheckDue } from './check-schema.js';
 import { heartbeatConfigJsonSchema } from './heartbeat-config-json-schema.js';
 import { heartbeatConfigSchema } from './heartbeat-config-schema.js';
 import { renderHeartbeatMarkdown } from './heartbeat-markdown-renderer.js';
+import { BUILTIN_SCANNERS, DEFAULT_CATEGORIES } from '../../test/support/cobuilder-categories.js';
 
 const FOUR = `# Heartbeat
 ## Checks
@@ -30,7 +31,7 @@ const FOUR = `# Heartbeat
 `;
 
 function parseError(text: string) {
-  const parsed = parseHeartbeatConfig(text, { file: 'HB.md' });
+  const parsed = parseHeartbeatConfig(text, { file: 'HB.md', categories: DEFAULT_CATEGORIES, scanners: BUILTIN_SCANNERS });
   if (parsed.isOk()) throw new Error(`expected an error, got ${JSON.stringify(parsed.value.config.checks)}`);
   return parsed.error;
 }

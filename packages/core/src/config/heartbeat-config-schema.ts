@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { checksSchema } from './check-schema.js';
+import type { CategoryTable } from '../domain/category-table.js';
+import { checksSchema, checksSchemaFor } from './check-schema.js';
 import { repeatSchedule } from './repeat-limits.js';
 import { daysSchema, timeOfDaySchema } from './window-schema.js';
 import { PING_TARGET_PATTERN, ROUTE_SINK_PATTERN } from './heartbeat-delivery-readers.js';
@@ -252,3 +253,31 @@ export type HeartbeatConfig = z.infer<typeof heartbeatConfigSchema>;
 
 /** The configuration used when `.claude/HEARTBEAT.md` is missing or empty. */
 export const DEFAULT_HEARTBEAT_CONFIG: HeartbeatConfig = heartbeatConfigSchema.parse({});
+
+/** What a host keeps for itself in the configuration (see {@link heartbeatConfigSchemaFor}). */
+export interface ConfigHost {
+  /** Its category table: a check may not take one of its categories. Default: none reserved. */
+  readonly categories?: CategoryTable;
+  /** Its scanners' names: a check may not be called like one. Default: none reserved. */
+  readonly scanners?: readonly string[];
+}
+
+const NONE = {};
+// One schema per host: a host parses its configuration every cycle with the same table and names.
+const schemaByHost = new WeakMap<object, WeakMap<object, typeof heartbeatConfigSchema>>();
+
+/**
+ * {@link heartbeatConfigSchema} for a host: a check may not be called like one of its scanners nor
+ * take one of its categories (the CLI passes `BUILTIN_SCANNERS` and `DEFAULT_CATEGORIES` of `@heartbeat-kit/scanners`).
+ */
+export function heartbeatConfigSchemaFor(host: ConfigHost): typeof heartbeatConfigSchema {
+  const byScanners = schemaByHost.get(host.categories ?? NONE) ?? new WeakMap<object, typeof heartbeatConfigSchema>();
+  schemaByHost.set(host.categories ?? NONE, byScanners);
+  let schema = byScanners.get(host.scanners ?? NONE);
+  if (schema === undefined) {
+    const reserved = { scanners: host.scanners ?? [], categories: new Set<string>(host.categories?.names ?? []) };
+    schema = heartbeatConfigSchema.extend({ checks: checksSchemaFor(reserved) });
+    byScanners.set(host.scanners ?? NONE, schema);
+  }
+  return schema;
+}

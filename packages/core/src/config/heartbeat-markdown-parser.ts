@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { formatDays } from '../time/calendar.js';
-import { heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
+import type { CategoryTable } from '../domain/category-table.js';
+import { heartbeatConfigSchema, heartbeatConfigSchemaFor, type HeartbeatConfig } from './heartbeat-config-schema.js';
 import { readHeartbeatSettings, type ReadSettings } from './heartbeat-markdown-reader.js';
 
 /** Where the heartbeat configuration lives, relative to the project root: `.claude/HEARTBEAT.md`, where the original heartbeat reads it (spec 000). */
@@ -42,6 +43,13 @@ export interface ParsedHeartbeatConfig {
 export interface ParseHeartbeatConfigOptions {
   /** Name used in errors and warnings; default `.claude/HEARTBEAT.md`. */
   readonly file?: string;
+  /**
+   * The host's category table: a check may not take one of its categories (the CLI passes the
+   * CoBuilder table, `DEFAULT_CATEGORIES` of `@heartbeat-kit/scanners`). Default: none reserved.
+   */
+  readonly categories?: CategoryTable;
+  /** The host's scanners' names: a check may not be called like one (the CLI passes `BUILTIN_SCANNERS`). Default: none reserved. */
+  readonly scanners?: readonly string[];
 }
 
 /**
@@ -86,7 +94,9 @@ export function parseHeartbeatConfig(
   }
   const weekendWarning = weekendContradiction(read.value, file);
   if (weekendWarning !== undefined) warnings.push(weekendWarning);
-  return checkSchema(read.value, file).map((config) => ({
+  const schema =
+    options.categories === undefined && options.scanners === undefined ? heartbeatConfigSchema : heartbeatConfigSchemaFor(options);
+  return checkSchema(read.value, file, schema).map((config) => ({
     config,
     found: true,
     warnings,
@@ -110,8 +120,12 @@ function weekendContradiction({ draft, fieldLines }: ReadSettings, file: string)
 }
 
 /** The draft through the schema, which fills in the defaults. */
-function checkSchema({ draft, fieldLines }: ReadSettings, file: string): Result<HeartbeatConfig, HeartbeatConfigError> {
-  const checked = heartbeatConfigSchema.safeParse(draft);
+function checkSchema(
+  { draft, fieldLines }: ReadSettings,
+  file: string,
+  schema: typeof heartbeatConfigSchema,
+): Result<HeartbeatConfig, HeartbeatConfigError> {
+  const checked = schema.safeParse(draft);
   if (checked.success) return ok(checked.data);
   // Each reader validates its value, so this is a guard against the two drifting apart; what only the
   // whole can tell (a check's shell string, duplicate names) carries its own fix.

@@ -88,7 +88,7 @@ export async function scanAndEvaluate(deps: CycleStepDeps, input: CycleStepInput
   });
 
   // `--except-critical`: everything is looked at, only what must wake someone is reported.
-  const scanResults = keepCriticalFindings(scanned, input.pause);
+  const scanResults = keepCriticalFindings(scanned, input.pause, input.categories);
   const { decision, nextState } = evaluateCycle(state, scanResults, {
     now,
     config,

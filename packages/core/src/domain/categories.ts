@@ -40,6 +40,11 @@ export interface CategoryInfo {
    * category with a finding this cycle (e.g. `TMUX_DOWN` hides `ORCH_FAILURE`).
    */
   readonly inhibitedBy?: readonly string[];
+  /**
+   * Kept flowing by a pause with `--except-critical` even when a finding of it is not Immediate
+   * (a GChat reply: a person is waiting). Immediate findings are always kept. Absent = false.
+   */
+  readonly critical?: boolean;
 }
 
 /** Rank of each priority class in a report header (Immediate first). */

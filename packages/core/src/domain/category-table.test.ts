@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateCycle, UNREGISTERED_CATEGORY_CODE } from '../cycle/evaluate-cycle.js';
 import { initialHeartbeatState, type HeartbeatState } from '../cycle/heartbeat-state.js';
 import { PRIORITY_RANK, type PriorityClass } from './categories.js';
+import { categoryTableFingerprint } from './category-fingerprint.js';
 import { defineCategories, type CategorySpec, type CategoryTable } from './category-table.js';
 import { type Finding, type FindingInput } from './finding.js';
 import { scanOk, type ScanResult } from './scan-result.js';
@@ -105,6 +106,14 @@ describe('defineCategories', () => {
       [100, 'Advisory'],
       [1, 'Normal'],
     ]);
+  });
+
+  it('a critical flag is kept in the info but not in the fingerprint (it only filters scan results under a pause)', () => {
+    const plain = defineCategories({ PAGER_REPLY: { priority: 'Normal', outsideActiveHours: true } });
+    const critical = defineCategories({ PAGER_REPLY: { priority: 'Normal', outsideActiveHours: true, critical: true } });
+    expect(critical.info('PAGER_REPLY')?.critical).toBe(true);
+    expect(plain.info('PAGER_REPLY')).not.toHaveProperty('critical');
+    expect(categoryTableFingerprint(critical)).toBe(categoryTableFingerprint(plain));
   });
 });
 

@@ -22,6 +22,8 @@ export interface CategorySpec {
   readonly recoveryNotice?: boolean;
   /** See {@link CategoryInfo.inhibitedBy} (default none). */
   readonly inhibitedBy?: readonly string[];
+  /** See {@link CategoryInfo.critical} (default false). */
+  readonly critical?: boolean;
 }
 
 /** The typed error of a category that is not in the table the cycle was given. */
@@ -112,6 +114,7 @@ function infoOf(name: string, spec: CategorySpec): CategoryInfo {
     // A one-shot finding (a reply, a finalized pipeline) never "clears": it was simply delivered.
     recoveryNotice: typeof spec.recoveryNotice === 'boolean' ? spec.recoveryNotice : priority === 'Immediate' && spec.oneShot !== true,
     ...(inhibitedBy.length > 0 ? { inhibitedBy: Object.freeze(inhibitedBy) } : {}),
+    ...(spec.critical === true ? { critical: true } : {}),
   };
 }
 

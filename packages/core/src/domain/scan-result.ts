@@ -1,11 +1,11 @@
 import type { Finding } from './finding.js';
 import type { JsonValue } from './json.js';
 
-/** Names of the seven built-in scanners: the original heartbeat's scan targets (spec 000), in its order. */
-export const BUILTIN_SCANNERS = ['beads', 'orchestrators', 'git', 'stale-tasks', 'idle-orchestrators', 'gchat', 'pipelines'] as const;
-
-/** A built-in scanner name, or an embedder's own. */
-export type ScannerName = (typeof BUILTIN_SCANNERS)[number] | (string & Record<never, never>);
+/**
+ * A scanner's name: a built-in one (`BUILTIN_SCANNERS` of `@heartbeat-kit/scanners`), a check's, or an
+ * embedder's own. Core knows none of them.
+ */
+export type ScannerName = string;
 
 /** A non-fatal note from a scanner (e.g. GChat has no credentials). */
 export interface ScanWarning {

@@ -10,7 +10,7 @@ export { type CategoryInfo } from '../domain/categories.js';
 export { type TableFindingInput, type UnregisteredCategoryError } from '../domain/category-table.js';
 export { categoryTableFingerprint } from '../domain/category-fingerprint.js';
 export { findingContentHash } from '../domain/finding.js';
-export { BUILTIN_SCANNERS, type ScannerName, OUTSIDE_ACTIVE_HOURS_REASON, NOT_DUE_SKIP_CODE } from '../domain/scan-result.js';
+export { type ScannerName, OUTSIDE_ACTIVE_HOURS_REASON, NOT_DUE_SKIP_CODE } from '../domain/scan-result.js';
 export type {
   ToolProfile,
   HolderLiveness,
@@ -45,6 +45,7 @@ export { type IsoInstantError } from '../text/iso-instant.js';
 export { splitCommaList, type CommaListOptions } from '../text/comma-list.js';
 export { DEFAULT_HEARTBEAT_FILE, type ParseHeartbeatConfigOptions } from '../config/heartbeat-markdown-parser.js';
 export { renderHeartbeatMarkdown } from '../config/heartbeat-markdown-renderer.js';
+export { heartbeatConfigSchemaFor, type ConfigHost } from '../config/heartbeat-config-schema.js';
 export { daysSchema, timeOfDaySchema } from '../config/window-schema.js';
 export { activeHoursStatus, isWithinActiveHours, type ActiveHoursWindow, type ActiveHoursStatus } from '../active-hours/index.js';
 export {

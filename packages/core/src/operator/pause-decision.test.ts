@@ -10,7 +10,8 @@ import {
   type SlotPause,
 } from './pause-decision.js';
 import type { Pause } from './pause-model.js';
-import { createFinding, COBUILDER_CATEGORIES, CATEGORY_INFO } from '../../test/support/cobuilder-categories.js';
+import { defineCategories } from '../domain/category-table.js';
+import { createFinding, COBUILDER_CATEGORIES, CATEGORY_INFO, DEFAULT_CATEGORIES } from '../../test/support/cobuilder-categories.js';
 
 const T0 = Date.parse('2026-02-19T10:00:00Z');
 const HOUR = 3_600_000;
@@ -93,7 +94,7 @@ describe('decidePause', () => {
         expect(decision.kind).not.toBe('skip');
         const findings = inputs.map((f) => createFinding({ ...f, line: f.subject, action: 'look', short: f.subject }));
         const results: ScanResult[] = [scanOk('beads', { findings })];
-        const kept = keepCriticalFindings(results, decision.kind === 'partial' ? decision : undefined);
+        const kept = keepCriticalFindings(results, decision.kind === 'partial' ? decision : undefined, DEFAULT_CATEGORIES);
         const keptFindings = kept[0]!.status === 'ok' ? kept[0]!.findings : [];
         for (const finding of findings) {
           const critical =
@@ -107,7 +108,9 @@ describe('decidePause', () => {
 
 describe('isCriticalFinding', () => {
   it('keeps the Immediate built-in categories and GChat replies, drops the rest', () => {
-    const kept = COBUILDER_CATEGORIES.filter((category) => isCriticalFinding({ category, priority: CATEGORY_INFO[category].priority }));
+    const kept = COBUILDER_CATEGORIES.filter((category) =>
+      isCriticalFinding({ category, priority: CATEGORY_INFO[category].priority }, DEFAULT_CATEGORIES),
+    );
     expect(kept).toEqual([
       'TMUX_DOWN',
       'ORCH_FAILURE',
@@ -117,6 +120,25 @@ describe('isCriticalFinding', () => {
       'PIPELINE_NODE_FAILED',
       'PIPELINE_FINALIZED',
     ]);
+  });
+});
+
+describe('isCriticalFinding: critical is what the category table says', () => {
+  it('keeps an orchestrator failure or a GChat reply of any priority by the CoBuilder table', () => {
+    for (const category of ['ORCH_FAILURE', 'GCHAT_REPLY_RECEIVED'])
+      expect(isCriticalFinding({ category, priority: 'Normal' }, DEFAULT_CATEGORIES)).toBe(true);
+    expect(isCriticalFinding({ category: 'GIT_STALE', priority: 'Normal' }, DEFAULT_CATEGORIES)).toBe(false);
+  });
+
+  it('knows no category by name: without a table only Immediate is critical', () => {
+    expect(isCriticalFinding({ category: 'ORCH_FAILURE', priority: 'Normal' })).toBe(false);
+    expect(isCriticalFinding({ category: 'ANYTHING', priority: 'Immediate' })).toBe(true);
+  });
+
+  it("keeps an embedder's own critical category", () => {
+    const table = defineCategories({ PAGER_REPLY: { priority: 'Normal', outsideActiveHours: true, critical: true } });
+    expect(isCriticalFinding({ category: 'PAGER_REPLY', priority: 'Normal' }, table)).toBe(true);
+    expect(table.info('PAGER_REPLY')?.critical).toBe(true);
   });
 });
 

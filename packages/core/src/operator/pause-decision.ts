@@ -1,3 +1,4 @@
+import { OPEN_CATEGORIES, type CategoryTable } from '../domain/category-table.js';
 import type { Finding } from '../domain/finding.js';
 import type { ScanResult, ScannerName } from '../domain/scan-result.js';
 import { describePause, type Pause } from './pause-model.js';
@@ -46,11 +47,11 @@ export function decidePause(pause: Pause | undefined, nowMs: number): PauseDecis
 }
 
 /**
- * What `--except-critical` keeps flowing: Immediate findings (P0/P1 work ready, orchestrator
- * failures, an embedder's own Immediate categories) and GChat replies (a person is waiting).
+ * What `--except-critical` keeps flowing: Immediate findings and those of a category its table marks
+ * `critical` (the CoBuilder table: orchestrator failures and GChat replies, where a person is waiting).
  */
-export function isCriticalFinding(finding: Pick<Finding, 'priority' | 'category'>): boolean {
-  return finding.priority === 'Immediate' || finding.category === 'ORCH_FAILURE' || finding.category === 'GCHAT_REPLY_RECEIVED';
+export function isCriticalFinding(finding: Pick<Finding, 'priority' | 'category'>, categories: CategoryTable = OPEN_CATEGORIES): boolean {
+  return finding.priority === 'Immediate' || categories.info(finding.category)?.critical === true;
 }
 
 /** The result a paused scanner reports instead of scanning: a skip that says the pause and how to end it. */
@@ -71,10 +72,15 @@ export function pausedScannerSkips(pause: SlotPause | undefined): Map<ScannerNam
   return new Map((pause?.scanners ?? []).map((name) => [name, pausedScanResult(name, pause!)]));
 }
 
-/** Scan results with only the critical findings kept, when the pause says `criticalOnly`. */
-export function keepCriticalFindings(results: readonly ScanResult[], pause: SlotPause | undefined): readonly ScanResult[] {
+/** Scan results with only the critical findings (by the cycle's category table) kept, when the pause says `criticalOnly`. */
+export function keepCriticalFindings(
+  results: readonly ScanResult[],
+  pause: SlotPause | undefined,
+  categories: CategoryTable = OPEN_CATEGORIES,
+): readonly ScanResult[] {
   if (pause?.criticalOnly !== true) return results;
-  return results.map((r) => (r.status === 'ok' ? { ...r, findings: r.findings.filter(isCriticalFinding) } : r));
+  const critical = (finding: Finding): boolean => isCriticalFinding(finding, categories);
+  return results.map((r) => (r.status === 'ok' ? { ...r, findings: r.findings.filter(critical) } : r));
 }
 
 /** What `check-liveness` says about a pause in force: a pause is not a death, but a forgotten one is worth a warning. */

@@ -34,6 +34,7 @@ export const CATEGORY_INFO = {
     oneShot: false,
     listHeading: false,
     inhibitedBy: ['TMUX_DOWN'],
+    critical: true,
   },
   P0_WORK_READY: {
     priority: 'Immediate',
@@ -60,6 +61,7 @@ export const CATEGORY_INFO = {
     brief: 'GChat reply received',
     oneShot: true,
     listHeading: true,
+    critical: true,
   },
   PIPELINE_NODE_FAILED: {
     priority: 'Immediate',

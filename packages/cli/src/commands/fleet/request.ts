@@ -8,7 +8,8 @@ import {
   parseFleetHeartbeat,
   type FleetHeartbeatInput,
 } from '@heartbeat-kit/bullmq';
-import { ackEnd, BUILTIN_SCANNERS, createPause, type Pause, validateAckNote } from '@heartbeat-kit/core/host';
+import { ackEnd, createPause, type Pause, validateAckNote } from '@heartbeat-kit/core/host';
+import { BUILTIN_SCANNERS } from '@heartbeat-kit/scanners';
 import { err, ok, type Result } from 'neverthrow';
 import { parseMetricsFlags, type MetricsFlags } from '../../metrics/metrics-export.js';
 import { parseSinkSpec, type SinkSpec } from '../../sinks/sink-spec.js';
