@@ -118,22 +118,15 @@ const short = (value: unknown): string => {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 };
 
-/**
- * Keeps every field (and every record entry and undelivered finding) that fits, drops what does
- * not: one bad field must not cost the cycle counter, the dedup memory or an undelivered reply.
- */
-function salvage(document: Record<string, unknown>): { state: HeartbeatState; damage: string[] } {
-  const damage: string[] = [];
-  const state: { -readonly [K in keyof HeartbeatState]: HeartbeatState[K] } = initialHeartbeatState();
-  if (document.version !== HEARTBEAT_STATE_VERSION)
-    damage.push(`version: expected ${HEARTBEAT_STATE_VERSION}, got ${short(document.version)}`);
+type MutableState = { -readonly [K in keyof HeartbeatState]: HeartbeatState[K] };
 
+/** The counters and the three fingerprint records, entry by entry. */
+function salvageCounts(document: Record<string, unknown>, state: MutableState, damage: string[]): void {
   for (const key of ['cycle', 'reportsSent'] as const) {
     const parsed = count.safeParse(document[key]);
     if (parsed.success) state[key] = parsed.data;
     else damage.push(`${key}: ${problem(parsed.error)}`);
   }
-
   for (const key of Object.keys(RECORD_ENTRIES) as (keyof typeof RECORD_ENTRIES)[]) {
     const value = document[key];
     if (!isPlainObject(value)) {
@@ -150,65 +143,60 @@ function salvage(document: Record<string, unknown>): { state: HeartbeatState; da
     // fromEntries defines keys as own properties: a `__proto__` key stays data, never a prototype.
     (state as Record<string, unknown>)[key] = Object.fromEntries(kept);
   }
+}
 
-  if (document.undelivered !== undefined) {
-    if (!Array.isArray(document.undelivered)) {
-      damage.push(`undelivered: expected an array, got ${short(document.undelivered)}`);
-    } else {
-      const kept = [];
-      for (const [index, item] of document.undelivered.entries()) {
-        const parsed = findingSchema.safeParse(item);
-        if (parsed.success) kept.push(parsed.data);
-        else damage.push(`undelivered.${index}: ${problem(parsed.error)}`);
-      }
-      if (kept.length > 0) state.undelivered = kept;
-    }
+function salvageUndelivered(value: unknown, state: MutableState, damage: string[]): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) {
+    damage.push(`undelivered: expected an array, got ${short(value)}`);
+    return;
   }
-  if (document.breakers !== undefined) {
-    if (!isPlainObject(document.breakers)) {
-      damage.push(`breakers: expected an object, got ${short(document.breakers)}`);
-    } else {
-      const kept: [string, unknown][] = [];
-      for (const [entry, item] of Object.entries(document.breakers)) {
-        if (entry === '__proto__') continue;
-        const parsed = scannerBreakerSchema.safeParse(item);
-        if (!parsed.success) damage.push(`breakers[${short(entry)}]: ${problem(parsed.error)}`);
-        else if (kept.length >= MAX_BREAKERS) damage.push(`breakers[${short(entry)}]: more than ${MAX_BREAKERS} breakers`);
-        else kept.push([entry, parsed.data]);
-      }
-      state.breakers = Object.fromEntries(kept) as HeartbeatState['breakers'];
-    }
+  const kept = [];
+  for (const [index, item] of value.entries()) {
+    const parsed = findingSchema.safeParse(item);
+    if (parsed.success) kept.push(parsed.data);
+    else damage.push(`undelivered.${index}: ${problem(parsed.error)}`);
   }
-  if (document.scannerSlices !== undefined) {
-    if (!isPlainObject(document.scannerSlices)) {
-      damage.push(`scannerSlices: expected an object, got ${short(document.scannerSlices)}`);
-    } else {
-      const kept: [string, unknown][] = [];
-      for (const [entry, item] of Object.entries(document.scannerSlices)) {
-        if (entry === '__proto__') continue;
-        const parsed = storedSliceSchema.safeParse(item);
-        if (!parsed.success) damage.push(`scannerSlices[${short(entry)}]: ${problem(parsed.error)}`);
-        else if (kept.length >= MAX_SCANNER_SLICES) damage.push(`scannerSlices[${short(entry)}]: more than ${MAX_SCANNER_SLICES} slices`);
-        else kept.push([entry, parsed.data]);
-      }
-      state.scannerSlices = Object.fromEntries(kept) as HeartbeatState['scannerSlices'];
-    }
+  if (kept.length > 0) state.undelivered = kept;
+}
+
+/** A bounded record (breakers, scanner slices, acked findings), entry by entry, at most `max` kept. */
+const BOUNDED_RECORDS = {
+  breakers: { schema: scannerBreakerSchema, max: MAX_BREAKERS, what: 'breakers' },
+  scannerSlices: { schema: storedSliceSchema, max: MAX_SCANNER_SLICES, what: 'slices' },
+  acked: { schema: ackMemoryEntrySchema, max: MAX_ACK_MEMORY, what: 'entries' },
+} as const;
+
+function salvageBounded(key: keyof typeof BOUNDED_RECORDS, value: unknown, state: MutableState, damage: string[]): void {
+  if (value === undefined) return;
+  if (!isPlainObject(value)) {
+    damage.push(`${key}: expected an object, got ${short(value)}`);
+    return;
   }
-  if (document.acked !== undefined) {
-    if (!isPlainObject(document.acked)) {
-      damage.push(`acked: expected an object, got ${short(document.acked)}`);
-    } else {
-      const kept: [string, unknown][] = [];
-      for (const [entry, item] of Object.entries(document.acked)) {
-        if (entry === '__proto__') continue;
-        const parsed = ackMemoryEntrySchema.safeParse(item);
-        if (!parsed.success) damage.push(`acked[${short(entry)}]: ${problem(parsed.error)}`);
-        else if (kept.length >= MAX_ACK_MEMORY) damage.push(`acked[${short(entry)}]: more than ${MAX_ACK_MEMORY} entries`);
-        else kept.push([entry, parsed.data]);
-      }
-      state.acked = Object.fromEntries(kept) as HeartbeatState['acked'];
-    }
+  const { schema, max, what } = BOUNDED_RECORDS[key];
+  const kept: [string, unknown][] = [];
+  for (const [entry, item] of Object.entries(value)) {
+    if (entry === '__proto__') continue;
+    const parsed = schema.safeParse(item);
+    if (!parsed.success) damage.push(`${key}[${short(entry)}]: ${problem(parsed.error)}`);
+    else if (kept.length >= max) damage.push(`${key}[${short(entry)}]: more than ${max} ${what}`);
+    else kept.push([entry, parsed.data]);
   }
+  (state as Record<string, unknown>)[key] = Object.fromEntries(kept);
+}
+
+/**
+ * Keeps every field (and every record entry and undelivered finding) that fits, drops what does
+ * not: one bad field must not cost the cycle counter, the dedup memory or an undelivered reply.
+ */
+function salvage(document: Record<string, unknown>): { state: HeartbeatState; damage: string[] } {
+  const damage: string[] = [];
+  const state: MutableState = initialHeartbeatState();
+  if (document.version !== HEARTBEAT_STATE_VERSION)
+    damage.push(`version: expected ${HEARTBEAT_STATE_VERSION}, got ${short(document.version)}`);
+  salvageCounts(document, state, damage);
+  salvageUndelivered(document.undelivered, state, damage);
+  for (const key of ['breakers', 'scannerSlices', 'acked'] as const) salvageBounded(key, document[key], state, damage);
   if (document.sinkBreaker !== undefined) {
     const parsed = sinkBreakerSchema.safeParse(document.sinkBreaker);
     if (parsed.success) state.sinkBreaker = parsed.data;

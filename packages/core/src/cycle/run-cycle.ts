@@ -4,7 +4,7 @@ import { observedDeps, observeOutcome } from './observe-cycle.js';
 import type { Clock, Sleep } from '../ports/clock.js';
 import type { OperatorActivity } from '../ports/operator-activity.js';
 import type { Scanner } from '../ports/scanner.js';
-import { heldWhy, type Sink } from '../ports/sink.js';
+import type { Sink } from '../ports/sink.js';
 import type { StateStore } from '../ports/state-store.js';
 import type { ReplyInbox } from '../ports/reply-inbox.js';
 import type { AckStore } from '../operator/ack-store.js';
@@ -13,14 +13,18 @@ import { settledInboxIds } from '../inbox/inbox-entries.js';
 import type { TokenEstimator } from '../messages/token-estimate.js';
 import type { CategoryTable } from '../domain/category-table.js';
 import type { ScanResult } from '../domain/scan-result.js';
-import { markDelivered, type CycleDecision } from './evaluate-cycle.js';
+import type { CycleDecision } from './cycle-decision.js';
 import { scanAndEvaluate } from './cycle-step.js';
-import { HEARTBEAT_STATE_VERSION, decodeHeartbeatState, encodeHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
+import { encodeHeartbeatState, type HeartbeatState } from './heartbeat-state.js';
+import { loadCycleState, type StateRefusal } from './load-cycle-state.js';
+import { deliverToSink, type SinkDelivery } from './deliver-to-sink.js';
 import type { ScanProblem } from './scan-problems.js';
 import type { SlotPause } from '../operator/pause-decision.js';
 import { redactSecrets } from '../text/sanitize.js';
-import { sinkDeliveryHeld, updateSinkBreaker, type SinkAttempt, type SinkBreakerReport } from './sink-breaker.js';
+import type { SinkBreakerReport } from './sink-breaker.js';
 import { deliverRoutes, type DeliveryRoute, type RouteDelivery } from './deliver-routes.js';
+
+export type { StateRefusal } from './load-cycle-state.js';
 
 /** The ports one cycle runs on. */
 export interface CycleDeps {
@@ -119,15 +123,6 @@ export interface CycleOutcome {
   readonly routes?: readonly RouteDelivery[];
 }
 
-/** Why a cycle refused to run on its stored state. */
-export interface StateRefusal {
-  readonly reason: 'newer-version' | 'cannot-keep-copy';
-  /** One line for the operator, with the fix. */
-  readonly message: string;
-  /** The stored version, for `newer-version`. */
-  readonly version?: number;
-}
-
 function refusedOutcome(refused: StateRefusal, state: HeartbeatState, now: Date, warnings: string[]): CycleOutcome {
   const decision: CycleDecision = {
     cycle: state.cycle,
@@ -194,49 +189,71 @@ export async function runCycle(deps: CycleDeps, settings: CycleSettings): Promis
   });
 }
 
+/** The operator's acks for this cycle; unread acks hold nothing, with a warning. */
+async function loadAcks(ackStore: AckStore | undefined, warnings: string[]): Promise<readonly Ack[] | undefined> {
+  if (ackStore === undefined) return undefined;
+  const loadedAcks = await ackStore.load();
+  if (loadedAcks.isOk()) {
+    warnings.push(...loadedAcks.value.warnings);
+    return loadedAcks.value.book.acks;
+  }
+  // Unread acks hold nothing: the cycle reports what it finds rather than hide it on a guess.
+  warnings.push(`could not read the acks: ${loadedAcks.error.message}; no ack holds anything this cycle`);
+  return undefined;
+}
+
+/** What a delivery left: the state to save and what to say about it. */
+type Delivered = Omit<SinkDelivery, 'warnings'> & { readonly routes?: readonly RouteDelivery[] };
+
+/** Each route on its own: one failing never holds another back (deliver-routes.ts). */
+async function deliverByRoutes(
+  deps: CycleDeps,
+  settings: CycleSettings,
+  step: { readonly decision: CycleDecision; readonly previousState: HeartbeatState; readonly state: HeartbeatState; readonly now: Date },
+  warnings: string[],
+): Promise<Delivered> {
+  const { decision } = step;
+  const result = await deliverRoutes(decision, step.previousState, step.state, deps.routes ?? [], {
+    config: settings.config,
+    timeZone: settings.timeZone,
+    now: step.now,
+    defaultSink: deps.sink,
+    ...(settings.categories === undefined ? {} : { categories: settings.categories }),
+    ...(settings.estimateTokens === undefined ? {} : { estimateTokens: settings.estimateTokens }),
+  });
+  warnings.push(...result.warnings);
+  const outcomes = new Set(result.routes.map((r) => r.delivery));
+  const delivery = outcomes.has('failed') ? 'failed' : outcomes.has('held') ? 'held' : 'delivered';
+  const deliveryWhy = result.routes.find((r) => r.delivery === delivery)?.error;
+  if (decision.costAlert !== null) {
+    const sent = await deps.sink.deliver(decision.costAlert);
+    if (sent.isErr()) warnings.push(`cost alert delivery failed: ${redactSecrets(sent.error.message)}`);
+  }
+  return { state: result.state, delivery, deliveryWhy, sinkBreaker: { events: [] }, routes: result.routes };
+}
+
+/** Only once the state is saved does it own what the inbox held; before, a kill must find it there. */
+async function settleInbox(
+  inbox: ReplyInbox,
+  scanResults: readonly ScanResult[],
+  state: HeartbeatState,
+  warnings: string[],
+): Promise<void> {
+  const evaluated = new Set(scanResults.flatMap((r) => (r.status === 'ok' ? r.findings.map((f) => f.fingerprint) : [])));
+  const settled = await inbox.list().andThen((listed) => inbox.remove(settledInboxIds(listed.entries, evaluated, state)));
+  if (settled.isErr())
+    warnings.push(
+      `${settled.error.message}; its replies stay there and are offered again (the dedup window holds back those already reported)`,
+    );
+}
+
 async function runObservedCycle(deps: CycleDeps, settings: CycleSettings): Promise<CycleOutcome> {
-  const warnings: string[] = [];
   const now = settings.now ?? deps.clock.now();
-
-  const loaded = await deps.stateStore.load();
-  let previousState: HeartbeatState;
-  if (loaded.isOk()) {
-    warnings.push(...loaded.value.warnings);
-    const decoded = decodeHeartbeatState(loaded.value.document);
-    if (decoded.newerVersion !== undefined) {
-      const message = `the state was written by a newer heartbeat-kit (state version ${decoded.newerVersion}; this one reads version ${HEARTBEAT_STATE_VERSION}), so this cycle did not run rather than downgrade it. Fix: upgrade heartbeat-kit (or run the newer one); to start afresh instead, move the state file away`;
-      return refusedOutcome({ reason: 'newer-version', message, version: decoded.newerVersion }, decoded.state, now, warnings);
-    }
-    if (decoded.damage !== undefined && settings.dryRun !== true) {
-      // The next save replaces the stored document with what was salvaged: keep the original first.
-      const kept = deps.stateStore.setAside === undefined ? undefined : await deps.stateStore.setAside(decoded.damage.join('; '));
-      if (kept !== undefined && kept.isErr()) {
-        const message = `the state did not fit and no copy of it could be kept (${kept.error.message}), so this cycle did not run rather than overwrite it. Fix: free space or fix permissions where the state lives`;
-        return refusedOutcome({ reason: 'cannot-keep-copy', message }, decoded.state, now, [...warnings, ...decoded.warnings]);
-      }
-      const where = kept === undefined ? 'this state store keeps no copy of the original' : `the original is kept at ${kept.value}`;
-      warnings.push(...decoded.warnings.map((w) => `${w}; ${where}`));
-    } else {
-      warnings.push(...decoded.warnings);
-    }
-    previousState = decoded.state;
-  } else {
-    warnings.push(`could not load state: ${loaded.error.message}; starting with fresh state`);
-    previousState = decodeHeartbeatState(undefined).state;
-  }
-
-  let acks: readonly Ack[] | undefined;
-  if (deps.ackStore !== undefined) {
-    const loadedAcks = await deps.ackStore.load();
-    if (loadedAcks.isOk()) {
-      acks = loadedAcks.value.book.acks;
-      warnings.push(...loadedAcks.value.warnings);
-    } else {
-      // Unread acks hold nothing: the cycle reports what it finds rather than hide it on a guess.
-      warnings.push(`could not read the acks: ${loadedAcks.error.message}; no ack holds anything this cycle`);
-    }
-  }
-
+  const loaded = await loadCycleState(deps.stateStore, { dryRun: settings.dryRun === true });
+  const warnings = [...loaded.warnings];
+  if (loaded.kind === 'refused') return refusedOutcome(loaded.refused, loaded.state, now, warnings);
+  const previousState = loaded.state;
+  const acks = await loadAcks(deps.ackStore, warnings);
   const step = await scanAndEvaluate(deps, {
     state: previousState,
     config: settings.config,
@@ -258,76 +275,20 @@ async function runObservedCycle(deps: CycleDeps, settings: CycleSettings): Promi
     // Nothing leaves the process and nothing is remembered: the stored state stays the one loaded.
     return { ...base0, state: previousState, delivery: decision.message === null ? 'none' : 'dry-run', warnings, dryRun: true };
   }
-
-  let state = nextState;
-  let delivery: CycleOutcome['delivery'] = 'none';
-  let deliveryWhy: string | undefined;
-  let sinkBreaker: SinkBreakerReport = { events: [] };
-  let routed: RouteDelivery[] | undefined;
+  let delivered: Delivered;
   if ((deps.routes ?? []).length > 0 && decision.message !== null) {
-    // Each route on its own: one failing never holds another back (deliver-routes.ts).
-    const result = await deliverRoutes(decision, previousState, state, deps.routes ?? [], {
+    delivered = await deliverByRoutes(deps, settings, { decision, previousState, state: nextState, now }, warnings);
+  } else {
+    const single = await deliverToSink(deps.sink, decision, nextState, {
       config: settings.config,
       timeZone: settings.timeZone,
       now,
-      defaultSink: deps.sink,
-      ...(settings.categories === undefined ? {} : { categories: settings.categories }),
-      ...(settings.estimateTokens === undefined ? {} : { estimateTokens: settings.estimateTokens }),
+      previousState,
     });
-    state = result.state;
-    routed = result.routes;
-    warnings.push(...result.warnings);
-    const outcomes = new Set(routed.map((r) => r.delivery));
-    delivery = outcomes.has('failed') ? 'failed' : outcomes.has('held') ? 'held' : 'delivered';
-    deliveryWhy = routed.find((r) => r.delivery === delivery)?.error;
-    if (decision.costAlert !== null) {
-      const sent = await deps.sink.deliver(decision.costAlert);
-      if (sent.isErr()) warnings.push(`cost alert delivery failed: ${redactSecrets(sent.error.message)}`);
-    }
-  } else {
-    const breakerContext = { cycle: decision.cycle, now, timeZone: settings.timeZone, settings: settings.config.breaker };
-    // A sink failing the same way N cycles in a row is tried only every 2nd, 4th, … cycle: in
-    // between the report is held back, unreported, and offered again (sink-breaker.ts).
-    const held =
-      decision.message === null ? undefined : sinkDeliveryHeld(previousState.sinkBreaker, decision.cycle, settings.config.breaker);
-    let attempt: SinkAttempt = { kind: 'not-tried' };
-    if (held !== undefined) {
-      delivery = 'held';
-      deliveryWhy = held.line;
-      warnings.push(held.line);
-    } else if (decision.message !== null) {
-      const sent = await deps.sink.deliver(decision.message);
-      const sinkHeld = sent.isOk() ? heldWhy(sent.value) : undefined;
-      if (sinkHeld !== undefined) {
-        // Held by the sink itself (a busy pane): not a failure, so the breaker is left as it was.
-        delivery = 'held';
-        deliveryWhy = redactSecrets(sinkHeld);
-        warnings.push(
-          `delivery held by ${deps.sink.name ?? 'the sink'}: ${deliveryWhy}; the findings stay unreported and are offered again next cycle`,
-        );
-      } else if (sent.isOk()) {
-        delivery = 'delivered';
-        attempt = { kind: 'delivered' };
-        state = markDelivered(state, decision, now);
-      } else {
-        delivery = 'failed';
-        const message = redactSecrets(sent.error.message);
-        deliveryWhy = message;
-        attempt = { kind: 'failed', code: redactSecrets(sent.error.code ?? sent.error.message), message };
-        warnings.push(`delivery failed: ${message}; the findings stay unreported and will be retried`);
-      }
-    }
-    if (decision.costAlert !== null && held === undefined) {
-      const sent = await deps.sink.deliver(decision.costAlert);
-      if (sent.isErr()) warnings.push(`cost alert delivery failed: ${redactSecrets(sent.error.message)}`);
-      else if (heldWhy(sent.value) !== undefined) warnings.push(`cost alert held: ${redactSecrets(heldWhy(sent.value) ?? '')}`);
-    }
-    const sinkReport = updateSinkBreaker(previousState.sinkBreaker, deps.sink.name ?? 'sink', attempt, breakerContext);
-    sinkBreaker = held === undefined ? sinkReport : { ...sinkReport, held };
-    state = { ...state };
-    if (sinkReport.breaker === undefined) delete state.sinkBreaker;
-    else state.sinkBreaker = sinkReport.breaker;
+    warnings.push(...single.warnings);
+    delivered = single;
   }
+  const { state, delivery, deliveryWhy, sinkBreaker, routes } = delivered;
   const saved = await deps.stateStore.save(encodeHeartbeatState(state));
   const saidSink = sinkBreaker.held !== undefined || sinkBreaker.advisory !== undefined || sinkBreaker.events.length > 0;
   const base = {
@@ -337,21 +298,12 @@ async function runObservedCycle(deps: CycleDeps, settings: CycleSettings): Promi
     ...(deliveryWhy === undefined ? {} : { deliveryWhy }),
     warnings,
     ...(saidSink ? { sinkBreaker } : {}),
-    ...(routed === undefined ? {} : { routes: routed }),
+    ...(routes === undefined ? {} : { routes }),
   };
   if (saved.isErr()) {
     warnings.push(`could not save state: ${saved.error.message}`);
     return { ...base, stateError: saved.error.message };
   }
-  const inbox = deps.inbox;
-  if (inbox !== undefined) {
-    // Only now does the state own what the inbox held; before this point a kill must find it there.
-    const evaluated = new Set(scanResults.flatMap((r) => (r.status === 'ok' ? r.findings.map((f) => f.fingerprint) : [])));
-    const settled = await inbox.list().andThen((listed) => inbox.remove(settledInboxIds(listed.entries, evaluated, state)));
-    if (settled.isErr())
-      warnings.push(
-        `${settled.error.message}; its replies stay there and are offered again (the dedup window holds back those already reported)`,
-      );
-  }
+  if (deps.inbox !== undefined) await settleInbox(deps.inbox, scanResults, state, warnings);
   return base;
 }

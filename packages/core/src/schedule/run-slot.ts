@@ -1,71 +1,15 @@
 import { okAsync, type Result } from 'neverthrow';
 import type { CycleOutcome } from '../cycle/run-cycle.js';
 import type { PauseDecision } from '../operator/pause-decision.js';
-import type { Pause } from '../operator/pause-model.js';
 import type { Clock } from '../ports/clock.js';
-import type { AcquireRequest, HolderLiveness, LockError, LockRecord, LockStore } from '../ports/lock-store.js';
+import type { AcquireRequest, LockRecord, LockStore } from '../ports/lock-store.js';
 import type { ReceiptStore, ReceiptStoreError } from '../ports/receipt-store.js';
 import { decideCronSlot } from './catch-up.js';
-import {
-  lastRecordedSlotMs,
-  pausedReceipt,
-  ranReceipt,
-  receiptForOutcome,
-  receiptForSkippedSlots,
-  skippedReceipt,
-  type RanCycle,
-  type Receipt,
-  type ReceiptSource,
-} from './receipts.js';
+import { slotReceipt, type SlotEnd, type SlotStamp } from './slot-end.js';
+import { nextSlotStep, type LockFact, type RunFact, type SlotFacts, type SlotShape } from './slot-planner.js';
 
-/**
- * How one slot ended. Each ending is exactly one receipt ({@link slotReceipt}): adding a kind of
- * ending here, with its case there, is the whole change for every runner (cycle, loop, fleet).
- */
-export type SlotEnd =
-  /** The cycle ran (a dry run's outcome gives a `dry-run` skip). `pause`: a partial pause it honoured. */
-  | { readonly kind: 'ran'; readonly outcome: CycleOutcome; readonly pause?: Pause | undefined; readonly checks?: readonly string[] }
-  /** The cycle ran as one step of a runner that records its own delivery (the fleet's queued report). */
-  | { readonly kind: 'ran-step'; readonly step: RanCycle; readonly pause?: Pause | undefined; readonly checks?: readonly string[] }
-  /** The operator's pause skipped the whole slot. */
-  | { readonly kind: 'paused'; readonly pause: Pause; readonly line?: string }
-  /** Another live cycle holds the lock: the lock working as meant. */
-  | { readonly kind: 'overlapping'; readonly detail: string; readonly holder?: LockRecord; readonly liveness?: HolderLiveness }
-  /** The lock could not be taken (I/O error, unreadable lock). */
-  | { readonly kind: 'lock-unavailable'; readonly detail: string; readonly error?: LockError }
-  /** The stored state was refused (a newer version's, or one that did not fit): nothing ran. */
-  | { readonly kind: 'state-refused'; readonly detail: string }
-  /** The configuration could not be read: nothing ran. */
-  | { readonly kind: 'config-error'; readonly detail: string }
-  /** A runner's own reasons not to run (WoterClip's quiet hours, its dispatch breaker) and a rehearsal. */
-  | { readonly kind: 'quiet-hours' | 'breaker-open' | 'dry-run'; readonly detail: string };
-
-/** The slot a receipt closes, when it was written and by whom. */
-export interface SlotStamp {
-  readonly slotMs: number;
-  readonly atMs: number;
-  readonly source: ReceiptSource;
-}
-
-/** The one receipt of a slot's ending: the single place an ending becomes a record. */
-export function slotReceipt(end: SlotEnd, stamp: SlotStamp): Receipt {
-  switch (end.kind) {
-    case 'ran':
-      return receiptForOutcome(end.outcome, { ...stamp, pause: end.pause }, { checks: end.checks ?? [] });
-    case 'ran-step':
-      return ranReceipt(end.step, { ...stamp, pause: end.pause }, { checks: end.checks ?? [] });
-    case 'paused':
-      return pausedReceipt(end.pause, stamp);
-    case 'overlapping':
-    case 'lock-unavailable':
-    case 'state-refused':
-    case 'config-error':
-    case 'quiet-hours':
-    case 'breaker-open':
-    case 'dry-run':
-      return skippedReceipt(end.kind, { ...stamp, detail: end.detail });
-  }
-}
+export { slotReceipt, type SlotEnd, type SlotStamp } from './slot-end.js';
+import { lastRecordedSlotMs, receiptForSkippedSlots, type Receipt, type ReceiptSource } from './receipts.js';
 
 /**
  * What a slot's body found: its ending (undefined: the slot already has its record, e.g. a retried
@@ -168,14 +112,6 @@ export interface SlotRun {
   readonly tookOverFrom?: LockRecord;
 }
 
-/** What ran under the lock, before its receipt. */
-interface UnderLock {
-  readonly end: SlotEnd;
-  readonly slotMs: number | undefined;
-  readonly unwritten: UnwrittenReceipt[];
-  readonly listError?: ReceiptStoreError;
-}
-
 /**
  * One slot's lifecycle, the same for every runner: take the lock (held: `overlapping`; cannot:
  * `lock-unavailable`), close the grid's missed slots, read the pause (`paused`), run the cycle
@@ -200,57 +136,87 @@ export async function runSlot(ports: SlotPorts, plan: SlotPlan): Promise<SlotRun
 
 /** What the body of core's runner found: its ending under the lock, and the stale holder it took over. */
 interface LockedSlot {
-  readonly inner: UnderLock;
+  readonly inner: UnderLock & { readonly end: SlotEnd };
   readonly tookOverFrom?: LockRecord | undefined;
 }
 
-/** Takes the lock, runs the part under it, lets go of the lock. */
-async function lockedSlot(ports: SlotPorts, plan: SlotPlan): Promise<LockedSlot> {
-  const nowMs = (): number => ports.clock.now().getTime();
-  const lock = ports.lock;
-  let tookOverFrom: LockRecord | undefined;
-  let inner: UnderLock;
-  if (lock === undefined) inner = await underLock(ports, plan, nowMs);
-  else {
-    const acquired = await lock.store.acquire(lock.request);
-    if (acquired.isErr()) {
-      const error = acquired.error;
-      const end: SlotEnd =
-        error.kind === 'held'
-          ? { kind: 'overlapping', detail: lock.detail, holder: error.holder, liveness: error.liveness ?? 'unknown' }
-          : { kind: 'lock-unavailable', detail: lock.detail, error };
-      return { inner: { end, slotMs: plan.slotMs, unwritten: [] } };
-    }
-    tookOverFrom = acquired.value.tookOverFrom;
-    try {
-      inner = await underLock(ports, plan, nowMs);
-    } finally {
-      await lock.store.release(lock.request.owner);
-    }
-  }
-  return { inner, tookOverFrom };
+/** What the steps found besides the ending: the slot closed, missed slots' receipts not written. */
+interface UnderLock {
+  slotMs: number | undefined;
+  readonly unwritten: UnwrittenReceipt[];
+  listError?: ReceiptStoreError;
 }
 
-/** The part under the lock: missed slots, the pause, the cycle. */
-async function underLock(ports: SlotPorts, plan: SlotPlan, nowMs: () => number): Promise<UnderLock> {
-  const unwritten: UnwrittenReceipt[] = [];
-  let slotMs = plan.slotMs;
-  let listError: ReceiptStoreError | undefined;
-  if (plan.grid !== undefined && ports.receipts !== undefined) {
-    const closed = await closeMissedSlots(ports.receipts, plan.grid, nowMs(), plan.source);
-    if (closed.isErr()) listError = closed.error;
-    else {
-      slotMs = closed.value.slotMs;
-      if (closed.value.unwritten !== undefined) unwritten.push(closed.value.unwritten);
+/** The lock a slot holds, to let go of once the slot has its ending. */
+type HeldLock = NonNullable<SlotPorts['lock']>;
+
+/**
+ * Walks the slot's steps in the planner's order ({@link nextSlotStep}): takes the lock, closes
+ * missed slots, reads the pause, runs the cycle, and lets go of the lock once the slot has its ending.
+ */
+async function lockedSlot(ports: SlotPorts, plan: SlotPlan): Promise<LockedSlot> {
+  const nowMs = (): number => ports.clock.now().getTime();
+  const shape: SlotShape = {
+    config: false,
+    lock: ports.lock !== undefined,
+    grid: plan.grid !== undefined && ports.receipts !== undefined,
+    pause: plan.pause !== undefined,
+  };
+  const found: UnderLock = { slotMs: plan.slotMs, unwritten: [] };
+  let facts: SlotFacts = {};
+  let held: HeldLock | undefined;
+  let tookOverFrom: LockRecord | undefined;
+  try {
+    for (;;) {
+      const step = nextSlotStep(shape, facts);
+      if (step.kind === 'end') {
+        const inner = { end: step.end, ...found };
+        return tookOverFrom === undefined ? { inner } : { inner, tookOverFrom };
+      }
+      if (step.kind === 'take-lock' && ports.lock !== undefined) {
+        const taken = await takeLock(ports.lock);
+        facts = { ...facts, lock: taken.fact };
+        held = taken.fact.kind === 'taken' ? ports.lock : undefined;
+        tookOverFrom = taken.tookOverFrom;
+      } else if (step.kind === 'close-missed' && plan.grid !== undefined && ports.receipts !== undefined) {
+        const closed = await closeMissedSlots(ports.receipts, plan.grid, nowMs(), plan.source);
+        if (closed.isErr()) found.listError = closed.error;
+        else {
+          found.slotMs = closed.value.slotMs;
+          if (closed.value.unwritten !== undefined) found.unwritten.push(closed.value.unwritten);
+        }
+        facts = { ...facts, missed: true };
+      } else if (step.kind === 'read-pause' && plan.pause !== undefined) {
+        facts = { ...facts, pause: await plan.pause(nowMs()) };
+      } else if (step.kind === 'run') {
+        facts = { ...facts, run: await runFact(plan, step.pause, found.slotMs) };
+      } else {
+        // The shape asks only the steps this runner has: another is a bug in this file.
+        throw new Error(`runSlot: no ${step.kind} step in this slot`);
+      }
     }
+  } finally {
+    if (held !== undefined) await held.store.release(held.request.owner);
   }
-  const pause = plan.pause === undefined ? ({ kind: 'run' } as const) : await plan.pause(nowMs());
-  const base = { slotMs, unwritten, ...(listError === undefined ? {} : { listError }) };
-  if (pause.kind === 'skip') return { ...base, end: { kind: 'paused', pause: pause.pause, line: pause.line } };
+}
+
+/** Tries the lock: taken (with a stale holder it took over from), held by a live cycle, or unavailable. */
+async function takeLock(lock: HeldLock): Promise<{ readonly fact: LockFact; readonly tookOverFrom?: LockRecord | undefined }> {
+  const acquired = await lock.store.acquire(lock.request);
+  if (acquired.isOk()) return { fact: { kind: 'taken' }, tookOverFrom: acquired.value.tookOverFrom };
+  const error = acquired.error;
+  if (error.kind === 'held')
+    return { fact: { kind: 'held', detail: lock.detail, holder: error.holder, liveness: error.liveness ?? 'unknown' } };
+  return { fact: { kind: 'unavailable', detail: lock.detail, error } };
+}
+
+/** Runs the cycle: `ran`, or `state-refused` when its stored state must not be touched. */
+async function runFact(plan: SlotPlan, pause: Exclude<PauseDecision, { kind: 'skip' }>, slotMs: number | undefined): Promise<RunFact> {
   const outcome = await plan.run(pause, slotMs);
-  if (outcome.refused !== undefined) return { ...base, end: { kind: 'state-refused', detail: outcome.refused.message.slice(0, 200) } };
+  if (outcome.refused !== undefined)
+    return { kind: 'refused', end: { kind: 'state-refused', detail: outcome.refused.message.slice(0, 200) } };
   const partial = pause.kind === 'partial' ? pause.pause : undefined;
-  return { ...base, end: { kind: 'ran', outcome, pause: partial, checks: plan.checks ?? [] } };
+  return { kind: 'ran', end: { kind: 'ran', outcome, pause: partial, checks: plan.checks ?? [] } };
 }
 
 /** Records the grid's slots missed since the last receipt; the slot this run closes. */

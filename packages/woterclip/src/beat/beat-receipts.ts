@@ -1,5 +1,5 @@
 import type { LockRecord, Receipt } from '@heartbeat-kit/core';
-import { type ScannerBreaker, type SlotEnd, slotReceipt } from '@heartbeat-kit/core/host';
+import { type ScannerBreaker, type SlotEnd, type SlotStamp, slotReceipt } from '@heartbeat-kit/core/host';
 import type { BeatExit, BeatResult } from './beat-types.js';
 import { BEAT_RECEIPT_SOURCE, beatDetailOf, type BeatDetail } from './beat-detail.js';
 
@@ -39,7 +39,7 @@ export function beatSlotMs(startMs: number, beatId?: string): number {
   return epoch === undefined ? Math.floor(startMs / 1000) * 1000 : Number(epoch) * 1000;
 }
 
-const SKIPPED_BY_EXIT: Partial<Record<BeatExit, Exclude<SlotEnd['kind'], 'ran' | 'ran-step' | 'paused'>>> = {
+const SKIPPED_BY_EXIT: Partial<Record<BeatExit, Exclude<SlotEnd['kind'], 'ran' | 'ran-step' | 'ran-work' | 'paused'>>> = {
   'config-missing': 'config-error',
   'config-invalid': 'config-error',
   usage: 'config-error',
@@ -58,44 +58,62 @@ export interface BeatSlot {
   readonly beat?: { readonly n: number; readonly breaker?: ScannerBreaker | undefined; readonly line?: string | undefined };
 }
 
-/**
- * The one receipt a beat leaves: `skipped` with its reason when it did no work (dry run, config
- * error, lock held elsewhere or unreadable, quiet hours, dispatch breaker open), otherwise `ran`
- * with what it worked, how it stopped and whether the report comments were posted. A beat that
- * lost its lock to a successor leaves none: the successor recorded its slot as abandoned.
- */
-export function receiptForBeat(result: BeatResult, slot: BeatSlot): Receipt | undefined {
-  if (result.exit === 'superseded') return undefined;
-  const base = { v: 1 as const, slot: iso(slot.slotMs), at: iso(slot.atMs), source: BEAT_RECEIPT_SOURCE };
-  const detail = (result.messages.join(' ') || result.exit).slice(0, 500);
-  const beat: BeatDetail | undefined =
-    slot.beat === undefined
-      ? undefined
-      : {
-          n: slot.beat.n,
-          end: result.stopReason ?? result.exit,
-          ...(result.worked.length === 0 ? {} : { worked: result.worked.slice(0, 50).map((w) => ({ issue: w.issue, status: w.status })) }),
-          ...(result.reportNotPosted === undefined ? {} : { reportNotPosted: result.reportNotPosted }),
-          ...(slot.beat.breaker === undefined ? {} : { breaker: slot.beat.breaker }),
-          ...(slot.beat.line === undefined ? {} : { breakerLine: slot.beat.line.slice(0, 500) }),
-        };
-  // A beat that did no work ends the way any slot does: core's slotReceipt writes its one receipt.
-  const stamp = { slotMs: slot.slotMs, atMs: slot.atMs, source: BEAT_RECEIPT_SOURCE };
-  if (slot.dryRun) return slotReceipt({ kind: 'dry-run', detail: `would have ended ${result.stopReason ?? result.exit}` }, stamp);
-  const kind = SKIPPED_BY_EXIT[result.exit];
-  if (kind !== undefined) return { ...slotReceipt({ kind, detail }, stamp), ...(beat === undefined ? {} : { sourceDetail: beat }) };
+/** How a beat ended, as a slot ends: core's ending and the beat's own record of it. */
+export interface BeatEnding {
+  readonly end: SlotEnd;
+  /** The beat's `sourceDetail`, for a beat that counts. */
+  readonly sourceDetail?: BeatDetail;
+}
+
+function beatDetail(result: BeatResult, slot: BeatSlot): BeatDetail | undefined {
+  if (slot.beat === undefined) return undefined;
   return {
-    ...base,
-    kind: 'ran',
-    cycle: slot.beat?.n ?? 0,
+    n: slot.beat.n,
+    end: result.stopReason ?? result.exit,
+    ...(result.worked.length === 0 ? {} : { worked: result.worked.slice(0, 50).map((w) => ({ issue: w.issue, status: w.status })) }),
+    ...(result.reportNotPosted === undefined ? {} : { reportNotPosted: result.reportNotPosted }),
+    ...(slot.beat.breaker === undefined ? {} : { breaker: slot.beat.breaker }),
+    ...(slot.beat.line === undefined ? {} : { breakerLine: slot.beat.line.slice(0, 500) }),
+  };
+}
+
+/**
+ * A beat's ending: a skip with its reason when it did no work (dry run, config error, lock held
+ * elsewhere or unreadable, quiet hours, dispatch breaker open), otherwise `ran-work` with its count,
+ * whether it reported and whether the report comments were posted. A beat that lost its lock to a
+ * successor has none: the successor recorded its slot as abandoned.
+ */
+export function beatEnding(result: BeatResult, slot: BeatSlot): BeatEnding | undefined {
+  if (result.exit === 'superseded') return undefined;
+  const detail = (result.messages.join(' ') || result.exit).slice(0, 500);
+  const beat = beatDetail(result, slot);
+  const withDetail = (end: SlotEnd): BeatEnding => (beat === undefined ? { end } : { end, sourceDetail: beat });
+  if (slot.dryRun) return { end: { kind: 'dry-run', detail: `would have ended ${result.stopReason ?? result.exit}` } };
+  const kind = SKIPPED_BY_EXIT[result.exit];
+  if (kind !== undefined) return withDetail({ kind, detail });
+  return withDetail({
+    kind: 'ran-work',
+    count: slot.beat?.n ?? 0,
     status: result.worked.length === 0 ? 'ok' : 'report',
     delivery: result.reportNotPosted !== undefined ? 'failed' : result.worked.length > 0 ? 'delivered' : 'none',
-    // It ran (liveness counts it) but a signal stopped it before the end: history says partial.
     ...(result.exit === 'interrupted'
-      ? { partial: true as const, cutOff: [result.interruptedIssue === undefined ? 'the beat' : `#${result.interruptedIssue}`] }
+      ? { cutOff: [result.interruptedIssue === undefined ? 'the beat' : `#${result.interruptedIssue}`] }
       : {}),
-    ...(beat === undefined ? {} : { sourceDetail: beat }),
-  };
+  });
+}
+
+/** The stamp of a beat's receipt: its slot, when, and its own record. */
+export function beatStamp(slot: BeatSlot, ending: BeatEnding): SlotStamp {
+  return { slotMs: slot.slotMs, atMs: slot.atMs, source: BEAT_RECEIPT_SOURCE, sourceDetail: ending.sourceDetail };
+}
+
+/**
+ * The one receipt a beat leaves: its {@link beatEnding} through core's slotReceipt, the mapping
+ * every runner's endings go through.
+ */
+export function receiptForBeat(result: BeatResult, slot: BeatSlot): Receipt | undefined {
+  const ending = beatEnding(result, slot);
+  return ending === undefined ? undefined : slotReceipt(ending.end, beatStamp(slot, ending));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { LockRecord, Receipt } from '@heartbeat-kit/core';
-import type { BreakerSettings } from '@heartbeat-kit/core/host';
-import { abandonedReceipt, beatSlotMs, receiptForBeat, type PriorBeatState } from './beat-receipts.js';
+import { type BreakerSettings, type SlotEnd, type SlotStamp, slotReceipt } from '@heartbeat-kit/core/host';
+import { abandonedReceipt, beatEnding, beatSlotMs, beatStamp, type PriorBeatState } from './beat-receipts.js';
 import { updateDispatchBreaker, type DispatchVerdict } from './dispatch-breaker.js';
 import type { BeatResult } from './beat-types.js';
 
@@ -34,8 +34,13 @@ export interface BeatRecordPlan {
   readonly breakerLine?: string;
   /** The receipts to append, in order: the abandoned slot of a lock taken over, then this beat's own. */
   readonly receipts: readonly Receipt[];
-  /** This beat's own receipt (absent for a superseded beat). */
+  /** This beat's own receipt (absent for a superseded beat): `slotReceipt(end, stamp)`. */
   readonly own?: Receipt;
+  /** The receipt of the abandoned slot of a lock taken over, written before the own one. */
+  readonly gap?: Receipt;
+  /** How the beat's slot ended, and its stamp: what the runner hands to core's `settleSlot` (absent when `own` is). */
+  readonly end?: SlotEnd;
+  readonly stamp?: SlotStamp;
 }
 
 /**
@@ -47,7 +52,8 @@ export interface BeatRecordPlan {
 export function planBeatRecord(input: BeatRecordInput): BeatRecordPlan {
   const { prior } = input;
   let result = input.result;
-  const counted = result.exit === 'breaker-open' || receiptForBeat(result, { slotMs: 0, atMs: 0, dryRun: input.dryRun })?.kind === 'ran';
+  const counted =
+    result.exit === 'breaker-open' || beatEnding(result, { slotMs: 0, atMs: 0, dryRun: input.dryRun })?.end.kind === 'ran-work';
   let breakerState = prior.breaker;
   let breakerLine: string | undefined;
   if (result.exit === 'breaker-open') breakerLine = result.messages[0];
@@ -70,19 +76,22 @@ export function planBeatRecord(input: BeatRecordInput): BeatRecordPlan {
   const atMs = input.now.getTime();
   const gap = input.tookOverFrom === undefined ? undefined : abandonedReceipt(input.tookOverFrom, atMs, input.existing);
   // A dry run is a rehearsal: it leaves no receipt, so nothing a real beat (or a liveness check) reads changes.
-  const own = input.dryRun
-    ? undefined
-    : receiptForBeat(result, {
-        slotMs: beatSlotMs(input.startMs, result.beatId),
-        atMs,
-        dryRun: input.dryRun,
-        ...(counted ? { beat: { n: input.beat, breaker: breakerState, line: breakerLine } } : {}),
-      });
+  const slot = {
+    slotMs: beatSlotMs(input.startMs, result.beatId),
+    atMs,
+    dryRun: input.dryRun,
+    ...(counted ? { beat: { n: input.beat, breaker: breakerState, line: breakerLine } } : {}),
+  };
+  const ending = input.dryRun ? undefined : beatEnding(result, slot);
+  const stamp = ending === undefined ? undefined : beatStamp(slot, ending);
+  const own = ending === undefined || stamp === undefined ? undefined : slotReceipt(ending.end, stamp);
   return {
     result,
     counted,
     ...(breakerLine === undefined ? {} : { breakerLine }),
     receipts: [...(gap === undefined ? [] : [gap]), ...(own === undefined ? [] : [own])],
     ...(own === undefined ? {} : { own }),
+    ...(gap === undefined ? {} : { gap }),
+    ...(ending === undefined || stamp === undefined ? {} : { end: ending.end, stamp }),
   };
 }

@@ -49,12 +49,16 @@ export async function runBeat(deps: BeatDeps, options: BeatOptions = {}): Promis
   const dryRun = options.dryRun === true;
   const rehearsed = dryRun ? rehearsal(deps) : undefined;
   const ports = rehearsed?.deps ?? deps;
-  // Core's one ending step: the beat supplies its body and its writes; its own receipts are
-  // planned by planBeatRecord (whose skips go through core's slotReceipt), so the body gives no
-  // ending of its own and core adds only the endings of the lifecycle itself.
+  // Core's one ending step: the beat's body gives its ending (planBeatRecord: none for a dry run
+  // or a superseded beat) and core's slotReceipt turns it into the beat's own receipt, as for
+  // every runner; the beat writes it after the abandoned slot of a lock it took over.
   const settled = await settleSlot<FinishedBeat, BeatResult | undefined>({
-    body: async () => ({ end: undefined, value: await beatBody(deps, ports, options, { startMs, rehearsed }) }),
-    stamp: () => ({ slotMs: beatSlotMs(startMs), atMs: deps.clock.now().getTime(), source: BEAT_RECEIPT_SOURCE }),
+    body: async () => {
+      const finished = await beatBody(deps, ports, options, { startMs, rehearsed });
+      return { end: finished.plan?.end, value: finished };
+    },
+    stamp: (_end, finished) =>
+      finished?.plan?.stamp ?? { slotMs: beatSlotMs(startMs), atMs: deps.clock.now().getTime(), source: BEAT_RECEIPT_SOURCE },
     record: (ended) => recordBeat(ports, ended),
   });
   // Only a slot the lifecycle itself ended has no beat result, and that ending is not returned.
@@ -110,15 +114,15 @@ async function beatBody(
 }
 
 /**
- * Writes what a beat records, then lets go of its lock: the lock goes only after the receipt is
- * durable, so a kill at any instant leaves the receipt or the lock, and the beat that takes a
- * stale lock over records the slot as abandoned. An ending of the lifecycle itself (no beat) is
- * its one receipt, appended.
+ * Writes what a beat records (the abandoned slot of a lock taken over, then the slot's own receipt
+ * from core), then lets go of its lock: the lock goes only after the receipt is durable, so a kill
+ * at any instant leaves the receipt or the lock, and the beat that takes a stale lock over records
+ * the slot as abandoned. An ending of the lifecycle itself (no beat) is its one receipt, appended.
  */
 async function recordBeat(ports: BeatDeps, ended: SettledSlot<FinishedBeat>): Promise<BeatResult | undefined> {
-  const { value, receipt: lifecycleReceipt } = ended;
+  const { value, receipt: own } = ended;
   if (value === undefined) {
-    if (lifecycleReceipt !== undefined) await ports.receipts?.append(lifecycleReceipt);
+    if (own !== undefined) await ports.receipts?.append(own);
     return undefined;
   }
   const { result, summary, plan, beat } = value;
@@ -128,11 +132,11 @@ async function recordBeat(ports: BeatDeps, ended: SettledSlot<FinishedBeat>): Pr
   }
   const receiptWarnings: string[] = [];
   let written: Receipt | undefined;
-  for (const receipt of plan.receipts) {
+  for (const receipt of [...(plan.gap === undefined ? [] : [plan.gap]), ...(own === undefined ? [] : [own])]) {
     const appended = await ports.receipts.append(receipt);
     if (appended.isErr())
       receiptWarnings.push(`receipts: the receipt of slot ${receipt.slot} was not written (${appended.error.message}).`);
-    else if (receipt === plan.own) written = receipt;
+    else if (receipt === own) written = receipt;
   }
   const released = await releaseLock(ports, summary, result.beatId);
   return {

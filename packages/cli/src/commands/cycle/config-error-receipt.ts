@@ -1,5 +1,5 @@
 import type { Clock } from '@heartbeat-kit/core';
-import { slotReceipt } from '@heartbeat-kit/core/host';
+import { settleSlot } from '@heartbeat-kit/core/host';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIo } from '../../io.js';
 import { withPingFailures } from '../../pings/ping-outcome.js';
@@ -20,9 +20,18 @@ export async function recordConfigError(
   const { io, wall } = context;
   const at = (): number => wall.now().getTime();
   const pinging = pingerFor(flags, { value: undefined, file: '' }, { io, command: 'cycle', statePath, dryRun: false });
-  const pinged = pinging.ok
-    ? await pinging.pinger?.end(at(), { kind: 'end', result: { kind: 'exit', code: EXIT.usage }, summary: `config error: ${message}` })
-    : undefined;
-  const receipt = slotReceipt({ kind: 'config-error', detail: message.slice(0, 200) }, { slotMs: at(), atMs: at(), source: 'cycle' });
-  await appendReceipt(receiptStoreFor(statePath, wall), withPingFailures(receipt, pinged), statePath, io, 'cycle');
+  // The one ending->receipt mapping every runner uses; the ping goes first, as the slot's end.
+  await settleSlot({
+    body: async () => ({
+      end: { kind: 'config-error', detail: message.slice(0, 200) },
+      value: pinging.ok
+        ? await pinging.pinger?.end(at(), { kind: 'end', result: { kind: 'exit', code: EXIT.usage }, summary: `config error: ${message}` })
+        : undefined,
+    }),
+    stamp: () => ({ slotMs: at(), atMs: at(), source: 'cycle' }),
+    record: async ({ receipt, value: pinged }) => {
+      if (receipt !== undefined)
+        await appendReceipt(receiptStoreFor(statePath, wall), withPingFailures(receipt, pinged), statePath, io, 'cycle');
+    },
+  });
 }

@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { PauseDecision } from '../operator/pause-decision.js';
+import type { Pause } from '../operator/pause-model.js';
+import type { SlotEnd } from './slot-end.js';
+import { nextSlotStep, type LockFact, type RunFact, type SlotFacts, type SlotShape, type SlotStep } from './slot-planner.js';
+
+const PAUSE: Pause = { v: 1, note: 'maintenance', since: '2026-07-22T10:00:00.000Z' };
+const ORDER: readonly SlotStep['kind'][] = ['read-config', 'take-lock', 'close-missed', 'read-pause', 'run'];
+const RAN: RunFact = { kind: 'ran', end: { kind: 'ran-work', count: 3, status: 'ok', delivery: 'none' } };
+const REFUSED: RunFact = { kind: 'refused', end: { kind: 'state-refused', detail: 'written by a newer version' } };
+
+const shapes = fc.record<SlotShape>({ config: fc.boolean(), lock: fc.boolean(), grid: fc.boolean(), pause: fc.boolean() });
+const configs = fc.constantFrom<NonNullable<SlotFacts['config']>>({ ok: true }, { ok: false, detail: 'bad HEARTBEAT.md' });
+const locks = fc.constantFrom<LockFact>(
+  { kind: 'taken' },
+  { kind: 'held', detail: 'another cycle holds the lock' },
+  { kind: 'unavailable', detail: 'the lock could not be read' },
+);
+const pauses = fc.constantFrom<PauseDecision>(
+  { kind: 'run' },
+  { kind: 'skip', pause: PAUSE, line: 'paused: maintenance' },
+  { kind: 'partial', pause: PAUSE, line: 'paused in part', scanners: ['disk'], criticalOnly: false },
+);
+const runs = fc.constantFrom<RunFact>(RAN, REFUSED);
+
+/** What each step would find, were it asked. */
+interface Answers {
+  readonly config: NonNullable<SlotFacts['config']>;
+  readonly lock: LockFact;
+  readonly pause: PauseDecision;
+  readonly run: RunFact;
+}
+const answers = fc.record<Answers>({ config: configs, lock: locks, pause: pauses, run: runs });
+
+/** A runner: does each step the planner asks (from `answers`) until the slot ends; the steps it did, and the ending. */
+function walk(shape: SlotShape, found: Answers): { steps: SlotStep['kind'][]; end: SlotEnd; facts: SlotFacts } {
+  const steps: SlotStep['kind'][] = [];
+  let facts: SlotFacts = {};
+  for (let i = 0; i < 10; i += 1) {
+    const step = nextSlotStep(shape, facts);
+    if (step.kind === 'end') return { steps, end: step.end, facts };
+    steps.push(step.kind);
+    if (step.kind === 'read-config') facts = { ...facts, config: found.config };
+    if (step.kind === 'take-lock') facts = { ...facts, lock: found.lock };
+    if (step.kind === 'close-missed') facts = { ...facts, missed: true };
+    if (step.kind === 'read-pause') facts = { ...facts, pause: found.pause };
+    if (step.kind === 'run') facts = { ...facts, run: found.run };
+  }
+  throw new Error(`no ending after 10 steps: ${steps.join(', ')}`);
+}
+
+/** The model: the first step (in the one order) whose answer ends the slot decides its ending. */
+function expectedEnd(shape: SlotShape, found: Answers): SlotEnd['kind'] {
+  if (shape.config && !found.config.ok) return 'config-error';
+  if (shape.lock && found.lock.kind === 'held') return 'overlapping';
+  if (shape.lock && found.lock.kind === 'unavailable') return 'lock-unavailable';
+  if (shape.pause && found.pause.kind === 'skip') return 'paused';
+  return found.run.end.kind;
+}
+
+describe("nextSlotStep: the order of a slot's decisions", () => {
+  it('property: every slot ends exactly once, each step asked at most once and in the one order, ending as the model says', () => {
+    fc.assert(
+      fc.property(shapes, answers, (shape, found) => {
+        const { steps, end, facts } = walk(shape, found);
+        expect(new Set(steps).size).toBe(steps.length);
+        expect(steps).toEqual(ORDER.filter((kind) => steps.includes(kind)));
+        expect(end.kind).toBe(expectedEnd(shape, found));
+        // Asked again with what it found, the planner gives the same ending: one ending per slot.
+        expect(nextSlotStep(shape, facts)).toEqual({ kind: 'end', end });
+        // The work runs only when nothing before it ended the slot; a step the shape lacks is never asked.
+        expect(steps.includes('run')).toBe(end.kind === 'ran-work' || end.kind === 'state-refused');
+        if (!shape.lock) expect(steps).not.toContain('take-lock');
+        if (!shape.grid) expect(steps).not.toContain('close-missed');
+      }),
+    );
+  });
+
+  it('property: when several endings apply, the earliest step wins (config, lock, pause, run)', () => {
+    const none = { config: false, lock: false, grid: false, pause: false };
+    fc.assert(
+      fc.property(fc.option(configs), fc.option(locks), fc.option(pauses), fc.option(runs), (config, lock, pause, run) => {
+        const facts: SlotFacts = {
+          ...(config === null ? {} : { config }),
+          ...(lock === null ? {} : { lock }),
+          ...(pause === null ? {} : { pause }),
+          ...(run === null ? {} : { run }),
+        };
+        const step = nextSlotStep(none, facts);
+        const wins =
+          config?.ok === false
+            ? 'config-error'
+            : lock?.kind === 'held'
+              ? 'overlapping'
+              : lock?.kind === 'unavailable'
+                ? 'lock-unavailable'
+                : pause?.kind === 'skip'
+                  ? 'paused'
+                  : run?.end.kind;
+        if (wins === undefined) expect(step).toEqual({ kind: 'run', pause: pause ?? { kind: 'run' } });
+        else expect(step.kind === 'end' && step.end.kind).toBe(wins);
+      }),
+    );
+  });
+
+  it('an overlapping ending names the holder, an unknown liveness when the store gave none; a partial pause is handed to the run', () => {
+    const shape = { config: false, lock: true, grid: false, pause: true };
+    expect(nextSlotStep(shape, { lock: { kind: 'held', detail: 'held' } })).toEqual({
+      kind: 'end',
+      end: { kind: 'overlapping', detail: 'held', liveness: 'unknown' },
+    });
+    const partial: PauseDecision = { kind: 'partial', pause: PAUSE, line: 'in part', scanners: ['disk'], criticalOnly: true };
+    expect(nextSlotStep(shape, { lock: { kind: 'taken' }, pause: partial })).toEqual({ kind: 'run', pause: partial });
+  });
+});
