@@ -40,6 +40,9 @@ interface FleetPage {
 }
 
 const REDIS_FAILED = [EXIT.failure, 'Redis failed'] as const;
+// The pages that only read or write registrations: usage errors, and a Redis that cannot be reached or fails.
+const USAGE = [EXIT.usage, 'usage error'] as const;
+const REDIS_DOWN = [EXIT.failure, 'Redis unreachable or failed'] as const;
 
 const PAGES: Readonly<Record<Subcommand, FleetPage>> = {
   worker: {
@@ -66,10 +69,18 @@ refuses the password exits 3 at once with the fix.`,
   add: {
     usage: 'ID (--cwd DIR | --scanners fake) [--interval D] [options]',
     description: "Registers heartbeat ID (letters, digits, '.', '_', '-'; no '__') and schedules it.",
-    exits: [],
+    exits: [[EXIT.ok, 'registered (or updated)'], [EXIT.usage, 'usage error (an ID or interval refused too)'], REDIS_DOWN],
   },
-  list: { usage: '[options]', description: 'Lists the registered heartbeats.', exits: [] },
-  remove: { usage: 'ID [options]', description: 'Unregisters heartbeat ID and removes its schedule. Its state stays in Redis.', exits: [] },
+  list: {
+    usage: '[options]',
+    description: 'Lists the registered heartbeats.',
+    exits: [[EXIT.ok, 'listed (also when none)'], USAGE, REDIS_DOWN],
+  },
+  remove: {
+    usage: 'ID [options]',
+    description: 'Unregisters heartbeat ID and removes its schedule. Its state stays in Redis.',
+    exits: [[EXIT.ok, 'removed'], [EXIT.rejected, 'ID was not registered'], USAGE, REDIS_DOWN],
+  },
   history: {
     usage: 'ID [--since WHEN] [options]',
     description: `Lists heartbeat ID's receipts, oldest first: every slot ends in one record, 'ran' (cycle number,
@@ -77,7 +88,7 @@ HEARTBEAT_OK or report, delivery 'queued' when the outbox holds the report) or '
 reason (overlapping: an earlier slot still ran; down: no worker committed it; config-error).
 Kept in Redis per heartbeat, bounded to the last 200 records and 7 days.`,
     notes: 'With --json prints {"receipts": [...], "warnings": [...]}.',
-    exits: [],
+    exits: [[EXIT.ok, 'listed (also when none)'], USAGE, REDIS_DOWN],
   },
   liveness: {
     usage: 'ID [--max-age DURATION] [options]',
@@ -100,7 +111,7 @@ pause is not a death; one with no end older than 24 h also warns on stderr); --j
     usage: '[options]',
     description: `Per heartbeat: last cycle, next slot, lag of the last cycle behind its slot, last report, and
 an operator pause in force ('fleet pause') on the line below (--json: its "pause").`,
-    exits: [],
+    exits: [[EXIT.ok, 'shown (also when none)'], USAGE, REDIS_DOWN],
   },
   ack: {
     usage: `ID SELECTOR --note TEXT [--for DURATION | --until ISO] [--snooze] [options]
