@@ -256,7 +256,7 @@ async function checkBody({ flags, positionals, io }: CommandInput<typeof FLAGS>)
   if (!envFlag.ok) return usageFailure(envFlag.message);
   // A rehearsal: nothing is migrated, locked or written.
   const resolved = await resolveHeartbeat(flags, io, { dryRun: true });
-  if (!resolved.ok) return usageFailure(resolved.message);
+  if (resolved.isErr()) return usageFailure(resolved.error.message);
   const loaded = await resolved.value.deps.stateStore.load();
   const state = decodeHeartbeatState(loaded.isOk() ? loaded.value.document : undefined).state;
   const context: CheckContext = {

@@ -150,13 +150,14 @@ async function runCycleCommand(flags: CycleFlags, cycleIo: CycleIo, tap: Metrics
   const prefetchWarnings = io.prefetch === undefined ? [] : (await io.prefetch.planned, io.prefetch.warnings());
   for (const warning of prefetchWarnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   const wall = commandClock(io, checked.value.now);
-  if (!resolved.ok) {
+  if (resolved.isErr()) {
+    const failure = resolved.error;
     // A dry run is a rehearsal: it writes no receipt, even for a config error (the error is on stderr).
-    if (resolved.configError === true && !dryRun) {
-      tap.statePath = resolved.statePath;
-      await recordConfigError(flags, resolved, { io, wall });
+    if (failure.configError === true && !dryRun) {
+      tap.statePath = failure.statePath;
+      await recordConfigError(flags, failure, { io, wall });
     }
-    return usageFailure(resolved.message);
+    return usageFailure(failure.message);
   }
   const plan = await planSlot(flags, checked.value, resolved.value, { ...cycleIo, wall, tap });
   if (plan.isErr()) return err(plan.error);

@@ -150,7 +150,7 @@ export const loopCommand = defineCommand(LOOP_SPEC, async ({ flags, io }) => {
   const rehearsal = checked.value.startAt !== undefined;
   // Its tools and sinks stop at the cut-off (a second signal); the loop itself at the first.
   const resolved = await resolveHeartbeat(flags, drainingIo(io), { dryRun: rehearsal });
-  if (!resolved.ok) return usageFailure(resolved.message);
+  if (resolved.isErr()) return usageFailure(resolved.error.message);
   for (const note of resolved.value.notes) io.stderr(`heartbeat-kit loop: warning: ${note}\n`);
   const problem = resolved.value.settings.problem;
   if (problem !== undefined) io.stderr(`heartbeat-kit: warning: config: ${problem.message}; fix: ${problem.fix}\n`);
