@@ -198,7 +198,7 @@ async function runService(
   }
   const runner = createCliRunner(io);
   const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), { runner, env: io.env, flag: '--cwd' });
-  if (!located.ok) return usageFailure(located.message);
+  if (located.isErr()) return usageFailure(located.error);
   const bin = binPath();
   if (bin === undefined) return commandFailure("cannot find this heartbeat-kit's bin/heartbeat-kit.js. Fix: reinstall heartbeat-kit.");
   const plan = servicePlan(io, kind.value, values, located.value.project, bin, loopArgs);

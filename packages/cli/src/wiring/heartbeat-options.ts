@@ -101,7 +101,7 @@ export async function resolveHeartbeat(
     env: io.env,
     flag: values.cwd === undefined ? 'the current directory' : '--cwd',
   });
-  if (!located.ok) return err({ message: located.message });
+  if (located.isErr()) return err({ message: located.error });
   const location = located.value;
   const cwd = location.project;
   if (values.state !== undefined) {

@@ -22,8 +22,8 @@ export async function locateState(
     flag: values.cwd === undefined ? 'the current directory' : '--cwd',
   });
   if (values.state !== undefined)
-    return { ok: true, statePath: resolvePath(io.cwd, values.state), configDir: located.ok ? located.value.project : cwd };
-  if (!located.ok) return located;
+    return { ok: true, statePath: resolvePath(io.cwd, values.state), configDir: located.isOk() ? located.value.project : cwd };
+  if (located.isErr()) return { ok: false, message: located.error };
   return { ok: true, statePath: await existingStatePath(located.value), configDir: located.value.project };
 }
 
