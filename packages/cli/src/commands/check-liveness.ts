@@ -92,7 +92,7 @@ Acks never change the exit code.`,
         values.config,
         io.env,
       );
-      if (!settings.ok) return usageFailure(settings.message);
+      if (settings.isErr()) return usageFailure(settings.error);
       maxAgeMs ??= 3 * settings.value.config.intervalMs;
       if (values['active-hours-only'] === true) {
         const window = { ...settings.value.config.activeHours, timeZone: settings.value.timeZone };

@@ -155,7 +155,7 @@ const locateHeartbeatPause: PauseTarget['locate'] = async (io, values) => {
   // The project's checks can be paused by name too. A HEARTBEAT.md that does not load leaves the
   // built-ins: an operator may be pausing because the config is broken.
   const settings = await loadHeartbeatSettings(located.configDir, undefined, io.env);
-  const checks = settings.ok ? settings.value.config.checks.map((check) => check.name) : [];
+  const checks = settings.isOk() ? settings.value.config.checks.map((check) => check.name) : [];
   return ok({ file: pausePathFor(located.statePath), scanners: checks });
 };
 

@@ -190,7 +190,7 @@ start are listed with who, the note, their end and the slot they end in`,
     const located = await locateProject(cwd, { runner: createCliRunner(io), env: io.env, flag: '--cwd' });
     const project = located.isOk() ? located.value.project : cwd;
     const settings = await loadHeartbeatSettings(values.config === undefined ? project : cwd, values.config, io.env);
-    if (!settings.ok) return usageFailure(settings.message);
+    if (settings.isErr()) return usageFailure(settings.error);
     for (const warning of settings.value.warnings) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
     const { config, timeZone } = settings.value;
 

@@ -111,10 +111,10 @@ export async function resolveHeartbeat(
   // An explicit --config is relative to the directory the user named, as before.
   const reloadSettings = () => loadHeartbeatSettings(values.config === undefined ? cwd : location.cwd, values.config, io.env);
   const settings = await reloadSettings();
-  if (!settings.ok) {
+  if (settings.isErr()) {
     // Where the receipt of this skipped slot goes; nothing is migrated by a run that did not run.
     const statePath = values.state === undefined ? await existingStatePath(location) : resolvePath(io.cwd, values.state);
-    return err({ message: settings.message, configError: true, statePath });
+    return err({ message: settings.error, configError: true, statePath });
   }
   const routed = resolveRoutes({
     flags: values.route ?? [],
