@@ -52,7 +52,7 @@ async function planSlot(
   const { dryRun } = checked;
   tap.statePath = statePath;
   const pinging = pingerFor(flags, { value: settings.config.ping, file: settings.file }, { io, command: 'cycle', statePath, dryRun });
-  if (!pinging.ok) return usageFailure(pinging.message);
+  if (pinging.isErr()) return usageFailure(pinging.error);
   const cron = flags.cron === undefined ? undefined : await parseCronFlag(flags.cron, settings.timeZone);
   if (cron !== undefined && !cron.ok) return usageFailure(cron.message);
   // The next slot is known only from the cron expression this invocation was started by.
@@ -75,7 +75,7 @@ async function planSlot(
     settings,
     grid: cron?.value,
     deps: { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
-    pinger: pinging.pinger,
+    pinger: pinging.value,
     operatorLastActive: checked.operatorLastActive,
   });
 }

@@ -163,8 +163,8 @@ export const loopCommand = defineCommand(LOOP_SPEC, async ({ flags, io }) => {
     { value: settings.config.ping, file: settings.file },
     { io, command: 'loop', statePath, dryRun: rehearsal },
   );
-  if (!pinging.ok) return usageFailure(pinging.message);
-  const opened = openSession(io, resolved.value, checked.value, pinging.pinger);
+  if (pinging.isErr()) return usageFailure(pinging.error);
+  const opened = openSession(io, resolved.value, checked.value, pinging.value);
   // A first signal stops the loop (no new cycle, no new sleep) but not the cycle in flight.
   announceDrain(io, 'loop', DEFAULT_SCANNER_TIMEOUT_MS, () => opened.session.live.inFlight);
   return runLoopSession(opened, resolved.value, checked.value, printConfigWarnings);

@@ -20,8 +20,8 @@ export async function recordConfigError(
   const { io, wall } = context;
   const at = (): number => wall.now().getTime();
   const pinging = pingerFor(flags, { value: undefined, file: '' }, { io, command: 'cycle', statePath, dryRun: false });
-  const pinged = pinging.ok
-    ? await pinging.pinger?.end(at(), { kind: 'end', result: { kind: 'exit', code: EXIT.usage }, summary: `config error: ${message}` })
+  const pinged = pinging.isOk()
+    ? await pinging.value?.end(at(), { kind: 'end', result: { kind: 'exit', code: EXIT.usage }, summary: `config error: ${message}` })
     : undefined;
   const receipt = slotReceipt({ kind: 'config-error', detail: message.slice(0, 200) }, { slotMs: at(), atMs: at(), source: 'cycle' });
   await appendReceipt(receiptStoreFor(statePath, wall), withPingFailures(receipt, pinged), statePath, io, 'cycle');

@@ -45,7 +45,7 @@ export function checkLoopFlags(flags: LoopFlags, cwd: string): Result<CheckedLoo
   const metrics = parseMetricsFlags(flags, cwd);
   if (!metrics.ok) return err(metrics.message);
   const pingFlags = checkPingFlags(flags);
-  if (!pingFlags.ok) return err(pingFlags.message);
+  if (pingFlags.isErr()) return err(pingFlags.error);
   return ok({
     intervalMs: interval.value,
     jitterMs: jitter.value,
