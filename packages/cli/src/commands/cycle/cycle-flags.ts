@@ -31,7 +31,7 @@ export function checkCycleFlags(flags: CycleFlags, cwd: string): Result<CheckedC
   const rehearsal = now.value !== undefined;
   const dryRun = flags['dry-run'] === true || rehearsal;
   const metrics = parseMetricsFlags(flags, cwd);
-  if (!metrics.ok) return err(metrics.message);
+  if (metrics.isErr()) return err(metrics.error);
   return ok({
     now: now.value,
     operatorLastActive: lastActive.value,
