@@ -60,8 +60,8 @@ export async function loadHeartbeatSettings(
     timeZone = zone.value;
   } else {
     const system = systemTimeZone(env);
-    if (!system.ok) return err(`${system.error.message}. Fix: ${system.error.fix}.`);
-    timeZone = system.zone;
+    if (system.isErr()) return err(`${system.error.message}. Fix: ${system.error.fix}.`);
+    timeZone = system.value;
   }
   const problem = parsed.value.recognised
     ? {}
