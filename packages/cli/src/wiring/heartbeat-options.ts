@@ -95,9 +95,9 @@ export async function resolveHeartbeat(
     return err({ message: `--tmux-socket "${socket}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.` });
   }
   const envAllowFlag = parseEnvAllowFlag(values['env-allow']);
-  if (!envAllowFlag.ok) return err({ message: envAllowFlag.message });
+  if (envAllowFlag.isErr()) return err({ message: envAllowFlag.error });
   const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), {
-    runner: createCliRunner(io, { envAllow: envAllowFlag.names }),
+    runner: createCliRunner(io, { envAllow: envAllowFlag.value }),
     env: io.env,
     flag: values.cwd === undefined ? 'the current directory' : '--cwd',
   });
@@ -154,7 +154,7 @@ export async function resolveHeartbeat(
     ...(socket ? { tmuxArgs: ['-L', socket] } : {}),
     ...(tmuxSink === undefined ? {} : { tmuxSink: tmuxSink.value }),
     // The flag replaces the config's list; neither = the user's environment minus the deny-list.
-    envAllow: envAllowFlag.names ?? settings.value.config.envAllow,
+    envAllow: envAllowFlag.value ?? settings.value.config.envAllow,
     ignorePaths: [...own.paths, ...location.legacyStateDirs],
     ignorePrefixes: own.prefixes,
     // Resolved as loadHeartbeatSettings does: the config is the heartbeat's, not the user's work.
