@@ -54,7 +54,7 @@ async function planSlot(
   const pinging = pingerFor(flags, { value: settings.config.ping, file: settings.file }, { io, command: 'cycle', statePath, dryRun });
   if (pinging.isErr()) return usageFailure(pinging.error);
   const cron = flags.cron === undefined ? undefined : await parseCronFlag(flags.cron, settings.timeZone);
-  if (cron !== undefined && !cron.ok) return usageFailure(cron.message);
+  if (cron !== undefined && cron.isErr()) return usageFailure(cron.error);
   // The next slot is known only from the cron expression this invocation was started by.
   const nextCronSlot = cron?.value.nextAfter(wall.now().getTime());
   if (nextCronSlot !== undefined) tap.nextSlotMs = nextCronSlot;

@@ -197,7 +197,7 @@ start are listed with who, the note, their end and the slot they end in`,
     let schedule: PlanSchedule;
     if (values.cron !== undefined) {
       const cron = await parseCronFlag(values.cron, timeZone);
-      if (!cron.ok) return usageFailure(cron.message);
+      if (cron.isErr()) return usageFailure(cron.error);
       schedule = { kind: 'cron', expression: values.cron, nextAfter: cron.value.nextAfter };
     } else {
       const intervalMs = interval.value ?? config.intervalMs;
