@@ -87,8 +87,8 @@ const unsaved = (message: string): Result<never, CommandFailure> =>
 async function listAcks({ flags, positionals, io }: AckInput, now: Date): Outcome {
   if (positionals.length > 0) return usageFailure(`--list takes no SELECTOR. Fix: run 'heartbeat-kit ack --list' alone.`);
   const located = await locateState(io, flags);
-  if (!located.ok) return usageFailure(located.message);
-  const loaded = await createFileAckStore({ path: ackPathFor(located.statePath) }).load();
+  if (located.isErr()) return usageFailure(located.error);
+  const loaded = await createFileAckStore({ path: ackPathFor(located.value.statePath) }).load();
   if (loaded.isErr()) return unreadable(loaded.error.message);
   for (const warning of loaded.value.warnings) io.stderr(`heartbeat-kit ack: warning: ${warning}\n`);
   const { acks } = loaded.value.book;
@@ -123,11 +123,11 @@ async function addOneAck(input: AckInput, now: Date, rehearsal: boolean): Outcom
   if (request.isErr()) return request;
   const { selector } = request.value;
   const located = await locateState(io, flags);
-  if (!located.ok) return usageFailure(located.message);
-  const state = decodeHeartbeatState(await readLastState(located.statePath)).state;
+  if (located.isErr()) return usageFailure(located.error);
+  const state = decodeHeartbeatState(await readLastState(located.value.statePath)).state;
   const resolved = resolveAckSelector(selector, knownFindingsOf(state), DEFAULT_CATEGORIES);
   if (resolved.isErr()) return usageFailure(`SELECTOR ${resolved.error.message}`);
-  const file = ackPathFor(located.statePath);
+  const file = ackPathFor(located.value.statePath);
   const store = createFileAckStore({ path: file });
   const loaded = await store.load();
   if (loaded.isErr()) return unreadable(loaded.error.message);
@@ -214,8 +214,8 @@ fingerprint or category an ack was written with. The next cycle decides those fi
         `one SELECTOR expected, got ${positionals.length}. Fix: e.g. heartbeat-kit unack GIT_STALE:feature-x (see 'heartbeat-kit ack --list').`,
       );
     const located = await locateState(io, flags);
-    if (!located.ok) return usageFailure(located.message);
-    const store = createFileAckStore({ path: ackPathFor(located.statePath) });
+    if (located.isErr()) return usageFailure(located.error);
+    const store = createFileAckStore({ path: ackPathFor(located.value.statePath) });
     const loaded = await store.load();
     if (loaded.isErr()) return unreadable(loaded.error.message);
     const removed = removeAcks(loaded.value.book, positionals[0] as string);

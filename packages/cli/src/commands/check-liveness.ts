@@ -83,16 +83,16 @@ Acks never change the exit code.`,
       return checkWoterclip(io, { ...values, maxAgeMs, maxPauseAgeMs: maxPauseAge.value ?? 24 * 3_600_000, nowDate: now.value });
     }
     const located = await locateState(io, values);
-    if (!located.ok) return usageFailure(located.message);
-    const { statePath } = located;
+    if (located.isErr()) return usageFailure(located.error);
+    const { statePath } = located.value;
     let expectedAt: ((ms: number) => boolean) | undefined;
     if (maxAgeMs === undefined || values['active-hours-only'] === true) {
       const settings = await loadHeartbeatSettings(
-        values.config === undefined ? located.configDir : resolvePath(io.cwd, values.cwd ?? '.'),
+        values.config === undefined ? located.value.configDir : resolvePath(io.cwd, values.cwd ?? '.'),
         values.config,
         io.env,
       );
-      if (!settings.ok) return usageFailure(settings.message);
+      if (settings.isErr()) return usageFailure(settings.error);
       maxAgeMs ??= 3 * settings.value.config.intervalMs;
       if (values['active-hours-only'] === true) {
         const window = { ...settings.value.config.activeHours, timeZone: settings.value.timeZone };

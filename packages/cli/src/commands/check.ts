@@ -253,10 +253,10 @@ async function checkBody({ flags, positionals, io }: CommandInput<typeof FLAGS>)
   const now = parseInstantFlag('--now', flags.now);
   if (now.isErr()) return usageFailure(now.error);
   const envFlag = parseEnvAllowFlag(flags['env-allow']);
-  if (!envFlag.ok) return usageFailure(envFlag.message);
+  if (envFlag.isErr()) return usageFailure(envFlag.error);
   // A rehearsal: nothing is migrated, locked or written.
   const resolved = await resolveHeartbeat(flags, io, { dryRun: true });
-  if (!resolved.ok) return usageFailure(resolved.message);
+  if (resolved.isErr()) return usageFailure(resolved.error.message);
   const loaded = await resolved.value.deps.stateStore.load();
   const state = decodeHeartbeatState(loaded.isOk() ? loaded.value.document : undefined).state;
   const context: CheckContext = {
@@ -266,7 +266,7 @@ async function checkBody({ flags, positionals, io }: CommandInput<typeof FLAGS>)
     sliceOf: sliceReader(state),
     now: now.value ?? new Date(),
     json: flags.json === true,
-    envAllow: envFlag.names,
+    envAllow: envFlag.value,
   };
   return target.value.sub === 'list' ? listChecks(context) : runOneCheck(context, target.value.name);
 }

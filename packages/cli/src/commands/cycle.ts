@@ -52,9 +52,9 @@ async function planSlot(
   const { dryRun } = checked;
   tap.statePath = statePath;
   const pinging = pingerFor(flags, { value: settings.config.ping, file: settings.file }, { io, command: 'cycle', statePath, dryRun });
-  if (!pinging.ok) return usageFailure(pinging.message);
+  if (pinging.isErr()) return usageFailure(pinging.error);
   const cron = flags.cron === undefined ? undefined : await parseCronFlag(flags.cron, settings.timeZone);
-  if (cron !== undefined && !cron.ok) return usageFailure(cron.message);
+  if (cron !== undefined && cron.isErr()) return usageFailure(cron.error);
   // The next slot is known only from the cron expression this invocation was started by.
   const nextCronSlot = cron?.value.nextAfter(wall.now().getTime());
   if (nextCronSlot !== undefined) tap.nextSlotMs = nextCronSlot;
@@ -75,7 +75,7 @@ async function planSlot(
     settings,
     grid: cron?.value,
     deps: { ...deps, sink, ...(routes === undefined ? {} : { routes }) },
-    pinger: pinging.pinger,
+    pinger: pinging.value,
     operatorLastActive: checked.operatorLastActive,
   });
 }
@@ -150,13 +150,14 @@ async function runCycleCommand(flags: CycleFlags, cycleIo: CycleIo, tap: Metrics
   const prefetchWarnings = io.prefetch === undefined ? [] : (await io.prefetch.planned, io.prefetch.warnings());
   for (const warning of prefetchWarnings) io.stderr(`heartbeat-kit cycle: warning: ${warning}\n`);
   const wall = commandClock(io, checked.value.now);
-  if (!resolved.ok) {
+  if (resolved.isErr()) {
+    const failure = resolved.error;
     // A dry run is a rehearsal: it writes no receipt, even for a config error (the error is on stderr).
-    if (resolved.configError === true && !dryRun) {
-      tap.statePath = resolved.statePath;
-      await recordConfigError(flags, resolved, { io, wall });
+    if (failure.configError === true && !dryRun) {
+      tap.statePath = failure.statePath;
+      await recordConfigError(flags, failure, { io, wall });
     }
-    return usageFailure(resolved.message);
+    return usageFailure(failure.message);
   }
   const plan = await planSlot(flags, checked.value, resolved.value, { ...cycleIo, wall, tap });
   if (plan.isErr()) return err(plan.error);

@@ -63,8 +63,8 @@ to the last 2000 records and 30 days.`,
       sinceMs = since.value;
     }
     const located = await locateState(io, flags);
-    if (!located.ok) return usageFailure(located.message);
-    const { statePath } = located;
+    if (located.isErr()) return usageFailure(located.error);
+    const { statePath } = located.value;
     const listed = await receiptStoreFor(statePath, commandClock(io, now.value)).list();
     if (listed.isErr()) return commandFailure(`${listed.error.message}. Fix: check that ${receiptsDirectoryFor(statePath)} is readable.`);
     const receipts = listed.value.receipts.filter((r) => Date.parse(r.slot) >= sinceMs);

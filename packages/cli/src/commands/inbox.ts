@@ -74,9 +74,9 @@ async function drain(io: CliIo, directory: string, values: { format?: string; ev
     let name = values.event;
     if (name === undefined) {
       const input = parseHookInput((await io.stdin?.()) ?? '');
-      if (!input.ok)
-        return usage(`${input.message}. Fix: run it as a Claude Code hook (it sends JSON on stdin), or pass --event UserPromptSubmit.`);
-      name = input.event;
+      if (input.isErr())
+        return usage(`${input.error}. Fix: run it as a Claude Code hook (it sends JSON on stdin), or pass --event UserPromptSubmit.`);
+      name = input.value;
     }
     if (!isContextHookEvent(name)) {
       // Another event cannot add context: print nothing and take nothing, so nothing is lost.

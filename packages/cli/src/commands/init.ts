@@ -38,7 +38,7 @@ cycle never counts the config it reads as an uncommitted change.`,
     const report = async (status: string): Promise<void> => {
       // Where the cycle will keep state, so nobody goes looking for a .heartbeat/ in the project.
       const located = await locateProject(dir, { runner: createCliRunner(io), env: io.env, flag: '--cwd' });
-      const stateDir = located.ok ? located.value.stateDir : null;
+      const stateDir = located.isOk() ? located.value.stateDir : null;
       if (values.json) {
         io.stdout(`${JSON.stringify({ status, file, stateDir })}\n`);
         return;
@@ -46,10 +46,10 @@ cycle never counts the config it reads as an uncommitted change.`,
       io.stdout(status === 'exists' ? `${file} already exists; not overwritten (use --force)\n` : `wrote ${file}\n`);
       // Untracked, it would sit in the worktree as a change; the cycle never counts it, but a
       // teammate's clone and every new worktree only get this config once it is committed.
-      if (status === 'written' && located.ok)
+      if (status === 'written' && located.isOk())
         io.stdout(`commit it to share it with every worktree: git add ${DEFAULT_HEARTBEAT_FILE} && git commit\n`);
       io.stdout(
-        located.ok ? `heartbeat state will be kept in ${located.value.stateDir} (git never sees it)\n` : `note: ${located.message}\n`,
+        located.isOk() ? `heartbeat state will be kept in ${located.value.stateDir} (git never sees it)\n` : `note: ${located.error}\n`,
       );
     };
     try {

@@ -150,7 +150,7 @@ export const loopCommand = defineCommand(LOOP_SPEC, async ({ flags, io }) => {
   const rehearsal = checked.value.startAt !== undefined;
   // Its tools and sinks stop at the cut-off (a second signal); the loop itself at the first.
   const resolved = await resolveHeartbeat(flags, drainingIo(io), { dryRun: rehearsal });
-  if (!resolved.ok) return usageFailure(resolved.message);
+  if (resolved.isErr()) return usageFailure(resolved.error.message);
   for (const note of resolved.value.notes) io.stderr(`heartbeat-kit loop: warning: ${note}\n`);
   const problem = resolved.value.settings.problem;
   if (problem !== undefined) io.stderr(`heartbeat-kit: warning: config: ${problem.message}; fix: ${problem.fix}\n`);
@@ -163,8 +163,8 @@ export const loopCommand = defineCommand(LOOP_SPEC, async ({ flags, io }) => {
     { value: settings.config.ping, file: settings.file },
     { io, command: 'loop', statePath, dryRun: rehearsal },
   );
-  if (!pinging.ok) return usageFailure(pinging.message);
-  const opened = openSession(io, resolved.value, checked.value, pinging.pinger);
+  if (pinging.isErr()) return usageFailure(pinging.error);
+  const opened = openSession(io, resolved.value, checked.value, pinging.value);
   // A first signal stops the loop (no new cycle, no new sleep) but not the cycle in flight.
   announceDrain(io, 'loop', DEFAULT_SCANNER_TIMEOUT_MS, () => opened.session.live.inFlight);
   return runLoopSession(opened, resolved.value, checked.value, printConfigWarnings);

@@ -151,12 +151,12 @@ export function createResumeCommand(target: Omit<PauseTarget, 'scanners'>, spec:
 
 const locateHeartbeatPause: PauseTarget['locate'] = async (io, values) => {
   const located = await locateState(io, values);
-  if (!located.ok) return err(located.message);
+  if (located.isErr()) return err(located.error);
   // The project's checks can be paused by name too. A HEARTBEAT.md that does not load leaves the
   // built-ins: an operator may be pausing because the config is broken.
-  const settings = await loadHeartbeatSettings(located.configDir, undefined, io.env);
-  const checks = settings.ok ? settings.value.config.checks.map((check) => check.name) : [];
-  return ok({ file: pausePathFor(located.statePath), scanners: checks });
+  const settings = await loadHeartbeatSettings(located.value.configDir, undefined, io.env);
+  const checks = settings.isOk() ? settings.value.config.checks.map((check) => check.name) : [];
+  return ok({ file: pausePathFor(located.value.statePath), scanners: checks });
 };
 
 /** `heartbeat-kit pause`: stores an operator pause beside the state. */

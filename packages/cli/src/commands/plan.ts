@@ -188,16 +188,16 @@ start are listed with who, the note, their end and the slot they end in`,
     // The same project as 'loop' (config walked up to the repository root, the same jitter); a
     // plan only predicts, so outside a repository it plans for the directory as given.
     const located = await locateProject(cwd, { runner: createCliRunner(io), env: io.env, flag: '--cwd' });
-    const project = located.ok ? located.value.project : cwd;
+    const project = located.isOk() ? located.value.project : cwd;
     const settings = await loadHeartbeatSettings(values.config === undefined ? project : cwd, values.config, io.env);
-    if (!settings.ok) return usageFailure(settings.message);
+    if (settings.isErr()) return usageFailure(settings.error);
     for (const warning of settings.value.warnings) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
     const { config, timeZone } = settings.value;
 
     let schedule: PlanSchedule;
     if (values.cron !== undefined) {
       const cron = await parseCronFlag(values.cron, timeZone);
-      if (!cron.ok) return usageFailure(cron.message);
+      if (cron.isErr()) return usageFailure(cron.error);
       schedule = { kind: 'cron', expression: values.cron, nextAfter: cron.value.nextAfter };
     } else {
       const intervalMs = interval.value ?? config.intervalMs;
@@ -212,7 +212,7 @@ start are listed with who, the note, their end and the slot they end in`,
 
     // The operator's pause beside the project's state (with --state, that one): its window shows in the slots.
     const statePath =
-      values.state !== undefined ? resolvePath(io.cwd, values.state) : located.ok ? await existingStatePath(located.value) : undefined;
+      values.state !== undefined ? resolvePath(io.cwd, values.state) : located.isOk() ? await existingStatePath(located.value) : undefined;
     const storedPause = statePath === undefined ? undefined : await pauseStoreFor(statePath).read();
     if (storedPause?.isErr() === true) io.stderr(`heartbeat-kit plan: warning: ${storedPause.error.message}\n`);
     const pause = storedPause?.isOk() === true ? storedPause.value : undefined;
@@ -236,7 +236,7 @@ start are listed with who, the note, their end and the slot they end in`,
       from.getTime(),
     );
     // Each check's cadence from its last run (the state's check slices; none = never ran).
-    const lastRuns = located.ok ? await checkLastRuns(join(located.value.stateDir, 'state.json')) : new Map<string, number>();
+    const lastRuns = located.isOk() ? await checkLastRuns(join(located.value.stateDir, 'state.json')) : new Map<string, number>();
     const checks = planChecks(config.checks, slots, lastRuns, schedule.kind === 'interval' ? schedule.intervalMs : config.intervalMs);
     const scheduleText =
       schedule.kind === 'cron'

@@ -198,14 +198,14 @@ async function runService(
   }
   const runner = createCliRunner(io);
   const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), { runner, env: io.env, flag: '--cwd' });
-  if (!located.ok) return usageFailure(located.message);
+  if (located.isErr()) return usageFailure(located.error);
   const bin = binPath();
   if (bin === undefined) return commandFailure("cannot find this heartbeat-kit's bin/heartbeat-kit.js. Fix: reinstall heartbeat-kit.");
   const plan = servicePlan(io, kind.value, values, located.value.project, bin, loopArgs);
   const rendered = plan.kind === 'launchd' ? launchdPlists(plan) : systemdUnits(plan);
   // status and uninstall do not know the loop options install was given: a file counts as
   // current when it is ours and runs this node and this bin.
-  if (!rendered.ok)
+  if (rendered.isErr())
     return usageFailure(
       `${JSON.stringify(rendered.error.value)} cannot go in a ${plan.kind === 'launchd' ? 'launchd plist' : 'systemd unit'}: ${rendered.error.reason}. Fix: move or rename it (or pass --environment-file elsewhere).`,
     );
@@ -214,7 +214,7 @@ async function runService(
     kind: plan.kind,
     name: plan.name,
     dir: values.dir !== undefined ? resolvePath(io.cwd, values.dir) : managerDir(plan.kind, io.env),
-    files: rendered.files,
+    files: rendered.value,
     logDir: plan.kind === 'launchd' ? plan.logDir : undefined,
     json: values.json === true,
     runner,

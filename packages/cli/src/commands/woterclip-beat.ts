@@ -70,9 +70,9 @@ dispatch.breaker.after and dispatch.breaker.backoff_cap in .woterclip/config.yam
       const clock = clockFrom(flags.now);
       if (typeof clock === 'string') return usageFailure(clock);
       const envAllow = parseEnvAllowFlag(flags['env-allow']);
-      if (!envAllow.ok) return usageFailure(envAllow.message);
+      if (envAllow.isErr()) return usageFailure(envAllow.error);
       const root = resolveCwd(io, flags.cwd);
-      const wired = await wireWoterclip(overrides, io, root, clock, envAllow.names);
+      const wired = await wireWoterclip(overrides, io, root, clock, envAllow.value);
       if ('kind' in wired) return commandFailure(wired.message, wired.kind === 'io' ? EXIT.failure : EXIT.usage);
       const dryRun = flags['dry-run'] === true;
       const json = flags.json === true;

@@ -36,9 +36,9 @@ beat and a queue). An operator pause ('woterclip pause') is named first ("Paused
       const clock = clockFrom(flags.now);
       if (typeof clock === 'string') return usageFailure(clock);
       const envAllow = parseEnvAllowFlag(flags['env-allow']);
-      if (!envAllow.ok) return usageFailure(envAllow.message);
+      if (envAllow.isErr()) return usageFailure(envAllow.error);
       const root = resolveCwd(io, flags.cwd);
-      const wired = await wireWoterclip(overrides, io, root, clock, envAllow.names);
+      const wired = await wireWoterclip(overrides, io, root, clock, envAllow.value);
       if ('kind' in wired) return commandFailure(wired.message, wired.kind === 'io' ? EXIT.failure : EXIT.usage);
       // The operator's pause is named beside the queue (even when GitHub cannot be read), in force now or not.
       const pause = await readWoterclipPause(root, io, 'woterclip status');

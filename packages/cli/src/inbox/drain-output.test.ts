@@ -58,8 +58,8 @@ describe('renderDrain', () => {
 
 describe('parseHookInput', () => {
   it('reads hook_event_name, and says what is wrong otherwise', () => {
-    expect(parseHookInput('{"hook_event_name":"UserPromptSubmit","prompt":"hi"}')).toEqual({ ok: true, event: 'UserPromptSubmit' });
-    expect(parseHookInput('')).toEqual({ ok: false, message: 'stdin is not JSON' });
-    expect(parseHookInput('[1]')).toEqual({ ok: false, message: 'stdin JSON has no "hook_event_name"' });
+    expect(parseHookInput('{"hook_event_name":"UserPromptSubmit","prompt":"hi"}')._unsafeUnwrap()).toBe('UserPromptSubmit');
+    expect(parseHookInput('')._unsafeUnwrapErr()).toBe('stdin is not JSON');
+    expect(parseHookInput('[1]')._unsafeUnwrapErr()).toBe('stdin JSON has no "hook_event_name"');
   });
 });

@@ -1,4 +1,5 @@
 import type { AgentInboxMessage } from '@heartbeat-kit/core/node';
+import { err, ok, type Result } from 'neverthrow';
 
 /** The output formats of `heartbeat-kit inbox drain`. */
 export type DrainFormat = 'claude-hook' | 'text' | 'json';
@@ -72,15 +73,15 @@ export function renderDrain(format: DrainFormat, selection: DrainSelection, even
 }
 
 /** The hook event of a Claude Code hook's stdin JSON, or why it cannot be read. */
-export function parseHookInput(text: string): { ok: true; event: string } | { ok: false; message: string } {
+export function parseHookInput(text: string): Result<string, string> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, message: 'stdin is not JSON' };
+    return err('stdin is not JSON');
   }
   const event = typeof value === 'object' && value !== null ? (value as { hook_event_name?: unknown }).hook_event_name : undefined;
-  return typeof event === 'string' && event !== '' ? { ok: true, event } : { ok: false, message: 'stdin JSON has no "hook_event_name"' };
+  return typeof event === 'string' && event !== '' ? ok(event) : err('stdin JSON has no "hook_event_name"');
 }
 
 /** Whether `event` is one whose output can add context. */

@@ -19,15 +19,15 @@ function tempDir(): string {
 
 describe('parseListenFlag', () => {
   it('takes loopback HOST:PORT and [::1]:PORT; refuses other hosts unless public; names the flag and the fix', () => {
-    expect(parseListenFlag('127.0.0.1:9464', false)).toEqual({ ok: true, value: { host: '127.0.0.1', port: 9464 } });
-    expect(parseListenFlag('[::1]:0', false)).toEqual({ ok: true, value: { host: '::1', port: 0 } });
-    expect(parseListenFlag('localhost:80', false)).toEqual({ ok: true, value: { host: 'localhost', port: 80 } });
-    expect(parseListenFlag('0.0.0.0:9464', true)).toEqual({ ok: true, value: { host: '0.0.0.0', port: 9464 } });
+    expect(parseListenFlag('127.0.0.1:9464', false)._unsafeUnwrap()).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(parseListenFlag('[::1]:0', false)._unsafeUnwrap()).toEqual({ host: '::1', port: 0 });
+    expect(parseListenFlag('localhost:80', false)._unsafeUnwrap()).toEqual({ host: 'localhost', port: 80 });
+    expect(parseListenFlag('0.0.0.0:9464', true)._unsafeUnwrap()).toEqual({ host: '0.0.0.0', port: 9464 });
     const refused = parseListenFlag('0.0.0.0:9464', false);
-    expect(refused.ok ? '' : refused.message).toMatch(/not a loopback address.*Fix:/);
+    expect(refused._unsafeUnwrapErr()).toMatch(/not a loopback address.*Fix:/);
     for (const bad of ['9464', ':9464', '127.0.0.1:65536', '[::1]9464', '[nothost]:1', 'a b:1', '127.0.0.1:-1']) {
       const parsed = parseListenFlag(bad, true);
-      expect(parsed.ok ? '' : parsed.message, bad).toMatch(/^--metrics-listen ".*" is not HOST:PORT\. Fix: /);
+      expect(parsed.isErr() ? parsed.error : '', bad).toMatch(/^--metrics-listen ".*" is not HOST:PORT\. Fix: /);
     }
   });
 
@@ -35,7 +35,7 @@ describe('parseListenFlag', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), fc.boolean(), (text, allowPublic) => {
         const parsed = parseListenFlag(text, allowPublic);
-        if (!parsed.ok) return;
+        if (parsed.isErr()) return;
         expect(parsed.value.port).toBeGreaterThanOrEqual(0);
         expect(parsed.value.port).toBeLessThanOrEqual(65_535);
         if (!allowPublic) expect(isLoopbackHost(parsed.value.host)).toBe(true);
@@ -46,11 +46,11 @@ describe('parseListenFlag', () => {
 
 describe('parseMetricsFlags', () => {
   it('resolves the textfile against the cwd and wants .prom', () => {
-    expect(parseMetricsFlags({ 'metrics-textfile': 'out/hk.prom' }, '/srv')).toEqual({ ok: true, value: { textfile: '/srv/out/hk.prom' } });
+    expect(parseMetricsFlags({ 'metrics-textfile': 'out/hk.prom' }, '/srv')._unsafeUnwrap()).toEqual({ textfile: '/srv/out/hk.prom' });
     const txt = parseMetricsFlags({ 'metrics-textfile': 'hk.txt' }, '/srv');
-    expect(txt.ok ? '' : txt.message).toMatch(/\.prom.*Fix: /);
-    expect(parseMetricsFlags({ 'metrics-textfile': '.prom' }, '/srv')).toMatchObject({ ok: false });
-    expect(parseMetricsFlags({}, '/srv')).toEqual({ ok: true, value: {} });
+    expect(txt._unsafeUnwrapErr()).toMatch(/\.prom.*Fix: /);
+    expect(parseMetricsFlags({ 'metrics-textfile': '.prom' }, '/srv').isErr()).toBe(true);
+    expect(parseMetricsFlags({}, '/srv')._unsafeUnwrap()).toEqual({});
   });
 });
 

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { replaceFileDurably } from '@heartbeat-kit/core/node';
+import { err, ok, type Result } from 'neverthrow';
 import type { CliIo } from '../io.js';
 import { resolvePath } from '../wiring/cycle-deps.js';
 import { metricFigures, type MetricInputs } from './metric-figures.js';
@@ -25,19 +26,18 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** `HOST:PORT` or `[IPv6]:PORT`; the message names the flag and the fix. */
-export function parseListenFlag(value: string, allowPublic: boolean): { ok: true; value: MetricsListen } | { ok: false; message: string } {
+export function parseListenFlag(value: string, allowPublic: boolean): Result<MetricsListen, string> {
   const fix = 'Fix: e.g. --metrics-listen 127.0.0.1:9464.';
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(value);
   const host = match?.[1] ?? match?.[2];
   const port = Number(match?.[3]);
   if (match === null || host === undefined || port > 65_535 || (match[1] !== undefined && isIP(host) !== 6))
-    return { ok: false, message: `--metrics-listen "${value}" is not HOST:PORT. ${fix}` };
+    return err(`--metrics-listen "${value}" is not HOST:PORT. ${fix}`);
   if (!allowPublic && !isLoopbackHost(host))
-    return {
-      ok: false,
-      message: `--metrics-listen "${value}" is not a loopback address: the figures name your scanners and findings. Fix: listen on 127.0.0.1 and let node_exporter or a proxy carry them, or add --metrics-listen-public to serve ${host} on purpose.`,
-    };
-  return { ok: true, value: { host, port } };
+    return err(
+      `--metrics-listen "${value}" is not a loopback address: the figures name your scanners and findings. Fix: listen on 127.0.0.1 and let node_exporter or a proxy carry them, or add --metrics-listen-public to serve ${host} on purpose.`,
+    );
+  return ok({ host, port });
 }
 
 /** Checks `--metrics-textfile`, `--metrics-listen` and `--metrics-listen-public` (the last two: `loop` only). */
@@ -48,28 +48,21 @@ export function parseMetricsFlags(
     readonly 'metrics-listen-public'?: boolean | undefined;
   },
   cwd: string,
-): { ok: true; value: MetricsFlags } | { ok: false; message: string } {
+): Result<MetricsFlags, string> {
   const textfile = values['metrics-textfile'];
   if (textfile !== undefined && !/[^/\\]\.prom$/.test(textfile))
-    return {
-      ok: false,
-      message: `--metrics-textfile "${textfile}" does not end in .prom: node_exporter's textfile collector reads only *.prom files. Fix: e.g. --metrics-textfile /var/lib/node_exporter/textfile/heartbeat-kit.prom.`,
-    };
+    return err(
+      `--metrics-textfile "${textfile}" does not end in .prom: node_exporter's textfile collector reads only *.prom files. Fix: e.g. --metrics-textfile /var/lib/node_exporter/textfile/heartbeat-kit.prom.`,
+    );
   const listenFlag = values['metrics-listen'];
   if (listenFlag === undefined && values['metrics-listen-public'] === true)
-    return {
-      ok: false,
-      message: '--metrics-listen-public needs --metrics-listen HOST:PORT. Fix: add --metrics-listen, or drop --metrics-listen-public.',
-    };
+    return err('--metrics-listen-public needs --metrics-listen HOST:PORT. Fix: add --metrics-listen, or drop --metrics-listen-public.');
   const listen = listenFlag === undefined ? undefined : parseListenFlag(listenFlag, values['metrics-listen-public'] === true);
-  if (listen !== undefined && !listen.ok) return listen;
-  return {
-    ok: true,
-    value: {
-      ...(textfile === undefined ? {} : { textfile: resolvePath(cwd, textfile) }),
-      ...(listen === undefined ? {} : { listen: listen.value }),
-    },
-  };
+  if (listen !== undefined && listen.isErr()) return err(listen.error);
+  return ok({
+    ...(textfile === undefined ? {} : { textfile: resolvePath(cwd, textfile) }),
+    ...(listen === undefined ? {} : { listen: listen.value }),
+  });
 }
 
 /** The figures as text; prom-client is loaded here, on first use, so a cycle without the flags never loads it. */

@@ -4,17 +4,18 @@ import { parsePingSpec } from './ping-spec.js';
 
 describe('parsePingSpec', () => {
   it('reads a Healthchecks URL, a cronitor: URL and a bare URL with a flavour', () => {
-    expect(parsePingSpec('https://hc-ping.com/0b1c', '--ping')).toEqual({
-      ok: true,
-      spec: { flavour: 'healthchecks', url: 'https://hc-ping.com/0b1c', origin: 'https://hc-ping.com' },
+    expect(parsePingSpec('https://hc-ping.com/0b1c', '--ping')._unsafeUnwrap()).toEqual({
+      flavour: 'healthchecks',
+      url: 'https://hc-ping.com/0b1c',
+      origin: 'https://hc-ping.com',
     });
-    expect(parsePingSpec('`cronitor:https://cronitor.link/p/KEY/job/`', 'HEARTBEAT.md: Delivery → Ping')).toEqual({
-      ok: true,
-      spec: { flavour: 'cronitor', url: 'https://cronitor.link/p/KEY/job', origin: 'https://cronitor.link' },
+    expect(parsePingSpec('`cronitor:https://cronitor.link/p/KEY/job/`', 'HEARTBEAT.md: Delivery → Ping')._unsafeUnwrap()).toEqual({
+      flavour: 'cronitor',
+      url: 'https://cronitor.link/p/KEY/job',
+      origin: 'https://cronitor.link',
     });
-    expect(parsePingSpec('https://cronitor.link/p/KEY/job', '--ping', 'cronitor')).toMatchObject({
-      ok: true,
-      spec: { flavour: 'cronitor' },
+    expect(parsePingSpec('https://cronitor.link/p/KEY/job', '--ping', 'cronitor')._unsafeUnwrap()).toMatchObject({
+      flavour: 'cronitor',
     });
   });
 
@@ -26,13 +27,10 @@ describe('parsePingSpec', () => {
       'https://hc-ping.com/x?rid=1',
       'https://hc-ping.com/x#f',
     ]) {
-      const parsed = parsePingSpec(bad, '--ping');
-      expect(parsed.ok).toBe(false);
-      if (!parsed.ok) expect(parsed.message).toMatch(/^--ping: .*Fix: /);
+      expect(parsePingSpec(bad, '--ping')._unsafeUnwrapErr()).toMatch(/^--ping: .*Fix: /);
     }
-    const flavour = parsePingSpec('https://x/y', '--ping', 'uptime');
-    expect(flavour.ok ? '' : flavour.message).toContain('--ping-flavour');
-    expect(parsePingSpec('cronitor:https://x/y', '--ping', 'healthchecks')).toMatchObject({ ok: false });
+    expect(parsePingSpec('https://x/y', '--ping', 'uptime')._unsafeUnwrapErr()).toContain('--ping-flavour');
+    expect(parsePingSpec('cronitor:https://x/y', '--ping', 'healthchecks').isErr()).toBe(true);
   });
 
   it('never throws, and what it accepts is http(s) with the origin printable apart from the path', () => {
@@ -45,10 +43,10 @@ describe('parsePingSpec', () => {
         ),
         (value) => {
           const parsed = parsePingSpec(value, '--ping');
-          if (parsed.ok) {
-            expect(parsed.spec.url.startsWith(parsed.spec.origin)).toBe(true);
-            expect(parsed.spec.origin).toMatch(/^https?:\/\//);
-          } else expect(parsed.message).toContain('Fix:');
+          if (parsed.isOk()) {
+            expect(parsed.value.url.startsWith(parsed.value.origin)).toBe(true);
+            expect(parsed.value.origin).toMatch(/^https?:\/\//);
+          } else expect(parsed.error).toContain('Fix:');
         },
       ),
     );

@@ -1,4 +1,5 @@
 // Picks a command's pinger: `--ping` (with `--ping-flavour`) over HEARTBEAT.md `## Delivery` → `Ping:`; none for a rehearsal.
+import { err, ok, type Result } from 'neverthrow';
 import type { CliIo } from '../io.js';
 import { parsePingSpec, PING_FLAVOURS } from './ping-spec.js';
 import { createSlotPinger, type SlotPinger } from './slot-pinger.js';
@@ -10,13 +11,13 @@ export interface PingFlagValues {
 }
 
 /** Checks the ping flags before anything is read: bad input is a usage error that writes nothing. */
-export function checkPingFlags(values: PingFlagValues): { ok: true } | { ok: false; message: string } {
+export function checkPingFlags(values: PingFlagValues): Result<void, string> {
   const flavour = values['ping-flavour'];
   if (flavour !== undefined && !(PING_FLAVOURS as readonly string[]).includes(flavour))
-    return { ok: false, message: `--ping-flavour "${flavour}" is not a ping protocol. Fix: --ping-flavour healthchecks or cronitor.` };
-  if (values.ping === undefined) return { ok: true };
+    return err(`--ping-flavour "${flavour}" is not a ping protocol. Fix: --ping-flavour healthchecks or cronitor.`);
+  if (values.ping === undefined) return ok(undefined);
   const parsed = parsePingSpec(values.ping, '--ping', flavour);
-  return parsed.ok ? { ok: true } : parsed;
+  return parsed.isOk() ? ok(undefined) : err(parsed.error);
 }
 
 /**
@@ -33,21 +34,20 @@ export function pingerFor(
     readonly dryRun: boolean;
     readonly fetch?: typeof fetch;
   },
-): { ok: true; pinger: SlotPinger | undefined } | { ok: false; message: string } {
+): Result<SlotPinger | undefined, string> {
   const target = values.ping ?? configPing.value;
-  if (target === undefined) return { ok: true, pinger: undefined };
+  if (target === undefined) return ok(undefined);
   const where = values.ping === undefined ? `${configPing.file}: Delivery → Ping` : '--ping';
   const parsed = parsePingSpec(target, where, values['ping-flavour']);
-  if (!parsed.ok) return parsed;
-  if (context.dryRun) return { ok: true, pinger: undefined };
+  if (parsed.isErr()) return err(parsed.error);
+  if (context.dryRun) return ok(undefined);
   const { io, command } = context;
-  return {
-    ok: true,
-    pinger: createSlotPinger({
-      spec: parsed.spec,
+  return ok(
+    createSlotPinger({
+      spec: parsed.value,
       statePath: context.statePath,
       onFailure: (line) => io.stderr(`heartbeat-kit ${command}: warning: ${line}\n`),
       ...(context.fetch === undefined ? {} : { fetch: context.fetch }),
     }),
-  };
+  );
 }

@@ -9,10 +9,10 @@ const END = { kind: 'end', result: { kind: 'success' }, summary: 'cycle #1 HEART
 
 function pingerTo(url: string, timeoutMs?: number) {
   const spec = parsePingSpec(url, '--ping');
-  if (!spec.ok) throw new Error(spec.message);
+  if (spec.isErr()) throw new Error(spec.error);
   const lines: string[] = [];
   const pinger = createSlotPinger({
-    spec: spec.spec,
+    spec: spec.value,
     statePath: '/s/state.json',
     onFailure: (l) => lines.push(l),
     ...(timeoutMs ? { timeoutMs } : {}),

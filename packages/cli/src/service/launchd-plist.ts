@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { err, ok, type Result } from 'neverthrow';
 import { LIVENESS_EVERY_SEC, livenessArgs, MARKER, STOP_TIMEOUT_SEC, type ServicePlan } from './service-plan.js';
 import type { ServiceFile } from './systemd-units.js';
 import type { UnitValueError } from './systemd-syntax.js';
@@ -57,7 +58,7 @@ export function launchdLabel(name: string): string {
  * `<label>.liveness.plist` (`check-liveness` every 15 min, its answer in the log). launchd has
  * no environment file: PATH is set from the install, other variables go in EnvironmentVariables.
  */
-export function launchdPlists(plan: ServicePlan): { ok: true; files: readonly ServiceFile[] } | { ok: false; error: UnitValueError } {
+export function launchdPlists(plan: ServicePlan): Result<readonly ServiceFile[], UnitValueError> {
   try {
     const label = launchdLabel(plan.name);
     const env: Record<string, string> = plan.pathEnv === undefined ? {} : { PATH: plan.pathEnv };
@@ -84,15 +85,12 @@ export function launchdPlists(plan: ServicePlan): { ok: true; files: readonly Se
       StandardErrorPath: join(plan.logDir, `${plan.name}.liveness.log`),
     });
     const program = `<array>\n    <string>${xmlText(plan.node)}</string>\n    <string>${xmlText(plan.bin)}</string>\n`;
-    return {
-      ok: true,
-      files: [
-        { name: `${label}.plist`, text: loop, program },
-        { name: `${label}.liveness.plist`, text: liveness, program },
-      ],
-    };
+    return ok([
+      { name: `${label}.plist`, text: loop, program },
+      { name: `${label}.liveness.plist`, text: liveness, program },
+    ]);
   } catch (error) {
-    if (error instanceof Refused) return { ok: false, error: error.refused };
+    if (error instanceof Refused) return err(error.refused);
     throw error;
   }
 }

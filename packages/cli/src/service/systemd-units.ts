@@ -1,3 +1,4 @@
+import { err, ok, type Result } from 'neverthrow';
 import { LIVENESS_EVERY_SEC, livenessArgs, MARKER, STOP_TIMEOUT_SEC, type ServicePlan } from './service-plan.js';
 import { environmentAssignment, execArgument, isUnitValueError, pathValue, textValue, type UnitValueError } from './systemd-syntax.js';
 
@@ -37,11 +38,11 @@ function execLine(argv: readonly string[]): string {
  * `check-liveness`) and `<name>-liveness.timer` (every 15 min). Every path is absolute and escaped
  * by systemd's rules; a path systemd cannot carry is an error naming it.
  */
-export function systemdUnits(plan: ServicePlan): { ok: true; files: readonly ServiceFile[] } | { ok: false; error: UnitValueError } {
+export function systemdUnits(plan: ServicePlan): Result<readonly ServiceFile[], UnitValueError> {
   try {
-    return { ok: true, files: render(plan) };
+    return ok(render(plan));
   } catch (error) {
-    if (error instanceof Refused) return { ok: false, error: error.refused };
+    if (error instanceof Refused) return err(error.refused);
     throw error;
   }
 }

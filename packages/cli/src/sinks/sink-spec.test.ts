@@ -5,16 +5,20 @@ import { splitCommand } from './split-command.js';
 
 describe('splitCommand', () => {
   it('groups quotes and escapes but expands nothing', () => {
-    expect(splitCommand(`notify "a b" 'c $HOME' d\\ e $(touch x)`)).toEqual({
-      ok: true,
-      argv: ['notify', 'a b', 'c $HOME', 'd e', '$(touch', 'x)'],
-    });
-    expect(splitCommand('x "open').ok).toBe(false);
-    expect(splitCommand('   ').ok).toBe(false);
+    expect(splitCommand(`notify "a b" 'c $HOME' d\\ e $(touch x)`)._unsafeUnwrap()).toEqual([
+      'notify',
+      'a b',
+      'c $HOME',
+      'd e',
+      '$(touch',
+      'x)',
+    ]);
+    expect(splitCommand('x "open').isErr()).toBe(true);
+    expect(splitCommand('   ').isErr()).toBe(true);
   });
 
   it('never throws, and single-quoting any words round-trips them', () => {
-    fc.assert(fc.property(fc.string(), (text) => typeof splitCommand(text).ok === 'boolean'));
+    fc.assert(fc.property(fc.string(), (text) => typeof splitCommand(text).isOk() === 'boolean'));
     fc.assert(
       fc.property(
         fc.array(
@@ -23,7 +27,7 @@ describe('splitCommand', () => {
         ),
         (words) => {
           const split = splitCommand(words.map((w) => `'${w}'`).join(' '));
-          return split.ok && JSON.stringify(split.argv) === JSON.stringify(words);
+          return split.isOk() && JSON.stringify(split.value) === JSON.stringify(words);
         },
       ),
     );

@@ -72,9 +72,9 @@ export function parseSinkSpec(spec: string): Result<SinkSpec, SinkSpecError> {
     }
     case 'command': {
       const split = splitCommand(value);
-      return split.ok
-        ? ok({ kind: 'command', argv: split.argv })
-        : refuse(`--sink command: ${split.message}. Fix: --sink 'command:notify-send Heartbeat'`);
+      return split.isOk()
+        ? ok({ kind: 'command', argv: split.value })
+        : refuse(`--sink command: ${split.error}. Fix: --sink 'command:notify-send Heartbeat'`);
     }
     case 'inbox':
       return value

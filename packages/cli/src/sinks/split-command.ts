@@ -1,9 +1,11 @@
+import { err, ok, type Result } from 'neverthrow';
+
 /**
  * Splits a command string into argv the way a user expects from a shell — whitespace separates,
  * single and double quotes group, backslash escapes — but with no expansion of any kind: no
  * variables, globs, substitutions or redirections. The result runs without a shell.
  */
-export function splitCommand(command: string): { ok: true; argv: string[] } | { ok: false; message: string } {
+export function splitCommand(command: string): Result<string[], string> {
   const argv: string[] = [];
   let current = '';
   let inWord = false;
@@ -36,8 +38,8 @@ export function splitCommand(command: string): { ok: true; argv: string[] } | { 
       inWord = true;
     }
   }
-  if (quote !== null) return { ok: false, message: `unterminated ${quote} quote` };
+  if (quote !== null) return err(`unterminated ${quote} quote`);
   if (inWord) argv.push(current);
-  if (argv.length === 0) return { ok: false, message: 'empty command' };
-  return { ok: true, argv };
+  if (argv.length === 0) return err('empty command');
+  return ok(argv);
 }

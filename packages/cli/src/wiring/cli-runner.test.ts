@@ -8,12 +8,10 @@ const separator = fc.constantFrom(',', ', ', ' ', '  ', ' , ', ',,');
 
 describe('parseEnvAllowFlag', () => {
   it('reads names separated by commas and/or spaces; absent is undefined; a bad name is a one-line error', () => {
-    expect(parseEnvAllowFlag(undefined)).toEqual({ ok: true, names: undefined });
-    expect(parseEnvAllowFlag('BEADS_DIR,HTTPS_PROXY, XDG_*')).toEqual({ ok: true, names: ['BEADS_DIR', 'HTTPS_PROXY', 'XDG_*'] });
-    expect(parseEnvAllowFlag('BEADS_DIR HTTPS_PROXY')).toEqual({ ok: true, names: ['BEADS_DIR', 'HTTPS_PROXY'] });
-    const bad = parseEnvAllowFlag('BEADS_DIR,1X');
-    expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.message).toMatch(/^--env-allow: "1X" is not a variable name\. Fix: /);
+    expect(parseEnvAllowFlag(undefined)._unsafeUnwrap()).toBeUndefined();
+    expect(parseEnvAllowFlag('BEADS_DIR,HTTPS_PROXY, XDG_*')._unsafeUnwrap()).toEqual(['BEADS_DIR', 'HTTPS_PROXY', 'XDG_*']);
+    expect(parseEnvAllowFlag('BEADS_DIR HTTPS_PROXY')._unsafeUnwrap()).toEqual(['BEADS_DIR', 'HTTPS_PROXY']);
+    expect(parseEnvAllowFlag('BEADS_DIR,1X')._unsafeUnwrapErr()).toMatch(/^--env-allow: "1X" is not a variable name\. Fix: /);
   });
 
   it('property: the flag and the config line `Allow:` of `## Environment` give the same names for the same list', () => {
@@ -22,7 +20,7 @@ describe('parseEnvAllowFlag', () => {
         const list = names.map((n, i) => (i === 0 ? n : `${seps[i % seps.length] ?? ','}${n}`)).join('');
         const flag = parseEnvAllowFlag(list);
         const config = parseHeartbeatConfig(`## Environment\n- Allow: ${list}\n`)._unsafeUnwrap().config.envAllow;
-        expect(flag).toEqual({ ok: true, names: config });
+        expect(flag._unsafeUnwrap()).toEqual(config);
       }),
     );
   });

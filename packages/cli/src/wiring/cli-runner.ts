@@ -1,6 +1,7 @@
 import type { CommandRunner } from '@heartbeat-kit/core';
 import { ENV_NAME_PATTERN, splitCommaList } from '@heartbeat-kit/core/host';
 import { createProcessRunner, type ProcessRunnerOptions } from '@heartbeat-kit/core/node';
+import { err, ok, type Result } from 'neverthrow';
 import type { CliIo } from '../io.js';
 
 /** What a command chooses about its runner; the environment and the shutdown come from `io`. */
@@ -26,17 +27,14 @@ export function createCliRunner(io: CliIo, options: CliRunnerOptions = {}): Comm
 }
 
 /** Parses `--env-allow A,B,XDG_*`: absent = undefined (the user's environment), else the names. */
-export function parseEnvAllowFlag(
-  value: string | undefined,
-): { ok: true; names: readonly string[] | undefined } | { ok: false; message: string } {
-  if (value === undefined) return { ok: true, names: undefined };
+export function parseEnvAllowFlag(value: string | undefined): Result<readonly string[] | undefined, string> {
+  if (value === undefined) return ok(undefined);
   // Split as the config's `Allow:` line (## Environment) is, so the flag and the key accept the same lists.
   const names = splitCommaList(value, { spaces: true });
   const bad = names.find((name) => !ENV_NAME_PATTERN.test(name));
   if (bad !== undefined)
-    return {
-      ok: false,
-      message: `--env-allow: ${JSON.stringify(bad)} is not a variable name. Fix: list names separated by commas, e.g. --env-allow BEADS_DIR,HTTPS_PROXY,XDG_*.`,
-    };
-  return { ok: true, names };
+    return err(
+      `--env-allow: ${JSON.stringify(bad)} is not a variable name. Fix: list names separated by commas, e.g. --env-allow BEADS_DIR,HTTPS_PROXY,XDG_*.`,
+    );
+  return ok(names);
 }

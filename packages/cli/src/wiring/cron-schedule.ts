@@ -1,4 +1,5 @@
 import type { Cron } from 'croner';
+import { err, ok, type Result } from 'neverthrow';
 
 /** A parsed cron expression read in a zone: its fire times around an instant. */
 export interface CronSchedule {
@@ -13,30 +14,23 @@ export interface CronSchedule {
  * Parses `--cron EXPR` (croner: five to seven fields) or says what is wrong and the fix. croner is
  * imported here, on first use, so a cycle without --cron does not load it.
  */
-export async function parseCronFlag(
-  expression: string,
-  timeZone: string,
-): Promise<{ ok: true; value: CronSchedule } | { ok: false; message: string }> {
+export async function parseCronFlag(expression: string, timeZone: string): Promise<Result<CronSchedule, string>> {
   const { Cron } = await import('croner');
   let cron: Cron;
   try {
     cron = new Cron(expression, { paused: true, timezone: timeZone });
   } catch (error) {
-    return {
-      ok: false,
-      message: `--cron "${expression}" is not a cron expression: ${(error as Error).message}. Fix: five fields such as "*/10 8-21 * * 1-5".`,
-    };
+    return err(
+      `--cron "${expression}" is not a cron expression: ${(error as Error).message}. Fix: five fields such as "*/10 8-21 * * 1-5".`,
+    );
   }
-  return {
-    ok: true,
-    value: {
-      expression,
-      nextAfter: (ms) => cron.nextRun(new Date(ms))?.getTime(),
-      // croner's previous runs are strictly before the reference (whole seconds): ask from just after.
-      atOrBefore: (ms) => {
-        const previous = cron.previousRuns(1, new Date(ms + 1000))[0]?.getTime();
-        return previous !== undefined && previous <= ms ? previous : cron.previousRuns(1, new Date(ms))[0]?.getTime();
-      },
+  return ok({
+    expression,
+    nextAfter: (ms) => cron.nextRun(new Date(ms))?.getTime(),
+    // croner's previous runs are strictly before the reference (whole seconds): ask from just after.
+    atOrBefore: (ms) => {
+      const previous = cron.previousRuns(1, new Date(ms + 1000))[0]?.getTime();
+      return previous !== undefined && previous <= ms ? previous : cron.previousRuns(1, new Date(ms))[0]?.getTime();
     },
-  };
+  });
 }

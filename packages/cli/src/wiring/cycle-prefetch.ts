@@ -187,17 +187,17 @@ function startFromPlan(p: Prefetch, { here, read, config }: Located, nowMs: numb
   }
   here.planText = read.text;
   const verdict = parsePrefetchPlan(read.text);
-  if (!verdict.ok) {
+  if (verdict.isErr()) {
     p.warnings.push(
       ignored(
         here.planPath,
-        verdict.reason,
+        verdict.error,
         `nothing to do if you edited it (a cache: the next cycle replaces it); if not, check who can write to ${dirname(here.planPath)}`,
       ),
     );
     return 0;
   }
-  const plan = verdict.plan;
+  const plan = verdict.value;
   if (plan.kit !== p.kit || plan.key !== here.key || !(nowMs < plan.validUntilMs) || fileSignature(config) !== plan.config || p.discarded)
     return 0;
   let started = 0;

@@ -5,6 +5,7 @@ import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
 import { tmuxSinkSettings } from '../sinks/tmux-sink-settings.js';
 import { parseRouteFlag, resolveRoutes, type RouteSpec } from '../sinks/route-spec.js';
 import { join } from 'node:path';
+import { err, ok, type Result } from 'neverthrow';
 import { createCliRunner, parseEnvAllowFlag } from './cli-runner.js';
 import { createCycleDeps, resolvePath } from './cycle-deps.js';
 import { loadHeartbeatSettings, type LoadedHeartbeatSettings } from './heartbeat-settings.js';
@@ -49,6 +50,11 @@ export interface ResolvedHeartbeat {
   readonly reloadSettings: () => ReturnType<typeof loadHeartbeatSettings>;
 }
 
+/** Why a heartbeat could not be resolved; a config error also says where its slot's receipt goes. */
+export type ResolveHeartbeatError =
+  | { readonly message: string; readonly configError?: undefined }
+  | { readonly message: string; readonly configError: true; readonly statePath: string };
+
 /**
  * Validates the shared options, loads HEARTBEAT.md and wires the concrete adapters. Errors come
  * back as one line that names the fix.
@@ -57,64 +63,58 @@ export async function resolveHeartbeat(
   values: HeartbeatOptionValues,
   io: CliIo,
   options: { readonly dryRun?: boolean } = {},
-): Promise<
-  | { ok: true; value: ResolvedHeartbeat }
-  | { ok: false; message: string; configError?: undefined }
-  | { ok: false; message: string; configError: true; statePath: string }
-> {
+): Promise<Result<ResolvedHeartbeat, ResolveHeartbeatError>> {
   const parsedSink = values.sink === undefined ? undefined : parseSinkSpec(values.sink);
-  if (parsedSink !== undefined && parsedSink.isErr()) return { ok: false, message: parsedSink.error.message };
+  if (parsedSink !== undefined && parsedSink.isErr()) return err({ message: parsedSink.error.message });
   // Flag mistakes first, before anything is read: the config's own lines are checked once it is loaded.
   for (const flag of values.route ?? []) {
     const parsed = parseRouteFlag(flag);
-    if (parsed.isErr()) return { ok: false, message: parsed.error };
+    if (parsed.isErr()) return err({ message: parsed.error });
   }
   const sink = { sink: parsedSink?.value ?? { kind: 'stdout' } };
   const authEnv = values['sink-auth-env'];
   let authorization: string | undefined;
   if (authEnv !== undefined) {
     if (sink.sink.kind !== 'webhook')
-      return { ok: false, message: '--sink-auth-env only applies to --sink webhook:URL. Fix: drop it or use a webhook sink.' };
+      return err({ message: '--sink-auth-env only applies to --sink webhook:URL. Fix: drop it or use a webhook sink.' });
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(authEnv))
-      return {
-        ok: false,
+      return err({
         message: `--sink-auth-env "${authEnv}" is not an environment variable name. Fix: e.g. --sink-auth-env HOOK_AUTH.`,
-      };
+      });
     authorization = io.env[authEnv];
     if (authorization === undefined || authorization === '')
-      return {
-        ok: false,
+      return err({
         message: `--sink-auth-env ${authEnv}: the variable is not set. Fix: export ${authEnv}='Bearer …' before running.`,
-      };
+      });
   }
   const sameOriginRedirects = values['sink-same-origin-redirects'] === true;
   if (sameOriginRedirects && sink.sink.kind !== 'webhook')
-    return { ok: false, message: '--sink-same-origin-redirects only applies to --sink webhook:URL. Fix: drop it or use a webhook sink.' };
+    return err({ message: '--sink-same-origin-redirects only applies to --sink webhook:URL. Fix: drop it or use a webhook sink.' });
   const socket = values['tmux-socket'];
   if (socket !== undefined && !/^[A-Za-z0-9._-]+$/.test(socket)) {
-    return { ok: false, message: `--tmux-socket "${socket}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.` };
+    return err({ message: `--tmux-socket "${socket}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.` });
   }
   const envAllowFlag = parseEnvAllowFlag(values['env-allow']);
-  if (!envAllowFlag.ok) return envAllowFlag;
+  if (envAllowFlag.isErr()) return err({ message: envAllowFlag.error });
   const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), {
-    runner: createCliRunner(io, { envAllow: envAllowFlag.names }),
+    runner: createCliRunner(io, { envAllow: envAllowFlag.value }),
     env: io.env,
     flag: values.cwd === undefined ? 'the current directory' : '--cwd',
   });
-  if (!located.ok) return located;
+  if (located.isErr()) return err({ message: located.error });
   const location = located.value;
   const cwd = location.project;
   if (values.state !== undefined) {
     const file = await fileInStatePath(resolvePath(io.cwd, values.state));
-    if (file !== undefined) return { ok: false, message: stateUnderFileMessage(values.state, file) };
+    if (file !== undefined) return err({ message: stateUnderFileMessage(values.state, file) });
   }
   // An explicit --config is relative to the directory the user named, as before.
   const reloadSettings = () => loadHeartbeatSettings(values.config === undefined ? cwd : location.cwd, values.config, io.env);
   const settings = await reloadSettings();
-  if (!settings.ok) {
+  if (settings.isErr()) {
     // Where the receipt of this skipped slot goes; nothing is migrated by a run that did not run.
     const statePath = values.state === undefined ? await existingStatePath(location) : resolvePath(io.cwd, values.state);
-    return { ...settings, configError: true, statePath };
+    return err({ message: settings.error, configError: true, statePath });
   }
   const routed = resolveRoutes({
     flags: values.route ?? [],
@@ -122,12 +122,12 @@ export async function resolveHeartbeat(
     delivery: settings.value.config.delivery,
     file: settings.value.file,
   });
-  if (routed.isErr()) return { ok: false, message: routed.error };
+  if (routed.isErr()) return err({ message: routed.error });
   if (values.sink === undefined) sink.sink = routed.value.defaultSink;
   // A tmux sink's idle time and prompt come from the environment: checked before anything runs.
   const usesTmux = sink.sink.kind === 'tmux' || routed.value.routes.some((route) => route.sink.kind === 'tmux');
   const tmuxSink = usesTmux ? tmuxSinkSettings(io.env) : undefined;
-  if (tmuxSink !== undefined && tmuxSink.isErr()) return { ok: false, message: tmuxSink.error };
+  if (tmuxSink !== undefined && tmuxSink.isErr()) return err({ message: tmuxSink.error });
   const notes = [...location.notes];
   let statePath = values.state === undefined ? join(location.stateDir, 'state.json') : resolvePath(io.cwd, values.state);
   if (values.state === undefined) {
@@ -154,26 +154,23 @@ export async function resolveHeartbeat(
     ...(socket ? { tmuxArgs: ['-L', socket] } : {}),
     ...(tmuxSink === undefined ? {} : { tmuxSink: tmuxSink.value }),
     // The flag replaces the config's list; neither = the user's environment minus the deny-list.
-    envAllow: envAllowFlag.names ?? settings.value.config.envAllow,
+    envAllow: envAllowFlag.value ?? settings.value.config.envAllow,
     ignorePaths: [...own.paths, ...location.legacyStateDirs],
     ignorePrefixes: own.prefixes,
     // Resolved as loadHeartbeatSettings does: the config is the heartbeat's, not the user's work.
     configFile: values.config === undefined ? join(cwd, DEFAULT_HEARTBEAT_FILE) : resolvePath(location.cwd, values.config),
     checks: settings.value.config.checks,
   });
-  return {
-    ok: true,
-    value: {
-      cwd,
-      location,
-      notes,
-      statePath,
-      json: values.json === true,
-      sink: sink.sink,
-      routes: routed.value.routes,
-      settings: settings.value,
-      deps,
-      reloadSettings,
-    },
-  };
+  return ok({
+    cwd,
+    location,
+    notes,
+    statePath,
+    json: values.json === true,
+    sink: sink.sink,
+    routes: routed.value.routes,
+    settings: settings.value,
+    deps,
+    reloadSettings,
+  });
 }

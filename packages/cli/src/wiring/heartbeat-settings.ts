@@ -3,6 +3,7 @@ import { formatHeartbeatConfigError, type HeartbeatConfig, parseHeartbeatConfig 
 import { DEFAULT_HEARTBEAT_FILE, resolveTimeZone } from '@heartbeat-kit/core/host';
 import { NotRegularFileError, readRegularFile } from '@heartbeat-kit/core/node';
 import { BUILTIN_SCANNERS, DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
+import { err, ok, type Result } from 'neverthrow';
 import { systemTimeZone } from './system-time-zone.js';
 
 /** A loaded HEARTBEAT.md with its resolved zone. */
@@ -29,7 +30,7 @@ export async function loadHeartbeatSettings(
   cwd: string,
   configPath: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
-): Promise<{ ok: true; value: LoadedHeartbeatSettings } | { ok: false; message: string }> {
+): Promise<Result<LoadedHeartbeatSettings, string>> {
   const file =
     configPath === undefined ? join(cwd, DEFAULT_HEARTBEAT_FILE) : isAbsolute(configPath) ? configPath : resolve(cwd, configPath);
   let text: string | undefined;
@@ -37,53 +38,43 @@ export async function loadHeartbeatSettings(
     // A link (dotfiles) is followed; a FIFO or device is refused instead of blocking the cycle.
     text = await readRegularFile(file, { followSymlinks: true });
   } catch (error) {
-    if (error instanceof NotRegularFileError) return { ok: false, message: `config file ${error.message}` };
+    if (error instanceof NotRegularFileError) return err(`config file ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && configPath === undefined) text = undefined;
     else if (code === 'ENOENT')
-      return {
-        ok: false,
-        message: `config file ${file} does not exist. Fix: pass an existing file to --config, or run 'heartbeat-kit init'.`,
-      };
-    else
-      return {
-        ok: false,
-        message: `cannot read config file ${file}: ${(error as Error).message}. Fix: check the path and its permissions.`,
-      };
+      return err(`config file ${file} does not exist. Fix: pass an existing file to --config, or run 'heartbeat-kit init'.`);
+    else return err(`cannot read config file ${file}: ${(error as Error).message}. Fix: check the path and its permissions.`);
   }
   const parsed = parseHeartbeatConfig(text, {
     file: configPath ?? DEFAULT_HEARTBEAT_FILE,
     categories: DEFAULT_CATEGORIES,
     scanners: BUILTIN_SCANNERS,
   });
-  if (parsed.isErr()) return { ok: false, message: formatHeartbeatConfigError(parsed.error) };
+  if (parsed.isErr()) return err(formatHeartbeatConfigError(parsed.error));
   // The file's zone when it names one (its error names the file), else the system's (its error names TZ).
   const configured = parsed.value.config.activeHours.timeZone;
   let timeZone: string;
   if (configured !== undefined) {
     const zone = resolveTimeZone(configured, 'UTC');
-    if (zone.isErr()) return { ok: false, message: `${configPath ?? DEFAULT_HEARTBEAT_FILE}: ${zone.error.message}` };
+    if (zone.isErr()) return err(`${configPath ?? DEFAULT_HEARTBEAT_FILE}: ${zone.error.message}`);
     timeZone = zone.value;
   } else {
     const system = systemTimeZone(env);
-    if (!system.ok) return { ok: false, message: `${system.error.message}. Fix: ${system.error.fix}.` };
-    timeZone = system.zone;
+    if (system.isErr()) return err(`${system.error.message}. Fix: ${system.error.fix}.`);
+    timeZone = system.value;
   }
   const problem = parsed.value.recognised
     ? {}
     : { problem: { message: `${file} has no heading or key heartbeat-kit recognises, so the defaults apply`, fix: UNRECOGNISED_FIX } };
-  return {
-    ok: true,
-    value: {
-      config: parsed.value.config,
-      timeZone,
-      found: parsed.value.found,
-      presence: parsed.value.presence,
-      file,
-      warnings: boundWarnings(parsed.value.warnings),
-      ...problem,
-    },
-  };
+  return ok({
+    config: parsed.value.config,
+    timeZone,
+    found: parsed.value.found,
+    presence: parsed.value.presence,
+    file,
+    warnings: boundWarnings(parsed.value.warnings),
+    ...problem,
+  });
 }
 
 /** How many config warnings are printed before the rest are summarised. */

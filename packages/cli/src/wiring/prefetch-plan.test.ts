@@ -67,8 +67,8 @@ describe('prefetch plan', () => {
       fc.property(plan, (p) => {
         const text = formatPrefetchPlan(p);
         const read = parsePrefetchPlan(text);
-        expect(read).toEqual({ ok: true, plan: { version: 2, ...p } });
-        if (read.ok) expect(formatPrefetchPlan(read.plan)).toBe(text);
+        expect(read._unsafeUnwrap()).toEqual({ version: 2, ...p });
+        if (read.isOk()) expect(formatPrefetchPlan(read.value)).toBe(text);
         // A repeated id is written once.
         expect(formatPrefetchPlan({ ...p, ids: [...p.ids, ...p.ids] })).toBe(text);
       }),
@@ -80,12 +80,12 @@ describe('prefetch plan', () => {
     fc.assert(
       fc.property(anyPlanJson, (json) => {
         const verdict = parsePrefetchPlan(JSON.stringify(json));
-        if (!verdict.ok) {
-          expect(verdict.reason).toMatch(/^[\x20-\x7e]+$/);
+        if (verdict.isErr()) {
+          expect(verdict.error).toMatch(/^[\x20-\x7e]+$/);
           return;
         }
         accepted += 1;
-        const p: PrefetchPlan = verdict.plan;
+        const p: PrefetchPlan = verdict.value;
         // Exactly the plan's fields: nothing else is carried over from the file.
         expect(Object.keys(p).sort()).toEqual(['config', 'envAllow', 'ids', 'key', 'kit', 'validUntilMs', 'version']);
         expect(new Set(p.ids).size).toBe(p.ids.length);
@@ -125,15 +125,12 @@ describe('prefetch plan', () => {
       [[] as unknown as Record<string, unknown>, /^it is not a JSON object$/],
     ];
     for (const [json, reason] of damaged) {
-      const verdict = parsePrefetchPlan(JSON.stringify(json));
-      expect(verdict.ok).toBe(false);
-      if (!verdict.ok) {
-        expect(verdict.reason).toMatch(reason);
-        expect(verdict.reason).not.toMatch(/sh -c|rm -rf|touch|LD_PRELOAD/);
-      }
+      const reasonGiven = parsePrefetchPlan(JSON.stringify(json))._unsafeUnwrapErr();
+      expect(reasonGiven).toMatch(reason);
+      expect(reasonGiven).not.toMatch(/sh -c|rm -rf|touch|LD_PRELOAD/);
     }
     // Cut short (a write that never finished): not a plan.
-    expect(parsePrefetchPlan(JSON.stringify(good()).slice(0, -9))).toEqual({ ok: false, reason: 'it is not JSON (cut short?)' });
+    expect(parsePrefetchPlan(JSON.stringify(good()).slice(0, -9))._unsafeUnwrapErr()).toBe('it is not JSON (cut short?)');
   });
 
   it('compares environment policies by their names, absent and null alike', () => {
@@ -158,7 +155,7 @@ describe('prefetch plan', () => {
   it('keeps core’s rule for variable names (a copy: core’s index would load zod before the first command)', () => {
     fc.assert(
       fc.property(fc.oneof(envName, fc.string({ maxLength: 12 })), (name) => {
-        const viaPlan = parsePrefetchPlan(JSON.stringify({ ...good(), envAllow: [name] })).ok;
+        const viaPlan = parsePrefetchPlan(JSON.stringify({ ...good(), envAllow: [name] })).isOk();
         expect(viaPlan).toBe(ENV_NAME_PATTERN.test(name));
       }),
     );

@@ -1,3 +1,4 @@
+import { err, ok, type Result } from 'neverthrow';
 import { isPrefetchId, PREFETCH_IDS, type PrefetchId } from './prefetch-requests.js';
 
 /**
@@ -28,7 +29,7 @@ export interface PrefetchPlan {
 }
 
 /** Why a plan file's text is not a plan (never quotes the file: it may hold anything). */
-export type PlanVerdict = { readonly ok: true; readonly plan: PrefetchPlan } | { readonly ok: false; readonly reason: string };
+export type PlanVerdict = Result<PrefetchPlan, string>;
 
 const PLAN_VERSION = 2;
 const FIELDS: readonly string[] = ['version', 'kit', 'key', 'config', 'validUntilMs', 'envAllow', 'ids'];
@@ -101,7 +102,7 @@ const isText = (value: unknown, max: number): value is string => typeof value ==
  * never its content: the file is read before anything else is checked, and may hold anything.
  */
 export function parsePrefetchPlan(text: string): PlanVerdict {
-  const no = (reason: string): PlanVerdict => ({ ok: false, reason });
+  const no = (reason: string): PlanVerdict => err(reason);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -132,18 +133,15 @@ export function parsePrefetchPlan(text: string): PlanVerdict {
     if (ids.includes(id)) return no(`ids[${i}] repeats ${id}`);
     ids.push(id);
   }
-  return {
-    ok: true,
-    plan: {
-      version: PLAN_VERSION,
-      kit: value.kit,
-      key: value.key,
-      config: value.config,
-      validUntilMs: value.validUntilMs,
-      envAllow: envAllow === null ? null : [...(envAllow as string[])],
-      ids,
-    },
-  };
+  return ok({
+    version: PLAN_VERSION,
+    kit: value.kit,
+    key: value.key,
+    config: value.config,
+    validUntilMs: value.validUntilMs,
+    envAllow: envAllow === null ? null : [...(envAllow as string[])],
+    ids,
+  });
 }
 
 /** ` (name, …)` when every name is a plain word, else nothing: a field name is file content too. */

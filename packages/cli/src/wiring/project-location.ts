@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { CommandRunner } from '@heartbeat-kit/core';
 import { receiptsDirectoryFor } from '@heartbeat-kit/core/node';
+import { err, ok, type Result } from 'neverthrow';
 import { cycleLockPath, describeHolder, withCycleLock } from './cycle-lock.js';
 import { findConfigDir, findProjectRoot } from './project-root.js';
 import { revParseRequest } from './rev-parse-request.js';
@@ -62,56 +63,43 @@ function userStateHome(env: Readonly<Record<string, string | undefined>>): strin
 export async function locateProject(
   cwd: string,
   options: { readonly runner: CommandRunner; readonly env: Readonly<Record<string, string | undefined>>; readonly flag: string },
-): Promise<{ ok: true; value: ProjectLocation } | { ok: false; message: string }> {
+): Promise<Result<ProjectLocation, string>> {
   const directory = await isDirectory(cwd).catch((error: unknown) => error as Error);
   if (directory instanceof Error)
-    return { ok: false, message: `cannot read ${options.flag} ${cwd}: ${directory.message}. Fix: check the path and its permissions.` };
+    return err(`cannot read ${options.flag} ${cwd}: ${directory.message}. Fix: check the path and its permissions.`);
   if (directory === undefined)
-    return {
-      ok: false,
-      message: `${options.flag} ${cwd} does not exist. Fix: pass the directory of a git repository (the project to watch).`,
-    };
+    return err(`${options.flag} ${cwd} does not exist. Fix: pass the directory of a git repository (the project to watch).`);
   if (!directory)
-    return {
-      ok: false,
-      message: `${options.flag} ${cwd} is not a directory. Fix: pass the directory of a git repository (the project to watch).`,
-    };
+    return err(`${options.flag} ${cwd} is not a directory. Fix: pass the directory of a git repository (the project to watch).`);
   const real = await realpath(cwd);
 
   const probe = await options.runner.run(revParseRequest(real));
   if (probe.isErr()) {
     if (probe.error.kind !== 'not-found')
-      return { ok: false, message: `git rev-parse in ${real} failed (${probe.error.kind}). Fix: check that git runs in this directory.` };
+      return err(`git rev-parse in ${real} failed (${probe.error.kind}). Fix: check that git runs in this directory.`);
     // Without git there is no repository to keep state in: the user's state dir, one per directory.
     const configDir = await findConfigDir(real, real);
     const hash = createHash('sha256').update(real).digest('hex').slice(0, 12);
     const stateDir = join(userStateHome(options.env), STATE_DIR_NAME, `${basename(real) || 'root'}-${hash}`);
-    return {
-      ok: true,
-      value: {
-        cwd: real,
-        project: configDir ?? real,
-        stateDir,
-        legacyStateDirs: [join(real, '.heartbeat')],
-        notes: [`git not found on PATH: the git scanners are skipped and state is kept in ${stateDir}`],
-      },
-    };
+    return ok({
+      cwd: real,
+      project: configDir ?? real,
+      stateDir,
+      legacyStateDirs: [join(real, '.heartbeat')],
+      notes: [`git not found on PATH: the git scanners are skipped and state is kept in ${stateDir}`],
+    });
   }
   if (probe.value.exitCode !== 0) {
     const stderr = probe.value.stderr;
     if (/not a git repository/i.test(stderr)) {
-      return {
-        ok: false,
-        message: `${real} is not in a git repository. Fix: pass --cwd a directory of the project's git repository, or run 'git init' there.`,
-      };
+      return err(
+        `${real} is not in a git repository. Fix: pass --cwd a directory of the project's git repository, or run 'git init' there.`,
+      );
     }
     const line = (stderr.split('\n').find((l) => l.trim() !== '') ?? `git exited ${probe.value.exitCode}`)
       .replace(/[^\x20-\x7e]/g, '?')
       .slice(0, 200);
-    return {
-      ok: false,
-      message: `git cannot read the repository at ${real}: ${line}. Fix: run 'git status' there and fix what it reports.`,
-    };
+    return err(`git cannot read the repository at ${real}: ${line}. Fix: run 'git status' there and fix what it reports.`);
   }
   const [top = '', common = ''] = probe.value.stdout.split('\n');
   const toplevel = resolve(real, top);
@@ -123,7 +111,7 @@ export async function locateProject(
   const rel = relative(configRoot, project);
   const stateDir = rel === '' ? join(commonDir, STATE_DIR_NAME) : join(commonDir, STATE_DIR_NAME, 'projects', encodeURIComponent(rel));
   const legacy = [...new Set([join(real, '.heartbeat'), join(project, '.heartbeat')])];
-  return { ok: true, value: { cwd: real, project, stateDir, legacyStateDirs: legacy, notes: [] } };
+  return ok({ cwd: real, project, stateDir, legacyStateDirs: legacy, notes: [] });
 }
 
 /** What {@link migrateLegacyState} did: the state file this invocation uses and what to tell the user. */

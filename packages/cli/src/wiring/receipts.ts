@@ -1,6 +1,7 @@
 import type { Clock, Receipt, ReceiptStore } from '@heartbeat-kit/core';
 import type { UnwrittenReceipt } from '@heartbeat-kit/core/host';
 import { createFileReceiptStore, receiptsDirectoryFor, systemClock } from '@heartbeat-kit/core/node';
+import { err, ok, type Result } from 'neverthrow';
 import { withFix } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { createCliRunner } from './cli-runner.js';
@@ -14,7 +15,7 @@ import { existingStatePath, locateProject } from './project-location.js';
 export async function locateState(
   io: CliIo,
   values: { readonly cwd?: string | undefined; readonly state?: string | undefined },
-): Promise<{ ok: true; statePath: string; configDir: string } | { ok: false; message: string }> {
+): Promise<Result<{ readonly statePath: string; readonly configDir: string }, string>> {
   const cwd = resolvePath(io.cwd, values.cwd ?? '.');
   const located = await locateProject(cwd, {
     runner: createCliRunner(io),
@@ -22,9 +23,9 @@ export async function locateState(
     flag: values.cwd === undefined ? 'the current directory' : '--cwd',
   });
   if (values.state !== undefined)
-    return { ok: true, statePath: resolvePath(io.cwd, values.state), configDir: located.ok ? located.value.project : cwd };
-  if (!located.ok) return located;
-  return { ok: true, statePath: await existingStatePath(located.value), configDir: located.value.project };
+    return ok({ statePath: resolvePath(io.cwd, values.state), configDir: located.isOk() ? located.value.project : cwd });
+  if (located.isErr()) return err(located.error);
+  return ok({ statePath: await existingStatePath(located.value), configDir: located.value.project });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { sanitizeForMessage } from '@heartbeat-kit/core';
 import { resolveTimeZone } from '@heartbeat-kit/core/host';
+import { err, ok, type Result } from 'neverthrow';
 
 /** The stored spelling of a zone `Intl` knows, or undefined. */
 function known(zone: string): string | undefined {
@@ -42,28 +43,25 @@ export function systemTimeZone(
   env: Readonly<Record<string, string | undefined>>,
   reported: () => string | undefined = () => Intl.DateTimeFormat().resolvedOptions().timeZone,
   localtimeLink: () => string | undefined = readLocaltimeLink,
-): { readonly ok: true; readonly zone: string } | { readonly ok: false; readonly error: SystemTimeZoneError } {
+): Result<string, SystemTimeZoneError> {
   const raw = env.TZ;
   if (raw === undefined) {
     // The zone file /etc/localtime links to is the one ICU would read; a UTC one needs no ICU at all.
     const linked = ZONEINFO_PATH.exec(localtimeLink() ?? '')?.[1];
-    if (linked !== undefined && UTC_FILE_NAMES.test(linked)) return { ok: true, zone: 'UTC' };
+    if (linked !== undefined && UTC_FILE_NAMES.test(linked)) return ok('UTC');
     const zone = reported();
     // A machine with no zone configured at all runs in UTC; Node says so with undefined or Etc/Unknown.
-    return { ok: true, zone: zone === undefined || zone === 'Etc/Unknown' ? 'UTC' : (known(zone) ?? 'UTC') };
+    return ok(zone === undefined || zone === 'Etc/Unknown' ? 'UTC' : (known(zone) ?? 'UTC'));
   }
   const name = raw.trim().replace(/^:/, '');
   const file = ZONEINFO_PATH.exec(name)?.[1] ?? name;
-  if (name === '' || POSIX_UTC.test(name) || UTC_FILE_NAMES.test(file)) return { ok: true, zone: 'UTC' };
+  if (name === '' || POSIX_UTC.test(name) || UTC_FILE_NAMES.test(file)) return ok('UTC');
   const zone = known(file);
-  if (zone !== undefined) return { ok: true, zone };
+  if (zone !== undefined) return ok(zone);
   // An environment variable is untrusted text: no terminal escapes, no secrets, one short line.
   const shown = JSON.stringify(sanitizeForMessage(raw, { maxLength: 80 }));
-  return {
-    ok: false,
-    error: {
-      message: `the environment's TZ=${shown} is not a time zone heartbeat-kit can read (Node would silently use UTC)`,
-      fix: 'set TZ to an IANA name such as Europe/Berlin, unset it, or set "- Timezone: Europe/Berlin" under "## Active Hours" in .claude/HEARTBEAT.md',
-    },
-  };
+  return err({
+    message: `the environment's TZ=${shown} is not a time zone heartbeat-kit can read (Node would silently use UTC)`,
+    fix: 'set TZ to an IANA name such as Europe/Berlin, unset it, or set "- Timezone: Europe/Berlin" under "## Active Hours" in .claude/HEARTBEAT.md',
+  });
 }

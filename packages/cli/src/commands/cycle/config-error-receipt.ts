@@ -24,8 +24,8 @@ export async function recordConfigError(
   await settleSlot({
     body: async () => ({
       end: { kind: 'config-error', detail: message.slice(0, 200) },
-      value: pinging.ok
-        ? await pinging.pinger?.end(at(), { kind: 'end', result: { kind: 'exit', code: EXIT.usage }, summary: `config error: ${message}` })
+      value: pinging.isOk()
+        ? await pinging.value?.end(at(), { kind: 'end', result: { kind: 'exit', code: EXIT.usage }, summary: `config error: ${message}` })
         : undefined,
     }),
     stamp: () => ({ slotMs: at(), atMs: at(), source: 'cycle' }),

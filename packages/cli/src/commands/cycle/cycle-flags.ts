@@ -25,13 +25,13 @@ export function checkCycleFlags(flags: CycleFlags, cwd: string): Result<CheckedC
   const now = parseInstantFlag('--now', flags.now);
   if (now.isErr()) return err(now.error);
   const pingFlags = checkPingFlags(flags);
-  if (!pingFlags.ok) return err(pingFlags.message);
+  if (pingFlags.isErr()) return err(pingFlags.error);
   const lastActive = parseInstantFlag('--operator-last-active', flags['operator-last-active']);
   if (lastActive.isErr()) return err(lastActive.error);
   const rehearsal = now.value !== undefined;
   const dryRun = flags['dry-run'] === true || rehearsal;
   const metrics = parseMetricsFlags(flags, cwd);
-  if (!metrics.ok) return err(metrics.message);
+  if (metrics.isErr()) return err(metrics.error);
   return ok({
     now: now.value,
     operatorLastActive: lastActive.value,

@@ -23,7 +23,7 @@ export function createProjectResolver(io: CliIo, forceFake: boolean): ResolveHea
     }
     if (source.kind === 'scanners') return fake(heartbeat, slot);
     const settings = await loadHeartbeatSettings(source.cwd, undefined, io.env);
-    if (!settings.ok) return err(settings.message);
+    if (settings.isErr()) return err(settings.error);
     // The project's checks run where the project is, as they do for `heartbeat-kit cycle --cwd DIR`.
     const deps = createCycleDeps({
       cwd: source.cwd,

@@ -164,7 +164,7 @@ function readWorkerFlags(values: FleetValues, cwd: string): Checked<WorkerOption
   const sink = parseSinkSpec(values.sink ?? 'stdout');
   if (sink.isErr()) return err(sink.error.message);
   const metrics = parseMetricsFlags(values, cwd);
-  if (!metrics.ok) return err(metrics.message);
+  if (metrics.isErr()) return err(metrics.error);
   const worker: WorkerOptions = {
     concurrency: concurrency.value === undefined ? undefined : Math.floor(concurrency.value),
     lockTtlMs: lockTtl.value,

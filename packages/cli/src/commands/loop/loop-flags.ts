@@ -43,9 +43,9 @@ export function checkLoopFlags(flags: LoopFlags, cwd: string): Result<CheckedLoo
   const startAt = parseInstantFlag('--now', flags.now);
   if (startAt.isErr()) return err(startAt.error);
   const metrics = parseMetricsFlags(flags, cwd);
-  if (!metrics.ok) return err(metrics.message);
+  if (metrics.isErr()) return err(metrics.error);
   const pingFlags = checkPingFlags(flags);
-  if (!pingFlags.ok) return err(pingFlags.message);
+  if (pingFlags.isErr()) return err(pingFlags.error);
   return ok({
     intervalMs: interval.value,
     jitterMs: jitter.value,

@@ -1,5 +1,6 @@
 import type { CycleOutcome, CycleSettings } from '@heartbeat-kit/core';
 import { DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
+import type { Result } from 'neverthrow';
 import { ackedLines, cycleJson, outsideActiveHoursLine, problemLines, sinkAdvisoryText } from '../../format/cycle-json.js';
 import type { CliIo } from '../../io.js';
 import type { LoadedHeartbeatSettings } from '../../wiring/heartbeat-settings.js';
@@ -26,7 +27,7 @@ export function configWarningsPrinter(io: CliIo): (warnings: readonly string[]) 
  */
 export function settingsReloader(
   session: LoopSession,
-  reload: () => Promise<{ ok: true; value: LoadedHeartbeatSettings } | { ok: false; message: string }>,
+  reload: () => Promise<Result<LoadedHeartbeatSettings, string>>,
   printConfigWarnings: (warnings: readonly string[]) => void,
 ): () => Promise<CycleSettings> {
   const { io, live } = session;
@@ -34,7 +35,7 @@ export function settingsReloader(
   let warnedChecks = wiredChecks;
   return async () => {
     const next = await reload();
-    if (next.ok) {
+    if (next.isOk()) {
       live.current = next.value;
       printConfigWarnings(live.current.warnings);
       const names = live.current.config.checks.map((c) => c.name).join(', ');
@@ -44,7 +45,7 @@ export function settingsReloader(
           `heartbeat-kit loop: warning: the checks of HEARTBEAT.md are now [${names}], this loop runs [${wiredChecks}]. Fix: restart the loop to add or remove checks (changed lines of a running check apply at once).\n`,
         );
       }
-    } else io.stderr(`heartbeat-kit loop: warning: ${next.message} (keeping the previous settings)\n`);
+    } else io.stderr(`heartbeat-kit loop: warning: ${next.error} (keeping the previous settings)\n`);
     return { config: live.current.config, timeZone: live.current.timeZone, categories: DEFAULT_CATEGORIES };
   };
 }

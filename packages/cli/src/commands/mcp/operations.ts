@@ -101,7 +101,7 @@ function receipts(ops: Operations): Promise<McpOutcome> {
 async function loadState(ops: Operations) {
   const { target } = ops;
   const resolved = await resolveHeartbeat({ cwd: target.cwd, config: target.config, state: target.state }, quiet(ops.io), { dryRun: true });
-  if (!resolved.ok) return { ok: false as const, message: resolved.message };
+  if (resolved.isErr()) return { ok: false as const, message: resolved.error.message };
   const loaded = await resolved.value.deps.stateStore.load();
   return {
     ok: true as const,

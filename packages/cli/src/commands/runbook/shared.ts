@@ -53,8 +53,8 @@ export function resolveCommon(
   if (values.tz === undefined) {
     // No --tz: TZ or the system's zone, read as every command reads it (a bad TZ names TZ, not --tz).
     const system = systemTimeZone(io.env);
-    if (!system.ok) return runbookUsage(sub, `${system.error.message}; fix: pass --tz Europe/Berlin or ${system.error.fix}`);
-    return ok({ json: values.json === true, now, tz: system.zone });
+    if (system.isErr()) return runbookUsage(sub, `${system.error.message}; fix: pass --tz Europe/Berlin or ${system.error.fix}`);
+    return ok({ json: values.json === true, now, tz: system.value });
   }
   const resolved = resolveTimeZone(values.tz, 'UTC');
   if (resolved.isErr() || values.tz.trim() === '')

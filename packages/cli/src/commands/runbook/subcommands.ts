@@ -117,7 +117,7 @@ export const dueCommand = defineCommand(runbookSpec('due', {}), async ({ flags, 
 
 function envAllowOf(sub: string, flag: string | undefined): Result<readonly string[] | undefined, CommandFailure> {
   const parsed = parseEnvAllowFlag(flag);
-  return parsed.ok ? ok(parsed.names) : runbookUsage(sub, parsed.message);
+  return parsed.isOk() ? ok(parsed.value) : runbookUsage(sub, parsed.error);
 }
 
 /** What `runbook prune` prints for a plan without --json. */
