@@ -150,7 +150,6 @@ export default tseslint.config(
       'packages/core/src/config/heartbeat-markdown-renderer.ts',
       'packages/scanners/src/checks/command-scanner.ts',
       'packages/scanners/src/gchat/gchat-scanner.ts',
-      'packages/scanners/src/gchat/scan-poll-json.ts',
       'packages/scanners/src/pipelines/pipeline-scanner.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },
