@@ -147,7 +147,6 @@ export default tseslint.config(
     // split the function.
     files: [
       'packages/cli/src/wiring/heartbeat-options.ts',
-      'packages/scanners/src/checks/command-scanner.ts',
       'packages/scanners/src/gchat/gchat-scanner.ts',
       'packages/scanners/src/pipelines/pipeline-scanner.ts',
     ],
