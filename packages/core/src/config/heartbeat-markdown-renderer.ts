@@ -17,14 +17,9 @@ function boundText(time: string): string {
   return time.endsWith(':00') ? String(Number(time.slice(0, -3))) : time;
 }
 
-/**
- * Writes a commented `.claude/HEARTBEAT.md` for `config` (defaults when omitted): the
- * original heartbeat's sections and keys (spec 000) plus heartbeat-kit's extra keys, explanations in HTML comments the parser skips.
- * `parseHeartbeatConfig` reads the result back to the same configuration.
- */
-export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTBEAT_CONFIG): string {
-  const { activeHours } = config;
-  const lines: string[] = [
+// The title and how the file is read.
+function preambleLines(): string[] {
+  return [
     '# Heartbeat Configuration',
     '<!--',
     '  Read by heartbeat-kit on every cycle. Text inside HTML comments like this one is ignored.',
@@ -34,6 +29,12 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     '  Durations: 90 min, 4h, 2h30m, 1 hour, 30 minutes; write only the duration (words around it are an error).',
     '-->',
     '',
+  ];
+}
+
+// Active Hours: when scanning runs.
+function activeHoursLines(config: HeartbeatConfig): string[] {
+  return [
     '## Active Hours',
     '<!--',
     '  Scanning runs from Start (inside) to End (outside): a whole hour (8) or HH:MM (08:30).',
@@ -44,12 +45,18 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     '  as Europe/Berlin, or system for the machine’s zone. Outside active hours only P0/P1',
     '  beads, orchestrator failures and GChat replies are checked.',
     '-->',
-    `- Start: ${boundText(activeHours.start)}`,
-    `- End: ${boundText(activeHours.end)}`,
-    `- Weekend: ${activeHours.weekend}`,
-    activeHours.days === undefined ? '<!-- - Days: Mon-Fri -->' : `- Days: ${formatDays(activeHours.days)}`,
-    `- Timezone: ${activeHours.timeZone ?? 'system'}`,
+    `- Start: ${boundText(config.activeHours.start)}`,
+    `- End: ${boundText(config.activeHours.end)}`,
+    `- Weekend: ${config.activeHours.weekend}`,
+    config.activeHours.days === undefined ? '<!-- - Days: Mon-Fri -->' : `- Days: ${formatDays(config.activeHours.days)}`,
+    `- Timezone: ${config.activeHours.timeZone ?? 'system'}`,
     '',
+  ];
+}
+
+// Scan Parameters: the spec's scanners and their thresholds.
+function scanParameterLines(config: HeartbeatConfig): string[] {
+  return [
     '## Scan Parameters',
     '',
     '### Beads',
@@ -79,6 +86,12 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     '<!-- An orchestrator pane unchanged for this long is reported (bare number = minutes). -->',
     `- Threshold: ${formatDuration(config.orchIdleMs)} with no tool calls`,
     '',
+  ];
+}
+
+// Heartbeat: heartbeat-kit's cycle, dedup, repeat, cost and breaker settings.
+function heartbeatLines(config: HeartbeatConfig): string[] {
+  return [
     '## Heartbeat',
     '<!--',
     '  heartbeat-kit settings the spec leaves implicit.',
@@ -107,6 +120,12 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     `- Breaker after: ${config.breaker.after === 0 ? 'off' : `${config.breaker.after} cycles`}`,
     `- Breaker back-off cap: ${config.breaker.backoffCap} cycles`,
     '',
+  ];
+}
+
+// GChat, Pipelines and Environment: the commands tools run, and what environment they get.
+function toolLines(config: HeartbeatConfig): string[] {
+  return [
     '## GChat',
     '<!-- Command that polls for replies, as a JSON array. Default: .claude/scripts/gchat-poll-replies.py when present. -->',
     config.gchatPollCommand
@@ -124,6 +143,12 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     '     (PREFIX* for a prefix) plus PATH, HOME, USER, LANG, TMPDIR and TMUX_TMPDIR reach the tools. -->',
     config.envAllow ? `- Allow: ${config.envAllow.join(', ')}` : '<!-- - Allow: BEADS_DIR, HTTPS_PROXY, NO_PROXY, SSH_AUTH_SOCK, XDG_* -->',
     '',
+  ];
+}
+
+// Checks: an example in a comment, then one sub-list per check.
+function checksLines(config: HeartbeatConfig): string[] {
+  return [
     '## Checks',
     '<!-- Commands run as scanners (docs/checks.md; the contract: heartbeat-kit help checks). One sub-list per check:',
     '- name: disk',
@@ -131,6 +156,12 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     '  - every: 30m',
     '-->',
     ...config.checks.flatMap(checkLines),
+  ];
+}
+
+// Delivery: where each priority class goes.
+function deliveryLines(config: HeartbeatConfig): string[] {
+  return [
     '## Delivery',
     '<!-- Routing by priority: a class listed here goes to its own sink (stdout, file:PATH, webhook:URL, command:CMD);',
     '     the others to Default, else --sink. --route PRIORITY=SINK overrides a line. -->',
@@ -142,6 +173,23 @@ export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTB
     ...(config.delivery.default ? [`- Default: ${config.delivery.default}`] : []),
     ...(config.ping ? [`- Ping: ${config.ping}`] : []),
     '',
+  ];
+}
+
+/**
+ * Writes a commented `.claude/HEARTBEAT.md` for `config` (defaults when omitted): the
+ * original heartbeat's sections and keys (spec 000) plus heartbeat-kit's extra keys, explanations in HTML comments the parser skips.
+ * `parseHeartbeatConfig` reads the result back to the same configuration.
+ */
+export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTBEAT_CONFIG): string {
+  const lines: string[] = [
+    ...preambleLines(),
+    ...activeHoursLines(config),
+    ...scanParameterLines(config),
+    ...heartbeatLines(config),
+    ...toolLines(config),
+    ...checksLines(config),
+    ...deliveryLines(config),
   ];
   return lines.join('\n');
 }

@@ -153,6 +153,85 @@ function checkFinding(check: CheckSpec, line: ReturnType<typeof parseCheckOutput
   });
 }
 
+// The run of a check whose lines do not pass `checkSchema`: an error result naming it, never run.
+function invalidCheckRun(rawName: unknown, issue: string | undefined): CheckRun {
+  const fallbackName = typeof rawName === 'string' ? rawName : 'check';
+  return {
+    result: {
+      scanner: fallbackName,
+      status: 'error',
+      error: `check ${shown(fallbackName)} is not valid: ${shown(issue ?? 'invalid')}`,
+      durationMs: 0,
+      fix: 'see docs/checks.md',
+    },
+    due: true,
+    unconfirmed: [],
+  };
+}
+
+// The run of a check that is not due: skipped (not configured-off), saying when it next is.
+function notDueRun(check: CheckSpec, previous: CheckSlice, nowMs: number, intervalMs: number): CheckRun {
+  const dueAtMs = checkDueAtMs(check, previous.lastRunMs, nowMs, intervalMs);
+  const every = describeCheckEvery(check, (ms) => `${Math.round(ms / 60_000)}m`);
+  return {
+    result: {
+      scanner: check.name,
+      status: 'skipped',
+      reason: `not due (${every}; next at ${new Date(dueAtMs).toISOString()})`,
+      code: NOT_DUE_SKIP_CODE,
+      configured: false,
+      durationMs: 0,
+    },
+    due: false,
+    dueAtMs,
+    unconfirmed: [],
+  };
+}
+
+// Exit 2 is a skip, any other non-zero exit an error; undefined for exit 0 (its output is read).
+function nonZeroExitResult(name: string, exitCode: number, said: string, durationMs: number): ScanResult | undefined {
+  if (exitCode === 2)
+    return {
+      scanner: name,
+      status: 'skipped',
+      code: CHECK_NOT_APPLICABLE,
+      reason: `check ${name} does not apply now (exit 2)${said === '' ? '' : `: ${said}`}`,
+      fix: 'none: exit 2 is the check saying it has nothing to look at now',
+      durationMs,
+    };
+  if (exitCode !== 0)
+    return {
+      scanner: name,
+      status: 'error',
+      error: `check ${name} exited ${exitCode}${said === '' ? '' : `: ${said}`}`,
+      fix: `run it by hand to see why (heartbeat-kit check run ${name} shows what it prints); exit 0 = looked, 2 = not applicable now`,
+      durationMs,
+    };
+  return undefined;
+}
+
+// Hysteresis over the check's own runs: `confirm: N` runs in a row (a check may run less often than every cycle).
+function confirmFindings(
+  findings: readonly Finding[],
+  confirm: number,
+  previousStreaks: Readonly<Record<string, number>>,
+): { streaks: Record<string, number>; confirmed: Finding[]; unconfirmed: UnconfirmedCheckFinding[] } {
+  const streaks: Record<string, number> = {};
+  const confirmed: Finding[] = [];
+  const unconfirmed: UnconfirmedCheckFinding[] = [];
+  for (const finding of findings) {
+    if (Object.hasOwn(streaks, finding.fingerprint)) continue;
+    const seen = Math.min(
+      confirm,
+      (Object.hasOwn(previousStreaks, finding.fingerprint) ? (previousStreaks[finding.fingerprint] ?? 0) : 0) + 1,
+    );
+    if (Object.keys(streaks).length < MAX_STREAKS) streaks[finding.fingerprint] = seen;
+    if (seen >= confirm) confirmed.push(finding);
+    else unconfirmed.push({ finding, seenRuns: seen, neededRuns: confirm });
+  }
+  return { streaks, confirmed, unconfirmed };
+}
+
 /**
  * Runs one check now, by the contract of docs/checks.md: exit 0 and nothing on stdout is quiet,
  * JSON lines are findings, plain text one finding; exit 2 is a skip (not applicable now); anything
@@ -161,40 +240,13 @@ function checkFinding(check: CheckSpec, line: ReturnType<typeof parseCheckOutput
  */
 export async function runCheck(spec: CommandScannerSpec, context: ScanContext, previous: CheckSlice): Promise<CheckRun> {
   const parsed = checkSchema.safeParse(spec.check);
-  const fallbackName = typeof spec.check.name === 'string' ? spec.check.name : 'check';
-  if (!parsed.success)
-    return {
-      result: {
-        scanner: fallbackName,
-        status: 'error',
-        error: `check ${shown(fallbackName)} is not valid: ${shown(parsed.error.issues[0]?.message ?? 'invalid')}`,
-        durationMs: 0,
-        fix: 'see docs/checks.md',
-      },
-      due: true,
-      unconfirmed: [],
-    };
+  if (!parsed.success) return invalidCheckRun(spec.check.name, parsed.error.issues[0]?.message);
   // A loop re-reads HEARTBEAT.md every cycle: the check's current lines win over those it was built with.
   const check = context.config.checks.find((c) => c.name === parsed.data.name) ?? parsed.data;
   const name = check.name;
   const nowMs = context.now.getTime();
-  if (!isCheckDue(check, previous.lastRunMs, nowMs, context.config.intervalMs)) {
-    const dueAtMs = checkDueAtMs(check, previous.lastRunMs, nowMs, context.config.intervalMs);
-    const every = describeCheckEvery(check, (ms) => `${Math.round(ms / 60_000)}m`);
-    return {
-      result: {
-        scanner: name,
-        status: 'skipped',
-        reason: `not due (${every}; next at ${new Date(dueAtMs).toISOString()})`,
-        code: NOT_DUE_SKIP_CODE,
-        configured: false,
-        durationMs: 0,
-      },
-      due: false,
-      dueAtMs,
-      unconfirmed: [],
-    };
-  }
+  if (!isCheckDue(check, previous.lastRunMs, nowMs, context.config.intervalMs))
+    return notDueRun(check, previous, nowMs, context.config.intervalMs);
   const meter: DurationMeter = { ms: 0 };
   const maxOutputBytes = spec.maxOutputBytes ?? DEFAULT_CHECK_OUTPUT_BYTES;
   const [file, ...args] = checkArgv(check, spec.shellFile);
@@ -220,24 +272,8 @@ export async function runCheck(spec: CommandScannerSpec, context: ScanContext, p
     const output = outcome.value;
     meter.ms += output.durationMs;
     run = { ...run, exitCode: output.exitCode };
-    const said = firstStderrLine(output.stderr);
-    if (output.exitCode === 2)
-      return {
-        scanner: name,
-        status: 'skipped',
-        code: CHECK_NOT_APPLICABLE,
-        reason: `check ${name} does not apply now (exit 2)${said === '' ? '' : `: ${said}`}`,
-        fix: 'none: exit 2 is the check saying it has nothing to look at now',
-        durationMs: meter.ms,
-      };
-    if (output.exitCode !== 0)
-      return {
-        scanner: name,
-        status: 'error',
-        error: `check ${name} exited ${output.exitCode}${said === '' ? '' : `: ${said}`}`,
-        fix: `run it by hand to see why (heartbeat-kit check run ${name} shows what it prints); exit 0 = looked, 2 = not applicable now`,
-        durationMs: meter.ms,
-      };
+    const exited = nonZeroExitResult(name, output.exitCode, firstStderrLine(output.stderr), meter.ms);
+    if (exited !== undefined) return exited;
     const read = parseCheckOutput(output.stdout, name);
     if (read.kind === 'malformed')
       return {
@@ -248,20 +284,7 @@ export async function runCheck(spec: CommandScannerSpec, context: ScanContext, p
         durationMs: meter.ms,
       };
     const findings = read.kind === 'quiet' ? [] : read.findings.map((_, i) => checkFinding(check, read, i));
-    // Hysteresis over the check's own runs: `confirm: N` runs in a row (a check may run less often than every cycle).
-    const streaks: Record<string, number> = {};
-    const confirmed: Finding[] = [];
-    const unconfirmed: UnconfirmedCheckFinding[] = [];
-    for (const finding of findings) {
-      if (Object.hasOwn(streaks, finding.fingerprint)) continue;
-      const seen = Math.min(
-        check.confirm,
-        (Object.hasOwn(previous.streaks, finding.fingerprint) ? (previous.streaks[finding.fingerprint] ?? 0) : 0) + 1,
-      );
-      if (Object.keys(streaks).length < MAX_STREAKS) streaks[finding.fingerprint] = seen;
-      if (seen >= check.confirm) confirmed.push(finding);
-      else unconfirmed.push({ finding, seenRuns: seen, neededRuns: check.confirm });
-    }
+    const { streaks, confirmed, unconfirmed } = confirmFindings(findings, check.confirm, previous.streaks);
     run = { ...run, form: read.kind === 'quiet' ? 'quiet' : read.form, unconfirmed, next: { lastRunMs: nowMs, streaks } };
     const dropped = read.kind === 'findings' ? read.dropped : 0;
     return scanOk(name, {

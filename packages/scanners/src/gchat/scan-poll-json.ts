@@ -13,6 +13,66 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const PARTIAL_NUMBER = /-?(?:0|[1-9]\d*)?(?:\.\d*)?(?:[eE][+-]?\d*)?/y;
 const LITERALS = ['true', 'false', 'null'] as const;
 
+// Past the JSON whitespace (space, tab, line feed, carriage return) from `i`.
+function spaceEnd(text: string, i: number): number {
+  let at = i;
+  while (at < text.length) {
+    const c = text.charCodeAt(at);
+    if (c === 32 || c === 9 || c === 10 || c === 13) at += 1;
+    else break;
+  }
+  return at;
+}
+
+/** Where a step of the scan ends: past the token when `ok`, else at the offending character. */
+interface Step {
+  readonly ok: boolean;
+  readonly at: number;
+}
+
+// At a '"' at `start`: past the string, or the offending character when it is not one.
+function stringEnd(text: string, start: number): Step {
+  const n = text.length;
+  let i = start + 1;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34) return { ok: true, at: i + 1 };
+    if (c < 32) return { ok: false, at: i };
+    if (c !== 92) {
+      i += 1;
+      continue;
+    }
+    const e = text.charCodeAt(i + 1);
+    if (e === 117) {
+      for (let k = 2; k < 6; k++) {
+        if (i + k >= n || !isHex(text.charCodeAt(i + k))) return { ok: false, at: i + k };
+      }
+      i += 6;
+    } else if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) i += 2;
+    else return { ok: false, at: i + 1 };
+  }
+  return { ok: false, at: i };
+}
+
+// At a number or literal at `i`: past it, or where the text goes wrong (its length when it ends early).
+function scalarEnd(text: string, i: number): Step {
+  const n = text.length;
+  const c = text.charCodeAt(i);
+  if (c === 45 || (c >= 48 && c <= 57)) {
+    NUMBER.lastIndex = i;
+    const end = NUMBER.test(text) ? NUMBER.lastIndex : -1;
+    // A number cut off by the end of the text (`1.`, `2e`, `-`) ends early, it is not wrong.
+    PARTIAL_NUMBER.lastIndex = i;
+    if (end !== n && PARTIAL_NUMBER.test(text) && PARTIAL_NUMBER.lastIndex === n) return { ok: false, at: n };
+    if (end < 0) return { ok: false, at: i + 1 };
+    return { ok: true, at: end };
+  }
+  const literal = LITERALS.find((word) => text.startsWith(word, i));
+  // A literal cut off by the end of the text ends early; anything else is wrong where it starts.
+  if (literal === undefined) return { ok: false, at: LITERALS.some((word) => word.startsWith(text.slice(i))) ? n : i };
+  return { ok: true, at: i + literal.length };
+}
+
 /**
  * Checks `text` against the JSON grammar (RFC 8259, as `JSON.parse` reads it) in one pass without
  * recursion, so a message can name where a poll output goes wrong — `JSON.parse`'s own message
@@ -34,37 +94,6 @@ export function scanPollJson(text: string): PollJsonScan {
   let repliesLevel = -1;
   const fail = (at: number): PollJsonScan => ({ errorAt: Math.min(at, n), replyStarts, keyStarts });
 
-  // At a '"': moves past the string; false (with i at the offending character) when it is not one.
-  const string = (): boolean => {
-    i += 1;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 34) {
-        i += 1;
-        return true;
-      }
-      if (c < 32) return false;
-      if (c !== 92) {
-        i += 1;
-        continue;
-      }
-      const e = text.charCodeAt(i + 1);
-      if (e === 117) {
-        for (let k = 2; k < 6; k++) {
-          if (i + k >= n || !isHex(text.charCodeAt(i + k))) {
-            i += k;
-            return false;
-          }
-        }
-        i += 6;
-      } else if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) i += 2;
-      else {
-        i += 1;
-        return false;
-      }
-    }
-    return false;
-  };
   // At a '}' or ']' that closes the innermost container.
   const close = (): void => {
     i += 1;
@@ -75,11 +104,7 @@ export function scanPollJson(text: string): PollJsonScan {
   };
 
   for (;;) {
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 9 || c === 10 || c === 13) i += 1;
-      else break;
-    }
+    i = spaceEnd(text, i);
     const c = text.charCodeAt(i);
     if (expect === 'next' && open.length === 0) return i >= n ? { replyStarts, keyStarts } : fail(i);
     if (i >= n) return fail(n);
@@ -98,23 +123,10 @@ export function scanPollJson(text: string): PollJsonScan {
           i += 1;
           expect = c === 123 ? 'key' : 'value';
           fresh = true;
-        } else if (c === 34) {
-          if (!string()) return fail(i);
-          expect = 'next';
-        } else if (c === 45 || (c >= 48 && c <= 57)) {
-          NUMBER.lastIndex = i;
-          const end = NUMBER.test(text) ? NUMBER.lastIndex : -1;
-          // A number cut off by the end of the text (`1.`, `2e`, `-`) ends early, it is not wrong.
-          PARTIAL_NUMBER.lastIndex = i;
-          if (end !== n && PARTIAL_NUMBER.test(text) && PARTIAL_NUMBER.lastIndex === n) return fail(n);
-          if (end < 0) return fail(i + 1);
-          i = end;
-          expect = 'next';
         } else {
-          const literal = LITERALS.find((word) => text.startsWith(word, i));
-          // A literal cut off by the end of the text ends early; anything else is wrong where it starts.
-          if (literal === undefined) return fail(LITERALS.some((word) => word.startsWith(text.slice(i))) ? n : i);
-          i += literal.length;
+          const step = c === 34 ? stringEnd(text, i) : scalarEnd(text, i);
+          if (!step.ok) return fail(step.at);
+          i = step.at;
           expect = 'next';
         }
         break;
@@ -126,9 +138,10 @@ export function scanPollJson(text: string): PollJsonScan {
         }
         fresh = false;
         if (c !== 34) return fail(i);
-        const start = i;
-        if (!string()) return fail(i);
-        if (open.length === 1) topKey = text.slice(start, i);
+        const step = stringEnd(text, i);
+        if (!step.ok) return fail(step.at);
+        if (open.length === 1) topKey = text.slice(i, step.at);
+        i = step.at;
         expect = 'colon';
         break;
       }

@@ -111,6 +111,116 @@ const safeJsonParse = Result.fromThrowable(
   (caught) => messageOf(caught),
 );
 
+// The dashboards one scan read, or the result that ends it early.
+type Dashboards =
+  | { readonly kind: 'result'; readonly result: ScanResult }
+  | {
+      readonly kind: 'read';
+      readonly findings: readonly Finding[];
+      readonly observations: readonly PipelineObservation[];
+      readonly warnings: readonly ScanWarning[];
+      readonly durationMs: number;
+    };
+
+// The `*.dot` files to read (the first `max`), and a warning when there were more.
+function pipelineFiles(listed: readonly string[], max: number): { files: string[]; warnings: ScanWarning[] } {
+  // The shell glob `*.dot` skips hidden files and sorts names.
+  const all = listed.filter((name) => name.endsWith('.dot') && !name.startsWith('.')).sort();
+  const warnings: ScanWarning[] = [];
+  if (all.length > max) {
+    warnings.push({
+      code: PIPELINE_WARNING_CODES.tooMany,
+      message: `${all.length} pipeline files; only the first ${max} were read`,
+    });
+  }
+  return { files: all.slice(0, max), warnings };
+}
+
+// Two files with one graph name: the second is skipped, said here.
+function duplicateNameWarning(file: string, name: string): ScanWarning {
+  return {
+    code: PIPELINE_WARNING_CODES.duplicateName,
+    message: `${sanitizeForMessage(file, { maxLength: 120 })}: pipeline ${sanitizeForMessage(name, { maxLength: 80 })} already read from another file; skipped`,
+  };
+}
+
+// Reads one DOT file and computes its dashboard natively (no Python).
+function readNativeDashboard(
+  options: PipelineScannerOptions,
+  dir: string,
+  file: string,
+  now: Date,
+): ResultAsync<PipelineDashboard, PipelineFileError> {
+  return ResultAsync.fromPromise(
+    attempt(() => options.files.read(joinPath(dir, file))),
+    (caught): PipelineFileError => ({
+      kind: 'read-failed',
+      file,
+      message: messageOf(caught),
+    }),
+  ).andThen((text) =>
+    parseDot(text)
+      .map((graph) => computeDashboard(graph, now))
+      .mapErr((error): PipelineFileError => ({ kind: 'parse-failed', file, error })),
+  );
+}
+
+/** One file read through the dashboard command: its command prefix, runner, signal and the scan's duration meter. */
+interface CommandRead {
+  readonly file: string;
+  readonly prefix: readonly string[];
+  readonly runner: CommandRunner;
+  readonly signal: AbortSignal;
+  readonly meter: { ms: number };
+}
+
+// The dashboard JSON a command printed, checked against the dashboard schema.
+function dashboardFromOutput(file: string, stdout: string): ResultAsync<PipelineDashboard, PipelineFileError> {
+  const json = safeJsonParse(stdout);
+  if (json.isErr())
+    return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'invalid-output', file, message: `not JSON (${json.error})` });
+  const parsed = pipelineDashboardSchema.safeParse(json.value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined ? '' : `${issue.path.join('.')}: ${issue.message}`;
+    return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'invalid-output', file, message: `unexpected shape (${where})` });
+  }
+  return okAsync<PipelineDashboard, PipelineFileError>(parsed.data);
+}
+
+// Runs `<command> <file.dot> --output json` and reads its dashboard.
+function readDashboardByCommand(
+  options: PipelineScannerOptions,
+  dir: string,
+  { file, prefix, runner, signal, meter }: CommandRead,
+): ResultAsync<PipelineDashboard, PipelineFileError> {
+  const [command, ...rest] = prefix;
+  if (command === undefined) return errAsync({ kind: 'invalid-output', file, message: 'empty dashboard command' });
+  return runner
+    .run(
+      {
+        file: command,
+        args: [...rest, joinPath(dir, file), '--output', 'json'],
+        cwd: options.cwd,
+        ...(options.commandTimeoutMs === undefined ? {} : { timeoutMs: options.commandTimeoutMs }),
+      },
+      signal,
+    )
+    .mapErr((error): PipelineFileError => ({ kind: 'command-failed', file, error }))
+    .andThen((output) => {
+      // Pure code has no clock: the scan's duration is the time its commands took.
+      meter.ms += output.durationMs;
+      if (output.exitCode !== 0)
+        return errAsync<PipelineDashboard, PipelineFileError>({
+          kind: 'command-exit',
+          file,
+          exitCode: output.exitCode,
+          stderr: output.stderr,
+        });
+      return dashboardFromOutput(file, output.stdout);
+    });
+}
+
 /**
  * The Attractor pipeline scanner: the pipeline lifecycle status target (spec 000, target 7). For each `.pipelines/pipelines/*.dot` it reads
  * the dashboard — natively, or through `config.pipelineDashboardCommand` run as
@@ -131,63 +241,6 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
   const dir = joinPath(options.cwd, PIPELINE_DIR);
   const maxPipelines = options.maxPipelines ?? 200;
 
-  const readNative = (file: string, now: Date): ResultAsync<PipelineDashboard, PipelineFileError> =>
-    ResultAsync.fromPromise(
-      attempt(() => options.files.read(joinPath(dir, file))),
-      (caught): PipelineFileError => ({
-        kind: 'read-failed',
-        file,
-        message: messageOf(caught),
-      }),
-    ).andThen((text) =>
-      parseDot(text)
-        .map((graph) => computeDashboard(graph, now))
-        .mapErr((error): PipelineFileError => ({ kind: 'parse-failed', file, error })),
-    );
-
-  const readByCommand = (
-    file: string,
-    prefix: readonly string[],
-    runner: CommandRunner,
-    signal: AbortSignal,
-    meter: { ms: number },
-  ): ResultAsync<PipelineDashboard, PipelineFileError> => {
-    const [command, ...rest] = prefix;
-    if (command === undefined) return errAsync({ kind: 'invalid-output', file, message: 'empty dashboard command' });
-    return runner
-      .run(
-        {
-          file: command,
-          args: [...rest, joinPath(dir, file), '--output', 'json'],
-          cwd: options.cwd,
-          ...(options.commandTimeoutMs === undefined ? {} : { timeoutMs: options.commandTimeoutMs }),
-        },
-        signal,
-      )
-      .mapErr((error): PipelineFileError => ({ kind: 'command-failed', file, error }))
-      .andThen((output) => {
-        // Pure code has no clock: the scan's duration is the time its commands took.
-        meter.ms += output.durationMs;
-        if (output.exitCode !== 0)
-          return errAsync<PipelineDashboard, PipelineFileError>({
-            kind: 'command-exit',
-            file,
-            exitCode: output.exitCode,
-            stderr: output.stderr,
-          });
-        const json = safeJsonParse(output.stdout);
-        if (json.isErr())
-          return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'invalid-output', file, message: `not JSON (${json.error})` });
-        const parsed = pipelineDashboardSchema.safeParse(json.value);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          const where = issue === undefined ? '' : `${issue.path.join('.')}: ${issue.message}`;
-          return errAsync<PipelineDashboard, PipelineFileError>({ kind: 'invalid-output', file, message: `unexpected shape (${where})` });
-        }
-        return okAsync<PipelineDashboard, PipelineFileError>(parsed.data);
-      });
-  };
-
   const scanUnguarded = async (context: ScanContext, previous: PipelineSlice): Promise<StatefulScan<PipelineSlice>> => {
     const result = await scanDashboards(context);
     if (result.kind === 'result') return { result: result.result };
@@ -195,16 +248,6 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
     const { findings, warnings, durationMs } = result;
     return { result: scanOk('pipelines', { findings: [...findings, ...finalized.findings], warnings, durationMs }), next: finalized.next };
   };
-
-  type Dashboards =
-    | { readonly kind: 'result'; readonly result: ScanResult }
-    | {
-        readonly kind: 'read';
-        readonly findings: readonly Finding[];
-        readonly observations: readonly PipelineObservation[];
-        readonly warnings: readonly ScanWarning[];
-        readonly durationMs: number;
-      };
 
   const scanDashboards = async (context: ScanContext): Promise<Dashboards> => {
     const done = (result: ScanResult): Dashboards => ({ kind: 'result', result });
@@ -232,16 +275,7 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
         durationMs: 0,
       });
     }
-    // The shell glob `*.dot` skips hidden files and sorts names.
-    const all = listed.value.filter((name) => name.endsWith('.dot') && !name.startsWith('.')).sort();
-    const warnings: ScanWarning[] = [];
-    if (all.length > maxPipelines) {
-      warnings.push({
-        code: PIPELINE_WARNING_CODES.tooMany,
-        message: `${all.length} pipeline files; only the first ${maxPipelines} were read`,
-      });
-    }
-    const files = all.slice(0, maxPipelines);
+    const { files, warnings } = pipelineFiles(listed.value, maxPipelines);
     const meter = { ms: 0 };
     const findings: Finding[] = [];
     const observations: PipelineObservation[] = [];
@@ -251,8 +285,8 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
       if (context.signal.aborted) return done({ scanner: 'pipelines', status: 'error', error: 'aborted', durationMs: meter.ms });
       const result =
         prefix !== undefined && runner !== undefined
-          ? await readByCommand(file, prefix, runner, context.signal, meter)
-          : await readNative(file, context.now);
+          ? await readDashboardByCommand(options, dir, { file, prefix, runner, signal: context.signal, meter })
+          : await readNativeDashboard(options, dir, file, context.now);
       if (result.isErr()) {
         failures += 1;
         warnings.push({ code: PIPELINE_WARNING_CODES.fileFailed, message: describePipelineFileError(result.error) });
@@ -261,10 +295,7 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
       const name = pipelineName(result.value, file);
       if (names.has(name)) {
         // Two files with one graph name would share fingerprints and flap the stage history.
-        warnings.push({
-          code: PIPELINE_WARNING_CODES.duplicateName,
-          message: `${sanitizeForMessage(file, { maxLength: 120 })}: pipeline ${sanitizeForMessage(name, { maxLength: 80 })} already read from another file; skipped`,
-        });
+        warnings.push(duplicateNameWarning(file, name));
         continue;
       }
       names.add(name);
