@@ -1,7 +1,9 @@
 import {
+  type CommandOutput,
   type CommandRunner,
   type Finding,
   sanitizeForMessage,
+  type ScanContext,
   type Scanner,
   scanOk,
   type ScanResult,
@@ -9,7 +11,8 @@ import {
 } from '@heartbeat-kit/core';
 import type { OpenSpool, OutputSpool, ReplyInbox, SpoolText } from '@heartbeat-kit/core/host';
 import type { FileExists } from '../file-exists.js';
-import { firstStderrLine, guardScan, runTool, skipped, type DurationMeter } from '../scanner-support.js';
+import { firstStderrLine, guardScan, runTool, skipped, type DurationMeter, type ToolOutcome } from '../scanner-support.js';
+import { settleSpools, withInbox, withWarnings } from './gchat-inbox-result.js';
 import { judgeRefused, judgeSpool, type SpoolVerdict } from './judge-spool.js';
 import { parseGChatPoll, type GChatReply } from './parse-gchat-poll.js';
 import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
@@ -103,90 +106,222 @@ function joinPath(dir: string, relative: string): string {
 
 const NAME = 'gchat';
 
-/**
- * Removes (or sets aside) the spools whose replies the inbox now holds; their warnings. Called only
- * after the inbox write succeeded: until then a spool is the only copy and stays for the next cycle.
- */
-async function settleSpools(spool: OutputSpool, verdicts: readonly SpoolVerdict[]): Promise<ScanWarning[]> {
-  const warnings: ScanWarning[] = [];
-  for (const verdict of verdicts) {
-    if (verdict.then === 'remove') {
-      const removed = await spool.remove(verdict.id);
-      if (removed.isErr())
-        warnings.push({
-          code: 'GCHAT_SPOOL_UNWRITABLE',
-          message: `${removed.error.message}; its replies are in the inbox and will not be delivered twice`,
-          fix: 'make the directory of the state file writable',
-        });
-      continue;
-    }
-    // Renamed, never deleted: no later listing picks it up again.
-    const aside = await spool.setAside(verdict.id);
-    const why = verdict.why ?? 'could not be read';
-    warnings.push({
-      code: verdict.code ?? 'GCHAT_SPOOL_SET_ASIDE',
-      // Named by where it is now: the file the operator opens.
-      message: aside.isOk()
-        ? `GChat poll output set aside as ${aside.value}: ${why}`
-        : `GChat poll output ${verdict.id} could not be set aside (${aside.error.message}): ${why}`,
-      fix: aside.isOk()
-        ? (verdict.fix ?? 'read that file, act on its replies by hand, then delete it')
-        : 'make the directory of the state file writable',
-    });
-  }
-  return warnings;
+/** What one scan carries from step to step: the poll's spool, what came through it and its warnings. */
+interface PollState {
+  readonly meter: DurationMeter;
+  readonly spool: OutputSpool | undefined;
+  readonly verdicts: SpoolVerdict[];
+  readonly spoolWarnings: ScanWarning[];
+  /** Read back from the spool and not yet judged (a poll that failed, timed out or printed garbage). */
+  spooled: ({ readonly id: string } & SpoolText) | undefined;
+  /** The poll's replies as findings. */
+  received: readonly Finding[];
+  /** The poll's replies came through a spool: they are among the verdicts. */
+  pollSpooled: boolean;
 }
 
-/** `result` with more warnings (an ok result carries them; a skip or an error has its own reason). */
-function withWarnings(result: ScanResult, warnings: readonly ScanWarning[]): ScanResult {
-  if (warnings.length === 0) return result;
-  if (result.status === 'ok') return { ...result, warnings: [...result.warnings, ...warnings] };
-  return scanOk(NAME, {
-    warnings: [
-      ...warnings,
-      {
-        code: 'GCHAT_POLL_FAILED',
-        message: `GChat poll did not run (${result.status === 'skipped' ? result.reason : result.status === 'error' ? result.error : `timed out after ${result.timeoutMs} ms`})`,
-      },
-    ],
-    durationMs: result.durationMs,
+/** The command that polls, and whether the user set it up (then whatever keeps it from running is a warning). */
+interface PollCommand {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly configured: boolean;
+}
+
+/** The skip when neither a poll command nor the project's script exists. */
+async function noPollScript(deps: GChatScannerDeps, meter: DurationMeter): Promise<ScanResult> {
+  // Questions forwarded to GChat (the hook's marker directory) with no way to poll the replies:
+  // replies would go unread. Without markers the project simply does not use GChat.
+  const forwarded = await deps.fileExists(joinPath(deps.cwd, GCHAT_MARKER_DIR));
+  return {
+    ...skipped(NAME, `no poll command configured and ${GCHAT_POLL_SCRIPT} not found`, meter),
+    configured: forwarded,
+    fix: forwarded
+      ? `questions are forwarded to GChat (${GCHAT_MARKER_DIR}) but nothing polls the replies: restore ${GCHAT_POLL_SCRIPT} or set "Poll command:" under "## GChat" in HEARTBEAT.md`
+      : `add ${GCHAT_POLL_SCRIPT} or set "Poll command:" under "## GChat" in HEARTBEAT.md`,
+  };
+}
+
+/** HEARTBEAT.md's poll command, else the project's script; a skip when there is none. */
+async function pollCommand(
+  deps: GChatScannerDeps,
+  fromConfig: readonly string[] | undefined,
+  meter: DurationMeter,
+): Promise<PollCommand | ScanResult> {
+  let argv = fromConfig;
+  // A poll command in HEARTBEAT.md, or the project's own script, means the user relies on GChat:
+  // whatever keeps it from running is then a warning every cycle, not a quiet skip.
+  const configured = argv !== undefined;
+  if (argv === undefined) {
+    const script = joinPath(deps.cwd, GCHAT_POLL_SCRIPT);
+    if (!(await deps.fileExists(script))) return noPollScript(deps, meter);
+    argv = [deps.python ?? 'python3', script];
+  }
+  const [file, ...args] = argv;
+  if (file === undefined)
+    return {
+      ...skipped(NAME, 'empty poll command', meter),
+      configured: true,
+      fix: 'give "Poll command:" under "## GChat" in HEARTBEAT.md a command, or remove the key',
+    };
+  return { file, args, configured };
+}
+
+/** A spool for the poll's stdout, or none (polled through memory, with a warning, when it cannot be opened). */
+async function openPollSpool(state: PollState): Promise<OpenSpool | undefined> {
+  if (state.spool === undefined) return undefined;
+  const o = await state.spool.open();
+  if (o.isOk()) return o.value;
+  state.spoolWarnings.push({
+    code: 'GCHAT_SPOOL_UNWRITABLE',
+    message: `${o.error.message}; polled through memory, so a cycle killed now would lose the replies`,
+    fix: 'make the directory of the state file writable (and give it free space)',
+  });
+  return undefined;
+}
+
+/** The child has exited: flush and read back what it printed; the spool stays until the inbox has it. */
+async function collectPollSpool(opened: OpenSpool, state: PollState): Promise<void> {
+  const collected = await opened.collect();
+  if (collected.isOk()) state.spooled = { id: opened.id, ...collected.value };
+  else
+    state.spoolWarnings.push({
+      code: 'GCHAT_SPOOL_UNREADABLE',
+      message: `${collected.error.message}; the next cycle reads it again`,
+      fix: 'check the disk and file system of the state directory (the spool could not be flushed or read back)',
+    });
+}
+
+/** Runs the poll, its stdout into a spool when there is one. */
+async function runPoll(deps: GChatScannerDeps, command: PollCommand, signal: AbortSignal, state: PollState): Promise<ToolOutcome> {
+  const opened = await openPollSpool(state);
+  const request = {
+    file: command.file,
+    args: command.args,
+    cwd: deps.cwd,
+    env: { CLAUDE_PROJECT_DIR: deps.cwd },
+    profile: 'gchat' as const,
+    ...(opened === undefined ? {} : { stdoutTo: opened.stdout }),
+  };
+  return runTool(deps.runner, request, signal, state.meter).finally(async () => {
+    if (opened !== undefined) await collectPollSpool(opened, state);
   });
 }
 
-/**
- * The poll's result with the inbox's entries as its findings. The inbox is written before this
- * returns, so nothing happens with a reply before it is durable; when it cannot be written the
- * replies just read are still reported (they exist nowhere else) with a warning.
- */
-function withInbox(polled: ScanResult, inbox: Awaited<ReturnType<ReplyInbox['add']>>): ScanResult {
-  const received = polled.status === 'ok' ? polled.findings : [];
-  if (inbox.isErr()) {
-    const warning: ScanWarning = {
-      code: 'GCHAT_INBOX_UNWRITABLE',
-      message: `${inbox.error.message}; replies read this cycle are reported but would be lost if the cycle died before saving its state`,
-      fix: 'make the directory of the state file writable (and give it free space)',
-    };
-    return polled.status === 'ok' ? { ...polled, warnings: [...polled.warnings, warning] } : polled;
+/** The result of a poll that exited non-zero (exit 2: no credentials, a missing script or bad arguments); undefined on exit 0. */
+function exitResult(output: CommandOutput, configured: boolean, meter: DurationMeter): ScanResult | undefined {
+  if (output.exitCode === 2) {
+    const exit2 = classifyExit2(output.stderr, configured);
+    if (exit2?.code === GCHAT_POLL_SCRIPT_MISSING)
+      return { ...skipped(NAME, exit2.message, meter), configured: true, ...(exit2.fix === undefined ? {} : { fix: exit2.fix }) };
+    if (exit2 !== undefined) return scanOk(NAME, { warnings: [exit2], durationMs: meter.ms });
+    return scanOk(NAME, {
+      warnings: [
+        {
+          code: GCHAT_NO_CREDENTIALS,
+          message: 'No OAuth2 credentials configured for GChat polling',
+          fix: `put a valid token in ${GCHAT_TOKEN_FILE} (the poll script's OAuth2 token)`,
+        },
+      ],
+      durationMs: meter.ms,
+    });
   }
-  const findings = inbox.value.entries.map((e) => e.finding);
-  const warnings: ScanWarning[] = inbox.value.warnings.map((message) => ({
-    code: 'GCHAT_INBOX_SET_ASIDE',
-    message,
-    fix: 'read the replies in the set-aside file and act on them by hand',
-  }));
-  if (polled.status === 'ok')
-    return { ...polled, findings: findings.length > 0 ? findings : received, warnings: [...polled.warnings, ...warnings] };
-  // The poll could not run, but replies read by earlier (killed) cycles still go out.
-  if (findings.length === 0 && warnings.length === 0) return polled;
-  const why =
-    polled.status === 'skipped' ? polled.reason : polled.status === 'error' ? polled.error : `timed out after ${polled.timeoutMs} ms`;
-  const fix = polled.status === 'skipped' ? polled.fix : undefined;
-  const failed: ScanWarning = {
-    code: 'GCHAT_POLL_FAILED',
-    message: `GChat poll did not run (${why}); delivering ${findings.length} reply(ies) held in the inbox`,
-    ...(fix === undefined ? {} : { fix }),
-  };
-  return scanOk(NAME, { findings, warnings: [...warnings, failed], durationMs: polled.durationMs });
+  if (output.exitCode === 0) return undefined;
+  return scanOk(NAME, {
+    warnings: [
+      {
+        code: 'GCHAT_POLL_FAILED',
+        message: `GChat poll exited ${output.exitCode}: ${firstStderrLine(output.stderr)}`,
+        fix: 'run the poll command by hand in the project directory to see why it fails',
+      },
+    ],
+    durationMs: meter.ms,
+  });
+}
+
+/** The replies of a poll that exited 0, from its spool or from its stdout. */
+function pollReplies(output: CommandOutput, state: PollState): ScanResult {
+  const { meter } = state;
+  if (state.spooled !== undefined) {
+    // Read back from the spool, at most the output cap of it: judged like a leftover (whole
+    // replies kept, the rest set aside with a warning naming the file, the sizes and the offsets).
+    const verdict = judgeSpool(state.spooled.id, state.spooled);
+    state.verdicts.push(verdict);
+    state.received = verdict.replies.map(gchatReplyFinding);
+    state.spooled = undefined;
+    state.pollSpooled = true;
+    return scanOk(NAME, { findings: state.received, durationMs: meter.ms });
+  }
+  const poll = parseGChatPoll(output.stdout);
+  if (poll.isErr()) {
+    return scanOk(NAME, {
+      warnings: [
+        {
+          code: 'GCHAT_POLL_UNREADABLE',
+          // Our own words and a byte offset: the output may be anything.
+          message: `GChat poll output unreadable: ${poll.error.message}`,
+          fix: 'run the poll command by hand in the project directory: its stdout must be the poll JSON',
+        },
+      ],
+      durationMs: meter.ms,
+    });
+  }
+  state.received = poll.value.replies.map(gchatReplyFinding);
+  return scanOk(NAME, { findings: state.received, durationMs: meter.ms });
+}
+
+/** One poll: the command, its run, and what its exit code and output mean. */
+async function pollGChat(deps: GChatScannerDeps, ctx: ScanContext, state: PollState): Promise<ScanResult> {
+  const { meter } = state;
+  const command = await pollCommand(deps, ctx.config.gchatPollCommand, meter);
+  if ('status' in command) return command;
+  const outcome = await runPoll(deps, command, ctx.signal, state);
+  if (outcome.kind === 'missing')
+    return {
+      ...skipped(NAME, outcome.reason, meter),
+      configured: true,
+      fix: `install ${command.file} or put it on the PATH heartbeat-kit runs with`,
+    };
+  if (outcome.kind === 'failed')
+    return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_FAILED', message: outcome.reason }], durationMs: meter.ms });
+  const output = state.spooled === undefined ? outcome.output : { ...outcome.output, stdout: state.spooled.text };
+  return exitResult(output, command.configured, meter) ?? pollReplies(output, state);
+}
+
+/** The verdicts on the spools killed cycles left behind (first: their replies are older than this poll's), or a warning. */
+async function judgeLeftovers(listing: ReturnType<OutputSpool['leftovers']> | undefined, state: PollState): Promise<void> {
+  const left = await listing;
+  if (left?.isOk() === true)
+    state.verdicts.unshift(...left.value.spools.map((l) => judgeSpool(l.id, l)), ...left.value.refused.map(judgeRefused));
+  else if (left?.isErr() === true)
+    state.spoolWarnings.unshift({
+      code: 'GCHAT_SPOOL_UNREADABLE',
+      message: `${left.error.message}; replies read by a killed cycle may be waiting there`,
+      fix: 'make the directory of the state file readable',
+    });
+}
+
+/** Puts every reply (the leftovers', then this poll's) into the inbox, settles the spools, and reports what the inbox holds. */
+async function deliverThroughInbox(
+  inbox: ReplyInbox,
+  polled: ScanResult,
+  listing: ReturnType<OutputSpool['leftovers']> | undefined,
+  state: PollState,
+  now: Date,
+): Promise<ScanResult> {
+  const { spool, verdicts } = state;
+  if (state.spooled !== undefined) verdicts.push(judgeSpool(state.spooled.id, state.spooled));
+  // Leftovers go first: their replies are older than this poll's.
+  await judgeLeftovers(listing, state);
+  // The poll's own replies are among the verdicts when they came through a spool.
+  const added = await inbox.add(
+    [...verdicts.flatMap((v) => v.replies.map(gchatReplyFinding)), ...(state.pollSpooled ? [] : state.received)],
+    now,
+  );
+  // Until the inbox holds a spool's replies the spool is their only copy; one without replies is settled anyway,
+  // so an unreadable spool is set aside once instead of being read again every cycle.
+  const settling = added.isOk() ? verdicts : verdicts.filter((v) => v.replies.length === 0);
+  const settled = spool !== undefined ? await settleSpools(spool, settling) : [];
+  return withWarnings(withInbox(polled, added), [...state.spoolWarnings, ...settled]);
 }
 
 /**
@@ -210,166 +345,23 @@ export function createGChatScanner(deps: GChatScannerDeps): Scanner {
     name: NAME,
     runsOutsideActiveHours: true,
     scan: async (ctx) => {
-      const meter: DurationMeter = { ms: 0 };
       const inbox = deps.inbox;
-      let received: readonly Finding[] = [];
-      const spool = inbox === undefined ? undefined : deps.spool;
+      const state: PollState = {
+        meter: { ms: 0 },
+        spool: inbox === undefined ? undefined : deps.spool,
+        verdicts: [],
+        spoolWarnings: [],
+        spooled: undefined,
+        received: [],
+        pollSpooled: false,
+      };
       // Spools of killed cycles: what their pollers printed is in no other place. Listed while the
       // poll runs (never waited for first: the poll is the cycle's slowest process, so it starts
       // before anything else of this scan); the listing never holds this poll's own spool.
-      const listing = spool?.leftovers();
-      const verdicts: SpoolVerdict[] = [];
-      const spoolWarnings: ScanWarning[] = [];
-      let opened: OpenSpool | undefined;
-      // Read back from the spool and not yet judged (a poll that failed, timed out or printed garbage).
-      let spooled: ({ readonly id: string } & SpoolText) | undefined;
-      let pollSpooled = false;
-      const polled = await guardScan(NAME, meter, async () => {
-        let argv: readonly string[] | undefined = ctx.config.gchatPollCommand;
-        // A poll command in HEARTBEAT.md, or the project's own script, means the user relies on GChat:
-        // whatever keeps it from running is then a warning every cycle, not a quiet skip.
-        const configured = argv !== undefined;
-        if (argv === undefined) {
-          const script = joinPath(deps.cwd, GCHAT_POLL_SCRIPT);
-          if (!(await deps.fileExists(script))) {
-            // Questions forwarded to GChat (the hook's marker directory) with no way to poll the replies:
-            // replies would go unread. Without markers the project simply does not use GChat.
-            const forwarded = await deps.fileExists(joinPath(deps.cwd, GCHAT_MARKER_DIR));
-            return {
-              ...skipped(NAME, `no poll command configured and ${GCHAT_POLL_SCRIPT} not found`, meter),
-              configured: forwarded,
-              fix: forwarded
-                ? `questions are forwarded to GChat (${GCHAT_MARKER_DIR}) but nothing polls the replies: restore ${GCHAT_POLL_SCRIPT} or set "Poll command:" under "## GChat" in HEARTBEAT.md`
-                : `add ${GCHAT_POLL_SCRIPT} or set "Poll command:" under "## GChat" in HEARTBEAT.md`,
-            };
-          }
-          argv = [deps.python ?? 'python3', script];
-        }
-        const [file, ...args] = argv;
-        if (file === undefined)
-          return {
-            ...skipped(NAME, 'empty poll command', meter),
-            configured: true,
-            fix: 'give "Poll command:" under "## GChat" in HEARTBEAT.md a command, or remove the key',
-          };
-        if (spool !== undefined) {
-          const o = await spool.open();
-          if (o.isOk()) opened = o.value;
-          else
-            spoolWarnings.push({
-              code: 'GCHAT_SPOOL_UNWRITABLE',
-              message: `${o.error.message}; polled through memory, so a cycle killed now would lose the replies`,
-              fix: 'make the directory of the state file writable (and give it free space)',
-            });
-        }
-        const request = {
-          file,
-          args,
-          cwd: deps.cwd,
-          env: { CLAUDE_PROJECT_DIR: deps.cwd },
-          profile: 'gchat' as const,
-          ...(opened === undefined ? {} : { stdoutTo: opened.stdout }),
-        };
-        const outcome = await runTool(deps.runner, request, ctx.signal, meter).finally(async () => {
-          if (opened === undefined) return;
-          // The child has exited: flush and read back what it printed; the spool stays until the inbox has it.
-          const collected = await opened.collect();
-          const current = opened;
-          opened = undefined;
-          if (collected.isOk()) spooled = { id: current.id, ...collected.value };
-          else
-            spoolWarnings.push({
-              code: 'GCHAT_SPOOL_UNREADABLE',
-              message: `${collected.error.message}; the next cycle reads it again`,
-              fix: 'check the disk and file system of the state directory (the spool could not be flushed or read back)',
-            });
-        });
-        if (outcome.kind === 'missing')
-          return {
-            ...skipped(NAME, outcome.reason, meter),
-            configured: true,
-            fix: `install ${file} or put it on the PATH heartbeat-kit runs with`,
-          };
-        if (outcome.kind === 'failed')
-          return scanOk(NAME, { warnings: [{ code: 'GCHAT_POLL_FAILED', message: outcome.reason }], durationMs: meter.ms });
-        const output = spooled === undefined ? outcome.output : { ...outcome.output, stdout: spooled.text };
-        if (output.exitCode === 2) {
-          const exit2 = classifyExit2(output.stderr, configured);
-          if (exit2?.code === GCHAT_POLL_SCRIPT_MISSING)
-            return { ...skipped(NAME, exit2.message, meter), configured: true, ...(exit2.fix === undefined ? {} : { fix: exit2.fix }) };
-          if (exit2 !== undefined) return scanOk(NAME, { warnings: [exit2], durationMs: meter.ms });
-          return scanOk(NAME, {
-            warnings: [
-              {
-                code: GCHAT_NO_CREDENTIALS,
-                message: 'No OAuth2 credentials configured for GChat polling',
-                fix: `put a valid token in ${GCHAT_TOKEN_FILE} (the poll script's OAuth2 token)`,
-              },
-            ],
-            durationMs: meter.ms,
-          });
-        }
-        if (output.exitCode !== 0) {
-          return scanOk(NAME, {
-            warnings: [
-              {
-                code: 'GCHAT_POLL_FAILED',
-                message: `GChat poll exited ${output.exitCode}: ${firstStderrLine(output.stderr)}`,
-                fix: 'run the poll command by hand in the project directory to see why it fails',
-              },
-            ],
-            durationMs: meter.ms,
-          });
-        }
-        if (spooled !== undefined) {
-          // Read back from the spool, at most the output cap of it: judged like a leftover (whole
-          // replies kept, the rest set aside with a warning naming the file, the sizes and the offsets).
-          const verdict = judgeSpool(spooled.id, spooled);
-          verdicts.push(verdict);
-          received = verdict.replies.map(gchatReplyFinding);
-          spooled = undefined;
-          pollSpooled = true;
-          return scanOk(NAME, { findings: received, durationMs: meter.ms });
-        }
-        const poll = parseGChatPoll(output.stdout);
-        if (poll.isErr()) {
-          return scanOk(NAME, {
-            warnings: [
-              {
-                code: 'GCHAT_POLL_UNREADABLE',
-                // Our own words and a byte offset: the output may be anything.
-                message: `GChat poll output unreadable: ${poll.error.message}`,
-                fix: 'run the poll command by hand in the project directory: its stdout must be the poll JSON',
-              },
-            ],
-            durationMs: meter.ms,
-          });
-        }
-        received = poll.value.replies.map(gchatReplyFinding);
-        return scanOk(NAME, { findings: received, durationMs: meter.ms });
-      });
+      const listing = state.spool?.leftovers();
+      const polled = await guardScan(NAME, state.meter, () => pollGChat(deps, ctx, state));
       if (inbox === undefined) return polled;
-      if (spooled !== undefined) verdicts.push(judgeSpool(spooled.id, spooled));
-      // Leftovers go first: their replies are older than this poll's.
-      const left = await listing;
-      if (left?.isOk() === true)
-        verdicts.unshift(...left.value.spools.map((l) => judgeSpool(l.id, l)), ...left.value.refused.map(judgeRefused));
-      else if (left?.isErr() === true)
-        spoolWarnings.unshift({
-          code: 'GCHAT_SPOOL_UNREADABLE',
-          message: `${left.error.message}; replies read by a killed cycle may be waiting there`,
-          fix: 'make the directory of the state file readable',
-        });
-      // The poll's own replies are among the verdicts when they came through a spool.
-      const added = await inbox.add(
-        [...verdicts.flatMap((v) => v.replies.map(gchatReplyFinding)), ...(pollSpooled ? [] : received)],
-        ctx.now,
-      );
-      // Until the inbox holds a spool's replies the spool is their only copy; one without replies is settled anyway,
-      // so an unreadable spool is set aside once instead of being read again every cycle.
-      const settling = added.isOk() ? verdicts : verdicts.filter((v) => v.replies.length === 0);
-      const settled = spool !== undefined ? await settleSpools(spool, settling) : [];
-      return withWarnings(withInbox(polled, added), [...spoolWarnings, ...settled]);
+      return deliverThroughInbox(inbox, polled, listing, state, ctx.now);
     },
   };
 }
