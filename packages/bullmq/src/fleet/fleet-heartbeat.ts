@@ -63,3 +63,17 @@ export function parseFleetHeartbeat(value: unknown): Result<FleetHeartbeat, stri
   const issue = parsed.error.issues[0];
   return err(issue === undefined ? 'invalid heartbeat' : `${issue.path.join('.') || '(root)'}: ${issue.message}`);
 }
+
+/**
+ * Reads a registry entry as stored in Redis: text that may have been edited by hand, so text that
+ * is not JSON is an error like any bad field, never a throw (one bad entry must not stop the others).
+ */
+export function parseRegistryEntry(text: string): Result<FleetHeartbeat, string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return err(`not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return parseFleetHeartbeat(value);
+}

@@ -3,7 +3,7 @@ import { DEFAULT_HEARTBEAT_CONFIG } from '@heartbeat-kit/core';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createFakeScanners } from '../testing/fake-scanners.js';
-import { isFleetHeartbeatId, parseFleetHeartbeat } from './fleet-heartbeat.js';
+import { isFleetHeartbeatId, parseFleetHeartbeat, parseRegistryEntry } from './fleet-heartbeat.js';
 import {
   decideSlot,
   decodeFleetState,
@@ -60,6 +60,15 @@ describe('fleet heartbeat registrations', () => {
       'intervalMs',
     );
     expect(parseFleetHeartbeat({ id: 'a', intervalMs: 1000, source: { kind: 'project', cwd: '/x' }, extra: 1 }).isErr()).toBe(true);
+  });
+
+  it('reads a stored registry entry: text that is not JSON is an error, never a throw', () => {
+    const good = JSON.stringify({ id: 'a', intervalMs: 1000, source: { kind: 'project', cwd: '/x' } });
+    expect(parseRegistryEntry(good)._unsafeUnwrap().id).toBe('a');
+    expect(parseRegistryEntry('{"id": "a",')._unsafeUnwrapErr()).toMatch(/^not JSON: /);
+    expect(parseRegistryEntry('[]')._unsafeUnwrapErr()).toContain('(root)');
+    // Any text a hand edit could leave in the hash: a Result, never an exception.
+    fc.assert(fc.property(fc.string(), (text) => parseRegistryEntry(text).isErr() || parseRegistryEntry(text).isOk()));
   });
 });
 

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { ResultAsync, errAsync } from 'neverthrow';
 import { decodeFleetState } from '../fleet/fleet-state.js';
-import { parseFleetHeartbeat, type FleetHeartbeat, type FleetHeartbeatInput } from '../fleet/fleet-heartbeat.js';
+import { parseFleetHeartbeat, parseRegistryEntry, type FleetHeartbeat, type FleetHeartbeatInput } from '../fleet/fleet-heartbeat.js';
 import { spreadOffsetMs } from '../fleet/slots.js';
 import type { RedisTarget } from '../fleet/redis-url.js';
 import { fleetKeys, type FleetKeys } from './fleet-keys.js';
@@ -57,12 +57,9 @@ export async function readRegistry(redis: RedisClient, keys: FleetKeys): Promise
   const entries = await redis.hgetall(keys.registry);
   const heartbeats: FleetHeartbeat[] = [];
   for (const text of Object.values(entries)) {
-    try {
-      const parsed = parseFleetHeartbeat(JSON.parse(text));
-      if (parsed.isOk()) heartbeats.push(parsed.value);
-    } catch {
-      // A hand-edited entry that is not JSON: ignored, `fleet add` overwrites it.
-    }
+    // A hand-edited entry that does not parse is ignored: `fleet add` overwrites it.
+    const parsed = parseRegistryEntry(text);
+    if (parsed.isOk()) heartbeats.push(parsed.value);
   }
   return heartbeats.sort((a, b) => a.id.localeCompare(b.id));
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, Sleep } from '@heartbeat-kit/core';
 import type { ReceiptBounds } from '@heartbeat-kit/core/host';
-import { parseFleetHeartbeat, type FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
+import { parseRegistryEntry, type FleetHeartbeat } from '../fleet/fleet-heartbeat.js';
 import { decodeFleetState, type FleetStateDocument } from '../fleet/fleet-state.js';
 import type { FleetKeys } from './fleet-keys.js';
 import type { FleetEvent } from './fleet-worker-types.js';
@@ -99,8 +99,8 @@ export async function holdLock(ctx: WorkerContext, heartbeatId: string, purpose:
 export async function registration(ctx: WorkerContext, heartbeatId: string): Promise<FleetHeartbeat | undefined> {
   const text = await ctx.redis.hget(ctx.keys.registry, heartbeatId);
   if (text === null) return undefined;
-  const parsed = parseFleetHeartbeat(JSON.parse(text));
-  return parsed.isOk() ? parsed.value : undefined;
+  // Unreadable (hand-edited, not JSON) counts as removed: its ticks and cycles are dropped, the rest go on.
+  return parseRegistryEntry(text).unwrapOr(undefined);
 }
 
 /** The heartbeat's fenced state store. */

@@ -133,6 +133,25 @@ describe.each(FLEET_BACKENDS)('tick watchdog on %s', (kind) => {
     await scheduler.close();
   });
 
+  it('a hand-edited registry entry that is not JSON does not stop the sweep: the other heartbeats are restarted', async () => {
+    const prefix = 'corrupt-entry';
+    const scheduler = createFleetScheduler({ target, prefix });
+    const ticks = ticksOf(prefix);
+    (await scheduler.add({ id: 'fine', intervalMs: INTERVAL_MS, source: { kind: 'scanners', set: 'fake' } }))._unsafeUnwrap();
+    (await scheduler.add({ id: 'edited', intervalMs: INTERVAL_MS, source: { kind: 'scanners', set: 'fake' } }))._unsafeUnwrap();
+    await ticks.removeJobScheduler('fine');
+    await ticks.removeJobScheduler('edited');
+    await client.hset(fleetKeys(prefix).registry, 'edited', '{"id": "edited", "intervalMs":');
+    const sweeper = startTickChainWatchdog({ ctx: contextFor(prefix), ticks, everyMs: 3_600_000, reconcileEvery: 1 });
+    expect(await sweeper.sweep()).toEqual(['fine']);
+    await sweeper.stop();
+    expect(await ticks.getJobScheduler('fine')).toBeDefined();
+    expect(await ticks.getJobScheduler('edited')).toBeUndefined();
+    await ticks.obliterate({ force: true });
+    await ticks.close();
+    await scheduler.close();
+  });
+
   it("says BullMQ's errors as queue-error events instead of swallowing them", async () => {
     const prefix = 'queue-errors';
     const keys = fleetKeys(prefix);
