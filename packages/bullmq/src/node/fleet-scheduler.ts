@@ -34,9 +34,18 @@ export interface FleetScheduler {
   readonly add: (heartbeat: FleetHeartbeatInput) => ResultAsync<FleetHeartbeat, FleetError>;
   /** Removes a heartbeat's registration and job scheduler; false when it was not registered. */
   readonly remove: (id: string) => ResultAsync<boolean, FleetError>;
+  /** The registered heartbeats that read as one, sorted by id (see `unreadable` for the rest). */
   readonly list: () => ResultAsync<FleetHeartbeat[], FleetError>;
+  /** Registry entries that do not read as a heartbeat (hand-edited): `list` and the workers skip them. */
+  readonly unreadable: () => ResultAsync<UnreadableRegistration[], FleetError>;
   readonly status: () => ResultAsync<FleetHeartbeatStatus[], FleetError>;
   readonly close: () => Promise<void>;
+}
+
+/** A registry entry that is not a valid heartbeat: its id and why (the bad field, or "not JSON"). */
+export interface UnreadableRegistration {
+  readonly id: string;
+  readonly error: string;
 }
 
 /** Options of {@link createFleetScheduler}. */
@@ -54,14 +63,26 @@ const redisError = (error: unknown): FleetError => ({ kind: 'redis', message: de
 
 /** Reads every registration; unreadable ones are skipped (they cannot be scheduled either). */
 export async function readRegistry(redis: RedisClient, keys: FleetKeys): Promise<FleetHeartbeat[]> {
+  return (await readRegistryEntries(redis, keys)).heartbeats;
+}
+
+/** Every registration, and apart the entries that do not parse (`fleet add` or `fleet remove` replaces them). */
+async function readRegistryEntries(
+  redis: RedisClient,
+  keys: FleetKeys,
+): Promise<{ heartbeats: FleetHeartbeat[]; unreadable: UnreadableRegistration[] }> {
   const entries = await redis.hgetall(keys.registry);
   const heartbeats: FleetHeartbeat[] = [];
-  for (const text of Object.values(entries)) {
-    // A hand-edited entry that does not parse is ignored: `fleet add` overwrites it.
+  const unreadable: UnreadableRegistration[] = [];
+  for (const [id, text] of Object.entries(entries)) {
     const parsed = parseRegistryEntry(text);
     if (parsed.isOk()) heartbeats.push(parsed.value);
+    else unreadable.push({ id, error: parsed.error });
   }
-  return heartbeats.sort((a, b) => a.id.localeCompare(b.id));
+  return {
+    heartbeats: heartbeats.sort((a, b) => a.id.localeCompare(b.id)),
+    unreadable: unreadable.sort((a, b) => a.id.localeCompare(b.id)),
+  };
 }
 
 /**
@@ -162,6 +183,11 @@ export function createFleetScheduler(options: FleetSchedulerOptions): FleetSched
         redisError,
       ),
     list: () => ResultAsync.fromPromise(readRegistry(redis, keys), redisError),
+    unreadable: () =>
+      ResultAsync.fromPromise(
+        readRegistryEntries(redis, keys).then((read) => read.unreadable),
+        redisError,
+      ),
     status: () => ResultAsync.fromPromise(status(), redisError),
     close: async () => {
       // Closing a queue whose connection is still initialising makes BullMQ's INFO version check

@@ -31,6 +31,7 @@ export {
   type FleetHeartbeatStatus,
   type FleetError,
   type TickJobData,
+  type UnreadableRegistration,
 } from './fleet-scheduler.js';
 export {
   createFleetWorker,

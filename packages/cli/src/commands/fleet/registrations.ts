@@ -68,6 +68,7 @@ export function listHeartbeats(at: RegistryTarget): Promise<FleetOutcome> {
   return withScheduler(at, async (scheduler) => {
     const listed = await scheduler.list();
     if (listed.isErr()) return redisFailed(listed.error.message);
+    await warnUnreadable(at, scheduler, 'list');
     const line = (h: FleetHeartbeat): string => `${h.id.padEnd(20)} every ${h.intervalMs / 1000}s  ${describeSource(h)}\n`;
     if (at.json) io.stdout(`${JSON.stringify(listed.value)}\n`);
     else io.stdout(listed.value.length === 0 ? 'no heartbeats registered\n' : listed.value.map(line).join(''));
@@ -81,6 +82,7 @@ export function showStatus(at: RegistryTarget): Promise<FleetOutcome> {
   return withScheduler(at, async (scheduler) => {
     const status = await scheduler.status();
     if (status.isErr()) return redisFailed(status.error.message);
+    await warnUnreadable(at, scheduler, 'status');
     const pauses = await pausesInForce(
       at,
       status.value.map((entry) => entry.heartbeat.id),
@@ -93,6 +95,22 @@ export function showStatus(at: RegistryTarget): Promise<FleetOutcome> {
     else io.stdout(entries.length === 0 ? 'no heartbeats registered\n' : entries.map((entry) => `${statusLine(entry)}\n`).join(''));
     return ok(EXIT.ok);
   });
+}
+
+/**
+ * Says each registry entry that does not read as a heartbeat (a hand edit): the workers skip it,
+ * so leaving it out of the listing silently would hide a heartbeat that no longer runs.
+ */
+async function warnUnreadable(at: RegistryTarget, scheduler: FleetScheduler, command: 'list' | 'status'): Promise<void> {
+  const unreadable = await scheduler.unreadable();
+  // The listing itself was read a moment ago; a Redis error here is said by the next call, not twice.
+  for (const entry of unreadable.unwrapOr([])) {
+    const id = JSON.stringify(entry.id);
+    const why = entry.error.replace(/\s+/g, ' ');
+    at.io.stderr(
+      `heartbeat-kit fleet ${command}: warning: registration ${id} is unreadable (${why}); no worker runs it; \`fleet remove\` drops it, \`fleet add\` with its id replaces it\n`,
+    );
+  }
 }
 
 /** The operator pauses in force now, by heartbeat id (an unreadable pause is a warning, as the worker ignores it). */
