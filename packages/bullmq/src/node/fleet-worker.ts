@@ -44,6 +44,9 @@ export type {
   ResolveHeartbeat,
 } from './fleet-worker-types.js';
 
+/** How often a worker sweeps for heartbeats whose tick chain stopped, unless told otherwise (30 s). */
+export const DEFAULT_TICK_WATCHDOG_MS = 30_000;
+
 /** Options of {@link createFleetWorker}. */
 export interface FleetWorkerOptions {
   readonly target: RedisTarget;
@@ -176,7 +179,7 @@ export function createFleetWorker(options: FleetWorkerOptions): FleetWorker {
   cycles.on('error', reportError('cycles'));
   outbox.on('error', reportError('outbox'));
   redis.on('error', () => undefined);
-  const watchdogMs = options.tickWatchdogMs ?? 30_000;
+  const watchdogMs = options.tickWatchdogMs ?? DEFAULT_TICK_WATCHDOG_MS;
   const watchdog: TickChainWatchdog | undefined =
     watchdogMs > 0 ? startTickChainWatchdog({ ctx, ticks: ticksQueue(), everyMs: watchdogMs }) : undefined;
 

@@ -35,6 +35,7 @@ export {
 } from './fleet-scheduler.js';
 export {
   createFleetWorker,
+  DEFAULT_TICK_WATCHDOG_MS,
   readFleetJournal,
   type FleetWorker,
   type FleetWorkerOptions,

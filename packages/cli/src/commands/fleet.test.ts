@@ -390,7 +390,7 @@ describe('heartbeat-kit fleet: Redis credentials and outages (issue 12 item 7)',
     stopRunning.abort();
     expect(await running.done).toBe(0);
     expect(objects(running.stderr())).toContainEqual({
-      info: expect.stringMatching(/^\S+ running \(prefix outage\); stop with Ctrl-C$/) as unknown,
+      info: expect.stringMatching(/^\S+ running \(prefix outage\), tick watchdog every 30 seconds; stop with Ctrl-C$/) as unknown,
       command: 'fleet worker',
     });
     expect(objects(running.stderr()).filter((l) => 'error' in l)).toEqual([]);

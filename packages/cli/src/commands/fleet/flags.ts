@@ -39,6 +39,13 @@ message stays in the outbox and is retried)`,
     value: 'D',
     help: 'lease of a heartbeat lock (30s, 2m, or seconds), renewed while a cycle runs (default 30)',
   },
+  'tick-watchdog': {
+    type: 'string',
+    value: 'D',
+    help: `how often to look for a heartbeat whose ticks stopped (a Redis failover can
+lose the write that schedules the next one) and schedule it again at its
+place (30s, 2m, or seconds; 0 = off; default 30)`,
+  },
   'min-replica-acks': {
     type: 'string',
     value: 'N',

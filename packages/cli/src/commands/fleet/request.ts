@@ -50,6 +50,8 @@ export interface FleetAckRequest {
 export interface WorkerOptions {
   readonly concurrency: number | undefined;
   readonly lockTtlMs: number | undefined;
+  /** How often the worker sweeps for stopped tick chains (0 = off; absent = the worker's default). */
+  readonly tickWatchdogMs: number | undefined;
   /** Replicas that must confirm each new lock fence (`--min-replica-acks`). */
   readonly minReplicaAcks: number | undefined;
   readonly sink: SinkSpec;
@@ -157,6 +159,14 @@ function readWorkerFlags(values: FleetValues, cwd: string): Checked<WorkerOption
   if (concurrency.isErr()) return err(concurrency.error);
   const lockTtl = parseDurationFlag('--lock-ttl', values['lock-ttl'], { unit: 's', example: '30s', minMs: 1000 });
   if (lockTtl.isErr()) return err(lockTtl.error);
+  const watchdog = parseDurationFlag('--tick-watchdog', values['tick-watchdog'], {
+    unit: 's',
+    example: '30s',
+    minMs: 1000,
+    maxMs: 3_600_000,
+    allowZero: true,
+  });
+  if (watchdog.isErr()) return err(watchdog.error);
   const acks = parseNumber(values['min-replica-acks'], '--min-replica-acks', 0);
   if (acks.isErr()) return err(acks.error);
   if (acks.value !== undefined && !Number.isInteger(acks.value))
@@ -168,6 +178,7 @@ function readWorkerFlags(values: FleetValues, cwd: string): Checked<WorkerOption
   const worker: WorkerOptions = {
     concurrency: concurrency.value === undefined ? undefined : Math.floor(concurrency.value),
     lockTtlMs: lockTtl.value,
+    tickWatchdogMs: watchdog.value,
     minReplicaAcks: acks.value,
     sink: sink.value,
     fakeScanners: values['fake-scanners'] === true,

@@ -1,6 +1,7 @@
 // `heartbeat-kit fleet worker`: runs a fleet worker until SIGINT/SIGTERM, its events on stderr.
 import type { RedisTarget } from '@heartbeat-kit/bullmq';
-import { createFleetWorker } from '@heartbeat-kit/bullmq/node';
+import { createFleetWorker, DEFAULT_TICK_WATCHDOG_MS } from '@heartbeat-kit/bullmq/node';
+import { formatDuration } from '@heartbeat-kit/core/host';
 import { err, ok } from 'neverthrow';
 import { EXIT } from '../../exit-codes.js';
 import { printInfo } from '../../errors.js';
@@ -34,6 +35,7 @@ export async function runWorker(
     resolve: createProjectResolver(io, options.fakeScanners),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     ...(options.lockTtlMs === undefined ? {} : { lockTtlMs: options.lockTtlMs }),
+    ...(options.tickWatchdogMs === undefined ? {} : { tickWatchdogMs: options.tickWatchdogMs }),
     ...(options.minReplicaAcks === undefined ? {} : { minReplicaAcks: options.minReplicaAcks }),
     onEvent: (event) => {
       metrics?.onEvent(event);
@@ -42,7 +44,10 @@ export async function runWorker(
     ...(metrics === undefined ? {} : { onJob: metrics.onJob }),
   });
   await metrics?.attach(worker);
-  printInfo(io, `heartbeat-kit fleet worker: ${worker.id} running (prefix ${prefix}); stop with Ctrl-C\n`);
+  // The watchdog is said because "off" (or a long sweep) means a failover can stop a heartbeat for good.
+  const watchdogMs = options.tickWatchdogMs ?? DEFAULT_TICK_WATCHDOG_MS;
+  const watchdog = watchdogMs === 0 ? 'tick watchdog off' : `tick watchdog every ${formatDuration(watchdogMs)}`;
+  printInfo(io, `heartbeat-kit fleet worker: ${worker.id} running (prefix ${prefix}), ${watchdog}; stop with Ctrl-C\n`);
   if (!io.shutdownSignal.aborted)
     await new Promise<void>((resolve) => io.shutdownSignal.addEventListener('abort', () => resolve(), { once: true }));
   await worker.close();
