@@ -38,6 +38,30 @@ describe('receipts and heartbeat-kit history', () => {
     );
   });
 
+  it('a HEARTBEAT_OK outside active hours says in history which scanners the hours left out', async () => {
+    const world = createCliWorld();
+    const statePath = join(world.root, 'hb', 'state.json');
+    // Thursday 23:00 UTC: outside the default active hours (08:00-22:00 on weekdays).
+    const ran = await world.cliAt(
+      '2026-02-19T23:00:00Z',
+      'cycle',
+      '--cwd',
+      world.project,
+      '--tmux-socket',
+      world.tmuxSocket,
+      '--state',
+      statePath,
+    );
+    expect(ran.stdout).toBe('HEARTBEAT_OK\n');
+    expect(ran.stderr).toContain('outside active hours');
+    const history = await world.cli('history', '--state', statePath, '--now', '2026-02-19T23:05:00Z');
+    expect(history.stdout).toBe(
+      '2026-02-19T23:00:00.000Z  cycle     ran      cycle #1 HEARTBEAT_OK (outside active hours: git, stale-tasks, idle-orchestrators, pipelines), delivery none\n',
+    );
+    const json = await world.cli('history', '--state', statePath, '--now', '2026-02-19T23:05:00Z', '--json');
+    expect(json.stdout).toContain('"outsideHours":["git","stale-tasks","idle-orchestrators","pipelines"]');
+  });
+
   it('every cycle invocation leaves exactly one receipt: ran, or skipped with its reason; a dry run (a rehearsal) none', async () => {
     const world = createCliWorld({ ready: [{ id: 'bd-p0', title: 'Prod down', priority: 0 }] });
     const statePath = join(world.root, 'hb', 'state.json');

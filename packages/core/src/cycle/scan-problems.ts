@@ -118,6 +118,12 @@ export function notLookedAtScanners(problems: readonly ScanProblem[]): ScannerNa
   return [...new Set(missed.map((p) => p.scanner))];
 }
 
+/** The scanners skipped because the cycle fell outside active hours (by design: not a problem, still not looked at). */
+export function outsideHoursScanners(results: readonly ScanResult[]): ScannerName[] {
+  const skipped = results.filter((r) => r.status === 'skipped' && r.reason === OUTSIDE_ACTIVE_HOURS_REASON);
+  return [...new Set(skipped.map((r) => r.scanner))];
+}
+
 const VERB: Record<ScanProblemKind, string> = {
   skipped: 'skipped',
   failed: 'failed',

@@ -82,6 +82,8 @@ const receiptUnion = z.discriminatedUnion('kind', [
     cutOff: z.array(z.string().max(100)).max(50).optional(),
     /** Scanners that were skipped, failed or timed out: a HEARTBEAT_OK that did not look there. */
     notLookedAt: z.array(z.string().max(100)).max(50).optional(),
+    /** Scanners that did not run because the cycle fell outside active hours (by design, not a problem, but not looked at either). */
+    outsideHours: z.array(z.string().max(100)).max(50).optional(),
     /** HEARTBEAT.md's checks this cycle: which ran, which failed (a scanner problem), which were skipped (not due, exit 2, breaker, hours). */
     checks: z
       .object({

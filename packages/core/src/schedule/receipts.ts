@@ -1,5 +1,5 @@
 import type { CycleOutcome } from '../cycle/run-cycle.js';
-import { cutOffScanners, notLookedAtScanners, type ScanProblem } from '../cycle/scan-problems.js';
+import { cutOffScanners, notLookedAtScanners, outsideHoursScanners, type ScanProblem } from '../cycle/scan-problems.js';
 import type { CycleDecision } from '../cycle/evaluate-cycle.js';
 import type { RouteDelivery } from '../cycle/deliver-routes.js';
 import type { ScanResult } from '../domain/scan-result.js';
@@ -74,6 +74,7 @@ export function ranReceipt(
   const pause = slot.pause;
   const cutOff = cutOffScanners(cycle.problems);
   const notLookedAt = notLookedAtScanners(cycle.problems);
+  const outsideHours = outsideHoursScanners(cycle.scanResults);
   return {
     v: 1,
     slot: iso(slot.slotMs),
@@ -89,6 +90,7 @@ export function ranReceipt(
     ...(cycle.stateError === undefined ? {} : { stateError: cycle.stateError.slice(0, 500) }),
     ...(cutOff.length === 0 ? {} : { partial: true as const, cutOff: cutOff.slice(0, 50).map((name) => name.slice(0, 100)) }),
     ...(notLookedAt.length === 0 ? {} : { notLookedAt: notLookedAt.slice(0, 50).map((name) => name.slice(0, 100)) }),
+    ...(outsideHours.length === 0 ? {} : { outsideHours: outsideHours.slice(0, 50).map((name) => name.slice(0, 100)) }),
     ...checksOf(cycle.scanResults, options.checks ?? []),
     ...(cycle.routes === undefined || cycle.routes.length === 0
       ? {}
@@ -240,7 +242,12 @@ function formatReceiptBody(receipt: Receipt, describeRan: DescribeRanReceipt | u
   const described = receipt.kind === 'ran' ? describeRan?.(receipt) : undefined;
   if (described !== undefined) return `${head} ran      ${described}`;
   if (receipt.kind === 'ran') {
-    const notLooked = receipt.notLookedAt === undefined ? '' : ` (not looked at: ${receipt.notLookedAt.join(', ')})`;
+    // Outside active hours is by design, yet a HEARTBEAT_OK must not pass for having looked there.
+    const unseen = [
+      receipt.notLookedAt === undefined ? '' : `not looked at: ${receipt.notLookedAt.join(', ')}`,
+      receipt.outsideHours === undefined ? '' : `outside active hours: ${receipt.outsideHours.join(', ')}`,
+    ].filter(Boolean);
+    const notLooked = unseen.length === 0 ? '' : ` (${unseen.join('; ')})`;
     const extra = receipt.stateError === undefined ? '' : ` (state not saved: ${receipt.stateError})`;
     const result =
       receipt.partial === true
