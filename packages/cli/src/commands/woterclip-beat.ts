@@ -67,13 +67,15 @@ dispatch.breaker.after and dispatch.breaker.backoff_cap in .woterclip/config.yam
       ],
     },
     async ({ flags, io }) => {
-      const clock = clockFrom(flags.now);
-      if (typeof clock === 'string') return usageFailure(clock);
+      const clocked = clockFrom(flags.now);
+      if (clocked.isErr()) return usageFailure(clocked.error);
+      const clock = clocked.value;
       const envAllow = parseEnvAllowFlag(flags['env-allow']);
       if (envAllow.isErr()) return usageFailure(envAllow.error);
       const root = resolveCwd(io, flags.cwd);
-      const wired = await wireWoterclip(overrides, io, root, clock, envAllow.value);
-      if ('kind' in wired) return commandFailure(wired.message, wired.kind === 'io' ? EXIT.failure : EXIT.usage);
+      const wiring = await wireWoterclip(overrides, io, root, clock, envAllow.value);
+      if (wiring.isErr()) return commandFailure(wiring.error.message, wiring.error.kind === 'io' ? EXIT.failure : EXIT.usage);
+      const wired = wiring.value;
       const dryRun = flags['dry-run'] === true;
       const json = flags.json === true;
       // The operator's pause, beside quiet hours: a whole pause skips before the lock; --except-critical is triage-only.

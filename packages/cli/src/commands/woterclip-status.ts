@@ -33,13 +33,15 @@ beat and a queue). An operator pause ('woterclip pause') is named first ("Paused
       ],
     },
     async ({ flags, io }) => {
-      const clock = clockFrom(flags.now);
-      if (typeof clock === 'string') return usageFailure(clock);
+      const clocked = clockFrom(flags.now);
+      if (clocked.isErr()) return usageFailure(clocked.error);
+      const clock = clocked.value;
       const envAllow = parseEnvAllowFlag(flags['env-allow']);
       if (envAllow.isErr()) return usageFailure(envAllow.error);
       const root = resolveCwd(io, flags.cwd);
-      const wired = await wireWoterclip(overrides, io, root, clock, envAllow.value);
-      if ('kind' in wired) return commandFailure(wired.message, wired.kind === 'io' ? EXIT.failure : EXIT.usage);
+      const wiring = await wireWoterclip(overrides, io, root, clock, envAllow.value);
+      if (wiring.isErr()) return commandFailure(wiring.error.message, wiring.error.kind === 'io' ? EXIT.failure : EXIT.usage);
+      const wired = wiring.value;
       // The operator's pause is named beside the queue (even when GitHub cannot be read), in force now or not.
       const pause = await readWoterclipPause(root, io, 'woterclip status');
       const pauseLine =

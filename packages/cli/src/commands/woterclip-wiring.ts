@@ -4,6 +4,7 @@ import { createFileLockStore, createFileReceiptStore, systemClock } from '@heart
 import { createCommandDispatcher, loadWoterclipConfig, woterclipLockCodec } from '@heartbeat-kit/woterclip';
 import { createGhIssueTracker } from '@heartbeat-kit/woterclip/github';
 import { createDirectoryWorkspace, createFileBeatLog, createPathToolProbe } from '@heartbeat-kit/woterclip/node';
+import { err, ok, type Result } from 'neverthrow';
 import type { CliIo } from '../io.js';
 import { createCliRunner } from '../wiring/cli-runner.js';
 import { parseInstantFlag } from '../wiring/instant.js';
@@ -22,13 +23,13 @@ export function woterclipReceiptsDirectory(repoRoot: string): string {
 }
 
 /** The clock a `--now` starts (it runs on from that instant), or the usage error's message. */
-export function clockFrom(now: string | undefined): Clock | string {
-  if (now === undefined) return systemClock;
-  const parsed = parseInstantFlag('--now', now);
-  if (parsed.isErr()) return parsed.error;
-  const start = parsed.value?.getTime() ?? Date.now();
-  const real = Date.now();
-  return { now: () => new Date(start + (Date.now() - real)) };
+export function clockFrom(now: string | undefined): Result<Clock, string> {
+  if (now === undefined) return ok(systemClock);
+  return parseInstantFlag('--now', now).map((instant): Clock => {
+    const start = instant?.getTime() ?? Date.now();
+    const real = Date.now();
+    return { now: () => new Date(start + (Date.now() - real)) };
+  });
 }
 
 /** The repository root `--cwd` names (relative to the current directory), or the current directory. */
@@ -48,7 +49,7 @@ export async function wireWoterclip(
   // Persona files may be symlinks, but only to files inside the repository (issue 12 item 7).
   const files = createDirectoryWorkspace(dir, { boundary: cwd });
   const loaded = await loadWoterclipConfig(files);
-  if (loaded.isErr()) return loaded.error;
+  if (loaded.isErr()) return err(loaded.error);
   const { config } = loaded.value;
   const envAllow = envAllowFlag ?? config.environment?.allow;
   const runner = overrides.runner ?? createCliRunner(io, { timeoutMs: 60_000, profile: 'gh', envAllow });
@@ -74,7 +75,7 @@ export async function wireWoterclip(
     cwd,
     ...(config.dispatch.timeout_sec === undefined ? {} : { timeoutMs: config.dispatch.timeout_sec * 1000 }),
   });
-  return {
+  return ok({
     config,
     loaded: loaded.value,
     tracker,
@@ -90,5 +91,5 @@ export async function wireWoterclip(
       receipts: createFileReceiptStore({ directory: woterclipReceiptsDirectory(cwd), clock }),
       signal: io.shutdownSignal,
     },
-  };
+  });
 }
