@@ -21,7 +21,7 @@ export function fleetRanEnd(
     readonly pause?: Pause | undefined;
     readonly checks?: readonly string[];
   },
-): SlotEnd {
+): Extract<SlotEnd, { kind: 'ran-step' }> {
   return { kind: 'ran-step', step: { ...step, delivery: slot.delivery }, pause: slot.pause, checks: slot.checks ?? [] };
 }
 

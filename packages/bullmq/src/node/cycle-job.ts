@@ -1,28 +1,19 @@
 import {
-  type Ack,
-  type CycleStep,
   decidePause,
+  nextSlotStep,
+  type Pause,
   type PauseDecision,
-  scanAndEvaluate,
   settleSlot,
-  sinkDeliveryHeld,
+  type SettledSlot,
   type SlotBody,
-  type SlotPause,
+  type SlotFacts,
+  type SlotShape,
+  type SlotStep,
 } from '@heartbeat-kit/core/host';
-import type { Job, Queue } from 'bullmq';
-import { fleetGapReceipts, fleetRanEnd } from '../fleet/fleet-receipts.js';
-import {
-  decideSlot,
-  encodeFleetState,
-  recordPending,
-  wasDelivered,
-  withPendingAsReported,
-  withoutPending,
-  type FleetMeta,
-  type FleetStateDocument,
-} from '../fleet/fleet-state.js';
-import { CAPPED_BACKOFF, OUTBOX_RETRY_MS } from '../fleet/outbox-rules.js';
-import { outboxJobId } from '../fleet/slots.js';
+import type { Job } from 'bullmq';
+import { fleetGapReceipts } from '../fleet/fleet-receipts.js';
+import { decideSlot, encodeFleetState, type FleetStateDocument } from '../fleet/fleet-state.js';
+import { ranBody, type RanDeps } from './cycle-ran.js';
 import { recordFleetSlot, type FleetSlotValue, type Held, type SlotJob } from './cycle-record.js';
 import { closedByOverlap, recordSlotOnce } from './overlap-records.js';
 import {
@@ -33,14 +24,20 @@ import {
   registration,
   slotOfOwner,
   stateStoreFor,
-  ackStoreFor,
   pauseStoreFor,
   type WorkerContext,
 } from './fleet-worker-context.js';
-import type { CycleJobData, CycleSetup, OutboxJobData, ResolveHeartbeat } from './fleet-worker-types.js';
+import type { CycleJobData, CycleSetup, ResolveHeartbeat } from './fleet-worker-types.js';
 
 /** What the cycle job needs besides the worker's context. */
-type CycleDeps = { readonly resolve: ResolveHeartbeat; readonly outbox: Queue<OutboxJobData> };
+type CycleDeps = RanDeps & { readonly resolve: ResolveHeartbeat };
+
+/**
+ * The fleet's slot in core's one order: no config before the lock; the slot may have its record
+ * already (the state says it ran, or an earlier processing recorded it as overlapping); the pause,
+ * then the registration's setup, under the lock.
+ */
+const FLEET_SHAPE: SlotShape = { config: false, lock: true, recorded: true, grid: false, pause: true, setup: true };
 
 /**
  * The `cycles` job: takes the heartbeat's Redis lock (fenced), skips a slot the state says already
@@ -48,7 +45,8 @@ type CycleDeps = { readonly resolve: ResolveHeartbeat; readonly outbox: Queue<Ou
  * enqueues the message as outbox job `<heartbeat>__<cycle>`, then saves the state and the slot's
  * receipt in one script under the fence. Message first, state second: a crash in between re-runs
  * the slot, which re-enqueues the same id (a no-op) instead of losing the report; state and
- * receipt together: every slot ends in exactly one record.
+ * receipt together: every slot ends in exactly one record. Each step is the one core's slot
+ * planner (`nextSlotStep`) asks for, so a new kind of ending is core's change, not this job's.
  */
 export function createCycleProcessor(ctx: WorkerContext, deps: CycleDeps): (job: Job<CycleJobData>) => Promise<void> {
   return async (job) => {
@@ -59,182 +57,192 @@ export function createCycleProcessor(ctx: WorkerContext, deps: CycleDeps): (job:
       return;
     }
     const slotJob: SlotJob = { heartbeat, slot, dueMs };
-    const held = await takeCycleLock(ctx, slotJob);
-    if (held === undefined) return;
-    try {
-      // Core's one ending step: this job supplies the body, the stamp and the fenced write.
-      await settleSlot<FleetSlotValue, void>({
-        body: () => heldSlotBody(ctx, deps, slotJob, held),
-        stamp: (_end, value) => ({ slotMs: dueMs, atMs: value?.atMs ?? ctx.clock.now().getTime(), source: 'fleet' }),
-        record: (settled) => recordFleetSlot(ctx, slotJob, held, settled),
-      });
-    } finally {
-      await held.release();
-    }
+    // The earlier slot's cycle let go while this slot's overlap was being recorded: decide again.
+    while ((await settleFleetSlot(ctx, deps, slotJob)) === 'again');
   };
 }
 
+/** What one walk of a slot's steps found besides the planner's facts. */
+interface FleetWalk {
+  /** The lock, once taken. */
+  held?: Held;
+  /** The owner of an earlier slot's running cycle that holds the lock, when it was not taken. */
+  holder?: string;
+  /** Why the slot had its record already: the event said. */
+  recordedAs?: 'already-ran' | 'overlap';
+  /** Read under the lock: the state, and when the slot's cycle started. */
+  under?: { readonly state: FleetStateDocument; readonly startedAtMs: number };
+  pauseWarning?: string;
+  setup?: CycleSetup;
+  /** What the ending step records (the commit of a slot that ran, a config error's instant). */
+  value?: FleetSlotValue;
+}
+
+/** One walk of the slot through core's ending step; 'again' when it must be walked anew. */
+async function settleFleetSlot(ctx: WorkerContext, deps: CycleDeps, job: SlotJob): Promise<'done' | 'again'> {
+  const walk: FleetWalk = {};
+  try {
+    // Core's one ending step: this job supplies the body (the planner's steps), the stamp and the fenced write.
+    const settled = await settleSlot<FleetSlotValue, 'done' | 'again'>({
+      body: () => walkSlot(ctx, deps, job, walk),
+      stamp: (_end, value) => ({ slotMs: job.dueMs, atMs: value?.atMs ?? ctx.clock.now().getTime(), source: 'fleet' }),
+      record: (ended) => recordWalked(ctx, job, walk, ended),
+    });
+    return settled.recorded;
+  } finally {
+    await walk.held?.release();
+  }
+}
+
+/** Does each step the planner asks until the slot ends: its ending (none: it has its record) and what to record. */
+async function walkSlot(ctx: WorkerContext, deps: CycleDeps, job: SlotJob, walk: FleetWalk): Promise<SlotBody<FleetSlotValue>> {
+  let facts: SlotFacts = {};
+  for (;;) {
+    const step = nextSlotStep(FLEET_SHAPE, facts);
+    if (step.kind === 'recorded') return { end: undefined };
+    if (step.kind === 'end') {
+      const value = step.end.kind === 'paused' ? pausedValue(ctx, job, walk, step.end.pause) : walk.value;
+      return { end: step.end, value };
+    }
+    facts = { ...facts, ...(await doStep(ctx, deps, job, walk, step)) };
+  }
+}
+
+/** One step of the fleet's slot: what it found. */
+async function doStep(
+  ctx: WorkerContext,
+  deps: CycleDeps,
+  job: SlotJob,
+  walk: FleetWalk,
+  step: Exclude<SlotStep, { kind: 'end' | 'recorded' }>,
+): Promise<SlotFacts> {
+  switch (step.kind) {
+    case 'take-lock':
+      return { lock: await takeCycleLock(ctx, job, walk) };
+    case 'check-recorded':
+      return { recorded: await slotRecorded(ctx, job, walk) };
+    case 'read-pause': {
+      // The operator's pause, read once under the lock: all of a pause is in this slot's decision or none.
+      const { paused, warning } = await readPause(ctx, job.heartbeat.id, underLock(walk).startedAtMs);
+      if (warning !== undefined) walk.pauseWarning = warning;
+      return { pause: paused };
+    }
+    case 'resolve-setup': {
+      const setup = await deps.resolve(job.heartbeat, job.slot);
+      // A broken registration (bad HEARTBEAT.md, unknown scanner set): recorded, and the job fails for good.
+      if (setup.isErr()) {
+        walk.value = { atMs: ctx.clock.now().getTime() };
+        return { setup: { ok: false, detail: setup.error } };
+      }
+      walk.setup = setup.value;
+      return { setup: { ok: true } };
+    }
+    case 'run': {
+      const { state, startedAtMs } = underLock(walk);
+      if (walk.held === undefined || walk.setup === undefined)
+        throw new Error('fleet cycle job: the run step came before the lock or the setup');
+      const slotPause = step.pause.kind === 'partial' ? step.pause : undefined;
+      const input = { state, setup: walk.setup, slotPause, pauseWarning: walk.pauseWarning, startedAtMs };
+      const ran = await ranBody(ctx, deps, job, walk.held, input);
+      walk.value = ran.value;
+      return { run: { kind: 'ran', end: ran.end } };
+    }
+    case 'read-config':
+    case 'check-gate':
+    case 'close-missed':
+      // The fleet's shape asks only the steps above: another is a bug in this file.
+      throw new Error(`fleet cycle job: no ${step.kind} step in this slot`);
+  }
+}
+
+/** What the steps under the lock read first; asking for it before them is a bug in this file. */
+function underLock(walk: FleetWalk): NonNullable<FleetWalk['under']> {
+  if (walk.under === undefined) throw new Error('fleet cycle job: a step under the lock came before the lock');
+  return walk.under;
+}
+
 /**
- * The lock for a slot's cycle; undefined when an earlier slot's running cycle covers this one
- * (recorded as `overlapping`).
+ * The lock for a slot's cycle: taken, or held by an earlier slot's running cycle (this slot is
+ * then recorded as `overlapping`, unless it already ran).
  */
-async function takeCycleLock(ctx: WorkerContext, { heartbeat, slot, dueMs }: SlotJob): Promise<Held | undefined> {
+async function takeCycleLock(ctx: WorkerContext, { heartbeat, slot }: SlotJob, walk: FleetWalk): Promise<NonNullable<SlotFacts['lock']>> {
   const heartbeatId = heartbeat.id;
   let held = await holdLock(ctx, heartbeatId, `cycle-${slot}`, true);
-  while (held.skippedFor !== undefined) {
-    // A late or retried job of a slot at or before the running one waits for the lock instead:
-    // then it sees whether its slot ran or has a record, and closes it if neither.
-    if (!(slotOfOwner(held.skippedFor) < slot)) {
-      held = await holdLock(ctx, heartbeatId, `cycle-${slot}`);
-      break;
-    }
-    const recorded = await recordOverlap(ctx, heartbeatId, slot, dueMs, held.skippedFor);
-    if (recorded !== 'holder-changed') {
-      await ctx.emit({ type: 'skip', heartbeatId, slot, reason: recorded === 'already-ran' ? 'already-ran' : 'overlap', worker: ctx.id });
-      return undefined;
-    }
-    held = await holdLock(ctx, heartbeatId, `cycle-${slot}`, true);
+  // A late or retried job of a slot at or before the running one waits for the lock instead:
+  // then it sees whether its slot ran or has a record, and closes it if neither.
+  if (held.skippedFor !== undefined && !(slotOfOwner(held.skippedFor) < slot)) {
+    held = await holdLock(ctx, heartbeatId, `cycle-${slot}`);
+    if (held.skippedFor !== undefined) throw new LockBusy(`heartbeat ${heartbeatId} is locked by ${held.skippedFor}`);
   }
-  if (held.skippedFor !== undefined) throw new LockBusy(`heartbeat ${heartbeatId} is locked by ${held.skippedFor}`);
-  return held;
+  if (held.skippedFor !== undefined) {
+    walk.holder = held.skippedFor;
+    return { kind: 'held', detail: 'an earlier slot of this heartbeat was still running' };
+  }
+  walk.held = held;
+  return { kind: 'taken' };
 }
 
 /**
- * Records a slot skipped because `holder` (an earlier slot's cycle) runs, once per slot (a job
- * processed again finds it recorded). 'holder-changed' when the holder let go meanwhile: decide
- * again. 'already-ran': a job processed again after its slot ran, meeting a late job of an earlier
- * slot that holds the lock only to see that slot ran — the slot has its record, add none. (Safe
- * to read outside the script: `holder` held the lock before this read and the script checks it
- * still does, so no cycle could run this slot in between.)
+ * Whether the slot has its record already: the state says it ran, or (under the lock) an earlier
+ * processing of this job recorded it as overlapping (issue 33). Without the lock the state is
+ * still safe to read: the earlier slot's cycle held the lock before this read and the overlap
+ * script checks it still does, so no cycle could run this slot in between.
  */
-async function recordOverlap(
-  ctx: WorkerContext,
-  heartbeatId: string,
-  slot: number,
-  dueMs: number,
-  holder: string,
-): Promise<'recorded' | 'already' | 'already-ran' | 'holder-changed'> {
-  const settled = await settleSlot<undefined, 'recorded' | 'already' | 'already-ran' | 'holder-changed'>({
-    body: async () => {
-      const state = await loadState(stateStoreFor(ctx, heartbeatId));
-      if (decideSlot(state.fleet, slot) === 'already-ran') return { end: undefined };
-      return { end: { kind: 'overlapping', detail: 'an earlier slot of this heartbeat was still running' } };
-    },
-    stamp: () => ({ slotMs: dueMs, atMs: ctx.clock.now().getTime(), source: 'fleet' }),
-    record: async ({ receipt }) => {
-      if (receipt === undefined) return 'already-ran';
-      const keys = { receipts: ctx.keys.receipts(heartbeatId), lock: ctx.keys.lock(heartbeatId), overlaps: ctx.keys.overlaps(heartbeatId) };
-      return recordSlotOnce(ctx.redis, keys, holder, slot, receipt, ctx.receiptBounds);
-    },
-  });
-  return settled.recorded;
-}
-
-/**
- * One slot's body under its lock: no ending when the state says it ran or an earlier processing
- * recorded it as overlapping; `paused`; `config-error` when its setup does not resolve; else it
- * resolves, evaluates and enqueues, and ends `ran`.
- */
-async function heldSlotBody(ctx: WorkerContext, deps: CycleDeps, job: SlotJob, held: Held): Promise<SlotBody<FleetSlotValue>> {
-  const { heartbeat, slot } = job;
+async function slotRecorded(ctx: WorkerContext, { heartbeat, slot }: SlotJob, walk: FleetWalk): Promise<boolean> {
   const heartbeatId = heartbeat.id;
+  if (walk.held === undefined) {
+    const state = await loadState(stateStoreFor(ctx, heartbeatId));
+    if (decideSlot(state.fleet, slot) !== 'already-ran') return false;
+    walk.recordedAs = 'already-ran';
+    return true;
+  }
   const startedAtMs = ctx.clock.now().getTime();
   const [state, overlapped] = await Promise.all([
     loadState(stateStoreFor(ctx, heartbeatId)),
     closedByOverlap(ctx.redis, ctx.keys.overlaps(heartbeatId), slot),
   ]);
-  if (decideSlot(state.fleet, slot) === 'already-ran') {
-    await closeOvertakenSlots(ctx, job, state.fleet.lastSlot);
-    await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'already-ran', worker: ctx.id });
-    return { end: undefined };
-  }
-  // Issue 33: an earlier processing of this job recorded the slot as overlapping; it is closed.
-  if (overlapped) {
-    await ctx.emit({ type: 'skip', heartbeatId, slot, reason: 'overlap', worker: ctx.id });
-    return { end: undefined };
-  }
-  // The operator's pause, read once under the lock: all of a pause is in this slot's decision or none.
-  const { paused, warning: pauseWarning } = await readPause(ctx, heartbeatId, startedAtMs);
-  if (paused.kind === 'skip') return pausedBody(ctx, job, state, paused, startedAtMs);
-  const setup = await deps.resolve(heartbeat, slot);
-  // A broken registration (bad HEARTBEAT.md, unknown scanner set): recorded, and the job fails for good.
-  if (setup.isErr()) return { end: { kind: 'config-error', detail: setup.error }, value: { atMs: ctx.clock.now().getTime() } };
-  const slotPause = paused.kind === 'partial' ? paused : undefined;
-  return ranBody(ctx, deps, job, held, { state, setup: setup.value, slotPause, pauseWarning, startedAtMs });
+  walk.under = { state, startedAtMs };
+  if (decideSlot(state.fleet, slot) === 'already-ran') walk.recordedAs = 'already-ran';
+  else if (overlapped) walk.recordedAs = 'overlap';
+  return walk.recordedAs !== undefined;
 }
 
-/** What {@link ranBody} takes from the body before it. */
-interface RanInput {
-  readonly state: FleetStateDocument;
-  readonly setup: CycleSetup;
-  readonly slotPause: SlotPause | undefined;
-  readonly pauseWarning: string | undefined;
-  readonly startedAtMs: number;
-}
-
-/** Evaluates the slot, enqueues its report, and hands the state and the cycle event to the commit. */
-async function ranBody(ctx: WorkerContext, deps: CycleDeps, job: SlotJob, held: Held, input: RanInput): Promise<SlotBody<FleetSlotValue>> {
-  const { heartbeat, slot, dueMs } = job;
-  const { state, setup, slotPause, pauseWarning, startedAtMs } = input;
-  const now = ctx.clock.now();
-  // The operator's acks, read once for this slot; unreadable acks hold nothing (the slot reports).
-  const acks = await ackStoreFor(ctx, heartbeat.id).load();
-  const evaluated = await evaluateSlot(ctx, setup, state, now, acks.isOk() ? acks.value.book.acks : [], slotPause);
-  const { decision } = evaluated;
-  const report = decision.message !== null || decision.costAlert !== null;
-  let fleet: FleetMeta = {
-    ...state.fleet,
-    lastSlot: slot,
-    lastCycle: decision.cycle,
-    lastCycleStartedAtMs: startedAtMs,
-    lastLagMs: startedAtMs - dueMs,
-  };
-  // A holder that already lost the lock must not enqueue: its successor owns this cycle.
-  if (report && !held.lost() && (await held.current())) {
-    const messageId = await enqueueReport(deps.outbox, job, setup, state, evaluated);
-    fleet = recordPending(fleet, messageId, now.getTime(), pendingOf(evaluated), resolvedOf(evaluated));
+/**
+ * Writes the slot's ending the fleet's way: a slot with its record adds none (a late job overtaken
+ * by a later slot's commit first closes the slots that commit could not see); a slot whose lock an
+ * earlier slot's cycle held is recorded as overlapping once per slot ('again' when that holder let
+ * go meanwhile); any other ending under the lock is recorded by {@link recordFleetSlot}.
+ */
+async function recordWalked(
+  ctx: WorkerContext,
+  job: SlotJob,
+  walk: FleetWalk,
+  ended: SettledSlot<FleetSlotValue>,
+): Promise<'done' | 'again'> {
+  const heartbeatId = job.heartbeat.id;
+  const skip = (reason: 'already-ran' | 'overlap') => ctx.emit({ type: 'skip', heartbeatId, slot: job.slot, reason, worker: ctx.id });
+  if (ended.receipt === undefined) {
+    if (walk.recordedAs === 'already-ran' && walk.held !== undefined)
+      await closeOvertakenSlots(ctx, job, underLock(walk).state.fleet.lastSlot);
+    await skip(walk.recordedAs ?? 'already-ran');
+    return 'done';
   }
-  const endedAtMs = ctx.clock.now().getTime();
-  const nextState = withoutPending(evaluated.nextState, state.heartbeat);
-  const document = encodeFleetState({ heartbeat: nextState, fleet: { ...fleet, lastCycleEndedAtMs: endedAtMs } });
-  const warnings = [...(pauseWarning === undefined ? [] : [pauseWarning]), ...evaluated.warnings];
-  const event = {
-    type: 'cycle' as const,
-    heartbeatId: heartbeat.id,
-    slot,
-    cycle: decision.cycle,
-    fence: held.fence,
-    worker: ctx.id,
-    dueMs,
-    startedAtMs,
-    endedAtMs,
-    report,
-    status: decision.status,
-    findings: findingCounts(decision.reportable),
-    ...(warnings.length === 0 ? {} : { warnings }),
-  };
-  const checks = setup.config.checks.map((check) => check.name);
-  const end = fleetRanEnd(evaluated, { delivery: deliveryOf(state, setup, evaluated), pause: slotPause?.pause, checks });
-  return { end, value: { atMs: endedAtMs, commit: { state, document, event } } };
-}
-
-/** How the slot's report goes: an open sink breaker holds it in the outbox (the receipt says so, as the loop's does). */
-function deliveryOf(state: FleetStateDocument, { config }: CycleSetup, { decision }: CycleStep): 'none' | 'queued' | 'held' {
-  const report = decision.message !== null || decision.costAlert !== null;
-  const heldBack =
-    decision.message !== null && sinkDeliveryHeld(state.fleet.sinkBreaker?.breaker, decision.cycle, config.breaker) !== undefined;
-  return !report ? 'none' : heldBack ? 'held' : 'queued';
-}
-
-/** The message's findings counted by category and priority (the cycle event's `findings`). */
-function findingCounts(findings: readonly { readonly category: string; readonly priority: string }[]) {
-  const counts = new Map<string, { category: string; priority: string; count: number }>();
-  for (const { category, priority } of findings) {
-    const key = `${category}\u0000${priority}`;
-    const entry = counts.get(key) ?? { category, priority, count: 0 };
-    counts.set(key, { ...entry, count: entry.count + 1 });
+  if (walk.held === undefined) {
+    if (walk.holder === undefined) throw new Error('fleet cycle job: a slot ended without its lock and no holder');
+    const keys = { receipts: ctx.keys.receipts(heartbeatId), lock: ctx.keys.lock(heartbeatId), overlaps: ctx.keys.overlaps(heartbeatId) };
+    const recorded = await recordSlotOnce(ctx.redis, keys, walk.holder, job.slot, ended.receipt, ctx.receiptBounds);
+    if (recorded === 'holder-changed') return 'again';
+    await skip('overlap');
+    return 'done';
   }
-  return [...counts.values()];
+  await recordFleetSlot(ctx, job, walk.held, ended);
+  return 'done';
+}
+
+/** A slot the operator's pause skipped whole: what {@link pausedBody} commits. */
+function pausedValue(ctx: WorkerContext, job: SlotJob, walk: FleetWalk, pause: Pause): FleetSlotValue {
+  const { state, startedAtMs } = underLock(walk);
+  return pausedBody(ctx, job, state, pause, startedAtMs);
 }
 
 /**
@@ -260,15 +268,15 @@ function pausedBody(
   ctx: WorkerContext,
   { heartbeat, slot, dueMs }: SlotJob,
   state: FleetStateDocument,
-  paused: Extract<PauseDecision, { kind: 'skip' }>,
+  pause: Pause,
   startedAtMs: number,
-): SlotBody<FleetSlotValue> {
+): FleetSlotValue {
   const document = encodeFleetState({
     heartbeat: state.heartbeat,
     fleet: { ...state.fleet, lastSlot: slot, lastLagMs: startedAtMs - dueMs },
   });
   const event = { type: 'skip' as const, heartbeatId: heartbeat.id, slot, reason: 'paused' as const, worker: ctx.id };
-  return { end: { kind: 'paused', pause: paused.pause }, value: { atMs: ctx.clock.now().getTime(), commit: { state, document, event } } };
+  return { atMs: ctx.clock.now().getTime(), commit: { state, document, event } };
 }
 
 /**
@@ -293,64 +301,4 @@ async function closeOvertakenSlots(ctx: WorkerContext, { heartbeat, slot, dueMs 
     const appended = await store.append(receipt);
     if (appended.isErr()) throw new Error(appended.error.message);
   }
-}
-
-/** The same step as runCycle: breaker skips, operator activity (its failure kept), evaluate. */
-async function evaluateSlot(
-  ctx: WorkerContext,
-  setup: CycleSetup,
-  state: FleetStateDocument,
-  now: Date,
-  acks: readonly Ack[],
-  pause: SlotPause | undefined,
-): Promise<CycleStep> {
-  const { config, timeZone, scanners, operatorActivity, categories } = setup;
-  // Findings still waiting in the outbox count as reported, so this slot does not repeat them.
-  return scanAndEvaluate(
-    { clock: ctx.clock, sleep: ctx.sleep, scanners, ...(operatorActivity === undefined ? {} : { operatorActivity }) },
-    {
-      state: withPendingAsReported(state.heartbeat, state.fleet, now.getTime()),
-      config,
-      timeZone,
-      now,
-      ...(categories === undefined ? {} : { categories }),
-      acks,
-      pause,
-    },
-  );
-}
-
-/** The fingerprints a queued report marks as pending. */
-const pendingOf = ({ decision }: CycleStep): string[] => decision.reportable.map((finding) => finding.fingerprint);
-const resolvedOf = ({ decision }: CycleStep): string[] => (decision.resolved ?? []).map((notice) => notice.fingerprint);
-
-/** Enqueues the cycle's message as an outbox job; its message id. */
-async function enqueueReport(
-  outbox: Queue<OutboxJobData>,
-  { heartbeat, slot }: SlotJob,
-  { config, timeZone }: CycleSetup,
-  state: FleetStateDocument,
-  { decision }: CycleStep,
-): Promise<string> {
-  let messageId = outboxJobId(heartbeat.id, decision.cycle);
-  // This cycle number's message went out in an attempt that crashed before saving, and the
-  // outbox has already marked its findings: what is left to say is new and needs its own id.
-  if (wasDelivered(state.fleet, messageId)) messageId = `${messageId}__${slot}`;
-  await outbox.add(
-    'deliver',
-    {
-      heartbeatId: heartbeat.id,
-      cycle: decision.cycle,
-      decision,
-      breaker: { settings: config.breaker, timeZone, intervalMs: heartbeat.intervalMs },
-    },
-    {
-      jobId: messageId,
-      attempts: 1_000_000,
-      backoff: { type: CAPPED_BACKOFF, delay: OUTBOX_RETRY_MS },
-      removeOnComplete: { age: 7 * 24 * 3600 },
-      removeOnFail: false,
-    },
-  );
-  return messageId;
 }

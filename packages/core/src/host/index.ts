@@ -249,3 +249,14 @@ export {
   settleSlot,
   slotReceipt,
 } from '../schedule/run-slot.js';
+// The pure planner behind every runner's slot (core's runSlot, the fleet's cycle job, WoterClip's beat).
+export {
+  type ConfigFact,
+  type GateFact,
+  type LockFact,
+  type RunFact,
+  type SlotFacts,
+  type SlotShape,
+  type SlotStep,
+  nextSlotStep,
+} from '../schedule/slot-planner.js';

@@ -3,14 +3,31 @@ import { describe, expect, it } from 'vitest';
 import type { PauseDecision } from '../operator/pause-decision.js';
 import type { Pause } from '../operator/pause-model.js';
 import type { SlotEnd } from './slot-end.js';
-import { nextSlotStep, type LockFact, type RunFact, type SlotFacts, type SlotShape, type SlotStep } from './slot-planner.js';
+import { nextSlotStep, type GateFact, type LockFact, type RunFact, type SlotFacts, type SlotShape, type SlotStep } from './slot-planner.js';
 
 const PAUSE: Pause = { v: 1, note: 'maintenance', since: '2026-07-22T10:00:00.000Z' };
-const ORDER: readonly SlotStep['kind'][] = ['read-config', 'take-lock', 'close-missed', 'read-pause', 'run'];
+const ORDER: readonly SlotStep['kind'][] = [
+  'read-config',
+  'check-gate',
+  'take-lock',
+  'check-recorded',
+  'close-missed',
+  'read-pause',
+  'resolve-setup',
+  'run',
+];
 const RAN: RunFact = { kind: 'ran', end: { kind: 'ran-work', count: 3, status: 'ok', delivery: 'none' } };
 const REFUSED: RunFact = { kind: 'refused', end: { kind: 'state-refused', detail: 'written by a newer version' } };
 
-const shapes = fc.record<SlotShape>({ config: fc.boolean(), lock: fc.boolean(), grid: fc.boolean(), pause: fc.boolean() });
+const shapes = fc.record<SlotShape>({
+  config: fc.boolean(),
+  gate: fc.boolean(),
+  lock: fc.boolean(),
+  recorded: fc.boolean(),
+  grid: fc.boolean(),
+  pause: fc.boolean(),
+  setup: fc.boolean(),
+});
 const configs = fc.constantFrom<NonNullable<SlotFacts['config']>>({ ok: true }, { ok: false, detail: 'bad HEARTBEAT.md' });
 const locks = fc.constantFrom<LockFact>(
   { kind: 'taken' },
@@ -23,26 +40,51 @@ const pauses = fc.constantFrom<PauseDecision>(
   { kind: 'partial', pause: PAUSE, line: 'paused in part', scanners: ['disk'], criticalOnly: false },
 );
 const runs = fc.constantFrom<RunFact>(RAN, REFUSED);
+const gates = fc.constantFrom<GateFact>(
+  { kind: 'open' },
+  { kind: 'closed', end: { kind: 'quiet-hours', detail: 'quiet hours' } },
+  { kind: 'closed', end: { kind: 'breaker-open', detail: 'the dispatch breaker is open' } },
+);
+const setups = fc.constantFrom<NonNullable<SlotFacts['setup']>>({ ok: true }, { ok: false, detail: 'unknown scanner set' });
+
+/** A slot's ending as the model names it: a receipt's kind, or `recorded` (the slot had its record: none). */
+type EndKind = SlotEnd['kind'] | 'recorded';
+const endKind = (step: SlotStep): EndKind | undefined =>
+  step.kind === 'end' ? step.end.kind : step.kind === 'recorded' ? 'recorded' : undefined;
 
 /** What each step would find, were it asked. */
 interface Answers {
   readonly config: NonNullable<SlotFacts['config']>;
+  readonly gate: GateFact;
   readonly lock: LockFact;
+  readonly recorded: boolean;
+  readonly setup: NonNullable<SlotFacts['setup']>;
   readonly pause: PauseDecision;
   readonly run: RunFact;
 }
-const answers = fc.record<Answers>({ config: configs, lock: locks, pause: pauses, run: runs });
+const answers = fc.record<Answers>({
+  config: configs,
+  gate: gates,
+  lock: locks,
+  recorded: fc.boolean(),
+  setup: setups,
+  pause: pauses,
+  run: runs,
+});
 
 /** A runner: does each step the planner asks (from `answers`) until the slot ends; the steps it did, and the ending. */
-function walk(shape: SlotShape, found: Answers): { steps: SlotStep['kind'][]; end: SlotEnd; facts: SlotFacts } {
+function walk(shape: SlotShape, found: Answers): { steps: SlotStep['kind'][]; end: SlotStep; facts: SlotFacts } {
   const steps: SlotStep['kind'][] = [];
   let facts: SlotFacts = {};
   for (let i = 0; i < 10; i += 1) {
     const step = nextSlotStep(shape, facts);
-    if (step.kind === 'end') return { steps, end: step.end, facts };
+    if (step.kind === 'end' || step.kind === 'recorded') return { steps, end: step, facts };
     steps.push(step.kind);
     if (step.kind === 'read-config') facts = { ...facts, config: found.config };
+    if (step.kind === 'check-gate') facts = { ...facts, gate: found.gate };
     if (step.kind === 'take-lock') facts = { ...facts, lock: found.lock };
+    if (step.kind === 'check-recorded') facts = { ...facts, recorded: found.recorded };
+    if (step.kind === 'resolve-setup') facts = { ...facts, setup: found.setup };
     if (step.kind === 'close-missed') facts = { ...facts, missed: true };
     if (step.kind === 'read-pause') facts = { ...facts, pause: found.pause };
     if (step.kind === 'run') facts = { ...facts, run: found.run };
@@ -51,11 +93,14 @@ function walk(shape: SlotShape, found: Answers): { steps: SlotStep['kind'][]; en
 }
 
 /** The model: the first step (in the one order) whose answer ends the slot decides its ending. */
-function expectedEnd(shape: SlotShape, found: Answers): SlotEnd['kind'] {
+function expectedEnd(shape: SlotShape, found: Answers): EndKind {
   if (shape.config && !found.config.ok) return 'config-error';
+  if (shape.gate === true && found.gate.kind === 'closed') return found.gate.end.kind;
+  if (shape.recorded === true && found.recorded) return 'recorded';
   if (shape.lock && found.lock.kind === 'held') return 'overlapping';
   if (shape.lock && found.lock.kind === 'unavailable') return 'lock-unavailable';
   if (shape.pause && found.pause.kind === 'skip') return 'paused';
+  if (shape.setup === true && !found.setup.ok) return 'config-error';
   return found.run.end.kind;
 }
 
@@ -66,41 +111,56 @@ describe("nextSlotStep: the order of a slot's decisions", () => {
         const { steps, end, facts } = walk(shape, found);
         expect(new Set(steps).size).toBe(steps.length);
         expect(steps).toEqual(ORDER.filter((kind) => steps.includes(kind)));
-        expect(end.kind).toBe(expectedEnd(shape, found));
+        const kind = endKind(end);
+        expect(kind).toBe(expectedEnd(shape, found));
         // Asked again with what it found, the planner gives the same ending: one ending per slot.
-        expect(nextSlotStep(shape, facts)).toEqual({ kind: 'end', end });
+        expect(nextSlotStep(shape, facts)).toEqual(end);
         // The work runs only when nothing before it ended the slot; a step the shape lacks is never asked.
-        expect(steps.includes('run')).toBe(end.kind === 'ran-work' || end.kind === 'state-refused');
+        expect(steps.includes('run')).toBe(kind === 'ran-work' || kind === 'state-refused');
         if (!shape.lock) expect(steps).not.toContain('take-lock');
         if (!shape.grid) expect(steps).not.toContain('close-missed');
+        if (shape.gate !== true) expect(steps).not.toContain('check-gate');
+        if (shape.recorded !== true) expect(steps).not.toContain('check-recorded');
+        if (shape.setup !== true) expect(steps).not.toContain('resolve-setup');
       }),
     );
   });
 
-  it('property: when several endings apply, the earliest step wins (config, lock, pause, run)', () => {
+  it('property: when several endings apply, the earliest step wins (config, gate, recorded, lock, pause, setup, run)', () => {
     const none = { config: false, lock: false, grid: false, pause: false };
+    const found = fc.record(
+      {
+        config: configs,
+        gate: gates,
+        lock: locks,
+        recorded: fc.boolean(),
+        pause: pauses,
+        setup: setups,
+        run: runs,
+      },
+      { requiredKeys: [] },
+    );
     fc.assert(
-      fc.property(fc.option(configs), fc.option(locks), fc.option(pauses), fc.option(runs), (config, lock, pause, run) => {
-        const facts: SlotFacts = {
-          ...(config === null ? {} : { config }),
-          ...(lock === null ? {} : { lock }),
-          ...(pause === null ? {} : { pause }),
-          ...(run === null ? {} : { run }),
-        };
+      fc.property(found, (facts: SlotFacts) => {
+        const { config, gate, recorded, lock, pause, setup, run } = facts;
         const step = nextSlotStep(none, facts);
-        const wins =
-          config?.ok === false
-            ? 'config-error'
-            : lock?.kind === 'held'
-              ? 'overlapping'
-              : lock?.kind === 'unavailable'
-                ? 'lock-unavailable'
-                : pause?.kind === 'skip'
-                  ? 'paused'
-                  : run?.end.kind;
+        // The endings in the one order: the first that applies is the slot's.
+        const candidates: readonly (readonly [boolean, EndKind | undefined])[] = [
+          [config?.ok === false, 'config-error'],
+          [gate?.kind === 'closed', gate?.kind === 'closed' ? gate.end.kind : undefined],
+          [recorded === true, 'recorded'],
+          [lock?.kind === 'held', 'overlapping'],
+          [lock?.kind === 'unavailable', 'lock-unavailable'],
+          [pause?.kind === 'skip', 'paused'],
+          [setup?.ok === false, 'config-error'],
+          [run !== undefined, run?.end.kind],
+        ];
+        const wins = candidates.find(([applies]) => applies)?.[1];
         if (wins === undefined) expect(step).toEqual({ kind: 'run', pause: pause ?? { kind: 'run' } });
-        else expect(step.kind === 'end' && step.end.kind).toBe(wins);
+        else expect(endKind(step)).toBe(wins);
       }),
+      // Seven optional facts: enough runs that every pair of endings meets.
+      { numRuns: 1000 },
     );
   });
 
