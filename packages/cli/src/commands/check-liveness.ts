@@ -89,7 +89,7 @@ Acks never change the exit code.`,
     const located = await locateState(io, values);
     if (located.isErr()) return usageFailure(located.error);
     const { statePath } = located.value;
-    const expected = await cycleExpectations(io, values, located.value.configDir, maxAge.value);
+    const expected = await cycleExpectations(values, io, located.value.configDir, maxAge.value);
     if (expected.isErr()) return usageFailure(expected.error);
     const { maxAgeMs, expectedAt } = expected.value;
     // A pause in force is the answer: the operator said not to run, so no run is not a death.
@@ -151,12 +151,8 @@ Acks never change the exit code.`,
  * when a run is expected at all. The config is read only when one of them needs it.
  */
 async function cycleExpectations(
+  values: { readonly 'active-hours-only'?: boolean | undefined; readonly config?: string | undefined; readonly cwd?: string | undefined },
   io: CliIo,
-  values: {
-    readonly cwd?: string | undefined;
-    readonly config?: string | undefined;
-    readonly 'active-hours-only'?: boolean | undefined;
-  },
   configDir: string,
   maxAgeFlagMs: number | undefined,
 ): Promise<Result<{ readonly maxAgeMs: number; readonly expectedAt: ((ms: number) => boolean) | undefined }, string>> {
