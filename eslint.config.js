@@ -142,12 +142,6 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
   },
   {
-    // Over 80 lines when the rule came (issue 32) and not split yet: the heartbeat option resolver.
-    // Do not add to this list: split the function.
-    files: ['packages/cli/src/wiring/heartbeat-options.ts'],
-    rules: { 'max-lines-per-function': 'off' },
-  },
-  {
     files: ['**/*.test.ts', 'packages/*/test/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

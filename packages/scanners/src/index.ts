@@ -91,13 +91,13 @@ export {
   runCheck,
   checkArgv,
   CHECK_SLICE,
-  CHECK_NOT_APPLICABLE,
   DEFAULT_CHECK_OUTPUT_BYTES,
   type CommandScannerSpec,
   type CheckSlice,
   type CheckRun,
-  type UnconfirmedCheckFinding,
 } from './checks/command-scanner.js';
+export { CHECK_NOT_APPLICABLE } from './checks/check-run-problems.js';
+export { type UnconfirmedCheckFinding } from './checks/check-findings.js';
 export {
   parseCheckOutput,
   checkFindingLineSchema,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createFileLockStore, createFilePauseStore, createFileReceiptStore, receiptsDirectoryFor } from '@heartbeat-kit/core/node';
 import { isQuietTime, loadWoterclipConfig, woterclipLockCodec } from '@heartbeat-kit/woterclip';
 import { createDirectoryWorkspace } from '@heartbeat-kit/woterclip/node';
-import { ok, type Result } from 'neverthrow';
+import { err, ok, type Result } from 'neverthrow';
 import { commandFailure, defineCommand, usageFailure, type CommandFailure } from '../cli-kernel/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -74,31 +74,24 @@ Acks never change the exit code.`,
     if (now.isErr()) return usageFailure(now.error);
     const maxAge = parseDurationFlag('--max-age', values['max-age'], { unit: 'm', example: '30m' });
     if (maxAge.isErr()) return usageFailure(maxAge.error);
-    let maxAgeMs = maxAge.value;
     const maxPauseAge = parseDurationFlag('--max-pause-age', values['max-pause-age'], { unit: 'h', example: '24h' });
     if (maxPauseAge.isErr()) return usageFailure(maxPauseAge.error);
     if (values.woterclip === true) {
       if (values.state !== undefined || values.config !== undefined)
         return usageFailure('--woterclip judges .woterclip/ under --cwd; --state and --config are for cycles. Fix: drop them.');
-      return checkWoterclip(io, { ...values, maxAgeMs, maxPauseAgeMs: maxPauseAge.value ?? 24 * 3_600_000, nowDate: now.value });
+      return checkWoterclip(io, {
+        ...values,
+        maxAgeMs: maxAge.value,
+        maxPauseAgeMs: maxPauseAge.value ?? 24 * 3_600_000,
+        nowDate: now.value,
+      });
     }
     const located = await locateState(io, values);
     if (located.isErr()) return usageFailure(located.error);
     const { statePath } = located.value;
-    let expectedAt: ((ms: number) => boolean) | undefined;
-    if (maxAgeMs === undefined || values['active-hours-only'] === true) {
-      const settings = await loadHeartbeatSettings(
-        values.config === undefined ? located.value.configDir : resolvePath(io.cwd, values.cwd ?? '.'),
-        values.config,
-        io.env,
-      );
-      if (settings.isErr()) return usageFailure(settings.error);
-      maxAgeMs ??= 3 * settings.value.config.intervalMs;
-      if (values['active-hours-only'] === true) {
-        const window = { ...settings.value.config.activeHours, timeZone: settings.value.timeZone };
-        expectedAt = (ms) => isWithinActiveHours(new Date(ms), window);
-      }
-    }
+    const expected = await cycleExpectations(values, io, located.value.configDir, maxAge.value);
+    if (expected.isErr()) return usageFailure(expected.error);
+    const { maxAgeMs, expectedAt } = expected.value;
     // A pause in force is the answer: the operator said not to run, so no run is not a death.
     const nowMs = commandClock(io, now.value).now().getTime();
     const storedPause = await pauseStoreFor(statePath).read();
@@ -152,6 +145,31 @@ Acks never change the exit code.`,
     return ok(EXIT.rejected);
   },
 );
+
+/**
+ * How old the last cycle may be (`--max-age`, else 3 × the config's interval) and, with `--active-hours-only`,
+ * when a run is expected at all. The config is read only when one of them needs it.
+ */
+async function cycleExpectations(
+  values: { readonly 'active-hours-only'?: boolean | undefined; readonly config?: string | undefined; readonly cwd?: string | undefined },
+  io: CliIo,
+  configDir: string,
+  maxAgeFlagMs: number | undefined,
+): Promise<Result<{ readonly maxAgeMs: number; readonly expectedAt: ((ms: number) => boolean) | undefined }, string>> {
+  const activeHoursOnly = values['active-hours-only'] === true;
+  if (maxAgeFlagMs !== undefined && !activeHoursOnly) return ok({ maxAgeMs: maxAgeFlagMs, expectedAt: undefined });
+  const settings = await loadHeartbeatSettings(
+    values.config === undefined ? configDir : resolvePath(io.cwd, values.cwd ?? '.'),
+    values.config,
+    io.env,
+  );
+  if (settings.isErr()) return err(settings.error);
+  const window = { ...settings.value.config.activeHours, timeZone: settings.value.timeZone };
+  return ok({
+    maxAgeMs: maxAgeFlagMs ?? 3 * settings.value.config.intervalMs,
+    expectedAt: activeHoursOnly ? (ms: number) => isWithinActiveHours(new Date(ms), window) : undefined,
+  });
+}
 
 /** `check-liveness --woterclip`: the same judgement over WoterClip's beat receipts and lock. */
 async function checkWoterclip(

@@ -88,6 +88,30 @@ async function checkLastRuns(statePath: string): Promise<Map<string, number>> {
   return runs;
 }
 
+/** The slots' grid: `--cron`'s fire times, else the loop's interval with its `--jitter` offset. */
+async function planSchedule(
+  cron: string | undefined,
+  loop: { readonly intervalMs: number; readonly jitterMs: number | undefined },
+  project: string,
+  timeZone: string,
+): Promise<Result<PlanSchedule, string>> {
+  if (cron !== undefined) {
+    const parsed = await parseCronFlag(cron, timeZone);
+    if (parsed.isErr()) return err(parsed.error);
+    return ok({ kind: 'cron', expression: cron, nextAfter: parsed.value.nextAfter });
+  }
+  // The same offset `loop --jitter` derives from the project directory.
+  const offsetMs = loop.jitterMs === undefined ? 0 : deterministicJitter(project, loop.jitterMs);
+  return ok({ kind: 'interval', intervalMs: loop.intervalMs, offsetMs });
+}
+
+/** The schedule as the plan's first line names it. */
+function scheduleText(schedule: PlanSchedule, timeZone: string): string {
+  return schedule.kind === 'cron'
+    ? `cron "${schedule.expression}" (${timeZone})`
+    : `every ${schedule.intervalMs / 1000} s${schedule.offsetMs === 0 ? '' : ` + ${schedule.offsetMs / 1000} s offset`}`;
+}
+
 /** A slot as `plan --json` prints it: each companion's verdict under its own name (`woterclip`), as always. */
 function slotJson({ beside, ...slot }: PlannedSlot): Record<string, unknown> {
   const { runbook, ...cycle } = slot;
@@ -194,17 +218,14 @@ start are listed with who, the note, their end and the slot they end in`,
     for (const warning of settings.value.warnings) io.stderr(`heartbeat-kit plan: warning: ${warning}\n`);
     const { config, timeZone } = settings.value;
 
-    let schedule: PlanSchedule;
-    if (values.cron !== undefined) {
-      const cron = await parseCronFlag(values.cron, timeZone);
-      if (cron.isErr()) return usageFailure(cron.error);
-      schedule = { kind: 'cron', expression: values.cron, nextAfter: cron.value.nextAfter };
-    } else {
-      const intervalMs = interval.value ?? config.intervalMs;
-      // The same offset `loop --jitter` derives from the project directory.
-      const offsetMs = jitter.value === undefined ? 0 : deterministicJitter(project, jitter.value);
-      schedule = { kind: 'interval', intervalMs, offsetMs };
-    }
+    const planned = await planSchedule(
+      values.cron,
+      { intervalMs: interval.value ?? config.intervalMs, jitterMs: jitter.value },
+      project,
+      timeZone,
+    );
+    if (planned.isErr()) return usageFailure(planned.error);
+    const schedule = planned.value;
     const quiet = await woterclipQuietHours(cwd);
     if (quiet.isErr()) return usageFailure(quiet.error);
     const runbook = values.runbook === undefined ? undefined : await runbookJudge(resolvePath(io.cwd, values.runbook), timeZone);
@@ -238,10 +259,6 @@ start are listed with who, the note, their end and the slot they end in`,
     // Each check's cadence from its last run (the state's check slices; none = never ran).
     const lastRuns = located.isOk() ? await checkLastRuns(join(located.value.stateDir, 'state.json')) : new Map<string, number>();
     const checks = planChecks(config.checks, slots, lastRuns, schedule.kind === 'interval' ? schedule.intervalMs : config.intervalMs);
-    const scheduleText =
-      schedule.kind === 'cron'
-        ? `cron "${schedule.expression}" (${timeZone})`
-        : `every ${schedule.intervalMs / 1000} s${schedule.offsetMs === 0 ? '' : ` + ${schedule.offsetMs / 1000} s offset`}`;
     if (values.json === true) {
       const scheduleJson =
         schedule.kind === 'cron'
@@ -252,7 +269,7 @@ start are listed with who, the note, their end and the slot they end in`,
       );
       return ok(EXIT.ok);
     }
-    io.stdout(`Plan from ${from.toISOString()} for ${hours.value ?? 24} h, ${scheduleText}: ${slots.length} slots\n`);
+    io.stdout(`Plan from ${from.toISOString()} for ${hours.value ?? 24} h, ${scheduleText(schedule, timeZone)}: ${slots.length} slots\n`);
     if (pause !== undefined && (pause.until === undefined || Date.parse(pause.until) > from.getTime()))
       io.stdout(`Operator pause: ${describePause(pause)} (end it: heartbeat-kit resume)\n`);
     for (const line of plannedAckLines(acks)) io.stdout(`${line}\n`);

@@ -1,13 +1,14 @@
 import type { CycleDeps } from '@heartbeat-kit/core';
 import { DEFAULT_HEARTBEAT_FILE } from '@heartbeat-kit/core/host';
 import type { CliIo } from '../io.js';
-import { parseSinkSpec, type SinkSpec } from '../sinks/sink-spec.js';
-import { tmuxSinkSettings } from '../sinks/tmux-sink-settings.js';
-import { parseRouteFlag, resolveRoutes, type RouteSpec } from '../sinks/route-spec.js';
+import type { SinkSpec } from '../sinks/sink-spec.js';
+import { tmuxSinkSettings, type TmuxSinkSettings } from '../sinks/tmux-sink-settings.js';
+import { resolveRoutes, type RouteSpec } from '../sinks/route-spec.js';
 import { join } from 'node:path';
 import { err, ok, type Result } from 'neverthrow';
-import { createCliRunner, parseEnvAllowFlag } from './cli-runner.js';
+import { createCliRunner } from './cli-runner.js';
 import { createCycleDeps, resolvePath } from './cycle-deps.js';
+import { checkHeartbeatFlags, type HeartbeatFlags, type HeartbeatFlagValues } from './heartbeat-flags.js';
 import { loadHeartbeatSettings, type LoadedHeartbeatSettings } from './heartbeat-settings.js';
 import { ownStateFiles } from './own-state-files.js';
 import { fileInStatePath, stateUnderFileMessage } from './state-path-check.js';
@@ -16,18 +17,12 @@ import { existingStatePath, locateProject, migrateLegacyState, type ProjectLocat
 /** The options `cycle` and `loop` share (their table lives in `cycle-options.ts`, which imports nothing). */
 export { HEARTBEAT_OPTIONS } from './cycle-options.js';
 
-/** Parsed values of {@link HEARTBEAT_OPTIONS}. */
-export interface HeartbeatOptionValues {
+/** Parsed values of {@link HEARTBEAT_OPTIONS} (the delivery and environment flags in {@link HeartbeatFlagValues}). */
+export interface HeartbeatOptionValues extends HeartbeatFlagValues {
   readonly cwd?: string | undefined;
   readonly config?: string | undefined;
   readonly state?: string | undefined;
   readonly 'operator-activity-file'?: string | undefined;
-  readonly sink?: string | undefined;
-  readonly route?: readonly string[] | undefined;
-  readonly 'sink-auth-env'?: string | undefined;
-  readonly 'sink-same-origin-redirects'?: boolean | undefined;
-  readonly 'tmux-socket'?: string | undefined;
-  readonly 'env-allow'?: string | undefined;
   readonly json?: boolean | undefined;
 }
 
@@ -64,50 +59,13 @@ export async function resolveHeartbeat(
   io: CliIo,
   options: { readonly dryRun?: boolean } = {},
 ): Promise<Result<ResolvedHeartbeat, ResolveHeartbeatError>> {
-  const parsedSink = values.sink === undefined ? undefined : parseSinkSpec(values.sink);
-  if (parsedSink !== undefined && parsedSink.isErr()) return err({ message: parsedSink.error.message });
   // Flag mistakes first, before anything is read: the config's own lines are checked once it is loaded.
-  for (const flag of values.route ?? []) {
-    const parsed = parseRouteFlag(flag);
-    if (parsed.isErr()) return err({ message: parsed.error });
-  }
-  const sink = { sink: parsedSink?.value ?? { kind: 'stdout' } };
-  const authEnv = values['sink-auth-env'];
-  let authorization: string | undefined;
-  if (authEnv !== undefined) {
-    if (sink.sink.kind !== 'webhook')
-      return err({ message: '--sink-auth-env only applies to --sink webhook:URL. Fix: drop it or use a webhook sink.' });
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(authEnv))
-      return err({
-        message: `--sink-auth-env "${authEnv}" is not an environment variable name. Fix: e.g. --sink-auth-env HOOK_AUTH.`,
-      });
-    authorization = io.env[authEnv];
-    if (authorization === undefined || authorization === '')
-      return err({
-        message: `--sink-auth-env ${authEnv}: the variable is not set. Fix: export ${authEnv}='Bearer …' before running.`,
-      });
-  }
-  const sameOriginRedirects = values['sink-same-origin-redirects'] === true;
-  if (sameOriginRedirects && sink.sink.kind !== 'webhook')
-    return err({ message: '--sink-same-origin-redirects only applies to --sink webhook:URL. Fix: drop it or use a webhook sink.' });
-  const socket = values['tmux-socket'];
-  if (socket !== undefined && !/^[A-Za-z0-9._-]+$/.test(socket)) {
-    return err({ message: `--tmux-socket "${socket}" is not a socket name. Fix: use letters, digits, '.', '_' or '-'.` });
-  }
-  const envAllowFlag = parseEnvAllowFlag(values['env-allow']);
-  if (envAllowFlag.isErr()) return err({ message: envAllowFlag.error });
-  const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), {
-    runner: createCliRunner(io, { envAllow: envAllowFlag.value }),
-    env: io.env,
-    flag: values.cwd === undefined ? 'the current directory' : '--cwd',
-  });
+  const flags = checkHeartbeatFlags(values, io.env);
+  if (flags.isErr()) return err({ message: flags.error });
+  const located = await locateHeartbeatProject(values, io, flags.value.envAllow);
   if (located.isErr()) return err({ message: located.error });
   const location = located.value;
   const cwd = location.project;
-  if (values.state !== undefined) {
-    const file = await fileInStatePath(resolvePath(io.cwd, values.state));
-    if (file !== undefined) return err({ message: stateUnderFileMessage(values.state, file) });
-  }
   // An explicit --config is relative to the directory the user named, as before.
   const reloadSettings = () => loadHeartbeatSettings(values.config === undefined ? cwd : location.cwd, values.config, io.env);
   const settings = await reloadSettings();
@@ -116,61 +74,111 @@ export async function resolveHeartbeat(
     const statePath = values.state === undefined ? await existingStatePath(location) : resolvePath(io.cwd, values.state);
     return err({ message: settings.error, configError: true, statePath });
   }
-  const routed = resolveRoutes({
-    flags: values.route ?? [],
-    sinkFlag: parsedSink?.value,
-    delivery: settings.value.config.delivery,
-    file: settings.value.file,
+  const delivery = resolveDelivery(values.route ?? [], flags.value.sinkFlag, settings.value, io.env);
+  if (delivery.isErr()) return err({ message: delivery.error });
+  const state = await heartbeatStatePath(values.state, io.cwd, location, options.dryRun === true);
+  const wiring = { values, io, location, flags: flags.value, settings: settings.value, delivery: delivery.value };
+  return ok({
+    cwd,
+    location,
+    notes: [...location.notes, ...state.notes],
+    statePath: state.statePath,
+    json: values.json === true,
+    sink: delivery.value.sink,
+    routes: delivery.value.routes,
+    settings: settings.value,
+    deps: await wireHeartbeatDeps(wiring, state.statePath),
+    reloadSettings,
   });
-  if (routed.isErr()) return err({ message: routed.error });
-  if (values.sink === undefined) sink.sink = routed.value.defaultSink;
+}
+
+/** Finds the project (`--cwd`) and refuses a `--state` that lies under a file. */
+async function locateHeartbeatProject(
+  values: HeartbeatOptionValues,
+  io: CliIo,
+  envAllow: readonly string[] | undefined,
+): Promise<Result<ProjectLocation, string>> {
+  const located = await locateProject(resolvePath(io.cwd, values.cwd ?? '.'), {
+    runner: createCliRunner(io, { envAllow }),
+    env: io.env,
+    flag: values.cwd === undefined ? 'the current directory' : '--cwd',
+  });
+  if (located.isErr() || values.state === undefined) return located;
+  const file = await fileInStatePath(resolvePath(io.cwd, values.state));
+  return file === undefined ? located : err(stateUnderFileMessage(values.state, file));
+}
+
+/** Where reports go: the default sink, the routes by priority and, when a tmux sink is among them, its settings. */
+interface HeartbeatDelivery {
+  readonly sink: SinkSpec;
+  readonly routes: readonly RouteSpec[];
+  readonly tmuxSink: TmuxSinkSettings | undefined;
+}
+
+/** The flags' and HEARTBEAT.md's `## Delivery` sinks together (`--sink` wins the default). */
+function resolveDelivery(
+  routeFlags: readonly string[],
+  sinkFlag: SinkSpec | undefined,
+  settings: LoadedHeartbeatSettings,
+  env: CliIo['env'],
+): Result<HeartbeatDelivery, string> {
+  const routed = resolveRoutes({ flags: routeFlags, sinkFlag, delivery: settings.config.delivery, file: settings.file });
+  if (routed.isErr()) return err(routed.error);
+  const { defaultSink: sink, routes } = routed.value;
   // A tmux sink's idle time and prompt come from the environment: checked before anything runs.
-  const usesTmux = sink.sink.kind === 'tmux' || routed.value.routes.some((route) => route.sink.kind === 'tmux');
-  const tmuxSink = usesTmux ? tmuxSinkSettings(io.env) : undefined;
-  if (tmuxSink !== undefined && tmuxSink.isErr()) return err({ message: tmuxSink.error });
-  const notes = [...location.notes];
-  let statePath = values.state === undefined ? join(location.stateDir, 'state.json') : resolvePath(io.cwd, values.state);
-  if (values.state === undefined) {
-    if (options.dryRun) {
-      // A dry run moves nothing: it reads an older version's state where it still is.
-      statePath = await existingStatePath(location);
-    } else {
-      const migrated = await migrateLegacyState(location.legacyStateDirs, statePath);
-      statePath = migrated.statePath;
-      notes.push(...migrated.notes);
-    }
-  }
+  const usesTmux = sink.kind === 'tmux' || routes.some((route) => route.sink.kind === 'tmux');
+  if (!usesTmux) return ok({ sink, routes, tmuxSink: undefined });
+  const tmuxSink = tmuxSinkSettings(env);
+  if (tmuxSink.isErr()) return err(tmuxSink.error);
+  return ok({ sink, routes, tmuxSink: tmuxSink.value });
+}
+
+/** The state file: `--state`, else the state directory's, where an older version's state is moved first. */
+async function heartbeatStatePath(
+  stateFlag: string | undefined,
+  ioCwd: string,
+  location: ProjectLocation,
+  dryRun: boolean,
+): Promise<{ readonly statePath: string; readonly notes: readonly string[] }> {
+  if (stateFlag !== undefined) return { statePath: resolvePath(ioCwd, stateFlag), notes: [] };
+  // A dry run moves nothing: it reads an older version's state where it still is.
+  if (dryRun) return { statePath: await existingStatePath(location), notes: [] };
+  return migrateLegacyState(location.legacyStateDirs, join(location.stateDir, 'state.json'));
+}
+
+/** The concrete adapters of one heartbeat, from its checked flags, settings and delivery. */
+async function wireHeartbeatDeps(
+  wiring: {
+    readonly values: HeartbeatOptionValues;
+    readonly io: CliIo;
+    readonly location: ProjectLocation;
+    readonly flags: HeartbeatFlags;
+    readonly settings: LoadedHeartbeatSettings;
+    readonly delivery: HeartbeatDelivery;
+  },
+  statePath: string,
+): Promise<CycleDeps> {
+  const { values, io, location, flags, settings, delivery } = wiring;
+  const cwd = location.project;
   const activityFile = values['operator-activity-file'] ?? io.env.HEARTBEAT_OPERATOR_ACTIVITY_FILE;
   const own = await ownStateFiles(statePath);
-  const deps = createCycleDeps({
+  return createCycleDeps({
     cwd,
     statePath,
-    sink: sink.sink,
-    routes: routed.value.routes,
+    sink: delivery.sink,
+    routes: delivery.routes,
     io,
-    ...(authorization === undefined ? {} : { sinkAuthorization: authorization }),
-    ...(sameOriginRedirects ? { sinkFollowRedirects: 'same-origin' as const } : {}),
+    ...(flags.authorization === undefined ? {} : { sinkAuthorization: flags.authorization }),
+    ...(flags.sameOriginRedirects ? { sinkFollowRedirects: 'same-origin' as const } : {}),
     ...(activityFile ? { operatorActivityFile: resolvePath(io.cwd, activityFile) } : {}),
-    ...(socket ? { tmuxArgs: ['-L', socket] } : {}),
-    ...(tmuxSink === undefined ? {} : { tmuxSink: tmuxSink.value }),
+    ...(flags.socket ? { tmuxArgs: ['-L', flags.socket] } : {}),
+    ...(delivery.tmuxSink === undefined ? {} : { tmuxSink: delivery.tmuxSink }),
     // The flag replaces the config's list; neither = the user's environment minus the deny-list.
-    envAllow: envAllowFlag.value ?? settings.value.config.envAllow,
+    envAllow: flags.envAllow ?? settings.config.envAllow,
     ignorePaths: [...own.paths, ...location.legacyStateDirs],
     ignorePrefixes: own.prefixes,
     // Resolved as loadHeartbeatSettings does: the config is the heartbeat's, not the user's work.
     configFile: values.config === undefined ? join(cwd, DEFAULT_HEARTBEAT_FILE) : resolvePath(location.cwd, values.config),
-    checks: settings.value.config.checks,
-  });
-  return ok({
-    cwd,
-    location,
-    notes,
-    statePath,
-    json: values.json === true,
-    sink: sink.sink,
-    routes: routed.value.routes,
-    settings: settings.value,
-    deps,
-    reloadSettings,
+    checks: settings.config.checks,
   });
 }

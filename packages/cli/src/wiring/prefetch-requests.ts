@@ -40,7 +40,7 @@ export type PrefetchRequest = Required<Pick<CommandRequest, 'file' | 'args'>> & 
 const TMUX_SESSION_FORMAT =
   '#{session_name}\t#{session_id}\t#{session_activity}\t#{session_created}\t#{session_attached}\t#{session_windows}';
 const GIT_ENV = { GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' } as const;
-/** `--tmux-socket`'s rule (heartbeat-options.ts): anything else is refused by the command, so never prefetched. */
+/** `--tmux-socket`'s rule (heartbeat-flags.ts): anything else is refused by the command, so never prefetched. */
 const SOCKET_NAME = /^[A-Za-z0-9._-]+$/;
 
 const bd =

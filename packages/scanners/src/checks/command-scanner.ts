@@ -1,34 +1,21 @@
 import { z } from 'zod';
 import {
-  type CommandError,
   type CommandRunner,
-  createFinding,
   defineStatefulScanner,
-  type Finding,
-  sanitizeForMessage,
   type ScanContext,
   type Scanner,
   type ScannerSliceSpec,
   scanOk,
   type ScanResult,
 } from '@heartbeat-kit/core';
-import {
-  checkCategoryOf,
-  checkDueAtMs,
-  checkSchema,
-  type CheckSpec,
-  describeCheckEvery,
-  isCheckDue,
-  NOT_DUE_SKIP_CODE,
-} from '@heartbeat-kit/core/host';
+import { checkDueAtMs, checkSchema, type CheckSpec, describeCheckEvery, isCheckDue, NOT_DUE_SKIP_CODE } from '@heartbeat-kit/core/host';
 import { firstStderrLine, guardScan, type DurationMeter } from '../scanner-support.js';
+import { checkFinding, confirmFindings, type UnconfirmedCheckFinding } from './check-findings.js';
+import { nonZeroExitResult, quoted, runFailure } from './check-run-problems.js';
 import { parseCheckOutput } from './parse-check-output.js';
 
 /** Default cap on a check's stdout and stderr, each (1 MiB): more is a scanner problem, the check killed. */
 export const DEFAULT_CHECK_OUTPUT_BYTES = 1024 * 1024;
-
-/** Skip code of a check that exited 2: it does not apply now (not a failure). */
-export const CHECK_NOT_APPLICABLE = 'CHECK_NOT_APPLICABLE';
 
 /** What {@link commandScanner} needs: the check and the one process runner its command goes through. */
 export interface CommandScannerSpec {
@@ -50,22 +37,12 @@ export interface CheckSlice {
   readonly streaks: Readonly<Record<string, number>>;
 }
 
-/** Most fingerprints one check remembers a streak for. */
-const MAX_STREAKS = 200;
-
 /** The slice spec of every check scanner. */
 export const CHECK_SLICE: ScannerSliceSpec<CheckSlice> = {
   version: 1,
   schema: z.object({ lastRunMs: z.number().optional(), streaks: z.record(z.string(), z.number().int().min(1).max(100)) }),
   initial: () => ({ streaks: {} }),
 };
-
-/** A finding that has not been seen in enough runs in a row yet (`confirm:`). */
-export interface UnconfirmedCheckFinding {
-  readonly finding: Finding;
-  readonly seenRuns: number;
-  readonly neededRuns: number;
-}
 
 /** Everything one run of a check gave: the scan result, and what `check run` shows besides. */
 export interface CheckRun {
@@ -94,65 +71,6 @@ function joinDir(base: string, dir: string | undefined): string {
   return base.endsWith('/') ? `${base}${dir}` : `${base}/${dir}`;
 }
 
-function shown(text: string): string {
-  return sanitizeForMessage(text, { maxLength: 120 });
-}
-
-/** Why the command produced no exit code, with the fix, in the check's own words. */
-function runFailure(name: string, error: CommandError, timeoutMs: number, maxOutputBytes: number): { error: string; fix: string } {
-  const program = shown(error.file);
-  const fixRun = `correct "run:" of check ${name} in HEARTBEAT.md`;
-  switch (error.kind) {
-    case 'not-found':
-      return {
-        error: `check ${name} could not run: ${program} not found on PATH`,
-        fix: `install ${program}, or ${fixRun} (the PATH heartbeat-kit runs with counts, e.g. cron's)`,
-      };
-    case 'not-executable':
-      return { error: `check ${name} could not run: ${program} is not executable`, fix: `chmod +x ${program}, or ${fixRun}` };
-    case 'bad-cwd':
-      return {
-        error: `check ${name} could not run: its directory ${shown(error.cwd)} does not exist`,
-        fix: `correct "cwd:" of check ${name} (relative to the project directory)`,
-      };
-    case 'timeout':
-      return {
-        error: `check ${name} timed out after ${timeoutMs} ms; its process group was killed`,
-        fix: `make it finish sooner, or raise "timeout:" of check ${name} (at most 25s)`,
-      };
-    case 'output-limit':
-      return {
-        error: `check ${name} printed more than ${maxOutputBytes} bytes; it was killed`,
-        fix: `print less: nothing when all is well, one JSON line per finding otherwise`,
-      };
-    case 'killed':
-    case 'aborted':
-      // describeCommandError's wording: the cycle reads it as a cut-off, not a failure of the check.
-      return {
-        error: `check ${name}: ${program} was ${error.kind === 'killed' ? `killed by ${error.signal}` : 'aborted'}`,
-        fix: 'none if heartbeat-kit was stopped',
-      };
-    case 'spawn-failed':
-      return { error: `check ${name} could not run: ${program} could not start: ${shown(error.message)}`, fix: fixRun };
-  }
-}
-
-function checkFinding(check: CheckSpec, line: ReturnType<typeof parseCheckOutput> & { kind: 'findings' }, index: number): Finding {
-  const item = line.findings[index]!;
-  const text = sanitizeForMessage(item.line, { maxLength: 500 });
-  const short = sanitizeForMessage(item.short ?? item.line, { maxLength: 80 });
-  return createFinding({
-    category: checkCategoryOf(check),
-    priority: item.priority ?? check.priority,
-    subject: item.subject,
-    line: text,
-    action: sanitizeForMessage(item.action ?? `Look into check ${check.name}: ${item.line}`, { maxLength: 300 }),
-    short,
-    details: { check: check.name, subject: sanitizeForMessage(item.subject, { maxLength: 200 }), line: text },
-    content: item.content ?? text,
-  });
-}
-
 // The run of a check whose lines do not pass `checkSchema`: an error result naming it, never run.
 function invalidCheckRun(rawName: unknown, issue: string | undefined): CheckRun {
   const fallbackName = typeof rawName === 'string' ? rawName : 'check';
@@ -160,7 +78,7 @@ function invalidCheckRun(rawName: unknown, issue: string | undefined): CheckRun 
     result: {
       scanner: fallbackName,
       status: 'error',
-      error: `check ${shown(fallbackName)} is not valid: ${shown(issue ?? 'invalid')}`,
+      error: `check ${quoted(fallbackName)} is not valid: ${quoted(issue ?? 'invalid')}`,
       durationMs: 0,
       fix: 'see docs/checks.md',
     },
@@ -186,50 +104,6 @@ function notDueRun(check: CheckSpec, previous: CheckSlice, nowMs: number, interv
     dueAtMs,
     unconfirmed: [],
   };
-}
-
-// Exit 2 is a skip, any other non-zero exit an error; undefined for exit 0 (its output is read).
-function nonZeroExitResult(name: string, exitCode: number, said: string, durationMs: number): ScanResult | undefined {
-  if (exitCode === 2)
-    return {
-      scanner: name,
-      status: 'skipped',
-      code: CHECK_NOT_APPLICABLE,
-      reason: `check ${name} does not apply now (exit 2)${said === '' ? '' : `: ${said}`}`,
-      fix: 'none: exit 2 is the check saying it has nothing to look at now',
-      durationMs,
-    };
-  if (exitCode !== 0)
-    return {
-      scanner: name,
-      status: 'error',
-      error: `check ${name} exited ${exitCode}${said === '' ? '' : `: ${said}`}`,
-      fix: `run it by hand to see why (heartbeat-kit check run ${name} shows what it prints); exit 0 = looked, 2 = not applicable now`,
-      durationMs,
-    };
-  return undefined;
-}
-
-// Hysteresis over the check's own runs: `confirm: N` runs in a row (a check may run less often than every cycle).
-function confirmFindings(
-  findings: readonly Finding[],
-  confirm: number,
-  previousStreaks: Readonly<Record<string, number>>,
-): { streaks: Record<string, number>; confirmed: Finding[]; unconfirmed: UnconfirmedCheckFinding[] } {
-  const streaks: Record<string, number> = {};
-  const confirmed: Finding[] = [];
-  const unconfirmed: UnconfirmedCheckFinding[] = [];
-  for (const finding of findings) {
-    if (Object.hasOwn(streaks, finding.fingerprint)) continue;
-    const seen = Math.min(
-      confirm,
-      (Object.hasOwn(previousStreaks, finding.fingerprint) ? (previousStreaks[finding.fingerprint] ?? 0) : 0) + 1,
-    );
-    if (Object.keys(streaks).length < MAX_STREAKS) streaks[finding.fingerprint] = seen;
-    if (seen >= confirm) confirmed.push(finding);
-    else unconfirmed.push({ finding, seenRuns: seen, neededRuns: confirm });
-  }
-  return { streaks, confirmed, unconfirmed };
 }
 
 /**

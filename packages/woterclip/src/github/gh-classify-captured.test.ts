@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { capturedOutput } from '../../test/support/gh-captures.js';
 import type { CommandRunner } from '@heartbeat-kit/core';
 import { okAsync } from 'neverthrow';
-import { checkGhVersion, classifyGhFailure, createGhIssueTracker, parseAuthLogin, parseJsonSequence } from './gh-issue-tracker.js';
+import { checkGhVersion, classifyGhFailure } from './gh-failures.js';
+import { createGhIssueTracker } from './gh-issue-tracker.js';
+import { parseAuthLogin, parseJsonSequence } from './gh-output.js';
 
 /** A runner that answers `gh --version` and then `gh auth status` with captured runs. */
 const replay = (authStatus: string): CommandRunner => ({

@@ -1,18 +1,21 @@
-import { type CommandError, type CommandOutput, type CommandRunner, sanitizeForMessage } from '@heartbeat-kit/core';
+import type { CommandOutput, CommandRunner } from '@heartbeat-kit/core';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { z } from 'zod';
+import { authFailure, checkGhVersion, classifyGhFailure, fromCommandError } from './gh-failures.js';
 import { editLabelNames, labelEditRequest, labelIdsRequest } from './gh-label-edit.js';
-import type {
-  IssueComment,
-  IssueDetail,
-  IssueSummary,
-  IssueTracker,
-  LabelEdit,
-  LabelStyle,
-  NewIssue,
-  SubIssueState,
-  TrackerError,
-} from '../ports/issue-tracker.js';
+import {
+  commentUrl,
+  idSchema,
+  labelIdsSchema,
+  labelsSchema,
+  listSchema,
+  parseAuthLogin,
+  parseSubIssues,
+  parseWith,
+  toIssueDetail,
+  viewSchema,
+} from './gh-output.js';
+import type { IssueSummary, IssueTracker, LabelEdit, LabelStyle, NewIssue, TrackerError } from '../ports/issue-tracker.js';
 
 /** Options of {@link createGhIssueTracker}. */
 export interface GhIssueTrackerOptions {
@@ -28,150 +31,10 @@ export interface GhIssueTrackerOptions {
   readonly minVersion?: string;
 }
 
-const labelsSchema = z.array(z.object({ name: z.string() }));
-const listSchema = z.array(z.object({ number: z.number().int(), title: z.string(), labels: labelsSchema, createdAt: z.string() }));
-const viewSchema = z.object({
-  number: z.number().int(),
-  title: z.string(),
-  body: z.string().nullable(),
-  labels: labelsSchema,
-  comments: z.array(
-    z.object({ author: z.object({ login: z.string() }).nullable(), body: z.string(), createdAt: z.string(), url: z.string() }),
-  ),
-});
-const idSchema = z.object({ id: z.number().int() });
-const subIssuesSchema = z.array(z.object({ number: z.number().int(), state: z.string() }));
-
-const labelIdsSchema = z.object({
-  data: z.object({
-    repository: z
-      .object({ issue: z.object({ id: z.string() }).nullable() })
-      .catchall(z.object({ id: z.string(), name: z.string() }).nullable()),
-  }),
-});
-
 /** The colour `createLabel` gives a label when the caller names none (GitHub's default grey). */
 export const DEFAULT_LABEL_COLOR = 'EDEDED';
 
 const REPO_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
-
-/** Parses gh's auth status text: the active account's login (current and pre-2.40 formats). */
-export function parseAuthLogin(text: string): string | undefined {
-  const accounts = [...text.matchAll(/✓ Logged in to \S+ (?:account|as) ([A-Za-z0-9-]+(?:\[bot\])?) \(/g)];
-  const blocks = text.split(/\n\s*\n/);
-  for (const block of blocks) {
-    const m = /✓ Logged in to \S+ account ([A-Za-z0-9-]+) \(/.exec(block);
-    if (m?.[1] !== undefined && /Active account: true/.test(block)) return m[1];
-  }
-  return accounts[0]?.[1];
-}
-
-/**
- * Splits gh `--paginate` output (JSON arrays printed back to back) into its values. Strings are
- * tracked so brackets inside them never split a value.
- */
-export function parseJsonSequence(text: string): unknown[] {
-  const values: unknown[] = [];
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let start = -1;
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '[' || ch === '{') {
-      if (depth === 0) start = i;
-      depth += 1;
-    } else if (ch === ']' || ch === '}') {
-      depth -= 1;
-      if (depth === 0 && start >= 0) {
-        values.push(JSON.parse(text.slice(start, i + 1)));
-        start = -1;
-      }
-    }
-  }
-  if (depth !== 0) throw new SyntaxError('unterminated JSON');
-  return values;
-}
-
-function firstLine(text: string): string {
-  return sanitizeForMessage(text.trim().split('\n')[0] ?? '', { maxLength: 240 });
-}
-
-/**
- * Maps a finished gh run to a tracker error. Texts are those real gh prints (fixtures captured from
- * gh 2.23.0 in test/fixtures/gh-captured): an expired token is exit 1 with `Bad credentials`/`401`,
- * never exit 4 (that is only "never logged in"); `issue edit` names an unknown label as
- * `'x' not found`, `issue create` (and gh ≥ 2.3x's edit) as `could not add label: 'x' not found`.
- */
-export function classifyGhFailure(output: CommandOutput): TrackerError {
-  const stderr = output.stderr;
-  const label = /^(?:could not add label: )?'([^'\n]+)' not found$/m.exec(stderr.trim());
-  if (label?.[1] !== undefined) return { kind: 'label-not-found', label: label[1], message: firstLine(stderr) };
-  if (output.exitCode === 4 || /gh auth login|not logged in|Bad credentials|HTTP 401|\b401 Unauthorized/i.test(stderr))
-    return { kind: 'auth', message: `${firstLine(stderr) || 'gh is not authenticated'}; run \`gh auth login\`` };
-  if (/rate limit exceeded|secondary rate limit|HTTP 429|\b429 Too Many Requests/i.test(stderr))
-    return { kind: 'rate-limited', message: `GitHub rate limit: ${firstLine(stderr)}; nothing was changed, the next beat retries` };
-  if (/\(HTTP 404\)|Could not resolve to an? /i.test(stderr)) return { kind: 'not-found', message: firstLine(stderr) };
-  return { kind: 'failed', message: firstLine(stderr) || `gh exited ${output.exitCode}` };
-}
-
-/** The oldest gh this adapter is tested against (Debian bookworm's 2.23.0, in CI). */
-export const MIN_GH_VERSION = '2.23.0';
-
-/** Parses `gh --version` (`gh version 2.23.0 (2023-02-27 …)`) into `[major, minor, patch]`. */
-export function parseGhVersion(text: string): readonly [number, number, number] | undefined {
-  const m = /^gh version (\d+)\.(\d+)\.(\d+)\b/m.exec(text);
-  return m === null ? undefined : [Number(m[1]), Number(m[2]), Number(m[3])];
-}
-
-/** Why `gh --version` output is not usable: too old (naming both versions and the fix), or unreadable. */
-export function checkGhVersion(text: string, minimum: string = MIN_GH_VERSION): TrackerError | undefined {
-  const found = parseGhVersion(text);
-  if (found === undefined)
-    return { kind: 'bad-output', message: `gh --version printed no "gh version X.Y.Z" line: ${firstLine(text) || '(nothing)'}` };
-  const min = parseGhVersion(`gh version ${minimum}`) ?? [0, 0, 0];
-  const older = found[0] !== min[0] ? found[0] < min[0] : found[1] !== min[1] ? found[1] < min[1] : found[2] < min[2];
-  return older
-    ? {
-        kind: 'unavailable',
-        message: `gh ${found.join('.')} is older than ${minimum}, the oldest gh heartbeat-kit supports; upgrade the GitHub CLI (https://github.com/cli/cli#installation) and run the beat again`,
-      }
-    : undefined;
-}
-
-/** gh auth status's failure, from the lines that say what is wrong (gh puts the host alone on the first). */
-function authFailure(stderr: string): string {
-  const lines = stderr
-    .split('\n')
-    .map((l) => l.trim().replace(/^[X✓-]\s+/, ''))
-    .filter((l) => l !== '' && !/^\S+$/.test(l) && !/^To (re-authenticate|forget)/.test(l));
-  const text = sanitizeForMessage(lines.slice(0, 2).join('; '), { maxLength: 240 });
-  return `gh auth status failed: ${text || 'not authenticated'}; run \`gh auth login\``;
-}
-
-function fromCommandError(error: CommandError): TrackerError {
-  if (error.kind === 'not-found')
-    return { kind: 'unavailable', message: 'gh is not installed or not on PATH; install the GitHub CLI and run `gh auth login`' };
-  return { kind: 'failed', message: `gh ${error.kind}` };
-}
-
-function parseWith<T>(schema: z.ZodType<T>, text: string, what: string): ResultAsync<T, TrackerError> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return errAsync({ kind: 'bad-output', message: `gh ${what}: output is not JSON` });
-  }
-  const parsed = schema.safeParse(value);
-  return parsed.success ? okAsync(parsed.data) : errAsync({ kind: 'bad-output', message: `gh ${what}: unexpected JSON shape` });
-}
 
 /**
  * The gh CLI adapter of {@link IssueTracker}. Every call is an argument vector with `--repo`;
@@ -287,21 +150,6 @@ function authStatus(gh: Gh): ResultAsync<{ login: string }, TrackerError> {
   });
 }
 
-function toIssueDetail(i: z.infer<typeof viewSchema>): IssueDetail {
-  return {
-    number: i.number,
-    title: i.title,
-    body: i.body ?? '',
-    labels: i.labels.map((l) => l.name),
-    comments: i.comments.map((c): IssueComment => ({
-      author: c.author?.login ?? 'ghost',
-      body: c.body,
-      createdAt: c.createdAt,
-      url: c.url,
-    })),
-  };
-}
-
 // One read resolves the ids, then ONE mutation request carries the whole transition (gh-label-edit.ts says why).
 function editLabels(gh: Gh, n: number, edit: LabelEdit): ResultAsync<void, TrackerError> {
   const names = editLabelNames(edit);
@@ -341,15 +189,6 @@ function createLabel(gh: Gh, name: string, style: LabelStyle): ResultAsync<void,
     .map(() => undefined);
 }
 
-/** The comment's URL from what `gh issue comment` printed, when it printed one. */
-function commentUrl(stdout: string): { url?: string } {
-  const url = stdout
-    .trim()
-    .split('\n')
-    .find((l) => /^https:\/\/\S+$/.test(l));
-  return url === undefined ? {} : { url };
-}
-
 function createIssue(gh: Gh, spec: NewIssue): ResultAsync<{ number: number }, TrackerError> {
   return gh
     .run(
@@ -370,17 +209,4 @@ function createIssue(gh: Gh, spec: NewIssue): ResultAsync<{ number: number }, Tr
         ? errAsync<{ number: number }, TrackerError>({ kind: 'bad-output', message: 'gh issue create: no issue URL in output' })
         : okAsync({ number: Number(m[1]) });
     });
-}
-
-function parseSubIssues(stdout: string): ResultAsync<SubIssueState[], TrackerError> {
-  let pages: unknown[];
-  try {
-    pages = parseJsonSequence(stdout);
-  } catch {
-    return errAsync<SubIssueState[], TrackerError>({ kind: 'bad-output', message: 'gh api sub_issues: output is not JSON' });
-  }
-  const parsed = subIssuesSchema.safeParse(pages.flat());
-  if (!parsed.success)
-    return errAsync<SubIssueState[], TrackerError>({ kind: 'bad-output', message: 'gh api sub_issues: unexpected JSON shape' });
-  return okAsync(parsed.data.map((s): SubIssueState => ({ number: s.number, state: s.state === 'closed' ? 'closed' : 'open' })));
 }
