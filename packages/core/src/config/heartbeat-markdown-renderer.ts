@@ -1,7 +1,15 @@
 import { formatDays } from '../time/calendar.js';
 import { formatDuration } from '../time/duration.js';
 import type { CheckSpec } from './check-schema.js';
-import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig } from './heartbeat-config-schema.js';
+import { heartbeatConfigSchemaFor, type ConfigHost, type HeartbeatConfig } from './heartbeat-config-schema.js';
+import { readConfigSection, type ConfigSection, type ConfigSectionSlot } from './config-section.js';
+
+/** The lines of the sections written at `slot`, in the host's order. */
+function sectionLines(config: HeartbeatConfig, sections: readonly ConfigSection[], slot: ConfigSectionSlot): string[] {
+  return sections
+    .filter((section) => section.renderAt === slot)
+    .flatMap((section) => section.render?.(readConfigSection(section, config)) ?? []);
+}
 
 // `<` escaped so an argv word can never open an HTML comment the parser would skip.
 function commandJson(argv: readonly string[]): string {
@@ -55,7 +63,7 @@ function activeHoursLines(config: HeartbeatConfig): string[] {
 }
 
 // Scan Parameters: the spec's scanners and their thresholds.
-function scanParameterLines(config: HeartbeatConfig): string[] {
+function scanParameterLines(config: HeartbeatConfig, sections: readonly ConfigSection[]): string[] {
   return [
     '## Scan Parameters',
     '',
@@ -74,10 +82,7 @@ function scanParameterLines(config: HeartbeatConfig): string[] {
     `- Prefix: ${config.orchestratorPrefix}`,
     '- Alert if: expected session missing',
     '',
-    '### Git',
-    '<!-- A worktree with uncommitted changes whose last commit is older than this is reported (bare number = hours). -->',
-    `- Alert if: uncommitted changes older than ${formatDuration(config.gitStaleMs)}`,
-    '',
+    ...sectionLines(config, sections, 'scan parameters'),
     '### Stale Tasks',
     '<!-- An in-progress bead with no commits for this long is reported (bare number = hours). -->',
     `- Threshold: ${formatDuration(config.staleTaskMs)} with no commits`,
@@ -179,17 +184,20 @@ function deliveryLines(config: HeartbeatConfig): string[] {
 /**
  * Writes a commented `.claude/HEARTBEAT.md` for `config` (defaults when omitted): the
  * original heartbeat's sections and keys (spec 000) plus heartbeat-kit's extra keys, explanations in HTML comments the parser skips.
- * `parseHeartbeatConfig` reads the result back to the same configuration.
+ * The host's config `sections` write their own lines. `parseHeartbeatConfig` with the same sections
+ * reads the result back to the same configuration.
  */
-export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTBEAT_CONFIG): string {
+export function renderHeartbeatMarkdown(config?: HeartbeatConfig, host: Pick<ConfigHost, 'sections'> = {}): string {
+  const sections = host.sections ?? [];
+  const values = config ?? heartbeatConfigSchemaFor(host).parse({});
   const lines: string[] = [
     ...preambleLines(),
-    ...activeHoursLines(config),
-    ...scanParameterLines(config),
-    ...heartbeatLines(config),
-    ...toolLines(config),
-    ...checksLines(config),
-    ...deliveryLines(config),
+    ...activeHoursLines(values),
+    ...scanParameterLines(values, sections),
+    ...heartbeatLines(values),
+    ...toolLines(values),
+    ...checksLines(values),
+    ...deliveryLines(values),
   ];
   return lines.join('\n');
 }
