@@ -107,29 +107,6 @@ export const heartbeatConfigSchema = z
       ),
     /** Cycle interval (spec: 600 s). */
     intervalMs: z.number().int().positive().default(600_000).describe('Time between cycles, in milliseconds (spec: 600 s).'),
-    /** Orchestrator sessions that must exist (HEARTBEAT.md `Expected:`). */
-    expectedOrchestrators: z
-      .array(z.string().min(1))
-      .default([])
-      .describe(
-        "Orchestrator tmux sessions that must exist (HEARTBEAT.md Orchestrators → Expected): letters, digits, '.', '_', '-' and spaces inside a name; in HEARTBEAT.md another name is left out with a warning.",
-      ),
-    /** Prefix of orchestrator session names. */
-    orchestratorPrefix: z.string().min(1).default('orch-').describe('Prefix of orchestrator tmux session names.'),
-    /** In progress this long with no commits is STALE_TASK (4 h). */
-    staleTaskMs: z
-      .number()
-      .int()
-      .positive()
-      .default(240 * MINUTE)
-      .describe('A bead in progress this long (ms) with no commits is STALE_TASK.'),
-    /** A pane unchanged this long is ORCH_IDLE (30 min). */
-    orchIdleMs: z
-      .number()
-      .int()
-      .positive()
-      .default(30 * MINUTE)
-      .describe('An orchestrator pane unchanged this long (ms) is ORCH_IDLE.'),
     /** The operator is idle when its last message is older than this (5 min). */
     operatorIdleMs: z
       .number()
@@ -186,14 +163,6 @@ export const heartbeatConfigSchema = z
       .describe(
         'Message budget: long reports are cut per category ("+N more") to stay under this many tokens (HEARTBEAT.md "Message budget" or "Actionable budget").',
       ),
-    /** Alert when the number of in-progress beads changed since the last cycle (HEARTBEAT.md Beads). */
-    alertInProgressChanged: z.boolean().default(false).describe('Alert when the number of in-progress beads changed since the last cycle.'),
-    /** argv of the GChat poll command; absent = the project's script when present. */
-    gchatPollCommand: z
-      .array(z.string().min(1))
-      .min(1)
-      .optional()
-      .describe('argv of the GChat poll command; absent = .claude/scripts/gchat-poll-replies.py when present.'),
     /** Hardened mode: only these variables (and PATH, HOME, USER, LANG, TMPDIR, TMUX_TMPDIR) reach the tools; absent = the user's environment. */
     envAllow: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *'))
@@ -201,12 +170,6 @@ export const heartbeatConfigSchema = z
       .describe(
         "Hardened mode (HEARTBEAT.md Environment → Allow): only these variable names (NAME, or PREFIX* for a prefix) plus PATH, HOME, USER, LANG, TMPDIR and TMUX_TMPDIR reach the tools; absent = the user's whole environment minus the documented deny-list (docs/environment.md).",
       ),
-    /** argv prefix of a dashboard command run as `… <file.dot> --output json`; absent = native DOT reading. */
-    pipelineDashboardCommand: z
-      .array(z.string().min(1))
-      .min(1)
-      .optional()
-      .describe('argv prefix of a dashboard command run as `<argv> <file.dot> --output json`; absent = native DOT reading.'),
     /** `## Checks`: commands the heartbeat runs as scanners (docs/checks.md). */
     checks: checksSchema,
     /** Routes by priority (HEARTBEAT.md `## Delivery`): each listed class goes to its own sink. */

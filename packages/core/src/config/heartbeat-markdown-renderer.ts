@@ -62,36 +62,9 @@ function activeHoursLines(config: HeartbeatConfig): string[] {
   ];
 }
 
-// Scan Parameters: the spec's scanners and their thresholds.
+// Scan Parameters: the scanners' thresholds, each section's lines in the host's order.
 function scanParameterLines(config: HeartbeatConfig, sections: readonly ConfigSection[]): string[] {
-  return [
-    '## Scan Parameters',
-    '',
-    '### Beads',
-    '<!-- P0/P1 ready work is always reported. The in_progress line adds an alert when that count changes. -->',
-    '- Alert if: P0 or P1 tasks found',
-    config.alertInProgressChanged
-      ? '- Alert if: in_progress count changed since last check'
-      : '<!-- - Alert if: in_progress count changed since last check -->',
-    '',
-    '### Orchestrators',
-    "<!-- Expected: tmux sessions that must exist, comma-separated (letters, digits, '.', '_', '-'). Prefix: what orchestrator session names start with. -->",
-    config.expectedOrchestrators.length > 0
-      ? `- Expected: ${config.expectedOrchestrators.join(', ')}`
-      : '<!-- - Expected: orch-auth, orch-dashboard -->',
-    `- Prefix: ${config.orchestratorPrefix}`,
-    '- Alert if: expected session missing',
-    '',
-    ...sectionLines(config, sections, 'scan parameters'),
-    '### Stale Tasks',
-    '<!-- An in-progress bead with no commits for this long is reported (bare number = hours). -->',
-    `- Threshold: ${formatDuration(config.staleTaskMs)} with no commits`,
-    '',
-    '### Idle Orchestrators',
-    '<!-- An orchestrator pane unchanged for this long is reported (bare number = minutes). -->',
-    `- Threshold: ${formatDuration(config.orchIdleMs)} with no tool calls`,
-    '',
-  ];
+  return ['## Scan Parameters', '', ...sectionLines(config, sections, 'scan parameters')];
 }
 
 // Heartbeat: heartbeat-kit's cycle, dedup, repeat, cost and breaker settings.
@@ -128,21 +101,10 @@ function heartbeatLines(config: HeartbeatConfig): string[] {
   ];
 }
 
-// GChat, Pipelines and Environment: the commands tools run, and what environment they get.
-function toolLines(config: HeartbeatConfig): string[] {
+// The sections of the commands tools run (GChat, Pipelines), then Environment: what environment they get.
+function toolLines(config: HeartbeatConfig, sections: readonly ConfigSection[]): string[] {
   return [
-    '## GChat',
-    '<!-- Command that polls for replies, as a JSON array. Default: .claude/scripts/gchat-poll-replies.py when present. -->',
-    config.gchatPollCommand
-      ? `- Poll command: ${commandJson(config.gchatPollCommand)}`
-      : '<!-- - Poll command: ["python3", ".claude/scripts/gchat-poll-replies.py"] -->',
-    '',
-    '## Pipelines',
-    '<!-- Command run as `<command> <file.dot> --output json`. Default: read the DOT files natively. -->',
-    config.pipelineDashboardCommand
-      ? `- Dashboard command: ${commandJson(config.pipelineDashboardCommand)}`
-      : '<!-- - Dashboard command: ["python3", "cobuilder/pipeline/dashboard.py"] -->',
-    '',
+    ...sectionLines(config, sections, 'tools'),
     '## Environment',
     '<!-- Tools get your environment minus a short deny-list (docs/environment.md). Allow: hardened mode, only these names',
     '     (PREFIX* for a prefix) plus PATH, HOME, USER, LANG, TMPDIR and TMUX_TMPDIR reach the tools. -->',
@@ -195,7 +157,7 @@ export function renderHeartbeatMarkdown(config?: HeartbeatConfig, host: Pick<Con
     ...activeHoursLines(values),
     ...scanParameterLines(values, sections),
     ...heartbeatLines(values),
-    ...toolLines(values),
+    ...toolLines(values, sections),
     ...checksLines(values),
     ...deliveryLines(values),
   ];

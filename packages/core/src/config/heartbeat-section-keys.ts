@@ -12,7 +12,7 @@ import {
   tokens,
   weekend,
 } from './heartbeat-value-readers.js';
-import { beadsAlert, command, envAllow, expected, orchestratorAlert, prefix } from './heartbeat-scanner-readers.js';
+import { envAllow } from './heartbeat-environment-readers.js';
 import { CHECK_KEYS } from './heartbeat-check-readers.js';
 import { ping, route } from './heartbeat-delivery-readers.js';
 import { LEGACY_KEYS } from './heartbeat-legacy-keys.js';
@@ -20,19 +20,7 @@ import type { ConfigSection } from './config-section.js';
 import type { Draft, SectionDraft, Setter } from './heartbeat-setting-draft.js';
 
 /** A section of HEARTBEAT.md; `root` is the text before the first heading and the general headings. */
-export type Section =
-  | 'root'
-  | 'active hours'
-  | 'beads'
-  | 'orchestrators'
-  | 'stale tasks'
-  | 'idle orchestrators'
-  | 'heartbeat'
-  | 'gchat'
-  | 'pipelines'
-  | 'environment'
-  | 'checks'
-  | 'delivery';
+export type Section = 'root' | 'active hours' | 'heartbeat' | 'environment' | 'checks' | 'delivery';
 
 /** Normalized heading → section. */
 export const SECTION_NAMES: Readonly<Record<string, Section>> = {
@@ -40,18 +28,7 @@ export const SECTION_NAMES: Readonly<Record<string, Section>> = {
   'heartbeat config': 'root',
   'scan parameters': 'root',
   'active hours': 'active hours',
-  beads: 'beads',
-  orchestrators: 'orchestrators',
-  orchestrator: 'orchestrators',
-  'stale tasks': 'stale tasks',
-  'stale task': 'stale tasks',
-  'idle orchestrators': 'idle orchestrators',
   heartbeat: 'heartbeat',
-  gchat: 'gchat',
-  'google chat': 'gchat',
-  pipelines: 'pipelines',
-  pipeline: 'pipelines',
-  'pipeline status': 'pipelines',
   environment: 'environment',
   checks: 'checks',
   check: 'checks',
@@ -92,12 +69,6 @@ export const SECTION_KEYS: Readonly<Record<Section, Readonly<Record<string, Sett
     timezone: timeZone,
     'time zone': timeZone,
   },
-  beads: { 'alert if': beadsAlert },
-  orchestrators: { expected, 'alert if': orchestratorAlert, prefix },
-  'stale tasks': { threshold: duration('staleTaskMs', 'h', '4 hours with no commits') },
-  'idle orchestrators': { threshold: duration('orchIdleMs', 'm', '30 minutes with no tool calls') },
-  gchat: { 'poll command': command('gchatPollCommand', '["python3", ".claude/scripts/gchat-poll-replies.py"]') },
-  pipelines: { 'dashboard command': command('pipelineDashboardCommand', '["python3", "dashboard.py"]') },
   environment: { allow: envAllow },
   checks: CHECK_KEYS,
   delivery: { immediate: route('immediate'), advisory: route('advisory'), normal: route('normal'), default: route('default'), ping },

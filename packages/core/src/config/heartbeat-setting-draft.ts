@@ -15,18 +15,11 @@ export type Draft = {
   intervalMs?: number;
   catchUp?: { policy?: 'skip' | 'latest-once' | 'all'; cap?: number };
   breaker?: { after?: number; backoffCap?: number };
-  expectedOrchestrators?: string[];
-  orchestratorPrefix?: string;
-  staleTaskMs?: number;
-  orchIdleMs?: number;
   operatorIdleMs?: number;
   dedupWindowMs?: number;
   repeat?: { all?: number[]; immediate?: number[]; advisory?: number[]; normal?: number[] };
   costAlertTokens?: number;
   actionableBudgetTokens?: number;
-  alertInProgressChanged?: boolean;
-  gchatPollCommand?: string[];
-  pipelineDashboardCommand?: string[];
   envAllow?: string[];
   /** `## Checks`, one entry per `- name:` line, filled by the keys after it. */
   checks?: CheckDraft[];

@@ -47,6 +47,8 @@ export { DEFAULT_HEARTBEAT_FILE, type ParseHeartbeatConfigOptions } from '../con
 export { renderHeartbeatMarkdown } from '../config/heartbeat-markdown-renderer.js';
 /** A setter of a duration key for a config section's HEARTBEAT.md keys (a bare number is in the unit given). */
 export { duration as durationSetter } from '../config/heartbeat-value-readers.js';
+/** A value cut to what a HEARTBEAT.md warning or error shows. */
+export { shorten as shortenSettingValue } from '../config/heartbeat-markdown-text.js';
 export { heartbeatConfigSchemaFor, type ConfigHost } from '../config/heartbeat-config-schema.js';
 export { heartbeatConfigJsonSchema } from '../config/heartbeat-config-json-schema.js';
 export { daysSchema, timeOfDaySchema } from '../config/window-schema.js';

@@ -22,7 +22,7 @@ const gitAlert = durationSetter('gitStaleMs', 'h', 'uncommitted changes older th
  */
 export const GIT_CONFIG: ConfigSection<{ readonly gitStaleMs: z.ZodDefault<z.ZodNumber> }> = {
   shape: GIT_SHAPE,
-  before: 'staleTaskMs',
+  before: 'operatorIdleMs',
   headings: { git: 'git' },
   keys: { git: { 'alert if': gitAlert, threshold: gitAlert } },
   renderAt: 'scan parameters',

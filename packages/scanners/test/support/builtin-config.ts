@@ -1,7 +1,7 @@
 // The configuration the CLI reads: core's keys plus the built-in scanners' config sections. The
 // HEARTBEAT.md tests of the whole file use these in place of core's core-only functions.
-import type { readConfigSection } from '@heartbeat-kit/core';
 import {
+  type ConfigSection,
   type HeartbeatConfig,
   type HeartbeatConfigError,
   type ParsedHeartbeatConfig,
@@ -14,11 +14,28 @@ import {
 } from '@heartbeat-kit/core/host';
 import type { Result } from 'neverthrow';
 import type { z } from 'zod';
-import type { GIT_CONFIG } from '../../src/builtin-config-sections.js';
-import { BUILTIN_CONFIG_SECTIONS } from '../../src/builtin-config-sections.js';
+import {
+  BUILTIN_CONFIG_SECTIONS,
+  type BEADS_CONFIG,
+  type GCHAT_CONFIG,
+  type GIT_CONFIG,
+  type IDLE_ORCHESTRATORS_CONFIG,
+  type ORCHESTRATORS_CONFIG,
+  type PIPELINES_CONFIG,
+  type STALE_TASKS_CONFIG,
+} from '../../src/builtin-config-sections.js';
+
+type Values<T> = T extends ConfigSection<infer S> ? z.output<z.ZodObject<S>> : never;
 
 /** Core's keys and the built-in sections' keys. */
-export type BuiltinHeartbeatConfig = HeartbeatConfig & ReturnType<typeof readConfigSection<typeof GIT_CONFIG.shape>>;
+export type BuiltinHeartbeatConfig = HeartbeatConfig &
+  Values<typeof BEADS_CONFIG> &
+  Values<typeof ORCHESTRATORS_CONFIG> &
+  Values<typeof GIT_CONFIG> &
+  Values<typeof STALE_TASKS_CONFIG> &
+  Values<typeof IDLE_ORCHESTRATORS_CONFIG> &
+  Values<typeof GCHAT_CONFIG> &
+  Values<typeof PIPELINES_CONFIG>;
 
 /** A parsed HEARTBEAT.md with the built-in sections' keys. */
 export type ParsedBuiltinConfig = Omit<ParsedHeartbeatConfig, 'config'> & { readonly config: BuiltinHeartbeatConfig };
