@@ -4,11 +4,10 @@
  * Loaded through Vite's module runner, so the TypeScript sources are read directly (no build).
  * The root has no dependencies of its own, so the packages are imported by path.
  */
-import { heartbeatConfigSchema } from '../packages/core/src/index.js';
-import { renderHeartbeatMarkdown } from '../packages/core/src/host/index.js';
+import { heartbeatConfigSchemaFor, renderHeartbeatMarkdown } from '../packages/core/src/host/index.js';
 import { CONFIG_PATH, personaConfigSchema, woterclipConfigSchema } from '../packages/woterclip/src/index.js';
 import { systemStatusSchema } from '../packages/runbook/src/index.js';
-import { checkFindingLineSchema } from '../packages/scanners/src/index.js';
+import { BUILTIN_CONFIG_SECTIONS, checkFindingLineSchema } from '../packages/scanners/src/index.js';
 import { EXIT_CODE_TABLE } from '../packages/cli/src/index.js';
 import { walkHelp } from './cli-help-walk.js';
 
@@ -126,8 +125,13 @@ const DOCS: readonly ConfigDoc[] = [
     file: '.claude/HEARTBEAT.md',
     schemaFile: 'heartbeat-config.schema.json',
     intro: HEARTBEAT_NOTE,
-    schema: heartbeatConfigSchema,
-    example: { lang: 'markdown', text: renderHeartbeatMarkdown(), caption: 'What `heartbeat-kit init` writes (the defaults):' },
+    // What the CLI reads: core's keys and the built-in scanners' sections.
+    schema: heartbeatConfigSchemaFor({ sections: BUILTIN_CONFIG_SECTIONS }),
+    example: {
+      lang: 'markdown',
+      text: renderHeartbeatMarkdown(undefined, { sections: BUILTIN_CONFIG_SECTIONS }),
+      caption: 'What `heartbeat-kit init` writes (the defaults):',
+    },
   },
   {
     id: 'woterclip-config-yaml',

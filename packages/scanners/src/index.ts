@@ -46,6 +46,16 @@ export type { FileExists } from './file-exists.js';
 export { createDefaultScanners, type DefaultScannersDeps } from './default-scanners.js';
 export { BUILTIN_SCANNERS, type BuiltinScannerName } from './builtin-scanner-names.js';
 export {
+  BUILTIN_CONFIG_SECTIONS,
+  BEADS_CONFIG,
+  GCHAT_CONFIG,
+  GIT_CONFIG,
+  IDLE_ORCHESTRATORS_CONFIG,
+  ORCHESTRATORS_CONFIG,
+  PIPELINES_CONFIG,
+  STALE_TASKS_CONFIG,
+} from './builtin-config-sections.js';
+export {
   COBUILDER_CATEGORIES,
   type CoBuilderCategory,
   CATEGORY_INFO,

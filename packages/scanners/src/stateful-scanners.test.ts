@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  readConfigSection,
   type CycleContext,
   type CycleEvaluation,
   decodeHeartbeatState,
@@ -30,6 +31,7 @@ import { createIdleOrchestratorsScanner } from './tmux/idle-orchestrators-scanne
 import { hashPaneCapture } from './tmux/normalise-pane.js';
 import { PANE_SLICE, derivePaneIdle } from './tmux/orch-idle.js';
 import { createOrchestratorsScanner } from './tmux/orchestrators-scanner.js';
+import { IDLE_ORCHESTRATORS_CONFIG } from './tmux/idle-orchestrators-config.js';
 import type { BeadsSource } from './beads/beads-source.js';
 import type { Bead } from './beads/bead.js';
 import { err, ok } from 'neverthrow';
@@ -131,7 +133,12 @@ describe('ORCH_IDLE from the idle-orchestrators scanner slice', () => {
       runsOutsideActiveHours: false,
       slice: PANE_SLICE,
       scan: (context, previous) => {
-        const derived = derivePaneIdle(previous, [{ session: hostile, hash: 'h' }], context.now.getTime(), context.config.orchIdleMs);
+        const derived = derivePaneIdle(
+          previous,
+          [{ session: hostile, hash: 'h' }],
+          context.now.getTime(),
+          readConfigSection(IDLE_ORCHESTRATORS_CONFIG, context.config).orchIdleMs,
+        );
         return Promise.resolve({ result: scanOk('idle-orchestrators', { findings: derived.findings }), next: derived.next });
       },
     });
@@ -212,7 +219,8 @@ describe('in-progress count (HEARTBEAT.md "Alert if: in_progress count changed")
   it('reports a change only when enabled, and remembers the count either way', async () => {
     let n: number | 'unavailable' = 2;
     const scanners = [orchestrators(() => n)];
-    const enabled: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, alertInProgressChanged: true };
+    // alertInProgressChanged is the beads section's key, not core's HeartbeatConfig's.
+    const enabled: HeartbeatConfig = { ...DEFAULT_HEARTBEAT_CONFIG, ...{ alertInProgressChanged: true } };
     const a = await cycle(scanners, stateAt(0), cycleContext('2026-02-19T10:00:00Z', { config: enabled }));
     expect(a.decision.status).toBe('ok');
     expect(countOf(a.nextState)).toBe(2);

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DEFAULT_HEARTBEAT_FILE, renderHeartbeatMarkdown } from '@heartbeat-kit/core/host';
+import { BUILTIN_CONFIG_SECTIONS } from '@heartbeat-kit/scanners';
 import { ok } from 'neverthrow';
 import { commandFailure, defineCommand } from '../cli-kernel/index.js';
 import { EXIT } from '../exit-codes.js';
@@ -54,7 +55,7 @@ cycle never counts the config it reads as an uncommitted change.`,
     };
     try {
       await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, renderHeartbeatMarkdown(), { flag: values.force ? 'w' : 'wx' });
+      await writeFile(file, renderHeartbeatMarkdown(undefined, { sections: BUILTIN_CONFIG_SECTIONS }), { flag: values.force ? 'w' : 'wx' });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
         await report('exists');

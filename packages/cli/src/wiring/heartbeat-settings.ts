@@ -2,7 +2,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { formatHeartbeatConfigError, type HeartbeatConfig, parseHeartbeatConfig } from '@heartbeat-kit/core';
 import { DEFAULT_HEARTBEAT_FILE, resolveTimeZone } from '@heartbeat-kit/core/host';
 import { NotRegularFileError, readRegularFile } from '@heartbeat-kit/core/node';
-import { BUILTIN_SCANNERS, DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
+import { BUILTIN_CONFIG_SECTIONS, BUILTIN_SCANNERS, DEFAULT_CATEGORIES } from '@heartbeat-kit/scanners';
 import { err, ok, type Result } from 'neverthrow';
 import { systemTimeZone } from './system-time-zone.js';
 
@@ -49,6 +49,7 @@ export async function loadHeartbeatSettings(
     file: configPath ?? DEFAULT_HEARTBEAT_FILE,
     categories: DEFAULT_CATEGORIES,
     scanners: BUILTIN_SCANNERS,
+    sections: BUILTIN_CONFIG_SECTIONS,
   });
   if (parsed.isErr()) return err(formatHeartbeatConfigError(parsed.error));
   // The file's zone when it names one (its error names the file), else the system's (its error names TZ).

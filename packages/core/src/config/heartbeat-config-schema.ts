@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CategoryTable } from '../domain/category-table.js';
 import { checksSchema, checksSchemaFor } from './check-schema.js';
+import { composeShape, type ConfigSection } from './config-section.js';
 import { repeatSchedule } from './repeat-limits.js';
 import { daysSchema, timeOfDaySchema } from './window-schema.js';
 import { PING_TARGET_PATTERN, ROUTE_SINK_PATTERN } from './heartbeat-delivery-readers.js';
@@ -106,36 +107,6 @@ export const heartbeatConfigSchema = z
       ),
     /** Cycle interval (spec: 600 s). */
     intervalMs: z.number().int().positive().default(600_000).describe('Time between cycles, in milliseconds (spec: 600 s).'),
-    /** Orchestrator sessions that must exist (HEARTBEAT.md `Expected:`). */
-    expectedOrchestrators: z
-      .array(z.string().min(1))
-      .default([])
-      .describe(
-        "Orchestrator tmux sessions that must exist (HEARTBEAT.md Orchestrators → Expected): letters, digits, '.', '_', '-' and spaces inside a name; in HEARTBEAT.md another name is left out with a warning.",
-      ),
-    /** Prefix of orchestrator session names. */
-    orchestratorPrefix: z.string().min(1).default('orch-').describe('Prefix of orchestrator tmux session names.'),
-    /** Uncommitted changes with a last commit older than this are GIT_STALE (1 h). */
-    gitStaleMs: z
-      .number()
-      .int()
-      .positive()
-      .default(60 * MINUTE)
-      .describe('A worktree with uncommitted changes and a last commit older than this (ms) is GIT_STALE.'),
-    /** In progress this long with no commits is STALE_TASK (4 h). */
-    staleTaskMs: z
-      .number()
-      .int()
-      .positive()
-      .default(240 * MINUTE)
-      .describe('A bead in progress this long (ms) with no commits is STALE_TASK.'),
-    /** A pane unchanged this long is ORCH_IDLE (30 min). */
-    orchIdleMs: z
-      .number()
-      .int()
-      .positive()
-      .default(30 * MINUTE)
-      .describe('An orchestrator pane unchanged this long (ms) is ORCH_IDLE.'),
     /** The operator is idle when its last message is older than this (5 min). */
     operatorIdleMs: z
       .number()
@@ -192,14 +163,6 @@ export const heartbeatConfigSchema = z
       .describe(
         'Message budget: long reports are cut per category ("+N more") to stay under this many tokens (HEARTBEAT.md "Message budget" or "Actionable budget").',
       ),
-    /** Alert when the number of in-progress beads changed since the last cycle (HEARTBEAT.md Beads). */
-    alertInProgressChanged: z.boolean().default(false).describe('Alert when the number of in-progress beads changed since the last cycle.'),
-    /** argv of the GChat poll command; absent = the project's script when present. */
-    gchatPollCommand: z
-      .array(z.string().min(1))
-      .min(1)
-      .optional()
-      .describe('argv of the GChat poll command; absent = .claude/scripts/gchat-poll-replies.py when present.'),
     /** Hardened mode: only these variables (and PATH, HOME, USER, LANG, TMPDIR, TMUX_TMPDIR) reach the tools; absent = the user's environment. */
     envAllow: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *'))
@@ -207,12 +170,6 @@ export const heartbeatConfigSchema = z
       .describe(
         "Hardened mode (HEARTBEAT.md Environment → Allow): only these variable names (NAME, or PREFIX* for a prefix) plus PATH, HOME, USER, LANG, TMPDIR and TMUX_TMPDIR reach the tools; absent = the user's whole environment minus the documented deny-list (docs/environment.md).",
       ),
-    /** argv prefix of a dashboard command run as `… <file.dot> --output json`; absent = native DOT reading. */
-    pipelineDashboardCommand: z
-      .array(z.string().min(1))
-      .min(1)
-      .optional()
-      .describe('argv prefix of a dashboard command run as `<argv> <file.dot> --output json`; absent = native DOT reading.'),
     /** `## Checks`: commands the heartbeat runs as scanners (docs/checks.md). */
     checks: checksSchema,
     /** Routes by priority (HEARTBEAT.md `## Delivery`): each listed class goes to its own sink. */
@@ -254,30 +211,45 @@ export type HeartbeatConfig = z.infer<typeof heartbeatConfigSchema>;
 /** The configuration used when `.claude/HEARTBEAT.md` is missing or empty. */
 export const DEFAULT_HEARTBEAT_CONFIG: HeartbeatConfig = heartbeatConfigSchema.parse({});
 
-/** What a host keeps for itself in the configuration (see {@link heartbeatConfigSchemaFor}). */
+/** What a host keeps for itself in the configuration and adds to it (see {@link heartbeatConfigSchemaFor}). */
 export interface ConfigHost {
   /** Its category table: a check may not take one of its categories. Default: none reserved. */
   readonly categories?: CategoryTable;
   /** Its scanners' names: a check may not be called like one. Default: none reserved. */
   readonly scanners?: readonly string[];
+  /** Its scanners' config sections (`BUILTIN_CONFIG_SECTIONS` of `@heartbeat-kit/scanners`). Default: none. */
+  readonly sections?: readonly ConfigSection[];
 }
 
 const NONE = {};
-// One schema per host: a host parses its configuration every cycle with the same table and names.
-const schemaByHost = new WeakMap<object, WeakMap<object, typeof heartbeatConfigSchema>>();
+type Schema = typeof heartbeatConfigSchema;
+// One schema per host: a host parses its configuration every cycle with the same table, names and sections.
+const schemaByHost = new WeakMap<object, WeakMap<object, WeakMap<object, Schema>>>();
+
+function cacheOf<K extends object, V>(map: WeakMap<object, V>, key: K | undefined, make: () => V): V {
+  let value = map.get(key ?? NONE);
+  if (value === undefined) {
+    value = make();
+    map.set(key ?? NONE, value);
+  }
+  return value;
+}
 
 /**
- * {@link heartbeatConfigSchema} for a host: a check may not be called like one of its scanners nor
- * take one of its categories (the CLI passes `BUILTIN_SCANNERS` and `DEFAULT_CATEGORIES` of `@heartbeat-kit/scanners`).
+ * {@link heartbeatConfigSchema} for a host: its config sections' keys added (each before the core key
+ * it names, so the key order stays one), and a check may not be called like one of its scanners nor
+ * take one of its categories (the CLI passes `BUILTIN_SCANNERS`, `DEFAULT_CATEGORIES` and
+ * `BUILTIN_CONFIG_SECTIONS` of `@heartbeat-kit/scanners`). Its output type names core's keys only;
+ * the sections' keys are there at run time, and a scanner reads its own with `readConfigSection`.
  */
 export function heartbeatConfigSchemaFor(host: ConfigHost): typeof heartbeatConfigSchema {
-  const byScanners = schemaByHost.get(host.categories ?? NONE) ?? new WeakMap<object, typeof heartbeatConfigSchema>();
-  schemaByHost.set(host.categories ?? NONE, byScanners);
-  let schema = byScanners.get(host.scanners ?? NONE);
-  if (schema === undefined) {
+  const bySections = cacheOf(schemaByHost, host.categories, () => new WeakMap<object, WeakMap<object, Schema>>());
+  const byScanners = cacheOf(bySections, host.sections, () => new WeakMap<object, Schema>());
+  return cacheOf(byScanners, host.scanners, () => {
     const reserved = { scanners: host.scanners ?? [], categories: new Set<string>(host.categories?.names ?? []) };
-    schema = heartbeatConfigSchema.extend({ checks: checksSchemaFor(reserved) });
-    byScanners.set(host.scanners ?? NONE, schema);
-  }
-  return schema;
+    const core = { ...heartbeatConfigSchema.shape, checks: checksSchemaFor(reserved) };
+    const shape = composeShape(core, host.sections ?? []);
+    const description = heartbeatConfigSchema.description ?? '';
+    return z.object(shape).strict().describe(description) as unknown as Schema;
+  });
 }

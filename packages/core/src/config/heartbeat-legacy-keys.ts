@@ -16,7 +16,5 @@ export const LEGACY_KEYS: Readonly<Record<string, Setter>> = {
   'weekend active': weekend,
   'active days': days,
   timezone: timeZone,
-  'stale threshold hours': duration('staleTaskMs', 'h', '4 (hours) or 90 minutes', 'value'),
-  'idle threshold minutes': duration('orchIdleMs', 'm', '30 (minutes) or 2 hours', 'value'),
   'cost alert threshold': tokens('costAlertTokens'),
 };

@@ -3,6 +3,7 @@ import { formatDays } from '../time/calendar.js';
 import type { CategoryTable } from '../domain/category-table.js';
 import { heartbeatConfigSchema, heartbeatConfigSchemaFor, type HeartbeatConfig } from './heartbeat-config-schema.js';
 import { readHeartbeatSettings, type ReadSettings } from './heartbeat-markdown-reader.js';
+import type { ConfigSection } from './config-section.js';
 
 /** Where the heartbeat configuration lives, relative to the project root: `.claude/HEARTBEAT.md`, where the original heartbeat reads it (spec 000). */
 export const DEFAULT_HEARTBEAT_FILE = '.claude/HEARTBEAT.md';
@@ -50,6 +51,8 @@ export interface ParseHeartbeatConfigOptions {
   readonly categories?: CategoryTable;
   /** The host's scanners' names: a check may not be called like one (the CLI passes `BUILTIN_SCANNERS`). Default: none reserved. */
   readonly scanners?: readonly string[];
+  /** The host's scanners' config sections: their headings and keys are read too (the CLI passes `BUILTIN_CONFIG_SECTIONS`). Default: none. */
+  readonly sections?: readonly ConfigSection[];
 }
 
 /**
@@ -79,23 +82,25 @@ export function parseHeartbeatConfig(
   const file = options.file ?? DEFAULT_HEARTBEAT_FILE;
   const text = markdown ?? '';
   const warnings: string[] = [];
+  const schema =
+    options.categories === undefined && options.scanners === undefined && options.sections === undefined
+      ? heartbeatConfigSchema
+      : heartbeatConfigSchemaFor(options);
   if (text.trim() === '')
     return ok({
-      config: heartbeatConfigSchema.parse({}),
+      config: schema.parse({}),
       found: false,
       warnings,
       presence: markdown === undefined ? 'missing' : 'empty',
       recognised: true,
     });
-  const read = readHeartbeatSettings(text, file, warnings);
+  const read = readHeartbeatSettings(text, file, warnings, options.sections);
   if (read.isErr()) {
     const { line, key, value, message, fix } = read.error;
     return err({ kind: 'invalid-heartbeat-config', file, line, key, value, message, fix });
   }
   const weekendWarning = weekendContradiction(read.value, file);
   if (weekendWarning !== undefined) warnings.push(weekendWarning);
-  const schema =
-    options.categories === undefined && options.scanners === undefined ? heartbeatConfigSchema : heartbeatConfigSchemaFor(options);
   return checkSchema(read.value, file, schema).map((config) => ({
     config,
     found: true,

@@ -3,15 +3,15 @@
 import { err, ok, type Result } from 'neverthrow';
 import { stripTerminalEscapes } from '../text/terminal-escapes.js';
 import { hasOwn, normalizeName, shorten, stripHtmlComments, trimMarks } from './heartbeat-markdown-text.js';
-import { LEGACY_KEYS } from './heartbeat-legacy-keys.js';
-import { SECTION_KEYS, SECTION_NAMES, type Section } from './heartbeat-section-keys.js';
-import type { Draft, Problem } from './heartbeat-setting-draft.js';
+import { markdownKeysFor, type MarkdownKeys } from './heartbeat-section-keys.js';
+import type { ConfigSection } from './config-section.js';
+import type { Draft, Problem, SectionDraft } from './heartbeat-setting-draft.js';
 
 const MAX_LINE = 10_000;
 
 /** What the lines of HEARTBEAT.md set, before the schema fills in the defaults. */
 export interface ReadSettings {
-  readonly draft: Draft;
+  readonly draft: Draft & SectionDraft;
   /** Field path (as a setter names it) → the line that last set it. */
   readonly fieldLines: ReadonlyMap<string, number>;
   /** True once one heading or key was one heartbeat-kit knows. */
@@ -27,9 +27,10 @@ export interface ValueProblem extends Problem {
 
 interface Walk {
   readonly warnings: string[];
-  readonly draft: Draft;
+  readonly table: MarkdownKeys;
+  readonly draft: Draft & SectionDraft;
   readonly fieldLines: Map<string, number>;
-  section: Section | undefined;
+  section: string | undefined;
   sectionTitle: string;
   fence: string | undefined;
   recognised: boolean;
@@ -37,10 +38,19 @@ interface Walk {
 
 type Warn = (message: string) => void;
 
-/** Reads the settings of a non-blank HEARTBEAT.md; warnings (prefixed `file:line: `) are pushed to `warnings`. */
-export function readHeartbeatSettings(text: string, file: string, warnings: string[]): Result<ReadSettings, ValueProblem> {
+/**
+ * Reads the settings of a non-blank HEARTBEAT.md, core's and those of the host's config `sections`;
+ * warnings (prefixed `file:line: `) are pushed to `warnings`.
+ */
+export function readHeartbeatSettings(
+  text: string,
+  file: string,
+  warnings: string[],
+  sections: readonly ConfigSection[] = [],
+): Result<ReadSettings, ValueProblem> {
   const walk: Walk = {
     warnings,
+    table: markdownKeysFor(sections),
     draft: { activeHours: {} },
     fieldLines: new Map(),
     section: 'root',
@@ -97,7 +107,7 @@ function readHeading(walk: Walk, line: string, warn: Warn): boolean {
     .replace(/[*`:]+/g, '')
     .trim();
   const name = normalizeName(walk.sectionTitle);
-  walk.section = hasOwn(SECTION_NAMES, name);
+  walk.section = hasOwn(walk.table.names, name);
   if (walk.section !== undefined) walk.recognised = true;
   if (walk.section === undefined) warn(`unknown section "${shorten(walk.sectionTitle)}" — its lines are ignored.`);
   return true;
@@ -114,7 +124,8 @@ function readItem(walk: Walk, body: string, lineNo: number, warn: Warn): ValuePr
   }
   const key = normalizeName(keyText);
   const value = trimMarks(body.slice(colon + 1));
-  const setter = (section === undefined ? undefined : hasOwn(SECTION_KEYS[section], key)) ?? hasOwn(LEGACY_KEYS, key);
+  const sectionKeys = section === undefined ? undefined : walk.table.keys[section];
+  const setter = (sectionKeys === undefined ? undefined : hasOwn(sectionKeys, key)) ?? hasOwn(walk.table.legacy, key);
   if (setter === undefined) {
     if (section !== undefined)
       warn(`unknown key "${shorten(keyText)}"${section === 'root' ? '' : ` under ${shorten(sectionTitle)}`} — ignored.`);

@@ -1,7 +1,15 @@
 import { formatDays } from '../time/calendar.js';
 import { formatDuration } from '../time/duration.js';
 import type { CheckSpec } from './check-schema.js';
-import { DEFAULT_HEARTBEAT_CONFIG, type HeartbeatConfig } from './heartbeat-config-schema.js';
+import { heartbeatConfigSchemaFor, type ConfigHost, type HeartbeatConfig } from './heartbeat-config-schema.js';
+import { readConfigSection, type ConfigSection, type ConfigSectionSlot } from './config-section.js';
+
+/** The lines of the sections written at `slot`, in the host's order. */
+function sectionLines(config: HeartbeatConfig, sections: readonly ConfigSection[], slot: ConfigSectionSlot): string[] {
+  return sections
+    .filter((section) => section.renderAt === slot)
+    .flatMap((section) => section.render?.(readConfigSection(section, config)) ?? []);
+}
 
 // `<` escaped so an argv word can never open an HTML comment the parser would skip.
 function commandJson(argv: readonly string[]): string {
@@ -54,39 +62,9 @@ function activeHoursLines(config: HeartbeatConfig): string[] {
   ];
 }
 
-// Scan Parameters: the spec's scanners and their thresholds.
-function scanParameterLines(config: HeartbeatConfig): string[] {
-  return [
-    '## Scan Parameters',
-    '',
-    '### Beads',
-    '<!-- P0/P1 ready work is always reported. The in_progress line adds an alert when that count changes. -->',
-    '- Alert if: P0 or P1 tasks found',
-    config.alertInProgressChanged
-      ? '- Alert if: in_progress count changed since last check'
-      : '<!-- - Alert if: in_progress count changed since last check -->',
-    '',
-    '### Orchestrators',
-    "<!-- Expected: tmux sessions that must exist, comma-separated (letters, digits, '.', '_', '-'). Prefix: what orchestrator session names start with. -->",
-    config.expectedOrchestrators.length > 0
-      ? `- Expected: ${config.expectedOrchestrators.join(', ')}`
-      : '<!-- - Expected: orch-auth, orch-dashboard -->',
-    `- Prefix: ${config.orchestratorPrefix}`,
-    '- Alert if: expected session missing',
-    '',
-    '### Git',
-    '<!-- A worktree with uncommitted changes whose last commit is older than this is reported (bare number = hours). -->',
-    `- Alert if: uncommitted changes older than ${formatDuration(config.gitStaleMs)}`,
-    '',
-    '### Stale Tasks',
-    '<!-- An in-progress bead with no commits for this long is reported (bare number = hours). -->',
-    `- Threshold: ${formatDuration(config.staleTaskMs)} with no commits`,
-    '',
-    '### Idle Orchestrators',
-    '<!-- An orchestrator pane unchanged for this long is reported (bare number = minutes). -->',
-    `- Threshold: ${formatDuration(config.orchIdleMs)} with no tool calls`,
-    '',
-  ];
+// Scan Parameters: the scanners' thresholds, each section's lines in the host's order.
+function scanParameterLines(config: HeartbeatConfig, sections: readonly ConfigSection[]): string[] {
+  return ['## Scan Parameters', '', ...sectionLines(config, sections, 'scan parameters')];
 }
 
 // Heartbeat: heartbeat-kit's cycle, dedup, repeat, cost and breaker settings.
@@ -123,21 +101,10 @@ function heartbeatLines(config: HeartbeatConfig): string[] {
   ];
 }
 
-// GChat, Pipelines and Environment: the commands tools run, and what environment they get.
-function toolLines(config: HeartbeatConfig): string[] {
+// The sections of the commands tools run (GChat, Pipelines), then Environment: what environment they get.
+function toolLines(config: HeartbeatConfig, sections: readonly ConfigSection[]): string[] {
   return [
-    '## GChat',
-    '<!-- Command that polls for replies, as a JSON array. Default: .claude/scripts/gchat-poll-replies.py when present. -->',
-    config.gchatPollCommand
-      ? `- Poll command: ${commandJson(config.gchatPollCommand)}`
-      : '<!-- - Poll command: ["python3", ".claude/scripts/gchat-poll-replies.py"] -->',
-    '',
-    '## Pipelines',
-    '<!-- Command run as `<command> <file.dot> --output json`. Default: read the DOT files natively. -->',
-    config.pipelineDashboardCommand
-      ? `- Dashboard command: ${commandJson(config.pipelineDashboardCommand)}`
-      : '<!-- - Dashboard command: ["python3", "cobuilder/pipeline/dashboard.py"] -->',
-    '',
+    ...sectionLines(config, sections, 'tools'),
     '## Environment',
     '<!-- Tools get your environment minus a short deny-list (docs/environment.md). Allow: hardened mode, only these names',
     '     (PREFIX* for a prefix) plus PATH, HOME, USER, LANG, TMPDIR and TMUX_TMPDIR reach the tools. -->',
@@ -179,17 +146,20 @@ function deliveryLines(config: HeartbeatConfig): string[] {
 /**
  * Writes a commented `.claude/HEARTBEAT.md` for `config` (defaults when omitted): the
  * original heartbeat's sections and keys (spec 000) plus heartbeat-kit's extra keys, explanations in HTML comments the parser skips.
- * `parseHeartbeatConfig` reads the result back to the same configuration.
+ * The host's config `sections` write their own lines. `parseHeartbeatConfig` with the same sections
+ * reads the result back to the same configuration.
  */
-export function renderHeartbeatMarkdown(config: HeartbeatConfig = DEFAULT_HEARTBEAT_CONFIG): string {
+export function renderHeartbeatMarkdown(config?: HeartbeatConfig, host: Pick<ConfigHost, 'sections'> = {}): string {
+  const sections = host.sections ?? [];
+  const values = config ?? heartbeatConfigSchemaFor(host).parse({});
   const lines: string[] = [
     ...preambleLines(),
-    ...activeHoursLines(config),
-    ...scanParameterLines(config),
-    ...heartbeatLines(config),
-    ...toolLines(config),
-    ...checksLines(config),
-    ...deliveryLines(config),
+    ...activeHoursLines(values),
+    ...scanParameterLines(values, sections),
+    ...heartbeatLines(values),
+    ...toolLines(values, sections),
+    ...checksLines(values),
+    ...deliveryLines(values),
   ];
   return lines.join('\n');
 }

@@ -12,26 +12,15 @@ import {
   tokens,
   weekend,
 } from './heartbeat-value-readers.js';
-import { beadsAlert, command, envAllow, expected, orchestratorAlert, prefix } from './heartbeat-scanner-readers.js';
+import { envAllow } from './heartbeat-environment-readers.js';
 import { CHECK_KEYS } from './heartbeat-check-readers.js';
 import { ping, route } from './heartbeat-delivery-readers.js';
-import type { Setter } from './heartbeat-setting-draft.js';
+import { LEGACY_KEYS } from './heartbeat-legacy-keys.js';
+import type { ConfigSection } from './config-section.js';
+import type { Draft, SectionDraft, Setter } from './heartbeat-setting-draft.js';
 
 /** A section of HEARTBEAT.md; `root` is the text before the first heading and the general headings. */
-export type Section =
-  | 'root'
-  | 'active hours'
-  | 'beads'
-  | 'orchestrators'
-  | 'git'
-  | 'stale tasks'
-  | 'idle orchestrators'
-  | 'heartbeat'
-  | 'gchat'
-  | 'pipelines'
-  | 'environment'
-  | 'checks'
-  | 'delivery';
+export type Section = 'root' | 'active hours' | 'heartbeat' | 'environment' | 'checks' | 'delivery';
 
 /** Normalized heading → section. */
 export const SECTION_NAMES: Readonly<Record<string, Section>> = {
@@ -39,19 +28,7 @@ export const SECTION_NAMES: Readonly<Record<string, Section>> = {
   'heartbeat config': 'root',
   'scan parameters': 'root',
   'active hours': 'active hours',
-  beads: 'beads',
-  orchestrators: 'orchestrators',
-  orchestrator: 'orchestrators',
-  git: 'git',
-  'stale tasks': 'stale tasks',
-  'stale task': 'stale tasks',
-  'idle orchestrators': 'idle orchestrators',
   heartbeat: 'heartbeat',
-  gchat: 'gchat',
-  'google chat': 'gchat',
-  pipelines: 'pipelines',
-  pipeline: 'pipelines',
-  'pipeline status': 'pipelines',
   environment: 'environment',
   checks: 'checks',
   check: 'checks',
@@ -59,8 +36,6 @@ export const SECTION_NAMES: Readonly<Record<string, Section>> = {
   routing: 'delivery',
   routes: 'delivery',
 };
-
-const gitAlert = duration('gitStaleMs', 'h', 'uncommitted changes older than 1 hour');
 
 const HEARTBEAT_KEYS: Readonly<Record<string, Setter>> = {
   interval: duration('intervalMs', 's', '600 seconds or 10 minutes', 'value'),
@@ -94,14 +69,41 @@ export const SECTION_KEYS: Readonly<Record<Section, Readonly<Record<string, Sett
     timezone: timeZone,
     'time zone': timeZone,
   },
-  beads: { 'alert if': beadsAlert },
-  orchestrators: { expected, 'alert if': orchestratorAlert, prefix },
-  git: { 'alert if': gitAlert, threshold: gitAlert },
-  'stale tasks': { threshold: duration('staleTaskMs', 'h', '4 hours with no commits') },
-  'idle orchestrators': { threshold: duration('orchIdleMs', 'm', '30 minutes with no tool calls') },
-  gchat: { 'poll command': command('gchatPollCommand', '["python3", ".claude/scripts/gchat-poll-replies.py"]') },
-  pipelines: { 'dashboard command': command('pipelineDashboardCommand', '["python3", "dashboard.py"]') },
   environment: { allow: envAllow },
   checks: CHECK_KEYS,
   delivery: { immediate: route('immediate'), advisory: route('advisory'), normal: route('normal'), default: route('default'), ping },
 };
+
+/** A setter of core's or of a section's: it writes into the whole draft. */
+export type AnySetter = Setter<Draft & SectionDraft>;
+
+/** What the markdown reader looks up: headings, each section's keys and the keys read under any heading. */
+export interface MarkdownKeys {
+  /** Normalized heading → section id. */
+  readonly names: Readonly<Record<string, string>>;
+  /** Section id → normalized key → setter. */
+  readonly keys: Readonly<Record<string, Readonly<Record<string, AnySetter>>>>;
+  /** Upstream settings-table keys, accepted in any section. */
+  readonly legacy: Readonly<Record<string, AnySetter>>;
+}
+
+const CORE_KEYS: MarkdownKeys = { names: SECTION_NAMES, keys: SECTION_KEYS, legacy: LEGACY_KEYS };
+const keysBySections = new WeakMap<readonly ConfigSection[], MarkdownKeys>();
+
+/** Core's headings and keys plus those of the host's config sections (a section may add keys to a core section). */
+export function markdownKeysFor(sections: readonly ConfigSection[]): MarkdownKeys {
+  if (sections.length === 0) return CORE_KEYS;
+  const cached = keysBySections.get(sections);
+  if (cached !== undefined) return cached;
+  const names: Record<string, string> = { ...SECTION_NAMES };
+  const keys: Record<string, Record<string, AnySetter>> = { ...SECTION_KEYS };
+  const legacy: Record<string, AnySetter> = { ...LEGACY_KEYS };
+  for (const section of sections) {
+    Object.assign(names, section.headings);
+    for (const [id, setters] of Object.entries(section.keys ?? {})) keys[id] = { ...keys[id], ...setters };
+    Object.assign(legacy, section.legacyKeys);
+  }
+  const table = { names, keys, legacy };
+  keysBySections.set(sections, table);
+  return table;
+}

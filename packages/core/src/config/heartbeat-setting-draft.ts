@@ -6,32 +6,30 @@ export interface Problem {
   readonly fix: string;
 }
 
-/** The settings read so far, in the shape of the config schema's input (the schema fills the rest). */
-export interface Draft {
+/**
+ * The settings read so far, in the shape of the config schema's input (the schema fills the rest).
+ * A type, not an interface, so it is also a {@link SectionDraft} the config sections' setters write into.
+ */
+export type Draft = {
   activeHours: { start?: string; end?: string; weekend?: boolean; days?: Weekday[]; timeZone?: string };
   intervalMs?: number;
   catchUp?: { policy?: 'skip' | 'latest-once' | 'all'; cap?: number };
   breaker?: { after?: number; backoffCap?: number };
-  expectedOrchestrators?: string[];
-  orchestratorPrefix?: string;
-  gitStaleMs?: number;
-  staleTaskMs?: number;
-  orchIdleMs?: number;
   operatorIdleMs?: number;
   dedupWindowMs?: number;
   repeat?: { all?: number[]; immediate?: number[]; advisory?: number[]; normal?: number[] };
   costAlertTokens?: number;
   actionableBudgetTokens?: number;
-  alertInProgressChanged?: boolean;
-  gchatPollCommand?: string[];
-  pipelineDashboardCommand?: string[];
   envAllow?: string[];
   /** `## Checks`, one entry per `- name:` line, filled by the keys after it. */
   checks?: CheckDraft[];
   delivery?: { immediate?: string; advisory?: string; normal?: string; default?: string };
   /** `## Delivery` → `Ping:`: the off-host monitor's URL. */
   ping?: string;
-}
+};
+
+/** What a section's setters write into: the draft, keyed by config key. */
+export type SectionDraft = Record<string, unknown>;
 
 /** One check as its lines set it, before the schema checks the whole. */
 export interface CheckDraft {
@@ -50,8 +48,8 @@ export interface CheckDraft {
 }
 
 /** What a setter may touch besides its value. */
-export interface SetterContext {
-  readonly draft: Draft;
+export interface SetterContext<D extends object = Draft> {
+  readonly draft: D;
   readonly warn: (message: string) => void;
   /** The value before markdown marks are trimmed (a trailing `*` can be meaningful). */
   readonly raw: string;
@@ -60,4 +58,4 @@ export interface SetterContext {
 }
 
 /** Sets a field and names it (for duplicate warnings), accepts a no-op (undefined), or rejects. */
-export type Setter = (value: string, context: SetterContext) => string | Problem | undefined;
+export type Setter<D extends object = Draft> = (value: string, context: SetterContext<D>) => string | Problem | undefined;

@@ -6,6 +6,7 @@ import { formatDuration, parseDuration, parseDurationStrict, type DurationUnit }
 import { MAX_REPEAT_INTERVAL_MS, MAX_REPEAT_STEPS } from './repeat-limits.js';
 import { shorten } from './heartbeat-markdown-text.js';
 import type { Problem, Setter } from './heartbeat-setting-draft.js';
+import type { SectionSetter } from './config-section.js';
 
 /** `Start` / `End`: a time of day (the end may be 24:00). */
 export function timeOfDay(field: 'start' | 'end'): Setter {
@@ -59,12 +60,10 @@ export const timeZone: Setter = (value, { draft }) => {
   return 'activeHours.timeZone';
 };
 
-type DurationField = 'intervalMs' | 'gitStaleMs' | 'staleTaskMs' | 'orchIdleMs' | 'operatorIdleMs' | 'dedupWindowMs';
-
-/** A duration setting or condition; a bare number is in `defaultUnit`. */
+/** A duration setting or condition of config key `field` (in ms); a bare number is in `defaultUnit`. */
 // A condition (`Threshold: 4 hours with no commits`) is prose around its duration; a setting
 // (`Interval: 10 minutes`) is the duration alone, so `Interval: 10 minutes of nothing` is an error.
-export function duration(field: DurationField, defaultUnit: DurationUnit, example: string, form: 'prose' | 'value' = 'prose'): Setter {
+export function duration(field: string, defaultUnit: DurationUnit, example: string, form: 'prose' | 'value' = 'prose'): SectionSetter {
   const parse = form === 'value' ? parseDurationStrict : parseDuration;
   return (value, { draft }) => {
     const parsed = parse(value, defaultUnit);

@@ -45,7 +45,12 @@ export { type IsoInstantError } from '../text/iso-instant.js';
 export { splitCommaList, type CommaListOptions } from '../text/comma-list.js';
 export { DEFAULT_HEARTBEAT_FILE, type ParseHeartbeatConfigOptions } from '../config/heartbeat-markdown-parser.js';
 export { renderHeartbeatMarkdown } from '../config/heartbeat-markdown-renderer.js';
+/** A setter of a duration key for a config section's HEARTBEAT.md keys (a bare number is in the unit given). */
+export { duration as durationSetter } from '../config/heartbeat-value-readers.js';
+/** A value cut to what a HEARTBEAT.md warning or error shows. */
+export { shorten as shortenSettingValue } from '../config/heartbeat-markdown-text.js';
 export { heartbeatConfigSchemaFor, type ConfigHost } from '../config/heartbeat-config-schema.js';
+export { heartbeatConfigJsonSchema } from '../config/heartbeat-config-json-schema.js';
 export { daysSchema, timeOfDaySchema } from '../config/window-schema.js';
 export { activeHoursStatus, isWithinActiveHours, type ActiveHoursWindow, type ActiveHoursStatus } from '../active-hours/index.js';
 export {

@@ -28,6 +28,9 @@ export interface CycleRecord {
   readonly decision: CycleDecision;
 }
 
+// A recording carries the host's config sections' keys too (gitStaleMs, …); only core's keys decide a cycle.
+const recordedConfigSchema = heartbeatConfigSchema.loose();
+
 const recordSchema = z.object({
   version: z.literal(1),
   // Decoded with the state's own reader below, so a recording made by an older version replays.
@@ -36,7 +39,7 @@ const recordSchema = z.object({
   scanResults: z.array(z.looseObject({ scanner: z.string(), status: z.enum(['ok', 'skipped', 'error', 'timeout']) })),
   context: z.object({
     now: z.iso.datetime(),
-    config: heartbeatConfigSchema,
+    config: recordedConfigSchema,
     timeZone: z.string(),
     insideActiveHours: z.boolean(),
     operatorLastActiveAt: z.iso.datetime().nullable(),
@@ -201,7 +204,7 @@ export function replayCycleRecords(jsonl: string, options: ReplayOptions = {}): 
 function replayDifferences(record: CycleRecord, table: CategoryTable): string[] {
   const context: CycleContext = {
     now: new Date(record.context.now),
-    config: heartbeatConfigSchema.parse(record.context.config),
+    config: recordedConfigSchema.parse(record.context.config),
     timeZone: record.context.timeZone,
     insideActiveHours: record.context.insideActiveHours,
     operatorLastActiveAt: record.context.operatorLastActiveAt === null ? undefined : new Date(record.context.operatorLastActiveAt),

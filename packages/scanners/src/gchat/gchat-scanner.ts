@@ -1,3 +1,4 @@
+import { readConfigSection } from '@heartbeat-kit/core';
 import {
   type CommandOutput,
   type CommandRunner,
@@ -16,6 +17,7 @@ import { settleSpools, withInbox, withWarnings } from './gchat-inbox-result.js';
 import { judgeRefused, judgeSpool, type SpoolVerdict } from './judge-spool.js';
 import { parseGChatPoll, type GChatReply } from './parse-gchat-poll.js';
 import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
+import { GCHAT_CONFIG } from './gchat-config.js';
 
 /** Dependencies of {@link createGChatScanner}. */
 export interface GChatScannerDeps {
@@ -272,7 +274,7 @@ function pollReplies(output: CommandOutput, state: PollState): ScanResult {
 /** One poll: the command, its run, and what its exit code and output mean. */
 async function pollGChat(deps: GChatScannerDeps, ctx: ScanContext, state: PollState): Promise<ScanResult> {
   const { meter } = state;
-  const command = await pollCommand(deps, ctx.config.gchatPollCommand, meter);
+  const command = await pollCommand(deps, readConfigSection(GCHAT_CONFIG, ctx.config).gchatPollCommand, meter);
   if ('status' in command) return command;
   const outcome = await runPoll(deps, command, ctx.signal, state);
   if (outcome.kind === 'missing')

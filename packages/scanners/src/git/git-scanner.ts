@@ -1,5 +1,5 @@
 import { ok } from 'neverthrow';
-import { type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
+import { type Finding, readConfigSection, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
 import { failed, formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, skipped, type DurationMeter } from '../scanner-support.js';
 import {
   commitEpochs,
@@ -14,6 +14,7 @@ import type { StatusEntry } from './parse-status.js';
 import { scannableWorktrees, type Worktree } from './parse-worktrees.js';
 import { createWorktreeSource, type WorktreeSource } from './worktree-source.js';
 import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
+import { GIT_CONFIG } from './git-config.js';
 
 /** Dependencies of {@link createGitScanner}. */
 export interface GitScannerDeps extends GitDeps {
@@ -160,7 +161,7 @@ function worktreeChanges(
 
 /**
  * Scan target 3: every worktree (the main one included; bare and prunable ones skipped) with
- * uncommitted changes whose last commit is older than `gitStaleMs` → GIT_STALE.
+ * uncommitted changes whose last commit is older than `gitStaleMs` (its config section, `GIT_CONFIG`) → GIT_STALE.
  *
  * @example
  * ```ts
@@ -235,9 +236,10 @@ export function createGitScanner(deps: GitScannerDeps): Scanner {
           }
           return { state: { path: worktree.path, branch: worktree.branch, changes, lastCommitEpoch: epoch } };
         });
+        const { gitStaleMs } = readConfigSection(GIT_CONFIG, ctx.config);
         for (const { warning, state } of checked) {
           if (warning) warnings.push(warning);
-          if (state && isGitStale(state, nowMs, ctx.config.gitStaleMs)) findings.push(gitStaleFinding(state, nowMs));
+          if (state && isGitStale(state, nowMs, gitStaleMs)) findings.push(gitStaleFinding(state, nowMs));
         }
         return scanOk(NAME, { findings, warnings, durationMs: meter.ms });
       });

@@ -1,3 +1,4 @@
+import { readConfigSection } from '@heartbeat-kit/core';
 import { type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
 import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
@@ -7,6 +8,7 @@ import { branchTipEpochs, commitsSince, describeGitError, type GitDeps } from '.
 import { scannableWorktrees, type Worktree } from './parse-worktrees.js';
 import { createWorktreeSource, type WorktreeSource } from './worktree-source.js';
 import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
+import { STALE_TASKS_CONFIG } from './stale-tasks-config.js';
 
 /** Dependencies of {@link createStaleTasksScanner}. */
 export interface StaleTasksScannerDeps extends GitDeps {
@@ -91,7 +93,7 @@ export function createStaleTasksScanner(deps: StaleTasksScannerDeps): Scanner {
         const beads = await deps.beads.inProgress(ctx.now, ctx.signal, meter);
         if (beads.isErr()) return beadsFailureResult(NAME, beads.error, meter);
         const nowMs = ctx.now.getTime();
-        const windowMs = ctx.config.staleTaskMs;
+        const windowMs = readConfigSection(STALE_TASKS_CONFIG, ctx.config).staleTaskMs;
         const warnings: ScanWarning[] = [];
         const old = beads.value.flatMap((bead) => {
           if (bead.status !== undefined && bead.status !== 'in_progress') return [];

@@ -1,3 +1,4 @@
+import { readConfigSection } from '@heartbeat-kit/core';
 import {
   type CommandError,
   type CommandRunner,
@@ -24,6 +25,7 @@ import {
   type PipelineObservation,
   type PipelineSlice,
 } from './pipeline-findings.js';
+import { PIPELINES_CONFIG } from './pipeline-config.js';
 
 /**
  * File access of the pipeline scanner, injected so this module stays pure. `list` resolves the
@@ -253,7 +255,7 @@ export function createPipelineScanner(options: PipelineScannerOptions): Scanner 
     const done = (result: ScanResult): Dashboards => ({ kind: 'result', result });
     if (!context.insideActiveHours)
       return done({ scanner: 'pipelines', status: 'skipped', reason: OUTSIDE_ACTIVE_HOURS_REASON, durationMs: 0 });
-    const prefix = context.config.pipelineDashboardCommand;
+    const prefix = readConfigSection(PIPELINES_CONFIG, context.config).pipelineDashboardCommand;
     const runner = options.runner;
     if (prefix !== undefined && runner === undefined) {
       return done({

@@ -1,8 +1,11 @@
+import { readConfigSection } from '@heartbeat-kit/core';
 import { defineStatefulScanner, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
 import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import { hashPaneCapture } from './normalise-pane.js';
 import { PANE_SLICE, derivePaneIdle, type PaneSeen, type PaneSlice } from './orch-idle.js';
 import { capturePanes, createTmuxSessionsSource, type TmuxDeps, type TmuxSessionsSource } from './tmux-client.js';
+import { ORCHESTRATORS_CONFIG } from './orchestrators-config.js';
+import { IDLE_ORCHESTRATORS_CONFIG } from './idle-orchestrators-config.js';
 
 /** Dependencies of {@link createIdleOrchestratorsScanner}. */
 export interface IdleOrchestratorsScannerDeps extends TmuxDeps {
@@ -42,7 +45,9 @@ export function createIdleOrchestratorsScanner(deps: IdleOrchestratorsScannerDep
             : failed(NAME, sessions.error.message, meter);
         const seen: PaneSeen[] = [];
         const warnings: ScanWarning[] = [];
-        const orchestrators = sessions.value.filter((session) => session.name.startsWith(ctx.config.orchestratorPrefix));
+        const orchestrators = sessions.value.filter((session) =>
+          session.name.startsWith(readConfigSection(ORCHESTRATORS_CONFIG, ctx.config).orchestratorPrefix),
+        );
         const captures = await capturePanes(deps, orchestrators, ctx.signal, meter);
         for (const [i, captured] of captures.entries()) {
           const session = orchestrators[i]!;
@@ -50,7 +55,7 @@ export function createIdleOrchestratorsScanner(deps: IdleOrchestratorsScannerDep
           if (captured.isErr()) warnings.push({ code: 'PANE_CAPTURE_FAILED', message: captured.error.message });
           else seen.push({ session: session.name, hash: hashPaneCapture(captured.value) });
         }
-        const idle = derivePaneIdle(previous, seen, ctx.now.getTime(), ctx.config.orchIdleMs);
+        const idle = derivePaneIdle(previous, seen, ctx.now.getTime(), readConfigSection(IDLE_ORCHESTRATORS_CONFIG, ctx.config).orchIdleMs);
         next = idle.next;
         return scanOk(NAME, { findings: idle.findings, warnings, durationMs: meter.ms });
       });

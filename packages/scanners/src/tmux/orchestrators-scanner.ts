@@ -1,3 +1,4 @@
+import { readConfigSection } from '@heartbeat-kit/core';
 import {
   createFinding,
   defineStatefulScanner,
@@ -16,6 +17,8 @@ import { beadsFailureResult } from '../beads/beads-scanner.js';
 import type { PipelineBeadNode, PipelineOwners } from '../pipelines/pipeline-owners.js';
 import { createTmuxSessionsSource, type TmuxDeps, type TmuxSessionsSource } from './tmux-client.js';
 import { createCoBuilderFinding } from '../categories/cobuilder-categories.js';
+import { ORCHESTRATORS_CONFIG } from './orchestrators-config.js';
+import { BEADS_CONFIG } from '../beads/beads-config.js';
 
 /** Dependencies of {@link createOrchestratorsScanner}. */
 export interface OrchestratorsScannerDeps extends TmuxDeps {
@@ -211,7 +214,7 @@ export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scan
       let next: InProgressSlice | undefined;
       const result = await guardScan(NAME, meter, async () => {
         const sessions = await source.list(ctx.now, ctx.signal, meter);
-        const expected = ctx.config.expectedOrchestrators;
+        const { expectedOrchestrators: expected, orchestratorPrefix } = readConfigSection(ORCHESTRATORS_CONFIG, ctx.config);
         if (sessions.isErr()) {
           if (sessions.error.kind !== 'tool-missing') return failed(NAME, sessions.error.message, meter);
           // An Expected: list is the user saying "these must run": not being able to check it is a warning.
@@ -240,14 +243,20 @@ export function createOrchestratorsScanner(deps: OrchestratorsScannerDeps): Scan
           sessionNames: sessions.value.map((s) => s.name),
           inProgress,
           expected,
-          prefix: ctx.config.orchestratorPrefix,
+          prefix: orchestratorPrefix,
           pipelineNodes,
         });
         const findings: Finding[] = [...tmuxDownFinding(sessions.value.length, failures), ...failures];
         // Without bd the count is unknown: the last one known stays (no next slice).
         if (beads.isOk()) {
           next = { inProgressCount: inProgress.length };
-          findings.push(...deriveInProgressChange(previous.inProgressCount, inProgress.length, ctx.config.alertInProgressChanged));
+          findings.push(
+            ...deriveInProgressChange(
+              previous.inProgressCount,
+              inProgress.length,
+              readConfigSection(BEADS_CONFIG, ctx.config).alertInProgressChanged,
+            ),
+          );
         }
         return scanOk(NAME, { findings, warnings, durationMs: meter.ms });
       });

@@ -3,7 +3,13 @@ import { createFakeCommandRunner, type FakeCommandResponse, type FakeCommandRunn
 
 /** A scan context for tests: default config, inside active hours, a fresh signal. */
 export function makeContext(
-  overrides: { now?: Date; insideActiveHours?: boolean; config?: Partial<HeartbeatConfig>; signal?: AbortSignal } = {},
+  overrides: {
+    now?: Date;
+    insideActiveHours?: boolean;
+    // A scanner's own section keys (gitStaleMs) are not HeartbeatConfig's: it reads them with readConfigSection.
+    config?: Partial<HeartbeatConfig> & Readonly<Record<string, unknown>>;
+    signal?: AbortSignal;
+  } = {},
 ): ScanContext {
   return {
     now: overrides.now ?? new Date('2026-11-29T12:00:00Z'),

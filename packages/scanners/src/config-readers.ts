@@ -1,9 +1,7 @@
-// The setters of the scanners' sections: conditions written as prose (`Alert if: …`), the orchestrators
-// expected and their prefix, the commands the gchat and pipeline scanners run, and the environment they get.
-import { splitCommaList } from '../text/comma-list.js';
-import { ENV_NAME_PATTERN } from '../command/child-environment.js';
-import { shorten } from './heartbeat-markdown-text.js';
-import type { Setter } from './heartbeat-setting-draft.js';
+// The HEARTBEAT.md setters of the built-in scanners' sections: conditions written as prose (`Alert if: …`),
+// the orchestrators expected and their prefix, and the commands the gchat and pipeline scanners run.
+import type { SectionSetter } from '@heartbeat-kit/core';
+import { shortenSettingValue as shorten, splitCommaList } from '@heartbeat-kit/core/host';
 
 /**
  * What an expected orchestrator may be called: letters, digits, `.`, `_`, `-`, and spaces inside
@@ -24,7 +22,7 @@ function unwrapMarks(text: string): string {
  * a name outside {@link ORCHESTRATOR_NAME_PATTERN} is left out with a warning naming the key and
  * the fix; the other names are kept.
  */
-export const expected: Setter = (_value, { draft, raw, warn, key }) => {
+export const expected: SectionSetter = (_value, { draft, raw, warn, key }) => {
   // `- **Expected:** a, b` leaves the bold's closing marks in front of the value.
   const value = unwrapMarks(raw.trim().replace(/^\*+\s+/, ''));
   const names: string[] = [];
@@ -41,14 +39,14 @@ export const expected: Setter = (_value, { draft, raw, warn, key }) => {
 };
 
 /** Orchestrators `Prefix`: one word that starts every orchestrator's session name. */
-export const prefix: Setter = (value, { draft }) => {
+export const prefix: SectionSetter = (value, { draft }) => {
   if (value === '' || /\s/.test(value)) return { message: 'is not a session-name prefix.', fix: 'write one word such as orch-.' };
   draft.orchestratorPrefix = value;
   return 'orchestratorPrefix';
 };
 
 /** A command as a JSON array of words or as words separated by spaces (never a shell line). */
-export function command(field: 'gchatPollCommand' | 'pipelineDashboardCommand', example: string): Setter {
+export function command(field: string, example: string): SectionSetter {
   return (value, { draft }) => {
     const fix = `write the command as a JSON array such as ${example}, or as words separated by spaces.`;
     let argv: unknown;
@@ -69,27 +67,8 @@ export function command(field: 'gchatPollCommand' | 'pipelineDashboardCommand', 
   };
 }
 
-/** Environment `Allow`: variable names (a trailing `*` is a prefix) the children may inherit. */
-// Reads the raw value: trimming markdown marks would eat the `*` of a final `XDG_*`.
-export const envAllow: Setter = (_value, { draft, raw }) => {
-  let value = raw
-    .trim()
-    .replace(/^\*+\s+/, '')
-    .replace(/^`+|`+$/g, '');
-  if (value.startsWith('**') && value.endsWith('**') && value.length >= 4) value = value.slice(2, -2);
-  const names = splitCommaList(value, { spaces: true });
-  const bad = names.find((name) => !ENV_NAME_PATTERN.test(name));
-  if (bad !== undefined)
-    return {
-      message: `holds "${shorten(bad)}", which is not a variable name.`,
-      fix: 'list names separated by commas, such as BEADS_DIR, HTTPS_PROXY, XDG_* (a trailing * is a prefix).',
-    };
-  draft.envAllow = names;
-  return 'envAllow';
-};
-
 /** Beads `Alert if`: in-progress changes turn on a check; P0/P1 is always on; anything else is a warning. */
-export const beadsAlert: Setter = (value, { draft, warn }) => {
+export const beadsAlert: SectionSetter = (value, { draft, warn }) => {
   if (/in[\s_-]?progress/i.test(value) && /chang/i.test(value)) {
     draft.alertInProgressChanged = true;
     return 'alertInProgressChanged';
@@ -100,7 +79,12 @@ export const beadsAlert: Setter = (value, { draft, warn }) => {
 };
 
 /** Orchestrators `Alert if`: a missing orchestrator is always checked; anything else is a warning. */
-export const orchestratorAlert: Setter = (value, { warn }) => {
+export const orchestratorAlert: SectionSetter = (value, { warn }) => {
   if (!/missing/i.test(value)) warn(`condition "${shorten(value)}" is not one heartbeat-kit checks — ignored.`);
   return undefined;
 };
+
+/** `<` escaped so an argv word can never open an HTML comment the parser would skip. */
+export function commandJson(argv: readonly string[]): string {
+  return JSON.stringify(argv).replace(/</g, '\\u003c');
+}

@@ -1,10 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HEARTBEAT_CONFIG, heartbeatConfigSchema, type HeartbeatConfig } from './heartbeat-config-schema.js';
-import { WEEKDAY_NAMES } from '../time/calendar.js';
-import { formatDuration, parseDurationStrict, type DurationUnit } from '../time/duration.js';
-import { formatHeartbeatConfigError, parseHeartbeatConfig } from './heartbeat-markdown-parser.js';
-import { renderHeartbeatMarkdown } from './heartbeat-markdown-renderer.js';
+import { formatHeartbeatConfigError } from '@heartbeat-kit/core';
+import { formatDuration, parseDurationStrict, WEEKDAY_NAMES, type DurationUnit } from '@heartbeat-kit/core/host';
+import {
+  DEFAULT_HEARTBEAT_CONFIG,
+  heartbeatConfigSchema,
+  type BuiltinHeartbeatConfig as HeartbeatConfig,
+  parseHeartbeatConfig,
+  renderHeartbeatMarkdown,
+} from '../test/support/builtin-config.js';
 
 const HEADINGS = [
   'Heartbeat Configuration',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HEARTBEAT_CONFIG } from './heartbeat-config-schema.js';
-import { formatHeartbeatConfigError, parseHeartbeatConfig } from './heartbeat-markdown-parser.js';
+import { formatHeartbeatConfigError } from '@heartbeat-kit/core';
+import { DEFAULT_HEARTBEAT_CONFIG, parseHeartbeatConfig } from '../test/support/builtin-config.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
