@@ -115,7 +115,9 @@ const STATUS_NOTES: Readonly<Record<string, string>> = {
 const HEARTBEAT_NOTE = `HEARTBEAT.md is Markdown, not YAML: each setting is a list item \`- Key: value\` under a
 heading. The parser maps headings and keys to the fields below (durations such as \`10 minutes\` or
 \`4h\` become milliseconds); the JSON Schema describes the resulting configuration object, which
-is also what an embedder passes to \`heartbeatConfigSchema.parse\`. \`heartbeat-kit init\` writes the
+is also what an embedder gets from \`parseHeartbeatConfig(text, { sections: BUILTIN_CONFIG_SECTIONS })\`
+(core's own keys plus each built-in scanner's section, exported by @heartbeat-kit/scanners; core's
+\`heartbeatConfigSchema\` alone has only core's keys). \`heartbeat-kit init\` writes the
 file below, and reading it back gives exactly the defaults.`;
 
 const DOCS: readonly ConfigDoc[] = [
