@@ -28,7 +28,12 @@ const shapes = fc.record<SlotShape>({
   pause: fc.boolean(),
   setup: fc.boolean(),
 });
-const configs = fc.constantFrom<NonNullable<SlotFacts['config']>>({ ok: true }, { ok: false, detail: 'bad HEARTBEAT.md' });
+const configs = fc.constantFrom<NonNullable<SlotFacts['config']>>(
+  { ok: true },
+  { ok: false, detail: 'bad HEARTBEAT.md' },
+  // A runner that records an unusable config as its own ending (WoterClip: an unreadable file).
+  { ok: false, detail: 'config.yaml: EACCES', end: { kind: 'lock-unavailable', detail: 'config.yaml: EACCES' } },
+);
 const locks = fc.constantFrom<LockFact>(
   { kind: 'taken' },
   { kind: 'held', detail: 'another cycle holds the lock' },
@@ -39,18 +44,33 @@ const pauses = fc.constantFrom<PauseDecision>(
   { kind: 'skip', pause: PAUSE, line: 'paused: maintenance' },
   { kind: 'partial', pause: PAUSE, line: 'paused in part', scanners: ['disk'], criticalOnly: false },
 );
-const runs = fc.constantFrom<RunFact>(RAN, REFUSED);
+const runs = fc.constantFrom<RunFact>(
+  RAN,
+  REFUSED,
+  // The work's own ending (WoterClip's quiet hours, read under the lock), and a slot its successor recorded.
+  { kind: 'own', end: { kind: 'quiet-hours', detail: 'quiet hours' } },
+  { kind: 'recorded' },
+);
 const gates = fc.constantFrom<GateFact>(
   { kind: 'open' },
   { kind: 'closed', end: { kind: 'quiet-hours', detail: 'quiet hours' } },
   { kind: 'closed', end: { kind: 'breaker-open', detail: 'the dispatch breaker is open' } },
 );
-const setups = fc.constantFrom<NonNullable<SlotFacts['setup']>>({ ok: true }, { ok: false, detail: 'unknown scanner set' });
+const setups = fc.constantFrom<NonNullable<SlotFacts['setup']>>(
+  { ok: true },
+  { ok: false, detail: 'unknown scanner set' },
+  { ok: false, detail: 'no such set', end: { kind: 'config-error', detail: 'no such set' } },
+);
 
 /** A slot's ending as the model names it: a receipt's kind, or `recorded` (the slot had its record: none). */
 type EndKind = SlotEnd['kind'] | 'recorded';
 const endKind = (step: SlotStep): EndKind | undefined =>
   step.kind === 'end' ? step.end.kind : step.kind === 'recorded' ? 'recorded' : undefined;
+/** The ending an unusable config or setup gives: the runner's own, else `config-error`. */
+const unusableKind = (fact: NonNullable<SlotFacts['config']>): EndKind | undefined =>
+  fact.ok ? undefined : (fact.end?.kind ?? 'config-error');
+/** The ending the run step gives. */
+const runKind = (run: RunFact): EndKind => (run.kind === 'recorded' ? 'recorded' : run.end.kind);
 
 /** What each step would find, were it asked. */
 interface Answers {
@@ -94,14 +114,19 @@ function walk(shape: SlotShape, found: Answers): { steps: SlotStep['kind'][]; en
 
 /** The model: the first step (in the one order) whose answer ends the slot decides its ending. */
 function expectedEnd(shape: SlotShape, found: Answers): EndKind {
-  if (shape.config && !found.config.ok) return 'config-error';
+  return endedBeforeRun(shape, found) ?? runKind(found.run);
+}
+
+/** The model's ending decided before the run step, if one is. */
+function endedBeforeRun(shape: SlotShape, found: Answers): EndKind | undefined {
+  if (shape.config && !found.config.ok) return unusableKind(found.config);
   if (shape.gate === true && found.gate.kind === 'closed') return found.gate.end.kind;
   if (shape.recorded === true && found.recorded) return 'recorded';
   if (shape.lock && found.lock.kind === 'held') return 'overlapping';
   if (shape.lock && found.lock.kind === 'unavailable') return 'lock-unavailable';
   if (shape.pause && found.pause.kind === 'skip') return 'paused';
-  if (shape.setup === true && !found.setup.ok) return 'config-error';
-  return found.run.end.kind;
+  if (shape.setup === true && !found.setup.ok) return unusableKind(found.setup);
+  return undefined;
 }
 
 describe("nextSlotStep: the order of a slot's decisions", () => {
@@ -116,7 +141,7 @@ describe("nextSlotStep: the order of a slot's decisions", () => {
         // Asked again with what it found, the planner gives the same ending: one ending per slot.
         expect(nextSlotStep(shape, facts)).toEqual(end);
         // The work runs only when nothing before it ended the slot; a step the shape lacks is never asked.
-        expect(steps.includes('run')).toBe(kind === 'ran-work' || kind === 'state-refused');
+        expect(steps.includes('run')).toBe(endedBeforeRun(shape, found) === undefined);
         if (!shape.lock) expect(steps).not.toContain('take-lock');
         if (!shape.grid) expect(steps).not.toContain('close-missed');
         if (shape.gate !== true) expect(steps).not.toContain('check-gate');
@@ -146,14 +171,14 @@ describe("nextSlotStep: the order of a slot's decisions", () => {
         const step = nextSlotStep(none, facts);
         // The endings in the one order: the first that applies is the slot's.
         const candidates: readonly (readonly [boolean, EndKind | undefined])[] = [
-          [config?.ok === false, 'config-error'],
+          [config?.ok === false, config === undefined ? undefined : unusableKind(config)],
           [gate?.kind === 'closed', gate?.kind === 'closed' ? gate.end.kind : undefined],
           [recorded === true, 'recorded'],
           [lock?.kind === 'held', 'overlapping'],
           [lock?.kind === 'unavailable', 'lock-unavailable'],
           [pause?.kind === 'skip', 'paused'],
-          [setup?.ok === false, 'config-error'],
-          [run !== undefined, run?.end.kind],
+          [setup?.ok === false, setup === undefined ? undefined : unusableKind(setup)],
+          [run !== undefined, run === undefined ? undefined : runKind(run)],
         ];
         const wins = candidates.find(([applies]) => applies)?.[1];
         if (wins === undefined) expect(step).toEqual({ kind: 'run', pause: pause ?? { kind: 'run' } });

@@ -38,13 +38,29 @@ export type GateFact =
   | { readonly kind: 'open' }
   | { readonly kind: 'closed'; readonly end: { readonly kind: 'quiet-hours' | 'breaker-open'; readonly detail: string } };
 
-/** What the run step found: it ran, or it refused to (its state or its config could not be used). */
+/**
+ * What the run step found: it ran, it refused to (its state or its config could not be used), its
+ * work ended with the runner's own ending (WoterClip's quiet hours, read under the lock; a
+ * rehearsal), or the slot turned out recorded by another run (a beat its successor superseded).
+ */
 export type RunFact =
   | { readonly kind: 'ran'; readonly end: Extract<SlotEnd, { kind: 'ran' | 'ran-step' | 'ran-work' }> }
-  | { readonly kind: 'refused'; readonly end: Extract<SlotEnd, { kind: 'state-refused' | 'config-error' }> };
+  | { readonly kind: 'refused'; readonly end: Extract<SlotEnd, { kind: 'state-refused' | 'config-error' }> }
+  | { readonly kind: 'own'; readonly end: Extract<SlotEnd, { kind: 'quiet-hours' | 'breaker-open' | 'dry-run' }> }
+  | { readonly kind: 'recorded' };
 
-/** A config read, or a setup resolved: usable, or not (then the slot ends `config-error`). */
-export type ConfigFact = { readonly ok: true } | { readonly ok: false; readonly detail: string };
+/**
+ * A config read, or a setup resolved: usable, or not. Not usable ends the slot `config-error`,
+ * or the ending the runner records for it (`end`: WoterClip records an unreadable config file as
+ * `lock-unavailable`, as it always has).
+ */
+export type ConfigFact =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly detail: string;
+      readonly end?: Extract<SlotEnd, { kind: 'config-error' | 'lock-unavailable' }> | undefined;
+    };
 
 /** What a runner has found so far in one slot; a step not asked yet is absent. */
 export interface SlotFacts {
@@ -76,6 +92,9 @@ export type SlotStep =
 
 const ending = (end: SlotEnd): SlotStep => ({ kind: 'end', end });
 
+/** The ending of a config or setup that cannot be used: the runner's own, else `config-error`. */
+const unusable = (fact: Extract<ConfigFact, { ok: false }>): SlotStep => ending(fact.end ?? { kind: 'config-error', detail: fact.detail });
+
 /** The ending a lock that was not taken gives; undefined when it was taken (or not asked). */
 function lockEnding(lock: LockFact | undefined): SlotStep | undefined {
   if (lock?.kind === 'held') {
@@ -97,7 +116,7 @@ function lockEnding(lock: LockFact | undefined): SlotStep | undefined {
 /** The steps before the lock: the config (unreadable: `config-error`), then the runner's gate. */
 function beforeLock(shape: SlotShape, facts: SlotFacts): SlotStep | undefined {
   if (shape.config && facts.config === undefined) return { kind: 'read-config' };
-  if (facts.config?.ok === false) return ending({ kind: 'config-error', detail: facts.config.detail });
+  if (facts.config?.ok === false) return unusable(facts.config);
   if (shape.gate === true && facts.gate === undefined) return { kind: 'check-gate' };
   if (facts.gate?.kind === 'closed') return ending(facts.gate.end);
   return undefined;
@@ -108,7 +127,8 @@ function beforeLock(shape: SlotShape, facts: SlotFacts): SlotStep | undefined {
  * `config-error`), the runner's gate (closed: its ending), the lock, whether the slot has its
  * record already (then nothing more: `recorded`), the lock's ending (held: `overlapping`; cannot:
  * `lock-unavailable`), the missed slots, the pause (whole: `paused`), the setup (unresolvable:
- * `config-error`), then the run (`ran`, or refused: `state-refused`). Pure: the runner does the
+ * `config-error`), then the run (`ran`; refused: `state-refused`; the runner's own ending; or
+ * recorded by another run: `recorded`). Pure: the runner does the
  * I/O of each step and asks again with what it found, so every slot ends exactly once, and when
  * several endings apply the earliest step's wins.
  */
@@ -125,7 +145,7 @@ export function nextSlotStep(shape: SlotShape, facts: SlotFacts): SlotStep {
   const pause = facts.pause ?? { kind: 'run' };
   if (pause.kind === 'skip') return ending({ kind: 'paused', pause: pause.pause, line: pause.line });
   if (shape.setup === true && facts.setup === undefined) return { kind: 'resolve-setup' };
-  if (facts.setup?.ok === false) return ending({ kind: 'config-error', detail: facts.setup.detail });
+  if (facts.setup?.ok === false) return unusable(facts.setup);
   if (facts.run === undefined) return { kind: 'run', pause };
-  return ending(facts.run.end);
+  return facts.run.kind === 'recorded' ? { kind: 'recorded' } : ending(facts.run.end);
 }

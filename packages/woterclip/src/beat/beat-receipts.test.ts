@@ -1,4 +1,5 @@
 import { createMemoryLockStore, createMemoryReceiptStore } from '@heartbeat-kit/core/testing';
+import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { configYaml, harness, report } from '../../test/beat-harness.js';
 import { beatDetailOf, beatReceiptView } from './beat-detail.js';
@@ -75,6 +76,19 @@ describe('every beat leaves exactly one receipt', () => {
     const b = withReceipts(broken);
     await b.run();
     expect(await b.list()).toMatchObject([{ kind: 'skipped', reason: 'config-error' }]);
+  });
+
+  it('a config file that cannot be read (I/O) ends lock-error and is recorded as lock-unavailable with its message, counting no beat', async () => {
+    const h = harness({ issues: [issue(12)] });
+    const receipts = createMemoryReceiptStore({ clock: h.clock });
+    const files = { readText: () => errAsync({ kind: 'io' as const, message: 'EACCES: permission denied' }) };
+    const beat = await runBeat({ ...h.deps, files, receipts });
+    expect(beat.exit).toBe('lock-error');
+    const kept = (await receipts.list())._unsafeUnwrap().receipts;
+    expect(kept).toMatchObject([
+      { kind: 'skipped', reason: 'lock-unavailable', detail: '.woterclip/config.yaml: EACCES: permission denied' },
+    ]);
+    expect(beatDetailOf(kept[0]!)).toBeUndefined();
   });
 
   it('a stale lock left by a beat that never finished: the next beat records its slot as abandoned, then its own run', async () => {

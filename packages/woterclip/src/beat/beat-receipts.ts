@@ -1,6 +1,6 @@
 import type { LockRecord, Receipt } from '@heartbeat-kit/core';
-import { type ScannerBreaker, type SlotEnd, type SlotStamp, slotReceipt } from '@heartbeat-kit/core/host';
-import type { BeatExit, BeatResult } from './beat-types.js';
+import type { ScannerBreaker, SlotStamp } from '@heartbeat-kit/core/host';
+import type { BeatResult } from './beat-types.js';
 import { BEAT_RECEIPT_SOURCE, beatDetailOf, type BeatDetail } from './beat-detail.js';
 
 /** What the newest WoterClip receipt hands to the next beat. */
@@ -39,32 +39,15 @@ export function beatSlotMs(startMs: number, beatId?: string): number {
   return epoch === undefined ? Math.floor(startMs / 1000) * 1000 : Number(epoch) * 1000;
 }
 
-const SKIPPED_BY_EXIT: Partial<Record<BeatExit, Exclude<SlotEnd['kind'], 'ran' | 'ran-step' | 'ran-work' | 'paused'>>> = {
-  'config-missing': 'config-error',
-  'config-invalid': 'config-error',
-  usage: 'config-error',
-  'lock-error': 'lock-unavailable',
-  'lock-conflict': 'overlapping',
-  'quiet-hours': 'quiet-hours',
-  'breaker-open': 'breaker-open',
-};
-
-/** What {@link receiptForBeat} needs besides the result. */
+/** What {@link beatStamp} needs besides the result. */
 export interface BeatSlot {
   readonly slotMs: number;
   readonly atMs: number;
-  readonly dryRun: boolean;
   /** The beat's number and the breaker it leaves, for a beat that counts (ran or held back). */
   readonly beat?: { readonly n: number; readonly breaker?: ScannerBreaker | undefined; readonly line?: string | undefined };
 }
 
-/** How a beat ended, as a slot ends: core's ending and the beat's own record of it. */
-export interface BeatEnding {
-  readonly end: SlotEnd;
-  /** The beat's `sourceDetail`, for a beat that counts. */
-  readonly sourceDetail?: BeatDetail;
-}
-
+/** The beat's own record of its slot (`sourceDetail`), for a beat that counts. */
 function beatDetail(result: BeatResult, slot: BeatSlot): BeatDetail | undefined {
   if (slot.beat === undefined) return undefined;
   return {
@@ -78,42 +61,11 @@ function beatDetail(result: BeatResult, slot: BeatSlot): BeatDetail | undefined 
 }
 
 /**
- * A beat's ending: a skip with its reason when it did no work (dry run, config error, lock held
- * elsewhere or unreadable, quiet hours, dispatch breaker open), otherwise `ran-work` with its count,
- * whether it reported and whether the report comments were posted. A beat that lost its lock to a
- * successor has none: the successor recorded its slot as abandoned.
+ * The stamp of a beat's receipt: its slot, when, and its own record (a beat that counts). The
+ * ending itself is the slot planner's (beat-walk.ts); core's slotReceipt makes the receipt.
  */
-export function beatEnding(result: BeatResult, slot: BeatSlot): BeatEnding | undefined {
-  if (result.exit === 'superseded') return undefined;
-  const detail = (result.messages.join(' ') || result.exit).slice(0, 500);
-  const beat = beatDetail(result, slot);
-  const withDetail = (end: SlotEnd): BeatEnding => (beat === undefined ? { end } : { end, sourceDetail: beat });
-  if (slot.dryRun) return { end: { kind: 'dry-run', detail: `would have ended ${result.stopReason ?? result.exit}` } };
-  const kind = SKIPPED_BY_EXIT[result.exit];
-  if (kind !== undefined) return withDetail({ kind, detail });
-  return withDetail({
-    kind: 'ran-work',
-    count: slot.beat?.n ?? 0,
-    status: result.worked.length === 0 ? 'ok' : 'report',
-    delivery: result.reportNotPosted !== undefined ? 'failed' : result.worked.length > 0 ? 'delivered' : 'none',
-    ...(result.exit === 'interrupted'
-      ? { cutOff: [result.interruptedIssue === undefined ? 'the beat' : `#${result.interruptedIssue}`] }
-      : {}),
-  });
-}
-
-/** The stamp of a beat's receipt: its slot, when, and its own record. */
-export function beatStamp(slot: BeatSlot, ending: BeatEnding): SlotStamp {
-  return { slotMs: slot.slotMs, atMs: slot.atMs, source: BEAT_RECEIPT_SOURCE, sourceDetail: ending.sourceDetail };
-}
-
-/**
- * The one receipt a beat leaves: its {@link beatEnding} through core's slotReceipt, the mapping
- * every runner's endings go through.
- */
-export function receiptForBeat(result: BeatResult, slot: BeatSlot): Receipt | undefined {
-  const ending = beatEnding(result, slot);
-  return ending === undefined ? undefined : slotReceipt(ending.end, beatStamp(slot, ending));
+export function beatStamp(slot: BeatSlot, result: BeatResult): SlotStamp {
+  return { slotMs: slot.slotMs, atMs: slot.atMs, source: BEAT_RECEIPT_SOURCE, sourceDetail: beatDetail(result, slot) };
 }
 
 /**

@@ -1,10 +1,13 @@
-import type { ScannerBreaker } from '@heartbeat-kit/core/host';
+import type { ScannerBreaker, SlotEnd } from '@heartbeat-kit/core/host';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { beatReceiptView } from './beat-detail.js';
 import { planBeatRecord, type BeatRecordInput } from './beat-record.js';
 import type { DispatchVerdict } from './dispatch-breaker.js';
+import { skipDetail } from './beat-session.js';
+import { EMPTY_SUMMARY } from './beat-summary.js';
 import type { BeatExit, BeatResult } from './beat-types.js';
+import { workFact } from './beat-walk.js';
 
 const NOW = new Date('2026-07-22T10:05:00Z');
 const START = Date.parse('2026-07-22T10:00:00Z');
@@ -19,8 +22,25 @@ const result = (exit: BeatExit, extra: Partial<BeatResult> = {}): BeatResult => 
   ...(exit === 'superseded' || exit === 'breaker-open' ? {} : { beatId: `${START / 1000}-42` }),
   ...extra,
 });
+/** The endings the slot planner gives the steps before the work (beat-walk.ts). */
+const BEFORE_WORK: Partial<Record<BeatExit, 'config-error' | 'lock-unavailable' | 'overlapping' | 'breaker-open'>> = {
+  'config-missing': 'config-error',
+  'config-invalid': 'config-error',
+  usage: 'config-error',
+  'lock-error': 'lock-unavailable',
+  'lock-conflict': 'overlapping',
+  'breaker-open': 'breaker-open',
+};
+/** The slot's ending of a beat that ended with this result: its step's before the work, else the work's. */
+function endOf(r: BeatResult, dryRun: boolean): SlotEnd | undefined {
+  const kind = BEFORE_WORK[r.exit];
+  if (kind !== undefined) return { kind, detail: skipDetail(r) };
+  const fact = workFact({ result: r, summary: EMPTY_SUMMARY }, 5, dryRun);
+  return fact.kind === 'recorded' ? undefined : fact.end;
+}
 const input = (r: BeatResult, over: Partial<BeatRecordInput> = {}): BeatRecordInput => ({
   result: r,
+  end: endOf(r, over.dryRun ?? false),
   prior: { n: 4 },
   beat: 5,
   verdicts: [],

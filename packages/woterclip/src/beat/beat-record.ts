@@ -1,6 +1,6 @@
 import type { LockRecord, Receipt } from '@heartbeat-kit/core';
 import { type BreakerSettings, type SlotEnd, type SlotStamp, slotReceipt } from '@heartbeat-kit/core/host';
-import { abandonedReceipt, beatEnding, beatSlotMs, beatStamp, type PriorBeatState } from './beat-receipts.js';
+import { abandonedReceipt, beatSlotMs, beatStamp, type PriorBeatState } from './beat-receipts.js';
 import { updateDispatchBreaker, type DispatchVerdict } from './dispatch-breaker.js';
 import type { BeatResult } from './beat-types.js';
 
@@ -8,6 +8,8 @@ import type { BeatResult } from './beat-types.js';
 export interface BeatRecordInput {
   /** The beat's result as its steps left it. */
   readonly result: BeatResult;
+  /** How its slot ended, as core's slot planner decided from its steps (undefined: superseded). */
+  readonly end: SlotEnd | undefined;
   /** The beat count and breaker of the newest counted receipt. */
   readonly prior: PriorBeatState;
   /** This beat's number if it counts (`prior.n + 1`). */
@@ -52,11 +54,12 @@ export interface BeatRecordPlan {
 export function planBeatRecord(input: BeatRecordInput): BeatRecordPlan {
   const { prior } = input;
   let result = input.result;
-  const counted =
-    result.exit === 'breaker-open' || beatEnding(result, { slotMs: 0, atMs: 0, dryRun: input.dryRun })?.end.kind === 'ran-work';
+  // A beat counts when it worked (a rehearsal never does) or the breaker held it back.
+  const kind = input.dryRun ? undefined : input.end?.kind;
+  const counted = kind === 'breaker-open' || kind === 'ran-work';
   let breakerState = prior.breaker;
   let breakerLine: string | undefined;
-  if (result.exit === 'breaker-open') breakerLine = result.messages[0];
+  if (kind === 'breaker-open') breakerLine = result.messages[0];
   // An interrupted beat's cut-off dispatch says nothing about the agent: the breaker stays as it was.
   else if (counted && result.exit !== 'interrupted') {
     const blocked = input.verdicts.flatMap((v) => (v.ok ? [] : [v.issue]));
@@ -79,12 +82,11 @@ export function planBeatRecord(input: BeatRecordInput): BeatRecordPlan {
   const slot = {
     slotMs: beatSlotMs(input.startMs, result.beatId),
     atMs,
-    dryRun: input.dryRun,
     ...(counted ? { beat: { n: input.beat, breaker: breakerState, line: breakerLine } } : {}),
   };
-  const ending = input.dryRun ? undefined : beatEnding(result, slot);
-  const stamp = ending === undefined ? undefined : beatStamp(slot, ending);
-  const own = ending === undefined || stamp === undefined ? undefined : slotReceipt(ending.end, stamp);
+  const end = input.dryRun ? undefined : input.end;
+  const stamp = end === undefined ? undefined : beatStamp(slot, result);
+  const own = end === undefined || stamp === undefined ? undefined : slotReceipt(end, stamp);
   return {
     result,
     counted,
@@ -92,6 +94,6 @@ export function planBeatRecord(input: BeatRecordInput): BeatRecordPlan {
     receipts: [...(gap === undefined ? [] : [gap]), ...(own === undefined ? [] : [own])],
     ...(own === undefined ? {} : { own }),
     ...(gap === undefined ? {} : { gap }),
-    ...(ending === undefined || stamp === undefined ? {} : { end: ending.end, stamp }),
+    ...(end === undefined || stamp === undefined ? {} : { end, stamp }),
   };
 }

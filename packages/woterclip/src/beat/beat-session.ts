@@ -1,4 +1,4 @@
-import { ownsLock } from '@heartbeat-kit/core/host';
+import { ownsLock, type LockFact } from '@heartbeat-kit/core/host';
 import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { WoterclipConfig } from '../config/woterclip-config.js';
 import { heldReason, takeOverReason } from '../lock/lock-holder.js';
@@ -60,20 +60,40 @@ export interface LockTaken {
   readonly notes: StepNotes;
 }
 
+/** A lock not taken: the beat's early end, and what the slot planner is told (held, or unavailable). */
+export type LockNotTaken = BeatEnd & { readonly fact: Exclude<LockFact, { kind: 'taken' }> };
+
+/**
+ * The detail of a beat's skip receipt: what it said (its messages), else its exit. Kept as the one
+ * place the beat words a skipped slot.
+ */
+export function skipDetail(result: BeatResult): string {
+  return (result.messages.join(' ') || result.exit).slice(0, 500);
+}
+
 /**
  * Step 1's lock: exclusive create, a stale lock taken over by the store (at once when its holder
  * no longer runs on this host, else after `stale_lock_hours`). Err: the beat's early end.
  */
-export async function takeLock(deps: BeatDeps, request: LockRequest, summary: BeatSummary): Promise<Result<LockTaken, BeatEnd>> {
+export async function takeLock(deps: BeatDeps, request: LockRequest, summary: BeatSummary): Promise<Result<LockTaken, LockNotTaken>> {
   const staleAfterMs = request.staleHours * 3_600_000;
   const acquired = await deps.lock.acquire({ owner: request.beatId, nowMs: request.startMs, staleAfterMs });
   if (acquired.isErr()) {
     const e = acquired.error;
-    return err(
-      e.kind === 'held'
-        ? lockConflict(summary, heldReason(e.holder, e.liveness ?? 'unknown', request.staleHours))
-        : lockError(summary, e.message),
-    );
+    if (e.kind === 'held') {
+      const held = lockConflict(summary, heldReason(e.holder, e.liveness ?? 'unknown', request.staleHours));
+      return err({
+        ...held,
+        fact: {
+          kind: 'held',
+          detail: skipDetail(held.result),
+          holder: e.holder,
+          ...(e.liveness === undefined ? {} : { liveness: e.liveness }),
+        },
+      });
+    }
+    const failed = lockError(summary, e.message);
+    return err({ ...failed, fact: { kind: 'unavailable', detail: skipDetail(failed.result), error: e } });
   }
   const replaced = acquired.value.tookOverFrom;
   const notes: StepNotes =

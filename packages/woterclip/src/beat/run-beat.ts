@@ -1,19 +1,13 @@
-import { type Receipt, type ReceiptStore, sanitizeForMessage } from '@heartbeat-kit/core';
+import type { Receipt, ReceiptStore } from '@heartbeat-kit/core';
 import { type BreakerSettings, type SettledSlot, settleSlot } from '@heartbeat-kit/core/host';
-import { ok } from 'neverthrow';
-import { DEFAULT_DISPATCH_BREAKER, dispatchBreakerSettings } from '../config/woterclip-config.js';
 import { BEAT_RECEIPT_SOURCE } from './beat-detail.js';
 import { beatSlotMs, priorBeatState } from './beat-receipts.js';
 import { planBeatRecord, type BeatRecordPlan } from './beat-record.js';
-import { earlyStop, releaseLock, takeLock, type BeatEnd } from './beat-session.js';
-import { EMPTY_SUMMARY, foldNotes } from './beat-summary.js';
+import { releaseLock, type BeatEnd } from './beat-session.js';
+import { walkBeat } from './beat-walk.js';
 import type { BeatDeps, BeatOptions, BeatResult } from './beat-types.js';
 import { dispatchHeldBack } from './dispatch-breaker.js';
-import { loadWoterclipConfig } from './load-woterclip-config.js';
 import { rehearsal, rehearsedResult } from './dry-run-ports.js';
-import { listQueue, pickQueue, workQueue } from './work-beat.js';
-
-const clean = (text: string, max = 300): string => sanitizeForMessage(text, { maxLength: max });
 
 /**
  * Runs one WoterClip beat: lock and config, inbox, pick, then for each issue tools, pickup, context,
@@ -90,7 +84,7 @@ async function beatBody(
   // nor does it hold back a dry run, which shows what a beat would pick.
   const heldBack = (settings: BreakerSettings): string | undefined =>
     dryRun || ports.receipts === undefined ? undefined : dispatchHeldBack(prior.breaker, beat, settings);
-  const { result: stepsResult, summary, settings } = await beatSteps(ports, options, heldBack);
+  const { result: stepsResult, summary, settings, end } = await walkBeat({ deps: ports, options, beat, heldBack });
   const steps = rehearsed === undefined ? stepsResult : rehearsedResult(stepsResult, rehearsed.said);
   const result: BeatResult = {
     ...steps,
@@ -100,6 +94,7 @@ async function beatBody(
   if (ports.receipts === undefined) return { result, summary, beat };
   const plan = planBeatRecord({
     result,
+    end,
     prior,
     beat,
     verdicts: summary.verdicts,
@@ -156,44 +151,4 @@ async function listBeatReceipts(
   const listed = await store.list();
   if (listed.isErr()) return { receipts: [], warnings: [`receipts: ${listed.error.message}`] };
   return { receipts: listed.value.receipts.filter((r) => r.source === 'woterclip'), warnings: listed.value.warnings };
-}
-
-/** Step 1 (config, the dispatch breaker, the lock), then the beat's work; and the breaker settings it used. */
-async function beatSteps(
-  deps: BeatDeps,
-  options: BeatOptions,
-  heldBack: (settings: BreakerSettings) => string | undefined,
-): Promise<BeatEnd & { readonly settings: BreakerSettings }> {
-  const summary = EMPTY_SUMMARY;
-  const fallback = deps.dispatchBreaker ?? DEFAULT_DISPATCH_BREAKER;
-  // Step 1: config (as the caller loaded it, else read here). A missing or invalid config records
-  // nothing: no lock has been taken.
-  const loaded = options.loaded === undefined ? await loadWoterclipConfig(deps.files) : ok(options.loaded);
-  if (loaded.isErr())
-    return {
-      ...earlyStop(summary, loaded.error.kind === 'io' ? 'lock-error' : loaded.error.kind, loaded.error.message),
-      settings: fallback,
-    };
-  const { config, personas } = loaded.value;
-  if (options.persona !== undefined && !personas.has(options.persona)) {
-    const message = `--persona ${clean(options.persona, 60)}: no such persona in .woterclip/config.yaml; use one of: ${[...personas.keys()].join(', ')}.`;
-    return { ...earlyStop(summary, 'usage', message), settings: fallback };
-  }
-
-  // The dispatch breaker is open and this is not a retry beat: no lock, no GitHub call, no dispatch.
-  const settings = deps.dispatchBreaker ?? dispatchBreakerSettings(config);
-  const held = heldBack(settings);
-  if (held !== undefined) return { ...earlyStop(summary, 'breaker-open', held), settings };
-
-  // Step 1: the lock. Exclusive create; a stale lock is taken over by the store.
-  const startMs = deps.clock.now().getTime();
-  const beatId = `${Math.floor(startMs / 1000)}-${deps.pid}`;
-  const locked = await takeLock(deps, { beatId, startMs, staleHours: config.heartbeat.stale_lock_hours }, summary);
-  if (locked.isErr()) return { ...locked.error, settings };
-  // A dry run leaves stale working labels as they are and lists the queue instead of working it.
-  const dryRun = options.dryRun === true;
-  const beat = { deps, config, personas, beatId, startedAtMs: locked.value.startedAtMs, cleansStaleLabels: !dryRun };
-  const picked = await pickQueue(beat, foldNotes(summary, locked.value.notes), options.persona, options.triageOnly);
-  if (picked.kind === 'ended') return { ...picked, settings };
-  return { ...(dryRun ? listQueue(picked) : await workQueue(picked)), settings };
 }
