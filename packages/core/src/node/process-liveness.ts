@@ -73,10 +73,20 @@ export async function holderLiveness(record: LockRecord, self: ProcessIdentity):
  * an orphan in some containers, and a zombie writes nothing.
  */
 export async function processGroupAlive(pgid: number): Promise<boolean> {
+  if (!groupSignalable(pgid)) return false;
+  const leader = await procStat(pgid);
+  // A zombie leader reaped between the two looks left no stat: ask the group again instead of
+  // taking a vanished leader for a live one (a killed poller's spool then waited one cycle more).
+  if (leader === undefined) return groupSignalable(pgid);
+  return leader.state !== 'Z';
+}
+
+/** Whether signal 0 reaches group `pgid` (any member, zombies included); EPERM counts as there. */
+function groupSignalable(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
+    return true;
   } catch (error) {
     return errorCode(error) !== 'ESRCH';
   }
-  return (await procStat(pgid))?.state !== 'Z';
 }

@@ -96,7 +96,8 @@ describe('parseOutcome', () => {
       fc.property(
         fc.constantFrom(...statuses),
         fc.constantFrom('', '- ', '* ', '- **'),
-        fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/),
+        // Not a word the parser reads as "no model" (none, n/a, na, null, nothing): those are absent on purpose.
+        fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/).filter((m) => !/^(none|na|null|nothing)$/.test(m)),
         fc.string(),
         (status, prefix, model, noise) => {
           const close = prefix.includes('**') ? ':**' : ':';
@@ -107,6 +108,11 @@ describe('parseOutcome', () => {
         },
       ),
     );
+  });
+
+  it('reads a model of none, n/a, na, null or nothing as no model', () => {
+    for (const model of ['none', 'n/a', 'na', 'NA', 'null', 'nothing', '-'])
+      expect(parseOutcome(`Status: completed\nModel used: ${model}\n`)._unsafeUnwrap().modelUsed, model).toBeUndefined();
   });
 
   it('property: never throws on arbitrary output', () => {
