@@ -1,6 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ReceiptStore } from '@heartbeat-kit/core';
-import { type Pause, pausedReceipt } from '@heartbeat-kit/core/host';
+import { type Pause, settleSlot } from '@heartbeat-kit/core/host';
 import { createFilePauseStore } from '@heartbeat-kit/core/node';
 import { decideBeatPause, type BeatPauseDecision } from '@heartbeat-kit/woterclip';
 import { printInfo } from '../errors.js';
@@ -96,8 +96,13 @@ export async function pausedBeat(
   beat: { io: CliIo; receipts: ReceiptStore; nowMs: number; json: boolean; dryRun: boolean },
 ): Promise<ExitCode> {
   const { io } = beat;
-  const receipt = pausedReceipt(decision.pause, { slotMs: Math.floor(beat.nowMs / 1000) * 1000, atMs: beat.nowMs, source: 'woterclip' });
-  const written = beat.dryRun ? undefined : await beat.receipts.append(receipt);
+  // Before the beat's walk (a whole pause skips before the config is used or the lock taken), but
+  // through the one ending-to-receipt step every runner settles its slot with.
+  const { recorded: written } = await settleSlot({
+    body: () => Promise.resolve({ end: { kind: 'paused' as const, pause: decision.pause, line: decision.line } }),
+    stamp: () => ({ slotMs: Math.floor(beat.nowMs / 1000) * 1000, atMs: beat.nowMs, source: 'woterclip' }),
+    record: async ({ receipt }) => (beat.dryRun || receipt === undefined ? undefined : beat.receipts.append(receipt)),
+  });
   if (written?.isErr() === true) io.stderr(`heartbeat-kit woterclip beat: cannot write the receipt: ${written.error.message}\n`);
   if (beat.json) io.stdout(`${JSON.stringify({ exit: 'paused', pause: decision.pause, messages: [decision.line], exitCode: EXIT.ok })}\n`);
   else printInfo(io, `WoterClip ${decision.line}. Skipping (resume: heartbeat-kit woterclip resume).\n`);
