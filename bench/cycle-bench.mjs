@@ -10,7 +10,10 @@
 // plus the CLI's cold start against `node -e 0` and the peak RSS of a cycle process against bare
 // Node. The machine is shared: the load average is printed with every table.
 // Also the per-cycle time of a running `loop` (warm Node) against the floor.
-// Env: BENCH_RUNS (7), BENCH_SCALES ("1,10"), BENCH_RUNS_LARGE (3).
+// The cycle and the loop run as a user's do (state, receipt, lock written) at the world's instant:
+// libfaketime sets their wall clock (`--now` is a rehearsal that writes nothing, so it measured less).
+// Env: BENCH_RUNS (7), BENCH_SCALES ("1,10"), BENCH_RUNS_LARGE (3); BENCH_BIN (another build's
+// packages/cli/dist/bin.js, to measure an earlier commit with this bench).
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -19,13 +22,14 @@ import { promisify } from 'node:util';
 import { importTs } from './bundle-ts.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const bin = join(root, 'packages/cli/dist/bin.js');
+const bin = process.env.BENCH_BIN === undefined ? join(root, 'packages/cli/dist/bin.js') : resolve(process.env.BENCH_BIN);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const RUNS_LARGE = Number(process.env.BENCH_RUNS_LARGE ?? 3);
 const SCALES = (process.env.BENCH_SCALES ?? '1,10').split(',').map(Number);
 const execFileAsync = promisify(execFile);
 
 const { createWorld } = await importTs(join(root, 'packages/cli/test/support/world.ts'));
+const { frozenClockEnv, runningClockEnv } = await importTs(join(root, 'packages/cli/test/support/fake-time.ts'));
 // The opt-in real tokenizer (core's ./tokenizer subpath over js-tiktoken): how far the default
 // ceil(chars / 4) estimate is from a BPE count on the messages the cycle really sends.
 const { loadTiktokenEstimator } = await import('../packages/core/dist/tokenizer/index.js');
@@ -243,12 +247,14 @@ function maxRssKb(args, env) {
  * written when the cycle has finished, so a late timer counts against the loop). The interval
  * is twice the one-shot cycle's median, so slots do not overrun.
  */
-async function loopCycleTimes(cycleArgs, env, stateDir, cycleMs, cycles) {
+async function loopCycleTimes(cycleArgs, worldEnv, stateDir, cycleMs, cycles) {
   const statePath = join(stateDir, 'state.json');
   const stateAt = cycleArgs.indexOf('--state') + 1;
-  const nowIso = cycleArgs[cycleArgs.indexOf('--now') + 1];
   const args = cycleArgs.map((a, i) => (i === 1 ? 'loop' : i === stateAt ? statePath : a));
   const intervalS = Math.max(2, Math.ceil((2 * cycleMs) / 1000));
+  // The clock starts at the world's instant and runs: a `loop --now` is a rehearsal that keeps its
+  // receipts in memory, and the receipts are what this measures (the loop rows were empty until this).
+  const env = { ...worldEnv, ...runningClockEnv(now.toISOString()) };
   const child = spawn(process.execPath, [...args, '--interval', String(intervalS)], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const exited = new Promise((done) => child.once('close', done));
   let seen = 0;
@@ -269,8 +275,12 @@ async function loopCycleTimes(cycleArgs, env, stateDir, cycleMs, cycles) {
   await exited;
   clearTimeout(backstop);
   // The loop's clock started at --now and ran at real speed: judge the receipts a day later.
-  const judgeAt = new Date(Date.parse(nowIso) + 24 * HOUR).toISOString();
-  const history = JSON.parse(timeMs(process.execPath, [bin, 'history', '--state', statePath, '--json', '--now', judgeAt], {}, env).stdout);
+  const judgeAt = new Date(now.getTime() + 24 * HOUR).toISOString();
+  const history = JSON.parse(
+    timeMs(process.execPath, [bin, 'history', '--state', statePath, '--json', '--now', judgeAt], {}, worldEnv).stdout,
+  );
+  // A loop that wrote no receipt measured nothing: an empty row would hide a broken bench.
+  if (history.receipts.length === 0) throw new Error(`the loop left no receipts in ${statePath}`);
   const ran = history.receipts.filter((r) => r.source === 'loop' && r.kind === 'ran' && r.cycle >= 2);
   return { intervalS, times: ran.map((r) => Date.parse(r.at) - Date.parse(r.slot)) };
 }
@@ -297,10 +307,10 @@ for (const scale of SCALES) {
       // In a directory of its own: the git scanner ignores changes under the state's directory,
       // and the world's root holds every worktree (with the state there, no worktree was dirty).
       join(world.root, 'hk-state', 'state.json'),
-      '--now',
-      now.toISOString(),
       '--json',
     ];
+    // A real cycle at the world's instant (frozen wall clock), as a user's cron runs it.
+    const cycleEnv = { ...world.env, ...frozenClockEnv(now.toISOString()) };
     const floorEnv = {
       ...world.env,
       GIT_OPTIONAL_LOCKS: '0',
@@ -330,12 +340,7 @@ for (const scale of SCALES) {
     if (process.env.BENCH_STRACE === '1') {
       // Which commands does the cycle really exec? (Checks that the floor is the cycle's list.)
       const trace = join(world.root, 'trace.txt');
-      timeMs(
-        'strace',
-        ['-f', '-qq', '-e', 'trace=execve', '-e', 'signal=none', '-o', trace, process.execPath, ...cycleArgs],
-        {},
-        world.env,
-      );
+      timeMs('strace', ['-f', '-qq', '-e', 'trace=execve', '-e', 'signal=none', '-o', trace, process.execPath, ...cycleArgs], {}, cycleEnv);
       const count = (keys) => keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map());
       const key = (argv) =>
         [
@@ -359,7 +364,7 @@ for (const scale of SCALES) {
       );
     }
     // One warm-up of each, so the page cache and git's index are in the same state for all.
-    const first = JSON.parse(timeMs(process.execPath, cycleArgs, {}, world.env).stdout);
+    const first = JSON.parse(timeMs(process.execPath, cycleArgs, {}, cycleEnv).stdout);
     floor();
     if (scale === 1) timeMs('bash', [baseline], {}, world.env);
     const cycleTimes = [];
@@ -369,14 +374,14 @@ for (const scale of SCALES) {
     const loadBefore = load();
     for (let i = 0; i < runs; i++) {
       floorTimes.push(floor());
-      const run = timeMs(process.execPath, cycleArgs, {}, world.env);
+      const run = timeMs(process.execPath, cycleArgs, {}, cycleEnv);
       cycleTimes.push(run.ms);
       // A scanner that timed out or failed did less work: such a run is no fair figure, so say so.
       for (const s of JSON.parse(run.stdout).scanners)
         if (s.status === 'timeout' || s.status === 'error') unfinished.push(`${s.name}=${s.status}`);
       if (scale === 1) baseTimes.push(timeMs('bash', [baseline], {}, world.env).ms);
     }
-    const rssKb = maxRssKb(cycleArgs, world.env);
+    const rssKb = maxRssKb(cycleArgs, cycleEnv);
     const c = median(cycleTimes);
     const f = median(floorTimes);
     const loopLoadBefore = load();

@@ -50,10 +50,13 @@ const bin: Options = {
         build.onResolve({ filter: /\/commands\/fleet\.js$/ }, () => ({ path: FLEET, external: true }));
         // The cycle prefetch runs while the command loads, so its chunk must be small: through
         // core/node's index, esbuild puts the process runner in one chunk with everything that index
-        // reaches (zod, ≈ 550 KB to compile before the first command could start). It imports
-        // nothing else from core/node (a new import fails this build: the file does not export it).
+        // reaches (zod, ≈ 550 KB to compile before the first command could start). The bin's third-
+        // signal exit (force-exit.ts) is a static import of the bin for the same reason it must stay
+        // small: through the index it loaded that chunk for every command, `--version` included
+        // (cold start 78 → 130 ms, until the bench's comparison of builds found it). Neither imports
+        // anything else from core/node (a new import fails this build: the file does not export it).
         build.onResolve({ filter: /^@heartbeat-kit\/core\/node$/ }, (args) =>
-          /[\\/]wiring[\\/]cycle-prefetch\.ts$/.test(args.importer)
+          /[\\/](?:wiring[\\/]cycle-prefetch|force-exit)\.ts$/.test(args.importer)
             ? { path: join(import.meta.dirname, '../core/src/node/process-runner.ts') }
             : undefined,
         );
