@@ -51,15 +51,6 @@ export type {
   ObservedValue,
 } from './ports/index.js';
 export { heartbeatConfigSchema, type HeartbeatConfig, DEFAULT_HEARTBEAT_CONFIG } from './config/heartbeat-config-schema.js';
-export {
-  readConfigSection,
-  type ConfigSection,
-  type ConfigSectionSlot,
-  type SectionDraft,
-  type SectionSetter,
-  type SectionSetterContext,
-  type SettingProblem,
-} from './config/config-section.js';
 export { redactSecrets, sanitizeForMessage } from './text/sanitize.js';
 export { parseIsoInstant } from './text/iso-instant.js';
 export {

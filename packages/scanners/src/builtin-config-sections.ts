@@ -1,4 +1,4 @@
-import type { ConfigSection } from '@heartbeat-kit/core';
+import type { ConfigSection } from '@heartbeat-kit/core/host';
 import { BEADS_CONFIG } from './beads/beads-config.js';
 import { GCHAT_CONFIG } from './gchat/gchat-config.js';
 import { GIT_CONFIG } from './git/git-config.js';

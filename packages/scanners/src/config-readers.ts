@@ -1,7 +1,6 @@
 // The HEARTBEAT.md setters of the built-in scanners' sections: conditions written as prose (`Alert if: …`),
 // the orchestrators expected and their prefix, and the commands the gchat and pipeline scanners run.
-import type { SectionSetter } from '@heartbeat-kit/core';
-import { shortenSettingValue as shorten, splitCommaList } from '@heartbeat-kit/core/host';
+import { type SectionSetter, shortenSettingValue as shorten, splitCommaList } from '@heartbeat-kit/core/host';
 
 /**
  * What an expected orchestrator may be called: letters, digits, `.`, `_`, `-`, and spaces inside

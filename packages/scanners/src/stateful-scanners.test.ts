@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  readConfigSection,
   type CycleContext,
   type CycleEvaluation,
   decodeHeartbeatState,
@@ -21,7 +20,7 @@ import {
   type Scanner,
   scanOk,
 } from '@heartbeat-kit/core';
-import { markDelivered, runScanners } from '@heartbeat-kit/core/host';
+import { markDelivered, readConfigSection, runScanners } from '@heartbeat-kit/core/host';
 import { createFakeClock } from '@heartbeat-kit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { cycleContext } from '../../core/test/support/cycle-context.js';

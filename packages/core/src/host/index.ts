@@ -2,8 +2,9 @@
  * @heartbeat-kit/core/host — what the hosts of the engine share beyond the embedder's main entry:
  * the CLI, the fleet (@heartbeat-kit/bullmq), WoterClip, the runbook, the MCP server and the
  * OpenTelemetry observer build on these slot, receipt, lock, ack, pause, breaker and formatting
- * pieces. Pure like the main entry (no I/O); an embedder rarely needs them, and they may change
- * in a minor release more readily than the main entry.
+ * pieces, and a scanner declares its own HEARTBEAT.md keys with the config-section API here
+ * (`ConfigSection`, `readConfigSection`). Pure like the main entry (no I/O); an embedder rarely
+ * needs them, and they may change in a minor release more readily than the main entry.
  * @module @heartbeat-kit/core/host
  */
 export { type CategoryInfo } from '../domain/categories.js';
@@ -50,6 +51,15 @@ export { duration as durationSetter } from '../config/heartbeat-value-readers.js
 /** A value cut to what a HEARTBEAT.md warning or error shows. */
 export { shorten as shortenSettingValue } from '../config/heartbeat-markdown-text.js';
 export { heartbeatConfigSchemaFor, type ConfigHost } from '../config/heartbeat-config-schema.js';
+export {
+  readConfigSection,
+  type ConfigSection,
+  type ConfigSectionSlot,
+  type SectionDraft,
+  type SectionSetter,
+  type SectionSetterContext,
+  type SettingProblem,
+} from '../config/config-section.js';
 export { heartbeatConfigJsonSchema } from '../config/heartbeat-config-json-schema.js';
 export { daysSchema, timeOfDaySchema } from '../config/window-schema.js';
 export { activeHoursStatus, isWithinActiveHours, type ActiveHoursWindow, type ActiveHoursStatus } from '../active-hours/index.js';

@@ -1,4 +1,3 @@
-import { readConfigSection } from '@heartbeat-kit/core';
 import {
   type CommandOutput,
   type CommandRunner,
@@ -10,7 +9,7 @@ import {
   type ScanResult,
   type ScanWarning,
 } from '@heartbeat-kit/core';
-import type { OpenSpool, OutputSpool, ReplyInbox, SpoolText } from '@heartbeat-kit/core/host';
+import { type OpenSpool, type OutputSpool, readConfigSection, type ReplyInbox, type SpoolText } from '@heartbeat-kit/core/host';
 import type { FileExists } from '../file-exists.js';
 import { firstStderrLine, guardScan, runTool, skipped, type DurationMeter, type ToolOutcome } from '../scanner-support.js';
 import { settleSpools, withInbox, withWarnings } from './gchat-inbox-result.js';

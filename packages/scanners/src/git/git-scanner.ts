@@ -1,5 +1,6 @@
 import { ok } from 'neverthrow';
-import { type Finding, readConfigSection, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
+import { type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
+import { readConfigSection } from '@heartbeat-kit/core/host';
 import { failed, formatAge, guardScan, mapConcurrent, PER_SCANNER_CONCURRENCY, skipped, type DurationMeter } from '../scanner-support.js';
 import {
   commitEpochs,

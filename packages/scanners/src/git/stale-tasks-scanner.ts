@@ -1,5 +1,5 @@
-import { readConfigSection } from '@heartbeat-kit/core';
 import { type Finding, sanitizeForMessage, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
+import { readConfigSection } from '@heartbeat-kit/core/host';
 import type { Bead } from '../beads/bead.js';
 import type { BeadsSource } from '../beads/beads-source.js';
 import { beadsFailureResult } from '../beads/beads-scanner.js';

@@ -1,4 +1,4 @@
-import type { ConfigSection } from '@heartbeat-kit/core';
+import type { ConfigSection } from '@heartbeat-kit/core/host';
 import { z } from 'zod';
 import { command, commandJson } from '../config-readers.js';
 

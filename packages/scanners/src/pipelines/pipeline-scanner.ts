@@ -1,4 +1,3 @@
-import { readConfigSection } from '@heartbeat-kit/core';
 import {
   type CommandError,
   type CommandRunner,
@@ -12,7 +11,7 @@ import {
   type ScanWarning,
   type StatefulScan,
 } from '@heartbeat-kit/core';
-import { OUTSIDE_ACTIVE_HOURS_REASON } from '@heartbeat-kit/core/host';
+import { OUTSIDE_ACTIVE_HOURS_REASON, readConfigSection } from '@heartbeat-kit/core/host';
 import { errAsync, okAsync, Result, ResultAsync } from 'neverthrow';
 import { pipelineDashboardSchema, type PipelineDashboard } from './dashboard-schema.js';
 import { describeDotParseError, parseDot, type DotParseError } from './dot-parser.js';

@@ -1,5 +1,4 @@
-import type { ConfigSection } from '@heartbeat-kit/core';
-import { durationSetter, formatDuration } from '@heartbeat-kit/core/host';
+import { type ConfigSection, durationSetter, formatDuration } from '@heartbeat-kit/core/host';
 import { z } from 'zod';
 
 const MINUTE = 60_000;

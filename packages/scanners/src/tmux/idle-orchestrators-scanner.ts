@@ -1,5 +1,5 @@
-import { readConfigSection } from '@heartbeat-kit/core';
 import { defineStatefulScanner, type Scanner, scanOk, type ScanWarning } from '@heartbeat-kit/core';
+import { readConfigSection } from '@heartbeat-kit/core/host';
 import { guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import { hashPaneCapture } from './normalise-pane.js';
 import { PANE_SLICE, derivePaneIdle, type PaneSeen, type PaneSlice } from './orch-idle.js';

@@ -1,4 +1,3 @@
-import { readConfigSection } from '@heartbeat-kit/core';
 import {
   createFinding,
   defineStatefulScanner,
@@ -9,6 +8,7 @@ import {
   scanOk,
   type ScanWarning,
 } from '@heartbeat-kit/core';
+import { readConfigSection } from '@heartbeat-kit/core/host';
 import { z } from 'zod';
 import { escapeRegExp, guardScan, skipped, failed, type DurationMeter } from '../scanner-support.js';
 import type { Bead } from '../beads/bead.js';

@@ -1,13 +1,13 @@
 // The configuration the CLI reads: core's keys plus the built-in scanners' config sections. The
 // HEARTBEAT.md tests of the whole file use these in place of core's core-only functions.
 import {
-  type ConfigSection,
   type HeartbeatConfig,
   type HeartbeatConfigError,
   type ParsedHeartbeatConfig,
   parseHeartbeatConfig as parseCore,
 } from '@heartbeat-kit/core';
 import {
+  type ConfigSection,
   heartbeatConfigSchemaFor,
   type ParseHeartbeatConfigOptions,
   renderHeartbeatMarkdown as renderCore,
