@@ -7,8 +7,12 @@ describe('oneShotV8Flags', () => {
       expect(oneShotV8Flags(command)).toEqual(['--semi-space-growth-factor=1', '--interrupt-budget=1000000', '--no-opt', '--no-sparkplug']);
   });
 
+  it('replay, whose own JavaScript is the work (a recording of any size), keeps the compiling tiers', () => {
+    expect(oneShotV8Flags('replay')).toEqual(['--semi-space-growth-factor=1', '--interrupt-budget=1000000']);
+  });
+
   it('never --lite-mode or --jitless: fetch (webhook sinks, pings) compiles WebAssembly, which V8 aborts on without a JIT', () => {
-    for (const command of ['cycle', 'woterclip', 'runbook', undefined])
+    for (const command of ['cycle', 'replay', 'woterclip', 'runbook', undefined])
       expect(oneShotV8Flags(command).filter((flag) => /lite-mode|jitless/.test(flag))).toEqual([]);
   });
 
