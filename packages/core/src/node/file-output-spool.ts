@@ -297,6 +297,9 @@ async function stillPrinting(directory: string, name: string, match: RegExpExecA
   const pid = Number(match[4]);
   if (!(await processGroupAlive(pid))) return false;
   const currentStart = startMarkSync(pid);
+  // A leader reaped between the two looks leaves no stat, which spoolWriterRuns takes for a group
+  // printing without its leader: ask the group again first (the race processGroupAlive closes too).
+  if (currentStart === undefined && !(await processGroupAlive(pid))) return false;
   const currentStartedAtMs = currentStart === undefined ? undefined : startedAtMs(currentStart);
   return spoolWriterRuns({
     ...(match[5] === undefined ? {} : { recordedStart: match[5] }),
